@@ -1,0 +1,33 @@
+//! # inarow-agents
+//!
+//! The machines that play k-in-a-row games, generic over [`Game`]: plain
+//! minimax and alpha-beta that count the positions they visit, a full search
+//! with a transposition table, move ordering and iterative deepening under a
+//! budget, a perfect tic-tac-toe player, a seeded random player and Monte
+//! Carlo tree search (UCT). Nothing here does I/O.
+#![deny(missing_docs)]
+
+use inarow_core::{Game, Point};
+
+pub mod random;
+
+pub use random::RandomAgent;
+
+/// Something that picks moves: a person at a keyboard, a search, a matchbox machine.
+pub trait Agent<G: Game> {
+    /// A short name for tables and logs.
+    fn name(&self) -> String;
+
+    /// Picks a move for the side to move, or `None` when there is no legal move.
+    fn choose(&mut self, game: &G) -> Option<Point>;
+}
+
+impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
+    fn name(&self) -> String {
+        (**self).name()
+    }
+
+    fn choose(&mut self, game: &G) -> Option<Point> {
+        (**self).choose(game)
+    }
+}

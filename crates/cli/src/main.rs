@@ -1,0 +1,42 @@
+//! `inarow`: k-in-a-row games and the machines that play them.
+
+use clap::{Parser, Subcommand};
+
+mod judge;
+mod menace;
+mod play;
+mod solve;
+
+/// k-in-a-row games (tic-tac-toe, gomoku) and the machines that play them.
+#[derive(Parser, Debug)]
+#[command(name = "inarow", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Solve a tic-tac-toe position: best move, value and positions searched.
+    Solve(solve::Args),
+    /// Play a game in the terminal against a machine.
+    Play(play::Args),
+    /// MENACE, the matchbox machine: play it, train it, show its boxes.
+    Menace(menace::Args),
+    /// Run the gomoku king-of-the-hill tournament between bot programs.
+    Judge(judge::Args),
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Solve(args) => solve::run(args),
+        Command::Play(args) => play::run(args),
+        Command::Menace(args) => menace::run(args),
+        Command::Judge(args) => judge::run(args),
+    };
+    if let Err(err) = result {
+        eprintln!("inarow: {err:#}");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,337 @@
+//! The general m,n,k game on a 256-point bitboard, gomoku among them.
+
+use std::fmt;
+
+use crate::bits::{Bits256, Ones256};
+use crate::notation::{self, ParseError};
+use crate::{Game, Outcome, PlayError, Player, Point, Symmetry, zobrist};
+
+/// How long a line must be to win.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Rule {
+    /// `k` or more in a row wins (freestyle gomoku: overlines win).
+    #[default]
+    Freestyle,
+    /// Exactly `k` in a row wins; a longer line does not.
+    Exact,
+}
+
+/// The four line directions as (row step, column step).
+const DIRECTIONS: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+
+/// An m x n board where `k` in a row wins: tic-tac-toe is (3,3,3), gomoku (15,15,5).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Mnk {
+    rows: u8,
+    cols: u8,
+    k: u8,
+    rule: Rule,
+    full: Bits256,
+    stones: [Bits256; 2],
+    to_move: Player,
+    outcome: Option<Outcome>,
+    hash: u64,
+}
+
+impl Mnk {
+    /// The empty `rows` x `cols` board where `k` in a row wins.
+    ///
+    /// Boards hold at most 256 points; sides run from 1 to 16... up to 255
+    /// as long as the product fits.
+    pub fn new(rows: usize, cols: usize, k: usize, rule: Rule) -> Result<Mnk, ParseError> {
+        if rows == 0 || cols == 0 || rows * cols > zobrist::MAX_POINTS || rows > 255 || cols > 255 {
+            return Err(ParseError::new(format!(
+                "a {rows}x{cols} board is not supported: it needs 1 to {} points",
+                zobrist::MAX_POINTS
+            )));
+        }
+        if k == 0 || k > rows.max(cols) {
+            return Err(ParseError::new(format!(
+                "{k} in a row cannot fit on a {rows}x{cols} board"
+            )));
+        }
+        Ok(Mnk {
+            rows: rows as u8,
+            cols: cols as u8,
+            k: k as u8,
+            rule,
+            full: Bits256::first(rows * cols),
+            stones: [Bits256::EMPTY; 2],
+            to_move: Player::X,
+            outcome: None,
+            hash: 0,
+        })
+    }
+
+    /// Freestyle gomoku: 15 x 15, five or more in a row wins.
+    pub fn gomoku() -> Mnk {
+        Mnk::new(15, 15, 5, Rule::Freestyle).expect("15x15 fits")
+    }
+
+    /// Gomoku where exactly five wins and an overline does not.
+    pub fn gomoku_exact() -> Mnk {
+        Mnk::new(15, 15, 5, Rule::Exact).expect("15x15 fits")
+    }
+
+    /// Tic-tac-toe as a general m,n,k game (see also [`crate::TicTacToe`]).
+    pub fn tictactoe() -> Mnk {
+        Mnk::new(3, 3, 3, Rule::Freestyle).expect("3x3 fits")
+    }
+
+    /// The winning rule.
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// The stones of `player`.
+    pub fn stones_of(&self, player: Player) -> Bits256 {
+        self.stones[player.index()]
+    }
+
+    /// The empty points.
+    pub fn empty(&self) -> Bits256 {
+        self.full.and_not(self.stones[0].or(self.stones[1]))
+    }
+
+    /// Puts a stone of `player` on `point`, whoever's turn it is, as in a
+    /// gomoku opening. Afterwards the player with fewer stones moves, `X`
+    /// when the counts are equal.
+    pub fn place(&mut self, point: Point, player: Player) -> Result<(), PlayError> {
+        if self.outcome.is_some() {
+            return Err(PlayError::GameOver);
+        }
+        if point.index() >= self.points() {
+            return Err(PlayError::OffBoard(point));
+        }
+        if self.stone(point).is_some() {
+            return Err(PlayError::Occupied(point));
+        }
+        self.put(point, player);
+        let turn = self.turn_by_count();
+        self.set_to_move(turn);
+        Ok(())
+    }
+
+    /// The side to move by the opening rule: fewer stones moves, `X` on a tie.
+    pub fn turn_by_count(&self) -> Player {
+        if self.stones[0].count() <= self.stones[1].count() {
+            Player::X
+        } else {
+            Player::O
+        }
+    }
+
+    /// Sets the side to move.
+    pub fn set_to_move(&mut self, player: Player) {
+        if self.to_move != player {
+            self.hash ^= zobrist::O_TO_MOVE;
+            self.to_move = player;
+        }
+    }
+
+    /// Reads a board of this size (see [`notation`]) with the side to move
+    /// given, or decided by the opening rule when `None`.
+    pub fn parse(&self, text: &str, to_move: Option<Player>) -> Result<Mnk, ParseError> {
+        let cells = notation::parse_cells(text, self.rows(), self.cols())?;
+        let mut game = Mnk::new(self.rows(), self.cols(), self.k(), self.rule)?;
+        for (i, cell) in cells.iter().enumerate() {
+            if let Some(player) = *cell {
+                game.stones[player.index()].set(i);
+                game.hash ^= zobrist::stone_key(player, Point(i as u16));
+            }
+        }
+        let winners: Vec<Player> = Player::BOTH
+            .into_iter()
+            .filter(|&pl| game.stones[pl.index()].ones().any(|p| game.wins_at(p, pl)))
+            .collect();
+        game.outcome = match winners[..] {
+            [] if game.empty().is_empty() => Some(Outcome::Draw),
+            [] => None,
+            [w] => Some(Outcome::Win(w)),
+            _ => return Err(ParseError::new("both players have a winning line")),
+        };
+        let turn = to_move.unwrap_or_else(|| game.turn_by_count());
+        game.set_to_move(turn);
+        Ok(game)
+    }
+
+    /// The board as rows separated by `/`.
+    pub fn compact(&self) -> String {
+        let cells = notation::compact(self);
+        let cols = self.cols();
+        cells
+            .as_bytes()
+            .chunks(cols)
+            .map(|row| std::str::from_utf8(row).expect("ASCII"))
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    #[inline]
+    fn put(&mut self, point: Point, player: Player) {
+        self.stones[player.index()].set(point.index());
+        self.hash ^= zobrist::stone_key(player, point);
+        if self.wins_at(point, player) {
+            self.outcome = Some(Outcome::Win(player));
+        } else if self.empty().is_empty() {
+            self.outcome = Some(Outcome::Draw);
+        }
+    }
+
+    /// Length of `player`'s unbroken run through `point` along one direction,
+    /// counting `point` itself as that player's stone.
+    #[inline]
+    pub fn run_through(&self, point: Point, player: Player, (dr, dc): (isize, isize)) -> usize {
+        let stones = &self.stones[player.index()];
+        let (rows, cols) = (self.rows as isize, self.cols as isize);
+        let (r0, c0) = ((point.index() as isize) / cols, (point.index() as isize) % cols);
+        let mut run = 1;
+        for sign in [1, -1] {
+            let (mut r, mut c) = (r0 + sign * dr, c0 + sign * dc);
+            while r >= 0 && r < rows && c >= 0 && c < cols && stones.get((r * cols + c) as usize) {
+                run += 1;
+                r += sign * dr;
+                c += sign * dc;
+            }
+        }
+        run
+    }
+
+    /// Whether a stone of `player` on `point` makes a winning line.
+    #[inline]
+    pub fn wins_at(&self, point: Point, player: Player) -> bool {
+        let k = self.k as usize;
+        DIRECTIONS.iter().any(|&d| {
+            let run = self.run_through(point, player, d);
+            match self.rule {
+                Rule::Freestyle => run >= k,
+                Rule::Exact => run == k,
+            }
+        })
+    }
+}
+
+impl Game for Mnk {
+    type Moves = Ones256;
+
+    #[inline]
+    fn rows(&self) -> usize {
+        self.rows as usize
+    }
+
+    #[inline]
+    fn cols(&self) -> usize {
+        self.cols as usize
+    }
+
+    #[inline]
+    fn k(&self) -> usize {
+        self.k as usize
+    }
+
+    #[inline]
+    fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    #[inline]
+    fn stone(&self, point: Point) -> Option<Player> {
+        let i = point.index();
+        if self.stones[0].get(i) {
+            Some(Player::X)
+        } else if self.stones[1].get(i) {
+            Some(Player::O)
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    #[inline]
+    fn moves(&self) -> Ones256 {
+        if self.outcome.is_some() {
+            Bits256::EMPTY.ones()
+        } else {
+            self.empty().ones()
+        }
+    }
+
+    #[inline]
+    fn stones(&self) -> usize {
+        self.stones[0].count() + self.stones[1].count()
+    }
+
+    #[inline]
+    fn play_unchecked(&mut self, point: Point) {
+        let me = self.to_move;
+        self.put(point, me);
+        self.hash ^= zobrist::O_TO_MOVE;
+        self.to_move = me.opponent();
+    }
+
+    #[inline]
+    fn undo(&mut self, point: Point) {
+        let me = self.to_move.opponent();
+        self.stones[me.index()].clear(point.index());
+        self.outcome = None;
+        self.hash ^= zobrist::stone_key(me, point) ^ zobrist::O_TO_MOVE;
+        self.to_move = me;
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn transformed(&self, symmetry: Symmetry) -> Mnk {
+        assert_eq!(self.rows, self.cols, "symmetries of the square need a square board");
+        let mut game = self.clone();
+        game.stones = [Bits256::EMPTY; 2];
+        game.hash = if self.to_move == Player::O {
+            zobrist::O_TO_MOVE
+        } else {
+            0
+        };
+        for player in Player::BOTH {
+            for p in self.stones[player.index()].ones() {
+                let q = self.transform_point(p, symmetry);
+                game.stones[player.index()].set(q.index());
+                game.hash ^= zobrist::stone_key(player, q);
+            }
+        }
+        game
+    }
+
+    fn canonical(&self) -> (Mnk, Symmetry) {
+        Symmetry::ALL
+            .into_iter()
+            .map(|s| (self.transformed(s), s))
+            .min_by(|(a, sa), (b, sb)| (a.stones, sa).cmp(&(b.stones, sb)))
+            .expect("eight images")
+    }
+}
+
+impl fmt::Display for Mnk {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        notation::write_rows(self, f)
+    }
+}
+
+impl fmt::Debug for Mnk {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Mnk({},{},{} {:?}; {}; {} to move)",
+            self.rows,
+            self.cols,
+            self.k,
+            self.rule,
+            self.compact(),
+            self.to_move
+        )
+    }
+}
