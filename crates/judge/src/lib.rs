@@ -1,0 +1,1 @@
+//! inarow-judge (being built).

@@ -1,0 +1,1 @@
+//! inarow-menace (being built).
