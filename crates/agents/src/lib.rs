@@ -9,9 +9,21 @@
 
 use inarow_core::{Game, Point};
 
+pub mod classic;
+pub mod mcts;
+pub mod minimax;
+pub mod order;
+pub mod perfect;
 pub mod random;
+pub mod score;
+pub mod search;
+pub mod tt;
 
+pub use mcts::Mcts;
+pub use perfect::Perfect;
 pub use random::RandomAgent;
+pub use score::Score;
+pub use search::{Budget, Search, SearchResult};
 
 /// Something that picks moves: a person at a keyboard, a search, a matchbox machine.
 pub trait Agent<G: Game> {

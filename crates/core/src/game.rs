@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::{Outcome, Player, Point, Symmetry};
+use crate::{Outcome, ParseError, Player, Point, Symmetry};
 
 /// Why a move could not be played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,6 +52,11 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     fn point(&self, row: usize, col: usize) -> Option<Point> {
         (row < self.rows() && col < self.cols()).then(|| Point::at(row, col, self.cols()))
     }
+
+    /// A position of this game's kind (same size and rule) holding `cells`
+    /// (row-major, one per point) with `to_move` to play. Fails if the cells
+    /// do not fit the board or both players already have a line.
+    fn setup(&self, cells: &[Option<Player>], to_move: Player) -> Result<Self, ParseError>;
 
     /// The player whose turn it is.
     fn to_move(&self) -> Player;

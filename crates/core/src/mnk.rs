@@ -133,26 +133,9 @@ impl Mnk {
     /// given, or decided by the opening rule when `None`.
     pub fn parse(&self, text: &str, to_move: Option<Player>) -> Result<Mnk, ParseError> {
         let cells = notation::parse_cells(text, self.rows(), self.cols())?;
-        let mut game = Mnk::new(self.rows(), self.cols(), self.k(), self.rule)?;
-        for (i, cell) in cells.iter().enumerate() {
-            if let Some(player) = *cell {
-                game.stones[player.index()].set(i);
-                game.hash ^= zobrist::stone_key(player, Point(i as u16));
-            }
-        }
-        let winners: Vec<Player> = Player::BOTH
-            .into_iter()
-            .filter(|&pl| game.stones[pl.index()].ones().any(|p| game.wins_at(p, pl)))
-            .collect();
-        game.outcome = match winners[..] {
-            [] if game.empty().is_empty() => Some(Outcome::Draw),
-            [] => None,
-            [w] => Some(Outcome::Win(w)),
-            _ => return Err(ParseError::new("both players have a winning line")),
-        };
+        let game = self.setup(&cells, Player::X)?;
         let turn = to_move.unwrap_or_else(|| game.turn_by_count());
-        game.set_to_move(turn);
-        Ok(game)
+        self.setup(&cells, turn)
     }
 
     /// The board as rows separated by `/`.
@@ -228,6 +211,38 @@ impl Game for Mnk {
     fn k(&self) -> usize {
         self.k as usize
     }
+
+    fn setup(&self, cells: &[Option<Player>], to_move: Player) -> Result<Mnk, ParseError> {
+        if cells.len() != self.points() {
+            return Err(ParseError::new(format!(
+                "a {}x{} board has {} points, but {} were given",
+                self.rows,
+                self.cols,
+                self.points(),
+                cells.len()
+            )));
+        }
+        let mut game = Mnk::new(self.rows(), self.cols(), self.k(), self.rule)?;
+        for (i, cell) in cells.iter().enumerate() {
+            if let Some(player) = *cell {
+                game.stones[player.index()].set(i);
+                game.hash ^= zobrist::stone_key(player, Point(i as u16));
+            }
+        }
+        let winners: Vec<Player> = Player::BOTH
+            .into_iter()
+            .filter(|&pl| game.stones[pl.index()].ones().any(|p| game.wins_at(p, pl)))
+            .collect();
+        game.outcome = match winners[..] {
+            [] if game.empty().is_empty() => Some(Outcome::Draw),
+            [] => None,
+            [w] => Some(Outcome::Win(w)),
+            _ => return Err(ParseError::new("both players have a winning line")),
+        };
+        game.set_to_move(to_move);
+        Ok(game)
+    }
+
 
     #[inline]
     fn to_move(&self) -> Player {

@@ -146,8 +146,8 @@ impl TicTacToe {
     /// Reads a board (9 cells of `X`, `O`, `.`; see [`notation`]) with the
     /// given side to move.
     pub fn parse_with_turn(text: &str, to_move: Player) -> Result<TicTacToe, ParseError> {
-        let (x, o) = Self::parse_masks(text)?;
-        Self::from_stones(x, o, to_move)
+        let cells = notation::parse_cells(text, SIZE, SIZE)?;
+        TicTacToe::new().setup(&cells, to_move)
     }
 
     fn parse_masks(text: &str) -> Result<(u16, u16), ParseError> {
@@ -215,6 +215,19 @@ impl Game for TicTacToe {
     #[inline]
     fn k(&self) -> usize {
         SIZE
+    }
+
+    fn setup(&self, cells: &[Option<Player>], to_move: Player) -> Result<TicTacToe, ParseError> {
+        if cells.len() != 9 {
+            return Err(ParseError::new(format!("tic-tac-toe has 9 squares, but {} were given", cells.len())));
+        }
+        let mut masks = [0u16; 2];
+        for (i, cell) in cells.iter().enumerate() {
+            if let Some(p) = cell {
+                masks[p.index()] |= 1 << i;
+            }
+        }
+        TicTacToe::from_stones(masks[0], masks[1], to_move)
     }
 
     #[inline]
