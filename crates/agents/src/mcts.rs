@@ -123,9 +123,10 @@ impl Mcts {
                 reward: 0.0,
             });
         }
+        let children = (self.nodes.len() - first) as u16;
         let n = &mut self.nodes[node];
         n.first_child = first;
-        n.children = (self.nodes.len() - first) as u16;
+        n.children = children;
         n.expanded = true;
     }
 
