@@ -1,5 +1,7 @@
 //! The perfect player: searches every move to the end and plays one of the best.
 
+use std::collections::HashMap;
+
 use inarow_core::{Game, Point};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -17,7 +19,13 @@ use crate::{Agent, order::LinesThrough, search::DrawEval};
 pub struct Perfect<G: Game> {
     search: Search<G>,
     rng: ChaCha8Rng,
+    /// Move values already worked out, by position hash: a small game has
+    /// few positions, and a player meets the same ones game after game.
+    known: HashMap<u64, Vec<(Point, Score)>>,
 }
+
+/// Forget the known values past this many positions, to bound memory.
+const KNOWN_LIMIT: usize = 1 << 16;
 
 impl<G: Game> Perfect<G> {
     /// A perfect player whose choices among equals follow from `seed`.
@@ -29,11 +37,16 @@ impl<G: Game> Perfect<G> {
         Perfect {
             search: Search::new(options, LinesThrough::default(), DrawEval),
             rng: ChaCha8Rng::seed_from_u64(seed),
+            known: HashMap::new(),
         }
     }
 
     /// Every legal move with its exact value for the side to move.
     pub fn values(&mut self, game: &G) -> Vec<(Point, Score)> {
+        if let Some(v) = self.known.get(&game.hash()) {
+            return v.clone();
+        }
+        let key = game.hash();
         let mut game = game.clone();
         let mut values = Vec::new();
         for m in game.moves() {
@@ -44,6 +57,10 @@ impl<G: Game> Perfect<G> {
             game.undo(m);
             values.push((m, v));
         }
+        if self.known.len() >= KNOWN_LIMIT {
+            self.known.clear();
+        }
+        self.known.insert(key, values.clone());
         values
     }
 
