@@ -1,1 +1,43 @@
-//! inarow-menace (being built).
+//! # inarow-menace
+//!
+//! MENACE, Donald Michie's Machine Educable Noughts And Crosses Engine
+//! (1961): one matchbox for every tic-tac-toe position the machine can face,
+//! up to the 8 symmetries of the square, each holding beads whose colours
+//! name squares of the box's image.
+//!
+//! - [`Layout`] enumerates the boxes (304 for X, 289 for a second learner
+//!   playing O) and finds a board's box with one table lookup.
+//! - [`Menace`] holds the bead counts, draws moves and learns from results
+//!   under a [`Preset`].
+//! - [`play_game`] and [`train`] play whole games against any [`Seat`].
+//! - [`Memory`] is the versioned saved form.
+//!
+//! This crate does no I/O: files, terminals and charts live in the CLI.
+//!
+//! # Examples
+//!
+//! ```
+//! use inarow_agents::RandomAgent;
+//! use inarow_core::Player;
+//! use inarow_menace::{AgentSeat, GameResult, Menace, Preset, train};
+//!
+//! let mut menace = Menace::new(Preset::Challenge, Player::X, 1);
+//! assert_eq!(menace.boxes().len(), 304);
+//! assert_eq!(menace.total_beads(), 1917);
+//! let tally = train(&mut menace, &mut AgentSeat(RandomAgent::new(2)), 500);
+//! assert_eq!(tally.games(), 500);
+//! assert!(tally.rate(GameResult::Win) > 0.5);
+//! ```
+#![deny(missing_docs)]
+
+pub mod layout;
+mod machine;
+mod preset;
+pub mod state;
+mod training;
+
+pub use layout::{Layout, Slot};
+pub use machine::{BoxLine, Choice, Matchbox, Menace, colours_of};
+pub use preset::{EmptyBox, GameResult, Preset, UnknownPreset};
+pub use state::{Memory, StateError};
+pub use training::{AgentSeat, Ending, Seat, Tally, play_game, train};

@@ -1,0 +1,205 @@
+//! The challenge's interactive program: a person (or a script) plays O
+//! against MENACE for a number of games, typing moves as two letters.
+
+use std::io::{self, BufRead, Write};
+
+use inarow_core::{Game, Player, Point, TicTacToe};
+use inarow_menace::{Choice, GameResult, Memory};
+
+use super::{MachineArgs, store};
+
+/// Letters for rows (top to bottom) and columns (left to right).
+const LETTERS: [char; 3] = ['L', 'M', 'R'];
+
+/// Runs the dialogue on standard input and output.
+pub fn run(args: &MachineArgs) -> anyhow::Result<()> {
+    let mut memory = store::open(args)?;
+    let stdin = io::stdin();
+    let stdout = io::stdout();
+    let mut session = Session {
+        input: stdin.lock(),
+        out: stdout.lock(),
+    };
+    let Some(games) = session.read_game_count()? else {
+        eprintln!("input ended before the number of games: nothing played");
+        return Ok(());
+    };
+    for number in 1..=games {
+        match session.play_one(&mut memory)? {
+            Some(()) => store::save(args, &memory)?,
+            None => {
+                memory.x.abandon();
+                let kept = if args.state.is_some() {
+                    format!("the boxes are saved as of game {}", number - 1)
+                } else {
+                    "nothing is saved (no --state file)".to_string()
+                };
+                eprintln!(
+                    "input ended during game {number}: that game is not learned from; {kept}"
+                );
+                return Ok(());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The name of a square: row letter then column letter.
+pub fn square_name(point: Point) -> String {
+    let (r, c) = (point.row(3), point.col(3));
+    format!("{}{}", LETTERS[r], LETTERS[c])
+}
+
+/// Reads a move typed as two letters, row then column, each L, M or R.
+pub fn parse_square(text: &str) -> Result<Point, String> {
+    let text = text.trim();
+    let letters: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let index = |c: char| LETTERS.iter().position(|&l| l == c.to_ascii_uppercase());
+    match letters.as_slice() {
+        [r, c] => match (index(*r), index(*c)) {
+            (Some(r), Some(c)) => Ok(Point::at(r, c, 3)),
+            _ => Err(format!(
+                "{text:?} is not a move: use two letters, row then column, each L, M or R (MM is the centre)"
+            )),
+        },
+        [] => Err(
+            "no move given: type two letters, row then column, each L, M or R (MM is the centre)"
+                .into(),
+        ),
+        _ => Err(format!(
+            "{text:?} is not a move: use two letters, row then column, each L, M or R (MM is the centre)"
+        )),
+    }
+}
+
+struct Session<R, W> {
+    input: R,
+    out: W,
+}
+
+impl<R: BufRead, W: Write> Session<R, W> {
+    /// Shows `prompt` and reads one line; `None` at the end of the input.
+    fn ask(&mut self, prompt: &str) -> anyhow::Result<Option<String>> {
+        write!(self.out, "{prompt}")?;
+        self.out.flush()?;
+        let mut line = String::new();
+        if self.input.read_line(&mut line)? == 0 {
+            writeln!(self.out)?;
+            return Ok(None);
+        }
+        Ok(Some(line))
+    }
+
+    fn read_game_count(&mut self) -> anyhow::Result<Option<u64>> {
+        loop {
+            let Some(line) = self.ask("How many games? ")? else {
+                return Ok(None);
+            };
+            match line.trim().parse::<u64>() {
+                Ok(n) => return Ok(Some(n)),
+                Err(_) => writeln!(
+                    self.out,
+                    "error: {:?} is not a number of games: type a whole number such as 3",
+                    line.trim()
+                )?,
+            }
+        }
+    }
+
+    /// Plays one game and teaches MENACE its result; `None` if the input
+    /// ended first.
+    fn play_one(&mut self, memory: &mut Memory) -> anyhow::Result<Option<()>> {
+        let menace = &mut memory.x;
+        let mut game = TicTacToe::new();
+        writeln!(self.out, "new game")?;
+        let result = loop {
+            if let Some(outcome) = game.outcome() {
+                let result = match outcome.winner() {
+                    Some(Player::X) => GameResult::Win,
+                    Some(Player::O) => GameResult::Loss,
+                    None => GameResult::Draw,
+                };
+                writeln!(self.out, "{}", result_line(result, false))?;
+                break result;
+            }
+            if game.to_move() == Player::X {
+                match menace
+                    .choose(&game)
+                    .expect("MENACE has a move while the game goes on")
+                {
+                    Choice::Play(p) => {
+                        game.play(p)?;
+                        writeln!(self.out, "MENACE plays {}", square_name(p))?;
+                        self.show_board(&game)?;
+                    }
+                    Choice::Resign => {
+                        writeln!(self.out, "{}", result_line(GameResult::Loss, true))?;
+                        break GameResult::Loss;
+                    }
+                }
+            } else {
+                let Some(line) = self.ask("your move (row then column, L/M/R): ")? else {
+                    return Ok(None);
+                };
+                match parse_square(&line) {
+                    Ok(p) if game.stone(p).is_some() => {
+                        writeln!(
+                            self.out,
+                            "error: {} is already taken: choose an empty square",
+                            square_name(p)
+                        )?;
+                    }
+                    Ok(p) => {
+                        game.play(p)?;
+                        self.show_board(&game)?;
+                    }
+                    Err(message) => writeln!(self.out, "error: {message}")?,
+                }
+            }
+        };
+        menace.learn(result);
+        for i in 0..menace.boxes().len() {
+            writeln!(self.out, "{}", menace.box_line(i))?;
+        }
+        self.out.flush()?;
+        Ok(Some(()))
+    }
+
+    fn show_board(&mut self, game: &TicTacToe) -> io::Result<()> {
+        writeln!(self.out, "{game}")?;
+        writeln!(self.out)
+    }
+}
+
+/// The result as the person at the keyboard reads it.
+fn result_line(result: GameResult, resigned: bool) -> &'static str {
+    match (result, resigned) {
+        (GameResult::Loss, true) => "MENACE resigns: you win",
+        (GameResult::Win, _) => "MENACE wins",
+        (GameResult::Loss, _) => "you win",
+        (GameResult::Draw, _) => "draw",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn squares_by_letters() {
+        assert_eq!(parse_square("LL"), Ok(Point(0)));
+        assert_eq!(parse_square("mm\n"), Ok(Point(4)));
+        assert_eq!(parse_square("Rl"), Ok(Point(6)));
+        assert_eq!(parse_square("l r"), Ok(Point(2)));
+        for p in 0..9 {
+            assert_eq!(parse_square(&square_name(Point(p))), Ok(Point(p)));
+        }
+        assert!(
+            parse_square("LX")
+                .unwrap_err()
+                .contains("\"LX\" is not a move")
+        );
+        assert!(parse_square("LLL").is_err());
+        assert!(parse_square("").unwrap_err().starts_with("no move given"));
+    }
+}

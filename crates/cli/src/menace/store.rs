@@ -1,0 +1,104 @@
+//! State files on disk: load, check writable, save without ever leaving a
+//! half-written file.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::Path;
+
+use anyhow::{Context, bail};
+use inarow_core::Player;
+use inarow_menace::{Memory, Menace};
+
+use super::MachineArgs;
+
+/// The machines named by `--state`, `--preset` and `--seed`: loaded from the
+/// state file when it exists, fresh otherwise.
+///
+/// A state file that exists but cannot be read is an error, and the caller
+/// never saves over it. A path that cannot be written is reported before
+/// any game is played.
+pub fn open(args: &MachineArgs) -> anyhow::Result<Memory> {
+    let Some(path) = &args.state else {
+        return Ok(fresh(args));
+    };
+    let memory = match fs::read_to_string(path) {
+        Ok(text) => {
+            let memory = Memory::from_json(&text, args.seed)
+                .with_context(|| format!("state file {}", path.display()))?;
+            if let Some(preset) = args.preset
+                && preset != memory.preset()
+            {
+                bail!(
+                    "state file {} holds boxes of preset {}, but --preset {preset} was given",
+                    path.display(),
+                    memory.preset()
+                );
+            }
+            memory
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => fresh(args),
+        Err(e) => {
+            return Err(e).with_context(|| format!("cannot read state file {}", path.display()));
+        }
+    };
+    check_writable(path, "state file")?;
+    Ok(memory)
+}
+
+fn fresh(args: &MachineArgs) -> Memory {
+    Memory {
+        x: Menace::new(args.preset.unwrap_or_default(), Player::X, args.seed),
+        o: None,
+    }
+}
+
+/// The second learner for self-play: the stored one, or fresh boxes.
+pub fn second_learner(memory: &Memory, seed: u64) -> Menace {
+    memory
+        .o
+        .clone()
+        .unwrap_or_else(|| Menace::new(memory.preset(), Player::O, seed ^ 0x4f4f_4f4f))
+}
+
+/// Fails with a clear message if a file cannot be created beside `path`
+/// (`what` names the file in the message).
+pub fn check_writable(path: &Path, what: &str) -> anyhow::Result<()> {
+    let dir = directory_of(path);
+    tempfile::NamedTempFile::new_in(dir)
+        .map(drop)
+        .with_context(|| format!("cannot write {what} {}", path.display()))
+}
+
+fn directory_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
+/// Writes `text` to `path` through a temporary file in the same directory,
+/// synced to disk and then renamed over `path`, so a reader (or a crash)
+/// sees the old file or the new one, never half of one.
+pub fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
+    let dir = directory_of(path);
+    let result = (|| -> io::Result<()> {
+        let mut file = tempfile::NamedTempFile::new_in(dir)?;
+        file.write_all(text.as_bytes())?;
+        file.as_file().sync_all()?;
+        file.persist(path).map_err(|e| e.error)?;
+        // Make the rename itself durable where directories can be synced.
+        if let Ok(d) = fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    result.with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Saves the machines to the state file, if there is one.
+pub fn save(args: &MachineArgs, memory: &Memory) -> anyhow::Result<()> {
+    match &args.state {
+        Some(path) => write_atomically(path, &memory.to_json()),
+        None => Ok(()),
+    }
+}

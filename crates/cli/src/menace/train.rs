@@ -1,0 +1,186 @@
+//! `inarow menace train`: many games in a row, a table per block of games,
+//! the learning curve as CSV and as a chart.
+
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+use anyhow::bail;
+use inarow_agents::{Perfect, RandomAgent};
+use inarow_core::TicTacToe;
+use inarow_menace::{AgentSeat, GameResult, Menace, Seat, Tally, train};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::chart::{self, CurvePoint};
+use super::{MachineArgs, store};
+
+/// Who MENACE plays against.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// Uniformly random legal moves.
+    Random,
+    /// A perfect player, random among its best moves.
+    Perfect,
+    /// A second MENACE playing O with its own 289 boxes; it learns too.
+    Menace,
+}
+
+/// Options of `inarow menace train`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Who MENACE plays against.
+    #[arg(long, value_enum)]
+    opponent: Opponent,
+    /// Number of games to play.
+    #[arg(long)]
+    games: u64,
+    /// Games per row of the table and point of the curve [default: games / 20].
+    #[arg(long)]
+    block: Option<u64>,
+    /// Write the learning curve (one row per block) to this CSV file.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    /// Draw the learning curve to this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    chart: Option<PathBuf>,
+    #[command(flatten)]
+    machine: MachineArgs,
+}
+
+/// Runs `inarow menace train`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let block = args.block.unwrap_or(args.games.div_ceil(20));
+    if block == 0 {
+        bail!("--block must be at least 1");
+    }
+    for path in [&args.csv, &args.chart].into_iter().flatten() {
+        store::check_writable(path, "output file")?;
+    }
+    let mut memory = store::open(&args.machine)?;
+    let seed = args.machine.seed;
+    let opponent_seed = seed ^ 0x6f70_706f;
+    let curve = match args.opponent {
+        Opponent::Random => blocks(
+            &args,
+            block,
+            &mut memory.x,
+            &mut AgentSeat(RandomAgent::new(opponent_seed)),
+        )?,
+        Opponent::Perfect => blocks(
+            &args,
+            block,
+            &mut memory.x,
+            &mut AgentSeat(Perfect::<TicTacToe>::new(opponent_seed)),
+        )?,
+        Opponent::Menace => {
+            let mut second = store::second_learner(&memory, seed);
+            let curve = blocks(&args, block, &mut memory.x, &mut second)?;
+            // The second learner learned too: keep it with MENACE.
+            memory.o = Some(second);
+            curve
+        }
+    };
+    store::save(&args.machine, &memory)?;
+    if let Some(path) = &args.csv {
+        store::write_atomically(path, &csv_of(&curve))?;
+    }
+    if let Some(path) = &args.chart {
+        let title = format!("MENACE ({}) against {:?}", memory.preset(), args.opponent);
+        store::write_atomically(path, &chart::svg(&title, &curve)?)?;
+    }
+    Ok(())
+}
+
+/// Plays all games in blocks, printing a table row per block.
+fn blocks<O: Seat>(
+    args: &Args,
+    block: u64,
+    menace: &mut Menace,
+    opponent: &mut O,
+) -> anyhow::Result<Vec<CurvePoint>> {
+    let progress = if std::io::stderr().is_terminal() {
+        ProgressBar::new(args.games).with_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
+                .expect("a valid progress template"),
+        )
+    } else {
+        ProgressBar::hidden()
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    writeln!(
+        out,
+        "MENACE ({} preset) against {:?}: {} games, {} per block",
+        menace.preset(),
+        args.opponent,
+        args.games,
+        block
+    )?;
+    writeln!(
+        out,
+        "{:>19} {:>7} {:>7} {:>7} {:>6} {:>6} {:>6}",
+        "games", "wins", "draws", "losses", "win%", "draw%", "loss%"
+    )?;
+    let mut curve = Vec::new();
+    let mut total = Tally::default();
+    let mut played = 0;
+    while played < args.games {
+        let len = block.min(args.games - played);
+        let mut tally = Tally::default();
+        // Step the progress bar a few times per block even for big blocks.
+        let step = len.div_ceil(8).max(1);
+        let mut done = 0;
+        while done < len {
+            let n = step.min(len - done);
+            let t = train(menace, opponent, n);
+            tally.wins += t.wins;
+            tally.draws += t.draws;
+            tally.losses += t.losses;
+            done += n;
+            progress.inc(n);
+        }
+        let first = played + 1;
+        played += len;
+        total.wins += tally.wins;
+        total.draws += tally.draws;
+        total.losses += tally.losses;
+        let point = CurvePoint {
+            first,
+            games: played,
+            tally,
+        };
+        progress.suspend(|| writeln!(out, "{}", row(&format!("{first}-{played}"), &tally)))?;
+        curve.push(point);
+    }
+    progress.finish_and_clear();
+    writeln!(out, "{}", row("all", &total))?;
+    writeln!(out, "beads in MENACE's boxes: {}", menace.total_beads())?;
+    Ok(curve)
+}
+
+fn row(label: &str, tally: &Tally) -> String {
+    let pct = GameResult::ALL.map(|r| 100.0 * tally.rate(r));
+    format!(
+        "{label:>19} {:>7} {:>7} {:>7} {:>6.1} {:>6.1} {:>6.1}",
+        tally.wins, tally.draws, tally.losses, pct[0], pct[1], pct[2]
+    )
+}
+
+/// The learning curve as CSV: one row per block.
+fn csv_of(curve: &[CurvePoint]) -> String {
+    let mut csv =
+        String::from("first_game,last_game,wins,draws,losses,win_rate,draw_rate,loss_rate\n");
+    for p in curve {
+        let t = &p.tally;
+        let r = GameResult::ALL.map(|r| t.rate(r));
+        let _ = writeln!(
+            csv,
+            "{},{},{},{},{},{:.4},{:.4},{:.4}",
+            p.first, p.games, t.wins, t.draws, t.losses, r[0], r[1], r[2]
+        );
+    }
+    csv
+}
