@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 
+mod bot;
 mod judge;
 mod menace;
 mod play;
@@ -25,6 +26,8 @@ enum Command {
     Menace(menace::Args),
     /// Run the gomoku king-of-the-hill tournament between bot programs.
     Judge(judge::Args),
+    /// Play gomoku as a king-of-the-hill bot over stdin/stdout.
+    Bot(bot::Args),
 }
 
 fn main() {
@@ -34,6 +37,7 @@ fn main() {
         Command::Play(args) => play::run(args),
         Command::Menace(args) => menace::run(args),
         Command::Judge(args) => judge::run(args),
+        Command::Bot(args) => bot::run(args),
     };
     if let Err(err) = result {
         eprintln!("inarow: {err:#}");

@@ -1,1 +1,29 @@
-//! inarow-judge (being built).
+//! # inarow-judge
+//!
+//! The gomoku king-of-the-hill judge of `shared/specs/koth-gomoku.md`: it
+//! starts bot programs, talks the line protocol with them under time limits,
+//! referees each game on the rules of [`inarow_core::Mnk`], and keeps the
+//! results as JSON and SGF.
+//!
+//! - [`protocol`]: prompts the judge writes, answers it reads, `(X,Y)` = (column, row).
+//! - [`meta`]: bot folders and their `meta` files.
+//! - [`process`]: one bot process per game, its process group, deadlines and kill.
+//! - [`referee`]: one game, the Swap2 opening, forfeits.
+//! - [`tournament`]: the schedule from the tournament seed, parallel games, standings.
+//! - [`output`]: the results file and SGF records.
+//! - [`house`]: the project's own simple bot.
+//!
+//! Unix only: process groups and `poll` are how the judge stays unbreakable.
+#![deny(missing_docs)]
+
+pub mod house;
+pub mod meta;
+pub mod output;
+pub mod process;
+pub mod protocol;
+pub mod referee;
+pub mod tournament;
+
+pub use meta::{BotMeta, discover};
+pub use referee::{Contestant, Fault, GameRecord, play_game};
+pub use tournament::{Config, Results};

@@ -1,0 +1,117 @@
+//! Judge overhead: the round trip of one move with an instant bot, and games
+//! per second in a tournament of instant bots.
+//!
+//! The bots are this very benchmark binary started with `--inarow-bot echo`
+//! (answers `(0,0)` at once, without reading the board) or
+//! `--inarow-bot house` (the house bot, microseconds per move), so no
+//! interpreter start-up is measured.
+#![allow(missing_docs)]
+
+use std::io::{BufRead, Write};
+use std::path::Path;
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, Throughput};
+use inarow_core::{Mnk, Player, Rule};
+use inarow_judge::BotMeta;
+use inarow_judge::house::{HouseBot, Reply};
+use inarow_judge::process::{BotProcess, Echo};
+use inarow_judge::protocol::{self, Xy};
+use inarow_judge::referee::Contestant;
+use inarow_judge::tournament::{self, Config};
+
+fn serve(kind: &str, seed: u64) {
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    let mut house = HouseBot::new("house", seed);
+    for line in stdin.lock().lines() {
+        let line = line.unwrap();
+        let answer = match kind {
+            "echo" => "(0,0)".to_string(),
+            _ => match house.reply(&line).unwrap() {
+                Reply::Answer(a) => a,
+                Reply::Exit => return,
+            },
+        };
+        writeln!(out, "{answer}").unwrap();
+        out.flush().unwrap();
+    }
+}
+
+fn bot(dir: &Path, name: &str, kind: &str) -> BotMeta {
+    let exe = std::env::current_exe().unwrap();
+    let text = format!("{name}\n{}\n--inarow-bot {kind}\n0\n", exe.display());
+    BotMeta::parse(&text, dir.to_path_buf()).unwrap()
+}
+
+/// A middle-game position with 40 stones, as prompts carry it.
+fn middle_game() -> Mnk {
+    let mut game = Mnk::gomoku();
+    let mut house = HouseBot::new("fill", 7);
+    for i in 0..40 {
+        let xy = house.choose(&game);
+        let colour = if i % 2 == 0 { Player::X } else { Player::O };
+        game.place(xy.point(), colour).unwrap();
+    }
+    game
+}
+
+fn round_trip(c: &mut Criterion) {
+    let dir = std::env::temp_dir();
+    let meta = bot(&dir, "echo", "echo");
+    let mut process =
+        BotProcess::start(&meta, "judge", 1, Some(Duration::from_secs(10)), Echo::Off).unwrap();
+    let game = middle_game();
+    let mut group = c.benchmark_group("judge");
+    group.bench_function("move round trip (prompt, answer, parse, check)", |b| {
+        b.iter(|| {
+            let prompt = protocol::prompt_move(41, &game);
+            let answer = process.ask(&prompt).unwrap();
+            let xy: Xy = protocol::parse_move(&answer).unwrap();
+            std::hint::black_box(game.clone().place(xy.point(), Player::X).is_err())
+        })
+    });
+    group.bench_function("format a 40-stone board", |b| {
+        b.iter(|| protocol::format_board(std::hint::black_box(&game)))
+    });
+    group.finish();
+}
+
+fn games_per_second(c: &mut Criterion) {
+    let dir = std::env::temp_dir();
+    let bots: Vec<BotMeta> = ["h1", "h2", "h3", "h4"]
+        .iter()
+        .map(|n| bot(&dir, n, "house"))
+        .collect();
+    let games = tournament::schedule(bots.len(), 0).len();
+    let mut group = c.benchmark_group("tournament");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(games as u64));
+    for jobs in [1, 2] {
+        let config = Config {
+            seed: 5,
+            jobs,
+            timeout: Some(Duration::from_secs(10)),
+            rule: Rule::Freestyle,
+        };
+        group.bench_with_input(
+            BenchmarkId::new("4 house bots, games", jobs),
+            &jobs,
+            |b, _| b.iter(|| tournament::play_all(&bots, &config, &|_| {})),
+        );
+    }
+    group.finish();
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("--inarow-bot") {
+        let seed = args.last().and_then(|s| s.parse().ok()).unwrap_or(0);
+        serve(&args[2], seed);
+        return;
+    }
+    let mut c = Criterion::default().configure_from_args();
+    round_trip(&mut c);
+    games_per_second(&mut c);
+    c.final_summary();
+}

@@ -1,0 +1,160 @@
+//! The project's own simple bot: it speaks the protocol, wins when it can,
+//! blocks a four, and otherwise plays next to the stones, all from its seed.
+//! `inarow bot` runs it as a process; `inarow judge -d` uses it in-process as
+//! the opponent.
+
+use inarow_core::{Game, Mnk, Player, Point};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::protocol::{self, AnswerError, SIZE, Xy};
+use crate::referee::{Contestant, Fault};
+
+/// The house bot.
+#[derive(Clone, Debug)]
+pub struct HouseBot {
+    name: String,
+    rng: ChaCha8Rng,
+}
+
+/// What the house bot makes of one judge line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply {
+    /// The answer line to send.
+    Answer(String),
+    /// The game is over (`EXIT ...`): stop.
+    Exit,
+}
+
+impl HouseBot {
+    /// A house bot named `name` whose choices follow from `seed`.
+    pub fn new(name: &str, seed: u64) -> HouseBot {
+        HouseBot {
+            name: name.to_string(),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+
+    /// Answers one prompt of the judge.
+    pub fn reply(&mut self, prompt: &str) -> Result<Reply, AnswerError> {
+        let prompt = prompt.trim();
+        let (kind, board) = prompt.split_once(' ').unwrap_or((prompt, ""));
+        if kind == "EXIT" {
+            return Ok(Reply::Exit);
+        }
+        let game = board_of(board)?;
+        let answer = match kind {
+            "A" => {
+                let [b1, b2, w] = self.distinct_near_centre::<3>();
+                format!("{b1}{b2}{w}")
+            }
+            "B" => match self.rng.random_range(0..3) {
+                0 => "B".to_string(),
+                1 => format!("W {}", self.near_stones(&game)),
+                _ => {
+                    let black = self.near_stones(&game);
+                    let mut after = game.clone();
+                    after
+                        .place(black.point(), Player::X)
+                        .expect("an empty point");
+                    format!("{black} {}", self.near_stones(&after))
+                }
+            },
+            "C" => if self.rng.random::<bool>() { "B" } else { "W" }.to_string(),
+            _ if kind.parse::<u32>().is_ok() => self.choose(&game).to_string(),
+            _ => {
+                return Err(AnswerError::Syntax {
+                    expected: "a prompt A, B, C, a move number or EXIT",
+                    answer: prompt.chars().take(60).collect(),
+                });
+            }
+        };
+        Ok(Reply::Answer(answer))
+    }
+
+    fn distinct_near_centre<const N: usize>(&mut self) -> [Xy; N] {
+        let mut out: Vec<Xy> = Vec::with_capacity(N);
+        while out.len() < N {
+            let xy = Xy {
+                x: self.rng.random_range(5..10),
+                y: self.rng.random_range(5..10),
+            };
+            if !out.contains(&xy) {
+                out.push(xy);
+            }
+        }
+        out.try_into().expect("N points")
+    }
+
+    /// The move for the side to move: win, else block, else next to the stones.
+    pub fn choose(&mut self, game: &Mnk) -> Xy {
+        let me = game.to_move();
+        for player in [me, me.opponent()] {
+            if let Some(p) = game.moves().find(|&p| game.wins_at(p, player)) {
+                return Xy::of(p);
+            }
+        }
+        self.near_stones(game)
+    }
+
+    /// A random empty point next to a stone (the centre on an empty board).
+    fn near_stones(&mut self, game: &Mnk) -> Xy {
+        let touching: Vec<Point> = game
+            .moves()
+            .filter(|&p| {
+                let (r, c) = (p.row(SIZE) as isize, p.col(SIZE) as isize);
+                (-1..=1).any(|dr| {
+                    (-1..=1).any(|dc| {
+                        let (r, c) = (r + dr, c + dc);
+                        (0..SIZE as isize).contains(&r)
+                            && (0..SIZE as isize).contains(&c)
+                            && game
+                                .stone(Point::at(r as usize, c as usize, SIZE))
+                                .is_some()
+                    })
+                })
+            })
+            .collect();
+        let pool: Vec<Point> = if touching.is_empty() {
+            game.moves().collect()
+        } else {
+            touching
+        };
+        if pool.is_empty() {
+            return Xy { x: 7, y: 7 };
+        }
+        Xy::of(pool[self.rng.random_range(0..pool.len())])
+    }
+}
+
+/// The position a prompt's `BOARD` describes, side to move by the opening rule.
+pub fn board_of(board: &str) -> Result<Mnk, AnswerError> {
+    let mut game = Mnk::gomoku();
+    for (xy, colour) in protocol::parse_board(board)? {
+        game.place(xy.point(), colour)
+            .map_err(|e| AnswerError::Syntax {
+                expected: "a board with each point once",
+                answer: e.to_string(),
+            })?;
+    }
+    Ok(game)
+}
+
+/// The house bot as an in-process opponent, for `-d` and tests.
+impl Contestant for HouseBot {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn ask(&mut self, prompt: &str) -> Result<String, Fault> {
+        match self.reply(prompt) {
+            Ok(Reply::Answer(answer)) => Ok(answer),
+            Ok(Reply::Exit) => Err(Fault::Eof),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    fn exit(&mut self, _line: &str) {}
+
+    fn finish(&mut self) {}
+}

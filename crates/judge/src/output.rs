@@ -1,0 +1,170 @@
+//! Files the judge leaves behind: the results JSON and one SGF per game,
+//! each written to a temporary file and renamed so nothing is half-written.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use crate::protocol::SIZE;
+use crate::referee::GameRecord;
+use crate::tournament::Results;
+
+/// Writes `bytes` to `path` through a temporary file in the same folder.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut file = tempfile::NamedTempFile::new_in(dir)?;
+    file.write_all(bytes)?;
+    file.as_file().sync_all()?;
+    file.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// The results as pretty JSON.
+pub fn results_json(results: &Results) -> String {
+    let mut text = serde_json::to_string_pretty(results).expect("results serialize");
+    text.push('\n');
+    text
+}
+
+fn sgf_text(text: &str) -> String {
+    text.replace('\\', "\\\\").replace(']', "\\]")
+}
+
+/// An SGF point: first letter the column (X), second the row (Y), `a` = 0.
+fn sgf_point(x: u8, y: u8) -> String {
+    format!("{}{}", (b'a' + x) as char, (b'a' + y) as char)
+}
+
+/// The game as SGF (`GM[4]`, gomoku), one node per stone in the order placed,
+/// opening stones included, so viewers replay it move by move.
+pub fn sgf(game: &GameRecord) -> String {
+    let black = game.black.as_deref().unwrap_or(&game.a);
+    let white = game.white.as_deref().unwrap_or(&game.b);
+    let result = match (&game.winner, &game.forfeit) {
+        (None, _) => "0".to_string(),
+        (Some(w), forfeit) => {
+            let colour = if Some(w) == game.black.as_ref() || game.black.is_none() && *w == game.a {
+                'B'
+            } else {
+                'W'
+            };
+            match forfeit {
+                Some(f) if matches!(f.fault, crate::referee::Fault::Timeout { .. }) => {
+                    format!("{colour}+T")
+                }
+                Some(_) => format!("{colour}+F"),
+                None => format!("{colour}+"),
+            }
+        }
+    };
+    let comment = match &game.forfeit {
+        Some(f) => format!("{} forfeits: {}", f.by, f.reason),
+        None => game.reason.clone(),
+    };
+    let mut out = format!(
+        "(;FF[4]GM[4]CA[UTF-8]SZ[{SIZE}]AP[inarow judge]GN[game {}: {} opens against {}]PB[{}]PW[{}]RE[{result}]C[{}]",
+        game.index,
+        sgf_text(&game.a),
+        sgf_text(&game.b),
+        sgf_text(black),
+        sgf_text(white),
+        sgf_text(&comment),
+    );
+    for stone in &game.stones {
+        out.push_str(&format!(
+            ";{}[{}]",
+            stone.colour,
+            sgf_point(stone.x, stone.y)
+        ));
+    }
+    out.push_str(")\n");
+    out
+}
+
+/// The file name of a game's SGF: index and both names, made safe for any file system.
+pub fn sgf_name(game: &GameRecord) -> String {
+    let safe = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect()
+    };
+    format!(
+        "game-{:04}-{}-vs-{}.sgf",
+        game.index,
+        safe(&game.a),
+        safe(&game.b)
+    )
+}
+
+/// Writes one SGF per game into `dir`, creating it, and returns the paths.
+pub fn write_sgf_dir(dir: &Path, games: &[GameRecord]) -> io::Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir)?;
+    games
+        .iter()
+        .map(|game| {
+            let path = dir.join(sgf_name(game));
+            write_atomic(&path, sgf(game).as_bytes())?;
+            Ok(path)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::{Seat, Stone};
+
+    #[test]
+    fn sgf_lists_every_stone_with_x_as_the_first_letter() {
+        let game = GameRecord {
+            index: 3,
+            a: "ann".into(),
+            b: "bob]".into(),
+            a_seed: 1,
+            b_seed: 2,
+            swap: Some("black".into()),
+            black: Some("bob]".into()),
+            white: Some("ann".into()),
+            stones: vec![
+                Stone {
+                    by: Seat::A,
+                    colour: 'B',
+                    x: 0,
+                    y: 14,
+                },
+                Stone {
+                    by: Seat::A,
+                    colour: 'W',
+                    x: 3,
+                    y: 1,
+                },
+            ],
+            winner: Some("bob]".into()),
+            reason: "five".into(),
+            forfeit: None,
+        };
+        let text = sgf(&game);
+        assert!(text.starts_with("(;FF[4]GM[4]"));
+        assert!(text.contains("PB[bob\\]]PW[ann]RE[B+]"));
+        assert!(text.ends_with(";B[ao];W[db])\n"), "{text}");
+        assert_eq!(sgf_name(&game), "game-0003-ann-vs-bob_.sgf");
+    }
+
+    #[test]
+    fn atomic_write_replaces_the_whole_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.json");
+        write_atomic(&path, b"first, longer text").unwrap();
+        write_atomic(&path, b"second").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "second");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+}

@@ -1,0 +1,330 @@
+//! The referee of one game: the Swap2 opening, the game phase and the close,
+//! on the rules of the game core.
+
+use std::fmt;
+
+use inarow_core::{Game, Mnk, Outcome, PlayError, Player};
+use serde::{Deserialize, Serialize};
+
+use crate::protocol::{self, AnswerError, Swap, Xy};
+
+/// Why a bot lost a game without being beaten on the board.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Fault {
+    /// The answer could not be parsed.
+    Syntax {
+        /// The parser's complaint, quoting the answer.
+        detail: String,
+    },
+    /// The answer named a point off the board.
+    OffBoard {
+        /// The column as written.
+        x: i64,
+        /// The row as written.
+        y: i64,
+    },
+    /// The answer named a point that already holds a stone.
+    Occupied {
+        /// The point.
+        point: [u8; 2],
+    },
+    /// The answer named the same point twice.
+    Repeated {
+        /// The point.
+        point: [u8; 2],
+    },
+    /// No complete answer within the time limit.
+    Timeout {
+        /// The limit in seconds.
+        seconds: f64,
+    },
+    /// The bot died with a failure status or a signal.
+    Crash {
+        /// How it ended.
+        status: String,
+    },
+    /// The bot closed its output (or exited cleanly) without answering.
+    Eof,
+    /// The answer line grew past the limit without a newline.
+    EndlessLine {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// The bot's program could not be started.
+    NoStart {
+        /// The operating system's reason.
+        error: String,
+    },
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fault::Syntax { detail } => write!(f, "bad syntax: {detail}"),
+            Fault::OffBoard { x, y } => write!(f, "off the board: ({x},{y})"),
+            Fault::Occupied { point } => write!(f, "occupied: ({},{})", point[0], point[1]),
+            Fault::Repeated { point } => {
+                write!(f, "repeated point: ({},{})", point[0], point[1])
+            }
+            Fault::Timeout { seconds } => write!(f, "timeout: no answer within {seconds} s"),
+            Fault::Crash { status } => write!(f, "crash: {status}"),
+            Fault::Eof => write!(f, "EOF: closed its output without answering"),
+            Fault::EndlessLine { limit } => {
+                write!(f, "endless line: more than {limit} bytes without a newline")
+            }
+            Fault::NoStart { error } => write!(f, "could not start: {error}"),
+        }
+    }
+}
+
+impl From<AnswerError> for Fault {
+    fn from(e: AnswerError) -> Fault {
+        match e {
+            AnswerError::OffBoard { x, y } => Fault::OffBoard { x, y },
+            syntax => Fault::Syntax {
+                detail: syntax.to_string(),
+            },
+        }
+    }
+}
+
+/// One side of a game as the referee sees it: a bot process, or a built-in
+/// player in `-d` mode and in tests.
+pub trait Contestant {
+    /// The name used in `EXIT NAME` and the records.
+    fn name(&self) -> &str;
+    /// Sends a prompt and returns the answer line (without its newline).
+    fn ask(&mut self, prompt: &str) -> Result<String, Fault>;
+    /// Sends the closing `EXIT` line; no answer is read.
+    fn exit(&mut self, line: &str);
+    /// Ends the contestant once its grace period is over.
+    fn finish(&mut self);
+}
+
+/// Which bot of a game: A opens, B answers the opening.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Seat {
+    /// The bot that opens.
+    A,
+    /// The bot that answers the opening.
+    B,
+}
+
+/// One stone as it was put on the board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stone {
+    /// Who put it there.
+    pub by: Seat,
+    /// `B` or `W`.
+    pub colour: char,
+    /// Column.
+    pub x: u8,
+    /// Row.
+    pub y: u8,
+}
+
+/// Everything that happened in one game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Position in the tournament's schedule, from 0.
+    pub index: usize,
+    /// The bot that opened.
+    pub a: String,
+    /// The bot that answered the opening.
+    pub b: String,
+    /// The seed handed to A.
+    pub a_seed: u64,
+    /// The seed handed to B.
+    pub b_seed: u64,
+    /// B's answer to the opening: `black`, `white` or `choose`, once given.
+    pub swap: Option<String>,
+    /// Who played black, once colours were settled.
+    pub black: Option<String>,
+    /// Who played white, once colours were settled.
+    pub white: Option<String>,
+    /// Every stone in the order it was placed, opening stones first.
+    pub stones: Vec<Stone>,
+    /// The winner's name; `None` for a tie.
+    pub winner: Option<String>,
+    /// How the game ended: `five`, `full board` or `forfeit`.
+    pub reason: String,
+    /// The bot that forfeited and why.
+    pub forfeit: Option<Forfeit>,
+}
+
+/// A lost game through a fault rather than on the board.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Forfeit {
+    /// The bot at fault.
+    pub by: String,
+    /// What it did.
+    pub fault: Fault,
+    /// The fault in words.
+    pub reason: String,
+}
+
+impl GameRecord {
+    /// The loser's name, if someone won.
+    pub fn loser(&self) -> Option<&str> {
+        let winner = self.winner.as_deref()?;
+        Some(if winner == self.a { &self.b } else { &self.a })
+    }
+}
+
+/// The game as the referee keeps it while it runs.
+struct Table<'a> {
+    game: Mnk,
+    record: GameRecord,
+    seats: [&'a mut dyn Contestant; 2],
+}
+
+impl Table<'_> {
+    fn contestant(&mut self, seat: Seat) -> &mut dyn Contestant {
+        &mut *self.seats[seat as usize]
+    }
+
+    fn name(&self, seat: Seat) -> String {
+        self.seats[seat as usize].name().to_string()
+    }
+
+    /// Puts the stones of one answer on the board, checking each.
+    fn put(&mut self, seat: Seat, stones: &[(Xy, Player)]) -> Result<(), Fault> {
+        for (i, &(xy, _)) in stones.iter().enumerate() {
+            if stones[..i].iter().any(|&(other, _)| other == xy) {
+                return Err(Fault::Repeated {
+                    point: [xy.x, xy.y],
+                });
+            }
+        }
+        for &(xy, colour) in stones {
+            match self.game.place(xy.point(), colour) {
+                Ok(()) => {}
+                Err(PlayError::Occupied(_)) => {
+                    return Err(Fault::Occupied {
+                        point: [xy.x, xy.y],
+                    });
+                }
+                Err(e) => unreachable!("the parser keeps points on the board: {e}"),
+            }
+            self.record.stones.push(Stone {
+                by: seat,
+                colour: protocol::colour_letter(colour),
+                x: xy.x,
+                y: xy.y,
+            });
+        }
+        Ok(())
+    }
+
+    fn ask(&mut self, seat: Seat, prompt: &str) -> Result<String, (Seat, Fault)> {
+        self.contestant(seat).ask(prompt).map_err(|f| (seat, f))
+    }
+
+    /// Plays the opening and the game phase; `Err` names the bot at fault.
+    fn play(&mut self) -> Result<Option<Outcome>, (Seat, Fault)> {
+        use Seat::{A, B};
+        let answer = self.ask(A, protocol::PROMPT_OPEN)?;
+        let [b1, b2, w] = protocol::parse_opening(&answer).map_err(|e| (A, e.into()))?;
+        self.put(A, &[(b1, Player::X), (b2, Player::X), (w, Player::O)])
+            .map_err(|f| (A, f))?;
+
+        let prompt = protocol::prompt_swap(&self.game);
+        let answer = self.ask(B, &prompt)?;
+        let swap = protocol::parse_swap(&answer).map_err(|e| (B, e.into()))?;
+        let b_colour = match swap {
+            Swap::Black => {
+                self.record.swap = Some("black".into());
+                Player::X
+            }
+            Swap::White(w) => {
+                self.put(B, &[(w, Player::O)]).map_err(|f| (B, f))?;
+                self.record.swap = Some("white".into());
+                Player::O
+            }
+            Swap::Choose(b, w) => {
+                self.put(B, &[(b, Player::X), (w, Player::O)])
+                    .map_err(|f| (B, f))?;
+                self.record.swap = Some("choose".into());
+                let prompt = protocol::prompt_colour(&self.game);
+                let answer = self.ask(A, &prompt)?;
+                let a_colour = protocol::parse_colour(&answer).map_err(|e| (A, e.into()))?;
+                a_colour.opponent()
+            }
+        };
+        let seat_of = |colour: Player| if colour == b_colour { B } else { A };
+        self.record.black = Some(self.name(seat_of(Player::X)));
+        self.record.white = Some(self.name(seat_of(Player::O)));
+
+        // The core's opening rule decides the side to move: fewer stones, black on a tie.
+        let mut number = 1;
+        while self.game.outcome().is_none() {
+            let colour = self.game.to_move();
+            let seat = seat_of(colour);
+            let prompt = protocol::prompt_move(number, &self.game);
+            let answer = self.ask(seat, &prompt)?;
+            let xy = protocol::parse_move(&answer).map_err(|e| (seat, e.into()))?;
+            self.put(seat, &[(xy, colour)]).map_err(|f| (seat, f))?;
+            number += 1;
+        }
+        Ok(self.game.outcome())
+    }
+}
+
+/// Referees one game on `rules` (an empty board: gomoku or exact-five gomoku)
+/// between `a`, who opens, and `b`. Every way a bot can fail costs it the
+/// game; both bots always get their `EXIT` line and are finished.
+pub fn play_game(rules: &Mnk, a: &mut dyn Contestant, b: &mut dyn Contestant) -> GameRecord {
+    let record = GameRecord {
+        index: 0,
+        a: a.name().to_string(),
+        b: b.name().to_string(),
+        a_seed: 0,
+        b_seed: 0,
+        swap: None,
+        black: None,
+        white: None,
+        stones: Vec::new(),
+        winner: None,
+        reason: String::new(),
+        forfeit: None,
+    };
+    let mut table = Table {
+        game: rules.clone(),
+        record,
+        seats: [a, b],
+    };
+    let result = table.play();
+    let mut record = table.record;
+    match result {
+        Ok(Some(Outcome::Win(colour))) => {
+            record.winner = match colour {
+                Player::X => record.black.clone(),
+                Player::O => record.white.clone(),
+            };
+            record.reason = "five".into();
+        }
+        Ok(_) => record.reason = "full board".into(),
+        Err((seat, fault)) => {
+            let (loser, winner) = match seat {
+                Seat::A => (&record.a, &record.b),
+                Seat::B => (&record.b, &record.a),
+            };
+            record.forfeit = Some(Forfeit {
+                by: loser.clone(),
+                reason: fault.to_string(),
+                fault,
+            });
+            record.winner = Some(winner.clone());
+            record.reason = "forfeit".into();
+        }
+    }
+    let line = protocol::exit_line(record.winner.as_deref());
+    for seat in table.seats.iter_mut() {
+        seat.exit(&line);
+    }
+    for seat in table.seats.iter_mut() {
+        seat.finish();
+    }
+    record
+}

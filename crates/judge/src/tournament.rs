@@ -1,0 +1,359 @@
+//! The tournament: every pair of bots twice, games in parallel, standings.
+//!
+//! Everything random comes from the tournament seed through the index of the
+//! pair, never through the order games happen to finish, so `-j N` gives the
+//! same results as `-j 1`.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use inarow_core::{Mnk, Rule};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::meta::BotMeta;
+use crate::process::{BotProcess, Echo};
+use crate::referee::{Contestant, Fault, Forfeit, GameRecord, play_game};
+
+/// How a tournament is run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The tournament seed.
+    pub seed: u64,
+    /// Games played at once (at least 1).
+    pub jobs: usize,
+    /// Time limit per answer; `None` for none.
+    pub timeout: Option<Duration>,
+    /// Freestyle (five or more wins) or exact five.
+    pub rule: Rule,
+}
+
+/// One scheduled game: which bots, who opens, which seeds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fixture {
+    /// Position in the schedule.
+    pub index: usize,
+    /// Index of the opening bot in the bot list.
+    pub a: usize,
+    /// Index of the answering bot.
+    pub b: usize,
+    /// Seed for A.
+    pub a_seed: u64,
+    /// Seed for B.
+    pub b_seed: u64,
+}
+
+/// Bot seeds stay below 2^53 so that every language reads them exactly
+/// (JavaScript numbers included).
+fn bot_seed(rng: &mut ChaCha8Rng) -> u64 {
+    rng.random::<u64>() >> 11
+}
+
+/// The schedule for `bots` bots: pairs in order, two games each; a coin from
+/// the pair's own random stream decides who opens the first.
+pub fn schedule(bots: usize, seed: u64) -> Vec<Fixture> {
+    let mut fixtures = Vec::new();
+    let mut pair = 0u64;
+    for i in 0..bots {
+        for j in i + 1..bots {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            rng.set_stream(pair);
+            pair += 1;
+            let (first, second) = if rng.random::<bool>() { (i, j) } else { (j, i) };
+            for (a, b) in [(first, second), (second, first)] {
+                let (a_seed, b_seed) = (bot_seed(&mut rng), bot_seed(&mut rng));
+                fixtures.push(Fixture {
+                    index: fixtures.len(),
+                    a,
+                    b,
+                    a_seed,
+                    b_seed,
+                });
+            }
+        }
+    }
+    fixtures
+}
+
+/// A bot that could not even start: it forfeits every prompt.
+struct Absent {
+    name: String,
+    error: String,
+}
+
+impl Contestant for Absent {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn ask(&mut self, _prompt: &str) -> Result<String, Fault> {
+        Err(Fault::NoStart {
+            error: self.error.clone(),
+        })
+    }
+    fn exit(&mut self, _line: &str) {}
+    fn finish(&mut self) {}
+}
+
+fn start(bot: &BotMeta, opponent: &str, seed: u64, config: &Config) -> Box<dyn Contestant> {
+    match BotProcess::start(bot, opponent, seed, config.timeout, Echo::Off) {
+        Ok(process) => Box::new(process),
+        Err(e) => Box::new(Absent {
+            name: bot.name.clone(),
+            error: format!("{}: {e}", bot.program().display()),
+        }),
+    }
+}
+
+/// The empty board of a rule.
+pub fn board(rule: Rule) -> Mnk {
+    match rule {
+        Rule::Freestyle => Mnk::gomoku(),
+        Rule::Exact => Mnk::gomoku_exact(),
+    }
+}
+
+/// Plays one scheduled game between bot processes.
+pub fn play_fixture(bots: &[BotMeta], fixture: &Fixture, config: &Config) -> GameRecord {
+    let (bot_a, bot_b) = (&bots[fixture.a], &bots[fixture.b]);
+    let mut a = start(bot_a, &bot_b.name, fixture.a_seed, config);
+    let mut b = start(bot_b, &bot_a.name, fixture.b_seed, config);
+    let mut record = play_game(&board(config.rule), &mut *a, &mut *b);
+    record.index = fixture.index;
+    record.a_seed = fixture.a_seed;
+    record.b_seed = fixture.b_seed;
+    record
+}
+
+/// Plays every fixture on `config.jobs` threads and returns the records in
+/// schedule order. `on_game` sees each record as its game ends.
+pub fn play_all(
+    bots: &[BotMeta],
+    config: &Config,
+    on_game: &(dyn Fn(&GameRecord) + Sync),
+) -> Vec<GameRecord> {
+    let fixtures = schedule(bots.len(), config.seed);
+    let next = AtomicUsize::new(0);
+    let done: Mutex<Vec<Option<GameRecord>>> = Mutex::new(vec![None; fixtures.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..config.jobs.clamp(1, fixtures.len().max(1)) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(fixture) = fixtures.get(i) else {
+                        break;
+                    };
+                    let record = play_fixture(bots, fixture, config);
+                    on_game(&record);
+                    done.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(record);
+                }
+            });
+        }
+    });
+    done.into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .map(|r| r.expect("every fixture was played"))
+        .collect()
+}
+
+/// One line of the standings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Standing {
+    /// 1 for the best; bots level on points share a rank.
+    pub rank: usize,
+    /// The bot.
+    pub name: String,
+    /// 2 per win, 1 per tie.
+    pub points: u32,
+    /// Games won.
+    pub wins: u32,
+    /// Games tied.
+    pub ties: u32,
+    /// Games lost, forfeits included.
+    pub losses: u32,
+    /// Games lost by a fault.
+    pub forfeits: u32,
+}
+
+/// The standings after `games`: by points, then wins, then name.
+pub fn standings(names: &[String], games: &[GameRecord]) -> Vec<Standing> {
+    let mut table: Vec<Standing> = names
+        .iter()
+        .map(|name| Standing {
+            rank: 0,
+            name: name.clone(),
+            points: 0,
+            wins: 0,
+            ties: 0,
+            losses: 0,
+            forfeits: 0,
+        })
+        .collect();
+    let row = |table: &mut Vec<Standing>, name: &str| table.iter().position(|s| s.name == name);
+    for game in games {
+        match (&game.winner, game.loser()) {
+            (Some(winner), Some(loser)) => {
+                if let Some(i) = row(&mut table, winner) {
+                    table[i].wins += 1;
+                    table[i].points += 2;
+                }
+                if let Some(i) = row(&mut table, loser) {
+                    table[i].losses += 1;
+                    if game.forfeit.is_some() {
+                        table[i].forfeits += 1;
+                    }
+                }
+            }
+            _ => {
+                for name in [&game.a, &game.b] {
+                    if let Some(i) = row(&mut table, name) {
+                        table[i].ties += 1;
+                        table[i].points += 1;
+                    }
+                }
+            }
+        }
+    }
+    table.sort_by(|x, y| {
+        (y.points, y.wins)
+            .cmp(&(x.points, x.wins))
+            .then_with(|| x.name.cmp(&y.name))
+    });
+    for i in 0..table.len() {
+        table[i].rank = if i > 0 && table[i].points == table[i - 1].points {
+            table[i - 1].rank
+        } else {
+            i + 1
+        };
+    }
+    table
+}
+
+/// The standings as a text table.
+pub fn format_standings(table: &[Standing]) -> String {
+    let width = table.iter().map(|s| s.name.len()).max().unwrap_or(4).max(4);
+    let mut out = format!(
+        "{:>4}  {:<width$}  {:>6}  {:>4}  {:>4}  {:>6}  {:>8}\n",
+        "rank", "name", "points", "wins", "ties", "losses", "forfeits"
+    );
+    for s in table {
+        out.push_str(&format!(
+            "{:>4}  {:<width$}  {:>6}  {:>4}  {:>4}  {:>6}  {:>8}\n",
+            s.rank, s.name, s.points, s.wins, s.ties, s.losses, s.forfeits
+        ));
+    }
+    out
+}
+
+/// The whole tournament as written to the results file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Results {
+    /// The tournament seed; `--seed` with it replays the tournament.
+    pub seed: u64,
+    /// `freestyle` (five or more wins) or `exact` (exactly five).
+    pub rule: String,
+    /// The time limit per answer in seconds; 0 for none.
+    pub timeout_seconds: f64,
+    /// The bots by name, in folder order.
+    pub bots: Vec<String>,
+    /// Every game in schedule order.
+    pub games: Vec<GameRecord>,
+    /// The final standings.
+    pub standings: Vec<Standing>,
+}
+
+impl Results {
+    /// Gathers the results of a finished tournament.
+    pub fn new(bots: &[BotMeta], config: &Config, games: Vec<GameRecord>) -> Results {
+        let names: Vec<String> = bots.iter().map(|b| b.name.clone()).collect();
+        Results {
+            seed: config.seed,
+            rule: match config.rule {
+                Rule::Freestyle => "freestyle",
+                Rule::Exact => "exact",
+            }
+            .into(),
+            timeout_seconds: config.timeout.map_or(0.0, |t| t.as_secs_f64()),
+            standings: standings(&names, &games),
+            bots: names,
+            games,
+        }
+    }
+
+    /// Forfeits in schedule order, for a summary.
+    pub fn forfeits(&self) -> impl Iterator<Item = (&GameRecord, &Forfeit)> {
+        self.games
+            .iter()
+            .filter_map(|g| g.forfeit.as_ref().map(|f| (g, f)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pair_plays_twice_with_openers_swapped() {
+        let fixtures = schedule(4, 99);
+        assert_eq!(fixtures.len(), 12);
+        for pair in fixtures.chunks(2) {
+            assert_eq!((pair[0].a, pair[0].b), (pair[1].b, pair[1].a));
+        }
+        assert_eq!(schedule(4, 99), fixtures, "same seed, same schedule");
+        assert_ne!(schedule(4, 100), fixtures);
+        // Over many seeds both bots of a pair open the first game sometimes.
+        let first_opens: usize = (0..64).filter(|&s| schedule(2, s)[0].a == 0).count();
+        assert!((10..54).contains(&first_opens), "{first_opens}");
+        assert!(fixtures.iter().all(|f| f.a_seed < 1 << 53));
+    }
+
+    fn game(a: &str, b: &str, winner: Option<&str>, forfeit: bool) -> GameRecord {
+        GameRecord {
+            index: 0,
+            a: a.into(),
+            b: b.into(),
+            a_seed: 0,
+            b_seed: 0,
+            swap: None,
+            black: None,
+            white: None,
+            stones: vec![],
+            winner: winner.map(String::from),
+            reason: String::new(),
+            forfeit: forfeit.then(|| Forfeit {
+                by: "x".into(),
+                fault: Fault::Eof,
+                reason: String::new(),
+            }),
+        }
+    }
+
+    #[test]
+    fn points_are_two_one_zero_and_equal_points_share_a_rank() {
+        let names: Vec<String> = ["p", "q", "r"].map(String::from).to_vec();
+        let games = [
+            game("p", "q", Some("p"), false),
+            game("q", "p", None, false),
+            game("p", "r", Some("r"), true),
+            game("r", "q", Some("q"), false),
+        ];
+        let table = standings(&names, &games);
+        let row = |n: &str| table.iter().find(|s| s.name == n).unwrap().clone();
+        assert_eq!(
+            (
+                row("p").points,
+                row("p").wins,
+                row("p").ties,
+                row("p").losses,
+                row("p").forfeits
+            ),
+            (3, 1, 1, 1, 1)
+        );
+        assert_eq!(row("q").points, 3);
+        assert_eq!(row("r").points, 2);
+        assert_eq!((row("p").rank, row("q").rank, row("r").rank), (1, 1, 3));
+        assert!(format_standings(&table).contains("forfeits"));
+    }
+}
