@@ -1,5 +1,8 @@
 //! Training games per second: MENACE (challenge preset) against a random player.
 
+// criterion_group! defines an undocumented function.
+#![allow(missing_docs)]
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use inarow_agents::RandomAgent;
 use inarow_core::Player;

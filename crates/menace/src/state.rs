@@ -76,7 +76,7 @@ pub enum StateError {
     #[error("not a MENACE state file (its \"format\" is not \"{FORMAT}\")")]
     Format,
     /// Written by another version of the format.
-    #[error("state file version {0} is not supported: this program reads version {VERSION}")]
+    #[error("format version {0} is not supported: this program reads version {VERSION}")]
     Version(u64),
     /// The contents do not fit the boxes this program enumerates.
     #[error("state file does not match MENACE's boxes: {0}")]
@@ -261,7 +261,7 @@ mod tests {
         assert!(err("[1, 2]").starts_with("not a MENACE state file"));
         assert_eq!(
             err(&text.replace("\"version\": 1", "\"version\": 2")),
-            "state file version 2 is not supported: this program reads version 1"
+            "format version 2 is not supported: this program reads version 1"
         );
         assert!(err(&text.replace("\"challenge\"", "\"fast\"")).contains("unknown variant"));
         let moved = text.replacen("\".........\"", "\"X........\"", 1);

@@ -151,6 +151,8 @@ impl<R: BufRead, W: Write> Session<R, W> {
                     }
                     Ok(p) => {
                         game.play(p)?;
+                        // Echoed so a transcript of a piped session reads like a game.
+                        writeln!(self.out, "you play {}", square_name(p))?;
                         self.show_board(&game)?;
                     }
                     Err(message) => writeln!(self.out, "error: {message}")?,

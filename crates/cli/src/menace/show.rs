@@ -34,6 +34,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return Ok(());
     };
     let board: TicTacToe = text.parse().with_context(|| format!("board {text:?}"))?;
+    if let Some(outcome) = board.outcome() {
+        bail!(
+            "board {}: the game is over ({outcome}), so there is no box",
+            board.compact()
+        );
+    }
     let menace = match (board.to_move(), &memory.o) {
         (Player::X, _) => &memory.x,
         (Player::O, Some(o)) => o,
