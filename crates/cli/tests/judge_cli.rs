@@ -1,0 +1,223 @@
+//! `inarow judge` end to end with the scripted fake bots of the judge crate.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn inarow() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_inarow"))
+}
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../judge/tests/fixtures/fake_bot.py")
+}
+
+fn bot(dir: &Path, name: &str, opts: &str) -> PathBuf {
+    let folder = dir.join(name);
+    fs::create_dir_all(&folder).unwrap();
+    let meta = format!("{name}\npython3\n{} {opts}\n0\n", fixture().display());
+    fs::write(folder.join("meta"), meta).unwrap();
+    folder
+}
+
+fn text(out: &[u8]) -> String {
+    String::from_utf8_lossy(out).into_owned()
+}
+
+fn judge(dir: &Path, extra: &[&str], tag: &str) -> (Output, String, PathBuf) {
+    let results = dir.join(format!("results-{tag}.json"));
+    let sgf = dir.join(format!("sgf-{tag}"));
+    let out = inarow()
+        .args(["judge", "--bots"])
+        .arg(dir.join("bots"))
+        .args(["--timeout", "30", "--results"])
+        .arg(&results)
+        .arg("--sgf")
+        .arg(&sgf)
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    (out, fs::read_to_string(&results).unwrap(), sgf)
+}
+
+#[test]
+fn a_tournament_prints_standings_writes_results_and_replays_from_its_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots = dir.path().join("bots");
+    bot(&bots, "ann", "play=random");
+    bot(&bots, "ben", "play=random");
+    bot(&bots, "cat", "play=pattern");
+    let (out, first, sgf) = judge(dir.path(), &["-j", "2"], "first");
+    let stdout = text(&out.stdout);
+    let seed: u64 = stdout
+        .split_whitespace()
+        .skip_while(|w| *w != "seed")
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no seed in {stdout}"));
+    assert!(
+        stdout.contains("rank  name  points  wins  ties  losses  forfeits"),
+        "{stdout}"
+    );
+    assert!(first.contains(&format!("\"seed\": {seed}")));
+    assert_eq!(first.matches("\"reason\": ").count(), 6, "six games");
+    let records: Vec<_> = fs::read_dir(&sgf)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(records.len(), 6);
+    for record in records {
+        let game = fs::read_to_string(record).unwrap();
+        assert!(
+            game.starts_with("(;FF[4]GM[4]") && game.ends_with(")\n"),
+            "{game}"
+        );
+        assert!(game.contains("PB[") && game.contains(";B["));
+    }
+    let seed_arg = seed.to_string();
+    let (_, again, _) = judge(dir.path(), &["-j", "1", "--seed", &seed_arg], "again");
+    assert_eq!(
+        first, again,
+        "the printed seed replays the tournament, -j 1 as -j 2"
+    );
+}
+
+#[test]
+fn debug_mode_echoes_every_line_and_the_bots_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots = dir.path().join("bots");
+    let folder = bot(&bots, "bob", "play=random");
+    fs::write(
+        folder.join("meta"),
+        format!("bob\npython3\n{} play=random\n0\n", fixture().display()),
+    )
+    .unwrap();
+    let out = inarow()
+        .args(["judge", "--seed", "3", "--timeout", "30", "--bots"])
+        .arg(&bots)
+        .args(["-d", "bob"])
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for needle in [
+        "bob < A []",
+        "bob > (",
+        "bob < B [",
+        "bob < EXIT ",
+        "game 1: bob opens",
+        "game 2: house opens",
+        "bob ! fake bot",
+    ] {
+        assert!(stdout.contains(needle), "{needle:?} missing from\n{stdout}");
+    }
+}
+
+#[test]
+fn bad_input_gets_a_one_line_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = inarow()
+        .args(["judge", "--bots"])
+        .arg(dir.path().join("missing"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("missing"), "{stderr}");
+
+    let bots = dir.path().join("bots");
+    let folder = bot(&bots, "one", "");
+    bot(&bots, "two", "");
+    fs::write(folder.join("meta"), "one\npython3\n\nyes\n").unwrap();
+    let out = inarow()
+        .args(["judge", "--bots"])
+        .arg(&bots)
+        .output()
+        .unwrap();
+    let stderr = text(&out.stderr);
+    assert!(!out.status.success());
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("line 4"), "{stderr}");
+
+    let out = inarow()
+        .args(["judge", "--timeout=-1"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("not a number of seconds"));
+}
+
+fn alive(pid: i32) -> bool {
+    fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|s| {
+            !s.rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        })
+        .unwrap_or(false)
+}
+
+fn wait_for(path: &Path) -> i32 {
+    let start = Instant::now();
+    loop {
+        if let Some(pid) = fs::read_to_string(path)
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+        {
+            return pid;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{} never came",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn ctrl_c_kills_every_bot_and_their_children() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots = dir.path().join("bots");
+    // Both hang at their first move, each with a child, and there is no time limit.
+    let ann = bot(&bots, "ann", "fault=timeout@1 child=1");
+    let ben = bot(&bots, "ben", "fault=timeout@1 child=1");
+    let mut judge = inarow()
+        .args(["judge", "--timeout", "0", "-j", "1", "--bots"])
+        .arg(&bots)
+        .arg("--results")
+        .arg(dir.path().join("r.json"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pids: Vec<i32> = [&ann, &ben]
+        .iter()
+        .flat_map(|f| [wait_for(&f.join("pid.txt")), wait_for(&f.join("child.pid"))])
+        .collect();
+    // Let the game reach the hanging move.
+    std::thread::sleep(Duration::from_millis(300));
+    let status = Command::new("kill")
+        .args(["-INT", &judge.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let status = judge.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let start = Instant::now();
+    while pids.iter().any(|&p| alive(p)) && start.elapsed() < Duration::from_secs(2) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    for pid in pids {
+        assert!(!alive(pid), "process {pid} outlived the interrupted judge");
+    }
+    assert!(
+        !dir.path().join("r.json").exists(),
+        "no half-written results"
+    );
+}
