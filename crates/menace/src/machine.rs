@@ -247,8 +247,8 @@ impl Menace {
             }
         }
         let square = matchbox.take(&mut self.rng);
-        // A machine plays at most four moves a game; a longer record means
-        // the caller never finished the previous game, so forget its oldest.
+        // A machine draws at most four beads a game; a fifth means the caller
+        // never finished the previous game, so that game's beads go back.
         if self.drawn_len == self.drawn.len() {
             self.abandon();
         }

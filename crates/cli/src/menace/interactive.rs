@@ -13,7 +13,7 @@ const LETTERS: [char; 3] = ['L', 'M', 'R'];
 
 /// Runs the dialogue on standard input and output.
 pub fn run(args: &MachineArgs) -> anyhow::Result<()> {
-    let mut memory = store::open(args)?;
+    let mut memory = store::open(args, true)?;
     let stdin = io::stdin();
     let stdout = io::stdout();
     let mut session = Session {

@@ -15,9 +15,9 @@ use super::MachineArgs;
 /// state file when it exists, fresh otherwise.
 ///
 /// A state file that exists but cannot be read is an error, and the caller
-/// never saves over it. A path that cannot be written is reported before
-/// any game is played.
-pub fn open(args: &MachineArgs) -> anyhow::Result<Memory> {
+/// never saves over it. With `will_save`, a path that cannot be written is
+/// reported before any game is played.
+pub fn open(args: &MachineArgs, will_save: bool) -> anyhow::Result<Memory> {
     let Some(path) = &args.state else {
         return Ok(fresh(args));
     };
@@ -41,7 +41,9 @@ pub fn open(args: &MachineArgs) -> anyhow::Result<Memory> {
             return Err(e).with_context(|| format!("cannot read state file {}", path.display()));
         }
     };
-    check_writable(path, "state file")?;
+    if will_save {
+        check_writable(path, "state file")?;
+    }
     Ok(memory)
 }
 
@@ -100,5 +102,26 @@ pub fn save(args: &MachineArgs, memory: &Memory) -> anyhow::Result<()> {
     match &args.state {
         Some(path) => write_atomically(path, &memory.to_json()),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_replaces_the_file_and_leaves_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.json");
+        write_atomically(&path, "first").unwrap();
+        write_atomically(&path, "second").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "second");
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("state.json")]);
+        let err = write_atomically(&dir.path().join("missing/state.json"), "x").unwrap_err();
+        assert!(format!("{err:#}").starts_with("cannot write "), "{err:#}");
     }
 }

@@ -59,7 +59,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     for path in [&args.csv, &args.chart].into_iter().flatten() {
         store::check_writable(path, "output file")?;
     }
-    let mut memory = store::open(&args.machine)?;
+    let mut memory = store::open(&args.machine, true)?;
     let seed = args.machine.seed;
     let opponent_seed = seed ^ 0x6f70_706f;
     let curve = match args.opponent {
