@@ -68,7 +68,12 @@ impl Mcts {
         }
         let root = &self.nodes[0];
         (root.first_child..root.first_child + root.children as usize)
-            .map(|i| (self.nodes[i].mv.expect("child has a move"), self.nodes[i].visits))
+            .map(|i| {
+                (
+                    self.nodes[i].mv.expect("child has a move"),
+                    self.nodes[i].visits,
+                )
+            })
             .collect()
     }
 

@@ -4,7 +4,7 @@
 
 use inarow_core::{Game, Point};
 
-use crate::score::{self, INFINITY, Score};
+use crate::score::{self, INFINITY, Score, WIN};
 
 /// What a search found at the root.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,7 +54,11 @@ pub fn alphabeta<G: Game>(game: &G) -> Solution {
     }
 }
 
-fn root<G: Game>(game: &mut G, nodes: &mut u64, child: impl Fn(&mut G, &mut u64) -> Score) -> Solution {
+fn root<G: Game>(
+    game: &mut G,
+    nodes: &mut u64,
+    child: impl Fn(&mut G, &mut u64) -> Score,
+) -> Solution {
     *nodes += 1;
     if let Some(o) = game.outcome() {
         return Solution {
@@ -85,18 +89,58 @@ pub fn negamax<G: Game>(game: &mut G, ply: u32, nodes: &mut u64) -> Score {
     if let Some(o) = game.outcome() {
         return score::terminal(game, o, ply);
     }
+    let empties = (game.points() - game.stones()) as u32;
+    children(game, ply, empties, nodes)
+}
+
+/// The best child value of an unfinished position.
+///
+/// Most positions of a full tree lie in its last two layers. They are still
+/// visited, counted and scored one by one, but here in the parent's loop
+/// rather than through a call: a won child is seen with [`Game::wins_now`]
+/// without being played, a child that fills the board is a draw, and a child
+/// with one empty point left has that point as its only move.
+fn children<G: Game>(game: &mut G, ply: u32, empties: u32, nodes: &mut u64) -> Score {
+    let win_now = WIN - (ply as Score + 1);
     let mut best = -INFINITY;
-    for m in game.moves() {
-        game.play_unchecked(m);
-        let v = -negamax(game, ply + 1, nodes);
-        game.undo(m);
+    for m in game.empty_points() {
+        *nodes += 1;
+        let v = if game.wins_now(m) {
+            win_now
+        } else {
+            match empties {
+                1 => 0,
+                2 => {
+                    // The child's only move fills the board: the opponent
+                    // either wins with it or the game is drawn.
+                    *nodes += 1;
+                    game.play_unchecked(m);
+                    let last = game.empty_points().next().expect("one point left");
+                    let lost = game.wins_now(last);
+                    game.undo(m);
+                    if lost { -(WIN - (ply as Score + 2)) } else { 0 }
+                }
+                _ => {
+                    game.play_unchecked(m);
+                    let v = -children(game, ply + 1, empties - 1, nodes);
+                    game.undo(m);
+                    v
+                }
+            }
+        };
         best = best.max(v);
     }
     best
 }
 
 /// The alpha-beta value of `game` within `alpha`..`beta` (fail-soft).
-pub fn negamax_ab<G: Game>(game: &mut G, ply: u32, mut alpha: Score, beta: Score, nodes: &mut u64) -> Score {
+pub fn negamax_ab<G: Game>(
+    game: &mut G,
+    ply: u32,
+    mut alpha: Score,
+    beta: Score,
+    nodes: &mut u64,
+) -> Score {
     *nodes += 1;
     if let Some(o) = game.outcome() {
         return score::terminal(game, o, ply);

@@ -47,7 +47,8 @@ impl LinesThrough {
             for back in 0..k as isize {
                 let (r0, c0) = (row as isize - back * dr, col as isize - back * dc);
                 let (r1, c1) = (r0 + (k as isize - 1) * dr, c0 + (k as isize - 1) * dc);
-                let inside = |r: isize, c: isize| r >= 0 && c >= 0 && r < rows as isize && c < cols as isize;
+                let inside =
+                    |r: isize, c: isize| r >= 0 && c >= 0 && r < rows as isize && c < cols as isize;
                 if inside(r0, c0) && inside(r1, c1) {
                     n += 1;
                 }
@@ -79,10 +80,14 @@ mod tests {
 
     #[test]
     fn tictactoe_lines() {
-        let counts: Vec<i32> = (0..9).map(|i| LinesThrough::count(3, 3, 3, i / 3, i % 3)).collect();
+        let counts: Vec<i32> = (0..9)
+            .map(|i| LinesThrough::count(3, 3, 3, i / 3, i % 3))
+            .collect();
         assert_eq!(counts, vec![3, 2, 3, 2, 4, 2, 3, 2, 3]);
         // Every one of gomoku's 15x15 five-windows is counted 5 times.
-        let total: i32 = (0..225).map(|i| LinesThrough::count(15, 15, 5, i / 15, i % 15)).sum();
+        let total: i32 = (0..225)
+            .map(|i| LinesThrough::count(15, 15, 5, i / 15, i % 15))
+            .sum();
         let windows = 2 * 15 * 11 + 2 * 11 * 11;
         assert_eq!(total, 5 * windows);
     }

@@ -53,7 +53,8 @@ impl<G: Game> Perfect<G> {
             game.play_unchecked(m);
             // The child's value is one move further from the root.
             let v = -self.search.value(&game);
-            let v = crate::score::plies_to_end(v).map_or(v, |p| v.signum() * (crate::score::WIN - p as Score - 1));
+            let v = crate::score::plies_to_end(v)
+                .map_or(v, |p| v.signum() * (crate::score::WIN - p as Score - 1));
             game.undo(m);
             values.push((m, v));
         }

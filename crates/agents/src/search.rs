@@ -247,7 +247,8 @@ impl<G: Game, O: MoveOrder<G>, E: Evaluate<G>> Search<G, O, E> {
         }
         let plies = game.points() + 2;
         if self.buffers.len() < plies {
-            self.buffers.resize_with(plies, || Vec::with_capacity(game.points()));
+            self.buffers
+                .resize_with(plies, || Vec::with_capacity(game.points()));
             self.killers.resize(plies, [None; 2]);
         }
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
@@ -259,7 +260,12 @@ impl<G: Game, O: MoveOrder<G>, E: Evaluate<G>> Search<G, O, E> {
         self.stopped = false;
     }
 
-    fn root(&mut self, game: &mut G, depth: u32, previous_best: Option<Point>) -> (Option<Point>, Score) {
+    fn root(
+        &mut self,
+        game: &mut G,
+        depth: u32,
+        previous_best: Option<Point>,
+    ) -> (Option<Point>, Score) {
         self.nodes += 1;
         let mut moves = std::mem::take(&mut self.buffers[0]);
         self.order_moves(game, 0, previous_best, &mut moves);
@@ -288,12 +294,26 @@ impl<G: Game, O: MoveOrder<G>, E: Evaluate<G>> Search<G, O, E> {
         }
         self.buffers[0] = moves;
         if let (Some(t), false) = (&mut self.table, self.options.symmetric || self.stopped) {
-            t.store(game.hash(), 0, depth.min(255) as u8, alpha, Bound::Exact, best);
+            t.store(
+                game.hash(),
+                0,
+                depth.min(255) as u8,
+                alpha,
+                Bound::Exact,
+                best,
+            );
         }
         (best, alpha)
     }
 
-    fn pvs(&mut self, game: &mut G, depth: i32, ply: u32, mut alpha: Score, mut beta: Score) -> Score {
+    fn pvs(
+        &mut self,
+        game: &mut G,
+        depth: i32,
+        ply: u32,
+        mut alpha: Score,
+        mut beta: Score,
+    ) -> Score {
         self.nodes += 1;
         if self.nodes & 1023 == 0 {
             self.check_limits();
@@ -399,7 +419,13 @@ impl<G: Game, O: MoveOrder<G>, E: Evaluate<G>> Search<G, O, E> {
         best.1
     }
 
-    fn order_moves(&mut self, game: &G, ply: u32, first: Option<Point>, moves: &mut Vec<(Point, i32)>) {
+    fn order_moves(
+        &mut self,
+        game: &G,
+        ply: u32,
+        first: Option<Point>,
+        moves: &mut Vec<(Point, i32)>,
+    ) {
         moves.clear();
         self.order.candidates(game, moves);
         let killers = self.killers[ply as usize];
@@ -421,7 +447,7 @@ impl<G: Game, O: MoveOrder<G>, E: Evaluate<G>> Search<G, O, E> {
         }
         // A stable sort keeps row-major order among equals, so searches
         // are reproducible move for move.
-        moves.sort_by(|a, b| b.1.cmp(&a.1));
+        moves.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
     }
 
     fn reward(&mut self, m: Point, ply: u32, depth: i32) {
@@ -494,7 +520,11 @@ mod tests {
     #[test]
     fn agrees_with_minimax_on_every_reachable_position() {
         // Walk every position reachable in play and compare values.
-        fn walk(game: &mut TicTacToe, searches: &mut [Search<TicTacToe>], seen: &mut std::collections::HashSet<u64>) {
+        fn walk(
+            game: &mut TicTacToe,
+            searches: &mut [Search<TicTacToe>],
+            seen: &mut std::collections::HashSet<u64>,
+        ) {
             if !seen.insert(game.hash()) || game.is_over() {
                 return;
             }
@@ -525,7 +555,11 @@ mod tests {
         ];
         let mut seen = Default::default();
         walk(&mut TicTacToe::new(), &mut searches, &mut seen);
-        assert_eq!(seen.len(), 5478, "tic-tac-toe has 5,478 reachable positions");
+        assert_eq!(
+            seen.len(),
+            5478,
+            "tic-tac-toe has 5,478 reachable positions"
+        );
     }
 
     #[test]

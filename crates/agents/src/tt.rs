@@ -79,7 +79,15 @@ impl Table {
 
     /// Stores a result found `ply` moves below the root.
     #[inline]
-    pub fn store(&mut self, key: u64, ply: u32, depth: u8, score: Score, bound: Bound, best: Option<Point>) {
+    pub fn store(
+        &mut self,
+        key: u64,
+        ply: u32,
+        depth: u8,
+        score: Score,
+        bound: Bound,
+        best: Option<Point>,
+    ) {
         let slot = &mut self.entries[key as usize & self.mask];
         if let Some(old) = slot
             && old.generation == self.generation
@@ -132,7 +140,11 @@ mod tests {
         t.new_search();
         t.store(42, 3, 5, WIN - 7, Bound::Exact, Some(Point(4)));
         let e = t.probe(42, 1).unwrap();
-        assert_eq!(e.score, WIN - 5, "a win 4 moves from the position is 5 from a root one move up");
+        assert_eq!(
+            e.score,
+            WIN - 5,
+            "a win 4 moves from the position is 5 from a root one move up"
+        );
         assert_eq!(e.best, Some(Point(4)));
         assert!(t.probe(43, 1).is_none());
         t.new_search();

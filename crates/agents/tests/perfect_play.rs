@@ -7,7 +7,11 @@ use inarow_core::{Game, Mnk, Outcome, Player, TicTacToe};
 fn play<G: Game>(start: &G, first: &mut dyn Agent<G>, second: &mut dyn Agent<G>) -> Outcome {
     let mut game = start.clone();
     while !game.is_over() {
-        let agent: &mut dyn Agent<G> = if game.to_move() == Player::X { first } else { second };
+        let agent: &mut dyn Agent<G> = if game.to_move() == Player::X {
+            first
+        } else {
+            second
+        };
         let m = agent.choose(&game).expect("a move while the game goes on");
         game.play(m).expect("agents play legal moves");
     }
@@ -30,9 +34,15 @@ fn perfect_never_loses_to_random_from_either_side() {
     for seed in 0..3000 {
         let mut random = RandomAgent::new(seed);
         let (outcome, me) = if seed % 2 == 0 {
-            (play(&TicTacToe::new(), &mut perfect, &mut random), Player::X)
+            (
+                play(&TicTacToe::new(), &mut perfect, &mut random),
+                Player::X,
+            )
         } else {
-            (play(&TicTacToe::new(), &mut random, &mut perfect), Player::O)
+            (
+                play(&TicTacToe::new(), &mut random, &mut perfect),
+                Player::O,
+            )
         };
         match outcome {
             Outcome::Win(w) => {
@@ -72,8 +82,9 @@ fn perfect_moves_keep_the_minimax_value() {
             let mut after = game;
             after.play(m).unwrap();
             let got = -minimax::minimax(&after).score;
-            let got = inarow_agents::score::plies_to_end(got)
-                .map_or(got, |p| got.signum() * (inarow_agents::score::WIN - p as i32 - 1));
+            let got = inarow_agents::score::plies_to_end(got).map_or(got, |p| {
+                got.signum() * (inarow_agents::score::WIN - p as i32 - 1)
+            });
             assert_eq!(got, want, "{game:?} -> {m:?}");
             let r = random.choose(&game).unwrap();
             game.play(r).unwrap();

@@ -67,15 +67,29 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 Opponent::Random => Box::new(RandomAgent::new(args.seed)),
                 Opponent::Mcts => Box::new(Mcts::new(args.iterations, args.seed)),
             };
-            session(TicTacToe::new(), machine, args.first, stdin.lock(), stdout.lock())
+            session(
+                TicTacToe::new(),
+                machine,
+                args.first,
+                stdin.lock(),
+                stdout.lock(),
+            )
         }
         GameName::Gomoku => {
             let machine: Box<dyn Agent<Mnk>> = match args.opponent {
-                Opponent::Perfect => bail!("no perfect gomoku player exists: choose --opponent random or mcts"),
+                Opponent::Perfect => {
+                    bail!("no perfect gomoku player exists: choose --opponent random or mcts")
+                }
                 Opponent::Random => Box::new(RandomAgent::new(args.seed)),
                 Opponent::Mcts => Box::new(Mcts::new(args.iterations, args.seed)),
             };
-            session(Mnk::gomoku(), machine, args.first, stdin.lock(), stdout.lock())
+            session(
+                Mnk::gomoku(),
+                machine,
+                args.first,
+                stdin.lock(),
+                stdout.lock(),
+            )
         }
     }
 }
@@ -88,8 +102,16 @@ pub fn session<G: Game>(
     mut input: impl BufRead,
     mut out: impl Write,
 ) -> anyhow::Result<()> {
-    let me = if first == First::Me { Player::X } else { Player::O };
-    writeln!(out, "You play {me} against {}. Enter moves as ROW COL, counting from 0; q quits.", machine.name())?;
+    let me = if first == First::Me {
+        Player::X
+    } else {
+        Player::O
+    };
+    writeln!(
+        out,
+        "You play {me} against {}. Enter moves as ROW COL, counting from 0; q quits.",
+        machine.name()
+    )?;
     while !game.is_over() {
         if game.to_move() == me {
             write_board(&game, &mut out)?;
@@ -99,9 +121,16 @@ pub fn session<G: Game>(
             };
             game.play(m)?;
         } else {
-            let m = machine.choose(&game).expect("a move while the game goes on");
+            let m = machine
+                .choose(&game)
+                .expect("a move while the game goes on");
             game.play(m)?;
-            writeln!(out, "{} plays {}", machine.name(), notation::format_point(m, game.cols()))?;
+            writeln!(
+                out,
+                "{} plays {}",
+                machine.name(),
+                notation::format_point(m, game.cols())
+            )?;
         }
     }
     write_board(&game, &mut out)?;
@@ -114,7 +143,11 @@ pub fn session<G: Game>(
     Ok(())
 }
 
-fn ask_move<G: Game>(game: &G, input: &mut impl BufRead, out: &mut impl Write) -> anyhow::Result<Option<Point>> {
+fn ask_move<G: Game>(
+    game: &G,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+) -> anyhow::Result<Option<Point>> {
     loop {
         write!(out, "your move ({}): ", game.to_move())?;
         out.flush()?;
@@ -129,9 +162,11 @@ fn ask_move<G: Game>(game: &G, input: &mut impl BufRead, out: &mut impl Write) -
         }
         match notation::parse_point(line, game.rows(), game.cols()) {
             Err(e) => writeln!(out, "error: {e}")?,
-            Ok(p) if game.stone(p).is_some() => {
-                writeln!(out, "error: {} is already taken", notation::format_point(p, game.cols()))?
-            }
+            Ok(p) if game.stone(p).is_some() => writeln!(
+                out,
+                "error: {} is already taken",
+                notation::format_point(p, game.cols())
+            )?,
             Ok(p) => return Ok(Some(p)),
         }
     }

@@ -127,7 +127,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         0 => "0".to_string(),
         v => format!("{v:+}"),
     };
-    println!("value: {value} ({})", describe(answer.value_for_x, args.algo));
+    println!(
+        "value: {value} ({})",
+        describe(answer.value_for_x, args.algo)
+    );
     println!("positions searched: {}", answer.nodes);
     Ok(())
 }
@@ -180,10 +183,17 @@ mod tests {
         assert_eq!(solve(&empty, Algo::DocumentAlphabeta).nodes, 18_297);
         let example = TicTacToe::parse_with_turn("XOX.O.X..", Player::X).unwrap();
         let doc = solve(&example, Algo::DocumentAlphabeta);
-        assert_eq!((doc.best, doc.value_for_x, doc.nodes), (Some(inarow_core::Point(3)), 10, 16));
+        assert_eq!(
+            (doc.best, doc.value_for_x, doc.nodes),
+            (Some(inarow_core::Point(3)), 10, 16)
+        );
         for algo in [Algo::Minimax, Algo::Alphabeta, Algo::Best] {
             let a = solve(&example, algo);
-            assert_eq!((a.best, a.value_for_x), (Some(inarow_core::Point(3)), 10), "{algo:?}");
+            assert_eq!(
+                (a.best, a.value_for_x),
+                (Some(inarow_core::Point(3)), 10),
+                "{algo:?}"
+            );
         }
     }
 }

@@ -11,7 +11,12 @@ fn inarow(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("inarow starts");
-    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("write stdin");
     child.wait_with_output().expect("inarow finishes")
 }
 
@@ -35,8 +40,15 @@ fn solve_the_documents_example() {
 
 #[test]
 fn solve_reports_the_documents_node_counts() {
-    let o = inarow(&["solve", "XOX/.O./X..", "--algo", "document-alphabeta"], "");
-    assert!(stdout(&o).contains("positions searched: 16"), "{}", stdout(&o));
+    let o = inarow(
+        &["solve", "XOX/.O./X..", "--algo", "document-alphabeta"],
+        "",
+    );
+    assert!(
+        stdout(&o).contains("positions searched: 16"),
+        "{}",
+        stdout(&o)
+    );
     let o = inarow(&["solve", ".........", "--algo", "minimax"], "");
     let out = stdout(&o);
     assert!(out.contains("positions searched: 549946"), "{out}");
@@ -77,7 +89,17 @@ fn play_against_perfect_recovers_from_bad_moves() {
     // The machine opens in the centre; we answer with a corner, then try
     // garbage, an occupied square and a point off the board.
     let script = "0 0\nhello\n1 1\n7 7\n0 2\n2 0\n2 2\n1 0\n0 1\n2 1\n1 2\n";
-    let o = inarow(&["play", "tictactoe", "--opponent", "perfect", "--first", "machine"], script);
+    let o = inarow(
+        &[
+            "play",
+            "tictactoe",
+            "--opponent",
+            "perfect",
+            "--first",
+            "machine",
+        ],
+        script,
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("perfect plays 1,1"), "{out}");
@@ -85,18 +107,40 @@ fn play_against_perfect_recovers_from_bad_moves() {
     assert!(out.contains("error: 1,1 is already taken"), "{out}");
     assert!(out.contains("error: 7,7 is off the board"), "{out}");
     assert!(!out.contains("You win"), "perfect never loses: {out}");
-    assert!(out.contains("perfect wins.") || out.contains("A draw."), "{out}");
+    assert!(
+        out.contains("perfect wins.") || out.contains("A draw."),
+        "{out}"
+    );
 }
 
 #[test]
 fn play_against_random_to_the_end_and_quit_early() {
     // Moves in row-major order; occupied squares just get an error.
-    let script: String = (0..9).map(|i| format!("{} {}\n", i / 3, i % 3)).collect::<String>().repeat(2);
-    let o = inarow(&["play", "tictactoe", "--opponent", "random", "--seed", "3"], &script);
+    let script: String = (0..9)
+        .map(|i| format!("{} {}\n", i / 3, i % 3))
+        .collect::<String>()
+        .repeat(2);
+    let o = inarow(
+        &["play", "tictactoe", "--opponent", "random", "--seed", "3"],
+        &script,
+    );
     assert!(o.status.success());
     let out = stdout(&o);
-    assert!(out.contains("You win!") || out.contains("random wins.") || out.contains("A draw."), "{out}");
-    let o = inarow(&["play", "tictactoe", "--opponent", "mcts", "--iterations", "200"], "q\n");
+    assert!(
+        out.contains("You win!") || out.contains("random wins.") || out.contains("A draw."),
+        "{out}"
+    );
+    let o = inarow(
+        &[
+            "play",
+            "tictactoe",
+            "--opponent",
+            "mcts",
+            "--iterations",
+            "200",
+        ],
+        "q\n",
+    );
     assert!(o.status.success());
     assert!(stdout(&o).contains("bye"));
     let o = inarow(&["play", "gomoku", "--opponent", "perfect"], "");

@@ -142,7 +142,10 @@ mod tests {
         for n in [0, 1, 9, 63, 64, 65, 128, 225, 256] {
             let b = Bits256::first(n);
             assert_eq!(b.count(), n);
-            assert_eq!(b.ones().map(|p| p.index()).collect::<Vec<_>>(), (0..n).collect::<Vec<_>>());
+            assert_eq!(
+                b.ones().map(|p| p.index()).collect::<Vec<_>>(),
+                (0..n).collect::<Vec<_>>()
+            );
         }
     }
 

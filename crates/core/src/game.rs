@@ -76,6 +76,10 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// The legal moves: every empty point while the game goes on, none after.
     fn moves(&self) -> Self::Moves;
 
+    /// Every empty point, whether or not the game is over: for searches that
+    /// already know the game goes on.
+    fn empty_points(&self) -> Self::Moves;
+
     /// Number of stones on the board.
     fn stones(&self) -> usize;
 
@@ -92,6 +96,15 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
         }
         self.play_unchecked(point);
         Ok(())
+    }
+
+    /// Whether playing the legal move `point` now makes a winning line for
+    /// the side to move: lets a search see a won child without playing it.
+    fn wins_now(&self, point: Point) -> bool {
+        let mover = self.to_move();
+        let mut child = self.clone();
+        child.play_unchecked(point);
+        child.outcome() == Some(Outcome::Win(mover))
     }
 
     /// Plays a legal move without checking it: the fast path for search.

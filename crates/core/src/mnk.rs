@@ -167,7 +167,10 @@ impl Mnk {
     pub fn run_through(&self, point: Point, player: Player, (dr, dc): (isize, isize)) -> usize {
         let stones = &self.stones[player.index()];
         let (rows, cols) = (self.rows as isize, self.cols as isize);
-        let (r0, c0) = ((point.index() as isize) / cols, (point.index() as isize) % cols);
+        let (r0, c0) = (
+            (point.index() as isize) / cols,
+            (point.index() as isize) % cols,
+        );
         let mut run = 1;
         for sign in [1, -1] {
             let (mut r, mut c) = (r0 + sign * dr, c0 + sign * dc);
@@ -243,7 +246,6 @@ impl Game for Mnk {
         Ok(game)
     }
 
-
     #[inline]
     fn to_move(&self) -> Player {
         self.to_move
@@ -281,6 +283,16 @@ impl Game for Mnk {
     }
 
     #[inline]
+    fn empty_points(&self) -> Ones256 {
+        self.empty().ones()
+    }
+
+    #[inline]
+    fn wins_now(&self, point: Point) -> bool {
+        self.wins_at(point, self.to_move)
+    }
+
+    #[inline]
     fn play_unchecked(&mut self, point: Point) {
         let me = self.to_move;
         self.put(point, me);
@@ -303,7 +315,10 @@ impl Game for Mnk {
     }
 
     fn transformed(&self, symmetry: Symmetry) -> Mnk {
-        assert_eq!(self.rows, self.cols, "symmetries of the square need a square board");
+        assert_eq!(
+            self.rows, self.cols,
+            "symmetries of the square need a square board"
+        );
         let mut game = self.clone();
         game.stones = [Bits256::EMPTY; 2];
         game.hash = if self.to_move == Player::O {

@@ -35,7 +35,11 @@ impl fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 /// Reads `rows * cols` cells in row-major order.
-pub fn parse_cells(text: &str, rows: usize, cols: usize) -> Result<Vec<Option<Player>>, ParseError> {
+pub fn parse_cells(
+    text: &str,
+    rows: usize,
+    cols: usize,
+) -> Result<Vec<Option<Player>>, ParseError> {
     let want = rows * cols;
     let mut cells = Vec::with_capacity(want);
     for c in text.chars() {
@@ -62,7 +66,9 @@ pub fn parse_cells(text: &str, rows: usize, cols: usize) -> Result<Vec<Option<Pl
 
 /// The board as one line of `X`, `O` and `.`, row-major.
 pub fn compact<G: Game>(game: &G) -> String {
-    (0..game.points()).map(|i| cell_char(game.stone(Point(i as u16)))).collect()
+    (0..game.points())
+        .map(|i| cell_char(game.stone(Point(i as u16))))
+        .collect()
 }
 
 /// Writes the board as rows of `X`, `O` and `.`, one line each.
@@ -128,8 +134,18 @@ mod tests {
             assert_eq!(parse_point(text, 3, 3).unwrap(), Point(5));
         }
         assert_eq!(format_point(Point(5), 3), "1,2");
-        assert!(parse_point("3 0", 3, 3).unwrap_err().to_string().contains("off the board"));
-        assert!(parse_point("a b", 3, 3).unwrap_err().to_string().contains("ROW COL"));
+        assert!(
+            parse_point("3 0", 3, 3)
+                .unwrap_err()
+                .to_string()
+                .contains("off the board")
+        );
+        assert!(
+            parse_point("a b", 3, 3)
+                .unwrap_err()
+                .to_string()
+                .contains("ROW COL")
+        );
         assert!(parse_point("1", 3, 3).is_err());
         assert!(parse_point("1 2 3", 3, 3).is_err());
     }

@@ -127,7 +127,10 @@ mod tests {
                 }
             }
         }
-        assert_eq!(Symmetry::Rotate90.then(Symmetry::Rotate90), Symmetry::Rotate180);
+        assert_eq!(
+            Symmetry::Rotate90.then(Symmetry::Rotate90),
+            Symmetry::Rotate180
+        );
         assert_eq!(Symmetry::Rotate90.inverse(), Symmetry::Rotate270);
     }
 

@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use crate::bits::Ones16;
 use crate::notation::{self, ParseError};
-use crate::{Game, Outcome, Player, Point, Symmetry, zobrist};
+use crate::{Game, Outcome, Player, Point, Symmetry};
 
 const SIZE: usize = 3;
 const FULL: u16 = (1 << 9) - 1;
@@ -84,19 +84,30 @@ static SYMMETRIC: [[u16; 512]; 8] = {
     table
 };
 
+/// Spreads a position code over 64 bits, so that table indices taken from
+/// the low bits use all of it.
+#[inline]
+fn mix(code: u32) -> u64 {
+    let z = (code as u64 ^ 0x9E37_79B9_7F4A_7C15).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z ^ z >> 31
+}
+
 /// Whether `stones` (one player's, as a 9-bit mask) hold a line of three.
 #[inline]
 pub fn has_line(stones: u16) -> bool {
     HAS_LINE[(stones & FULL) as usize]
 }
 
-/// A tic-tac-toe position: the stones, the side to move and the result.
+/// A tic-tac-toe position: the stones and the side to move.
+///
+/// Full-tree search spends most of its time in [`Game::play_unchecked`] and
+/// [`Game::undo`], so they only flip one bit and the side to move; the result
+/// comes from two table lookups when asked. The whole position fits in 19
+/// bits, so its hash is that code, mixed, rather than a sum of Zobrist keys.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TicTacToe {
     stones: [u16; 2],
     to_move: Player,
-    outcome: Option<Outcome>,
-    hash: u64,
 }
 
 impl Default for TicTacToe {
@@ -111,8 +122,6 @@ impl TicTacToe {
         TicTacToe {
             stones: [0, 0],
             to_move: Player::X,
-            outcome: None,
-            hash: 0,
         }
     }
 
@@ -126,21 +135,13 @@ impl TicTacToe {
         if x & o != 0 {
             return Err(ParseError::new("X and O share a square"));
         }
-        let outcome = match (has_line(x), has_line(o)) {
-            (true, true) => return Err(ParseError::new("both X and O have three in a row")),
-            (true, false) => Some(Outcome::Win(Player::X)),
-            (false, true) => Some(Outcome::Win(Player::O)),
-            (false, false) if x | o == FULL => Some(Outcome::Draw),
-            _ => None,
-        };
-        let mut game = TicTacToe {
+        if has_line(x) && has_line(o) {
+            return Err(ParseError::new("both X and O have three in a row"));
+        }
+        Ok(TicTacToe {
             stones: [x, o],
             to_move,
-            outcome,
-            hash: 0,
-        };
-        game.hash = game.full_hash();
-        Ok(game)
+        })
     }
 
     /// Reads a board (9 cells of `X`, `O`, `.`; see [`notation`]) with the
@@ -178,24 +179,17 @@ impl TicTacToe {
         notation::compact(self)
     }
 
-    fn full_hash(&self) -> u64 {
-        let mut h = if self.to_move == Player::O {
-            zobrist::O_TO_MOVE
-        } else {
-            0
-        };
-        for player in Player::BOTH {
-            for p in Ones16(self.stones[player.index()]) {
-                h ^= zobrist::stone_key(player, p);
-            }
-        }
-        h
+    /// The position as a 19-bit number: X's stones, O's, the side to move.
+    #[inline]
+    pub fn code(&self) -> u32 {
+        self.stones[0] as u32 | (self.stones[1] as u32) << 9 | (self.to_move as u32) << 18
     }
 
     /// The key that orders symmetric images: the smallest is canonical.
     #[inline]
     fn image_key(&self, s: usize) -> u32 {
-        (SYMMETRIC[s][self.stones[0] as usize] as u32) << 9 | SYMMETRIC[s][self.stones[1] as usize] as u32
+        (SYMMETRIC[s][self.stones[0] as usize] as u32) << 9
+            | SYMMETRIC[s][self.stones[1] as usize] as u32
     }
 }
 
@@ -219,7 +213,10 @@ impl Game for TicTacToe {
 
     fn setup(&self, cells: &[Option<Player>], to_move: Player) -> Result<TicTacToe, ParseError> {
         if cells.len() != 9 {
-            return Err(ParseError::new(format!("tic-tac-toe has 9 squares, but {} were given", cells.len())));
+            return Err(ParseError::new(format!(
+                "tic-tac-toe has 9 squares, but {} were given",
+                cells.len()
+            )));
         }
         let mut masks = [0u16; 2];
         for (i, cell) in cells.iter().enumerate() {
@@ -249,15 +246,25 @@ impl Game for TicTacToe {
 
     #[inline]
     fn outcome(&self) -> Option<Outcome> {
-        self.outcome
+        let [x, o] = self.stones;
+        if HAS_LINE[(x & FULL) as usize] {
+            Some(Outcome::Win(Player::X))
+        } else if HAS_LINE[(o & FULL) as usize] {
+            Some(Outcome::Win(Player::O))
+        } else if x | o == FULL {
+            Some(Outcome::Draw)
+        } else {
+            None
+        }
     }
 
     #[inline]
     fn moves(&self) -> Ones16 {
-        if self.outcome.is_some() {
+        let [x, o] = self.stones;
+        if HAS_LINE[(x & FULL) as usize] || HAS_LINE[(o & FULL) as usize] {
             Ones16(0)
         } else {
-            Ones16(self.empty())
+            Ones16(!(x | o) & FULL)
         }
     }
 
@@ -267,41 +274,41 @@ impl Game for TicTacToe {
     }
 
     #[inline]
+    fn empty_points(&self) -> Ones16 {
+        Ones16(self.empty())
+    }
+
+    #[inline]
+    fn wins_now(&self, point: Point) -> bool {
+        HAS_LINE[((self.stones[self.to_move.index()] | 1 << point.0) & FULL) as usize]
+    }
+
+    #[inline]
     fn play_unchecked(&mut self, point: Point) {
-        let me = self.to_move;
-        let mine = &mut self.stones[me.index()];
-        *mine |= 1 << point.0;
-        if HAS_LINE[*mine as usize] {
-            self.outcome = Some(Outcome::Win(me));
-        } else if self.stones[0] | self.stones[1] == FULL {
-            self.outcome = Some(Outcome::Draw);
-        }
-        self.hash ^= zobrist::stone_key(me, point) ^ zobrist::O_TO_MOVE;
-        self.to_move = me.opponent();
+        self.stones[self.to_move.index()] |= 1 << point.0;
+        self.to_move = self.to_move.opponent();
     }
 
     #[inline]
     fn undo(&mut self, point: Point) {
-        let me = self.to_move.opponent();
-        self.stones[me.index()] &= !(1 << point.0);
-        // Moves are only played while the game goes on, so undoing one
-        // always returns to an unfinished game.
-        self.outcome = None;
-        self.hash ^= zobrist::stone_key(me, point) ^ zobrist::O_TO_MOVE;
-        self.to_move = me;
+        self.to_move = self.to_move.opponent();
+        self.stones[self.to_move.index()] &= !(1 << point.0);
     }
 
     #[inline]
     fn hash(&self) -> u64 {
-        self.hash
+        mix(self.code())
     }
 
     fn transformed(&self, symmetry: Symmetry) -> TicTacToe {
         let s = symmetry as usize;
-        let mut game = *self;
-        game.stones = [SYMMETRIC[s][self.stones[0] as usize], SYMMETRIC[s][self.stones[1] as usize]];
-        game.hash = game.full_hash();
-        game
+        TicTacToe {
+            stones: [
+                SYMMETRIC[s][self.stones[0] as usize],
+                SYMMETRIC[s][self.stones[1] as usize],
+            ],
+            to_move: self.to_move,
+        }
     }
 
     fn canonical(&self) -> (TicTacToe, Symmetry) {
@@ -313,10 +320,7 @@ impl Game for TicTacToe {
     #[inline]
     fn canonical_hash(&self) -> u64 {
         let key = (0..8).map(|s| self.image_key(s)).min().unwrap_or(0);
-        // The canonical key is already a perfect code of the stones; spread
-        // it over 64 bits so table indices use every bit.
-        let side = self.to_move as u64;
-        (((key as u64) << 1 | side) ^ 0x9E37_79B9_7F4A_7C15).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+        mix(key | (self.to_move as u32) << 18)
     }
 }
 
