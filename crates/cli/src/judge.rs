@@ -43,7 +43,7 @@ pub struct Args {
 
 fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(s) if s.is_finite() && s >= 0.0 && s < 1e9 => Ok(s),
+        Ok(s) if (0.0..1e9).contains(&s) => Ok(s),
         _ => Err(format!(
             "{text:?} is not a number of seconds (0 or more, 0 for no limit)"
         )),

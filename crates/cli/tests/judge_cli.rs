@@ -142,10 +142,7 @@ fn bad_input_gets_a_one_line_error() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("line 4"), "{stderr}");
 
-    let out = inarow()
-        .args(["judge", "--timeout=-1"])
-        .output()
-        .unwrap();
+    let out = inarow().args(["judge", "--timeout=-1"]).output().unwrap();
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("not a number of seconds"));
 }

@@ -158,3 +158,46 @@ impl Contestant for HouseBot {
 
     fn finish(&mut self) {}
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn it_wins_when_it_can_and_blocks_a_four() {
+        let mut bot = HouseBot::new("h", 1);
+        // Black to move (3 v 3... counts equal): black has four in column 0.
+        let board = r#"[((0,0),"B"),((0,1),"B"),((0,2),"B"),((0,3),"B"),((5,5),"W"),((6,6),"W"),((7,7),"W"),((9,9),"W")]"#;
+        assert_eq!(
+            bot.reply(&format!("7 {board}")).unwrap(),
+            Reply::Answer("(0,4)".into())
+        );
+        // White to move facing black's open four must block it.
+        let board = r#"[((0,0),"B"),((0,1),"B"),((0,2),"B"),((0,3),"B"),((5,5),"W"),((6,6),"W"),((12,12),"W")]"#;
+        assert_eq!(
+            bot.reply(&format!("6 {board}")).unwrap(),
+            Reply::Answer("(0,4)".into())
+        );
+        assert_eq!(bot.reply("EXIT h").unwrap(), Reply::Exit);
+        assert!(bot.reply("Q []").is_err());
+    }
+
+    #[test]
+    fn every_opening_answer_is_legal() {
+        let mut bot = HouseBot::new("h", 9);
+        for _ in 0..20 {
+            let Reply::Answer(opening) = bot.reply("A []").unwrap() else {
+                panic!("no answer")
+            };
+            let [b1, b2, w] = protocol::parse_opening(&opening).unwrap();
+            assert!(b1 != b2 && b1 != w && b2 != w);
+            let board = format!(r#"[({b1},"B"),({b2},"B"),({w},"W")]"#);
+            let mut sorted = protocol::parse_board(&board).unwrap();
+            sorted.sort();
+            let Reply::Answer(swap) = bot.reply(&format!("B {board}")).unwrap() else {
+                panic!("no answer")
+            };
+            protocol::parse_swap(&swap).unwrap();
+        }
+    }
+}

@@ -328,3 +328,99 @@ pub fn play_game(rules: &Mnk, a: &mut dyn Contestant, b: &mut dyn Contestant) ->
     }
     record
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::VecDeque;
+
+    use super::*;
+
+    /// Answers from a script and remembers every line it heard.
+    struct Scripted {
+        name: &'static str,
+        answers: VecDeque<&'static str>,
+        heard: Vec<String>,
+        finished: bool,
+    }
+
+    fn scripted(name: &'static str, answers: &[&'static str]) -> Scripted {
+        Scripted {
+            name,
+            answers: answers.iter().copied().collect(),
+            heard: Vec::new(),
+            finished: false,
+        }
+    }
+
+    impl Contestant for Scripted {
+        fn name(&self) -> &str {
+            self.name
+        }
+        fn ask(&mut self, prompt: &str) -> Result<String, Fault> {
+            self.heard.push(prompt.to_string());
+            self.answers.pop_front().map(String::from).ok_or(Fault::Eof)
+        }
+        fn exit(&mut self, line: &str) {
+            self.heard.push(line.to_string());
+        }
+        fn finish(&mut self) {
+            self.finished = true;
+        }
+    }
+
+    #[test]
+    fn five_in_a_row_wins_for_the_bot_playing_that_colour() {
+        // A: black (0,0),(1,0), white (0,9); B plays black; white (A) moves first.
+        let mut a = scripted("ay", &["(0,0) (1,0) (0,9)", "(0,5)", "(0,6)", "(0,7)"]);
+        let mut b = scripted("bee", &["B", "(2,0)", "(3,0)", "(4,0)"]);
+        let record = play_game(&Mnk::gomoku(), &mut a, &mut b);
+        assert_eq!(record.winner.as_deref(), Some("bee"));
+        assert_eq!(record.reason, "five");
+        assert_eq!(record.black.as_deref(), Some("bee"));
+        assert_eq!(record.stones.len(), 9);
+        assert_eq!(a.heard[0], "A []");
+        assert_eq!(b.heard[0], r#"B [((0,0),"B"),((0,9),"W"),((1,0),"B")]"#);
+        assert!(a.heard[1].starts_with("1 [") && b.heard[1].starts_with("2 ["));
+        assert!(a.heard[3].starts_with("5 ["));
+        assert_eq!(a.heard.last().unwrap(), "EXIT bee");
+        assert_eq!(b.heard.last().unwrap(), "EXIT bee");
+        assert!(a.finished && b.finished);
+    }
+
+    #[test]
+    fn an_overline_wins_only_under_the_freestyle_rule() {
+        // Black fills (0,0)..(5,0) except (2,0), then closes the gap: six in a row.
+        let a_script = [
+            "(0,0) (1,0) (0,9)",
+            "(10,10)",
+            "(12,12)",
+            "(10,12)",
+            "(12,10)",
+            "(14,14)",
+        ];
+        let b_script = ["B", "(3,0)", "(4,0)", "(5,0)", "(2,0)", "(9,9)"];
+        let mut a = scripted("ay", &a_script);
+        let mut b = scripted("bee", &b_script);
+        let record = play_game(&Mnk::gomoku(), &mut a, &mut b);
+        assert_eq!(
+            (record.winner.as_deref(), record.stones.len()),
+            (Some("bee"), 11)
+        );
+        let mut a = scripted("ay", &a_script);
+        let mut b = scripted("bee", &b_script);
+        let record = play_game(&Mnk::gomoku_exact(), &mut a, &mut b);
+        // No five: the game goes on until the scripts run dry and A forfeits.
+        assert_eq!(record.forfeit.map(|f| f.by), Some("ay".to_string()));
+    }
+
+    #[test]
+    fn the_house_bot_plays_itself_to_the_end() {
+        for seed in 0..4 {
+            let mut a = crate::house::HouseBot::new("one", seed);
+            let mut b = crate::house::HouseBot::new("two", seed + 100);
+            let record = play_game(&Mnk::gomoku(), &mut a, &mut b);
+            assert!(record.forfeit.is_none(), "{:?}", record.forfeit);
+            assert!(record.reason == "five" || record.reason == "full board");
+        }
+    }
+}
