@@ -164,16 +164,23 @@ impl Mnk {
     /// Length of `player`'s unbroken run through `point` along one direction,
     /// counting `point` itself as that player's stone.
     #[inline]
-    pub fn run_through(&self, point: Point, player: Player, (dr, dc): (isize, isize)) -> usize {
+    pub fn run_through(&self, point: Point, player: Player, direction: (isize, isize)) -> usize {
+        let cols = self.cols as usize;
+        self.run_from(
+            point.index() / cols,
+            point.index() % cols,
+            player,
+            direction,
+        )
+    }
+
+    #[inline]
+    fn run_from(&self, row: usize, col: usize, player: Player, (dr, dc): (isize, isize)) -> usize {
         let stones = &self.stones[player.index()];
         let (rows, cols) = (self.rows as isize, self.cols as isize);
-        let (r0, c0) = (
-            (point.index() as isize) / cols,
-            (point.index() as isize) % cols,
-        );
         let mut run = 1;
         for sign in [1, -1] {
-            let (mut r, mut c) = (r0 + sign * dr, c0 + sign * dc);
+            let (mut r, mut c) = (row as isize + sign * dr, col as isize + sign * dc);
             while r >= 0 && r < rows && c >= 0 && c < cols && stones.get((r * cols + c) as usize) {
                 run += 1;
                 r += sign * dr;
@@ -187,8 +194,10 @@ impl Mnk {
     #[inline]
     pub fn wins_at(&self, point: Point, player: Player) -> bool {
         let k = self.k as usize;
+        let cols = self.cols as usize;
+        let (row, col) = (point.index() / cols, point.index() % cols);
         DIRECTIONS.iter().any(|&d| {
-            let run = self.run_through(point, player, d);
+            let run = self.run_from(row, col, player, d);
             match self.rule {
                 Rule::Freestyle => run >= k,
                 Rule::Exact => run == k,
