@@ -572,6 +572,28 @@ mod tests {
     }
 
     #[test]
+    fn time_budget_stops_a_search_that_cannot_finish() {
+        // Gomoku cannot be searched to the end: the search must stop on
+        // the clock and still answer with a legal move.
+        let game = inarow_core::Mnk::gomoku();
+        let mut s = Search::<inarow_core::Mnk>::default();
+        let r = s.run(&game, Budget::time(Duration::from_millis(50)));
+        let best = r.best.expect("a move");
+        assert!(game.stone(best).is_none());
+        assert!(!r.exact);
+        assert!(r.depth >= 1);
+    }
+
+    #[test]
+    fn depth_budget_limits_the_iterations() {
+        let game = TicTacToe::new();
+        let r = Search::<TicTacToe>::default().run(&game, Budget::depth(3));
+        assert_eq!(r.depth, 3);
+        assert!(!r.exact);
+        assert_eq!(r.pv.first().copied(), r.best);
+    }
+
+    #[test]
     fn node_budget_is_respected() {
         let game = inarow_core::Mnk::new(4, 4, 4, inarow_core::Rule::Freestyle).unwrap();
         let mut s = Search::<inarow_core::Mnk>::default();
