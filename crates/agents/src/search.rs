@@ -172,15 +172,8 @@ impl<G: Game, O: MoveOrder<G>, E: Evaluate<G>> Search<G, O, E> {
         let mut game = game.clone();
         let empties = game.points() - game.stones();
         let max_depth = budget.depth.unwrap_or(u32::MAX).min(empties as u32).max(1);
-        if let Some(o) = game.outcome() {
-            return SearchResult {
-                best: None,
-                score: score::terminal(&game, o, 0),
-                depth: 0,
-                nodes: 1,
-                exact: true,
-                pv: Vec::new(),
-            };
+        if let Some(done) = finished(&game) {
+            return done;
         }
         let mut result: Option<SearchResult> = None;
         for depth in 1..=max_depth {
@@ -213,15 +206,8 @@ impl<G: Game, O: MoveOrder<G>, E: Evaluate<G>> Search<G, O, E> {
         let empties = game.points() - game.stones();
         self.prepare(game, Budget::unlimited(), Instant::now());
         let mut game = game.clone();
-        if let Some(o) = game.outcome() {
-            return SearchResult {
-                best: None,
-                score: score::terminal(&game, o, 0),
-                depth: 0,
-                nodes: 1,
-                exact: true,
-                pv: Vec::new(),
-            };
+        if let Some(done) = finished(&game) {
+            return done;
         }
         let (best, score) = self.root(&mut game, empties as u32, None);
         let pv = self.principal_variation(&game, best, empties as u32);
@@ -488,6 +474,18 @@ impl<G: Game, O: MoveOrder<G>, E: Evaluate<G>> Search<G, O, E> {
         }
         pv
     }
+}
+
+/// The answer for a game that is already over, if it is.
+fn finished<G: Game>(game: &G) -> Option<SearchResult> {
+    game.outcome().map(|o| SearchResult {
+        best: None,
+        score: score::terminal(game, o, 0),
+        depth: 0,
+        nodes: 1,
+        exact: true,
+        pv: Vec::new(),
+    })
 }
 
 #[cfg(test)]
