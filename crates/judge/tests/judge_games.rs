@@ -114,7 +114,12 @@ fn prompts_are_exact_and_a_full_board_is_a_tie() {
 fn each_answer_to_the_opening_settles_colours_and_the_first_mover() {
     let dir = tempfile::tempdir().unwrap();
     let a = bot(dir.path(), "alice", &["play=pattern"]);
-    for (swap, black, first) in [("black", "bob", "alice"), ("white", "alice", "alice")] {
+    // Alice answers `C` with her default, B: after `choose` she plays black.
+    for (swap, black, first) in [
+        ("black", "bob", "alice"),
+        ("white", "alice", "alice"),
+        ("choose", "alice", "bob"),
+    ] {
         let b = bot(
             dir.path(),
             &format!("bob-{swap}"),
@@ -132,12 +137,12 @@ fn each_answer_to_the_opening_settles_colours_and_the_first_mover() {
         assert_eq!(record.reason, "full board");
         let first_log = if first == "alice" { log(&a) } else { log(&b) };
         assert!(first_log.iter().any(|l| l.starts_with("1 [")), "{swap}");
-        let opening_stones = if swap == "white" { 4 } else { 3 };
-        assert!(record.stones[..opening_stones].iter().all(|s| s.x < 15));
         assert_eq!(
-            record.stones[3].by,
-            if swap == "white" { Seat::B } else { Seat::A }
+            log(&a).iter().any(|l| l.starts_with("C [")),
+            swap == "choose"
         );
+        let by = if swap == "black" { Seat::A } else { Seat::B };
+        assert_eq!(record.stones[3].by, by, "{swap}");
     }
 }
 
