@@ -1,0 +1,480 @@
+//! The position: stones on a padded grid, with every empty point's line
+//! patterns kept up to date as stones come and go.
+//!
+//! Placing or removing a stone touches only the 32 points within four steps
+//! along its four lines; for each the key changes by one two-bit field and
+//! the pattern tables give the new patterns. The running sums (evaluation
+//! values, pattern counts, threat counts) change by the difference, so the
+//! search never recounts the board.
+
+use std::sync::LazyLock;
+
+use inarow_core::Player;
+
+use crate::pattern::{
+    self, BLACK, EMPTY, HALF, PATTERNS, Pattern, THREATS, Threat, WALL, WHITE, combo_index,
+};
+
+/// Largest supported board side.
+pub const MAX_SIZE: usize = 20;
+/// Smallest supported board side.
+pub const MIN_SIZE: usize = 5;
+const PAD: usize = HALF;
+/// Width of the padded grid.
+pub const STRIDE: usize = MAX_SIZE + 2 * PAD;
+/// Points of the padded grid.
+pub const CELLS: usize = STRIDE * STRIDE;
+/// Index steps of the four line directions: across, down, and both diagonals.
+pub const DIRS: [isize; 4] = [1, STRIDE as isize, STRIDE as isize + 1, STRIDE as isize - 1];
+/// Radius (in king steps) of the neighbourhood that makes a point a candidate.
+const NEAR: isize = 2;
+
+static ZOBRIST: LazyLock<Vec<[u64; 4]>> = LazyLock::new(|| {
+    // SplitMix64 from a fixed seed: reproducible keys without a typed table.
+    let mut s: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = || {
+        s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = s;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    (0..CELLS).map(|_| [0, next(), next(), next()]).collect()
+});
+
+/// Zobrist key of the side to move being white.
+const WHITE_TO_MOVE: u64 = 0x5851_F42D_4C95_7F2D;
+
+/// The state code of a colour's stones.
+#[inline]
+pub fn stone_of(p: Player) -> u8 {
+    match p {
+        Player::X => BLACK,
+        Player::O => WHITE,
+    }
+}
+
+/// Errors when setting up or changing a board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoardError {
+    /// The board side is not supported.
+    Size(usize),
+    /// A coordinate is off the board.
+    OffBoard(usize, usize),
+    /// The point already holds a stone.
+    Occupied(usize, usize),
+}
+
+impl std::fmt::Display for BoardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BoardError::Size(n) => write!(
+                f,
+                "unsupported board size {n} (supported: {MIN_SIZE} to {MAX_SIZE})"
+            ),
+            BoardError::OffBoard(x, y) => write!(f, "point {x},{y} is off the board"),
+            BoardError::Occupied(x, y) => write!(f, "point {x},{y} is already taken"),
+        }
+    }
+}
+
+impl std::error::Error for BoardError {}
+
+/// A gomoku position (freestyle: five or more in a row wins).
+#[derive(Clone)]
+pub struct Board {
+    size: usize,
+    cells: Vec<u8>,
+    keys: Vec<[u16; 4]>,
+    pats: [Vec<[u8; 4]>; 2],
+    combo: [Vec<u16>; 2],
+    value: [i32; 2],
+    counts: [[i32; PATTERNS]; 2],
+    threats: [[i32; THREATS]; 2],
+    near: Vec<u8>,
+    hash: u64,
+    history: Vec<u16>,
+    to_move: Player,
+    on_board: Vec<u16>,
+}
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for y in 0..self.size {
+            for x in 0..self.size {
+                let c = match self.cells[self.index(x, y)] {
+                    BLACK => 'x',
+                    WHITE => 'o',
+                    WALL => '#',
+                    _ => '.',
+                };
+                write!(f, "{c}")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+impl Board {
+    /// An empty board `size` points wide, black to move.
+    pub fn new(size: usize) -> Result<Board, BoardError> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+            return Err(BoardError::Size(size));
+        }
+        pattern::warm_up();
+        let mut cells = vec![WALL; CELLS];
+        let mut on_board = Vec::with_capacity(size * size);
+        for y in 0..size {
+            for x in 0..size {
+                let i = (y + PAD) * STRIDE + x + PAD;
+                cells[i] = EMPTY;
+                on_board.push(i as u16);
+            }
+        }
+        let mut b = Board {
+            size,
+            cells,
+            keys: vec![[0; 4]; CELLS],
+            pats: [vec![[0; 4]; CELLS], vec![[0; 4]; CELLS]],
+            combo: [vec![0; CELLS], vec![0; CELLS]],
+            value: [0; 2],
+            counts: [[0; PATTERNS]; 2],
+            threats: [[0; THREATS]; 2],
+            near: vec![0; CELLS],
+            hash: 0,
+            history: Vec::with_capacity(MAX_SIZE * MAX_SIZE),
+            to_move: Player::X,
+            on_board,
+        };
+        for k in 0..b.on_board.len() {
+            let i = b.on_board[k] as usize;
+            for (d, &step) in DIRS.iter().enumerate() {
+                for off in (-(HALF as isize)..=HALF as isize).filter(|&o| o != 0) {
+                    let v = b.cells[(i as isize + off * step) as usize] as u16;
+                    b.keys[i][d] |= v << (2 * pattern::slot(off));
+                }
+            }
+            b.refresh(i);
+            b.add(i, 1);
+        }
+        Ok(b)
+    }
+
+    /// The board side.
+    #[inline]
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Grid index of column `x`, row `y` (unchecked).
+    #[inline]
+    pub fn index(&self, x: usize, y: usize) -> usize {
+        (y + PAD) * STRIDE + x + PAD
+    }
+
+    /// Grid index of `(x, y)`, or an error if it is off the board.
+    pub fn checked_index(&self, x: usize, y: usize) -> Result<usize, BoardError> {
+        if x < self.size && y < self.size {
+            Ok(self.index(x, y))
+        } else {
+            Err(BoardError::OffBoard(x, y))
+        }
+    }
+
+    /// Column and row of a grid index.
+    #[inline]
+    pub fn xy(&self, i: usize) -> (usize, usize) {
+        (i % STRIDE - PAD, i / STRIDE - PAD)
+    }
+
+    /// The grid indices of the board's points, row by row.
+    #[inline]
+    pub fn points(&self) -> &[u16] {
+        &self.on_board
+    }
+
+    /// State of a grid point: `EMPTY`, `BLACK`, `WHITE` or `WALL`.
+    #[inline]
+    pub fn cell(&self, i: usize) -> u8 {
+        self.cells[i]
+    }
+
+    /// True if the grid point is on the board and empty.
+    #[inline]
+    pub fn is_empty(&self, i: usize) -> bool {
+        self.cells[i] == EMPTY
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    /// Sets the side to move (after placing opening stones).
+    pub fn set_to_move(&mut self, p: Player) {
+        if p != self.to_move {
+            self.hash ^= WHITE_TO_MOVE;
+            self.to_move = p;
+        }
+    }
+
+    /// Zobrist hash of stones and side to move.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Stones (and blocked points) placed so far.
+    #[inline]
+    pub fn stones(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The moves and placements so far, oldest first.
+    pub fn history(&self) -> &[u16] {
+        &self.history
+    }
+
+    /// Empty points left on the board.
+    pub fn empty_count(&self) -> usize {
+        self.size * self.size - self.history.len()
+    }
+
+    /// True if some stone is within two king steps of the empty point `i`.
+    #[inline]
+    pub fn is_near(&self, i: usize) -> bool {
+        self.near[i] > 0
+    }
+
+    /// The pattern `colour` would make at empty point `i` along direction `d`.
+    #[inline]
+    pub fn pattern(&self, i: usize, colour: Player, d: usize) -> Pattern {
+        Pattern::from_index(self.pats[colour.index()][i][d] as usize)
+    }
+
+    /// The threat `colour` would make with a stone on empty point `i`.
+    #[inline]
+    pub fn threat(&self, i: usize, colour: Player) -> Threat {
+        pattern::info(self.combo[colour.index()][i]).threat
+    }
+
+    /// The evaluation value of empty point `i` for `colour`.
+    #[inline]
+    pub fn point_value(&self, i: usize, colour: Player) -> i32 {
+        pattern::info(self.combo[colour.index()][i]).value
+    }
+
+    /// Number of (empty point, direction) pairs where `colour` has pattern `p`.
+    pub fn pattern_count(&self, colour: Player, p: Pattern) -> i32 {
+        self.counts[colour.index()][p as usize]
+    }
+
+    /// Number of empty points where `colour` would make threat `t`.
+    #[inline]
+    pub fn threat_count(&self, colour: Player, t: Threat) -> i32 {
+        self.threats[colour.index()][t as usize]
+    }
+
+    /// Sum of `colour`'s point values over the empty points.
+    #[inline]
+    pub fn value(&self, colour: Player) -> i32 {
+        self.value[colour.index()]
+    }
+
+    /// The first empty point (in board order) where `colour` makes at least `t`.
+    pub fn find_threat(&self, colour: Player, t: Threat) -> Option<usize> {
+        self.on_board
+            .iter()
+            .map(|&i| i as usize)
+            .find(|&i| self.cells[i] == EMPTY && self.threat(i, colour) >= t)
+    }
+
+    /// True if a stone of the side to move on `i` makes five.
+    #[inline]
+    pub fn wins_now(&self, i: usize) -> bool {
+        self.threat(i, self.to_move) == Threat::Five
+    }
+
+    /// True if the last stone placed made a five.
+    pub fn last_move_won(&self) -> bool {
+        let Some(&last) = self.history.last() else {
+            return false;
+        };
+        let last = last as usize;
+        let v = self.cells[last];
+        if v != BLACK && v != WHITE {
+            return false;
+        }
+        DIRS.iter().any(|&step| {
+            let mut n = 1;
+            for sign in [-1isize, 1] {
+                let mut j = last as isize + sign * step;
+                while self.cells[j as usize] == v {
+                    n += 1;
+                    j += sign * step;
+                }
+            }
+            n >= 5
+        })
+    }
+
+    /// Places a stone of the side to move on empty point `i` and passes the turn.
+    #[inline]
+    pub fn play(&mut self, i: usize) {
+        debug_assert!(self.is_empty(i));
+        let v = stone_of(self.to_move);
+        self.put(i, v);
+        self.set_to_move(self.to_move.opponent());
+    }
+
+    /// Takes back the last stone played with [`Board::play`].
+    #[inline]
+    pub fn undo(&mut self) {
+        self.set_to_move(self.to_move.opponent());
+        self.take_back();
+    }
+
+    /// Places `state` (a stone, or `WALL` for a point taken out of play)
+    /// without changing the side to move.
+    pub fn place(&mut self, x: usize, y: usize, state: u8) -> Result<(), BoardError> {
+        let i = self.checked_index(x, y)?;
+        if !self.is_empty(i) {
+            return Err(BoardError::Occupied(x, y));
+        }
+        self.put(i, state);
+        Ok(())
+    }
+
+    /// Removes the most recently placed stone without changing the side to move.
+    pub fn take_back(&mut self) -> Option<usize> {
+        let i = self.history.pop()? as usize;
+        let v = self.cells[i];
+        self.update(i, v);
+        self.cells[i] = EMPTY;
+        self.hash ^= ZOBRIST[i][v as usize];
+        self.touch_near(i, -1);
+        self.refresh(i);
+        self.add(i, 1);
+        Some(i)
+    }
+
+    /// Removes the stone on `i`, wherever it is in the history (for TAKEBACK).
+    pub fn remove(&mut self, i: usize) -> bool {
+        let Some(pos) = self.history.iter().rposition(|&h| h as usize == i) else {
+            return false;
+        };
+        let later: Vec<(usize, u8)> = self.history[pos + 1..]
+            .iter()
+            .map(|&h| (h as usize, self.cells[h as usize]))
+            .collect();
+        for _ in 0..later.len() + 1 {
+            self.take_back();
+        }
+        for (j, v) in later {
+            self.put(j, v);
+        }
+        true
+    }
+
+    fn put(&mut self, i: usize, v: u8) {
+        self.add(i, -1);
+        self.cells[i] = v;
+        self.hash ^= ZOBRIST[i][v as usize];
+        self.history.push(i as u16);
+        self.touch_near(i, 1);
+        self.update(i, v);
+    }
+
+    /// Flips neighbour keys for state `v` at `i` (xor: the same call undoes it).
+    fn update(&mut self, i: usize, v: u8) {
+        for (d, &step) in DIRS.iter().enumerate() {
+            for k in 1..=HALF as isize {
+                for sign in [-1isize, 1] {
+                    let q = (i as isize + sign * k * step) as usize;
+                    // `q` sees `i` at offset -sign*k.
+                    let bit = (v as u16) << (2 * pattern::slot(-sign * k));
+                    self.keys[q][d] ^= bit;
+                    if self.cells[q] == EMPTY {
+                        self.add(q, -1);
+                        self.refresh_dir(q, d);
+                        self.add(q, 1);
+                    }
+                }
+            }
+        }
+    }
+
+    fn touch_near(&mut self, i: usize, delta: i8) {
+        for dy in -NEAR..=NEAR {
+            for dx in -NEAR..=NEAR {
+                let q = i as isize + dy * STRIDE as isize + dx;
+                if (0..CELLS as isize).contains(&q) {
+                    let q = q as usize;
+                    self.near[q] = self.near[q].wrapping_add_signed(delta);
+                }
+            }
+        }
+    }
+
+    fn refresh_dir(&mut self, i: usize, d: usize) {
+        for c in 0..2 {
+            self.pats[c][i][d] = pattern::pattern(self.keys[i][d], c) as u8;
+            self.combo[c][i] = combo_index(self.pats[c][i]);
+        }
+    }
+
+    fn refresh(&mut self, i: usize) {
+        for d in 0..4 {
+            self.refresh_dir(i, d);
+        }
+    }
+
+    /// Adds (`sign` 1) or removes (-1) the contributions of empty point `i`.
+    #[inline]
+    fn add(&mut self, i: usize, sign: i32) {
+        for c in 0..2 {
+            let info = pattern::info(self.combo[c][i]);
+            self.value[c] += sign * info.value;
+            self.threats[c][info.threat as usize] += sign;
+            for d in 0..4 {
+                self.counts[c][self.pats[c][i][d] as usize] += sign;
+            }
+        }
+    }
+
+    /// Pattern counts, threat counts and values recomputed from scratch.
+    pub fn recount(&self) -> ([[i32; PATTERNS]; 2], [[i32; THREATS]; 2], [i32; 2]) {
+        let mut counts = [[0; PATTERNS]; 2];
+        let mut threats = [[0; THREATS]; 2];
+        let mut value = [0; 2];
+        for &i in &self.on_board {
+            let i = i as usize;
+            if self.cells[i] != EMPTY {
+                continue;
+            }
+            for (c, colour) in [Player::X, Player::O].into_iter().enumerate() {
+                let mut pats = [0u8; 4];
+                for (d, &step) in DIRS.iter().enumerate() {
+                    let mut key = 0u16;
+                    for off in (-(HALF as isize)..=HALF as isize).filter(|&o| o != 0) {
+                        let v = self.cells[(i as isize + off * step) as usize] as u16;
+                        key |= v << (2 * pattern::slot(off));
+                    }
+                    pats[d] = pattern::pattern(key, colour.index()) as u8;
+                    counts[c][pats[d] as usize] += 1;
+                }
+                let info = pattern::info(combo_index(pats));
+                threats[c][info.threat as usize] += 1;
+                value[c] += info.value;
+            }
+        }
+        (counts, threats, value)
+    }
+
+    /// The incrementally kept counts, in the same shape as [`Board::recount`].
+    pub fn kept_counts(&self) -> ([[i32; PATTERNS]; 2], [[i32; THREATS]; 2], [i32; 2]) {
+        (self.counts, self.threats, self.value)
+    }
+}

@@ -1,0 +1,389 @@
+//! The main search: principal-variation alpha-beta with iterative
+//! deepening, a transposition table, killer and history move ordering, late
+//! move reductions, and a VCF probe first at the root and at the leaves.
+
+use std::time::{Duration, Instant};
+
+use inarow_core::Player;
+
+use crate::board::{Board, CELLS};
+use crate::eval::{decided, evaluate};
+use crate::movegen::{Mode, MoveList, generate};
+use crate::pattern::Threat;
+use crate::score::{WIN, is_decided, loss_in, win_in};
+use crate::tt::{Bound, Table};
+use crate::vcf::Vcf;
+
+const MAX_PLY: usize = 64;
+
+/// Switches for the search's features (for measuring what each one gains).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Look for a VCF before the main search.
+    pub root_vcf: bool,
+    /// Node budget of the VCF probe at each leaf (0: no probe).
+    pub leaf_vcf_nodes: u64,
+    /// Moves kept at each inner node after ordering (the root keeps all).
+    pub width: usize,
+    /// Reduce late quiet moves.
+    pub lmr: bool,
+    /// Transposition table size in bytes.
+    pub tt_bytes: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            root_vcf: true,
+            leaf_vcf_nodes: 40,
+            width: 20,
+            lmr: true,
+            tt_bytes: 32 << 20,
+        }
+    }
+}
+
+/// Limits on one search; the first one reached stops it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Time budget (see [`crate::time::budget`]).
+    pub time: Option<Duration>,
+    /// Deepest iteration.
+    pub depth: u32,
+    /// Node budget (checked between iterations and every 1024 nodes).
+    pub nodes: u64,
+}
+
+impl Limits {
+    /// Limited by time only.
+    pub fn time(t: Duration) -> Limits {
+        Limits {
+            time: Some(t),
+            depth: MAX_PLY as u32 - 4,
+            nodes: u64::MAX,
+        }
+    }
+
+    /// Limited by depth only.
+    pub fn depth(d: u32) -> Limits {
+        Limits {
+            time: None,
+            depth: d.min(MAX_PLY as u32 - 4),
+            nodes: u64::MAX,
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// The move to play (grid index).
+    pub best: usize,
+    /// Its score for the side to move.
+    pub score: i32,
+    /// Deepest completed iteration (0 if the move came from the VCF probe
+    /// or was forced).
+    pub depth: u32,
+    /// Nodes searched (main search plus threat searches).
+    pub nodes: u64,
+    /// True if the move starts a proven VCF.
+    pub vcf: bool,
+    /// Time spent.
+    pub elapsed: Duration,
+}
+
+/// A searcher: its tables live across moves of one game.
+pub struct Searcher {
+    options: Options,
+    tt: Table,
+    vcf: Vcf,
+    killers: [[u16; 2]; MAX_PLY],
+    history: [Vec<i32>; 2],
+    lists: Vec<MoveList>,
+    nodes: u64,
+    start: Instant,
+    deadline: Option<Instant>,
+    node_limit: u64,
+    stopped: bool,
+}
+
+impl Searcher {
+    /// A searcher with these options.
+    pub fn new(options: Options) -> Searcher {
+        Searcher {
+            options,
+            tt: Table::with_bytes(options.tt_bytes),
+            vcf: Vcf::new(options.leaf_vcf_nodes, 20),
+            killers: [[u16::MAX; 2]; MAX_PLY],
+            history: [vec![0; CELLS], vec![0; CELLS]],
+            lists: (0..MAX_PLY + 1).map(|_| MoveList::default()).collect(),
+            nodes: 0,
+            start: Instant::now(),
+            deadline: None,
+            node_limit: u64::MAX,
+            stopped: false,
+        }
+    }
+
+    /// The options in use.
+    pub fn options(&self) -> Options {
+        self.options
+    }
+
+    /// Forgets everything learnt (new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.killers = [[u16::MAX; 2]; MAX_PLY];
+        for h in &mut self.history {
+            h.fill(0);
+        }
+    }
+
+    /// Finds a move for the side to move. The board must have an empty
+    /// point and no five on it. The board is unchanged afterwards.
+    pub fn search(&mut self, b: &mut Board, limits: Limits) -> Found {
+        self.start = Instant::now();
+        self.deadline = limits.time.map(|t| self.start + t);
+        self.node_limit = limits.nodes;
+        self.nodes = 0;
+        self.stopped = false;
+        for h in &mut self.history {
+            for v in h.iter_mut() {
+                *v /= 8;
+            }
+        }
+        let mut root = MoveList::default();
+        let mode = generate(b, &mut root);
+        let mut found = Found {
+            best: root.get(0),
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            vcf: false,
+            elapsed: Duration::ZERO,
+        };
+        if mode == Mode::Win {
+            found.score = win_in(1);
+            found.vcf = true;
+            return self.finish(found);
+        }
+        if root.len() == 1 {
+            return self.finish(found);
+        }
+        if self.options.root_vcf && mode != Mode::Block {
+            let mut solver = Vcf::new(200_000, 40);
+            let line = solver.solve(b);
+            self.nodes += solver.nodes();
+            if let Some(line) = line {
+                found.best = line[0];
+                found.score = win_in(line.len());
+                found.vcf = true;
+                return self.finish(found);
+            }
+        }
+        let soft = limits.time.map(|t| t / 2);
+        for depth in 1..=limits.depth {
+            let (score, best) = self.root(b, &mut root, depth as i32);
+            if self.stopped {
+                // A partial iteration's move is kept only if it was searched
+                // in full and beat the previous best.
+                if let Some(best) = best {
+                    found.best = best;
+                }
+                break;
+            }
+            found.best = best.unwrap_or(found.best);
+            found.score = score;
+            found.depth = depth;
+            if is_decided(score) && score > 0 && (WIN - score) as u32 <= depth {
+                break;
+            }
+            if soft.is_some_and(|s| self.start.elapsed() >= s) || self.nodes >= self.node_limit {
+                break;
+            }
+        }
+        self.finish(found)
+    }
+
+    fn finish(&mut self, mut found: Found) -> Found {
+        found.nodes = self.nodes;
+        found.elapsed = self.start.elapsed();
+        found
+    }
+
+    /// One root iteration; moves are reordered by their scores for the next.
+    fn root(&mut self, b: &mut Board, root: &mut MoveList, depth: i32) -> (i32, Option<usize>) {
+        let mut alpha = -WIN - 1;
+        let beta = WIN + 1;
+        let mut best = None;
+        for k in 0..root.len() {
+            let m = root.get(k);
+            b.play(m);
+            let score = if k == 0 {
+                -self.pvs(b, depth - 1, 1, -beta, -alpha)
+            } else {
+                let s = -self.pvs(b, depth - 1, 1, -alpha - 1, -alpha);
+                if s > alpha && !self.stopped {
+                    -self.pvs(b, depth - 1, 1, -beta, -alpha)
+                } else {
+                    s
+                }
+            };
+            b.undo();
+            if self.stopped {
+                break;
+            }
+            // Reorder: the best so far first, the rest by score.
+            root.set_score(k, score);
+            if score > alpha {
+                alpha = score;
+                best = Some(m);
+            }
+        }
+        if !self.stopped {
+            root.sort();
+        } else if let Some(bm) = best {
+            // Partial: put the new best first, keep the rest.
+            let pos = (0..root.len()).find(|&k| root.get(k) == bm).unwrap_or(0);
+            root.set_score(pos, i32::MAX);
+            root.sort();
+        }
+        (alpha, best)
+    }
+
+    fn check_time(&mut self) {
+        if self.nodes & 1023 == 0
+            && (self.deadline.is_some_and(|d| Instant::now() >= d) || self.nodes >= self.node_limit)
+        {
+            self.stopped = true;
+        }
+    }
+
+    fn pvs(&mut self, b: &mut Board, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        self.check_time();
+        if self.stopped {
+            return 0;
+        }
+        if let Some(s) = decided(b, ply) {
+            return s;
+        }
+        if b.empty_count() == 0 {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(b);
+        }
+        let key = b.hash();
+        let mut tt_move = None;
+        if let Some(e) = self.tt.probe(key, ply) {
+            if e.best != u16::MAX {
+                tt_move = Some(e.best as usize);
+            }
+            if i32::from(e.depth) >= depth {
+                match e.bound {
+                    Bound::Exact => return e.score,
+                    Bound::Lower if e.score >= beta => return e.score,
+                    Bound::Upper if e.score <= alpha => return e.score,
+                    _ => {}
+                }
+            }
+        }
+        let me = b.to_move();
+        let opp_five = b.threat_count(me.opponent(), Threat::Five) > 0;
+        if depth <= 0 && !opp_five {
+            if self.options.leaf_vcf_nodes > 0 && b.threat_count(me, Threat::Block4) + b.threat_count(me, Threat::Four3) > 0 {
+                self.vcf.set_limit(self.options.leaf_vcf_nodes);
+                let won = self.vcf.wins(b);
+                self.nodes += self.vcf.nodes();
+                if won {
+                    return win_in(ply + 3);
+                }
+            }
+            return evaluate(b);
+        }
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        let mode = generate(b, &mut list);
+        self.order(&mut list, me, ply, tt_move);
+        if mode == Mode::Free {
+            list.truncate(self.options.width);
+        }
+        // A forced block costs nothing: search it one ply deeper.
+        let extend = i32::from(list.len() == 1);
+        let original_alpha = alpha;
+        let mut best_score = -WIN - 1;
+        let mut best_move = None;
+        for k in 0..list.len() {
+            let m = list.get(k);
+            let quiet = b.threat(m, me) < Threat::Flex3 && b.threat(m, me.opponent()) < Threat::Flex3;
+            b.play(m);
+            let new_depth = depth - 1 + extend;
+            let score = if k == 0 {
+                -self.pvs(b, new_depth, ply + 1, -beta, -alpha)
+            } else {
+                let reduce = if self.options.lmr && quiet && k >= 3 && depth >= 3 { 1 + i32::from(k >= 8) } else { 0 };
+                let mut s = -self.pvs(b, new_depth - reduce, ply + 1, -alpha - 1, -alpha);
+                if s > alpha && reduce > 0 && !self.stopped {
+                    s = -self.pvs(b, new_depth, ply + 1, -alpha - 1, -alpha);
+                }
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.pvs(b, new_depth, ply + 1, -beta, -alpha);
+                }
+                s
+            };
+            b.undo();
+            if self.stopped {
+                self.lists[ply] = list;
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        if quiet {
+                            let kill = &mut self.killers[ply];
+                            if kill[0] != m as u16 {
+                                kill[1] = kill[0];
+                                kill[0] = m as u16;
+                            }
+                        }
+                        self.history[me.index()][m] += depth * depth;
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = list;
+        if best_move.is_none() {
+            return loss_in(ply);
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, ply, depth, best_score, bound, best_move);
+        best_score
+    }
+
+    fn order(&self, list: &mut MoveList, me: Player, ply: usize, tt_move: Option<usize>) {
+        let kill = self.killers[ply];
+        for k in 0..list.len() {
+            let m = list.get(k);
+            let mut s = list.score(k) + self.history[me.index()][m].min(10_000) / 16;
+            if Some(m) == tt_move {
+                s += 1 << 24;
+            } else if kill[0] as usize == m {
+                s += 1 << 20;
+            } else if kill[1] as usize == m {
+                s += 1 << 19;
+            }
+            list.set_score(k, s);
+        }
+        list.sort();
+    }
+}

@@ -1,0 +1,111 @@
+//! The transposition table: one entry per slot, replaced when the new
+//! result is at least as deep or comes from a different position.
+
+use crate::score::DECIDED;
+
+/// Bound kind of a stored score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The exact score.
+    Exact,
+    /// At least this score (a beta cutoff).
+    Lower,
+    /// At most this score (no move raised alpha).
+    Upper,
+}
+
+/// One stored search result.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    /// Full hash of the position.
+    pub key: u64,
+    /// Score, with decided scores relative to this node.
+    pub score: i32,
+    /// Best move found (grid index), `u16::MAX` if none.
+    pub best: u16,
+    /// Depth searched.
+    pub depth: i16,
+    /// Bound kind.
+    pub bound: Bound,
+}
+
+const EMPTY_ENTRY: Entry = Entry {
+    key: 0,
+    score: 0,
+    best: u16::MAX,
+    depth: -1,
+    bound: Bound::Upper,
+};
+
+/// A fixed-size table indexed by the low bits of the hash.
+pub struct Table {
+    entries: Vec<Entry>,
+    mask: usize,
+}
+
+impl Table {
+    /// A table of at most `bytes` bytes (at least 1024 entries).
+    pub fn with_bytes(bytes: usize) -> Table {
+        let want = (bytes / std::mem::size_of::<Entry>()).max(1024);
+        let n = if want.is_power_of_two() {
+            want
+        } else {
+            want.next_power_of_two() / 2
+        };
+        Table {
+            entries: vec![EMPTY_ENTRY; n],
+            mask: n - 1,
+        }
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.entries.fill(EMPTY_ENTRY);
+    }
+
+    /// The entry for `key`, if stored; decided scores made relative to the root.
+    #[inline]
+    pub fn probe(&self, key: u64, ply: usize) -> Option<Entry> {
+        let e = self.entries[key as usize & self.mask];
+        (e.key == key && e.depth >= 0).then(|| Entry {
+            score: from_tt(e.score, ply),
+            ..e
+        })
+    }
+
+    /// Stores a result found `ply` plies from the root.
+    #[inline]
+    pub fn store(&mut self, key: u64, ply: usize, depth: i32, score: i32, bound: Bound, best: Option<usize>) {
+        let slot = &mut self.entries[key as usize & self.mask];
+        if slot.key == key && i32::from(slot.depth) > depth && bound != Bound::Exact {
+            return;
+        }
+        *slot = Entry {
+            key,
+            score: to_tt(score, ply),
+            best: best.map_or(u16::MAX, |b| b as u16),
+            depth: depth.clamp(0, i16::MAX as i32) as i16,
+            bound,
+        };
+    }
+}
+
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= DECIDED {
+        score + ply as i32
+    } else if score <= -DECIDED {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= DECIDED {
+        score - ply as i32
+    } else if score <= -DECIDED {
+        score + ply as i32
+    } else {
+        score
+    }
+}

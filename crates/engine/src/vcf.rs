@@ -1,0 +1,157 @@
+//! VCF: victory by continuous fours.
+//!
+//! The attacker plays only moves that make a four, so the defender's reply
+//! is forced (block the five point); the attacker wins when it makes a flex
+//! four, two fours, or a five. A defender's block that makes a four of its
+//! own must be answered by the attacker's block, which must itself be a four.
+//! Failed positions are remembered in a small hash table.
+
+use inarow_core::Player;
+
+use crate::board::{Board, DIRS};
+use crate::pattern::{HALF, Threat};
+
+const FAIL_SLOTS: usize = 1 << 16;
+
+/// A VCF solver with its own node budget and failure cache.
+pub struct Vcf {
+    failed: Vec<(u64, usize)>,
+    nodes: u64,
+    limit: u64,
+    max_depth: usize,
+    line: Vec<usize>,
+}
+
+impl Default for Vcf {
+    fn default() -> Self {
+        Vcf::new(100_000, 40)
+    }
+}
+
+impl Vcf {
+    /// A solver that searches at most `limit` nodes and `max_depth` attacking moves.
+    pub fn new(limit: u64, max_depth: usize) -> Vcf {
+        Vcf {
+            failed: vec![(0, 0); FAIL_SLOTS],
+            nodes: 0,
+            limit,
+            max_depth,
+            line: Vec::with_capacity(2 * max_depth + 2),
+        }
+    }
+
+    /// Changes the node budget for the next searches.
+    pub fn set_limit(&mut self, limit: u64) {
+        self.limit = limit;
+    }
+
+    /// Nodes searched by the last call.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Searches for a VCF of the side to move. On success returns the winning
+    /// line (attacker and defender moves alternating, ending with the move
+    /// that makes a five, flex four or double four).
+    pub fn solve(&mut self, b: &mut Board) -> Option<Vec<usize>> {
+        self.nodes = 0;
+        self.line.clear();
+        let me = b.to_move();
+        self.attack(b, me, self.max_depth).then(|| self.line.clone())
+    }
+
+    /// Like [`Vcf::solve`] but only says whether a win was found, without
+    /// allocating (for use inside the main search).
+    pub fn wins(&mut self, b: &mut Board) -> bool {
+        self.nodes = 0;
+        self.line.clear();
+        let me = b.to_move();
+        self.attack(b, me, self.max_depth)
+    }
+
+    fn attack(&mut self, b: &mut Board, me: Player, depth: usize) -> bool {
+        let opp = me.opponent();
+        if b.threat_count(me, Threat::Five) > 0 {
+            self.line.push(b.find_threat(me, Threat::Five).expect("five point"));
+            return true;
+        }
+        let forced = if b.threat_count(opp, Threat::Five) > 0 {
+            if b.threat_count(opp, Threat::Five) > 1 {
+                return false;
+            }
+            let f = b.find_threat(opp, Threat::Five).expect("five point");
+            match b.threat(f, me) {
+                // The block is a flex four or double four: won at once.
+                Threat::Flex4 => {
+                    self.line.push(f);
+                    return true;
+                }
+                t if t < Threat::Block4 => return false,
+                _ => Some(f),
+            }
+        } else {
+            if b.threat_count(me, Threat::Flex4) > 0 {
+                self.line.push(b.find_threat(me, Threat::Flex4).expect("flex four point"));
+                return true;
+            }
+            None
+        };
+        if depth == 0 || self.nodes >= self.limit {
+            return false;
+        }
+        let slot = (b.hash() as usize) & (FAIL_SLOTS - 1);
+        let (key, searched) = self.failed[slot];
+        if key == b.hash() && searched >= depth {
+            return false;
+        }
+        self.nodes += 1;
+        // Four-threes first: they win unless the block itself defends.
+        for pass in [Threat::Four3, Threat::Block4] {
+            for k in 0..b.points().len() {
+                let i = b.points()[k] as usize;
+                if !b.is_empty(i) || !b.is_near(i) || b.threat(i, me) != pass {
+                    continue;
+                }
+                if forced.is_some_and(|f| f != i) {
+                    continue;
+                }
+                b.play(i);
+                let Some(block) = five_point(b, i, me) else {
+                    b.undo();
+                    continue;
+                };
+                b.play(block);
+                self.line.push(i);
+                self.line.push(block);
+                let won = self.attack(b, me, depth - 1);
+                b.undo();
+                b.undo();
+                if won {
+                    // The recursive call appended the rest of the line.
+                    return true;
+                }
+                self.line.truncate(self.line.len() - 2);
+            }
+        }
+        // A failure cut short by the node budget proves nothing.
+        if self.nodes < self.limit {
+            self.failed[slot] = (b.hash(), depth);
+        }
+        false
+    }
+}
+
+/// The point where `me` completes a five in a line through `i`.
+fn five_point(b: &Board, i: usize, me: Player) -> Option<usize> {
+    for &step in &DIRS {
+        for k in 1..=HALF as isize {
+            for sign in [-1isize, 1] {
+                let q = (i as isize + sign * k * step) as usize;
+                if b.is_empty(q) && b.threat(q, me) == Threat::Five {
+                    return Some(q);
+                }
+            }
+        }
+    }
+    None
+}
