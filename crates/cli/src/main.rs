@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 mod bot;
 mod judge;
 mod menace;
+mod pbrain;
 mod play;
 mod solve;
 
@@ -28,6 +29,8 @@ enum Command {
     Judge(judge::Args),
     /// Play gomoku as a king-of-the-hill bot over stdin/stdout.
     Bot(bot::Args),
+    /// Speak the Gomocup brain protocol on stdin/stdout.
+    Pbrain(pbrain::Args),
 }
 
 fn main() {
@@ -38,6 +41,7 @@ fn main() {
         Command::Menace(args) => menace::run(args),
         Command::Judge(args) => judge::run(args),
         Command::Bot(args) => bot::run(args),
+        Command::Pbrain(args) => pbrain::run(args),
     };
     if let Err(err) = result {
         eprintln!("inarow: {err:#}");

@@ -16,3 +16,6 @@ pub mod search;
 pub mod time;
 pub mod tt;
 pub mod vcf;
+pub mod koth;
+pub mod opening;
+pub mod brain;

@@ -1,0 +1,113 @@
+//! The Swap2 opening, decided by search.
+//!
+//! * The opener places two black stones and one white stone that leave the
+//!   position as balanced as the search can tell: a few seeded candidate
+//!   shapes near the centre are searched and the one scoring closest to
+//!   zero is kept.
+//! * The answerer (three stones on the board, white to move) weighs its
+//!   three answers: play black (worth minus the white side's score), place
+//!   the best white stone and play white (worth the white side's score), or
+//!   place one more stone of each colour and let the opener choose (worth
+//!   minus the absolute score of that position, since the opener takes the
+//!   better side). Ties go to the simpler answer.
+//! * The chooser (five stones, white to move) takes the colour the search
+//!   prefers.
+
+use std::time::Duration;
+
+use inarow_core::Player;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::board::Board;
+use crate::pattern::{BLACK, WHITE};
+use crate::search::{Found, Limits, Searcher};
+
+/// Number of candidate opening shapes searched by the opener.
+const OPENING_CANDIDATES: usize = 8;
+
+/// The answer to three opening stones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// Take black: the opener plays white and moves next.
+    Black,
+    /// Place this white stone (grid index) and play white.
+    White(usize),
+    /// Place a black and a white stone (grid indices) and let the opener choose.
+    Place {
+        /// The black stone.
+        black: usize,
+        /// The white stone.
+        white: usize,
+    },
+}
+
+/// The three opening stones `[black, black, white]` as `(x, y)` on an empty
+/// board of side `size`, chosen within `budget` using `rng`.
+pub fn open(size: usize, searcher: &mut Searcher, rng: &mut ChaCha8Rng, budget: Duration) -> [(usize, usize); 3] {
+    let c = size as i64 / 2;
+    let reach = (size as i64 / 2).min(2);
+    let mut best: Option<([(usize, usize); 3], i32)> = None;
+    for _ in 0..OPENING_CANDIDATES {
+        let mut stones: Vec<(usize, usize)> = vec![(c as usize, c as usize)];
+        while stones.len() < 3 {
+            let x = (c + rng.random_range(-reach..=reach)) as usize;
+            let y = (c + rng.random_range(-reach..=reach)) as usize;
+            if !stones.contains(&(x, y)) {
+                stones.push((x, y));
+            }
+        }
+        let shape = [stones[0], stones[1], stones[2]];
+        let mut b = Board::new(size).expect("supported size");
+        for (k, &(x, y)) in shape.iter().enumerate() {
+            b.place(x, y, if k < 2 { BLACK } else { WHITE }).expect("distinct points");
+        }
+        b.set_to_move(Player::O);
+        let found = searcher.search(&mut b, Limits::time(budget / OPENING_CANDIDATES as u32));
+        let balance = found.score.abs();
+        if best.is_none_or(|(_, s)| balance < s) {
+            best = Some((shape, balance));
+        }
+    }
+    best.expect("at least one candidate").0
+}
+
+/// The answer to the opener's three stones (two black, one white, white to
+/// move on `b`), within `budget`.
+pub fn answer(b: &mut Board, searcher: &mut Searcher, budget: Duration) -> Answer {
+    let as_white: Found = searcher.search(b, Limits::time(budget / 2));
+    let white_value = as_white.score;
+    let w = as_white.best;
+    b.play(w);
+    let reply = searcher.search(b, Limits::time(budget / 2));
+    b.undo();
+    // After both stones white is to move again; the opener picks the better side.
+    let place_value = -reply.score.abs();
+    let options = [
+        (-white_value, Answer::Black),
+        (white_value, Answer::White(w)),
+        (
+            place_value,
+            Answer::Place {
+                black: reply.best,
+                white: w,
+            },
+        ),
+    ];
+    options
+        .iter()
+        .fold(options[0], |acc, &o| if o.0 > acc.0 { o } else { acc })
+        .1
+}
+
+/// The colour to play after the answerer placed two more stones (white to
+/// move on `b`), and the search that decided it.
+pub fn choose(b: &mut Board, searcher: &mut Searcher, budget: Duration) -> (Player, Found) {
+    let found = searcher.search(b, Limits::time(budget));
+    let colour = if found.score >= 0 {
+        b.to_move()
+    } else {
+        b.to_move().opponent()
+    };
+    (colour, found)
+}
