@@ -23,6 +23,9 @@ fn solvers(c: &mut Criterion) {
     group.bench_function("minimax", |b| {
         b.iter(|| minimax::minimax(black_box(&empty)))
     });
+    group.bench_function("minimax_2_threads", |b| {
+        b.iter(|| minimax::minimax_parallel(black_box(&empty), 2))
+    });
     group.bench_function("document_minimax", |b| {
         b.iter(|| {
             let mut nodes = 0;

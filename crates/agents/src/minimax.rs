@@ -24,6 +24,50 @@ pub fn minimax<G: Game>(game: &G) -> Solution {
     root(&mut game, &mut nodes, |g, n| -negamax(g, 1, n))
 }
 
+/// Full-width minimax with the root's moves shared among `threads` threads:
+/// the same positions and value as [`minimax`], on several cores.
+pub fn minimax_parallel<G: Game>(game: &G, threads: usize) -> Solution {
+    if game.is_over() || threads <= 1 {
+        return minimax(game);
+    }
+    let moves: Vec<Point> = game.moves().collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(Vec::with_capacity(moves.len()));
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(moves.len()) {
+            scope.spawn(|| {
+                let mut local = game.clone();
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(&m) = moves.get(i) else { break };
+                    let mut nodes = 0;
+                    local.play_unchecked(m);
+                    let v = -negamax(&mut local, 1, &mut nodes);
+                    local.undo(m);
+                    results
+                        .lock()
+                        .expect("no thread panics holding it")
+                        .push((i, v, nodes));
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().expect("no thread panicked");
+    // Take the first best in move order, exactly as the serial search does.
+    results.sort_unstable_by_key(|&(i, _, _)| i);
+    let nodes = 1 + results.iter().map(|&(_, _, n)| n).sum::<u64>();
+    let (best, score) = results
+        .iter()
+        .fold((None, -INFINITY), |(bm, bv), &(i, v, _)| {
+            if v > bv {
+                (Some(moves[i]), v)
+            } else {
+                (bm, bv)
+            }
+        });
+    Solution { best, score, nodes }
+}
+
 /// Alpha-beta: the same value as [`minimax`], skipping branches that
 /// cannot change it.
 pub fn alphabeta<G: Game>(game: &G) -> Solution {
@@ -93,13 +137,13 @@ pub fn negamax<G: Game>(game: &mut G, ply: u32, nodes: &mut u64) -> Score {
     children(game, ply, empties, nodes)
 }
 
-/// The best child value of an unfinished position.
+/// The best child value of an unfinished position with `empties` empty points.
 ///
-/// Most positions of a full tree lie in its last two layers. They are still
+/// Most positions of a full tree lie in its last three layers. They are still
 /// visited, counted and scored one by one, but here in the parent's loop
 /// rather than through a call: a won child is seen with [`Game::wins_now`]
 /// without being played, a child that fills the board is a draw, and a child
-/// with one empty point left has that point as its only move.
+/// with two empty points left is scored by [`two_left`].
 fn children<G: Game>(game: &mut G, ply: u32, empties: u32, nodes: &mut u64) -> Score {
     let win_now = WIN - (ply as Score + 1);
     let mut best = -INFINITY;
@@ -107,30 +151,59 @@ fn children<G: Game>(game: &mut G, ply: u32, empties: u32, nodes: &mut u64) -> S
         *nodes += 1;
         let v = if game.wins_now(m) {
             win_now
+        } else if empties == 1 {
+            0
         } else {
-            match empties {
-                1 => 0,
-                2 => {
-                    // The child's only move fills the board: the opponent
-                    // either wins with it or the game is drawn.
-                    *nodes += 1;
-                    game.play_unchecked(m);
-                    let last = game.empty_points().next().expect("one point left");
-                    let lost = game.wins_now(last);
-                    game.undo(m);
-                    if lost { -(WIN - (ply as Score + 2)) } else { 0 }
+            game.play_unchecked(m);
+            let v = if empties == 3 {
+                -two_left(game, ply + 1, nodes)
+            } else if empties == 2 {
+                // One point left: the opponent's forced move wins or draws.
+                *nodes += 1;
+                let last = game.empty_points().next().expect("one point left");
+                if game.wins_now(last) {
+                    -(WIN - (ply as Score + 2))
+                } else {
+                    0
                 }
-                _ => {
-                    game.play_unchecked(m);
-                    let v = -children(game, ply + 1, empties - 1, nodes);
-                    game.undo(m);
-                    v
-                }
-            }
+            } else {
+                -children(game, ply + 1, empties - 1, nodes)
+            };
+            game.undo(m);
+            v
         };
         best = best.max(v);
     }
     best
+}
+
+/// The value of an unfinished position with exactly two empty points `a`
+/// and `b`, counting the positions below it. Whoever moves takes one; the
+/// other player's forced reply on the last point wins or draws, and the
+/// stone just played cannot change which.
+#[inline(always)]
+fn two_left<G: Game>(game: &G, ply: u32, nodes: &mut u64) -> Score {
+    let mut points = game.empty_points();
+    let (Some(a), Some(b)) = (points.next(), points.next()) else {
+        unreachable!("two empty points")
+    };
+    let (me, them) = (game.to_move(), game.to_move().opponent());
+    let value = |mine: Point, theirs: Point, nodes: &mut u64| {
+        *nodes += 1;
+        if game.wins_with(me, mine) {
+            WIN - (ply as Score + 1)
+        } else {
+            *nodes += 1;
+            if game.wins_with(them, theirs) {
+                -(WIN - (ply as Score + 2))
+            } else {
+                0
+            }
+        }
+    };
+    let va = value(a, b, nodes);
+    let vb = value(b, a, nodes);
+    va.max(vb)
 }
 
 /// The alpha-beta value of `game` within `alpha`..`beta` (fail-soft).
@@ -172,6 +245,16 @@ mod tests {
     fn minimax_visits_the_whole_tree() {
         let s = minimax(&TicTacToe::new());
         assert_eq!((s.score, s.nodes), (0, 549_946));
+    }
+
+    #[test]
+    fn parallel_minimax_is_the_same_search() {
+        let example = TicTacToe::parse_with_turn("XOX.O.X..", Player::X).unwrap();
+        for game in [TicTacToe::new(), example, "X...O....".parse().unwrap()] {
+            for threads in [1, 2, 3] {
+                assert_eq!(minimax_parallel(&game, threads), minimax(&game));
+            }
+        }
     }
 
     #[test]

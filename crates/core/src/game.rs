@@ -98,13 +98,25 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
         Ok(())
     }
 
-    /// Whether playing the legal move `point` now makes a winning line for
-    /// the side to move: lets a search see a won child without playing it.
-    fn wins_now(&self, point: Point) -> bool {
-        let mover = self.to_move();
+    /// Whether a stone of `player` on the empty `point` would make a winning
+    /// line, whoever is to move: lets a search see a won child without
+    /// playing it.
+    fn wins_with(&self, player: Player, point: Point) -> bool {
         let mut child = self.clone();
+        if child.to_move() != player {
+            // Pass the turn by setting up the same stones with `player` to move.
+            let cells: Vec<Option<Player>> = (0..self.points()).map(|i| self.stone(Point(i as u16))).collect();
+            child = self.setup(&cells, player).expect("the position is valid");
+        }
         child.play_unchecked(point);
-        child.outcome() == Some(Outcome::Win(mover))
+        child.outcome() == Some(Outcome::Win(player))
+    }
+
+    /// Whether playing the legal move `point` now makes a winning line for
+    /// the side to move.
+    #[inline]
+    fn wins_now(&self, point: Point) -> bool {
+        self.wins_with(self.to_move(), point)
     }
 
     /// Plays a legal move without checking it: the fast path for search.

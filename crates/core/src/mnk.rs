@@ -297,8 +297,8 @@ impl Game for Mnk {
     }
 
     #[inline]
-    fn wins_now(&self, point: Point) -> bool {
-        self.wins_at(point, self.to_move)
+    fn wins_with(&self, player: Player, point: Point) -> bool {
+        self.wins_at(point, player)
     }
 
     #[inline]

@@ -279,8 +279,8 @@ impl Game for TicTacToe {
     }
 
     #[inline]
-    fn wins_now(&self, point: Point) -> bool {
-        HAS_LINE[((self.stones[self.to_move.index()] | 1 << point.0) & FULL) as usize]
+    fn wins_with(&self, player: Player, point: Point) -> bool {
+        HAS_LINE[((self.stones[player.index()] | 1 << point.0) & FULL) as usize]
     }
 
     #[inline]
