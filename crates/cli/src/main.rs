@@ -7,6 +7,7 @@ mod judge;
 mod menace;
 mod pbrain;
 mod play;
+mod serve;
 mod solve;
 
 /// k-in-a-row games (tic-tac-toe, gomoku) and the machines that play them.
@@ -31,6 +32,8 @@ enum Command {
     Bot(bot::Args),
     /// Speak the Gomocup brain protocol on stdin/stdout.
     Pbrain(pbrain::Args),
+    /// Serve the local web page: watch MENACE learn, play gomoku, follow tournaments.
+    Serve(serve::Args),
 }
 
 fn main() {
@@ -42,6 +45,7 @@ fn main() {
         Command::Judge(args) => judge::run(args),
         Command::Bot(args) => bot::run(args),
         Command::Pbrain(args) => pbrain::run(args),
+        Command::Serve(args) => serve::run(args),
     };
     if let Err(err) = result {
         eprintln!("inarow: {err:#}");

@@ -10,7 +10,7 @@ use inarow_menace::Preset;
 mod chart;
 mod interactive;
 mod show;
-mod store;
+pub(crate) mod store;
 mod train;
 
 /// Options of `inarow menace`. Without a subcommand it plays the
@@ -41,7 +41,7 @@ pub struct MachineArgs {
     preset: Option<Preset>,
     /// Seed for the machine's draws (and the opponent's), for reproducible games.
     #[arg(long, default_value_t = 0)]
-    seed: u64,
+    pub(crate) seed: u64,
     /// Load the boxes from FILE (a missing file starts fresh) and save them back.
     #[arg(long, value_name = "FILE")]
     state: Option<PathBuf>,

@@ -1,0 +1,263 @@
+//! The HTTP routes. Every body is JSON with no unknown fields; every refusal
+//! is a 4xx whose body is `{"error": "one line"}`.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequest, Request, State};
+use axum::http::{Method, StatusCode, Uri, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use futures_util::stream::{self, Stream};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+use crate::Shared;
+use crate::menace::{MoveError, Opponent};
+
+/// The page, embedded so the program is all there is to install.
+const PAGE: &str = include_str!("../page/index.html");
+
+/// Fastest training speed accepted, in games per second.
+pub const MAX_SPEED: u32 = 100_000;
+
+/// A refused request: its status and one line saying why.
+#[derive(Debug)]
+pub struct ApiError(pub StatusCode, pub String);
+
+impl ApiError {
+    fn bad(message: impl Into<String>) -> ApiError {
+        ApiError(StatusCode::BAD_REQUEST, message.into())
+    }
+
+    fn conflict(message: impl Into<String>) -> ApiError {
+        ApiError(StatusCode::CONFLICT, message.into())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(serde_json::json!({ "error": self.1 }))).into_response()
+    }
+}
+
+impl From<MoveError> for ApiError {
+    fn from(e: MoveError) -> ApiError {
+        match e {
+            MoveError::OffBoard(_) | MoveError::Taken(_) => ApiError::bad(e.to_string()),
+            MoveError::NoGame | MoveError::Training => ApiError::conflict(e.to_string()),
+        }
+    }
+}
+
+/// A JSON body whose rejections read as one-line API errors.
+pub struct Body<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(value)) => Ok(Body(value)),
+            Err(rejection) => Err(json_error(rejection)),
+        }
+    }
+}
+
+fn json_error(rejection: JsonRejection) -> ApiError {
+    let status = match rejection {
+        JsonRejection::MissingJsonContentType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        _ => StatusCode::BAD_REQUEST,
+    };
+    let text = rejection.body_text().replace('\n', " ");
+    ApiError(status, format!("bad request body: {text}"))
+}
+
+type Reply = Result<Json<serde_json::Value>, ApiError>;
+
+/// Every route of the server over `shared`.
+pub fn router(shared: Arc<Shared>) -> Router {
+    let api = Router::new()
+        .route("/", get(page))
+        .route("/api/events", get(events))
+        .route("/api/menace", get(menace_view))
+        .route("/api/menace/new", post(menace_new))
+        .route("/api/menace/move", post(menace_move))
+        .route("/api/menace/train", post(menace_train))
+        .route("/api/menace/stop", post(menace_stop));
+    api.fallback(not_found)
+        .method_not_allowed_fallback(wrong_method)
+        .with_state(shared)
+}
+
+async fn page() -> impl IntoResponse {
+    ([(header::CACHE_CONTROL, "no-store")], Html(PAGE))
+}
+
+async fn not_found(method: Method, uri: Uri) -> ApiError {
+    ApiError(
+        StatusCode::NOT_FOUND,
+        format!("no such endpoint: {method} {}", uri.path()),
+    )
+}
+
+async fn wrong_method(method: Method, uri: Uri) -> ApiError {
+    ApiError(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!("{method} is not allowed on {}", uri.path()),
+    )
+}
+
+/// Server-sent events: one `update` event naming the part that changed.
+async fn events(
+    State(shared): State<Arc<Shared>>,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let updates = shared.events.subscribe();
+    let stop = shared.stop.subscribe();
+    let stream = stream::unfold((updates, stop), |(mut updates, mut stop)| async move {
+        tokio::select! {
+            _ = stop.recv() => None,
+            received = updates.recv() => {
+                let topic = match received {
+                    Ok(topic) => topic,
+                    // A slow viewer missed some: have it fetch everything.
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => "all",
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+                };
+                Some((Ok(Event::default().event("update").data(topic)), (updates, stop)))
+            }
+        }
+    });
+    Sse::new(stream).keep_alive(KeepAlive::default())
+}
+
+fn menace_json(shared: &Shared) -> Json<serde_json::Value> {
+    Json(shared.menace.lock().expect("menace lock").view())
+}
+
+async fn menace_view(State(shared): State<Arc<Shared>>) -> Json<serde_json::Value> {
+    menace_json(&shared)
+}
+
+async fn menace_new(State(shared): State<Arc<Shared>>) -> Reply {
+    let ended = {
+        let mut room = shared.menace.lock().expect("menace lock");
+        room.new_game()?;
+        // MENACE may resign at once (an emptied first box).
+        !room.in_game()
+    };
+    if ended {
+        save(&shared)?;
+    }
+    shared.notify("menace");
+    Ok(menace_json(&shared))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveBody {
+    square: u64,
+}
+
+async fn menace_move(State(shared): State<Arc<Shared>>, Body(body): Body<MoveBody>) -> Reply {
+    let ended = shared
+        .menace
+        .lock()
+        .expect("menace lock")
+        .play(body.square)?;
+    if ended {
+        save(&shared)?;
+    }
+    shared.notify("menace");
+    Ok(menace_json(&shared))
+}
+
+fn save(shared: &Shared) -> Result<(), ApiError> {
+    shared.save().map_err(|e| {
+        ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the game was learned but not saved: {e:#}"),
+        )
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TrainBody {
+    opponent: Opponent,
+    speed: u32,
+}
+
+async fn menace_train(State(shared): State<Arc<Shared>>, Body(body): Body<TrainBody>) -> Reply {
+    if !(1..=MAX_SPEED).contains(&body.speed) {
+        return Err(ApiError::bad(format!(
+            "speed {} is out of range: use 1 to {MAX_SPEED} games per second",
+            body.speed
+        )));
+    }
+    let start = {
+        let mut room = shared.menace.lock().expect("menace lock");
+        room.set_trainer(body.opponent, body.speed);
+        let start = !room.training();
+        room.set_training(true);
+        start
+    };
+    if start {
+        let shared = shared.clone();
+        std::thread::spawn(move || trainer(&shared));
+    }
+    shared.notify("menace");
+    Ok(menace_json(&shared))
+}
+
+async fn menace_stop(State(shared): State<Arc<Shared>>) -> Reply {
+    shared
+        .menace
+        .lock()
+        .expect("menace lock")
+        .set_training(false);
+    save(&shared)?;
+    shared.notify("menace");
+    Ok(menace_json(&shared))
+}
+
+/// Trains in ticks of 0.1 s until stopped: each tick plays the games the
+/// speed asks for (at most 50 ms of them, so requests are not starved) and
+/// saves at most once a second, since an fsync per game would cap training
+/// at a few hundred games a second.
+fn trainer(shared: &Shared) {
+    const TICK: Duration = Duration::from_millis(100);
+    let mut credit = 0.0f64;
+    let mut saved = Instant::now();
+    loop {
+        std::thread::sleep(TICK);
+        let mut room = shared.menace.lock().expect("menace lock");
+        if !room.training() {
+            return;
+        }
+        // Capped at one second's games, so a slow opponent does not build a backlog.
+        let speed = room.speed() as f64;
+        credit = (credit + speed * TICK.as_secs_f64()).min(speed.max(1.0));
+        let started = Instant::now();
+        let mut played = 0;
+        while credit >= 1.0 && started.elapsed() < TICK / 2 {
+            room.train_one();
+            credit -= 1.0;
+            played += 1;
+        }
+        if played > 0 && saved.elapsed() >= Duration::from_secs(1) {
+            if let Err(e) = (shared.saver)(room.memory()) {
+                eprintln!("inarow serve: {e:#}");
+            }
+            saved = Instant::now();
+        }
+        drop(room);
+        if played > 0 {
+            shared.notify("menace");
+        }
+    }
+}

@@ -1,0 +1,108 @@
+//! # inarow-web
+//!
+//! The local web page of `inarow serve`: watch MENACE learn, play gomoku
+//! against the engine, follow judge tournaments. The page is one HTML file
+//! embedded in the binary; the server is axum with a JSON API and live
+//! updates as server-sent events (`GET /api/events`).
+//!
+//! - [`menace`]: the shared MENACE room (game on show, trainer, chart).
+//! - [`gomoku`]: a gomoku game against the engine through the Swap2 opening.
+//! - [`tournament`]: judge runs over a bots folder and their records.
+//! - [`api`]: the HTTP routes, request checks and errors.
+//!
+//! Game logic stays in the library crates; this crate keeps what viewers
+//! see and turns requests into calls. Files are written only through the
+//! [`Saver`] the caller hands in, so the command line decides how state
+//! files are stored.
+#![deny(missing_docs)]
+
+pub mod api;
+pub mod menace;
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use inarow_menace::Memory;
+use tokio::sync::broadcast;
+
+/// Saves the MENACE machines (the CLI's atomic state-file writer).
+pub type Saver = Arc<dyn Fn(&Memory) -> anyhow::Result<()> + Send + Sync>;
+
+/// What the server starts from.
+pub struct Config {
+    /// The loaded (or fresh) machines.
+    pub memory: Memory,
+    /// Seed of MENACE's opponents and the engine.
+    pub seed: u64,
+    /// Where MENACE is saved after each game and on shutdown.
+    pub saver: Saver,
+    /// The bots folder tournaments run over.
+    pub bots: PathBuf,
+}
+
+/// The state every request shares.
+pub struct Shared {
+    /// The MENACE room.
+    pub menace: Mutex<menace::Room>,
+    saver: Saver,
+    bots: PathBuf,
+    seed: u64,
+    events: broadcast::Sender<&'static str>,
+    stop: broadcast::Sender<()>,
+}
+
+impl Shared {
+    /// Tells every viewer that `topic` (`menace`, `gomoku`, `tournament`)
+    /// changed; they fetch it again.
+    pub fn notify(&self, topic: &'static str) {
+        // No viewer connected is not an error.
+        let _ = self.events.send(topic);
+    }
+
+    /// Saves the MENACE machines now.
+    pub fn save(&self) -> anyhow::Result<()> {
+        let room = self.menace.lock().expect("menace lock");
+        (self.saver)(room.memory())
+    }
+
+    /// Stops training and saves: what a clean shutdown does.
+    pub fn shut_down(&self) -> anyhow::Result<()> {
+        let mut room = self.menace.lock().expect("menace lock");
+        room.set_training(false);
+        (self.saver)(room.memory())
+    }
+}
+
+/// The shared state for `config`.
+pub fn shared(config: Config) -> Arc<Shared> {
+    let (events, _) = broadcast::channel(64);
+    let (stop, _) = broadcast::channel(1);
+    Arc::new(Shared {
+        menace: Mutex::new(menace::Room::new(config.memory, config.seed)),
+        saver: config.saver,
+        bots: config.bots,
+        seed: config.seed,
+        events,
+        stop,
+    })
+}
+
+/// Serves `shared` on `listener` until `shutdown` completes, then stops
+/// training and saves MENACE.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    shared: Arc<Shared>,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let app = api::router(shared.clone());
+    let stop = shared.stop.clone();
+    let ending = async move {
+        shutdown.await;
+        // Open event streams would otherwise keep the server waiting.
+        let _ = stop.send(());
+    };
+    axum::serve(listener, app)
+        .with_graceful_shutdown(ending)
+        .await?;
+    shared.shut_down()
+}

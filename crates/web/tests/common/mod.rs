@@ -1,0 +1,96 @@
+//! Helpers shared by the API tests: an app over fresh machines, requests
+//! through `tower::ServiceExt::oneshot`, saves counted.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use inarow_core::Player;
+use inarow_menace::{Memory, Menace, Preset};
+use inarow_web::{Config, Shared};
+use serde_json::Value;
+use tower::ServiceExt;
+
+/// What the test saver saw.
+#[derive(Default)]
+pub struct Saves {
+    pub count: AtomicUsize,
+    pub last: Mutex<Option<String>>,
+    pub fail: std::sync::atomic::AtomicBool,
+}
+
+pub struct TestApp {
+    pub router: Router,
+    pub shared: Arc<Shared>,
+    pub saves: Arc<Saves>,
+}
+
+pub fn app(preset: Preset) -> TestApp {
+    app_with_bots(preset, PathBuf::from("/nonexistent"))
+}
+
+pub fn app_with_bots(preset: Preset, bots: PathBuf) -> TestApp {
+    let saves = Arc::new(Saves::default());
+    let seen = saves.clone();
+    let shared = inarow_web::shared(Config {
+        memory: Memory {
+            x: Menace::new(preset, Player::X, 7),
+            o: None,
+        },
+        seed: 7,
+        saver: Arc::new(move |memory: &Memory| {
+            if seen.fail.load(Ordering::SeqCst) {
+                anyhow::bail!("cannot write /full/disk/state.json: No space left on device");
+            }
+            seen.count.fetch_add(1, Ordering::SeqCst);
+            *seen.last.lock().unwrap() = Some(memory.to_json());
+            Ok(())
+        }),
+        bots,
+    });
+    TestApp {
+        router: inarow_web::api::router(shared.clone()),
+        shared,
+        saves,
+    }
+}
+
+impl TestApp {
+    pub async fn call(&self, method: &str, path: &str, body: Option<&str>) -> (StatusCode, Value) {
+        let mut req = Request::builder().method(method).uri(path);
+        if body.is_some() {
+            req = req.header("content-type", "application/json");
+        }
+        let req = req
+            .body(Body::from(body.unwrap_or("").to_string()))
+            .unwrap();
+        self.send(req).await
+    }
+
+    pub async fn send(&self, req: Request<Body>) -> (StatusCode, Value) {
+        let res = self.router.clone().oneshot(req).await.unwrap();
+        let status = res.status();
+        let bytes = res.into_body().collect().await.unwrap().to_bytes();
+        let value = serde_json::from_slice(&bytes)
+            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
+        (status, value)
+    }
+
+    pub fn saves(&self) -> usize {
+        self.saves.count.load(Ordering::SeqCst)
+    }
+}
+
+/// The error line of a refused request, checking it is one line.
+pub fn error_of(value: &Value) -> String {
+    let e = value["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error in {value}"));
+    assert!(!e.contains('\n'), "{e}");
+    e.to_string()
+}
