@@ -1,32 +1,8 @@
 //! Scripted end-to-end runs of `inarow solve` and `inarow play`.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn inarow(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_inarow"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("inarow starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("inarow finishes")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{inarow, stderr, stdout};
 
 #[test]
 fn solve_the_documents_example() {
