@@ -7,6 +7,7 @@ mod judge;
 mod menace;
 mod pbrain;
 mod play;
+mod selfplay;
 mod serve;
 mod solve;
 
@@ -34,6 +35,8 @@ enum Command {
     Pbrain(pbrain::Args),
     /// Serve the local web page: watch MENACE learn, play gomoku, follow tournaments.
     Serve(serve::Args),
+    /// Match two engine settings: score, Elo with error bars, SPRT.
+    Selfplay(selfplay::Args),
 }
 
 fn main() {
@@ -46,6 +49,7 @@ fn main() {
         Command::Bot(args) => bot::run(args),
         Command::Pbrain(args) => pbrain::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Selfplay(args) => selfplay::run(args),
     };
     if let Err(err) = result {
         eprintln!("inarow: {err:#}");

@@ -201,7 +201,9 @@ impl Brain {
                     (_, Err(e)) => error(format!("TAKEBACK: {e}")),
                     (Ok(b), Ok((x, y))) => match b.checked_index(x, y) {
                         Err(e) => error(e),
-                        Ok(i) if b.is_empty(i) => error(format!("no stone on {x},{y} to take back")),
+                        Ok(i) if b.is_empty(i) => {
+                            error(format!("no stone on {x},{y} to take back"))
+                        }
                         Ok(i) => {
                             b.remove(i);
                             b.set_to_move(Player::X);
@@ -282,7 +284,10 @@ impl Brain {
             if line.is_empty() || problem.is_some() {
                 continue;
             }
-            match line.rsplit_once(',').map(|(xy, f)| (parse_xy(xy), f.trim())) {
+            match line
+                .rsplit_once(',')
+                .map(|(xy, f)| (parse_xy(xy), f.trim()))
+            {
                 Some((Ok((x, y)), f)) => match f {
                     "1" => stones.push((x, y, BLACK)),
                     "2" => stones.push((x, y, WHITE)),
@@ -342,7 +347,11 @@ impl Brain {
                 return error(format!("SWAP2BOARD: {e}"));
             }
         }
-        b.set_to_move(if points.len() % 2 == 0 { Player::X } else { Player::O });
+        b.set_to_move(if points.len() % 2 == 0 {
+            Player::X
+        } else {
+            Player::O
+        });
         let budget = self.budget();
         let fmt = |b: &Board, i: usize| {
             let (x, y) = b.xy(i);
@@ -352,13 +361,18 @@ impl Brain {
             0 => {
                 let [b1, b2, w] = opening::open(size, &mut self.searcher, &mut self.rng, budget);
                 // Move order: black, white, black.
-                ok(format!("{},{} {},{} {},{}", b1.0, b1.1, w.0, w.1, b2.0, b2.1))
+                ok(format!(
+                    "{},{} {},{} {},{}",
+                    b1.0, b1.1, w.0, w.1, b2.0, b2.1
+                ))
             }
             3 => match opening::answer(&mut b, &mut self.searcher, budget) {
                 Answer::Black => ok("SWAP"),
                 Answer::White(w) => ok(fmt(&b, w)),
                 // Move order: the fourth stone (white), then the fifth (black).
-                Answer::Place { black, white } => ok(format!("{} {}", fmt(&b, white), fmt(&b, black))),
+                Answer::Place { black, white } => {
+                    ok(format!("{} {}", fmt(&b, white), fmt(&b, black)))
+                }
             },
             5 => {
                 let (colour, found) = opening::choose(&mut b, &mut self.searcher, budget);

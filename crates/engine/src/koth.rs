@@ -87,11 +87,13 @@ impl Koth {
     /// `B BOARD`: the answer to the three opening stones.
     pub fn swap(&mut self, game: &Mnk) -> Result<Swap, KothError> {
         let mut b = board_of(game, Some(3))?;
-        Ok(match opening::answer(&mut b, &mut self.searcher, self.budget) {
-            Answer::Black => Swap::Black,
-            Answer::White(w) => Swap::White(point(&b, w)),
-            Answer::Place { black, white } => Swap::Place(point(&b, black), point(&b, white)),
-        })
+        Ok(
+            match opening::answer(&mut b, &mut self.searcher, self.budget) {
+                Answer::Black => Swap::Black,
+                Answer::White(w) => Swap::White(point(&b, w)),
+                Answer::Place { black, white } => Swap::Place(point(&b, black), point(&b, white)),
+            },
+        )
     }
 
     /// `C BOARD`: the colour the opener plays after the answerer's two stones.
@@ -135,7 +137,11 @@ pub fn board_of(game: &Mnk, stones: Option<usize>) -> Result<Board, KothError> {
             return Err(KothError::Stones { expected, found });
         }
     }
-    b.set_to_move(if count[1] < count[0] { Player::O } else { Player::X });
+    b.set_to_move(if count[1] < count[0] {
+        Player::O
+    } else {
+        Player::X
+    });
     if b.empty_count() == 0 || game.outcome().is_some() {
         return Err(KothError::Finished);
     }

@@ -8,14 +8,16 @@
 //! (the Gomocup brain protocol over any reader and writer).
 
 pub mod board;
-pub mod pattern;
+pub mod brain;
 pub mod eval;
+pub mod koth;
 pub mod movegen;
+pub mod opening;
+pub mod pattern;
 pub mod score;
 pub mod search;
+pub mod selfplay;
+pub mod suite;
 pub mod time;
 pub mod tt;
 pub mod vcf;
-pub mod koth;
-pub mod opening;
-pub mod brain;

@@ -44,7 +44,12 @@ pub enum Answer {
 
 /// The three opening stones `[black, black, white]` as `(x, y)` on an empty
 /// board of side `size`, chosen within `budget` using `rng`.
-pub fn open(size: usize, searcher: &mut Searcher, rng: &mut ChaCha8Rng, budget: Duration) -> [(usize, usize); 3] {
+pub fn open(
+    size: usize,
+    searcher: &mut Searcher,
+    rng: &mut ChaCha8Rng,
+    budget: Duration,
+) -> [(usize, usize); 3] {
     let c = size as i64 / 2;
     let reach = (size as i64 / 2).min(2);
     let mut best: Option<([(usize, usize); 3], i32)> = None;
@@ -60,7 +65,8 @@ pub fn open(size: usize, searcher: &mut Searcher, rng: &mut ChaCha8Rng, budget: 
         let shape = [stones[0], stones[1], stones[2]];
         let mut b = Board::new(size).expect("supported size");
         for (k, &(x, y)) in shape.iter().enumerate() {
-            b.place(x, y, if k < 2 { BLACK } else { WHITE }).expect("distinct points");
+            b.place(x, y, if k < 2 { BLACK } else { WHITE })
+                .expect("distinct points");
         }
         b.set_to_move(Player::O);
         let found = searcher.search(&mut b, Limits::time(budget / OPENING_CANDIDATES as u32));

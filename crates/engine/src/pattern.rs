@@ -284,7 +284,9 @@ const fn fork_bonus(t: Threat) -> i32 {
 #[inline]
 pub fn combo_index(pats: [u8; 4]) -> u16 {
     pats[0] as u16
-        + PATTERNS as u16 * (pats[1] as u16 + PATTERNS as u16 * (pats[2] as u16 + PATTERNS as u16 * pats[3] as u16))
+        + PATTERNS as u16
+            * (pats[1] as u16
+                + PATTERNS as u16 * (pats[2] as u16 + PATTERNS as u16 * pats[3] as u16))
 }
 
 /// A point's value and threat, from its four patterns.

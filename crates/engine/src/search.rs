@@ -172,6 +172,8 @@ impl Searcher {
         }
         if self.options.root_vcf && mode != Mode::Block {
             let mut solver = Vcf::new(200_000, 40);
+            // At most a quarter of the move's time goes to the threat search.
+            solver.set_deadline(limits.time.map(|t| self.start + t / 4));
             let line = solver.solve(b);
             self.nodes += solver.nodes();
             if let Some(line) = line {
@@ -292,7 +294,9 @@ impl Searcher {
         let me = b.to_move();
         let opp_five = b.threat_count(me.opponent(), Threat::Five) > 0;
         if depth <= 0 && !opp_five {
-            if self.options.leaf_vcf_nodes > 0 && b.threat_count(me, Threat::Block4) + b.threat_count(me, Threat::Four3) > 0 {
+            if self.options.leaf_vcf_nodes > 0
+                && b.threat_count(me, Threat::Block4) + b.threat_count(me, Threat::Four3) > 0
+            {
                 self.vcf.set_limit(self.options.leaf_vcf_nodes);
                 let won = self.vcf.wins(b);
                 self.nodes += self.vcf.nodes();
@@ -315,13 +319,18 @@ impl Searcher {
         let mut best_move = None;
         for k in 0..list.len() {
             let m = list.get(k);
-            let quiet = b.threat(m, me) < Threat::Flex3 && b.threat(m, me.opponent()) < Threat::Flex3;
+            let quiet =
+                b.threat(m, me) < Threat::Flex3 && b.threat(m, me.opponent()) < Threat::Flex3;
             b.play(m);
             let new_depth = depth - 1 + extend;
             let score = if k == 0 {
                 -self.pvs(b, new_depth, ply + 1, -beta, -alpha)
             } else {
-                let reduce = if self.options.lmr && quiet && k >= 3 && depth >= 3 { 1 + i32::from(k >= 8) } else { 0 };
+                let reduce = if self.options.lmr && quiet && k >= 3 && depth >= 3 {
+                    1 + i32::from(k >= 8)
+                } else {
+                    0
+                };
                 let mut s = -self.pvs(b, new_depth - reduce, ply + 1, -alpha - 1, -alpha);
                 if s > alpha && reduce > 0 && !self.stopped {
                     s = -self.pvs(b, new_depth, ply + 1, -alpha - 1, -alpha);

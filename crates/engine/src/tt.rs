@@ -75,7 +75,15 @@ impl Table {
 
     /// Stores a result found `ply` plies from the root.
     #[inline]
-    pub fn store(&mut self, key: u64, ply: usize, depth: i32, score: i32, bound: Bound, best: Option<usize>) {
+    pub fn store(
+        &mut self,
+        key: u64,
+        ply: usize,
+        depth: i32,
+        score: i32,
+        bound: Bound,
+        best: Option<usize>,
+    ) {
         let slot = &mut self.entries[key as usize & self.mask];
         if slot.key == key && i32::from(slot.depth) > depth && bound != Bound::Exact {
             return;

@@ -6,6 +6,8 @@
 //! own must be answered by the attacker's block, which must itself be a four.
 //! Failed positions are remembered in a small hash table.
 
+use std::time::Instant;
+
 use inarow_core::Player;
 
 use crate::board::{Board, DIRS};
@@ -20,6 +22,7 @@ pub struct Vcf {
     limit: u64,
     max_depth: usize,
     line: Vec<usize>,
+    deadline: Option<Instant>,
 }
 
 impl Default for Vcf {
@@ -37,12 +40,18 @@ impl Vcf {
             limit,
             max_depth,
             line: Vec::with_capacity(2 * max_depth + 2),
+            deadline: None,
         }
     }
 
     /// Changes the node budget for the next searches.
     pub fn set_limit(&mut self, limit: u64) {
         self.limit = limit;
+    }
+
+    /// Stops searching at `deadline` (a failure, as if the budget ran out).
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
     }
 
     /// Nodes searched by the last call.
@@ -57,7 +66,8 @@ impl Vcf {
         self.nodes = 0;
         self.line.clear();
         let me = b.to_move();
-        self.attack(b, me, self.max_depth).then(|| self.line.clone())
+        self.attack(b, me, self.max_depth)
+            .then(|| self.line.clone())
     }
 
     /// Like [`Vcf::solve`] but only says whether a win was found, without
@@ -72,7 +82,8 @@ impl Vcf {
     fn attack(&mut self, b: &mut Board, me: Player, depth: usize) -> bool {
         let opp = me.opponent();
         if b.threat_count(me, Threat::Five) > 0 {
-            self.line.push(b.find_threat(me, Threat::Five).expect("five point"));
+            self.line
+                .push(b.find_threat(me, Threat::Five).expect("five point"));
             return true;
         }
         let forced = if b.threat_count(opp, Threat::Five) > 0 {
@@ -91,7 +102,8 @@ impl Vcf {
             }
         } else {
             if b.threat_count(me, Threat::Flex4) > 0 {
-                self.line.push(b.find_threat(me, Threat::Flex4).expect("flex four point"));
+                self.line
+                    .push(b.find_threat(me, Threat::Flex4).expect("flex four point"));
                 return true;
             }
             None
@@ -105,6 +117,11 @@ impl Vcf {
             return false;
         }
         self.nodes += 1;
+        if self.nodes % 256 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            // Out of time: treat like an exhausted node budget.
+            self.limit = self.nodes;
+            return false;
+        }
         // Four-threes first: they win unless the block itself defends.
         for pass in [Threat::Four3, Threat::Block4] {
             for k in 0..b.points().len() {

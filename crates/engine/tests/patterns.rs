@@ -172,7 +172,10 @@ fn pattern_counts_agree_with_brute_force() {
                     for d in 0..4 {
                         let want = brute_pattern(&mut g, own, x as isize, y as isize, STEPS[d]);
                         let got = b.pattern(i, colour, d);
-                        assert_eq!(got, want, "round {round}, {x},{y}, {colour:?}, dir {d}\n{b:?}");
+                        assert_eq!(
+                            got, want,
+                            "round {round}, {x},{y}, {colour:?}, dir {d}\n{b:?}"
+                        );
                         pats[d] = want;
                         counts[c][want as usize] += 1;
                     }
@@ -203,7 +206,12 @@ fn incremental_update_equals_full_recount() {
         let empty_hash = b.hash();
         let mut played = 0;
         for step in 0..260 {
-            let empties: Vec<usize> = b.points().iter().map(|&i| i as usize).filter(|&i| b.is_empty(i)).collect();
+            let empties: Vec<usize> = b
+                .points()
+                .iter()
+                .map(|&i| i as usize)
+                .filter(|&i| b.is_empty(i))
+                .collect();
             if empties.is_empty() {
                 break;
             }
@@ -217,7 +225,11 @@ fn incremental_update_equals_full_recount() {
                     let pick = b.history()[rng.random_range(0..b.history().len())] as usize;
                     assert!(b.remove(pick));
                     played -= 1;
-                    b.set_to_move(if played % 2 == 0 { Player::X } else { Player::O });
+                    b.set_to_move(if played % 2 == 0 {
+                        Player::X
+                    } else {
+                        Player::O
+                    });
                 }
                 _ => {
                     b.play(empties[rng.random_range(0..empties.len())]);

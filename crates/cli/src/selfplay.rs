@@ -1,0 +1,123 @@
+//! The `selfplay` subcommand: a match between two engine settings, with the
+//! score, an Elo estimate with 95% error bars, and an SPRT verdict.
+
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use inarow_engine::search::{Limits, Searcher};
+use inarow_engine::selfplay::{self, Result3, Tally, Verdict};
+
+/// Options of `inarow selfplay`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Settings of engine A, e.g. `width=20,leaf_vcf=40,root_vcf=on,lmr=on`.
+    #[arg(long, default_value = "")]
+    pub a: String,
+    /// Settings of engine B (the baseline).
+    #[arg(long, default_value = "")]
+    pub b: String,
+    /// Openings file: one opening a line, `x,y` points in move order.
+    #[arg(long)]
+    pub openings: Option<std::path::PathBuf>,
+    /// Number of openings (each played twice, colours swapped); generated
+    /// openings come from the seed.
+    #[arg(long, default_value_t = 20)]
+    pub pairs: usize,
+    /// Milliseconds per move (ignored when --nodes is given).
+    #[arg(long, default_value_t = 100)]
+    pub ms: u64,
+    /// Node budget per move instead of time (reproducible games).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// SPRT hypotheses: A is `elo0` (H0) or `elo1` (H1) better; stops early.
+    #[arg(long, default_value_t = 0.0)]
+    pub elo0: f64,
+    /// See `--elo0`.
+    #[arg(long, default_value_t = 20.0)]
+    pub elo1: f64,
+    /// Seed for the generated openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Runs the match and prints a line per pair and a summary.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let size = 15;
+    let a = selfplay::parse_options(&args.a)
+        .map_err(anyhow::Error::msg)
+        .context("--a")?;
+    let b = selfplay::parse_options(&args.b)
+        .map_err(anyhow::Error::msg)
+        .context("--b")?;
+    let openings = match &args.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read openings file {}", path.display()))?;
+            selfplay::parse_openings(&text, size).map_err(anyhow::Error::msg)?
+        }
+        None => selfplay::random_openings(args.seed, args.pairs, size),
+    };
+    if args.pairs == 0 {
+        bail!("--pairs must be at least 1");
+    }
+    let limits = match args.nodes {
+        Some(n) => Limits {
+            time: None,
+            depth: 60,
+            nodes: n,
+        },
+        None => Limits::time(Duration::from_millis(args.ms)),
+    };
+    let (mut sa, mut sb) = (Searcher::new(a), Searcher::new(b));
+    let mut tally = Tally::default();
+    let (mut illegal, mut longest) = (0, Duration::ZERO);
+    for (k, opening) in openings.iter().cycle().take(args.pairs).enumerate() {
+        let mut line = String::new();
+        for a_black in [true, false] {
+            let g = selfplay::play_game(&mut sa, &mut sb, a_black, opening, size, limits);
+            tally.add(g.result);
+            illegal += usize::from(g.illegal);
+            longest = longest.max(g.longest);
+            line.push(match g.result {
+                Result3::Win => '1',
+                Result3::Draw => '=',
+                Result3::Loss => '0',
+            });
+        }
+        let (llr, verdict) = selfplay::sprt(&tally, args.elo0, args.elo1);
+        println!(
+            "pair {:>3}: {line}  A {}-{}-{}  LLR {llr:.2}",
+            k + 1,
+            tally.wins,
+            tally.draws,
+            tally.losses
+        );
+        if verdict != Verdict::Continue {
+            break;
+        }
+    }
+    let (lo, elo, hi) = tally.elo();
+    let (llr, verdict) = selfplay::sprt(&tally, args.elo0, args.elo1);
+    println!(
+        "A vs B: +{} ={} -{} score {:.3}  Elo {elo:+.0} [{lo:+.0}, {hi:+.0}] (95%)",
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        tally.score()
+    );
+    println!(
+        "SPRT elo0 {} elo1 {}: LLR {llr:.2} (bounds -2.94, 2.94): {}",
+        args.elo0,
+        args.elo1,
+        match verdict {
+            Verdict::Accept => "H1 accepted (A gains)",
+            Verdict::Reject => "H0 accepted (no gain)",
+            Verdict::Continue => "undecided",
+        }
+    );
+    println!(
+        "illegal moves: {illegal}; longest think: {} ms",
+        longest.as_millis()
+    );
+    Ok(())
+}

@@ -1,0 +1,186 @@
+//! The tactical suite: positions with a forced win by continuous fours,
+//! generated from seeded play and each proven by an exhaustive threat search
+//! written on the game core (independent of the engine's pattern tables),
+//! plus a checker that replays a claimed winning line against every defence.
+
+use inarow_core::{Game, Mnk, Player, Point};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::board::Board;
+use crate::koth::board_of;
+use crate::movegen::{MoveList, generate};
+
+/// One suite position: the board (side to move has a VCF) and the proof depth.
+#[derive(Clone, Debug)]
+pub struct Puzzle {
+    /// The position, side to move set.
+    pub game: Mnk,
+    /// Attacking moves in the shortest win found by the exhaustive search.
+    pub attacks: usize,
+}
+
+const LINES: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+
+fn points_within_four(game: &Mnk, p: Point) -> impl Iterator<Item = Point> + '_ {
+    let n = game.cols() as isize;
+    let (r, c) = (p.row(game.cols()) as isize, p.col(game.cols()) as isize);
+    LINES.iter().flat_map(move |&(dr, dc)| {
+        (-4..=4isize).filter(|&k| k != 0).filter_map(move |k| {
+            let (rr, cc) = (r + k * dr, c + k * dc);
+            ((0..n).contains(&rr) && (0..n).contains(&cc))
+                .then(|| Point::at(rr as usize, cc as usize, n as usize))
+        })
+    })
+}
+
+/// Points where `player` would complete five (core rules).
+pub fn five_points(game: &Mnk, player: Player) -> Vec<Point> {
+    game.empty_points()
+        .filter(|&p| game.wins_at(p, player))
+        .collect()
+}
+
+/// Exhaustive VCF search on the core: does the side to move win within
+/// `attacks` attacking moves, every one a four (or a five)? Tries every
+/// empty point as the attack; the defence is forced (any reply other than
+/// the block loses at once).
+pub fn proves_vcf(game: &mut Mnk, attacks: usize) -> bool {
+    let me = game.to_move();
+    let opp = me.opponent();
+    if game.empty_points().any(|p| game.wins_at(p, me)) {
+        return true;
+    }
+    if attacks == 0 {
+        return false;
+    }
+    let theirs = five_points(game, opp);
+    if theirs.len() >= 2 {
+        return false;
+    }
+    let candidates: Vec<Point> = match theirs.first() {
+        Some(&f) => vec![f],
+        None => game.empty_points().collect(),
+    };
+    for p in candidates {
+        game.play_unchecked(p);
+        let mut fives: Vec<Point> = points_within_four(game, p)
+            .filter(|&q| game.stone(q).is_none() && game.wins_at(q, me))
+            .collect();
+        fives.sort();
+        fives.dedup();
+        let won = match fives.len() {
+            0 => false,
+            1 => {
+                game.play_unchecked(fives[0]);
+                let w = proves_vcf(game, attacks - 1);
+                game.undo(fives[0]);
+                w
+            }
+            _ => true,
+        };
+        game.undo(p);
+        if won {
+            return true;
+        }
+    }
+    false
+}
+
+/// Checks a claimed winning line for the side to move of `game`
+/// (attacker and defender moves alternating, as [`crate::vcf::Vcf::solve`]
+/// returns): at every defender turn each legal reply is tried, and each
+/// must leave the attacker a five at once or be the line's block. The line
+/// must end in a five, or in a move after which every reply loses at once.
+pub fn verify_win(game: &Mnk, line: &[Point]) -> Result<(), String> {
+    let mut g = game.clone();
+    let me = g.to_move();
+    let opp = me.opponent();
+    let mut k = 0;
+    loop {
+        let Some(&attack) = line.get(k) else {
+            return Err("the line ends before a win".into());
+        };
+        if g.stone(attack).is_some() {
+            return Err(format!("attack {k} is on a taken point"));
+        }
+        if g.wins_at(attack, me) {
+            return Ok(());
+        }
+        g.play_unchecked(attack);
+        let block = line.get(k + 1).copied();
+        for reply in g.empty_points().collect::<Vec<_>>() {
+            if g.wins_at(reply, opp) {
+                return Err(format!("after attack {k} the defender wins at {reply}"));
+            }
+            if Some(reply) == block {
+                continue;
+            }
+            g.play_unchecked(reply);
+            let punished = g.empty_points().any(|p| g.wins_at(p, me));
+            g.undo(reply);
+            if !punished {
+                return Err(format!(
+                    "after attack {k} the reply {reply} is not punished"
+                ));
+            }
+        }
+        let Some(block) = block else {
+            return Ok(());
+        };
+        if g.stone(block).is_some() {
+            return Err(format!("block {k} is on a taken point"));
+        }
+        g.play_unchecked(block);
+        k += 2;
+    }
+}
+
+/// The core point of an engine grid index.
+pub fn core_point(b: &Board, i: usize) -> Point {
+    let (x, y) = b.xy(i);
+    Point::at(y, x, b.size())
+}
+
+/// Generates `count` suite positions on the 15x15 board from `seed`: seeded
+/// games where each side picks among its best few candidate moves; a
+/// position joins the suite when the side to move has no five or flex four
+/// on the spot but the exhaustive search proves a VCF of at most
+/// `max_attacks` attacking moves.
+pub fn generate_suite(seed: u64, count: usize, max_attacks: usize) -> Vec<Puzzle> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    let mut list = MoveList::default();
+    while out.len() < count {
+        let mut game = Mnk::gomoku();
+        let plies = rng.random_range(8..40);
+        for _ in 0..plies {
+            if game.outcome().is_some() {
+                break;
+            }
+            let b = board_of(&game, None).expect("a live 15x15 board");
+            generate(&b, &mut list);
+            if list.is_empty() {
+                break;
+            }
+            list.sort();
+            let pick = list.get(rng.random_range(0..list.len().min(4)));
+            game.play_unchecked(core_point(&b, pick));
+        }
+        if game.outcome().is_some() {
+            continue;
+        }
+        let me = game.to_move();
+        let trivial = !five_points(&game, me).is_empty() || {
+            let b = board_of(&game, None).expect("live board");
+            b.threat_count(me, crate::pattern::Threat::Flex4) > 0
+        };
+        if trivial || !five_points(&game, me.opponent()).is_empty() {
+            continue;
+        }
+        if let Some(attacks) = (2..=max_attacks).find(|&a| proves_vcf(&mut game, a)) {
+            out.push(Puzzle { game, attacks });
+        }
+    }
+    out
+}

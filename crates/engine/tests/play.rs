@@ -1,0 +1,196 @@
+//! Playing: tactics the search must get right, a long seeded self-play run
+//! refereed by the game core, and the king-of-the-hill answers.
+
+use std::time::Duration;
+
+use inarow_core::{Game, Mnk, Player, Point};
+use inarow_engine::board::Board;
+use inarow_engine::koth::{Koth, KothError, Swap, board_of};
+use inarow_engine::pattern::{BLACK, WHITE};
+use inarow_engine::search::{Limits, Options, Searcher};
+use inarow_engine::selfplay::{Result3, play_game, random_openings};
+
+fn board(black: &[(usize, usize)], white: &[(usize, usize)], to_move: Player) -> Board {
+    let mut b = Board::new(15).unwrap();
+    for &(x, y) in black {
+        b.place(x, y, BLACK).unwrap();
+    }
+    for &(x, y) in white {
+        b.place(x, y, WHITE).unwrap();
+    }
+    b.set_to_move(to_move);
+    b
+}
+
+fn best(b: &mut Board, depth: u32) -> (usize, usize) {
+    let mut s = Searcher::new(Options {
+        tt_bytes: 1 << 20,
+        ..Options::default()
+    });
+    let found = s.search(b, Limits::depth(depth));
+    b.xy(found.best)
+}
+
+#[test]
+fn completes_five_and_blocks_four() {
+    // Black to move completes the row; with the row blocked, white's four must be stopped.
+    let mut b = board(
+        &[(3, 7), (4, 7), (5, 7), (6, 7)],
+        &[(3, 3), (4, 4), (5, 5)],
+        Player::X,
+    );
+    let win = best(&mut b, 4);
+    assert!(win == (2, 7) || win == (7, 7), "{win:?}");
+    let mut b = board(
+        &[(3, 7), (9, 9), (0, 14)],
+        &[(3, 3), (4, 4), (5, 5), (6, 6)],
+        Player::X,
+    );
+    let block = best(&mut b, 4);
+    assert!(block == (2, 2) || block == (7, 7), "{block:?}");
+}
+
+#[test]
+fn stops_an_open_three_and_finds_a_four_three() {
+    // White has an open three on column 7 (rows 6..8); black has nothing.
+    let mut b = board(&[(3, 3), (11, 11)], &[(7, 6), (7, 7), (7, 8)], Player::X);
+    let answer = best(&mut b, 4);
+    assert!(
+        [(7, 5), (7, 9), (7, 4), (7, 10)].contains(&answer),
+        "{answer:?}"
+    );
+    // Black makes a four-three: four on row 7 and an open three on column 4.
+    let mut b = board(
+        &[(1, 7), (2, 7), (3, 7), (4, 5), (4, 6)],
+        &[(0, 7), (10, 10), (11, 11), (12, 0), (13, 13)],
+        Player::X,
+    );
+    let mut s = Searcher::new(Options::default());
+    let found = s.search(&mut b, Limits::depth(4));
+    assert_eq!(b.xy(found.best), (4, 7));
+    assert!(found.score > 900_000);
+}
+
+#[test]
+fn long_seeded_self_play_is_legal() {
+    let limits = Limits {
+        time: None,
+        depth: 40,
+        nodes: 2_000,
+    };
+    let options = Options {
+        tt_bytes: 1 << 20,
+        ..Options::default()
+    };
+    let mut a = Searcher::new(options);
+    let mut b = Searcher::new(Options {
+        width: 12,
+        ..options
+    });
+    let mut decisive = 0;
+    for opening in random_openings(21, 5, 15) {
+        for a_black in [true, false] {
+            let g = play_game(&mut a, &mut b, a_black, &opening, 15, limits);
+            assert!(!g.illegal, "illegal move in {:?}", g.moves);
+            decisive += usize::from(g.result != Result3::Draw);
+            // Replay on the core: every move legal, and the result stands.
+            let mut game = Mnk::gomoku();
+            for &(x, y) in &opening {
+                game.play(Point::at(y, x, 15)).unwrap();
+            }
+            for &p in &g.moves {
+                game.play(p).unwrap();
+            }
+            assert!(game.outcome().is_some());
+        }
+    }
+    assert!(decisive > 0);
+}
+
+#[test]
+fn node_limited_search_is_reproducible() {
+    let run = || {
+        let mut b = board(&[(7, 7), (8, 7)], &[(7, 8), (6, 6)], Player::X);
+        let mut s = Searcher::new(Options {
+            tt_bytes: 1 << 20,
+            ..Options::default()
+        });
+        let found = s.search(
+            &mut b,
+            Limits {
+                time: None,
+                depth: 40,
+                nodes: 5_000,
+            },
+        );
+        (found.best, found.score, found.depth)
+    };
+    assert_eq!(run(), run());
+}
+
+fn mnk(black: &[(usize, usize)], white: &[(usize, usize)]) -> Mnk {
+    let mut g = Mnk::gomoku();
+    for &(x, y) in black {
+        g.place(Point::at(y, x, 15), Player::X).unwrap();
+    }
+    for &(x, y) in white {
+        g.place(Point::at(y, x, 15), Player::O).unwrap();
+    }
+    g
+}
+
+#[test]
+fn koth_answers_every_prompt() {
+    let mut bot = Koth::new(7, Duration::from_millis(60));
+    let [b1, b2, w] = bot.open(15).unwrap();
+    assert!(b1 != b2 && b1 != w && b2 != w);
+    for p in [b1, b2, w] {
+        assert!((5..=9).contains(&p.row(15)) && (5..=9).contains(&p.col(15)));
+    }
+    let three = mnk(&[(7, 7), (8, 8)], &[(7, 8)]);
+    match bot.swap(&three).unwrap() {
+        Swap::Black => {}
+        Swap::White(p) => assert!(three.stone(p).is_none()),
+        Swap::Place(b, w) => {
+            assert!(b != w && three.stone(b).is_none() && three.stone(w).is_none())
+        }
+    }
+    let five = mnk(&[(7, 7), (8, 8), (6, 6)], &[(7, 8), (8, 7)]);
+    // Black has three on the diagonal, open: white to move must defend.
+    let colour = bot.colour(&five).unwrap();
+    assert!(colour == Player::X || colour == Player::O);
+    let p = bot.play(&five).unwrap();
+    assert!(five.stone(p).is_none());
+    // White cannot let the open three become an open four.
+    assert!(
+        [(5, 5), (9, 9), (4, 4), (10, 10)].contains(&(p.col(15), p.row(15))),
+        "{p:?}"
+    );
+}
+
+#[test]
+fn koth_refuses_boards_it_cannot_answer() {
+    let mut bot = Koth::new(1, Duration::from_millis(20));
+    assert!(matches!(bot.open(30), Err(KothError::Board(_))));
+    let two = mnk(&[(7, 7)], &[(7, 8)]);
+    assert_eq!(
+        bot.swap(&two).unwrap_err(),
+        KothError::Stones {
+            expected: 3,
+            found: 2
+        }
+    );
+    assert!(
+        bot.colour(&two)
+            .unwrap_err()
+            .to_string()
+            .contains("expected 5 stones")
+    );
+    let mut won = mnk(
+        &[(0, 0), (1, 0), (2, 0), (3, 0)],
+        &[(0, 5), (1, 5), (2, 5), (3, 5)],
+    );
+    won.place(Point::at(0, 4, 15), Player::X).unwrap();
+    assert_eq!(bot.play(&won).unwrap_err(), KothError::Finished);
+    assert_eq!(board_of(&two, None).unwrap().to_move(), Player::X);
+}

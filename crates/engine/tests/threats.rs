@@ -1,0 +1,86 @@
+//! The VCF search against the exhaustive core prover: it solves every
+//! suite position, its claimed wins survive every defence, and it misses
+//! no short win the prover finds.
+
+use inarow_core::{Game, Mnk};
+use inarow_engine::koth::board_of;
+use inarow_engine::movegen::{MoveList, generate};
+use inarow_engine::suite::{core_point, generate_suite, proves_vcf, verify_win};
+use inarow_engine::vcf::Vcf;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn engine_line(game: &Mnk) -> Option<Vec<inarow_core::Point>> {
+    let mut b = board_of(game, None).unwrap();
+    let before = b.hash();
+    let line = Vcf::new(1_000_000, 40).solve(&mut b);
+    assert_eq!(
+        b.hash(),
+        before,
+        "the solver leaves the board as it found it"
+    );
+    line.map(|l| l.into_iter().map(|i| core_point(&b, i)).collect())
+}
+
+#[test]
+fn solves_every_suite_position_with_a_sound_line() {
+    let suite = generate_suite(11, 24, 4);
+    assert_eq!(suite.len(), 24);
+    for (k, puzzle) in suite.iter().enumerate() {
+        let line = engine_line(&puzzle.game)
+            .unwrap_or_else(|| panic!("puzzle {k} unsolved:\n{}", puzzle.game));
+        verify_win(&puzzle.game, &line)
+            .unwrap_or_else(|e| panic!("puzzle {k}: {e}\n{}", puzzle.game));
+    }
+}
+
+#[test]
+fn claims_only_real_wins_and_misses_no_short_one() {
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let mut list = MoveList::default();
+    let (mut claims, mut proofs) = (0, 0);
+    for _ in 0..150 {
+        let mut game = Mnk::gomoku();
+        let plies = rng.random_range(6..50);
+        for _ in 0..plies {
+            if game.outcome().is_some() {
+                break;
+            }
+            let b = board_of(&game, None).unwrap();
+            generate(&b, &mut list);
+            list.sort();
+            let pick = list.get(rng.random_range(0..list.len().min(6)));
+            game.play_unchecked(core_point(&b, pick));
+        }
+        if game.outcome().is_some() {
+            continue;
+        }
+        let claim = engine_line(&game);
+        if let Some(line) = &claim {
+            claims += 1;
+            verify_win(&game, line).unwrap_or_else(|e| panic!("false claim: {e}\n{game}"));
+        }
+        if proves_vcf(&mut game, 3) {
+            proofs += 1;
+            assert!(claim.is_some(), "missed a VCF of at most 3 fours:\n{game}");
+        }
+    }
+    // The sample must contain both kinds of position to mean anything.
+    assert!(
+        claims >= 10 && proofs >= 5,
+        "claims {claims}, proofs {proofs}"
+    );
+}
+
+#[test]
+fn the_checker_rejects_a_wrong_line() {
+    // Black has an open three on row 7 (x 5..7); a lone stone is no win.
+    let mut game = Mnk::gomoku();
+    for (x, y) in [(5, 7), (0, 0), (6, 7), (0, 14), (7, 7), (14, 0)] {
+        game.play_unchecked(inarow_core::Point::at(y, x, 15));
+    }
+    let wrong = [inarow_core::Point::at(3, 3, 15)];
+    assert!(verify_win(&game, &wrong).is_err());
+    let right = engine_line(&game).expect("an open three to move is a VCF");
+    verify_win(&game, &right).unwrap();
+}
