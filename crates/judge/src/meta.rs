@@ -23,12 +23,14 @@ pub struct BotMeta {
 #[derive(Debug, thiserror::Error)]
 pub enum MetaError {
     /// The `meta` file or the folder cannot be read.
-    #[error("cannot read {path}: {source}")]
+    // The reason is part of the message and deliberately not the error's
+    // source, so a report of the whole chain does not print it twice.
+    #[error("cannot read {path}: {reason}")]
     Io {
         /// The path that failed.
         path: PathBuf,
         /// The operating system's reason.
-        source: std::io::Error,
+        reason: std::io::Error,
     },
     /// The `meta` file is malformed.
     #[error("{path}: {problem}")]
@@ -44,13 +46,13 @@ impl BotMeta {
     /// Reads `<folder>/meta`.
     pub fn load(folder: &Path) -> Result<BotMeta, MetaError> {
         let path = folder.join("meta");
-        let text = fs::read_to_string(&path).map_err(|source| MetaError::Io {
+        let text = fs::read_to_string(&path).map_err(|reason| MetaError::Io {
             path: path.clone(),
-            source,
+            reason,
         })?;
-        let folder = folder.canonicalize().map_err(|source| MetaError::Io {
+        let folder = folder.canonicalize().map_err(|reason| MetaError::Io {
             path: folder.to_path_buf(),
-            source,
+            reason,
         })?;
         BotMeta::parse(&text, folder).map_err(|problem| MetaError::Invalid { path, problem })
     }
@@ -110,9 +112,9 @@ impl BotMeta {
 /// Every bot in `dir`: each subfolder holding a `meta` file, sorted by folder
 /// name. Names must be unique.
 pub fn discover(dir: &Path) -> Result<Vec<BotMeta>, MetaError> {
-    let io = |source| MetaError::Io {
+    let io = |reason| MetaError::Io {
         path: dir.to_path_buf(),
-        source,
+        reason,
     };
     let mut folders: Vec<PathBuf> = fs::read_dir(dir)
         .map_err(io)?
