@@ -1,0 +1,190 @@
+//! Scripted sessions of the Gomocup brain protocol through both front ends
+//! (`inarow pbrain` and `pbrain-inarow`): every command, and bad input
+//! answered by one `ERROR` line without stopping the brain.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Runs a brain binary on `input` and returns its exit success and output lines.
+fn session_with(program: &str, args: &[&str], input: &str) -> (bool, Vec<String>) {
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the brain");
+    let _ = child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(input.as_bytes());
+    let out = child.wait_with_output().expect("brain runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    (
+        out.status.success(),
+        text.lines().map(str::to_string).collect(),
+    )
+}
+
+/// Runs `pbrain-inarow --quiet` (no MESSAGE lines).
+fn session(input: &str) -> Vec<String> {
+    let (ok, lines) = session_with(env!("CARGO_BIN_EXE_pbrain-inarow"), &["--quiet"], input);
+    assert!(ok, "the brain exits cleanly");
+    lines
+}
+
+fn xy(line: &str) -> (usize, usize) {
+    let (x, y) = line
+        .split_once(',')
+        .unwrap_or_else(|| panic!("not a move: {line:?}"));
+    (x.parse().unwrap(), y.parse().unwrap())
+}
+
+const FAST: &str = "INFO timeout_turn 150\nINFO timeout_match 100000\nINFO time_left 90000\n";
+
+#[test]
+fn a_game_with_every_ordinary_command() {
+    let input = format!(
+        "ABOUT\nSTART 15\n{FAST}INFO max_memory 83886080\nINFO game_type 1\nINFO rule 0\n\
+         INFO folder /tmp\nINFO evaluate 3,4\nBEGIN\nTURN 8,8\nTAKEBACK 8,8\nRESTART\nBEGIN\nEND\n"
+    );
+    let lines = session(&input);
+    assert_eq!(lines.len(), 7, "{lines:?}");
+    assert!(lines[0].starts_with("name=\"inarow\", version=\""), "{}", lines[0]);
+    assert_eq!(lines[1], "OK");
+    assert_eq!(lines[2], "7,7", "an empty board opens in the centre");
+    let reply = xy(&lines[3]);
+    assert!(reply != (7, 7) && reply != (8, 8) && reply.0 < 15 && reply.1 < 15);
+    assert_eq!(lines[4], "OK", "TAKEBACK");
+    assert_eq!(lines[5], "OK", "RESTART");
+    assert_eq!(lines[6], "7,7", "RESTART cleared the board");
+}
+
+#[test]
+fn both_front_ends_speak_the_same_protocol() {
+    let input = format!("START 15\n{FAST}BOARD\n7,7,1\n8,7,1\n9,7,1\n10,7,1\n7,8,2\n8,8,2\n9,8,2\n10,8,2\nDONE\nEND\n");
+    let (ok, sub) = session_with(env!("CARGO_BIN_EXE_inarow"), &["pbrain"], &input);
+    assert!(ok);
+    let (ok, bin) = session_with(env!("CARGO_BIN_EXE_pbrain-inarow"), &[], &input);
+    assert!(ok);
+    assert_eq!(sub, bin);
+    // Without --quiet a MESSAGE line with the search figures comes first.
+    assert!(sub[1].starts_with("MESSAGE "), "{sub:?}");
+    assert!(["6,7", "11,7"].contains(&sub[2].as_str()), "completes the five: {sub:?}");
+}
+
+#[test]
+fn board_makes_the_brain_win_or_block() {
+    // Own four: complete it.
+    let win = session(&format!(
+        "START 15\n{FAST}BOARD\n3,3,1\n3,4,1\n3,5,1\n3,6,1\n9,9,2\n9,10,2\n10,9,2\nDONE\nEND\n"
+    ));
+    assert!(["3,2", "3,7"].contains(&win[1].as_str()), "{win:?}");
+    // The opponent's four (field 2): block it. Field 3 marks a point out of play.
+    let block = session(&format!(
+        "START 15\n{FAST}BOARD\n5,5,2\n6,6,2\n7,7,2\n8,8,2\n4,4,1\n0,14,1\n14,0,3\nDONE\nEND\n"
+    ));
+    assert_eq!(block[1], "9,9", "{block:?}");
+    // The same on a 20x20 board, the Gomocup tournament size.
+    let big = session(&format!(
+        "START 20\n{FAST}BOARD\n15,15,2\n16,16,2\n17,17,2\n18,18,2\n14,14,1\n0,0,1\nDONE\nEND\n"
+    ));
+    assert_eq!(big, vec!["OK", "19,19"]);
+}
+
+#[test]
+fn swap2_opening_answers() {
+    let lines = session(&format!(
+        "START 15\n{FAST}SWAP2BOARD\nDONE\nSWAP2BOARD\n7,7\n8,7\n9,9\nDONE\n\
+         SWAP2BOARD\n7,7\n8,7\n9,9\n8,8\n8,6\nDONE\nSWAP2BOARD\n7,7\n8,8\nDONE\nEND\n"
+    ));
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    let opening: Vec<(usize, usize)> = lines[1].split(' ').map(xy).collect();
+    assert_eq!(opening.len(), 3);
+    assert!(opening[0] != opening[1] && opening[1] != opening[2] && opening[0] != opening[2]);
+    let taken = [(7, 7), (8, 7), (9, 9)];
+    let answer = &lines[2];
+    if answer != "SWAP" {
+        let stones: Vec<(usize, usize)> = answer.split(' ').map(xy).collect();
+        assert!((1..=2).contains(&stones.len()), "{answer}");
+        assert!(stones.iter().all(|s| !taken.contains(s)));
+    }
+    let third = &lines[3];
+    assert!(third == "SWAP" || !([(7, 7), (8, 7), (9, 9), (8, 8), (8, 6)].contains(&xy(third))));
+    assert!(lines[4].starts_with("ERROR") && lines[4].contains("0, 3 or 5"));
+}
+
+#[test]
+fn bad_input_gets_one_error_line_each_and_the_brain_goes_on() {
+    let script = [
+        ("TURN 7,7", "ERROR no board yet"),
+        ("BEGIN", "ERROR no board yet"),
+        ("RESTART", "ERROR no board yet"),
+        ("START 3", "ERROR unsupported board size 3"),
+        ("START 21", "ERROR unsupported board size 21"),
+        ("START fifteen", "ERROR START needs a board size"),
+        ("RECTSTART 15,20", "ERROR only square boards"),
+        ("RECTSTART 15", "ERROR RECTSTART: expected x,y"),
+        ("RECTSTART 15,15", "OK"),
+        ("INFO timeout_turn soon", "ERROR INFO timeout_turn needs a whole number"),
+        ("INFO rule 1", "ERROR rule 1 is not supported"),
+        ("INFO rule 4", "ERROR rule 4 is not supported"),
+        ("INFO timeout_turn 100", ""),
+        ("TURN 15,0", "ERROR point 15,0 is off the board"),
+        ("TURN 1", "ERROR TURN: expected x,y"),
+        ("TURN a,b", "ERROR TURN: expected x,y with whole numbers"),
+        ("TAKEBACK 3,3", "ERROR no stone on 3,3"),
+        ("TAKEBACK x", "ERROR TAKEBACK: expected x,y"),
+        ("FLY 1,2", "UNKNOWN command FLY"),
+        ("BOARD\n1,1,1\n2,2\n3,3,1\nDONE", "ERROR BOARD line \"2,2\": expected x,y,field"),
+        ("BOARD\n1,1,4\nDONE", "ERROR BOARD line \"1,1,4\": field must be 1, 2 or 3"),
+        ("BOARD\n1,1,1\n1,1,2\nDONE", "ERROR BOARD: point 1,1 is already taken"),
+        ("BOARD\n1,1,1\n99,1,2\nDONE", "ERROR BOARD: point 99,1 is off the board"),
+        (
+            "BOARD\n0,0,2\n1,0,2\n2,0,2\n3,0,2\n4,0,2\nDONE",
+            "ERROR the game is already over",
+        ),
+        ("SWAP2BOARD\n7,7\n7;8\nDONE", "ERROR SWAP2BOARD: expected x,y"),
+        ("SWAP2BOARD\n7,7\n7,7\n1,1\nDONE", "ERROR SWAP2BOARD: point 7,7 is already taken"),
+        ("BOARD\n7,7,2\nDONE", ""),
+        ("TURN 7,7", "ERROR point 7,7 is already taken"),
+        ("BEGIN", "ERROR BEGIN needs an empty board"),
+    ];
+    let mut input = String::new();
+    for (command, _) in &script {
+        input.push_str(command);
+        input.push('\n');
+    }
+    input.push_str("END\nABOUT\n");
+    let lines = session(&input);
+    let mut k = 0;
+    for (command, want) in &script {
+        if command.starts_with("BOARD\n7,7,2") {
+            // A legal position: the brain answers with a move.
+            let (x, y) = xy(&lines[k]);
+            assert!(x < 15 && y < 15 && (x, y) != (7, 7));
+            k += 1;
+            continue;
+        }
+        if want.is_empty() {
+            continue;
+        }
+        assert!(
+            lines[k].starts_with(want),
+            "{command:?}: wanted {want:?}, got {:?}",
+            lines[k]
+        );
+        k += 1;
+    }
+    assert_eq!(k, lines.len(), "nothing after END: {lines:?}");
+}
+
+#[test]
+fn unfinished_board_and_end_of_input() {
+    // End of input inside a BOARD block and without END: one error, clean exit.
+    let lines = session("START 15\nBOARD\n7,7,1\n");
+    assert_eq!(lines, vec!["OK", "ERROR BOARD ended without DONE"]);
+    let (ok, lines) = session_with(env!("CARGO_BIN_EXE_pbrain-inarow"), &["--seed"], "");
+    assert!(!ok && lines.is_empty(), "a bad command line is refused");
+}
