@@ -1,0 +1,134 @@
+// Browser tests of `inarow serve`, run by scripts/e2e.sh with plain node:
+// INAROW_URL is the server, INAROW_STATE its state file (preset michie).
+import { chromium } from "playwright-core";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const url = process.env.INAROW_URL;
+const statePath = process.env.INAROW_STATE;
+if (!url) throw new Error("INAROW_URL is not set: run scripts/e2e.sh");
+
+// Bead change per drawn bead under the michie preset (docs/menace.md).
+const MICHIE = { win: 3, draw: 1, loss: -1 };
+
+function assert(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+
+async function boxBeads(page) {
+  return page.$$eval("#menace-boxes .mbox", (boxes) =>
+    Object.fromEntries(boxes.map((b) => [b.dataset.box, b.dataset.beads.split(",").map(Number)])));
+}
+
+test("a whole MENACE game by clicking changes the boxes used by the reward", async (page) => {
+  await page.goto(url);
+  await page.waitForFunction(() => document.querySelectorAll("#menace-boxes .mbox").length === 304);
+  const groups = await page.$$eval("#menace-boxes .group", (gs) => gs.map((g) => g.querySelectorAll(".mbox").length));
+  assert(JSON.stringify(groups) === "[1,12,108,183]", `boxes per move: ${groups}`);
+  const before = await boxBeads(page);
+
+  await page.click("#menace-new");
+  await page.waitForFunction(() => document.querySelectorAll("#menace-steps li").length === 1);
+  // The box in use and its drawn bead are highlighted while the game goes on.
+  assert(await page.$eval('.mbox[data-box="1"]', (b) => b.classList.contains("current")), "box 1 not highlighted");
+  assert((await page.$$('.mbox[data-box="1"] span.drawn')).length === 1, "drawn bead not outlined");
+
+  for (let move = 0; move < 5; move++) {
+    const outcome = await page.$eval("#menace-status", (s) => s.dataset.outcome);
+    if (outcome) break;
+    const steps = await page.$$eval("#menace-steps li", (l) => l.length);
+    // By selector, so a redraw from a live update between finding and
+    // clicking the square does not matter.
+    await page.click("#menace-board button:not([disabled])");
+    await page.waitForFunction((n) => document.querySelectorAll("#menace-steps li").length > n, steps);
+  }
+  await page.waitForFunction(() => document.querySelector("#menace-status").dataset.outcome !== "");
+  const outcome = await page.$eval("#menace-status", (s) => s.dataset.outcome);
+  assert(outcome in MICHIE, `outcome ${outcome}`);
+  const used = await page.$$eval("#menace-steps li[data-box]", (l) =>
+    l.map((li) => ({ box: li.dataset.box, bead: Number(li.dataset.bead) })));
+  assert(used.length >= 1, "MENACE drew no bead");
+  const after = await boxBeads(page);
+  let changed = 0;
+  for (const [box, beads] of Object.entries(before)) {
+    const expected = [...beads];
+    const u = used.find((x) => x.box === box);
+    if (u) expected[u.bead] += MICHIE[outcome];
+    assert(JSON.stringify(after[box]) === JSON.stringify(expected),
+      `box ${box}: ${after[box]} after a ${outcome}, expected ${expected}`);
+    if (u) changed++;
+  }
+  assert(changed === used.length, "a used box is missing from the view");
+  // Every board square is now locked.
+  assert((await page.$$("#menace-board button:not([disabled])")).length === 0, "board still open");
+  // The game was saved to the state file.
+  const saved = JSON.parse(readFileSync(statePath, "utf8"));
+  assert(saved.machines[0].games === 1, `state file holds ${saved.machines[0].games} games`);
+  const box1 = saved.machines[0].boxes[0].beads;
+  assert(JSON.stringify(box1) === JSON.stringify(after["1"]), `saved box 1 ${box1} != shown ${after["1"]}`);
+});
+
+test("a second viewer sees the game live", async (page, browser) => {
+  await page.goto(url);
+  await page.waitForFunction(() => document.querySelector("#live").textContent === "live");
+  const other = await browser.newPage();
+  try {
+    await other.goto(url);
+    await other.waitForFunction(() => document.querySelector("#live").textContent === "live");
+    await other.click("#menace-new");
+    await page.waitForFunction(() =>
+      document.querySelector("#menace-status").textContent === "Your move (O)." &&
+      document.querySelectorAll("#menace-steps li").length === 1, null, { timeout: 5000 });
+  } finally {
+    await other.close();
+  }
+});
+
+test("training against a random player grows the learning chart", async (page) => {
+  await page.goto(url);
+  await page.waitForFunction(() => document.querySelectorAll("#menace-boxes .mbox").length === 304);
+  await page.selectOption("#menace-opponent", "random");
+  await page.selectOption("#menace-speed", "1000");
+  await page.click("#menace-train");
+  await page.waitForFunction(() => Number(document.querySelector("#menace-info").dataset.games) > 200, null, { timeout: 15000 });
+  assert(await page.$eval("#menace-new", (b) => b.disabled), "new game allowed while training");
+  await page.click("#menace-stop");
+  await page.waitForFunction(() => document.querySelector("#menace-stop").disabled);
+  const lines = await page.$$eval("#menace-chart polyline", (ls) => ls.map((l) => l.dataset.series));
+  assert(JSON.stringify(lines) === '["wins","draws","losses"]', `chart lines ${lines}`);
+});
+
+const profile = mkdtempSync(join(tmpdir(), "inarow-e2e-"));
+// A persistent context is how Playwright takes a fresh, empty --user-data-dir.
+const browser = await chromium.launchPersistentContext(profile, {
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  headless: true,
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+let passed = 0, failed = 0;
+try {
+  for (const { name, fn } of tests) {
+    const page = await browser.newPage();
+    page.setDefaultTimeout(20000);
+    try {
+      await fn(page, browser);
+      passed++;
+      console.log(`ok - ${name}`);
+    } catch (e) {
+      failed++;
+      console.log(`FAIL - ${name}: ${e.message.split("\n")[0]}`);
+    } finally {
+      await page.close();
+    }
+  }
+} finally {
+  await browser.close();
+  rmSync(profile, { recursive: true, force: true });
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

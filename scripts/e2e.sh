@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Browser end-to-end tests of `inarow serve`: builds inarow, serves on a
+# free loopback port with a temporary state file, drives Debian's chromium
+# with playwright-core (scripts/install-browser.sh installs both), and
+# always stops the server. Prints `N passed, N failed`; non-zero on failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cargo build -q -p inarow
+work=$(mktemp -d)
+server=""
+cleanup() {
+    if [ -n "$server" ]; then
+        kill "$server" 2>/dev/null || true
+        wait "$server" 2>/dev/null || true
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+state="$work/menace.json"
+# Port 0: the server picks a free port and prints it.
+target/debug/inarow serve --port 0 --preset michie --seed 3 --state "$state" \
+    --bots e2e/bots >"$work/server.log" 2>&1 &
+server=$!
+url=""
+for _ in $(seq 1 100); do
+    url=$(grep -o 'http://127.0.0.1:[0-9]*/' "$work/server.log" || true)
+    [ -n "$url" ] && break
+    kill -0 "$server" 2>/dev/null || { cat "$work/server.log"; echo "0 passed, 1 failed"; exit 1; }
+    sleep 0.1
+done
+[ -n "$url" ] || { cat "$work/server.log"; echo "0 passed, 1 failed"; exit 1; }
+
+status=0
+INAROW_URL="$url" INAROW_STATE="$state" node e2e/test.mjs || status=$?
+
+# A clean stop saves the state file: check it survived as valid JSON.
+kill -INT "$server"
+wait "$server" || { echo "server exited with status $?"; status=1; }
+server=""
+if ! grep -q '"format": *"inarow-menace"' "$state"; then
+    echo "state file not saved on shutdown"
+    status=1
+fi
+exit $status
