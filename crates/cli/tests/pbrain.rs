@@ -51,7 +51,11 @@ fn a_game_with_every_ordinary_command() {
     );
     let lines = session(&input);
     assert_eq!(lines.len(), 7, "{lines:?}");
-    assert!(lines[0].starts_with("name=\"inarow\", version=\""), "{}", lines[0]);
+    assert!(
+        lines[0].starts_with("name=\"inarow\", version=\""),
+        "{}",
+        lines[0]
+    );
     assert_eq!(lines[1], "OK");
     assert_eq!(lines[2], "7,7", "an empty board opens in the centre");
     let reply = xy(&lines[3]);
@@ -63,7 +67,9 @@ fn a_game_with_every_ordinary_command() {
 
 #[test]
 fn both_front_ends_speak_the_same_protocol() {
-    let input = format!("START 15\n{FAST}BOARD\n7,7,1\n8,7,1\n9,7,1\n10,7,1\n7,8,2\n8,8,2\n9,8,2\n10,8,2\nDONE\nEND\n");
+    let input = format!(
+        "START 15\n{FAST}BOARD\n7,7,1\n8,7,1\n9,7,1\n10,7,1\n7,8,2\n8,8,2\n9,8,2\n10,8,2\nDONE\nEND\n"
+    );
     let (ok, sub) = session_with(env!("CARGO_BIN_EXE_inarow"), &["pbrain"], &input);
     assert!(ok);
     let (ok, bin) = session_with(env!("CARGO_BIN_EXE_pbrain-inarow"), &[], &input);
@@ -71,7 +77,10 @@ fn both_front_ends_speak_the_same_protocol() {
     assert_eq!(sub, bin);
     // Without --quiet a MESSAGE line with the search figures comes first.
     assert!(sub[1].starts_with("MESSAGE "), "{sub:?}");
-    assert!(["6,7", "11,7"].contains(&sub[2].as_str()), "completes the five: {sub:?}");
+    assert!(
+        ["6,7", "11,7"].contains(&sub[2].as_str()),
+        "completes the five: {sub:?}"
+    );
 }
 
 #[test]
@@ -127,7 +136,10 @@ fn bad_input_gets_one_error_line_each_and_the_brain_goes_on() {
         ("RECTSTART 15,20", "ERROR only square boards"),
         ("RECTSTART 15", "ERROR RECTSTART: expected x,y"),
         ("RECTSTART 15,15", "OK"),
-        ("INFO timeout_turn soon", "ERROR INFO timeout_turn needs a whole number"),
+        (
+            "INFO timeout_turn soon",
+            "ERROR INFO timeout_turn needs a whole number",
+        ),
         ("INFO rule 1", "ERROR rule 1 is not supported"),
         ("INFO rule 4", "ERROR rule 4 is not supported"),
         ("INFO timeout_turn 100", ""),
@@ -137,16 +149,34 @@ fn bad_input_gets_one_error_line_each_and_the_brain_goes_on() {
         ("TAKEBACK 3,3", "ERROR no stone on 3,3"),
         ("TAKEBACK x", "ERROR TAKEBACK: expected x,y"),
         ("FLY 1,2", "UNKNOWN command FLY"),
-        ("BOARD\n1,1,1\n2,2\n3,3,1\nDONE", "ERROR BOARD line \"2,2\": expected x,y,field"),
-        ("BOARD\n1,1,4\nDONE", "ERROR BOARD line \"1,1,4\": field must be 1, 2 or 3"),
-        ("BOARD\n1,1,1\n1,1,2\nDONE", "ERROR BOARD: point 1,1 is already taken"),
-        ("BOARD\n1,1,1\n99,1,2\nDONE", "ERROR BOARD: point 99,1 is off the board"),
+        (
+            "BOARD\n1,1,1\n2,2\n3,3,1\nDONE",
+            "ERROR BOARD line \"2,2\": expected x,y,field",
+        ),
+        (
+            "BOARD\n1,1,4\nDONE",
+            "ERROR BOARD line \"1,1,4\": field must be 1, 2 or 3",
+        ),
+        (
+            "BOARD\n1,1,1\n1,1,2\nDONE",
+            "ERROR BOARD: point 1,1 is already taken",
+        ),
+        (
+            "BOARD\n1,1,1\n99,1,2\nDONE",
+            "ERROR BOARD: point 99,1 is off the board",
+        ),
         (
             "BOARD\n0,0,2\n1,0,2\n2,0,2\n3,0,2\n4,0,2\nDONE",
             "ERROR the game is already over",
         ),
-        ("SWAP2BOARD\n7,7\n7;8\nDONE", "ERROR SWAP2BOARD: expected x,y"),
-        ("SWAP2BOARD\n7,7\n7,7\n1,1\nDONE", "ERROR SWAP2BOARD: point 7,7 is already taken"),
+        (
+            "SWAP2BOARD\n7,7\n7;8\nDONE",
+            "ERROR SWAP2BOARD: expected x,y",
+        ),
+        (
+            "SWAP2BOARD\n7,7\n7,7\n1,1\nDONE",
+            "ERROR SWAP2BOARD: point 7,7 is already taken",
+        ),
         ("BOARD\n7,7,2\nDONE", ""),
         ("TURN 7,7", "ERROR point 7,7 is already taken"),
         ("BEGIN", "ERROR BEGIN needs an empty board"),

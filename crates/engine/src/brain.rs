@@ -435,7 +435,6 @@ pub fn run<R: BufRead, W: Write>(input: R, mut output: W, settings: Settings) ->
             }
         }
     }
-    drop(next);
     match failure {
         Some(e) => Err(e),
         None => Ok(()),
