@@ -184,3 +184,38 @@ pub fn generate_suite(seed: u64, count: usize, max_attacks: usize) -> Vec<Puzzle
     }
     out
 }
+
+/// `count` typical middlegame positions of `plies` stones: seeded games
+/// between node-limited searches from generated three-stone openings, kept
+/// only while nobody has won.
+pub fn middlegames(seed: u64, count: usize, plies: usize) -> Vec<Mnk> {
+    use crate::search::{Limits, Options, Searcher};
+    let limits = Limits {
+        time: None,
+        depth: 40,
+        nodes: 3_000,
+    };
+    let mut searcher = Searcher::new(Options {
+        tt_bytes: 1 << 20,
+        ..Options::default()
+    });
+    let mut out = Vec::new();
+    let mut k = 0;
+    while out.len() < count {
+        k += 1;
+        let opening = &crate::selfplay::random_openings(seed.wrapping_add(k), 1, 15)[0];
+        let mut game = Mnk::gomoku();
+        for &(x, y) in opening {
+            game.play_unchecked(Point::at(y, x, 15));
+        }
+        while game.stones() < plies && game.outcome().is_none() {
+            let mut b = board_of(&game, None).expect("live board");
+            let found = searcher.search(&mut b, limits);
+            game.play_unchecked(core_point(&b, found.best));
+        }
+        if game.outcome().is_none() {
+            out.push(game);
+        }
+    }
+    out
+}

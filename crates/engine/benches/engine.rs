@@ -1,0 +1,70 @@
+//! Engine benchmarks: make/unmake with pattern updates, node rate of the
+//! main search from middlegames, and the time to solve the tactical suite.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use inarow_engine::koth::board_of;
+use inarow_engine::search::{Limits, Options, Searcher};
+use inarow_engine::suite::{generate_suite, middlegames};
+use inarow_engine::vcf::Vcf;
+
+fn make_unmake(c: &mut Criterion) {
+    let games = middlegames(1, 1, 24);
+    let mut b = board_of(&games[0], None).unwrap();
+    let empties: Vec<usize> = b
+        .points()
+        .iter()
+        .map(|&i| i as usize)
+        .filter(|&i| b.is_empty(i) && b.is_near(i))
+        .collect();
+    c.bench_function("play+undo each candidate (middlegame)", |bench| {
+        bench.iter(|| {
+            for &i in &empties {
+                b.play(i);
+                b.undo();
+            }
+        })
+    });
+}
+
+fn search_nodes(c: &mut Criterion) {
+    let games = middlegames(2, 4, 20);
+    let mut group = c.benchmark_group("search");
+    group.sample_size(10);
+    group.bench_function("20k nodes x 4 middlegames", |bench| {
+        let mut s = Searcher::new(Options::default());
+        bench.iter(|| {
+            for g in &games {
+                let mut b = board_of(g, None).unwrap();
+                s.clear();
+                s.search(
+                    &mut b,
+                    Limits {
+                        time: None,
+                        depth: 60,
+                        nodes: 20_000,
+                    },
+                );
+            }
+        })
+    });
+    group.finish();
+}
+
+fn tactical_suite(c: &mut Criterion) {
+    let suite = generate_suite(11, 24, 4);
+    let mut group = c.benchmark_group("vcf");
+    group.sample_size(10);
+    group.bench_function("solve the 24-position suite", |bench| {
+        let mut vcf = Vcf::new(1_000_000, 40);
+        bench.iter(|| {
+            for p in &suite {
+                let mut b = board_of(&p.game, None).unwrap();
+                assert!(vcf.solve(&mut b).is_some());
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, make_unmake, search_nodes, tactical_suite);
+criterion_main!(benches);

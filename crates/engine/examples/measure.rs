@@ -1,0 +1,61 @@
+//! Measures the figures the engine's documentation reports: nodes per
+//! second and depth reached in one second from middlegame positions, and
+//! the time to solve the tactical suite. Run with
+//! `cargo run --release -p inarow-engine --example measure [-- SECONDS]`.
+
+use std::time::{Duration, Instant};
+
+use inarow_engine::koth::board_of;
+use inarow_engine::search::{Limits, Options, Searcher};
+use inarow_engine::suite::{generate_suite, middlegames};
+use inarow_engine::vcf::Vcf;
+
+fn main() {
+    let secs: f64 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1.0);
+    let games = middlegames(2, 8, 20);
+    let mut searcher = Searcher::new(Options::default());
+    let (mut nodes, mut time, mut depths) = (0u64, Duration::ZERO, Vec::new());
+    for g in &games {
+        let mut b = board_of(g, None).expect("live board");
+        searcher.clear();
+        let f = searcher.search(&mut b, Limits::time(Duration::from_secs_f64(secs)));
+        nodes += f.nodes;
+        time += f.elapsed;
+        depths.push(if f.vcf {
+            "VCF".to_string()
+        } else if f.depth == 0 {
+            "forced".to_string()
+        } else {
+            f.depth.to_string()
+        });
+    }
+    println!(
+        "middlegames: {} positions of 20 stones, {secs} s each",
+        games.len()
+    );
+    println!(
+        "  nodes/s: {:.0}",
+        nodes as f64 / time.as_secs_f64().max(1e-9)
+    );
+    println!(
+        "  depth reached (VCF: won by the threat search; forced: one legal defence): {}",
+        depths.join(" ")
+    );
+    let suite = generate_suite(11, 24, 4);
+    let longest = suite.iter().map(|p| p.attacks).max().unwrap_or(0);
+    let start = Instant::now();
+    let mut vcf = Vcf::new(1_000_000, 40);
+    let mut solved = 0;
+    for p in &suite {
+        let mut b = board_of(&p.game, None).expect("live board");
+        solved += usize::from(vcf.solve(&mut b).is_some());
+    }
+    println!(
+        "tactical suite: {solved}/{} solved (up to {longest} fours) in {:.1} ms",
+        suite.len(),
+        start.elapsed().as_secs_f64() * 1e3
+    );
+}
