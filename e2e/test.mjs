@@ -102,6 +102,46 @@ test("training against a random player grows the learning chart", async (page) =
   assert(JSON.stringify(lines) === '["wins","draws","losses"]', `chart lines ${lines}`);
 });
 
+test("gomoku: open with three stones and play a few moves against the engine", async (page) => {
+  await page.goto(url);
+  await page.click('header button[data-tab="gomoku"]');
+  await page.selectOption("#gomoku-opener", "you");
+  await page.selectOption("#gomoku-time", "100");
+  await page.click("#gomoku-new");
+  await page.waitForFunction(() => document.querySelector("#gomoku-note").dataset.phase === "opening");
+  for (const [x, y] of [[7, 7], [8, 8], [8, 6]]) {
+    await page.click(`#gomoku-board button[data-x="${x}"][data-y="${y}"]:not([disabled])`);
+    await page.waitForFunction(([x, y]) =>
+      document.querySelector(`#gomoku-board button[data-x="${x}"][data-y="${y}"]`).dataset.stone !== "", [x, y]);
+  }
+  const colours = await page.$$eval("#gomoku-board button", (bs) => bs.map((b) => b.dataset.stone).join(""));
+  assert(colours === "WBB", `opening stones in board order: ${colours}`);
+  await page.waitForFunction(() => !["thinking", "opening"].includes(document.querySelector("#gomoku-note").dataset.phase), null, { timeout: 30000 });
+  if (await page.$eval("#gomoku-note", (n) => n.dataset.phase) === "colour") await page.click("#gomoku-black");
+  const count = () => page.$$eval("#gomoku-board button", (bs) => bs.filter((b) => b.dataset.stone).length);
+  for (let move = 0; move < 3; move++) {
+    await page.waitForFunction(() => {
+      const phase = document.querySelector("#gomoku-note").dataset.phase;
+      return phase === "over" || (phase === "play" && document.querySelector("#gomoku-board button:not([disabled])"));
+    }, null, { timeout: 30000 });
+    if (await page.$eval("#gomoku-note", (n) => n.dataset.phase) === "over") break;
+    const before = await count();
+    // The empty point nearest the centre.
+    const target = await page.$$eval("#gomoku-board button:not([disabled])", (bs) => {
+      const d = (b) => Math.abs(b.dataset.x - 7) + Math.abs(b.dataset.y - 7);
+      const b = bs.sort((a, c) => d(a) - d(c))[0];
+      return [b.dataset.x, b.dataset.y];
+    });
+    await page.click(`#gomoku-board button[data-x="${target[0]}"][data-y="${target[1]}"]`);
+    await page.waitForFunction((n) => {
+      const stones = [...document.querySelectorAll("#gomoku-board button")].filter((b) => b.dataset.stone).length;
+      return stones >= n + 2 || document.querySelector("#gomoku-note").dataset.phase === "over";
+    }, before, { timeout: 30000 });
+    const thought = await page.$eval("#gomoku-thought", (t) => t.textContent);
+    assert(/Evaluation .* Principal variation: [A-P]\d+/.test(thought), `engine info: ${thought}`);
+  }
+});
+
 const profile = mkdtempSync(join(tmpdir(), "inarow-e2e-"));
 // A persistent context is how Playwright takes a fresh, empty --user-data-dir.
 const browser = await chromium.launchPersistentContext(profile, {

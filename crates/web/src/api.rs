@@ -17,6 +17,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use crate::Shared;
+use crate::gomoku::{self, Job, Refused, Swap};
 use crate::menace::{MoveError, Opponent};
 
 /// The page, embedded so the program is all there is to install.
@@ -88,7 +89,12 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/menace/new", post(menace_new))
         .route("/api/menace/move", post(menace_move))
         .route("/api/menace/train", post(menace_train))
-        .route("/api/menace/stop", post(menace_stop));
+        .route("/api/menace/stop", post(menace_stop))
+        .route("/api/gomoku", get(gomoku_view))
+        .route("/api/gomoku/new", post(gomoku_new))
+        .route("/api/gomoku/move", post(gomoku_move))
+        .route("/api/gomoku/answer", post(gomoku_answer))
+        .route("/api/gomoku/colour", post(gomoku_colour));
     api.fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .with_state(shared)
@@ -260,4 +266,117 @@ fn trainer(shared: &Shared) {
             shared.notify("menace");
         }
     }
+}
+
+impl From<Refused> for ApiError {
+    fn from(r: Refused) -> ApiError {
+        if r.bad_input {
+            ApiError::bad(r.message)
+        } else {
+            ApiError::conflict(r.message)
+        }
+    }
+}
+
+fn gomoku_json(shared: &Shared) -> Json<serde_json::Value> {
+    Json(shared.gomoku.lock().expect("gomoku lock").view())
+}
+
+/// Runs the engine's jobs on a thread of their own, one after another,
+/// applying each to the table if its game is still on.
+fn think(shared: &Arc<Shared>, job: Option<Job>) {
+    let Some(job) = job else {
+        return;
+    };
+    let shared = shared.clone();
+    std::thread::spawn(move || {
+        let mut next = Some(job);
+        while let Some(job) = next {
+            let done = gomoku::work(&mut **shared.brain.lock().expect("brain lock"), &job);
+            next = shared
+                .gomoku
+                .lock()
+                .expect("gomoku lock")
+                .done(job.game_id, done);
+            shared.notify("gomoku");
+        }
+    });
+}
+
+async fn gomoku_view(State(shared): State<Arc<Shared>>) -> Json<serde_json::Value> {
+    gomoku_json(&shared)
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Opener {
+    You,
+    Engine,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewGomoku {
+    opener: Opener,
+    time_ms: u64,
+}
+
+async fn gomoku_new(State(shared): State<Arc<Shared>>, Body(body): Body<NewGomoku>) -> Reply {
+    let job = shared
+        .gomoku
+        .lock()
+        .expect("gomoku lock")
+        .new_game(matches!(body.opener, Opener::You), body.time_ms)?;
+    think(&shared, job);
+    shared.notify("gomoku");
+    Ok(gomoku_json(&shared))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Stone {
+    x: usize,
+    y: usize,
+}
+
+async fn gomoku_move(State(shared): State<Arc<Shared>>, Body(body): Body<Stone>) -> Reply {
+    let job = shared
+        .gomoku
+        .lock()
+        .expect("gomoku lock")
+        .click(body.x, body.y)?;
+    think(&shared, job);
+    shared.notify("gomoku");
+    Ok(gomoku_json(&shared))
+}
+
+async fn gomoku_answer(State(shared): State<Arc<Shared>>, Body(body): Body<Swap>) -> Reply {
+    let job = shared.gomoku.lock().expect("gomoku lock").answer(body)?;
+    think(&shared, job);
+    shared.notify("gomoku");
+    Ok(gomoku_json(&shared))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Colour {
+    Black,
+    White,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ColourBody {
+    colour: Colour,
+}
+
+async fn gomoku_colour(State(shared): State<Arc<Shared>>, Body(body): Body<ColourBody>) -> Reply {
+    let colour = match body.colour {
+        Colour::Black => inarow_core::Player::X,
+        Colour::White => inarow_core::Player::O,
+    };
+    let job = shared.gomoku.lock().expect("gomoku lock").choose(colour)?;
+    think(&shared, job);
+    shared.notify("gomoku");
+    Ok(gomoku_json(&shared))
 }

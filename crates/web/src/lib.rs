@@ -17,6 +17,7 @@
 #![deny(missing_docs)]
 
 pub mod api;
+pub mod gomoku;
 pub mod menace;
 
 use std::path::PathBuf;
@@ -44,6 +45,10 @@ pub struct Config {
 pub struct Shared {
     /// The MENACE room.
     pub menace: Mutex<menace::Room>,
+    /// The gomoku game.
+    pub gomoku: Mutex<gomoku::Table>,
+    /// The engine the gomoku game is played against.
+    pub brain: Arc<Mutex<Box<dyn gomoku::Brain>>>,
     saver: Saver,
     bots: PathBuf,
     seed: u64,
@@ -79,6 +84,8 @@ pub fn shared(config: Config) -> Arc<Shared> {
     let (stop, _) = broadcast::channel(1);
     Arc::new(Shared {
         menace: Mutex::new(menace::Room::new(config.memory, config.seed)),
+        gomoku: Mutex::new(gomoku::Table::default()),
+        brain: Arc::new(Mutex::new(Box::new(gomoku::EngineBrain::new(config.seed)))),
         saver: config.saver,
         bots: config.bots,
         seed: config.seed,

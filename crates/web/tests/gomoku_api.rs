@@ -1,0 +1,199 @@
+//! The gomoku endpoints: every opening path, moves, the engine's thought,
+//! and refusals. The real engine thinks 50 ms a move.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use axum::http::StatusCode;
+use common::{TestApp, app, error_of};
+use inarow_menace::Preset;
+use serde_json::Value;
+
+async fn settled(t: &TestApp) -> Value {
+    let start = Instant::now();
+    loop {
+        let (_, v) = t.call("GET", "/api/gomoku", None).await;
+        if v["phase"] != "thinking" {
+            return v;
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "engine still thinking: {v}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+fn stones(v: &Value) -> Vec<(u64, u64, String)> {
+    v["stones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["x"].as_u64().unwrap(), s["y"].as_u64().unwrap(), s["colour"].as_str().unwrap().to_string()))
+        .collect()
+}
+
+/// An empty point near the centre.
+fn empty_point(v: &Value) -> (u64, u64) {
+    let taken = stones(v);
+    for r in 0..8i64 {
+        for dy in -r..=r {
+            for dx in -r..=r {
+                let (x, y) = ((7 + dx) as u64, (7 + dy) as u64);
+                if !taken.iter().any(|s| s.0 == x && s.1 == y) {
+                    return (x, y);
+                }
+            }
+        }
+    }
+    panic!("board full")
+}
+
+async fn post(t: &TestApp, path: &str, body: &str) -> (StatusCode, Value) {
+    t.call("POST", path, Some(body)).await
+}
+
+/// Plays `moves` of the person's moves, checking each engine reply.
+async fn play_moves(t: &TestApp, mut v: Value, moves: usize) {
+    for _ in 0..moves {
+        if v["phase"] == "over" {
+            return;
+        }
+        assert_eq!(v["phase"], "play", "{v}");
+        assert_eq!(v["to_move"], v["person"], "{v}");
+        let before = stones(&v).len();
+        let (x, y) = empty_point(&v);
+        let (status, reply) = post(t, "/api/gomoku/move", &format!("{{\"x\":{x},\"y\":{y}}}")).await;
+        assert_eq!(status, StatusCode::OK, "{reply}");
+        v = settled(t).await;
+        if v["phase"] == "over" {
+            return;
+        }
+        let s = stones(&v);
+        assert_eq!(s.len(), before + 2, "{v}");
+        let engine = s.last().unwrap();
+        let thought = &v["thought"];
+        assert_eq!(thought["best"], serde_json::json!([engine.0, engine.1]));
+        let pv = thought["pv"].as_array().unwrap();
+        assert!(!pv.is_empty() && pv[0] == thought["best"], "{thought}");
+        assert!(thought["score"].is_i64());
+    }
+}
+
+#[tokio::test]
+async fn the_person_opens_and_plays_a_few_moves() {
+    let t = app(Preset::Challenge);
+    let (status, body) = post(&t, "/api/gomoku/new", r#"{"opener":"you","time_ms":10}"#).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(error_of(&body), "time 10 ms is out of range: use 50 to 10000 ms per move");
+    let (status, body) = post(&t, "/api/gomoku/new", r#"{"opener":"nobody","time_ms":100}"#).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error_of(&body).contains("unknown variant `nobody`"));
+    let (status, body) = post(&t, "/api/gomoku/move", r#"{"x":7,"y":7}"#).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(error_of(&body), "no game in progress: start a new game");
+
+    let (status, v) = post(&t, "/api/gomoku/new", r#"{"opener":"you","time_ms":50}"#).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v["phase"], "opening");
+    for (x, y) in [(7, 7), (8, 8)] {
+        post(&t, "/api/gomoku/move", &format!("{{\"x\":{x},\"y\":{y}}}")).await;
+    }
+    for (body, status, message) in [
+        (r#"{"x":15,"y":0}"#, StatusCode::BAD_REQUEST, "(15,0) is off the board: x and y go from 0 to 14"),
+        (r#"{"x":7,"y":7}"#, StatusCode::BAD_REQUEST, "(7,7) is taken: choose an empty point"),
+        (r#"{"x":-1,"y":0}"#, StatusCode::BAD_REQUEST, "bad request body"),
+        (r#"{"x":1}"#, StatusCode::BAD_REQUEST, "missing field `y`"),
+    ] {
+        let (got, reply) = post(&t, "/api/gomoku/move", body).await;
+        assert_eq!(got, status, "{body}");
+        assert!(error_of(&reply).contains(message), "{body}: {reply}");
+    }
+    let (status, body) = post(&t, "/api/gomoku/answer", r#"{"choice":"black"}"#).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(error_of(&body), "there is no opening to answer now");
+    let (_, v) = post(&t, "/api/gomoku/move", r#"{"x":8,"y":6}"#).await;
+    assert_eq!(
+        stones(&v),
+        vec![(7, 7, "B".into()), (8, 8, "B".into()), (8, 6, "W".into())]
+    );
+    assert_eq!(v["phase"], "thinking");
+    let (status, body) = post(&t, "/api/gomoku/move", r#"{"x":0,"y":0}"#).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(error_of(&body), "the engine is thinking: wait for its move");
+
+    let mut v = settled(&t).await;
+    if v["phase"] == "colour" {
+        assert_eq!(stones(&v).len(), 5);
+        let (status, body) = post(&t, "/api/gomoku/colour", r#"{"colour":"red"}"#).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        let (status, next) = post(&t, "/api/gomoku/colour", r#"{"colour":"white"}"#).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(next["person"], "white");
+        v = settled(&t).await;
+    } else {
+        let (status, _) = post(&t, "/api/gomoku/colour", r#"{"colour":"black"}"#).await;
+        assert_eq!(status, StatusCode::CONFLICT);
+    }
+    play_moves(&t, v, 3).await;
+}
+
+#[tokio::test]
+async fn the_engine_opens_and_every_answer_is_taken() {
+    let t = app(Preset::Challenge);
+    // Take black: white (the engine) moves next.
+    post(&t, "/api/gomoku/new", r#"{"opener":"engine","time_ms":50}"#).await;
+    let v = settled(&t).await;
+    assert_eq!(v["phase"], "answer", "{v}");
+    let s = stones(&v);
+    assert_eq!(s.iter().map(|s| s.2.as_str()).collect::<String>(), "BBW");
+    let (status, body) = post(&t, "/api/gomoku/move", r#"{"x":0,"y":0}"#).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(error_of(&body).starts_with("answer the opening first"));
+    let taken = format!(r#"{{"choice":"white","x":{},"y":{}}}"#, s[0].0, s[0].1);
+    let (status, body) = post(&t, "/api/gomoku/answer", &taken).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error_of(&body).contains("is taken"));
+    let (status, body) = post(&t, "/api/gomoku/answer", r#"{"choice":"place","black":[0,0],"white":[0,0]}"#).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(error_of(&body), "the black and the white stone must be on different points");
+    let (status, body) = post(&t, "/api/gomoku/answer", r#"{"choice":"maybe"}"#).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    let (status, v) = post(&t, "/api/gomoku/answer", r#"{"choice":"black"}"#).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v["person"], "black");
+    let v = settled(&t).await;
+    assert_eq!(stones(&v).len(), 4, "the engine (white) moved first: {v}");
+    play_moves(&t, v, 2).await;
+
+    // Place a white stone and take white: black (the engine) moves next.
+    post(&t, "/api/gomoku/new", r#"{"opener":"engine","time_ms":50}"#).await;
+    let v = settled(&t).await;
+    let (x, y) = empty_point(&v);
+    let (status, v) = post(&t, "/api/gomoku/answer", &format!(r#"{{"choice":"white","x":{x},"y":{y}}}"#)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["person"], "white");
+    let v = settled(&t).await;
+    assert_eq!(stones(&v).len(), 5);
+    play_moves(&t, v, 1).await;
+
+    // Place two stones: the engine chooses its colour.
+    post(&t, "/api/gomoku/new", r#"{"opener":"engine","time_ms":50}"#).await;
+    settled(&t).await;
+    let (status, v) = post(&t, "/api/gomoku/answer", r#"{"choice":"place","black":[0,0],"white":[14,14]}"#).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let v = settled(&t).await;
+    assert!(v["person"] == "black" || v["person"] == "white", "{v}");
+    assert_eq!(v["phase"], "play");
+    play_moves(&t, v, 1).await;
+}
+
+#[tokio::test]
+async fn a_new_game_drops_the_engine_answer_for_the_old_one() {
+    let t = app(Preset::Challenge);
+    post(&t, "/api/gomoku/new", r#"{"opener":"engine","time_ms":300}"#).await;
+    let (_, v) = post(&t, "/api/gomoku/new", r#"{"opener":"you","time_ms":50}"#).await;
+    assert_eq!(v["phase"], "opening");
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let (_, v) = t.call("GET", "/api/gomoku", None).await;
+    assert_eq!(v["phase"], "opening");
+    assert!(stones(&v).is_empty(), "{v}");
+}
