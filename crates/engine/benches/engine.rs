@@ -1,6 +1,9 @@
 //! Engine benchmarks: make/unmake with pattern updates, node rate of the
 //! main search from middlegames, and the time to solve the tactical suite.
 
+// criterion_group! defines a public function that cannot carry a doc comment.
+#![allow(missing_docs)]
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use inarow_engine::koth::board_of;
 use inarow_engine::search::{Limits, Options, Searcher};
