@@ -116,10 +116,55 @@ pub fn board(rule: Rule) -> Mnk {
 
 /// Plays one scheduled game between bot processes.
 pub fn play_fixture(bots: &[BotMeta], fixture: &Fixture, config: &Config) -> GameRecord {
+    play_fixture_watched(bots, fixture, config, &|_, _, _| {})
+}
+
+/// Sees each prompt as the judge writes it: (fixture index, bot name,
+/// prompt). Prompts carry the whole board, so a viewer can draw a game live.
+pub type OnPrompt<'a> = &'a (dyn Fn(usize, &str, &str) + Sync);
+
+/// A contestant whose prompts are shown to a watcher first.
+struct Watched<'a> {
+    inner: Box<dyn Contestant>,
+    index: usize,
+    on_prompt: OnPrompt<'a>,
+}
+
+impl Contestant for Watched<'_> {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+    fn ask(&mut self, prompt: &str) -> Result<String, Fault> {
+        (self.on_prompt)(self.index, self.inner.name(), prompt);
+        self.inner.ask(prompt)
+    }
+    fn exit(&mut self, line: &str) {
+        self.inner.exit(line);
+    }
+    fn finish(&mut self) {
+        self.inner.finish();
+    }
+}
+
+/// [`play_fixture`], showing every prompt to `on_prompt`.
+pub fn play_fixture_watched(
+    bots: &[BotMeta],
+    fixture: &Fixture,
+    config: &Config,
+    on_prompt: OnPrompt<'_>,
+) -> GameRecord {
     let (bot_a, bot_b) = (&bots[fixture.a], &bots[fixture.b]);
-    let mut a = start(bot_a, &bot_b.name, fixture.a_seed, config);
-    let mut b = start(bot_b, &bot_a.name, fixture.b_seed, config);
-    let mut record = play_game(&board(config.rule), &mut *a, &mut *b);
+    let mut a = Watched {
+        inner: start(bot_a, &bot_b.name, fixture.a_seed, config),
+        index: fixture.index,
+        on_prompt,
+    };
+    let mut b = Watched {
+        inner: start(bot_b, &bot_a.name, fixture.b_seed, config),
+        index: fixture.index,
+        on_prompt,
+    };
+    let mut record = play_game(&board(config.rule), &mut a, &mut b);
     record.index = fixture.index;
     record.a_seed = fixture.a_seed;
     record.b_seed = fixture.b_seed;
@@ -133,6 +178,17 @@ pub fn play_all(
     config: &Config,
     on_game: &(dyn Fn(&GameRecord) + Sync),
 ) -> Vec<GameRecord> {
+    play_all_watched(bots, config, on_game, &|_, _, _| {})
+}
+
+/// [`play_all`], showing every prompt of every game to `on_prompt` (from
+/// the game's thread, as the judge writes it).
+pub fn play_all_watched(
+    bots: &[BotMeta],
+    config: &Config,
+    on_game: &(dyn Fn(&GameRecord) + Sync),
+    on_prompt: OnPrompt<'_>,
+) -> Vec<GameRecord> {
     let fixtures = schedule(bots.len(), config.seed);
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<Option<GameRecord>>> = Mutex::new(vec![None; fixtures.len()]);
@@ -144,7 +200,7 @@ pub fn play_all(
                     let Some(fixture) = fixtures.get(i) else {
                         break;
                     };
-                    let record = play_fixture(bots, fixture, config);
+                    let record = play_fixture_watched(bots, fixture, config, on_prompt);
                     on_game(&record);
                     done.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(record);
                 }
