@@ -142,6 +142,27 @@ test("gomoku: open with three stones and play a few moves against the engine", a
   }
 });
 
+test("tournament: run two bots, see standings, replay a game", async (page) => {
+  await page.goto(url);
+  await page.click('header button[data-tab="tournament"]');
+  await page.fill("#tour-seed", "4");
+  await page.click("#tour-start");
+  await page.waitForFunction(() => document.querySelector("#tour-status").textContent.startsWith("Finished"), null, { timeout: 60000 });
+  const rows = await page.$$eval("#tour-standings tbody tr", (rs) => rs.map((r) => r.children[1].textContent).sort());
+  assert(JSON.stringify(rows) === '["alice","bob"]', `standings ${rows}`);
+  const points = await page.$$eval("#tour-standings tbody tr", (rs) => rs.reduce((a, r) => a + Number(r.children[2].textContent), 0));
+  assert(points === 4, `points ${points}`);
+  await page.click('#tour-games tr[data-game="0"] button');
+  await page.waitForSelector("#tour-replay-grid");
+  const total = Number(await page.$eval("#tour-replay-grid", (b) => b.dataset.stones));
+  assert(total >= 3, `replay shows ${total} stones`);
+  await page.click("#tour-prev");
+  const fewer = Number(await page.$eval("#tour-replay-grid", (b) => b.dataset.stones));
+  assert(fewer === total - 1, `one step back shows ${fewer}`);
+  await page.click("#tour-first");
+  assert(await page.$eval("#tour-replay-grid", (b) => b.querySelectorAll("span.b, span.w").length) === 0, "first step not empty");
+});
+
 const profile = mkdtempSync(join(tmpdir(), "inarow-e2e-"));
 // A persistent context is how Playwright takes a fresh, empty --user-data-dir.
 const browser = await chromium.launchPersistentContext(profile, {

@@ -19,9 +19,14 @@ cleanup() {
 trap cleanup EXIT
 
 state="$work/menace.json"
+# Two copies of the random Python example bot for the tournament test.
+for name in alice bob; do
+    mkdir -p "$work/bots/$name"
+    printf '%s\npython3\n%s\n0\n' "$name" "$PWD/bots/random-python/bot.py" >"$work/bots/$name/meta"
+done
 # Port 0: the server picks a free port and prints it.
 target/debug/inarow serve --port 0 --preset michie --seed 3 --state "$state" \
-    --bots e2e/bots >"$work/server.log" 2>&1 &
+    --bots "$work/bots" >"$work/server.log" 2>&1 &
 server=$!
 url=""
 for _ in $(seq 1 100); do

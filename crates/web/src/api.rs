@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{FromRequest, Request, State};
+use axum::extract::{FromRequest, Path, Request, State};
 use axum::http::{Method, StatusCode, Uri, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
@@ -18,6 +18,7 @@ use serde::de::DeserializeOwned;
 
 use crate::Shared;
 use crate::gomoku::{self, Job, Refused, Swap};
+use inarow_judge::tournament;
 use crate::menace::{MoveError, Opponent};
 
 /// The page, embedded so the program is all there is to install.
@@ -94,7 +95,10 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/gomoku/new", post(gomoku_new))
         .route("/api/gomoku/move", post(gomoku_move))
         .route("/api/gomoku/answer", post(gomoku_answer))
-        .route("/api/gomoku/colour", post(gomoku_colour));
+        .route("/api/gomoku/colour", post(gomoku_colour))
+        .route("/api/tournament", get(tournament_view))
+        .route("/api/tournament/start", post(tournament_start))
+        .route("/api/tournament/games/{index}", get(tournament_game));
     api.fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .with_state(shared)
@@ -379,4 +383,87 @@ async fn gomoku_colour(State(shared): State<Arc<Shared>>, Body(body): Body<Colou
     think(&shared, job);
     shared.notify("gomoku");
     Ok(gomoku_json(&shared))
+}
+
+fn tournament_json(shared: &Shared) -> Json<serde_json::Value> {
+    Json(shared.tournament.lock().expect("tournament lock").view())
+}
+
+async fn tournament_view(State(shared): State<Arc<Shared>>) -> Json<serde_json::Value> {
+    tournament_json(&shared)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StartBody {
+    seed: Option<u64>,
+    jobs: Option<usize>,
+    timeout_ms: Option<u64>,
+}
+
+async fn tournament_start(State(shared): State<Arc<Shared>>, Body(body): Body<StartBody>) -> Reply {
+    use crate::tournament::{MAX_JOBS, Request, TIMEOUT_MS, bots_of, config};
+    let jobs = body.jobs.unwrap_or(2);
+    if !(1..=MAX_JOBS).contains(&jobs) {
+        return Err(ApiError::bad(format!("jobs {jobs} is out of range: use 1 to {MAX_JOBS}")));
+    }
+    let timeout_ms = body.timeout_ms.unwrap_or(2000);
+    if !TIMEOUT_MS.contains(&timeout_ms) {
+        return Err(ApiError::bad(format!(
+            "timeout {timeout_ms} ms is out of range: use {} to {} ms per answer",
+            TIMEOUT_MS.start(),
+            TIMEOUT_MS.end()
+        )));
+    }
+    // Bot seeds must stay below 2^53 (docs/judge.md); the tournament seed may be any u64.
+    let request = Request {
+        seed: body.seed.unwrap_or(shared.seed),
+        jobs,
+        timeout_ms,
+    };
+    let bots = bots_of(&shared.bots).map_err(ApiError::conflict)?;
+    {
+        let mut runs = shared.tournament.lock().expect("tournament lock");
+        if runs.running() {
+            return Err(ApiError::conflict("a tournament is already running: wait for it to end"));
+        }
+        runs.start(request, &bots);
+    }
+    let runner = shared.clone();
+    std::thread::spawn(move || {
+        let shared = runner;
+        tournament::play_all_watched(
+            &bots,
+            &config(&request),
+            &|record| {
+                shared.tournament.lock().expect("tournament lock").finished(record);
+                shared.notify("tournament");
+            },
+            &|index, name, prompt| {
+                let due = shared
+                    .tournament
+                    .lock()
+                    .expect("tournament lock")
+                    .prompt(index, name, prompt);
+                if due {
+                    shared.notify("tournament");
+                }
+            },
+        );
+        shared.tournament.lock().expect("tournament lock").ended();
+        shared.notify("tournament");
+    });
+    shared.notify("tournament");
+    Ok(tournament_json(&shared))
+}
+
+async fn tournament_game(State(shared): State<Arc<Shared>>, Path(index): Path<String>) -> Reply {
+    let number: usize = index
+        .parse()
+        .map_err(|_| ApiError::bad(format!("{index:?} is not a game number: use 0, 1, 2, ...")))?;
+    let runs = shared.tournament.lock().expect("tournament lock");
+    let game = runs.game(number).ok_or_else(|| {
+        ApiError(StatusCode::NOT_FOUND, format!("no finished game {number} in the current tournament"))
+    })?;
+    Ok(Json(serde_json::to_value(game).expect("records serialize")))
 }

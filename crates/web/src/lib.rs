@@ -19,6 +19,7 @@
 pub mod api;
 pub mod gomoku;
 pub mod menace;
+pub mod tournament;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -49,6 +50,8 @@ pub struct Shared {
     pub gomoku: Mutex<gomoku::Table>,
     /// The engine the gomoku game is played against.
     pub brain: Arc<Mutex<Box<dyn gomoku::Brain>>>,
+    /// The tournament runs.
+    pub tournament: Mutex<tournament::Runs>,
     saver: Saver,
     bots: PathBuf,
     seed: u64,
@@ -70,8 +73,10 @@ impl Shared {
         (self.saver)(room.memory())
     }
 
-    /// Stops training and saves: what a clean shutdown does.
+    /// Stops training, ends every bot process of a tournament and saves:
+    /// what a clean shutdown does.
     pub fn shut_down(&self) -> anyhow::Result<()> {
+        inarow_judge::process::kill_all_bots();
         let mut room = self.menace.lock().expect("menace lock");
         room.set_training(false);
         (self.saver)(room.memory())
@@ -86,6 +91,7 @@ pub fn shared(config: Config) -> Arc<Shared> {
         menace: Mutex::new(menace::Room::new(config.memory, config.seed)),
         gomoku: Mutex::new(gomoku::Table::default()),
         brain: Arc::new(Mutex::new(Box::new(gomoku::EngineBrain::new(config.seed)))),
+        tournament: Mutex::new(tournament::Runs::default()),
         saver: config.saver,
         bots: config.bots,
         seed: config.seed,
