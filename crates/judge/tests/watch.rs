@@ -19,7 +19,11 @@ fn bots(dir: &Path) -> Vec<BotMeta> {
         .map(|name| {
             let folder = dir.join(name);
             fs::create_dir_all(&folder).unwrap();
-            fs::write(folder.join("meta"), format!("{name}\npython3\n{}\n0\n", script.display())).unwrap();
+            fs::write(
+                folder.join("meta"),
+                format!("{name}\npython3\n{}\n0\n", script.display()),
+            )
+            .unwrap();
             BotMeta::load(&folder).unwrap()
         })
         .collect()
@@ -38,7 +42,10 @@ fn watching_sees_every_prompt_and_changes_no_game() {
     let plain = tournament::play_all(&bots, &config, &|_| {});
     let prompts: Mutex<Vec<(usize, String, String)>> = Mutex::new(Vec::new());
     let watched = tournament::play_all_watched(&bots, &config, &|_| {}, &|i, name, prompt| {
-        prompts.lock().unwrap().push((i, name.to_string(), prompt.to_string()));
+        prompts
+            .lock()
+            .unwrap()
+            .push((i, name.to_string(), prompt.to_string()));
     });
     assert_eq!(plain, watched);
     let prompts = prompts.into_inner().unwrap();
@@ -60,6 +67,11 @@ fn watching_sees_every_prompt_and_changes_no_game() {
             assert_eq!(got, placed, "game {}: {prompt}", game.index);
         }
         let last: &GameRecord = game;
-        assert!(seen.len() >= 3, "game {} saw {} prompts", last.index, seen.len());
+        assert!(
+            seen.len() >= 3,
+            "game {} saw {} prompts",
+            last.index,
+            seen.len()
+        );
     }
 }

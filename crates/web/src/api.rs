@@ -18,8 +18,8 @@ use serde::de::DeserializeOwned;
 
 use crate::Shared;
 use crate::gomoku::{self, Job, Refused, Swap};
-use inarow_judge::tournament;
 use crate::menace::{MoveError, Opponent};
+use inarow_judge::tournament;
 
 /// The page, embedded so the program is all there is to install.
 const PAGE: &str = include_str!("../page/index.html");
@@ -405,7 +405,9 @@ async fn tournament_start(State(shared): State<Arc<Shared>>, Body(body): Body<St
     use crate::tournament::{MAX_JOBS, Request, TIMEOUT_MS, bots_of, config};
     let jobs = body.jobs.unwrap_or(2);
     if !(1..=MAX_JOBS).contains(&jobs) {
-        return Err(ApiError::bad(format!("jobs {jobs} is out of range: use 1 to {MAX_JOBS}")));
+        return Err(ApiError::bad(format!(
+            "jobs {jobs} is out of range: use 1 to {MAX_JOBS}"
+        )));
     }
     let timeout_ms = body.timeout_ms.unwrap_or(2000);
     if !TIMEOUT_MS.contains(&timeout_ms) {
@@ -425,7 +427,9 @@ async fn tournament_start(State(shared): State<Arc<Shared>>, Body(body): Body<St
     {
         let mut runs = shared.tournament.lock().expect("tournament lock");
         if runs.running() {
-            return Err(ApiError::conflict("a tournament is already running: wait for it to end"));
+            return Err(ApiError::conflict(
+                "a tournament is already running: wait for it to end",
+            ));
         }
         runs.start(request, &bots);
     }
@@ -436,7 +440,11 @@ async fn tournament_start(State(shared): State<Arc<Shared>>, Body(body): Body<St
             &bots,
             &config(&request),
             &|record| {
-                shared.tournament.lock().expect("tournament lock").finished(record);
+                shared
+                    .tournament
+                    .lock()
+                    .expect("tournament lock")
+                    .finished(record);
                 shared.notify("tournament");
             },
             &|index, name, prompt| {
@@ -463,7 +471,10 @@ async fn tournament_game(State(shared): State<Arc<Shared>>, Path(index): Path<St
         .map_err(|_| ApiError::bad(format!("{index:?} is not a game number: use 0, 1, 2, ...")))?;
     let runs = shared.tournament.lock().expect("tournament lock");
     let game = runs.game(number).ok_or_else(|| {
-        ApiError(StatusCode::NOT_FOUND, format!("no finished game {number} in the current tournament"))
+        ApiError(
+            StatusCode::NOT_FOUND,
+            format!("no finished game {number} in the current tournament"),
+        )
     })?;
     Ok(Json(serde_json::to_value(game).expect("records serialize")))
 }

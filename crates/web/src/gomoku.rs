@@ -309,7 +309,9 @@ impl Table {
             self.note = "Place two black stones, then one white stone.".into();
             Ok(None)
         } else {
-            Ok(Some(self.job(Task::Open, "The engine places the opening stones…")))
+            Ok(Some(
+                self.job(Task::Open, "The engine places the opening stones…"),
+            ))
         }
     }
 
@@ -341,7 +343,8 @@ impl Table {
     fn put(&mut self, x: usize, y: usize, colour: Player) {
         let p = Point::at(y, x, SIZE);
         self.board.place(p, colour).expect("checked point");
-        self.stones.push((x, y, if colour == Player::X { 'B' } else { 'W' }));
+        self.stones
+            .push((x, y, if colour == Player::X { 'B' } else { 'W' }));
     }
 
     /// The person clicks (x, y): an opening stone or a move.
@@ -349,10 +352,16 @@ impl Table {
         match self.phase {
             Phase::Opening => {
                 self.point(x, y)?;
-                let colour = if self.stones.len() < 2 { Player::X } else { Player::O };
+                let colour = if self.stones.len() < 2 {
+                    Player::X
+                } else {
+                    Player::O
+                };
                 self.put(x, y, colour);
                 if self.stones.len() == 3 {
-                    return Ok(Some(self.job(Task::Answer, "The engine weighs its answer…")));
+                    return Ok(Some(
+                        self.job(Task::Answer, "The engine weighs its answer…"),
+                    ));
                 }
                 Ok(None)
             }
@@ -391,13 +400,17 @@ impl Table {
             }
             Swap::Place { black, white } => {
                 if black == white {
-                    return Err(bad("the black and the white stone must be on different points"));
+                    return Err(bad(
+                        "the black and the white stone must be on different points",
+                    ));
                 }
                 self.point(black.0, black.1)?;
                 self.point(white.0, white.1)?;
                 self.put(black.0, black.1, Player::X);
                 self.put(white.0, white.1, Player::O);
-                Ok(Some(self.job(Task::Colour, "The engine chooses its colour…")))
+                Ok(Some(
+                    self.job(Task::Colour, "The engine chooses its colour…"),
+                ))
             }
         }
     }

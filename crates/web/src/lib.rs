@@ -79,6 +79,7 @@ impl Shared {
         inarow_judge::process::kill_all_bots();
         let mut room = self.menace.lock().expect("menace lock");
         room.set_training(false);
+        room.abandon();
         (self.saver)(room.memory())
     }
 }

@@ -287,6 +287,15 @@ impl Room {
         self.chart.add(result);
     }
 
+    /// Ends a person's unfinished game unlearned: its beads go back, as
+    /// when the command line's input ends mid-game.
+    pub fn abandon(&mut self) {
+        self.memory.x.abandon();
+        if self.in_game() {
+            self.shown = None;
+        }
+    }
+
     /// Sets the trainer's opponent and speed (games per second).
     pub fn set_trainer(&mut self, opponent: Opponent, speed: u32) {
         if opponent == Opponent::Menace && self.memory.o.is_none() {
@@ -303,10 +312,7 @@ impl Room {
     /// Starts or stops training; starting abandons a person's game.
     pub fn set_training(&mut self, on: bool) {
         if on && !self.training {
-            self.memory.x.abandon();
-            if self.in_game() {
-                self.shown = None;
-            }
+            self.abandon();
         }
         self.training = on;
     }

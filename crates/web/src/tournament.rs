@@ -238,7 +238,10 @@ mod tests {
         let live = &v["run"]["live"];
         assert_eq!(live[0]["stones"], serde_json::json!([]));
         assert_eq!(live[1]["asking"], "bob");
-        assert_eq!(live[1]["stones"], serde_json::json!([[7, 7, "B"], [7, 8, "B"], [8, 8, "W"]]));
+        assert_eq!(
+            live[1]["stones"],
+            serde_json::json!([[7, 7, "B"], [7, 8, "B"], [8, 8, "W"]])
+        );
         let fixture = &runs.run.as_ref().unwrap().fixtures[1];
         assert_eq!(live[1]["a"], ["alice", "bob"][fixture.a]);
         runs.ended();

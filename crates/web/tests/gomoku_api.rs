@@ -17,7 +17,10 @@ async fn settled(t: &TestApp) -> Value {
         if v["phase"] != "thinking" {
             return v;
         }
-        assert!(start.elapsed() < Duration::from_secs(30), "engine still thinking: {v}");
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "engine still thinking: {v}"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
@@ -27,7 +30,13 @@ fn stones(v: &Value) -> Vec<(u64, u64, String)> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|s| (s["x"].as_u64().unwrap(), s["y"].as_u64().unwrap(), s["colour"].as_str().unwrap().to_string()))
+        .map(|s| {
+            (
+                s["x"].as_u64().unwrap(),
+                s["y"].as_u64().unwrap(),
+                s["colour"].as_str().unwrap().to_string(),
+            )
+        })
         .collect()
 }
 
@@ -61,7 +70,8 @@ async fn play_moves(t: &TestApp, mut v: Value, moves: usize) {
         assert_eq!(v["to_move"], v["person"], "{v}");
         let before = stones(&v).len();
         let (x, y) = empty_point(&v);
-        let (status, reply) = post(t, "/api/gomoku/move", &format!("{{\"x\":{x},\"y\":{y}}}")).await;
+        let (status, reply) =
+            post(t, "/api/gomoku/move", &format!("{{\"x\":{x},\"y\":{y}}}")).await;
         assert_eq!(status, StatusCode::OK, "{reply}");
         v = settled(t).await;
         if v["phase"] == "over" {
@@ -83,8 +93,16 @@ async fn the_person_opens_and_plays_a_few_moves() {
     let t = app(Preset::Challenge);
     let (status, body) = post(&t, "/api/gomoku/new", r#"{"opener":"you","time_ms":10}"#).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(error_of(&body), "time 10 ms is out of range: use 50 to 10000 ms per move");
-    let (status, body) = post(&t, "/api/gomoku/new", r#"{"opener":"nobody","time_ms":100}"#).await;
+    assert_eq!(
+        error_of(&body),
+        "time 10 ms is out of range: use 50 to 10000 ms per move"
+    );
+    let (status, body) = post(
+        &t,
+        "/api/gomoku/new",
+        r#"{"opener":"nobody","time_ms":100}"#,
+    )
+    .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(error_of(&body).contains("unknown variant `nobody`"));
     let (status, body) = post(&t, "/api/gomoku/move", r#"{"x":7,"y":7}"#).await;
@@ -98,9 +116,21 @@ async fn the_person_opens_and_plays_a_few_moves() {
         post(&t, "/api/gomoku/move", &format!("{{\"x\":{x},\"y\":{y}}}")).await;
     }
     for (body, status, message) in [
-        (r#"{"x":15,"y":0}"#, StatusCode::BAD_REQUEST, "(15,0) is off the board: x and y go from 0 to 14"),
-        (r#"{"x":7,"y":7}"#, StatusCode::BAD_REQUEST, "(7,7) is taken: choose an empty point"),
-        (r#"{"x":-1,"y":0}"#, StatusCode::BAD_REQUEST, "bad request body"),
+        (
+            r#"{"x":15,"y":0}"#,
+            StatusCode::BAD_REQUEST,
+            "(15,0) is off the board: x and y go from 0 to 14",
+        ),
+        (
+            r#"{"x":7,"y":7}"#,
+            StatusCode::BAD_REQUEST,
+            "(7,7) is taken: choose an empty point",
+        ),
+        (
+            r#"{"x":-1,"y":0}"#,
+            StatusCode::BAD_REQUEST,
+            "bad request body",
+        ),
         (r#"{"x":1}"#, StatusCode::BAD_REQUEST, "missing field `y`"),
     ] {
         let (got, reply) = post(&t, "/api/gomoku/move", body).await;
@@ -152,9 +182,17 @@ async fn the_engine_opens_and_every_answer_is_taken() {
     let (status, body) = post(&t, "/api/gomoku/answer", &taken).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(error_of(&body).contains("is taken"));
-    let (status, body) = post(&t, "/api/gomoku/answer", r#"{"choice":"place","black":[0,0],"white":[0,0]}"#).await;
+    let (status, body) = post(
+        &t,
+        "/api/gomoku/answer",
+        r#"{"choice":"place","black":[0,0],"white":[0,0]}"#,
+    )
+    .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(error_of(&body), "the black and the white stone must be on different points");
+    assert_eq!(
+        error_of(&body),
+        "the black and the white stone must be on different points"
+    );
     let (status, body) = post(&t, "/api/gomoku/answer", r#"{"choice":"maybe"}"#).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     let (status, v) = post(&t, "/api/gomoku/answer", r#"{"choice":"black"}"#).await;
@@ -168,7 +206,12 @@ async fn the_engine_opens_and_every_answer_is_taken() {
     post(&t, "/api/gomoku/new", r#"{"opener":"engine","time_ms":50}"#).await;
     let v = settled(&t).await;
     let (x, y) = empty_point(&v);
-    let (status, v) = post(&t, "/api/gomoku/answer", &format!(r#"{{"choice":"white","x":{x},"y":{y}}}"#)).await;
+    let (status, v) = post(
+        &t,
+        "/api/gomoku/answer",
+        &format!(r#"{{"choice":"white","x":{x},"y":{y}}}"#),
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["person"], "white");
     let v = settled(&t).await;
@@ -178,7 +221,12 @@ async fn the_engine_opens_and_every_answer_is_taken() {
     // Place two stones: the engine chooses its colour.
     post(&t, "/api/gomoku/new", r#"{"opener":"engine","time_ms":50}"#).await;
     settled(&t).await;
-    let (status, v) = post(&t, "/api/gomoku/answer", r#"{"choice":"place","black":[0,0],"white":[14,14]}"#).await;
+    let (status, v) = post(
+        &t,
+        "/api/gomoku/answer",
+        r#"{"choice":"place","black":[0,0],"white":[14,14]}"#,
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{v}");
     let v = settled(&t).await;
     assert!(v["person"] == "black" || v["person"] == "white", "{v}");
@@ -189,7 +237,12 @@ async fn the_engine_opens_and_every_answer_is_taken() {
 #[tokio::test]
 async fn a_new_game_drops_the_engine_answer_for_the_old_one() {
     let t = app(Preset::Challenge);
-    post(&t, "/api/gomoku/new", r#"{"opener":"engine","time_ms":300}"#).await;
+    post(
+        &t,
+        "/api/gomoku/new",
+        r#"{"opener":"engine","time_ms":300}"#,
+    )
+    .await;
     let (_, v) = post(&t, "/api/gomoku/new", r#"{"opener":"you","time_ms":50}"#).await;
     assert_eq!(v["phase"], "opening");
     tokio::time::sleep(Duration::from_millis(800)).await;
