@@ -105,7 +105,9 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
         let mut child = self.clone();
         if child.to_move() != player {
             // Pass the turn by setting up the same stones with `player` to move.
-            let cells: Vec<Option<Player>> = (0..self.points()).map(|i| self.stone(Point(i as u16))).collect();
+            let cells: Vec<Option<Player>> = (0..self.points())
+                .map(|i| self.stone(Point(i as u16)))
+                .collect();
             child = self.setup(&cells, player).expect("the position is valid");
         }
         child.play_unchecked(point);
