@@ -10,7 +10,7 @@ use inarow_engine::selfplay::{self, Result3, Tally, Verdict};
 /// Options of `inarow selfplay`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Settings of engine A, e.g. `width=20,leaf_vcf=40,root_vcf=on,lmr=on`.
+    /// Settings of engine A, e.g. `width=20,leaf_vcf=0,root_vcf=on,vcf_defence=on,lmr=on,tt_mb=32`.
     #[arg(long, default_value = "")]
     pub a: String,
     /// Settings of engine B (the baseline).

@@ -61,8 +61,9 @@ impl MoveList {
         self.scores[k] = s;
     }
 
+    /// Appends a move with its ordering score.
     #[inline]
-    fn push(&mut self, m: usize, s: i32) {
+    pub fn push(&mut self, m: usize, s: i32) {
         self.moves[self.len] = m as u16;
         self.scores[self.len] = s;
         self.len += 1;

@@ -27,6 +27,8 @@ pub struct Options {
     pub width: usize,
     /// Reduce late quiet moves.
     pub lmr: bool,
+    /// At the root, drop the moves that leave the opponent a VCF.
+    pub vcf_defence: bool,
     /// Transposition table size in bytes.
     pub tt_bytes: usize,
 }
@@ -35,9 +37,10 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             root_vcf: true,
-            leaf_vcf_nodes: 40,
+            leaf_vcf_nodes: 0,
             width: 20,
             lmr: true,
+            vcf_defence: true,
             tt_bytes: 32 << 20,
         }
     }
@@ -104,6 +107,7 @@ pub struct Searcher {
     start: Instant,
     deadline: Option<Instant>,
     node_limit: u64,
+    next_check: u64,
     stopped: bool,
 }
 
@@ -121,6 +125,7 @@ impl Searcher {
             start: Instant::now(),
             deadline: None,
             node_limit: u64::MAX,
+            next_check: 0,
             stopped: false,
         }
     }
@@ -146,6 +151,7 @@ impl Searcher {
         self.deadline = limits.time.map(|t| self.start + t);
         self.node_limit = limits.nodes;
         self.nodes = 0;
+        self.next_check = 0;
         self.stopped = false;
         for h in &mut self.history {
             for v in h.iter_mut() {
@@ -182,6 +188,10 @@ impl Searcher {
                 found.vcf = true;
                 return self.finish(found);
             }
+            if self.options.vcf_defence {
+                solver.set_deadline(limits.time.map(|t| self.start + t * 2 / 5));
+                self.defend_vcf(b, &mut root, &mut solver);
+            }
         }
         let soft = limits.time.map(|t| t / 2);
         for depth in 1..=limits.depth {
@@ -197,7 +207,7 @@ impl Searcher {
             found.best = best.unwrap_or(found.best);
             found.score = score;
             found.depth = depth;
-            if is_decided(score) && score > 0 && (WIN - score) as u32 <= depth {
+            if is_decided(score) && (WIN - score.abs()) as u32 <= depth {
                 break;
             }
             if soft.is_some_and(|s| self.start.elapsed() >= s) || self.nodes >= self.node_limit {
@@ -205,6 +215,35 @@ impl Searcher {
             }
         }
         self.finish(found)
+    }
+
+    /// If the opponent would win by VCF were it to move now, keeps only the
+    /// root moves after which it no longer does (all of them if none do).
+    fn defend_vcf(&mut self, b: &mut Board, root: &mut MoveList, solver: &mut Vcf) {
+        let me = b.to_move();
+        solver.set_limit(20_000);
+        b.set_to_move(me.opponent());
+        let threatened = solver.wins(b);
+        b.set_to_move(me);
+        self.nodes += solver.nodes();
+        if !threatened {
+            return;
+        }
+        let mut kept = MoveList::default();
+        for k in 0..root.len() {
+            let m = root.get(k);
+            b.play(m);
+            solver.set_limit(20_000);
+            let refuted = solver.wins(b);
+            self.nodes += solver.nodes();
+            b.undo();
+            if !refuted {
+                kept.push(m, root.score(k));
+            }
+        }
+        if !kept.is_empty() {
+            *root = kept;
+        }
     }
 
     fn finish(&mut self, mut found: Found) -> Found {
@@ -254,10 +293,13 @@ impl Searcher {
     }
 
     fn check_time(&mut self) {
-        if self.nodes & 1023 == 0
-            && (self.deadline.is_some_and(|d| Instant::now() >= d) || self.nodes >= self.node_limit)
-        {
-            self.stopped = true;
+        // Threat searches add many nodes at once, so test a threshold rather
+        // than a multiple.
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + 1024;
+            if self.deadline.is_some_and(|d| Instant::now() >= d) || self.nodes >= self.node_limit {
+                self.stopped = true;
+            }
         }
     }
 

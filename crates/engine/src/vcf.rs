@@ -123,32 +123,49 @@ impl Vcf {
             return false;
         }
         // Four-threes first: they win unless the block itself defends.
-        for pass in [Threat::Four3, Threat::Block4] {
-            for k in 0..b.points().len() {
-                let i = b.points()[k] as usize;
-                if !b.is_empty(i) || !b.is_near(i) || b.threat(i, me) != pass {
-                    continue;
-                }
-                if forced.is_some_and(|f| f != i) {
-                    continue;
-                }
-                b.play(i);
-                let Some(block) = five_point(b, i, me) else {
-                    b.undo();
-                    continue;
-                };
-                b.play(block);
-                self.line.push(i);
-                self.line.push(block);
-                let won = self.attack(b, me, depth - 1);
-                b.undo();
-                b.undo();
-                if won {
-                    // The recursive call appended the rest of the line.
-                    return true;
-                }
-                self.line.truncate(self.line.len() - 2);
+        // The fours, four-threes first (they win unless the block defends);
+        // a fixed array keeps the hot path free of allocation.
+        let mut fours = [0u16; 64];
+        let mut n = 0;
+        match forced {
+            Some(f) => {
+                fours[0] = f as u16;
+                n = 1;
             }
+            None => {
+                for &i in b.points() {
+                    let t = b.threat(i as usize, me);
+                    if (t == Threat::Block4 || t == Threat::Four3)
+                        && b.is_empty(i as usize)
+                        && n < fours.len()
+                    {
+                        fours[n] = i;
+                        if t == Threat::Four3 {
+                            fours.swap(0, n);
+                        }
+                        n += 1;
+                    }
+                }
+            }
+        }
+        for &i in &fours[..n] {
+            let i = i as usize;
+            b.play(i);
+            let Some(block) = five_point(b, i, me) else {
+                b.undo();
+                continue;
+            };
+            b.play(block);
+            self.line.push(i);
+            self.line.push(block);
+            let won = self.attack(b, me, depth - 1);
+            b.undo();
+            b.undo();
+            if won {
+                // The recursive call appended the rest of the line.
+                return true;
+            }
+            self.line.truncate(self.line.len() - 2);
         }
         // A failure cut short by the node budget proves nothing.
         if self.nodes < self.limit {

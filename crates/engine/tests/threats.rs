@@ -84,3 +84,44 @@ fn the_checker_rejects_a_wrong_line() {
     let right = engine_line(&game).expect("an open three to move is a VCF");
     verify_win(&game, &right).unwrap();
 }
+
+#[test]
+fn the_search_defends_against_a_vcf() {
+    use inarow_engine::search::{Limits, Options, Searcher};
+    let mut searcher = Searcher::new(Options {
+        tt_bytes: 1 << 20,
+        ..Options::default()
+    });
+    let mut defended = 0;
+    for puzzle in generate_suite(31, 12, 3) {
+        // Give the move to the defender of the puzzle.
+        let mut game = puzzle.game.clone();
+        let defender = game.to_move().opponent();
+        game.set_to_move(defender);
+        if proves_vcf(&mut game, 3) {
+            continue; // the defender wins first
+        }
+        let defences: Vec<_> = game
+            .empty_points()
+            .filter(|&p| {
+                game.play_unchecked(p);
+                let still = proves_vcf(&mut game, 3);
+                game.undo(p);
+                !still
+            })
+            .collect();
+        if defences.is_empty() {
+            continue;
+        }
+        let mut b = board_of(&game, None).unwrap();
+        b.set_to_move(defender);
+        let found = searcher.search(&mut b, Limits::depth(2));
+        let m = core_point(&b, found.best);
+        assert!(
+            defences.contains(&m),
+            "{m:?} leaves the VCF; defences {defences:?}\n{game}"
+        );
+        defended += 1;
+    }
+    assert!(defended >= 3, "only {defended} defendable positions");
+}
