@@ -19,8 +19,8 @@ pub struct Args {
     /// Openings file: one opening a line, `x,y` points in move order.
     #[arg(long)]
     pub openings: Option<std::path::PathBuf>,
-    /// Number of openings (each played twice, colours swapped); generated
-    /// openings come from the seed.
+    /// Number of openings (each played twice, colours swapped); without a
+    /// file, balanced four-stone openings are generated from the seed.
     #[arg(long, default_value_t = 20)]
     pub pairs: usize,
     /// Milliseconds per move (ignored when --nodes is given).
@@ -55,7 +55,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .with_context(|| format!("cannot read openings file {}", path.display()))?;
             selfplay::parse_openings(&text, size).map_err(anyhow::Error::msg)?
         }
-        None => selfplay::random_openings(args.seed, args.pairs, size),
+        None => selfplay::balanced_openings(args.seed, args.pairs, size),
     };
     if args.pairs == 0 {
         bail!("--pairs must be at least 1");

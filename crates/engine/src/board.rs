@@ -96,6 +96,8 @@ pub struct Board {
     history: Vec<u16>,
     to_move: Player,
     on_board: Vec<u16>,
+    pattern_of: &'static [[Pattern; 2]],
+    info_of: &'static [pattern::PointInfo],
 }
 
 impl std::fmt::Debug for Board {
@@ -146,6 +148,8 @@ impl Board {
             history: Vec::with_capacity(MAX_SIZE * MAX_SIZE),
             to_move: Player::X,
             on_board,
+            pattern_of: pattern::pattern_table(),
+            info_of: pattern::info_table(),
         };
         for k in 0..b.on_board.len() {
             let i = b.on_board[k] as usize;
@@ -257,13 +261,13 @@ impl Board {
     /// The threat `colour` would make with a stone on empty point `i`.
     #[inline]
     pub fn threat(&self, i: usize, colour: Player) -> Threat {
-        pattern::info(self.combo[colour.index()][i]).threat
+        self.info_of[self.combo[colour.index()][i] as usize].threat
     }
 
     /// The evaluation value of empty point `i` for `colour`.
     #[inline]
     pub fn point_value(&self, i: usize, colour: Player) -> i32 {
-        pattern::info(self.combo[colour.index()][i]).value
+        self.info_of[self.combo[colour.index()][i] as usize].value
     }
 
     /// Number of (empty point, direction) pairs where `colour` has pattern `p`.
@@ -420,7 +424,7 @@ impl Board {
 
     fn refresh_dir(&mut self, i: usize, d: usize) {
         for c in 0..2 {
-            self.pats[c][i][d] = pattern::pattern(self.keys[i][d], c) as u8;
+            self.pats[c][i][d] = self.pattern_of[self.keys[i][d] as usize][c] as u8;
             self.combo[c][i] = combo_index(self.pats[c][i]);
         }
     }
@@ -435,7 +439,7 @@ impl Board {
     #[inline]
     fn add(&mut self, i: usize, sign: i32) {
         for c in 0..2 {
-            let info = pattern::info(self.combo[c][i]);
+            let info = self.info_of[self.combo[c][i] as usize];
             self.value[c] += sign * info.value;
             self.threats[c][info.threat as usize] += sign;
             for d in 0..4 {

@@ -225,6 +225,17 @@ pub fn pattern(key: u16, colour: usize) -> Pattern {
     PATTERN_OF[key as usize][colour]
 }
 
+/// The whole pattern table, `[key][colour]`, for holders that look up
+/// often and want to skip the lazy initialisation check.
+pub fn pattern_table() -> &'static [[Pattern; 2]] {
+    &PATTERN_OF
+}
+
+/// The whole combination table, indexed by [`combo_index`].
+pub fn info_table() -> &'static [PointInfo] {
+    &COMBO
+}
+
 /// Forces the tables to be built now (e.g. before a timed search).
 pub fn warm_up() {
     LazyLock::force(&PATTERN_OF);

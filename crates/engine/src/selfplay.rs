@@ -53,20 +53,57 @@ pub fn parse_openings(text: &str, size: usize) -> Result<Vec<Opening>, String> {
 /// `count` seeded openings of three stones within two points of the centre.
 pub fn random_openings(seed: u64, count: usize, size: usize) -> Vec<Opening> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..count)
+        .map(|_| random_shape(&mut rng, size, 3))
+        .collect()
+}
+
+fn random_shape(rng: &mut ChaCha8Rng, size: usize, stones: usize) -> Opening {
     let c = size / 2;
+    let mut o: Opening = vec![(c, c)];
+    while o.len() < stones {
+        let p = (
+            c + rng.random_range(0..7) - 3,
+            c + rng.random_range(0..7) - 3,
+        );
+        if !o.contains(&p) {
+            o.push(p);
+        }
+    }
+    o
+}
+
+/// `count` seeded four-stone openings (black, white, black, white near the
+/// centre), each the most balanced of a few candidates by a node-limited
+/// search, so that the colours alone do not decide the games.
+pub fn balanced_openings(seed: u64, count: usize, size: usize) -> Vec<Opening> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut searcher = Searcher::new(Options {
+        tt_bytes: 1 << 20,
+        ..Options::default()
+    });
+    let limits = Limits {
+        time: None,
+        depth: 40,
+        nodes: 20_000,
+    };
     (0..count)
         .map(|_| {
-            let mut o: Opening = vec![(c, c)];
-            while o.len() < 3 {
-                let p = (
-                    c + rng.random_range(0..5) - 2,
-                    c + rng.random_range(0..5) - 2,
-                );
-                if !o.contains(&p) {
-                    o.push(p);
-                }
-            }
-            o
+            (0..6)
+                .map(|_| {
+                    let o = random_shape(&mut rng, size, 4);
+                    let mut game = Mnk::new(size, size, 5, Rule::Freestyle).expect("size");
+                    for &(x, y) in &o {
+                        game.play(Point::at(y, x, size)).expect("distinct points");
+                    }
+                    let mut b = board_of(&game, None).expect("live board");
+                    searcher.clear();
+                    let score = searcher.search(&mut b, limits).score.abs();
+                    (score, o)
+                })
+                .min_by_key(|(score, _)| *score)
+                .expect("candidates")
+                .1
         })
         .collect()
 }
@@ -373,7 +410,13 @@ mod tests {
         assert!(r.iter().all(|o| {
             o.len() == 3
                 && o.iter()
-                    .all(|&(x, y)| (5..=9).contains(&x) && (5..=9).contains(&y))
+                    .all(|&(x, y)| (4..=10).contains(&x) && (4..=10).contains(&y))
         }));
+        let balanced = balanced_openings(4, 2, 15);
+        assert_eq!(balanced, balanced_openings(4, 2, 15), "seeded");
+        for o in &balanced {
+            assert_eq!(o.len(), 4);
+            assert!(o.iter().enumerate().all(|(k, p)| !o[k + 1..].contains(p)));
+        }
     }
 }
