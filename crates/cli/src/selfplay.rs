@@ -35,6 +35,9 @@ pub struct Args {
     /// See `--elo0`.
     #[arg(long, default_value_t = 20.0)]
     pub elo1: f64,
+    /// Stones in each generated opening.
+    #[arg(long, default_value_t = 5)]
+    pub stones: usize,
     /// Seed for the generated openings.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -49,17 +52,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let b = selfplay::parse_options(&args.b)
         .map_err(anyhow::Error::msg)
         .context("--b")?;
+    if args.pairs == 0 {
+        bail!("--pairs must be at least 1");
+    }
+    if !(1..=20).contains(&args.stones) {
+        bail!("--stones must be between 1 and 20");
+    }
     let openings = match &args.openings {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read openings file {}", path.display()))?;
             selfplay::parse_openings(&text, size).map_err(anyhow::Error::msg)?
         }
-        None => selfplay::balanced_openings(args.seed, args.pairs, size),
+        None => selfplay::balanced_openings(args.seed, args.pairs, size, args.stones),
     };
-    if args.pairs == 0 {
-        bail!("--pairs must be at least 1");
-    }
     let limits = match args.nodes {
         Some(n) => Limits {
             time: None,

@@ -73,10 +73,10 @@ fn random_shape(rng: &mut ChaCha8Rng, size: usize, stones: usize) -> Opening {
     o
 }
 
-/// `count` seeded four-stone openings (black, white, black, white near the
-/// centre), each the most balanced of a few candidates by a node-limited
+/// `count` seeded openings of `stones` stones (alternating from black, near
+/// the centre), each the most balanced of a few candidates by a node-limited
 /// search, so that the colours alone do not decide the games.
-pub fn balanced_openings(seed: u64, count: usize, size: usize) -> Vec<Opening> {
+pub fn balanced_openings(seed: u64, count: usize, size: usize, stones: usize) -> Vec<Opening> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut searcher = Searcher::new(Options {
         tt_bytes: 1 << 20,
@@ -91,7 +91,7 @@ pub fn balanced_openings(seed: u64, count: usize, size: usize) -> Vec<Opening> {
         .map(|_| {
             (0..6)
                 .map(|_| {
-                    let o = random_shape(&mut rng, size, 4);
+                    let o = random_shape(&mut rng, size, stones);
                     let mut game = Mnk::new(size, size, 5, Rule::Freestyle).expect("size");
                     for &(x, y) in &o {
                         game.play(Point::at(y, x, size)).expect("distinct points");
@@ -412,8 +412,8 @@ mod tests {
                 && o.iter()
                     .all(|&(x, y)| (4..=10).contains(&x) && (4..=10).contains(&y))
         }));
-        let balanced = balanced_openings(4, 2, 15);
-        assert_eq!(balanced, balanced_openings(4, 2, 15), "seeded");
+        let balanced = balanced_openings(4, 2, 15, 4);
+        assert_eq!(balanced, balanced_openings(4, 2, 15, 4), "seeded");
         for o in &balanced {
             assert_eq!(o.len(), 4);
             assert!(o.iter().enumerate().all(|(k, p)| !o[k + 1..].contains(p)));
