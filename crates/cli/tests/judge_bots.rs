@@ -59,12 +59,14 @@ fn the_example_bots_play_legally_reproducibly_and_one_remembers() {
         &bots.join("random-python"),
     );
     copy_bot(&repo.join("bots/random-js"), &bots.join("random-js"));
-    // The house bot's own meta points at the release build; here the test build runs it.
-    let house = bots.join("house");
-    fs::create_dir_all(&house).unwrap();
+    // The example meta runs the release build's engine, which thinks on the
+    // clock and so is not deterministic; replaying needs deterministic bots,
+    // so here the test build plays its house bot under the same name.
+    let engine = bots.join("inarow");
+    fs::create_dir_all(&engine).unwrap();
     fs::write(
-        house.join("meta"),
-        format!("house\n{}\nbot\n0\n", env!("CARGO_BIN_EXE_inarow")),
+        engine.join("meta"),
+        format!("inarow\n{}\nbot --house\n0\n", env!("CARGO_BIN_EXE_inarow")),
     )
     .unwrap();
 
@@ -81,25 +83,23 @@ fn the_example_bots_play_legally_reproducibly_and_one_remembers() {
     let memory = fs::read_to_string(bots.join("random-js/memory.json")).unwrap();
     let squeezed: String = memory.split_whitespace().collect();
     // Two games against each opponent per tournament, two tournaments.
-    assert!(squeezed.contains("\"house\":{\"played\":4"), "{memory}");
+    assert!(squeezed.contains("\"inarow\":{\"played\":4"), "{memory}");
     assert!(
         squeezed.contains("\"random-python\":{\"played\":4"),
         "{memory}"
     );
 }
 
-#[test]
-fn inarow_bot_answers_every_prompt() {
+/// Runs `inarow bot ARGS` on these prompts and returns its answers.
+fn answers(args: &[&str], prompts: &str) -> (Vec<String>, String) {
     let mut bot = inarow()
-        .args(["bot", "someone", "12"])
+        .args(["bot"])
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let board = r#"[((0,0),"B"),((0,1),"B"),((0,2),"B"),((0,3),"B"),((5,5),"W"),((6,6),"W"),((12,12),"W")]"#;
-    let prompts = format!(
-        "A []\nB [((7,7),\"B\"),((7,8),\"W\"),((8,8),\"B\")]\nC {board}\n6 {board}\nEXIT someone\n"
-    );
     bot.stdin
         .take()
         .unwrap()
@@ -107,16 +107,82 @@ fn inarow_bot_answers_every_prompt() {
         .unwrap();
     let out = bot.wait_with_output().unwrap();
     assert!(out.status.success());
-    let answers: Vec<String> = String::from_utf8(out.stdout)
+    let answers = String::from_utf8(out.stdout)
         .unwrap()
         .lines()
         .map(String::from)
         .collect();
-    assert_eq!(answers.len(), 4, "{answers:?}");
-    assert_eq!(answers[0].matches('(').count(), 3);
-    assert!(
-        answers[1] == "B" || answers[1].starts_with("W (") || answers[1].matches('(').count() == 2
+    (answers, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn inarow_bot_answers_every_prompt() {
+    let three = r#"[((7,7),"B"),((7,8),"W"),((8,8),"B")]"#;
+    let five = r#"[((6,6),"W"),((7,7),"B"),((7,8),"W"),((8,8),"B"),((9,9),"B")]"#;
+    let four = r#"[((0,0),"B"),((0,1),"B"),((0,2),"B"),((0,3),"B"),((5,5),"W"),((6,6),"W"),((12,12),"W")]"#;
+    let prompts = format!("A []\nB {three}\nC {five}\n6 {four}\nEXIT someone\n");
+    for args in [
+        &["--move-time", "0.1", "someone", "12"][..],
+        &["--house", "someone", "12"][..],
+    ] {
+        let (answers, stderr) = answers(args, &prompts);
+        assert_eq!(answers.len(), 4, "{args:?}: {answers:?}");
+        assert_eq!(answers[0].matches('(').count(), 3);
+        assert!(
+            answers[1] == "B"
+                || answers[1].starts_with("W (")
+                || answers[1].matches('(').count() == 2
+        );
+        assert!(answers[2] == "B" || answers[2] == "W");
+        assert_eq!(answers[3], "(0,4)", "{args:?}: white blocks black's four");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn the_engine_bot_wins_a_tournament_against_random_bots() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = tempfile::tempdir().unwrap();
+    let bots = dir.path().join("bots");
+    copy_bot(
+        &repo.join("bots/random-python"),
+        &bots.join("random-python"),
     );
-    assert!(answers[2] == "B" || answers[2] == "W");
-    assert_eq!(answers[3], "(0,4)", "white blocks black's four");
+    let engine = bots.join("inarow");
+    fs::create_dir_all(&engine).unwrap();
+    fs::write(
+        engine.join("meta"),
+        format!(
+            "inarow\n{}\nbot --move-time 0.05\n0\n",
+            env!("CARGO_BIN_EXE_inarow")
+        ),
+    )
+    .unwrap();
+    let (stdout, results) = tournament(dir.path(), "engine");
+    assert!(!stdout.contains("forfeits:"), "{stdout}");
+    let squeezed: String = results.split_whitespace().collect();
+    assert!(
+        squeezed.contains("\"rank\":1,\"name\":\"inarow\",\"points\":4,\"wins\":2"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn inarow_bot_is_reproducible_and_rejects_a_bad_move_time() {
+    let prompts = "A []\n1 [((7,7),\"B\"),((7,8),\"W\"),((8,8),\"B\")]\nEXIT TIE\n";
+    let args = ["--move-time", "0.05", "someone", "3"];
+    // The engine searches on the clock, so only the opening (chosen from
+    // the seed) must repeat exactly; every answer must be a legal point.
+    let (first, _) = answers(&args, prompts);
+    let (second, _) = answers(&args, prompts);
+    assert_eq!(first.len(), 2);
+    assert_eq!(first[0], second[0]);
+    assert!(!["(7,7)", "(7,8)", "(8,8)"].contains(&first[1].as_str()));
+
+    let out = inarow()
+        .args(["bot", "--move-time", "0", "x", "1"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--move-time must be a positive"));
 }

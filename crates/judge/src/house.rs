@@ -7,7 +7,9 @@ use inarow_core::{Game, Mnk, Player, Point};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::protocol::{self, AnswerError, SIZE, Xy};
+pub use crate::answer::Reply;
+use crate::answer::{self, Strategy};
+use crate::protocol::{AnswerError, SIZE, Swap, Xy};
 use crate::referee::{Contestant, Fault};
 
 /// The house bot.
@@ -15,15 +17,6 @@ use crate::referee::{Contestant, Fault};
 pub struct HouseBot {
     name: String,
     rng: ChaCha8Rng,
-}
-
-/// What the house bot makes of one judge line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Reply {
-    /// The answer line to send.
-    Answer(String),
-    /// The game is over (`EXIT ...`): stop.
-    Exit,
 }
 
 impl HouseBot {
@@ -37,39 +30,7 @@ impl HouseBot {
 
     /// Answers one prompt of the judge.
     pub fn reply(&mut self, prompt: &str) -> Result<Reply, AnswerError> {
-        let prompt = prompt.trim();
-        let (kind, board) = prompt.split_once(' ').unwrap_or((prompt, ""));
-        if kind == "EXIT" {
-            return Ok(Reply::Exit);
-        }
-        let game = board_of(board)?;
-        let answer = match kind {
-            "A" => {
-                let [b1, b2, w] = self.distinct_near_centre::<3>();
-                format!("{b1}{b2}{w}")
-            }
-            "B" => match self.rng.random_range(0..3) {
-                0 => "B".to_string(),
-                1 => format!("W {}", self.near_stones(&game)),
-                _ => {
-                    let black = self.near_stones(&game);
-                    let mut after = game.clone();
-                    after
-                        .place(black.point(), Player::X)
-                        .expect("an empty point");
-                    format!("{black} {}", self.near_stones(&after))
-                }
-            },
-            "C" => if self.rng.random::<bool>() { "B" } else { "W" }.to_string(),
-            _ if kind.parse::<u32>().is_ok() => self.choose(&game).to_string(),
-            _ => {
-                return Err(AnswerError::Syntax {
-                    expected: "a prompt A, B, C, a move number or EXIT",
-                    answer: prompt.chars().take(60).collect(),
-                });
-            }
-        };
-        Ok(Reply::Answer(answer))
+        answer::reply(self, prompt)
     }
 
     fn distinct_near_centre<const N: usize>(&mut self) -> [Xy; N] {
@@ -127,17 +88,37 @@ impl HouseBot {
     }
 }
 
-/// The position a prompt's `BOARD` describes, side to move by the opening rule.
-pub fn board_of(board: &str) -> Result<Mnk, AnswerError> {
-    let mut game = Mnk::gomoku();
-    for (xy, colour) in protocol::parse_board(board)? {
-        game.place(xy.point(), colour)
-            .map_err(|e| AnswerError::Syntax {
-                expected: "a board with each point once",
-                answer: e.to_string(),
-            })?;
+impl Strategy for HouseBot {
+    fn open(&mut self) -> [Xy; 3] {
+        self.distinct_near_centre::<3>()
     }
-    Ok(game)
+
+    fn swap(&mut self, game: &Mnk) -> Swap {
+        match self.rng.random_range(0..3) {
+            0 => Swap::Black,
+            1 => Swap::White(self.near_stones(game)),
+            _ => {
+                let black = self.near_stones(game);
+                let mut after = game.clone();
+                after
+                    .place(black.point(), Player::X)
+                    .expect("an empty point");
+                Swap::Choose(black, self.near_stones(&after))
+            }
+        }
+    }
+
+    fn colour(&mut self, _game: &Mnk) -> Player {
+        if self.rng.random::<bool>() {
+            Player::X
+        } else {
+            Player::O
+        }
+    }
+
+    fn play(&mut self, game: &Mnk) -> Xy {
+        self.choose(game)
+    }
 }
 
 /// The house bot as an in-process opponent, for `-d` and tests.
@@ -162,6 +143,7 @@ impl Contestant for HouseBot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol;
 
     #[test]
     fn it_wins_when_it_can_and_blocks_a_four() {

@@ -11,11 +11,13 @@
 //! - [`referee`]: one game, the Swap2 opening, forfeits.
 //! - [`tournament`]: the schedule from the tournament seed, parallel games, standings.
 //! - [`output`]: the results file and SGF records.
+//! - [`answer`]: the bot's side of the protocol, shared by every bot of the project.
 //! - [`house`]: the project's own simple bot.
 //!
 //! Unix only: process groups and `poll` are how the judge stays unbreakable.
 #![deny(missing_docs)]
 
+pub mod answer;
 pub mod house;
 pub mod meta;
 pub mod output;
