@@ -127,7 +127,11 @@ fn bad_input_gets_a_one_line_error() {
     let stderr = text(&out.stderr);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("missing"), "{stderr}");
-    assert_eq!(stderr.matches("No such file").count(), 1, "the reason once: {stderr}");
+    assert_eq!(
+        stderr.matches("No such file").count(),
+        1,
+        "the reason once: {stderr}"
+    );
 
     let bots = dir.path().join("bots");
     let folder = bot(&bots, "one", "");
