@@ -21,3 +21,4 @@ pub mod suite;
 pub mod time;
 pub mod tt;
 pub mod vcf;
+pub mod vct;

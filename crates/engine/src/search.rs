@@ -13,6 +13,10 @@ use crate::pattern::Threat;
 use crate::score::{WIN, is_decided, loss_in, win_in};
 use crate::tt::{Bound, Table};
 use crate::vcf::Vcf;
+use crate::vct::Vct;
+
+/// The score reported for a VCT win (its length is not tracked).
+pub const VCT_WIN: i32 = WIN - 100;
 
 const MAX_PLY: usize = 64;
 
@@ -29,6 +33,8 @@ pub struct Options {
     pub lmr: bool,
     /// At the root, drop the moves that leave the opponent a VCF.
     pub vcf_defence: bool,
+    /// At the root, look for a VCT (threes and fours) after the VCF.
+    pub root_vct: bool,
     /// Transposition table size in bytes.
     pub tt_bytes: usize,
 }
@@ -41,6 +47,7 @@ impl Default for Options {
             width: 20,
             lmr: true,
             vcf_defence: true,
+            root_vct: true,
             tt_bytes: 32 << 20,
         }
     }
@@ -89,7 +96,7 @@ pub struct Found {
     pub depth: u32,
     /// Nodes searched (main search plus threat searches).
     pub nodes: u64,
-    /// True if the move starts a proven VCF.
+    /// True if the move starts a win proven by the threat search (VCF or VCT).
     pub vcf: bool,
     /// Time spent.
     pub elapsed: Duration,
@@ -191,6 +198,18 @@ impl Searcher {
             if self.options.vcf_defence {
                 solver.set_deadline(limits.time.map(|t| self.start + t * 2 / 5));
                 self.defend_vcf(b, &mut root, &mut solver);
+            }
+            if self.options.root_vct && mode == Mode::Free {
+                let mut vct = Vct::new(3_000, 1_000);
+                vct.set_deadline(limits.time.map(|t| self.start + t / 2));
+                let win = vct.solve(b, 3);
+                self.nodes += vct.nodes();
+                if let Some(m) = win {
+                    found.best = m;
+                    found.score = VCT_WIN;
+                    found.vcf = true;
+                    return self.finish(found);
+                }
             }
         }
         let soft = limits.time.map(|t| t / 2);

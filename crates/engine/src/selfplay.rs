@@ -291,7 +291,7 @@ pub fn sprt(tally: &Tally, elo0: f64, elo1: f64) -> (f64, Verdict) {
 }
 
 /// Reads search options from `key=value` pairs separated by commas:
-/// `root_vcf`, `vcf_defence` and `lmr` (on/off), `leaf_vcf` (node budget), `width`,
+/// `root_vcf`, `vcf_defence`, `root_vct` and `lmr` (on/off), `leaf_vcf` (node budget), `width`,
 /// `tt_mb`. An empty text gives the defaults.
 pub fn parse_options(text: &str) -> Result<Options, String> {
     let mut o = Options::default();
@@ -312,12 +312,13 @@ pub fn parse_options(text: &str) -> Result<Options, String> {
             "root_vcf" => o.root_vcf = flag()?,
             "lmr" => o.lmr = flag()?,
             "vcf_defence" => o.vcf_defence = flag()?,
+            "root_vct" => o.root_vct = flag()?,
             "leaf_vcf" => o.leaf_vcf_nodes = num()?,
             "width" => o.width = (num()? as usize).max(1),
             "tt_mb" => o.tt_bytes = (num()? as usize).max(1) << 20,
             _ => {
                 return Err(format!(
-                    "unknown option {k:?} (root_vcf, vcf_defence, lmr, leaf_vcf, width, tt_mb)"
+                    "unknown option {k:?} (root_vcf, vcf_defence, root_vct, lmr, leaf_vcf, width, tt_mb)"
                 ));
             }
         }

@@ -125,3 +125,53 @@ fn the_search_defends_against_a_vcf() {
     }
     assert!(defended >= 3, "only {defended} defendable positions");
 }
+
+#[test]
+fn vct_claims_survive_every_defence() {
+    use inarow_engine::vct::Vct;
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    let mut list = MoveList::default();
+    let mut claims = 0;
+    let mut tried = 0;
+    while claims < 6 && tried < 400 {
+        tried += 1;
+        let mut game = Mnk::gomoku();
+        let plies = rng.random_range(6..30);
+        for _ in 0..plies {
+            if game.outcome().is_some() {
+                break;
+            }
+            let b = board_of(&game, None).unwrap();
+            generate(&b, &mut list);
+            list.sort();
+            let pick = list.get(rng.random_range(0..list.len().min(6)));
+            game.play_unchecked(core_point(&b, pick));
+        }
+        if game.outcome().is_some() {
+            continue;
+        }
+        let mut b = board_of(&game, None).unwrap();
+        let Some(m) = Vct::new(5_000, 2_000).solve(&mut b, 1) else {
+            continue;
+        };
+        claims += 1;
+        // One three, then every reply (any empty point) must leave a VCF.
+        let me = game.to_move();
+        let m = core_point(&b, m);
+        assert!(game.stone(m).is_none());
+        game.play_unchecked(m);
+        for r in game.empty_points().collect::<Vec<_>>() {
+            assert!(
+                !game.wins_at(r, me.opponent()),
+                "the defender wins at {r:?}\n{game}"
+            );
+            game.play_unchecked(r);
+            assert!(
+                proves_vcf(&mut game, 8),
+                "after three {m:?} the reply {r:?} holds\n{game}"
+            );
+            game.undo(r);
+        }
+    }
+    assert!(claims >= 3, "only {claims} VCT claims in {tried} positions");
+}
