@@ -155,6 +155,17 @@ fn vct_claims_survive_every_defence() {
             continue;
         };
         claims += 1;
+        if claims == 1 {
+            // The search plays a VCT it finds when asked to look for one.
+            use inarow_engine::search::{Limits, Options, Searcher, VCT_WIN};
+            let mut s = Searcher::new(Options {
+                root_vct: true,
+                tt_bytes: 1 << 20,
+                ..Options::default()
+            });
+            let found = s.search(&mut b, Limits::depth(1));
+            assert!(found.vcf && found.score == VCT_WIN, "{found:?}");
+        }
         // One three, then every reply (any empty point) must leave a VCF.
         let me = game.to_move();
         let m = core_point(&b, m);
