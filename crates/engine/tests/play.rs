@@ -88,7 +88,7 @@ fn long_seeded_self_play_is_legal() {
         ..options
     });
     let mut decisive = 0;
-    for opening in random_openings(21, 5, 15) {
+    for opening in random_openings(21, 10, 15) {
         for a_black in [true, false] {
             let g = play_game(&mut a, &mut b, a_black, &opening, 15, limits);
             assert!(!g.illegal, "illegal move in {:?}", g.moves);
