@@ -45,7 +45,8 @@ impl Default for Options {
             root_vcf: true,
             // Measured: the probe cost strength at short time controls.
             leaf_vcf_nodes: 0,
-            width: 20,
+            // Measured: 12 beat 20 by +80 Elo [+26, +137] over 160 games.
+            width: 12,
             lmr: true,
             vcf_defence: true,
             // Measured: -73 Elo at 40 ms a move (the time it takes costs
