@@ -23,7 +23,7 @@ use inarow_core::Player;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::board::{Board, MAX_SIZE, MIN_SIZE};
+use crate::board::Board;
 use crate::opening::{self, Answer};
 use crate::pattern::{BLACK, WALL, WHITE};
 use crate::search::{Found, Limits, Options, Searcher};
@@ -440,6 +440,3 @@ pub fn run<R: BufRead, W: Write>(input: R, mut output: W, settings: Settings) ->
         None => Ok(()),
     }
 }
-
-/// Largest board side the brain accepts (for help texts).
-pub const SIZES: (usize, usize) = (MIN_SIZE, MAX_SIZE);
