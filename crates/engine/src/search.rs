@@ -104,7 +104,13 @@ pub struct Found {
     pub vcf: bool,
     /// Time spent.
     pub elapsed: Duration,
+    /// The principal variation: the expected line of play, starting with
+    /// `best` (grid indices; the threat search's winning line when `vcf`).
+    pub pv: Vec<usize>,
 }
+
+/// Longest principal variation reported.
+pub const PV_LIMIT: usize = 16;
 
 /// A searcher: its tables live across moves of one game.
 pub struct Searcher {
@@ -178,14 +184,15 @@ impl Searcher {
             nodes: 0,
             vcf: false,
             elapsed: Duration::ZERO,
+            pv: Vec::new(),
         };
         if mode == Mode::Win {
             found.score = win_in(1);
             found.vcf = true;
-            return self.finish(found);
+            return self.finish(b, found);
         }
         if root.len() == 1 {
-            return self.finish(found);
+            return self.finish(b, found);
         }
         if self.options.root_vcf && mode != Mode::Block {
             let mut solver = Vcf::new(200_000, 40);
@@ -197,7 +204,8 @@ impl Searcher {
                 found.best = line[0];
                 found.score = win_in(line.len());
                 found.vcf = true;
-                return self.finish(found);
+                found.pv = line.iter().copied().take(PV_LIMIT).collect();
+                return self.finish(b, found);
             }
             if self.options.vcf_defence {
                 solver.set_deadline(limits.time.map(|t| self.start + t * 2 / 5));
@@ -212,7 +220,7 @@ impl Searcher {
                     found.best = m;
                     found.score = VCT_WIN;
                     found.vcf = true;
-                    return self.finish(found);
+                    return self.finish(b, found);
                 }
             }
         }
@@ -237,7 +245,7 @@ impl Searcher {
                 break;
             }
         }
-        self.finish(found)
+        self.finish(b, found)
     }
 
     /// If the opponent would win by VCF were it to move now, keeps only the
@@ -269,10 +277,39 @@ impl Searcher {
         }
     }
 
-    fn finish(&mut self, mut found: Found) -> Found {
+    fn finish(&mut self, b: &mut Board, mut found: Found) -> Found {
         found.nodes = self.nodes;
         found.elapsed = self.start.elapsed();
+        if found.pv.is_empty() {
+            found.pv = self.principal_variation(b, found.best);
+        }
         found
+    }
+
+    /// The line from `best` on, following the table's best moves while they
+    /// are legal and the game goes on.
+    fn principal_variation(&self, b: &mut Board, best: usize) -> Vec<usize> {
+        let mut pv = Vec::with_capacity(PV_LIMIT);
+        let mut next = Some(best);
+        while let Some(m) = next {
+            if pv.len() >= PV_LIMIT || !b.is_empty(m) {
+                break;
+            }
+            b.play(m);
+            pv.push(m);
+            if b.last_move_won() || b.empty_count() == 0 {
+                break;
+            }
+            next = self
+                .tt
+                .probe(b.hash(), 0)
+                .map(|e| e.best as usize)
+                .filter(|&m| m < CELLS);
+        }
+        for _ in 0..pv.len() {
+            b.undo();
+        }
+        pv
     }
 
     /// One root iteration; moves are reordered by their scores for the next.

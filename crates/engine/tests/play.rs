@@ -194,3 +194,37 @@ fn koth_refuses_boards_it_cannot_answer() {
     assert_eq!(bot.play(&won).unwrap_err(), KothError::Finished);
     assert_eq!(board_of(&two, None).unwrap().to_move(), Player::X);
 }
+
+#[test]
+fn the_principal_variation_is_a_legal_line_from_the_best_move() {
+    let middlegames = [
+        board(&[(7, 7), (8, 8), (6, 8)], &[(7, 8), (9, 9)], Player::O),
+        board(
+            &[(3, 7), (4, 7), (5, 7)],
+            &[(3, 3), (4, 4), (9, 9)],
+            Player::O,
+        ),
+        // A forced win by fours: the line comes from the threat search.
+        board(
+            &[(1, 7), (2, 7), (3, 7), (4, 5), (4, 6)],
+            &[(0, 7), (10, 10), (11, 11), (12, 0), (13, 13)],
+            Player::X,
+        ),
+    ];
+    for mut b in middlegames {
+        let mut s = Searcher::new(Options::default());
+        let found = s.search(&mut b, Limits::depth(5));
+        assert_eq!(found.pv.first(), Some(&found.best));
+        assert!(found.pv.len() >= 2, "{:?}", found.pv);
+        let mut played = 0;
+        for &m in &found.pv {
+            assert!(b.is_empty(m), "{:?} is not a legal line", found.pv);
+            assert!(!b.last_move_won(), "the line goes on after a five");
+            b.play(m);
+            played += 1;
+        }
+        for _ in 0..played {
+            b.undo();
+        }
+    }
+}

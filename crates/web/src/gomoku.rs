@@ -23,8 +23,6 @@ use serde::{Deserialize, Serialize};
 pub const SIZE: usize = 15;
 /// Shortest and longest thinking time per move the page may ask for.
 pub const TIME_MS: std::ops::RangeInclusive<u64> = 50..=10_000;
-/// Plies of the principal variation shown.
-const PV_PLIES: usize = 6;
 
 /// What the engine thought about a move.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -75,10 +73,8 @@ pub enum Swap {
     },
 }
 
-/// `inarow-engine`: its Swap2 opening and its search. The engine reports
-/// no principal variation yet, so the line shown is the engine's own
-/// continuation, each reply found by a shallow search from the position
-/// before it.
+/// `inarow-engine`: its Swap2 opening and its search, with the principal
+/// variation the search reports.
 pub struct EngineBrain {
     searcher: Searcher,
     rng: ChaCha8Rng,
@@ -125,21 +121,9 @@ impl Brain for EngineBrain {
     fn think(&mut self, game: &Mnk, budget: Duration) -> Thought {
         let mut b = board_of(game, None).expect("a game going on");
         let found = self.searcher.search(&mut b, Limits::time(budget));
-        let mut pv = vec![b.xy(found.best)];
-        let mut played = 0;
-        b.play(found.best);
-        played += 1;
-        while pv.len() < PV_PLIES && b.empty_count() > 0 && !b.last_move_won() {
-            let reply = self.searcher.search(&mut b, Limits::depth(2));
-            pv.push(b.xy(reply.best));
-            b.play(reply.best);
-            played += 1;
-        }
-        for _ in 0..played {
-            b.undo();
-        }
+        let pv: Vec<(usize, usize)> = found.pv.iter().map(|&m| b.xy(m)).collect();
         Thought {
-            best: pv[0],
+            best: b.xy(found.best),
             score: found.score,
             depth: found.depth,
             nodes: found.nodes,
