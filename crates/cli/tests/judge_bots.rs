@@ -20,6 +20,25 @@ fn copy_bot(from: &Path, to: &Path) {
     }
 }
 
+/// A bots folder holding the example `bots/random-python` and an `inarow`
+/// bot that runs this test build with `args`.
+fn bots_folder(dir: &Path, inarow_args: &str) -> std::path::PathBuf {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let bots = dir.join("bots");
+    copy_bot(
+        &repo.join("bots/random-python"),
+        &bots.join("random-python"),
+    );
+    let engine = bots.join("inarow");
+    fs::create_dir_all(&engine).unwrap();
+    let meta = format!(
+        "inarow\n{}\n{inarow_args}\n0\n",
+        env!("CARGO_BIN_EXE_inarow")
+    );
+    fs::write(engine.join("meta"), meta).unwrap();
+    bots
+}
+
 fn tournament(dir: &Path, tag: &str) -> (String, String) {
     let results = dir.join(format!("{tag}.json"));
     let out = inarow()
@@ -53,22 +72,11 @@ fn tournament(dir: &Path, tag: &str) -> (String, String) {
 fn the_example_bots_play_legally_reproducibly_and_one_remembers() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let dir = tempfile::tempdir().unwrap();
-    let bots = dir.path().join("bots");
-    copy_bot(
-        &repo.join("bots/random-python"),
-        &bots.join("random-python"),
-    );
-    copy_bot(&repo.join("bots/random-js"), &bots.join("random-js"));
     // The example meta runs the release build's engine, which thinks on the
     // clock and so is not deterministic; replaying needs deterministic bots,
     // so here the test build plays its house bot under the same name.
-    let engine = bots.join("inarow");
-    fs::create_dir_all(&engine).unwrap();
-    fs::write(
-        engine.join("meta"),
-        format!("inarow\n{}\nbot --house\n0\n", env!("CARGO_BIN_EXE_inarow")),
-    )
-    .unwrap();
+    let bots = bots_folder(dir.path(), "bot --house");
+    copy_bot(&repo.join("bots/random-js"), &bots.join("random-js"));
 
     let (stdout, first) = tournament(dir.path(), "first");
     assert!(!stdout.contains("forfeits:"), "{stdout}");
@@ -141,23 +149,8 @@ fn inarow_bot_answers_every_prompt() {
 
 #[test]
 fn the_engine_bot_wins_a_tournament_against_random_bots() {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let dir = tempfile::tempdir().unwrap();
-    let bots = dir.path().join("bots");
-    copy_bot(
-        &repo.join("bots/random-python"),
-        &bots.join("random-python"),
-    );
-    let engine = bots.join("inarow");
-    fs::create_dir_all(&engine).unwrap();
-    fs::write(
-        engine.join("meta"),
-        format!(
-            "inarow\n{}\nbot --move-time 0.05\n0\n",
-            env!("CARGO_BIN_EXE_inarow")
-        ),
-    )
-    .unwrap();
+    bots_folder(dir.path(), "bot --move-time 0.05");
     let (stdout, results) = tournament(dir.path(), "engine");
     assert!(!stdout.contains("forfeits:"), "{stdout}");
     let squeezed: String = results.split_whitespace().collect();
