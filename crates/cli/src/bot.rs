@@ -7,6 +7,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use inarow_core::{Mnk, Player};
 use inarow_engine::koth::{self, Koth, KothError};
+use inarow_engine::search::{Limits, Options};
 use inarow_judge::answer::{self, Reply, Strategy};
 use inarow_judge::house::HouseBot;
 use inarow_judge::protocol::{SIZE, Swap, Xy};
@@ -22,6 +23,10 @@ pub struct Args {
     /// Seconds the engine thinks per answer; keep it under the judge's limit.
     #[arg(long, default_value_t = 1.0)]
     move_time: f64,
+    /// Search this many positions per answer instead of thinking on the
+    /// clock: the same seed then gives the same game on any machine.
+    #[arg(long, conflicts_with = "move_time")]
+    move_nodes: Option<u64>,
     /// Play the simple house bot instead of the engine.
     #[arg(long)]
     house: bool,
@@ -81,11 +86,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             args.move_time
         );
     }
+    if args.move_nodes == Some(0) {
+        bail!("--move-nodes must be at least 1");
+    }
+    let limits = match args.move_nodes {
+        Some(nodes) => Limits::nodes(nodes),
+        None => Limits::time(Duration::from_secs_f64(args.move_time)),
+    };
     let mut bot: Box<dyn Strategy> = if args.house {
         Box::new(HouseBot::new("house", args.seed))
     } else {
         Box::new(EngineBot {
-            engine: Koth::new(args.seed, Duration::from_secs_f64(args.move_time)),
+            engine: Koth::with_limits(args.seed, limits, Options::default()),
             fallback: HouseBot::new("house", args.seed),
         })
     };

@@ -72,10 +72,10 @@ fn tournament(dir: &Path, tag: &str) -> (String, String) {
 fn the_example_bots_play_legally_reproducibly_and_one_remembers() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let dir = tempfile::tempdir().unwrap();
-    // The example meta runs the release build's engine, which thinks on the
-    // clock and so is not deterministic; replaying needs deterministic bots,
-    // so here the test build plays its house bot under the same name.
-    let bots = bots_folder(dir.path(), "bot --house");
+    // The example meta runs the release build's engine on the clock, which
+    // is not deterministic; replaying needs deterministic bots, so here the
+    // engine searches a fixed number of positions per answer.
+    let bots = bots_folder(dir.path(), "bot --move-nodes 3000");
     copy_bot(&repo.join("bots/random-js"), &bots.join("random-js"));
 
     let (stdout, first) = tournament(dir.path(), "first");
@@ -161,16 +161,49 @@ fn the_engine_bot_wins_a_tournament_against_random_bots() {
 }
 
 #[test]
-fn inarow_bot_is_reproducible_and_rejects_a_bad_move_time() {
-    let prompts = "A []\n1 [((7,7),\"B\"),((7,8),\"W\"),((8,8),\"B\")]\nEXIT TIE\n";
+fn inarow_bot_is_reproducible_and_rejects_bad_limits() {
+    let three = r#"[((7,7),"B"),((7,8),"W"),((8,8),"B")]"#;
+    let five = r#"[((6,6),"W"),((7,7),"B"),((7,8),"W"),((8,8),"B"),((9,9),"B")]"#;
+    let prompts = format!("A []\nB {three}\nC {five}\n1 {three}\nEXIT TIE\n");
+    // With a node budget every answer repeats exactly, and the seed matters.
+    let args = ["--move-nodes", "2000", "someone", "3"];
+    let (first, _) = answers(&args, &prompts);
+    let (second, _) = answers(&args, &prompts);
+    assert_eq!(first.len(), 4);
+    assert_eq!(first, second);
+    assert!(!["(7,7)", "(7,8)", "(8,8)"].contains(&first[3].as_str()));
+    let openings: std::collections::HashSet<String> = (0..6)
+        .map(|seed| {
+            answers(&["--move-nodes", "200", "x", &seed.to_string()], "A []\n").0[0].clone()
+        })
+        .collect();
+    assert!(
+        openings.len() > 1,
+        "the seed picks the opening: {openings:?}"
+    );
+    // On the clock only the opening, chosen from the seed, must repeat.
     let args = ["--move-time", "0.05", "someone", "3"];
-    // The engine searches on the clock, so only the opening (chosen from
-    // the seed) must repeat exactly; every answer must be a legal point.
-    let (first, _) = answers(&args, prompts);
-    let (second, _) = answers(&args, prompts);
-    assert_eq!(first.len(), 2);
-    assert_eq!(first[0], second[0]);
-    assert!(!["(7,7)", "(7,8)", "(8,8)"].contains(&first[1].as_str()));
+    let (timed, _) = answers(&args, &prompts);
+    assert_eq!(timed.len(), 4);
+    assert!(!["(7,7)", "(7,8)", "(8,8)"].contains(&timed[3].as_str()));
+
+    for (bad, want) in [
+        (
+            &["bot", "--move-nodes", "0", "x", "1"][..],
+            "--move-nodes must be at least 1",
+        ),
+        (
+            &["bot", "--move-time", "0.5", "--move-nodes", "9"][..],
+            "cannot be used with",
+        ),
+    ] {
+        let out = inarow().args(bad).output().unwrap();
+        assert!(!out.status.success());
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(want),
+            "{bad:?}"
+        );
+    }
 
     let out = inarow()
         .args(["bot", "--move-time", "0", "x", "1"])

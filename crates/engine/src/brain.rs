@@ -359,14 +359,19 @@ impl Brain {
         };
         match points.len() {
             0 => {
-                let [b1, b2, w] = opening::open(size, &mut self.searcher, &mut self.rng, budget);
+                let [b1, b2, w] = opening::open(
+                    size,
+                    &mut self.searcher,
+                    &mut self.rng,
+                    Limits::time(budget),
+                );
                 // Move order: black, white, black.
                 ok(format!(
                     "{},{} {},{} {},{}",
                     b1.0, b1.1, w.0, w.1, b2.0, b2.1
                 ))
             }
-            3 => match opening::answer(&mut b, &mut self.searcher, budget) {
+            3 => match opening::answer(&mut b, &mut self.searcher, Limits::time(budget)) {
                 Answer::Black => ok("SWAP"),
                 Answer::White(w) => ok(fmt(&b, w)),
                 // Move order: the fourth stone (white), then the fifth (black).
@@ -375,7 +380,8 @@ impl Brain {
                 }
             },
             5 => {
-                let (colour, found) = opening::choose(&mut b, &mut self.searcher, budget);
+                let (colour, found) =
+                    opening::choose(&mut b, &mut self.searcher, Limits::time(budget));
                 if colour == b.to_move() {
                     ok(fmt(&b, found.best))
                 } else {

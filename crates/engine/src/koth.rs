@@ -59,7 +59,7 @@ impl std::error::Error for KothError {}
 pub struct Koth {
     searcher: Searcher,
     rng: ChaCha8Rng,
-    budget: Duration,
+    limits: Limits,
 }
 
 impl Koth {
@@ -70,17 +70,23 @@ impl Koth {
 
     /// Like [`Koth::new`] with explicit search options.
     pub fn with_options(seed: u64, per_move: Duration, options: Options) -> Koth {
+        Koth::with_limits(seed, Limits::time(per_move), options)
+    }
+
+    /// A bot searching within `limits` per prompt: with a node limit and no
+    /// time limit it answers the same prompts the same way on any machine.
+    pub fn with_limits(seed: u64, limits: Limits, options: Options) -> Koth {
         Koth {
             searcher: Searcher::new(options),
             rng: ChaCha8Rng::seed_from_u64(seed),
-            budget: per_move,
+            limits,
         }
     }
 
     /// `A []`: two black stones and one white stone, in that order.
     pub fn open(&mut self, size: usize) -> Result<[Point; 3], KothError> {
         Board::new(size).map_err(KothError::Board)?;
-        let stones = opening::open(size, &mut self.searcher, &mut self.rng, self.budget);
+        let stones = opening::open(size, &mut self.searcher, &mut self.rng, self.limits);
         Ok(stones.map(|(x, y)| Point::at(y, x, size)))
     }
 
@@ -88,7 +94,7 @@ impl Koth {
     pub fn swap(&mut self, game: &Mnk) -> Result<Swap, KothError> {
         let mut b = board_of(game, Some(3))?;
         Ok(
-            match opening::answer(&mut b, &mut self.searcher, self.budget) {
+            match opening::answer(&mut b, &mut self.searcher, self.limits) {
                 Answer::Black => Swap::Black,
                 Answer::White(w) => Swap::White(point(&b, w)),
                 Answer::Place { black, white } => Swap::Place(point(&b, black), point(&b, white)),
@@ -99,13 +105,13 @@ impl Koth {
     /// `C BOARD`: the colour the opener plays after the answerer's two stones.
     pub fn colour(&mut self, game: &Mnk) -> Result<Player, KothError> {
         let mut b = board_of(game, Some(5))?;
-        Ok(opening::choose(&mut b, &mut self.searcher, self.budget).0)
+        Ok(opening::choose(&mut b, &mut self.searcher, self.limits).0)
     }
 
     /// `N BOARD`: the next stone for the side to move.
     pub fn play(&mut self, game: &Mnk) -> Result<Point, KothError> {
         let mut b = board_of(game, None)?;
-        let found = self.searcher.search(&mut b, Limits::time(self.budget));
+        let found = self.searcher.search(&mut b, self.limits);
         Ok(point(&b, found.best))
     }
 }

@@ -13,8 +13,6 @@
 //! * The chooser (five stones, white to move) takes the colour the search
 //!   prefers.
 
-use std::time::Duration;
-
 use inarow_core::Player;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -43,12 +41,12 @@ pub enum Answer {
 }
 
 /// The three opening stones `[black, black, white]` as `(x, y)` on an empty
-/// board of side `size`, chosen within `budget` using `rng`.
+/// board of side `size`, chosen within `limits` using `rng`.
 pub fn open(
     size: usize,
     searcher: &mut Searcher,
     rng: &mut ChaCha8Rng,
-    budget: Duration,
+    limits: Limits,
 ) -> [(usize, usize); 3] {
     let c = size as i64 / 2;
     let reach = (size as i64 / 2).min(2);
@@ -69,7 +67,7 @@ pub fn open(
                 .expect("distinct points");
         }
         b.set_to_move(Player::O);
-        let found = searcher.search(&mut b, Limits::time(budget / OPENING_CANDIDATES as u32));
+        let found = searcher.search(&mut b, limits.share(OPENING_CANDIDATES as u32));
         let balance = found.score.abs();
         if best.is_none_or(|(_, s)| balance < s) {
             best = Some((shape, balance));
@@ -79,13 +77,13 @@ pub fn open(
 }
 
 /// The answer to the opener's three stones (two black, one white, white to
-/// move on `b`), within `budget`.
-pub fn answer(b: &mut Board, searcher: &mut Searcher, budget: Duration) -> Answer {
-    let as_white: Found = searcher.search(b, Limits::time(budget / 2));
+/// move on `b`), within `limits`.
+pub fn answer(b: &mut Board, searcher: &mut Searcher, limits: Limits) -> Answer {
+    let as_white: Found = searcher.search(b, limits.share(2));
     let white_value = as_white.score;
     let w = as_white.best;
     b.play(w);
-    let reply = searcher.search(b, Limits::time(budget / 2));
+    let reply = searcher.search(b, limits.share(2));
     b.undo();
     // After both stones white is to move again; the opener picks the better side.
     let place_value = -reply.score.abs();
@@ -108,8 +106,8 @@ pub fn answer(b: &mut Board, searcher: &mut Searcher, budget: Duration) -> Answe
 
 /// The colour to play after the answerer placed two more stones (white to
 /// move on `b`), and the search that decided it.
-pub fn choose(b: &mut Board, searcher: &mut Searcher, budget: Duration) -> (Player, Found) {
-    let found = searcher.search(b, Limits::time(budget));
+pub fn choose(b: &mut Board, searcher: &mut Searcher, limits: Limits) -> (Player, Found) {
+    let found = searcher.search(b, limits);
     let colour = if found.score >= 0 {
         b.to_move()
     } else {

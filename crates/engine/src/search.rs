@@ -78,6 +78,30 @@ impl Limits {
         }
     }
 
+    /// Limited by nodes only: the same search on any machine, so games
+    /// repeat exactly.
+    pub fn nodes(n: u64) -> Limits {
+        Limits {
+            time: None,
+            depth: MAX_PLY as u32 - 4,
+            nodes: n.max(1),
+        }
+    }
+
+    /// An equal share of these limits for one of `parts` searches.
+    pub fn share(self, parts: u32) -> Limits {
+        let parts = parts.max(1);
+        Limits {
+            time: self.time.map(|t| t / parts),
+            depth: self.depth,
+            nodes: if self.nodes == u64::MAX {
+                u64::MAX
+            } else {
+                (self.nodes / parts as u64).max(1)
+            },
+        }
+    }
+
     /// Limited by depth only.
     pub fn depth(d: u32) -> Limits {
         Limits {

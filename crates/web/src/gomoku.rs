@@ -95,12 +95,17 @@ impl EngineBrain {
 
 impl Brain for EngineBrain {
     fn open(&mut self, budget: Duration) -> [(usize, usize); 3] {
-        opening::open(SIZE, &mut self.searcher, &mut self.rng, budget)
+        opening::open(
+            SIZE,
+            &mut self.searcher,
+            &mut self.rng,
+            Limits::time(budget),
+        )
     }
 
     fn answer(&mut self, game: &Mnk, budget: Duration) -> Swap {
         let mut b = board_of(game, Some(3)).expect("three opening stones");
-        match opening::answer(&mut b, &mut self.searcher, budget) {
+        match opening::answer(&mut b, &mut self.searcher, Limits::time(budget)) {
             Answer::Black => Swap::Black,
             Answer::White(w) => {
                 let (x, y) = b.xy(w);
@@ -115,7 +120,7 @@ impl Brain for EngineBrain {
 
     fn colour(&mut self, game: &Mnk, budget: Duration) -> Player {
         let mut b = board_of(game, Some(5)).expect("five opening stones");
-        opening::choose(&mut b, &mut self.searcher, budget).0
+        opening::choose(&mut b, &mut self.searcher, Limits::time(budget)).0
     }
 
     fn think(&mut self, game: &Mnk, budget: Duration) -> Thought {
