@@ -10,6 +10,27 @@ use inarow_engine::vcf::Vcf;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+/// A game of `plies` plausible moves (each among the six best candidates the
+/// engine generates), or `None` if it ended on the way.
+fn random_middlegame(
+    rng: &mut ChaCha8Rng,
+    list: &mut MoveList,
+    plies: std::ops::Range<usize>,
+) -> Option<Mnk> {
+    let mut game = Mnk::gomoku();
+    for _ in 0..rng.random_range(plies) {
+        if game.outcome().is_some() {
+            return None;
+        }
+        let b = board_of(&game, None).unwrap();
+        generate(&b, list);
+        list.sort();
+        let pick = list.get(rng.random_range(0..list.len().min(6)));
+        game.play_unchecked(core_point(&b, pick));
+    }
+    game.outcome().is_none().then_some(game)
+}
+
 fn engine_line(game: &Mnk) -> Option<Vec<inarow_core::Point>> {
     let mut b = board_of(game, None).unwrap();
     let before = b.hash();
@@ -40,21 +61,9 @@ fn claims_only_real_wins_and_misses_no_short_one() {
     let mut list = MoveList::default();
     let (mut claims, mut proofs) = (0, 0);
     for _ in 0..150 {
-        let mut game = Mnk::gomoku();
-        let plies = rng.random_range(6..50);
-        for _ in 0..plies {
-            if game.outcome().is_some() {
-                break;
-            }
-            let b = board_of(&game, None).unwrap();
-            generate(&b, &mut list);
-            list.sort();
-            let pick = list.get(rng.random_range(0..list.len().min(6)));
-            game.play_unchecked(core_point(&b, pick));
-        }
-        if game.outcome().is_some() {
+        let Some(mut game) = random_middlegame(&mut rng, &mut list, 6..50) else {
             continue;
-        }
+        };
         let claim = engine_line(&game);
         if let Some(line) = &claim {
             claims += 1;
@@ -135,21 +144,9 @@ fn vct_claims_survive_every_defence() {
     let mut tried = 0;
     while claims < 6 && tried < 400 {
         tried += 1;
-        let mut game = Mnk::gomoku();
-        let plies = rng.random_range(6..30);
-        for _ in 0..plies {
-            if game.outcome().is_some() {
-                break;
-            }
-            let b = board_of(&game, None).unwrap();
-            generate(&b, &mut list);
-            list.sort();
-            let pick = list.get(rng.random_range(0..list.len().min(6)));
-            game.play_unchecked(core_point(&b, pick));
-        }
-        if game.outcome().is_some() {
+        let Some(mut game) = random_middlegame(&mut rng, &mut list, 6..30) else {
             continue;
-        }
+        };
         let mut b = board_of(&game, None).unwrap();
         let Some(m) = Vct::new(5_000, 2_000).solve(&mut b, 1) else {
             continue;
