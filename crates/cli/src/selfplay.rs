@@ -1,11 +1,14 @@
-//! The `selfplay` subcommand: a match between two engine settings, with the
-//! score, an Elo estimate with 95% error bars, and an SPRT verdict.
+//! The `selfplay` subcommand: a match between two engine settings, or
+//! against another build or engine speaking the Gomocup brain protocol, with
+//! the score, an Elo estimate with 95% error bars, and an SPRT verdict.
+
+mod brain;
 
 use std::time::Duration;
 
 use anyhow::{Context, bail};
 use inarow_engine::search::{Limits, Searcher};
-use inarow_engine::selfplay::{self, Result3, Tally, Verdict};
+use inarow_engine::selfplay::{self, Contender, Result3, Tally, Verdict};
 
 /// Options of `inarow selfplay`.
 #[derive(clap::Args, Debug)]
@@ -16,6 +19,13 @@ pub struct Args {
     /// Settings of engine B (the baseline).
     #[arg(long, default_value = "")]
     pub b: String,
+    /// Play A with this Gomocup brain instead (e.g. another build's
+    /// `pbrain-inarow`, or another engine); it gets `--ms` per move.
+    #[arg(long, conflicts_with = "a")]
+    pub a_brain: Option<std::path::PathBuf>,
+    /// Play B with this Gomocup brain instead.
+    #[arg(long, conflicts_with = "b")]
+    pub b_brain: Option<std::path::PathBuf>,
     /// Openings file: one opening a line, `x,y` points in move order.
     #[arg(long)]
     pub openings: Option<std::path::PathBuf>,
@@ -74,13 +84,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         },
         None => Limits::time(Duration::from_millis(args.ms)),
     };
-    let (mut sa, mut sb) = (Searcher::new(a), Searcher::new(b));
+    if args.nodes.is_some() && (args.a_brain.is_some() || args.b_brain.is_some()) {
+        bail!("--nodes needs two engines of this build: a brain keeps its own clock, use --ms");
+    }
+    let turn = Duration::from_millis(args.ms);
+    let contender =
+        |brain: &Option<std::path::PathBuf>, options| -> anyhow::Result<Box<dyn Contender>> {
+            Ok(match brain {
+                Some(path) => Box::new(brain::Brain::start(path, size, turn)?),
+                None => Box::new(Searcher::new(options)),
+            })
+        };
+    let mut sa = contender(&args.a_brain, a)?;
+    let mut sb = contender(&args.b_brain, b)?;
     let mut tally = Tally::default();
     let (mut illegal, mut longest) = (0, Duration::ZERO);
     for (k, opening) in openings.iter().cycle().take(args.pairs).enumerate() {
         let mut line = String::new();
         for a_black in [true, false] {
-            let g = selfplay::play_game(&mut sa, &mut sb, a_black, opening, size, limits);
+            let g = selfplay::play_game(sa.as_mut(), sb.as_mut(), a_black, opening, size, limits);
             tally.add(g.result);
             illegal += usize::from(g.illegal);
             longest = longest.max(g.longest);

@@ -132,11 +132,37 @@ pub struct GameRecord {
     pub longest: Duration,
 }
 
+/// One side of a match: the engine itself, or another engine driven over a
+/// protocol by the caller (the runner does no I/O itself).
+pub trait Contender {
+    /// Forgets the last game before a new one.
+    fn new_game(&mut self);
+
+    /// The move for the side to move in `game`, within `limits`, and how long
+    /// it took; an error if the contender cannot answer.
+    fn think(&mut self, game: &Mnk, limits: Limits) -> Result<(Point, Duration), String>;
+}
+
+impl Contender for Searcher {
+    fn new_game(&mut self) {
+        self.clear();
+    }
+
+    fn think(&mut self, game: &Mnk, limits: Limits) -> Result<(Point, Duration), String> {
+        let mut b = board_of(game, None).map_err(|e| e.to_string())?;
+        b.set_to_move(game.to_move());
+        let found = self.search(&mut b, limits);
+        let (x, y) = b.xy(found.best);
+        Ok((Point::at(y, x, game.cols()), found.elapsed))
+    }
+}
+
 /// Plays one game from `opening` on a `size` board: `first` plays black
-/// when `first_is_black`. Both search with `limits` per move.
+/// when `first_is_black`. Both think within `limits` per move. A contender
+/// that fails to answer or plays an illegal move loses.
 pub fn play_game(
-    first: &mut Searcher,
-    second: &mut Searcher,
+    first: &mut dyn Contender,
+    second: &mut dyn Contender,
     first_is_black: bool,
     opening: &[(usize, usize)],
     size: usize,
@@ -146,8 +172,8 @@ pub fn play_game(
     for &(x, y) in opening {
         game.play(Point::at(y, x, size)).expect("a legal opening");
     }
-    first.clear();
-    second.clear();
+    first.new_game();
+    second.new_game();
     let mut record = GameRecord {
         result: Result3::Draw,
         moves: Vec::new(),
@@ -157,18 +183,19 @@ pub fn play_game(
     let first_colour = if first_is_black { Player::X } else { Player::O };
     while game.outcome().is_none() {
         let mover = game.to_move();
-        let searcher = if mover == first_colour {
-            &mut *first
+        let answer = if mover == first_colour {
+            first.think(&game, limits)
         } else {
-            &mut *second
+            second.think(&game, limits)
         };
-        let mut b = board_of(&game, None).expect("a live board");
-        b.set_to_move(mover);
-        let found = searcher.search(&mut b, limits);
-        record.longest = record.longest.max(found.elapsed);
-        let (x, y) = b.xy(found.best);
-        let p = Point::at(y, x, size);
-        if game.play(p).is_err() {
+        let legal = match answer {
+            Ok((p, took)) => {
+                record.longest = record.longest.max(took);
+                game.play(p).is_ok().then_some(p)
+            }
+            Err(_) => None,
+        };
+        let Some(p) = legal else {
             record.illegal = true;
             record.result = if mover == first_colour {
                 Result3::Loss
@@ -176,7 +203,7 @@ pub fn play_game(
                 Result3::Win
             };
             return record;
-        }
+        };
         record.moves.push(p);
     }
     record.result = match game.outcome() {
