@@ -257,12 +257,21 @@ impl Tally {
 
     /// Variance of one game's score.
     fn variance(&self) -> f64 {
-        let n = self.games().max(1) as f64;
-        let s = self.score();
-        (self.wins as f64 * (1.0 - s).powi(2)
-            + self.draws as f64 * (0.5 - s).powi(2)
-            + self.losses as f64 * s.powi(2))
-            / n
+        self.variance_with(0.0)
+    }
+
+    /// Variance of one game's score with `prior` games of each result
+    /// added: a run of identical results has no variance of its own, yet it
+    /// is evidence, so the test statistic must not be cancelled by it.
+    fn variance_with(&self, prior: f64) -> f64 {
+        let (w, d, l) = (
+            self.wins as f64 + prior,
+            self.draws as f64 + prior,
+            self.losses as f64 + prior,
+        );
+        let n = (w + d + l).max(1.0);
+        let s = (w + d / 2.0) / n;
+        (w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s.powi(2)) / n
     }
 
     /// Elo estimate with its 95% interval `(low, estimate, high)`; scores
@@ -282,8 +291,8 @@ impl Tally {
     /// Log-likelihood ratio of "the first contender is `elo1` better"
     /// against "`elo0` better" (normal approximation, as in fishtest).
     pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
-        let var = self.variance();
-        if self.games() == 0 || var <= 0.0 {
+        let var = self.variance_with(0.5);
+        if self.games() == 0 {
             return 0.0;
         }
         let (s0, s1) = (score_of(elo0), score_of(elo1));
@@ -399,6 +408,21 @@ mod tests {
             losses: 0,
         };
         assert!(perfect.elo().1.is_finite());
+    }
+
+    #[test]
+    fn a_run_of_one_result_is_evidence() {
+        let run = |wins, losses| Tally {
+            wins,
+            draws: 0,
+            losses,
+        };
+        let (llr, verdict) = sprt(&run(10, 0), 0.0, 10.0);
+        assert!(llr > 0.5 && verdict == Verdict::Continue, "{llr}");
+        assert!(run(4, 0).llr(0.0, 10.0) > 0.0);
+        assert_eq!(sprt(&run(40, 0), 0.0, 10.0).1, Verdict::Accept);
+        assert_eq!(sprt(&run(0, 40), 0.0, 10.0).1, Verdict::Reject);
+        assert_eq!(Tally::default().llr(0.0, 10.0), 0.0);
     }
 
     #[test]
