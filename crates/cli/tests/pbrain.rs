@@ -2,24 +2,11 @@
 //! (`inarow pbrain` and `pbrain-inarow`): every command, and bad input
 //! answered by one `ERROR` line without stopping the brain.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 /// Runs a brain binary on `input` and returns its exit success and output lines.
 fn session_with(program: &str, args: &[&str], input: &str) -> (bool, Vec<String>) {
-    let mut child = Command::new(program)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start the brain");
-    let _ = child
-        .stdin
-        .take()
-        .expect("piped")
-        .write_all(input.as_bytes());
-    let out = child.wait_with_output().expect("brain runs");
+    let out = common::run(program, args, input);
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     (
         out.status.success(),

@@ -4,21 +4,28 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 /// Runs `inarow ARGS` with `input` on its standard input and waits for it.
+#[allow(dead_code)]
 pub fn inarow(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_inarow"))
+    run(env!("CARGO_BIN_EXE_inarow"), args, input)
+}
+
+/// Runs `program ARGS` with `input` on its standard input and waits for it.
+#[allow(dead_code)]
+pub fn run(program: &str, args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(program)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("start inarow");
+        .unwrap_or_else(|e| panic!("start {program}: {e}"));
     // The program may stop reading early (a bad state file); ignore a broken pipe.
     let _ = child
         .stdin
         .take()
         .expect("stdin is piped")
         .write_all(input.as_bytes());
-    child.wait_with_output().expect("inarow runs")
+    child.wait_with_output().expect("the program runs")
 }
 
 /// Standard output as text.
