@@ -26,6 +26,13 @@ pub const STRIDE: usize = MAX_SIZE + 2 * PAD;
 pub const CELLS: usize = STRIDE * STRIDE;
 /// Index steps of the four line directions: across, down, and both diagonals.
 pub const DIRS: [isize; 4] = [1, STRIDE as isize, STRIDE as isize + 1, STRIDE as isize - 1];
+/// Weight of each direction's pattern in a combination index.
+const COMBO_STEP: [i32; 4] = [
+    1,
+    PATTERNS as i32,
+    (PATTERNS * PATTERNS) as i32,
+    (PATTERNS * PATTERNS * PATTERNS) as i32,
+];
 /// Radius (in king steps) of the neighbourhood that makes a point a candidate.
 const NEAR: isize = 2;
 
@@ -401,11 +408,37 @@ impl Board {
                     let bit = (v as u16) << (2 * pattern::slot(-sign * k));
                     self.keys[q][d] ^= bit;
                     if self.cells[q] == EMPTY {
-                        self.add(q, -1);
-                        self.refresh_dir(q, d);
-                        self.add(q, 1);
+                        self.repattern(q, d);
                     }
                 }
+            }
+        }
+    }
+
+    /// Looks up empty point `q`'s patterns along `d` again and moves the
+    /// running sums by the difference. Most key changes leave the pattern
+    /// as it was, so this is the hot path of making a move.
+    #[inline]
+    fn repattern(&mut self, q: usize, d: usize) {
+        let fresh = self.pattern_of[self.keys[q][d] as usize];
+        for (c, &p) in fresh.iter().enumerate() {
+            let old = self.pats[c][q][d];
+            let new = p as u8;
+            if old == new {
+                continue;
+            }
+            self.pats[c][q][d] = new;
+            self.counts[c][old as usize] -= 1;
+            self.counts[c][new as usize] += 1;
+            let before = self.combo[c][q];
+            let after =
+                (i32::from(before) + (i32::from(new) - i32::from(old)) * COMBO_STEP[d]) as u16;
+            self.combo[c][q] = after;
+            let (was, is) = (self.info_of[before as usize], self.info_of[after as usize]);
+            self.value[c] += is.value - was.value;
+            if was.threat != is.threat {
+                self.threats[c][was.threat as usize] -= 1;
+                self.threats[c][is.threat as usize] += 1;
             }
         }
     }
