@@ -89,6 +89,121 @@ fn a_brain_that_answers_nonsense_loses_every_game() {
     assert!(stdout(&out).contains("illegal moves: 2"));
 }
 
+/// A brain that keeps its own board as Gomocup brains do (`BOARD` adds to
+/// it, `TURN` adds the opponent's stone, its own answer is kept), answers
+/// `ERROR` for a stone on a taken point, plays the first empty point, and
+/// logs every command.
+const KEEPING_BRAIN: &str = r#"#!/usr/bin/env python3
+import sys
+log = open(sys.argv[1], "a")
+size, taken, in_board = 15, set(), False
+def say(text):
+    print(text, flush=True)
+def put(x, y):
+    if (x, y) in taken:
+        return False
+    taken.add((x, y))
+    return True
+def move():
+    for y in range(size):
+        for x in range(size):
+            if (x, y) not in taken:
+                taken.add((x, y))
+                return say(f"{x},{y}")
+bad = False
+for line in sys.stdin:
+    line = line.strip()
+    log.write(line + "\n")
+    log.flush()
+    word = line.split(" ")[0]
+    if in_board:
+        if line == "DONE":
+            in_board = False
+            say("ERROR a stone on a taken point") if bad else move()
+        else:
+            x, y, _ = map(int, line.split(","))
+            bad = bad or not put(x, y)
+    elif word in ("START", "RESTART"):
+        taken.clear()
+        say("OK")
+    elif word == "BOARD":
+        in_board, bad = True, False
+    elif word == "TURN":
+        x, y = map(int, line.split(" ")[1].split(","))
+        say("ERROR a stone on a taken point") if not put(x, y) else move()
+    elif word == "BEGIN":
+        move()
+    elif word == "END":
+        break
+"#;
+
+#[test]
+fn brains_are_told_the_game_as_managers_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let brain = dir.path().join("keeper.py");
+    let log = dir.path().join("log.txt");
+    std::fs::write(
+        &brain,
+        KEEPING_BRAIN.replace("sys.argv[1]", &format!("{:?}", log.to_str().unwrap())),
+    )
+    .unwrap();
+    std::fs::set_permissions(&brain, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let openings = dir.path().join("openings.txt");
+    std::fs::write(&openings, "7,7 8,8 7,9 9,7 6,6\n").unwrap();
+    let out = inarow(
+        &[
+            "selfplay",
+            "--pairs",
+            "1",
+            "--ms",
+            "40",
+            "--openings",
+            openings.to_str().unwrap(),
+            "--b-brain",
+            brain.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    // Legal throughout: the brain never saw a stone twice.
+    assert!(
+        stdout(&out).contains("illegal moves: 0"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(
+        summary(&stdout(&out)),
+        (2, 0, 0),
+        "the engine beats first-empty-point play"
+    );
+    let log = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = log.lines().collect();
+    // One BOARD a game, right after the restart, with the opening in the
+    // order played and the brain's colour marked; TURN after that.
+    let boards: Vec<usize> = (0..lines.len()).filter(|&k| lines[k] == "BOARD").collect();
+    assert_eq!(boards.len(), 2, "{log}");
+    for &k in &boards {
+        assert!(
+            lines[k - 1] == "RESTART" || lines[k - 1].starts_with("INFO"),
+            "{log}"
+        );
+        let stones: Vec<&str> = lines[k + 1..]
+            .iter()
+            .take_while(|l| **l != "DONE")
+            .copied()
+            .collect();
+        let points: Vec<&str> = stones
+            .iter()
+            .map(|s| s.rsplit_once(',').unwrap().0)
+            .collect();
+        assert_eq!(&points[..5], ["7,7", "8,8", "7,9", "9,7", "6,6"], "{log}");
+    }
+    assert!(
+        lines.iter().filter(|l| l.starts_with("TURN ")).count() >= 2,
+        "{log}"
+    );
+}
+
 #[test]
 fn bad_brains_and_flags_are_one_line_errors() {
     for (args, want) in [

@@ -139,8 +139,15 @@ pub trait Contender {
     fn new_game(&mut self);
 
     /// The move for the side to move in `game`, within `limits`, and how long
-    /// it took; an error if the contender cannot answer.
-    fn think(&mut self, game: &Mnk, limits: Limits) -> Result<(Point, Duration), String>;
+    /// it took; an error if the contender cannot answer. `history` is every
+    /// stone of the game in the order played (the opening's first), for
+    /// contenders that are told moves one at a time.
+    fn think(
+        &mut self,
+        game: &Mnk,
+        history: &[Point],
+        limits: Limits,
+    ) -> Result<(Point, Duration), String>;
 }
 
 impl Contender for Searcher {
@@ -148,7 +155,12 @@ impl Contender for Searcher {
         self.clear();
     }
 
-    fn think(&mut self, game: &Mnk, limits: Limits) -> Result<(Point, Duration), String> {
+    fn think(
+        &mut self,
+        game: &Mnk,
+        _history: &[Point],
+        limits: Limits,
+    ) -> Result<(Point, Duration), String> {
         let mut b = board_of(game, None).map_err(|e| e.to_string())?;
         b.set_to_move(game.to_move());
         let found = self.search(&mut b, limits);
@@ -169,8 +181,11 @@ pub fn play_game(
     limits: Limits,
 ) -> GameRecord {
     let mut game = Mnk::new(size, size, 5, Rule::Freestyle).expect("a supported size");
+    let mut history = Vec::with_capacity(size * size);
     for &(x, y) in opening {
-        game.play(Point::at(y, x, size)).expect("a legal opening");
+        let p = Point::at(y, x, size);
+        game.play(p).expect("a legal opening");
+        history.push(p);
     }
     first.new_game();
     second.new_game();
@@ -184,9 +199,9 @@ pub fn play_game(
     while game.outcome().is_none() {
         let mover = game.to_move();
         let answer = if mover == first_colour {
-            first.think(&game, limits)
+            first.think(&game, &history, limits)
         } else {
-            second.think(&game, limits)
+            second.think(&game, &history, limits)
         };
         let legal = match answer {
             Ok((p, took)) => {
@@ -205,6 +220,7 @@ pub fn play_game(
             return record;
         };
         record.moves.push(p);
+        history.push(p);
     }
     record.result = match game.outcome() {
         Some(Outcome::Win(w)) if w == first_colour => Result3::Win,
@@ -352,9 +368,11 @@ pub fn parse_options(text: &str) -> Result<Options, String> {
             "leaf_vcf" => o.leaf_vcf_nodes = num()?,
             "width" => o.width = (num()? as usize).max(1),
             "tt_mb" => o.tt_bytes = (num()? as usize).max(1) << 20,
+            "quick_win" => o.quick_win = flag()?,
+            "qsearch" => o.qsearch = flag()?,
             _ => {
                 return Err(format!(
-                    "unknown option {k:?} (root_vcf, vcf_defence, root_vct, lmr, leaf_vcf, width, tt_mb)"
+                    "unknown option {k:?} (root_vcf, vcf_defence, root_vct, lmr, leaf_vcf, width, tt_mb, quick_win, qsearch)"
                 ));
             }
         }

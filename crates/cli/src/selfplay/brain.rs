@@ -26,6 +26,8 @@ pub struct Brain {
     patience: Duration,
     /// Set when the brain failed outside a move (e.g. on `RESTART`).
     broken: Option<String>,
+    /// How many stones of the game, in order, the brain has on its board.
+    told: usize,
 }
 
 impl Brain {
@@ -67,6 +69,7 @@ impl Brain {
             size,
             patience: turn * 2 + Duration::from_secs(1),
             broken: None,
+            told: 0,
         };
         brain.send(&format!("START {size}"))?;
         brain.expect_ok("START")?;
@@ -121,22 +124,37 @@ impl Brain {
         Ok(())
     }
 
-    fn ask_move(&mut self, game: &Mnk) -> anyhow::Result<Point> {
+    /// Asks for a move as managers do: `BEGIN` on an empty board, `BOARD`
+    /// with every stone in the order played when the brain's board is new,
+    /// then `TURN` with each opponent move (brains keep their own moves, and
+    /// some add `BOARD` stones to what they already have).
+    fn ask_move(&mut self, game: &Mnk, history: &[Point]) -> anyhow::Result<Point> {
         if let Some(why) = self.broken.take() {
             bail!(why);
         }
-        let me = game.to_move();
-        self.send("BOARD")?;
-        for i in 0..game.points() {
-            let p = Point(i as u16);
-            if let Some(owner) = game.stone(p) {
-                let who = if owner == me { 1 } else { 2 };
+        if history.is_empty() {
+            self.send("BEGIN")?;
+        } else if self.told > 0 && self.told + 1 == history.len() {
+            let p = history[self.told];
+            self.send(&format!("TURN {},{}", p.col(self.size), p.row(self.size)))?;
+        } else {
+            if self.told > 0 {
+                // Out of step (not in a match's normal flow): start afresh.
+                self.send("RESTART")?;
+                self.expect_ok("RESTART")?;
+            }
+            let me = game.to_move();
+            self.send("BOARD")?;
+            for &p in history {
+                let who = if game.stone(p) == Some(me) { 1 } else { 2 };
                 self.send(&format!("{},{},{who}", p.col(self.size), p.row(self.size)))?;
             }
+            self.send("DONE")?;
         }
-        self.send("DONE")?;
         let line = self.answer(self.patience)?;
-        parse_move(&line, self.size).with_context(|| format!("brain {}", self.name))
+        let p = parse_move(&line, self.size).with_context(|| format!("brain {}", self.name))?;
+        self.told = history.len() + 1;
+        Ok(p)
     }
 }
 
@@ -159,12 +177,18 @@ impl Contender for Brain {
     fn new_game(&mut self) {
         let restarted = self.send("RESTART").and_then(|_| self.expect_ok("RESTART"));
         self.broken = restarted.err().map(|e| format!("{e:#}"));
+        self.told = 0;
     }
 
-    fn think(&mut self, game: &Mnk, _limits: Limits) -> Result<(Point, Duration), String> {
+    fn think(
+        &mut self,
+        game: &Mnk,
+        history: &[Point],
+        _limits: Limits,
+    ) -> Result<(Point, Duration), String> {
         // The brain keeps its own clock from `INFO timeout_turn`.
         let start = Instant::now();
-        self.ask_move(game)
+        self.ask_move(game, history)
             .map(|p| (p, start.elapsed()))
             .map_err(|e| format!("{e:#}"))
     }
