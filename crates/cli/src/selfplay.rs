@@ -4,6 +4,7 @@
 
 mod brain;
 
+use std::io::Write;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
@@ -51,6 +52,10 @@ pub struct Args {
     /// Seed for the generated openings.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Write every game to this file, one a line: pair, A's colour, the
+    /// result for A (1, = or 0), the opening's points, `|`, the moves.
+    #[arg(long)]
+    pub games: Option<std::path::PathBuf>,
 }
 
 /// Runs the match and prints a line per pair and a summary.
@@ -95,6 +100,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 None => Box::new(Searcher::new(options)),
             })
         };
+    let mut record = match &args.games {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .with_context(|| format!("cannot write games file {}", path.display()))?,
+        )),
+        None => None,
+    };
     let mut sa = contender(&args.a_brain, a)?;
     let mut sb = contender(&args.b_brain, b)?;
     let mut tally = Tally::default();
@@ -106,11 +118,29 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             tally.add(g.result);
             illegal += usize::from(g.illegal);
             longest = longest.max(g.longest);
-            line.push(match g.result {
+            let result = match g.result {
                 Result3::Win => '1',
                 Result3::Draw => '=',
                 Result3::Loss => '0',
-            });
+            };
+            line.push(result);
+            if let Some(out) = record.as_mut() {
+                let points = |ps: &mut dyn Iterator<Item = (usize, usize)>| {
+                    ps.map(|(x, y)| format!("{x},{y}"))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                let colour = if a_black { "black" } else { "white" };
+                writeln!(
+                    out,
+                    "{} {colour} {result} {} | {}",
+                    k + 1,
+                    points(&mut opening.iter().copied()),
+                    points(&mut g.moves.iter().map(|p| (p.col(size), p.row(size))))
+                )
+                .and_then(|_| out.flush())
+                .context("cannot write the games file")?;
+            }
         }
         let (llr, verdict) = selfplay::sprt(&tally, args.elo0, args.elo1);
         println!(

@@ -46,6 +46,63 @@ fn settings_against_settings_reproduce_on_a_node_budget() {
 }
 
 #[test]
+fn the_games_file_replays_to_the_reported_results() {
+    use inarow_core::{Game, Mnk, Outcome, Player, Point};
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("games.txt");
+    let out = inarow(
+        &[
+            "selfplay",
+            "--pairs",
+            "2",
+            "--nodes",
+            "300",
+            "--games",
+            file.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut results = String::new();
+    for line in text.lines() {
+        let (head, moves) = line.split_once(" | ").expect("opening | moves");
+        let mut fields = head.split(' ');
+        let (_pair, colour, result) = (
+            fields.next(),
+            fields.next().unwrap(),
+            fields.next().unwrap(),
+        );
+        let mut game = Mnk::gomoku();
+        for xy in fields.chain(moves.split(' ')) {
+            let (x, y) = xy.split_once(',').unwrap();
+            let p = Point::at(y.parse().unwrap(), x.parse().unwrap(), 15);
+            game.play(p).expect("every stone legal");
+        }
+        let a = if colour == "black" {
+            Player::X
+        } else {
+            Player::O
+        };
+        let replayed = match game.outcome() {
+            Some(Outcome::Win(w)) if w == a => "1",
+            Some(Outcome::Win(_)) => "0",
+            _ => "=",
+        };
+        assert_eq!(replayed, result, "{line}");
+        results.push_str(result);
+    }
+    assert_eq!(text.lines().count(), 4);
+    // The same results as the pair lines on the screen.
+    let shown: String = stdout(&out)
+        .lines()
+        .filter(|l| l.starts_with("pair"))
+        .map(|l| l.split_whitespace().nth(2).unwrap().to_string())
+        .collect();
+    assert_eq!(shown, results);
+}
+
+#[test]
 fn another_build_plays_through_the_brain_protocol() {
     let brain = env!("CARGO_BIN_EXE_pbrain-inarow");
     let out = inarow(
