@@ -8,14 +8,15 @@ use crate::board::Board;
 use crate::pattern::Threat;
 use crate::score::{WIN, loss_in, win_in};
 
-/// Weight of the side to move's sum, in tenths.
-const MOVER_WEIGHT: i32 = 12;
+/// Weight of the side to move's sum, in tenths (the default).
+pub const MOVER_WEIGHT: i32 = 12;
 
-/// The static score of the position for the side to move.
+/// The static score of the position for the side to move, its own sum
+/// weighted by `mover_weight` tenths.
 #[inline]
-pub fn evaluate(b: &Board) -> i32 {
+pub fn evaluate(b: &Board, mover_weight: i32) -> i32 {
     let me = b.to_move();
-    let mine = b.value(me) * MOVER_WEIGHT / 10;
+    let mine = b.value(me) * mover_weight / 10;
     let theirs = b.value(me.opponent());
     (mine - theirs).clamp(-WIN / 2, WIN / 2)
 }

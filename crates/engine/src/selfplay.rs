@@ -365,14 +365,15 @@ pub fn parse_options(text: &str) -> Result<Options, String> {
             "lmr" => o.lmr = flag()?,
             "vcf_defence" => o.vcf_defence = flag()?,
             "root_vct" => o.root_vct = flag()?,
+            "vct_defence" => o.vct_defence = flag()?,
             "leaf_vcf" => o.leaf_vcf_nodes = num()?,
             "width" => o.width = (num()? as usize).max(1),
             "tt_mb" => o.tt_bytes = (num()? as usize).max(1) << 20,
-            "quick_win" => o.quick_win = flag()?,
-            "qsearch" => o.qsearch = flag()?,
+            "mover" => o.mover_weight = num()?.clamp(1, 100) as i32,
+            "soft" => o.soft_percent = num()?.min(100) as u32,
             _ => {
                 return Err(format!(
-                    "unknown option {k:?} (root_vcf, vcf_defence, root_vct, lmr, leaf_vcf, width, tt_mb, quick_win, qsearch)"
+                    "unknown option {k:?} (root_vcf, vcf_defence, root_vct, vct_defence, lmr, leaf_vcf, width, tt_mb, soft, mover)"
                 ));
             }
         }
@@ -445,8 +446,9 @@ mod tests {
 
     #[test]
     fn options_and_openings_parse_or_explain() {
-        let o = parse_options("root_vcf=off, width=12,leaf_vcf=0").unwrap();
-        assert!(!o.root_vcf && o.width == 12 && o.leaf_vcf_nodes == 0);
+        let o = parse_options("root_vcf=off, width=12,leaf_vcf=0,soft=80").unwrap();
+        assert!(!o.root_vcf && o.width == 12 && o.leaf_vcf_nodes == 0 && o.soft_percent == 80);
+        assert_eq!(parse_options("soft=250").unwrap().soft_percent, 100);
         assert_eq!(parse_options("").unwrap(), Options::default());
         assert!(
             parse_options("speed=9")

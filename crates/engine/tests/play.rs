@@ -241,8 +241,11 @@ fn an_expired_deadline_stops_every_phase_within_a_few_thousand_nodes() {
         .enumerate()
     {
         let mut b = board_of(game, None).unwrap();
+        // Every threat phase switched on, the optional ones included.
         let mut s = Searcher::new(Options {
             tt_bytes: 1 << 20,
+            root_vct: true,
+            vct_defence: true,
             ..Options::default()
         });
         let found = s.search(&mut b, Limits::time(Duration::ZERO));

@@ -183,3 +183,67 @@ fn vct_claims_survive_every_defence() {
     }
     assert!(claims >= 3, "only {claims} VCT claims in {tried} positions");
 }
+
+#[test]
+fn the_search_defends_against_a_vct_when_asked() {
+    use inarow_engine::movegen::Mode;
+    use inarow_engine::search::{Limits, Options, Searcher};
+    use inarow_engine::vct::Vct;
+    let mut rng = ChaCha8Rng::seed_from_u64(17);
+    let mut list = MoveList::default();
+    let searcher = |vct_defence| {
+        Searcher::new(Options {
+            vct_defence,
+            tt_bytes: 1 << 20,
+            ..Options::default()
+        })
+    };
+    let (mut on, mut off) = (searcher(true), searcher(false));
+    // The opponent's VCT after our move, by the solver the defence uses.
+    let leaves_vct = |b: &mut inarow_engine::board::Board, m: usize| {
+        b.play(m);
+        let wins = Vct::new(2_000, 300).solve(b, 2).is_some();
+        b.undo();
+        wins
+    };
+    let (mut defended, mut tried) = (0, 0);
+    while defended < 3 && tried < 5000 {
+        tried += 1;
+        let Some(game) = random_middlegame(&mut rng, &mut list, 8..30) else {
+            continue;
+        };
+        let mut b = board_of(&game, None).unwrap();
+        let me = b.to_move();
+        if generate(&b, &mut list) != Mode::Free || Vcf::new(20_000, 40).wins(&mut b) {
+            continue;
+        }
+        b.set_to_move(me.opponent());
+        let threatened =
+            Vct::new(2_000, 300).solve(&mut b, 2).is_some() && !Vcf::new(20_000, 40).wins(&mut b);
+        b.set_to_move(me);
+        if !threatened {
+            continue;
+        }
+        let moves: Vec<usize> = list.iter().collect();
+        if moves.iter().all(|&m| leaves_vct(&mut b, m)) {
+            continue; // no defence to find
+        }
+        // Only positions where the plain search walks into the VCT count.
+        let plain = off.search(&mut b, Limits::depth(1));
+        if !leaves_vct(&mut b, plain.best) {
+            continue;
+        }
+        let found = on.search(&mut b, Limits::depth(1));
+        assert!(
+            !leaves_vct(&mut b, found.best),
+            "move {:?} leaves the VCT\n{b:?}",
+            b.xy(found.best)
+        );
+        defended += 1;
+    }
+    assert!(
+        defended >= 2,
+        "only {defended} positions in {tried} where the defence mattered"
+    );
+    println!("{tried} positions, {defended} defended only with the VCT defence");
+}
