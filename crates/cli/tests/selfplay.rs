@@ -7,6 +7,16 @@ mod common;
 
 use common::{inarow, stderr, stdout};
 
+/// Runs `inarow selfplay` with `args`, which must succeed; its output.
+fn selfplay(args: &[&str]) -> String {
+    let args: Vec<&str> = std::iter::once("selfplay")
+        .chain(args.iter().copied())
+        .collect();
+    let out = inarow(&args, "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    stdout(&out)
+}
+
 /// The `+W =D -L` counts of the summary line.
 fn summary(out: &str) -> (u32, u32, u32) {
     let line = out
@@ -50,19 +60,14 @@ fn the_games_file_replays_to_the_reported_results() {
     use inarow_core::{Game, Mnk, Outcome, Player, Point};
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("games.txt");
-    let out = inarow(
-        &[
-            "selfplay",
-            "--pairs",
-            "2",
-            "--nodes",
-            "300",
-            "--games",
-            file.to_str().unwrap(),
-        ],
-        "",
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = selfplay(&[
+        "--pairs",
+        "2",
+        "--nodes",
+        "300",
+        "--games",
+        file.to_str().unwrap(),
+    ]);
     let text = std::fs::read_to_string(&file).unwrap();
     let mut results = String::new();
     for line in text.lines() {
@@ -94,7 +99,7 @@ fn the_games_file_replays_to_the_reported_results() {
     }
     assert_eq!(text.lines().count(), 4);
     // The same results as the pair lines on the screen.
-    let shown: String = stdout(&out)
+    let shown: String = out
         .lines()
         .filter(|l| l.starts_with("pair"))
         .map(|l| l.split_whitespace().nth(2).unwrap().to_string())
@@ -105,18 +110,10 @@ fn the_games_file_replays_to_the_reported_results() {
 #[test]
 fn another_build_plays_through_the_brain_protocol() {
     let brain = env!("CARGO_BIN_EXE_pbrain-inarow");
-    let out = inarow(
-        &["selfplay", "--pairs", "1", "--ms", "40", "--b-brain", brain],
-        "",
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
-    let (w, d, l) = summary(&stdout(&out));
+    let out = selfplay(&["--pairs", "1", "--ms", "40", "--b-brain", brain]);
+    let (w, d, l) = summary(&out);
     assert_eq!(w + d + l, 2);
-    assert!(
-        stdout(&out).contains("illegal moves: 0"),
-        "{}",
-        stdout(&out)
-    );
+    assert!(out.contains("illegal moves: 0"), "{}", out);
 }
 
 #[test]
@@ -129,21 +126,16 @@ fn a_brain_that_answers_nonsense_loses_every_game() {
     )
     .unwrap();
     std::fs::set_permissions(&brain, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let out = inarow(
-        &[
-            "selfplay",
-            "--pairs",
-            "1",
-            "--ms",
-            "40",
-            "--b-brain",
-            brain.to_str().unwrap(),
-        ],
-        "",
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(summary(&stdout(&out)), (2, 0, 0));
-    assert!(stdout(&out).contains("illegal moves: 2"));
+    let out = selfplay(&[
+        "--pairs",
+        "1",
+        "--ms",
+        "40",
+        "--b-brain",
+        brain.to_str().unwrap(),
+    ]);
+    assert_eq!(summary(&out), (2, 0, 0));
+    assert!(out.contains("illegal moves: 2"));
 }
 
 /// A brain that keeps its own board as Gomocup brains do (`BOARD` adds to
@@ -207,29 +199,20 @@ fn brains_are_told_the_game_as_managers_do() {
     std::fs::set_permissions(&brain, std::fs::Permissions::from_mode(0o755)).unwrap();
     let openings = dir.path().join("openings.txt");
     std::fs::write(&openings, "7,7 8,8 7,9 9,7 6,6\n").unwrap();
-    let out = inarow(
-        &[
-            "selfplay",
-            "--pairs",
-            "1",
-            "--ms",
-            "40",
-            "--openings",
-            openings.to_str().unwrap(),
-            "--b-brain",
-            brain.to_str().unwrap(),
-        ],
-        "",
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = selfplay(&[
+        "--pairs",
+        "1",
+        "--ms",
+        "40",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--b-brain",
+        brain.to_str().unwrap(),
+    ]);
     // Legal throughout: the brain never saw a stone twice.
-    assert!(
-        stdout(&out).contains("illegal moves: 0"),
-        "{}",
-        stdout(&out)
-    );
+    assert!(out.contains("illegal moves: 0"), "{}", out);
     assert_eq!(
-        summary(&stdout(&out)),
+        summary(&out),
         (2, 0, 0),
         "the engine beats first-empty-point play"
     );
