@@ -125,18 +125,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             };
             line.push(result);
             if let Some(out) = record.as_mut() {
-                let points = |ps: &mut dyn Iterator<Item = (usize, usize)>| {
-                    ps.map(|(x, y)| format!("{x},{y}"))
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                };
                 let colour = if a_black { "black" } else { "white" };
                 writeln!(
                     out,
                     "{} {colour} {result} {} | {}",
                     k + 1,
-                    points(&mut opening.iter().copied()),
-                    points(&mut g.moves.iter().map(|p| (p.col(size), p.row(size))))
+                    points(opening.iter().copied()),
+                    points(g.moves.iter().map(|p| (p.col(size), p.row(size))))
                 )
                 .and_then(|_| out.flush())
                 .context("cannot write the games file")?;
@@ -178,4 +173,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         longest.as_millis()
     );
     Ok(())
+}
+
+/// Points as `x,y` separated by spaces, as the openings file has them.
+fn points(ps: impl Iterator<Item = (usize, usize)>) -> String {
+    ps.map(|(x, y)| format!("{x},{y}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }

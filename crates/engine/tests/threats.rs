@@ -224,8 +224,7 @@ fn the_search_defends_against_a_vct_when_asked() {
         if !threatened {
             continue;
         }
-        let moves: Vec<usize> = list.iter().collect();
-        if moves.iter().all(|&m| leaves_vct(&mut b, m)) {
+        if list.iter().all(|m| leaves_vct(&mut b, m)) {
             continue; // no defence to find
         }
         // Only positions where the plain search walks into the VCT count.
