@@ -1,13 +1,14 @@
 //! The `judge` subcommand: a thin front on the `inarow-judge` crate.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
 use inarow_core::Rule;
 use inarow_judge::house::HouseBot;
-use inarow_judge::process::{BotProcess, Echo};
+use inarow_judge::process::{BotProcess, Echo, Start};
+use inarow_judge::sandbox::{self, Launcher, Limits, Program, Sandbox, limits};
 use inarow_judge::{BotMeta, Config, Results, discover, output, play_game, process, tournament};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -39,6 +40,72 @@ pub struct Args {
     /// built-in bot, showing every line exchanged and the bot's stderr.
     #[arg(short = 'd', long = "debug", value_name = "BOT")]
     debug: Option<PathBuf>,
+    #[command(flatten)]
+    sandbox: SandboxArgs,
+    /// Print what the sandbox enforces on this machine (and for each bot
+    /// of the bots folder), then exit.
+    #[arg(long)]
+    check_sandbox: bool,
+}
+
+/// How contestants are contained: shared by every command that runs
+/// programs the project did not write.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SandboxArgs {
+    /// Memory for each bot with all its processes (e.g. 512M, 2G).
+    #[arg(long, default_value = "1G", value_parser = limits::parse_size)]
+    memory: u64,
+    /// Processes and threads each bot may run at once.
+    #[arg(long, default_value_t = Limits::default().processes, value_parser = clap::value_parser!(u64).range(1..))]
+    processes: u64,
+    /// CPU seconds each process of a bot may use in a game (default: 250
+    /// times the time limit per answer; 3600 without one).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    cpu: Option<u64>,
+    /// The largest file a bot may write (e.g. 64M).
+    #[arg(long, default_value = "64M", value_parser = limits::parse_size)]
+    file_size: u64,
+    /// A file or folder every bot may also read (repeatable); a bot's meta
+    /// file can grant more with a fifth line `read: PATH ...`.
+    #[arg(long, value_name = "PATH")]
+    allow_read: Vec<PathBuf>,
+    /// Run bots uncontained, as plain child processes (they can then read
+    /// and write anything the judge can).
+    #[arg(long)]
+    no_sandbox: bool,
+}
+
+impl SandboxArgs {
+    /// The sandbox these options ask for; `timeout` sets the default CPU limit.
+    pub fn sandbox(&self, timeout: Option<Duration>) -> anyhow::Result<Sandbox> {
+        if self.no_sandbox {
+            eprintln!(
+                "inarow: warning: --no-sandbox: bots run uncontained and can read and write anything this user can"
+            );
+            return Ok(Sandbox::off());
+        }
+        let cpu = self.cpu.unwrap_or_else(|| match timeout {
+            Some(t) => (t.as_secs_f64() * 250.0).ceil().max(1.0) as u64,
+            None => 3600,
+        });
+        let limits = Limits {
+            memory: self.memory,
+            processes: self.processes,
+            cpu_seconds: Some(cpu),
+            file_size: self.file_size,
+        };
+        let grants = self
+            .allow_read
+            .iter()
+            .map(|p| {
+                p.canonicalize()
+                    .with_context(|| format!("--allow-read {}", p.display()))
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        let launcher = Launcher::this_program(crate::LAUNCHER)
+            .context("cannot find this program to launch bots with")?;
+        Ok(Sandbox::contained(launcher, limits, grants))
+    }
 }
 
 fn parse_seconds(text: &str) -> Result<f64, String> {
@@ -50,10 +117,23 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
     }
 }
 
+/// Prints a line on standard output; a closed output (`inarow judge | head
+/// -1`) is not an error: the games go on and the results are still written.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, $($arg)*);
+    }};
+}
+
 /// Runs `inarow judge`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    process::install_interrupt_handler().context("cannot install the Ctrl-C handler")?;
     let timeout = (args.timeout > 0.0).then(|| Duration::from_secs_f64(args.timeout));
+    let sandbox = args.sandbox.sandbox(timeout)?;
+    if args.check_sandbox {
+        return check_sandbox(&sandbox, &args.bots);
+    }
+    process::install_interrupt_handler().context("cannot install the Ctrl-C handler")?;
     let rule = if args.exact {
         Rule::Exact
     } else {
@@ -61,7 +141,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let seed = args.seed.unwrap_or_else(rand::random);
     if let Some(bot) = &args.debug {
-        return debug(&args.bots, bot, seed, timeout, rule);
+        return debug(&args.bots, bot, seed, timeout, rule, &sandbox);
     }
     let bots = discover(&args.bots)?;
     if bots.len() < 2 {
@@ -77,14 +157,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if jobs == 0 {
         bail!("-j must be at least 1");
     }
+    output::check_writable(&args.results, &args.sgf).map_err(anyhow::Error::msg)?;
+    verify(&sandbox, &bots)?;
     let config = Config {
         seed,
         jobs,
         timeout,
         rule,
+        sandbox,
     };
     let games = tournament::schedule(bots.len(), seed).len();
-    println!(
+    say!(
         "tournament seed {seed} (replay with --seed {seed}): {} bots, {games} games, {jobs} at once",
         bots.len()
     );
@@ -106,22 +189,141 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     });
     bar.finish_and_clear();
     let results = Results::new(&bots, &config, records);
-    print!("{}", tournament::format_standings(&results.standings));
-    for (game, forfeit) in results.forfeits() {
-        println!(
-            "game {}: {} forfeits: {}",
-            game.index, forfeit.by, forfeit.reason
-        );
-    }
+    // The files first: whatever happens to standard output, they are kept.
     output::write_atomic(&args.results, output::results_json(&results).as_bytes())
         .with_context(|| format!("cannot write {}", args.results.display()))?;
     output::write_sgf_dir(&args.sgf, &results.games)
         .with_context(|| format!("cannot write SGF records into {}", args.sgf.display()))?;
-    println!(
+    say!(
+        "{}",
+        tournament::format_standings(&results.standings).trim_end()
+    );
+    for (game, forfeit) in results.forfeits() {
+        say!(
+            "game {}: {} forfeits: {}",
+            game.index,
+            forfeit.by,
+            forfeit.reason
+        );
+    }
+    say!(
         "results in {}, SGF records in {}",
         args.results.display(),
         args.sgf.display()
     );
+    Ok(())
+}
+
+/// Every bot's folder.
+fn folders(bots: &[BotMeta]) -> Vec<PathBuf> {
+    bots.iter().map(|b| b.folder.clone()).collect()
+}
+
+fn program<'a>(bot: &'a BotMeta, folders: &'a [PathBuf]) -> Program<'a> {
+    Program {
+        name: &bot.name,
+        command: &bot.command,
+        args: &bot.args,
+        folder: &bot.folder,
+        grants: &bot.grants,
+        closed: folders,
+    }
+}
+
+/// Before the first game: each bot's sandbox works, or the judge refuses
+/// to start (one line); what only hurts a bot itself is a warning.
+fn verify(sandbox: &Sandbox, bots: &[BotMeta]) -> anyhow::Result<()> {
+    for warning in tournament::check_bots(sandbox, bots).map_err(anyhow::Error::msg)? {
+        eprintln!("inarow: warning: {warning}");
+    }
+    Ok(())
+}
+
+/// `--check-sandbox`: what is in force here, and inside each bot's sandbox.
+fn check_sandbox(sandbox: &Sandbox, bots_dir: &Path) -> anyhow::Result<()> {
+    if !sandbox.is_on() {
+        say!("sandbox: off (--no-sandbox): bots run as plain child processes");
+        return Ok(());
+    }
+    let limits = sandbox.limits();
+    let cgroups = sandbox.cgroups().expect("contained");
+    say!("sandbox on this machine:");
+    say!("  cgroups: {}", cgroups.describe());
+    say!(
+        "  memory: {} per bot, {}",
+        limits::format_size(limits.memory),
+        if cgroups.memory() {
+            "over all its processes (cgroup)"
+        } else {
+            "per process only (RLIMIT_DATA; no memory cgroup here)"
+        }
+    );
+    say!(
+        "  processes: {} per bot, {}",
+        limits.processes,
+        if cgroups.pids() {
+            "over all its processes (cgroup)"
+        } else {
+            "counted per user (RLIMIT_NPROC; no pids cgroup here)"
+        }
+    );
+    say!(
+        "  cpu: {} s per process and game; files: {} at most",
+        limits.cpu_seconds.unwrap_or(0),
+        limits::format_size(limits.file_size)
+    );
+    say!(
+        "  user: {}",
+        if sandbox::judge_is_root() {
+            "the judge runs as root: each bot runs as its folder's owner, or nobody (65534) for root's folders"
+        } else {
+            "each bot runs as this user, in a user namespace of its own"
+        }
+    );
+    let bots = discover(bots_dir).unwrap_or_default();
+    let scratch = tempfile::tempdir().context("cannot make a folder to probe in")?;
+    let mut all_ok = true;
+    let mut report = |name: &str, program: &Program| match sandbox.probe(program) {
+        Ok(findings) => {
+            say!("{name}:");
+            for (what, found) in &findings {
+                say!("  {what}: {found}");
+            }
+            if let Err(e) = sandbox::verdict(&findings) {
+                all_ok = false;
+                say!("  NOT CONTAINED: {e}");
+            }
+        }
+        Err(sandbox::ProbeError::NoProgram(e)) => say!("{name}: {e} (it would forfeit its games)"),
+        Err(sandbox::ProbeError::Uncontained(e)) => {
+            all_ok = false;
+            say!("{name}: NOT CONTAINED: {e}");
+        }
+    };
+    if bots.is_empty() {
+        let args = Vec::new();
+        report(
+            "a bot in an empty folder",
+            &Program {
+                name: "probe",
+                command: "sh",
+                args: &args,
+                folder: scratch.path(),
+                grants: &[],
+                closed: &[],
+            },
+        );
+    }
+    for bot in &bots {
+        let closed = tournament::others(&bots, bot);
+        report(
+            &format!("bot {} ({})", bot.name, bot.folder.display()),
+            &program(bot, &closed),
+        );
+    }
+    if !all_ok {
+        bail!("the sandbox does not work on this machine: see above, or run with --no-sandbox");
+    }
     Ok(())
 }
 
@@ -133,28 +335,39 @@ fn debug(
     seed: u64,
     timeout: Option<Duration>,
     rule: Rule,
+    sandbox: &Sandbox,
 ) -> anyhow::Result<()> {
     let folder = if bot.join("meta").is_file() {
         bot.to_path_buf()
     } else {
         bots.join(bot)
     };
-    let meta = BotMeta::load(&folder)?;
+    let mut meta = BotMeta::load(&folder)?;
+    // Other bots beside it stay closed to it, as in a tournament.
+    let mut all: Vec<PathBuf> = discover(bots).map(|b| folders(&b)).unwrap_or_default();
+    all.retain(|f| *f != meta.folder);
+    inarow_judge::meta::check_grants(&mut meta, &all)?;
+    all.push(meta.folder.clone());
+    verify(sandbox, std::slice::from_ref(&meta))?;
     let house_name = if meta.name == "house" {
         "house-judge"
     } else {
         "house"
     };
-    println!(
+    say!(
         "debugging {} against the built-in bot {house_name}, seed {seed}",
         meta.name
     );
-    println!(
-        "lines: `NAME < ...` judge to bot, `NAME > ...` bot to judge, `NAME ! ...` bot's stderr"
-    );
+    say!("lines: `NAME < ...` judge to bot, `NAME > ...` bot to judge, `NAME ! ...` bot's stderr");
     for (game, bot_opens) in [true, false].into_iter().enumerate() {
         let mut house = HouseBot::new(house_name, seed.wrapping_add(game as u64));
-        let mut process = BotProcess::start(&meta, house_name, seed, timeout, Echo::On)
+        let start = Start {
+            sandbox,
+            timeout,
+            echo: Echo::On,
+            folders: &all,
+        };
+        let mut process = BotProcess::start(&meta, house_name, seed, start)
             .with_context(|| format!("cannot start {}", meta.program().display()))?;
         let record = if bot_opens {
             play_game(&tournament::board(rule), &mut process, &mut house)
@@ -167,7 +380,7 @@ fn debug(
             (Some(w), None) => format!("{w} wins with five"),
             (None, None) => "tie: the board is full".into(),
         };
-        println!("game {}: {} opens; {outcome}", game + 1, record.a);
+        say!("game {}: {} opens; {outcome}", game + 1, record.a);
     }
     Ok(())
 }

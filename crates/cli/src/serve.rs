@@ -24,10 +24,13 @@ pub struct Args {
     bots: PathBuf,
     #[command(flatten)]
     machine: MachineArgs,
+    #[command(flatten)]
+    sandbox: crate::judge::SandboxArgs,
 }
 
 /// Runs `inarow serve` until Ctrl-C or SIGTERM, then saves MENACE.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    let sandbox = args.sandbox.sandbox(None)?;
     let memory = store::open(&args.machine, true)?;
     let machine = args.machine.clone();
     let saver: inarow_web::Saver = Arc::new(move |memory| store::save(&machine, memory));
@@ -36,6 +39,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         seed: args.machine.seed,
         saver,
         bots: args.bots,
+        sandbox,
     });
     let runtime = tokio::runtime::Runtime::new().context("cannot start the server runtime")?;
     runtime.block_on(async move {

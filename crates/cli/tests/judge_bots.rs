@@ -1,5 +1,7 @@
 //! The example bots of `bots/` in a real tournament, and `inarow bot` itself.
 
+mod common;
+
 use std::fs;
 use std::io::Write;
 use std::path::Path;
@@ -18,6 +20,7 @@ fn copy_bot(from: &Path, to: &Path) {
             fs::copy(&path, to.join(name)).unwrap();
         }
     }
+    common::give_to_bot(to);
 }
 
 /// A bots folder holding the example `bots/random-python` and an `inarow`
@@ -36,6 +39,7 @@ fn bots_folder(dir: &Path, inarow_args: &str) -> std::path::PathBuf {
         env!("CARGO_BIN_EXE_inarow")
     );
     fs::write(engine.join("meta"), meta).unwrap();
+    common::give_to_bot(&engine);
     bots
 }
 
@@ -71,7 +75,7 @@ fn tournament(dir: &Path, tag: &str) -> (String, String) {
 #[test]
 fn the_example_bots_play_legally_reproducibly_and_one_remembers() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::workspace();
     // The example meta runs the release build's engine on the clock, which
     // is not deterministic; replaying needs deterministic bots, so here the
     // engine searches a fixed number of positions per answer.
@@ -149,7 +153,7 @@ fn inarow_bot_answers_every_prompt() {
 
 #[test]
 fn the_engine_bot_wins_a_tournament_against_random_bots() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::workspace();
     bots_folder(dir.path(), "bot --move-time 0.05");
     let (stdout, results) = tournament(dir.path(), "engine");
     assert!(!stdout.contains("forfeits:"), "{stdout}");

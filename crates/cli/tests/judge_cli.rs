@@ -1,5 +1,7 @@
 //! `inarow judge` end to end with the scripted fake bots of the judge crate.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -13,11 +15,15 @@ fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../judge/tests/fixtures/fake_bot.py")
 }
 
+/// A bot folder running the fake bot (copied in: a contained bot reads
+/// only its own folder) with `opts`.
 fn bot(dir: &Path, name: &str, opts: &str) -> PathBuf {
     let folder = dir.join(name);
     fs::create_dir_all(&folder).unwrap();
-    let meta = format!("{name}\npython3\n{} {opts}\n0\n", fixture().display());
+    fs::copy(fixture(), folder.join("fake_bot.py")).unwrap();
+    let meta = format!("{name}\npython3\nfake_bot.py {opts}\n0\n");
     fs::write(folder.join("meta"), meta).unwrap();
+    common::give_to_bot(&folder);
     folder
 }
 
@@ -44,7 +50,7 @@ fn judge(dir: &Path, extra: &[&str], tag: &str) -> (Output, String, PathBuf) {
 
 #[test]
 fn a_tournament_prints_standings_writes_results_and_replays_from_its_seed() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::workspace();
     let bots = dir.path().join("bots");
     bot(&bots, "ann", "play=random");
     bot(&bots, "ben", "play=random");
@@ -86,14 +92,10 @@ fn a_tournament_prints_standings_writes_results_and_replays_from_its_seed() {
 
 #[test]
 fn debug_mode_echoes_every_line_and_the_bots_stderr() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::workspace();
     let bots = dir.path().join("bots");
     let folder = bot(&bots, "bob", "play=random");
-    fs::write(
-        folder.join("meta"),
-        format!("bob\npython3\n{} play=random\n0\n", fixture().display()),
-    )
-    .unwrap();
+    fs::write(folder.join("meta"), "bob\npython3\nfake_bot.py play=random\n0\n").unwrap();
     let out = inarow()
         .args(["judge", "--seed", "3", "--timeout", "30", "--bots"])
         .arg(&bots)
@@ -117,7 +119,7 @@ fn debug_mode_echoes_every_line_and_the_bots_stderr() {
 
 #[test]
 fn bad_input_gets_a_one_line_error() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::workspace();
     let out = inarow()
         .args(["judge", "--bots"])
         .arg(dir.path().join("missing"))
@@ -152,27 +154,9 @@ fn bad_input_gets_a_one_line_error() {
     assert!(text(&out.stderr).contains("not a number of seconds"));
 }
 
-fn alive(pid: i32) -> bool {
-    fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|s| {
-            !s.rsplit(')')
-                .next()
-                .unwrap_or("")
-                .trim_start()
-                .starts_with('Z')
-        })
-        .unwrap_or(false)
-}
-
-fn wait_for(path: &Path) -> i32 {
+fn wait_for(path: &Path) {
     let start = Instant::now();
-    loop {
-        if let Some(pid) = fs::read_to_string(path)
-            .ok()
-            .and_then(|s| s.trim().parse().ok())
-        {
-            return pid;
-        }
+    while !path.exists() {
         assert!(
             start.elapsed() < Duration::from_secs(30),
             "{} never came",
@@ -184,7 +168,7 @@ fn wait_for(path: &Path) -> i32 {
 
 #[test]
 fn ctrl_c_kills_every_bot_and_their_children() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::workspace();
     let bots = dir.path().join("bots");
     // Both hang at their first move, each with a child, and there is no time limit.
     let ann = bot(&bots, "ann", "fault=timeout@1 child=1");
@@ -194,14 +178,16 @@ fn ctrl_c_kills_every_bot_and_their_children() {
         .arg(&bots)
         .arg("--results")
         .arg(dir.path().join("r.json"))
+        .arg("--sgf")
+        .arg(dir.path().join("sgf"))
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let pids: Vec<i32> = [&ann, &ben]
-        .iter()
-        .flat_map(|f| [wait_for(&f.join("pid.txt")), wait_for(&f.join("child.pid"))])
-        .collect();
+    for folder in [&ann, &ben] {
+        wait_for(&folder.join("child.pid"));
+    }
+    assert!(!common::processes_in(&bots).is_empty());
     // Let the game reach the hanging move.
     std::thread::sleep(Duration::from_millis(300));
     let status = Command::new("kill")
@@ -212,12 +198,11 @@ fn ctrl_c_kills_every_bot_and_their_children() {
     let status = judge.wait().unwrap();
     assert_eq!(status.code(), Some(130));
     let start = Instant::now();
-    while pids.iter().any(|&p| alive(p)) && start.elapsed() < Duration::from_secs(2) {
+    while !common::processes_in(&bots).is_empty() && start.elapsed() < Duration::from_secs(2) {
         std::thread::sleep(Duration::from_millis(10));
     }
-    for pid in pids {
-        assert!(!alive(pid), "process {pid} outlived the interrupted judge");
-    }
+    let left = common::processes_in(&bots);
+    assert!(left.is_empty(), "{left:?} outlived the interrupted judge");
     assert!(
         !dir.path().join("r.json").exists(),
         "no half-written results"

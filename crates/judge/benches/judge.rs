@@ -1,23 +1,26 @@
-//! Judge overhead: the round trip of one move with an instant bot, and games
-//! per second in a tournament of instant bots.
+//! Judge overhead: the round trip of one move with an instant bot, starting
+//! and ending one bot, and games per second in a tournament of instant bots;
+//! each with the sandbox on (the default) and off (`--no-sandbox`).
 //!
 //! The bots are this very benchmark binary started with `--inarow-bot echo`
 //! (answers `(0,0)` at once, without reading the board) or
 //! `--inarow-bot house` (the house bot, microseconds per move), so no
-//! interpreter start-up is measured.
+//! interpreter start-up is measured: what is left is the judge's own cost.
 #![allow(missing_docs)]
 
 use std::io::{BufRead, Write};
-use std::path::Path;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use inarow_core::{Mnk, Player, Rule};
 use inarow_judge::BotMeta;
 use inarow_judge::house::{HouseBot, Reply};
-use inarow_judge::process::{BotProcess, Echo};
+use inarow_judge::process::{BotProcess, Echo, Start};
 use inarow_judge::protocol::{self, Xy};
 use inarow_judge::referee::Contestant;
+use inarow_judge::sandbox::{Launcher, Limits, NOBODY, Sandbox, judge_is_root};
 use inarow_judge::tournament::{self, Config};
 
 fn serve(kind: &str, seed: u64) {
@@ -38,10 +41,36 @@ fn serve(kind: &str, seed: u64) {
     }
 }
 
+/// A bot folder `name` in `dir`, owned by the user a root judge runs it as.
 fn bot(dir: &Path, name: &str, kind: &str) -> BotMeta {
+    let folder = dir.join(name);
+    std::fs::create_dir_all(&folder).unwrap();
+    if judge_is_root() {
+        std::os::unix::fs::chown(&folder, Some(NOBODY.0), Some(NOBODY.1)).unwrap();
+    }
     let exe = std::env::current_exe().unwrap();
     let text = format!("{name}\n{}\n--inarow-bot {kind}\n0\n", exe.display());
-    BotMeta::parse(&text, dir.to_path_buf()).unwrap()
+    BotMeta::parse(&text, folder.canonicalize().unwrap()).unwrap()
+}
+
+fn sandboxes() -> [(&'static str, Sandbox); 2] {
+    let launcher = Launcher {
+        program: PathBuf::from(env!("CARGO_BIN_EXE_inarow-contain")),
+        prefix: Vec::new(),
+    };
+    [
+        (
+            "sandbox on",
+            Sandbox::contained(launcher, Limits::default(), Vec::new()),
+        ),
+        ("sandbox off", Sandbox::off()),
+    ]
+}
+
+fn workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    dir
 }
 
 /// A middle-game position with 40 stones, as prompts carry it.
@@ -57,20 +86,42 @@ fn middle_game() -> Mnk {
 }
 
 fn round_trip(c: &mut Criterion) {
-    let dir = std::env::temp_dir();
-    let meta = bot(&dir, "echo", "echo");
-    let mut process =
-        BotProcess::start(&meta, "judge", 1, Some(Duration::from_secs(10)), Echo::Off).unwrap();
+    let dir = workspace();
+    let meta = bot(dir.path(), "echo", "echo");
+    let folders = [meta.folder.clone()];
     let game = middle_game();
     let mut group = c.benchmark_group("judge");
-    group.bench_function("move round trip (prompt, answer, parse, check)", |b| {
-        b.iter(|| {
-            let prompt = protocol::prompt_move(41, &game);
-            let answer = process.ask(&prompt).unwrap();
-            let xy: Xy = protocol::parse_move(&answer).unwrap();
-            std::hint::black_box(game.clone().place(xy.point(), Player::X).is_err())
-        })
-    });
+    for (label, sandbox) in sandboxes() {
+        let start = Start {
+            sandbox: &sandbox,
+            timeout: Some(Duration::from_secs(10)),
+            echo: Echo::Off,
+            folders: &folders,
+        };
+        let mut process = BotProcess::start(&meta, "judge", 1, start).unwrap();
+        group.bench_function(
+            BenchmarkId::new("move round trip (prompt, answer, parse, check)", label),
+            |b| {
+                b.iter(|| {
+                    let prompt = protocol::prompt_move(41, &game);
+                    let answer = process.ask(&prompt).unwrap();
+                    let xy: Xy = protocol::parse_move(&answer).unwrap();
+                    std::hint::black_box(game.clone().place(xy.point(), Player::X).is_err())
+                })
+            },
+        );
+        group.bench_function(
+            BenchmarkId::new("start, one answer, end a bot", label),
+            |b| {
+                b.iter(|| {
+                    let mut process = BotProcess::start(&meta, "judge", 1, start).unwrap();
+                    std::hint::black_box(process.ask("A []").unwrap());
+                    process.exit("EXIT TIE");
+                    process.finish();
+                })
+            },
+        );
+    }
     group.bench_function("format a 40-stone board", |b| {
         b.iter(|| protocol::format_board(std::hint::black_box(&game)))
     });
@@ -78,27 +129,30 @@ fn round_trip(c: &mut Criterion) {
 }
 
 fn games_per_second(c: &mut Criterion) {
-    let dir = std::env::temp_dir();
+    let dir = workspace();
     let bots: Vec<BotMeta> = ["h1", "h2", "h3", "h4"]
         .iter()
-        .map(|n| bot(&dir, n, "house"))
+        .map(|n| bot(dir.path(), n, "house"))
         .collect();
     let games = tournament::schedule(bots.len(), 0).len();
     let mut group = c.benchmark_group("tournament");
     group.sample_size(10);
     group.throughput(Throughput::Elements(games as u64));
-    for jobs in [1, 2] {
-        let config = Config {
-            seed: 5,
-            jobs,
-            timeout: Some(Duration::from_secs(10)),
-            rule: Rule::Freestyle,
-        };
-        group.bench_with_input(
-            BenchmarkId::new("4 house bots, games", jobs),
-            &jobs,
-            |b, _| b.iter(|| tournament::play_all(&bots, &config, &|_| {})),
-        );
+    for (label, sandbox) in sandboxes() {
+        for jobs in [1, 2] {
+            let config = Config {
+                seed: 5,
+                jobs,
+                timeout: Some(Duration::from_secs(10)),
+                rule: Rule::Freestyle,
+                sandbox: sandbox.clone(),
+            };
+            group.bench_with_input(
+                BenchmarkId::new(format!("4 house bots, games, {label}"), jobs),
+                &jobs,
+                |b, _| b.iter(|| tournament::play_all(&bots, &config, &|_| {})),
+            );
+        }
     }
     group.finish();
 }

@@ -7,14 +7,17 @@
 //!
 //! - [`protocol`]: prompts the judge writes, answers it reads, `(X,Y)` = (column, row).
 //! - [`meta`]: bot folders and their `meta` files.
-//! - [`process`]: one bot process per game, its process group, deadlines and kill.
+//! - [`sandbox`]: how every contestant's program is started: contained by
+//!   the kernel (namespaces, Landlock, cgroups, resource limits) or not.
+//! - [`process`]: one bot process per game, deadlines and kill.
 //! - [`referee`]: one game, the Swap2 opening, forfeits.
 //! - [`tournament`]: the schedule from the tournament seed, parallel games, standings.
 //! - [`output`]: the results file and SGF records.
 //! - [`answer`]: the bot's side of the protocol, shared by every bot of the project.
 //! - [`house`]: the project's own simple bot.
 //!
-//! Unix only: process groups and `poll` are how the judge stays unbreakable.
+//! Linux only: namespaces, Landlock, cgroups, process groups and `poll` are
+//! how the judge stays unbreakable.
 #![deny(missing_docs)]
 
 pub mod answer;
@@ -24,6 +27,7 @@ pub mod output;
 pub mod process;
 pub mod protocol;
 pub mod referee;
+pub mod sandbox;
 pub mod tournament;
 
 pub use meta::{BotMeta, discover};

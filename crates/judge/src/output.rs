@@ -21,6 +21,27 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
+/// Checks, before any game is played, that the results file and the SGF
+/// folder (made if missing) can be written; the error names the path.
+pub fn check_writable(results: &Path, sgf: &Path) -> Result<(), String> {
+    let dir = match results.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if results.is_dir() {
+        return Err(format!(
+            "cannot write the results to {}: it is a folder",
+            results.display()
+        ));
+    }
+    tempfile::NamedTempFile::new_in(dir)
+        .map_err(|e| format!("cannot write the results to {}: {e}", results.display()))?;
+    std::fs::create_dir_all(sgf)
+        .and_then(|()| tempfile::NamedTempFile::new_in(sgf))
+        .map_err(|e| format!("cannot write SGF records into {}: {e}", sgf.display()))?;
+    Ok(())
+}
+
 /// The results as pretty JSON.
 pub fn results_json(results: &Results) -> String {
     let mut text = serde_json::to_string_pretty(results).expect("results serialize");
@@ -156,6 +177,22 @@ mod tests {
         assert!(text.contains("PB[bob\\]]PW[ann]RE[B+]"));
         assert!(text.ends_with(";B[ao];W[db])\n"), "{text}");
         assert_eq!(sgf_name(&game), "game-0003-ann-vs-bob_.sgf");
+    }
+
+    #[test]
+    fn unwritable_places_are_found_before_any_game() {
+        let dir = tempfile::tempdir().unwrap();
+        let results = dir.path().join("r.json");
+        let sgf = dir.path().join("sgf");
+        assert_eq!(check_writable(&results, &sgf), Ok(()));
+        assert!(sgf.is_dir());
+        let err = check_writable(&dir.path().join("missing/r.json"), &sgf).unwrap_err();
+        assert!(err.contains("missing/r.json"), "{err}");
+        let err = check_writable(dir.path(), &sgf).unwrap_err();
+        assert!(err.contains("is a folder"), "{err}");
+        std::fs::write(dir.path().join("file"), "").unwrap();
+        let err = check_writable(&results, &dir.path().join("file/sgf")).unwrap_err();
+        assert!(err.contains("SGF"), "{err}");
     }
 
     #[test]

@@ -1,56 +1,43 @@
-//! One bot process for one game: started in its own process group, talked to
-//! through non-blocking pipes with deadlines, and killed with its whole group.
+//! One bot process for one game: started through the [`sandbox`](crate::sandbox),
+//! talked to through non-blocking pipes with deadlines, and killed with
+//! everything it started.
 //!
 //! The judge thread never blocks on a bot without a deadline: writes and
 //! reads go through `poll`, so a bot that stops reading its input, floods its
 //! output or never ends its line costs only its game.
 
-use std::collections::BTreeSet;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, Read, Write};
 use std::os::fd::AsFd;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
-use std::sync::Mutex;
+use std::path::PathBuf;
+use std::process::{ChildStdin, ChildStdout};
 use std::time::{Duration, Instant};
 
 use nix::fcntl::{FcntlArg, OFlag, fcntl};
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
-use nix::sys::signal::{Signal, killpg};
-use nix::unistd::Pid;
 
 use crate::meta::BotMeta;
 use crate::referee::{Contestant, Fault};
+use crate::sandbox::{self, Contained, End, Limits, Program, Sandbox};
 
 /// Longest answer line read from a bot; past it the bot forfeits.
 pub const MAX_LINE: usize = 64 * 1024;
 
-/// How long a bot may go on after `EXIT` before its process group is killed.
+/// How long a bot may go on after `EXIT` before its processes are killed.
 pub const GRACE: Duration = Duration::from_millis(500);
 
-/// Process groups of every bot now running, so that an interrupt can kill them all.
-static LIVE: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
-
-fn live() -> std::sync::MutexGuard<'static, BTreeSet<i32>> {
-    LIVE.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Kills every bot process group still running; the interrupt handler calls this.
-pub fn kill_all_bots() {
-    for &group in live().iter() {
-        let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
-    }
+/// Kills every bot still running and lets no new one start; the interrupt
+/// handler calls this. Returns how many were killed.
+pub fn kill_all_bots() -> usize {
+    sandbox::shut_down()
 }
 
 /// Makes Ctrl-C (and SIGTERM) kill every running bot before the judge exits
 /// with status 130. Call once, before the first game.
 pub fn install_interrupt_handler() -> Result<(), ctrlc::Error> {
     ctrlc::set_handler(|| {
-        // Holding the lock keeps any game from starting a bot while we exit.
-        let groups = live();
-        for &group in groups.iter() {
-            let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
-        }
-        eprintln!("inarow judge: interrupted; killed {} bot(s)", groups.len());
+        // Once shut down, no game can start a bot while we exit.
+        let killed = sandbox::shut_down();
+        eprintln!("inarow judge: interrupted; killed {killed} bot(s)");
         std::process::exit(130);
     })
 }
@@ -64,19 +51,38 @@ pub enum Echo {
     On,
 }
 
+/// Prints one line on standard output, ignoring a closed output: the judge
+/// must finish its games and write its results even if nobody reads.
+fn print(line: &str) {
+    let mut out = io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+}
+
+/// How bot processes are started for a game.
+#[derive(Clone, Copy, Debug)]
+pub struct Start<'a> {
+    /// Contained or not, and the limits.
+    pub sandbox: &'a Sandbox,
+    /// Time limit per answer; `None` for none.
+    pub timeout: Option<Duration>,
+    /// Quiet or echoing.
+    pub echo: Echo,
+    /// Every bot folder of the tournament: each bot is kept out of the others'.
+    pub folders: &'a [PathBuf],
+}
+
 /// A running bot, one per game.
 #[derive(Debug)]
 pub struct BotProcess {
     name: String,
-    child: Child,
-    group: i32,
+    process: Contained,
+    limits: Limits,
     stdin: Option<ChildStdin>,
     stdout: ChildStdout,
     pending: Vec<u8>,
     timeout: Option<Duration>,
     echo: Echo,
     exit_sent: Option<Instant>,
-    finished: bool,
 }
 
 fn nonblocking(fd: impl AsFd) -> io::Result<()> {
@@ -113,77 +119,64 @@ fn wait_ready(fd: impl AsFd, events: PollFlags, deadline: Option<Instant>) -> io
 
 impl BotProcess {
     /// Starts `bot` in its folder with `opponent` and `seed` as the last two
-    /// arguments, in a process group of its own.
-    pub fn start(
-        bot: &BotMeta,
-        opponent: &str,
-        seed: u64,
-        timeout: Option<Duration>,
-        echo: Echo,
-    ) -> io::Result<BotProcess> {
-        let mut command = Command::new(bot.program());
-        command
-            .args(&bot.args)
-            .arg(opponent)
-            .arg(seed.to_string())
-            .current_dir(&bot.folder)
-            .process_group(0)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(match (echo, bot.show_stderr) {
-                (Echo::On, _) => Stdio::piped(),
-                (Echo::Off, true) => Stdio::inherit(),
-                (Echo::Off, false) => Stdio::null(),
-            });
-        let mut child = {
-            let mut groups = live();
-            let child = command.spawn()?;
-            groups.insert(child.id() as i32);
-            child
+    /// arguments, as `start` says.
+    pub fn start(bot: &BotMeta, opponent: &str, seed: u64, start: Start) -> io::Result<BotProcess> {
+        let mut args = bot.args.clone();
+        args.push(opponent.to_string());
+        args.push(seed.to_string());
+        let closed: Vec<PathBuf> = start
+            .folders
+            .iter()
+            .filter(|f| **f != bot.folder)
+            .cloned()
+            .collect();
+        let program = Program {
+            name: &bot.name,
+            command: &bot.command,
+            args: &args,
+            folder: &bot.folder,
+            grants: &bot.grants,
+            closed: &closed,
         };
-        let group = child.id() as i32;
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = child.stdout.take().expect("piped stdout");
-        if let Some(stderr) = child.stderr.take() {
-            let name = bot.name.clone();
-            std::thread::spawn(move || {
-                // Ends when every process of the group has closed its stderr.
-                for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                    println!("{name} ! {line}");
-                }
-            });
-        }
-        let mut bot_process = BotProcess {
+        let name = bot.name.clone();
+        let stderr: sandbox::StderrSink = match (start.echo, bot.show_stderr) {
+            (Echo::On, _) => Some(Box::new(move |line: &str| {
+                print(&format!("{name} ! {line}"))
+            })),
+            (Echo::Off, true) => Some(Box::new(move |line: &str| {
+                let mut err = io::stderr().lock();
+                let _ = writeln!(err, "{name} ! {line}");
+            })),
+            (Echo::Off, false) => None,
+        };
+        let mut process = start.sandbox.start(&program, stderr)?;
+        let stdin = process.stdin.take().expect("piped stdin");
+        let stdout = process.stdout.take().expect("piped stdout");
+        nonblocking(&stdin)?;
+        nonblocking(&stdout)?;
+        Ok(BotProcess {
             name: bot.name.clone(),
-            child,
-            group,
+            process,
+            limits: *start.sandbox.limits(),
             stdin: Some(stdin),
             stdout,
             pending: Vec::new(),
-            timeout,
-            echo,
+            timeout: start.timeout,
+            echo: start.echo,
             exit_sent: None,
-            finished: false,
-        };
-        if let Err(e) = nonblocking(bot_process.stdin.as_ref().expect("just set"))
-            .and_then(|()| nonblocking(&bot_process.stdout))
-        {
-            bot_process.kill();
-            return Err(e);
-        }
-        Ok(bot_process)
+        })
     }
 
-    /// The process id, which is also its process group id.
+    /// The process id of what was started, which is also its process group.
     pub fn id(&self) -> u32 {
-        self.group as u32
+        self.process.id()
     }
 
     /// Writes one line within the deadline. `Err(None)` means the deadline
     /// passed, `Err(Some(_))` that the bot no longer reads.
     fn send(&mut self, line: &str, deadline: Option<Instant>) -> Result<(), Option<io::Error>> {
         if self.echo == Echo::On {
-            println!("{} < {line}", self.name);
+            print(&format!("{} < {line}", self.name));
         }
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(Some(io::ErrorKind::BrokenPipe.into()));
@@ -216,7 +209,7 @@ impl BotProcess {
                 let line: Vec<u8> = self.pending.drain(..=end).collect();
                 let text = String::from_utf8_lossy(&line[..end]).into_owned();
                 if self.echo == Echo::On {
-                    println!("{} > {text}", self.name);
+                    print(&format!("{} > {text}", self.name));
                 }
                 return Ok(text);
             }
@@ -229,11 +222,7 @@ impl BotProcess {
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
                     match wait_ready(&self.stdout, PollFlags::POLLIN, deadline) {
                         Ok(true) => {}
-                        Ok(false) => {
-                            return Err(Fault::Timeout {
-                                seconds: self.timeout.map_or(0.0, |t| t.as_secs_f64()),
-                            });
-                        }
+                        Ok(false) => return Err(self.timed_out()),
                         Err(_) => return Err(self.gone()),
                     }
                 }
@@ -243,61 +232,40 @@ impl BotProcess {
         }
     }
 
-    /// The fault of a bot whose output closed: a crash if it died badly,
-    /// otherwise an early end of its output.
+    /// A limit it went over, as a fault.
+    fn over_limit(&mut self) -> Option<Fault> {
+        let limit = self.process.went_over()?;
+        Some(Fault::over(limit, &self.limits))
+    }
+
+    fn timed_out(&mut self) -> Fault {
+        // A bot stalled by its own fork bomb or memory hunger is over a limit, not slow.
+        self.over_limit().unwrap_or(Fault::Timeout {
+            seconds: self.timeout.map_or(0.0, |t| t.as_secs_f64()),
+        })
+    }
+
+    /// The fault of a bot whose output closed: a limit it went over, a
+    /// crash if it died badly, otherwise an early end of its output.
     fn gone(&mut self) -> Fault {
-        // The exit usually follows the closed pipe within microseconds.
-        let deadline = Instant::now() + Duration::from_millis(300);
-        match wait_until(&mut self.child, deadline) {
-            Some(status) if !status.success() => Fault::Crash {
-                status: describe(status),
+        // The end is usually known within microseconds of the closed pipe.
+        let end = self
+            .process
+            .end(Instant::now() + Duration::from_millis(300));
+        if let Some(fault) = self.over_limit() {
+            return fault;
+        }
+        match end {
+            Some(End::Exit(0)) | None => Fault::Eof,
+            Some(End::Exit(code)) => Fault::Crash {
+                status: format!("exit status {code}"),
             },
-            _ => Fault::Eof,
+            Some(End::Signal(signal)) => Fault::Crash {
+                status: format!("killed by signal {signal}"),
+            },
+            Some(End::NoStart(error)) => Fault::NoStart { error },
+            Some(End::Sandbox(detail)) => Fault::Sandbox { detail },
         }
-    }
-
-    /// Kills the whole process group now and reaps the bot.
-    fn kill(&mut self) {
-        if self.finished {
-            return;
-        }
-        let group = Pid::from_raw(self.group);
-        let members_left = killpg(group, Signal::SIGKILL).is_ok();
-        let _ = self.child.wait();
-        if members_left {
-            // SIGKILL lands asynchronously; wait (briefly: unreaped zombies also
-            // answer) until the leftovers are really gone.
-            let deadline = Instant::now() + Duration::from_millis(200);
-            while killpg(group, None).is_ok() && Instant::now() < deadline {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-        }
-        live().remove(&self.group);
-        self.finished = true;
-    }
-}
-
-/// Polls for the child's exit until the deadline, sleeping in short growing steps.
-fn wait_until(child: &mut Child, deadline: Instant) -> Option<ExitStatus> {
-    let mut nap = Duration::from_micros(50);
-    loop {
-        if let Ok(Some(status)) = child.try_wait() {
-            return Some(status);
-        }
-        let now = Instant::now();
-        if now >= deadline {
-            return None;
-        }
-        std::thread::sleep(nap.min(deadline - now));
-        nap = (nap * 2).min(Duration::from_millis(5));
-    }
-}
-
-fn describe(status: ExitStatus) -> String {
-    match (status.code(), status.signal()) {
-        (Some(code), _) => format!("exit status {code}"),
-        (None, Some(signal)) => format!("killed by signal {signal}"),
-        _ => status.to_string(),
     }
 }
 
@@ -310,9 +278,7 @@ impl Contestant for BotProcess {
         let deadline = self.timeout.map(|t| Instant::now() + t);
         match self.send(prompt, deadline) {
             Ok(()) => self.receive(deadline),
-            Err(None) => Err(Fault::Timeout {
-                seconds: self.timeout.map_or(0.0, |t| t.as_secs_f64()),
-            }),
+            Err(None) => Err(self.timed_out()),
             // It stopped reading; an answer may still be waiting, else it is gone.
             Err(Some(_)) => {
                 self.stdin = None;
@@ -331,21 +297,14 @@ impl Contestant for BotProcess {
 
     fn finish(&mut self) {
         if let Some(sent) = self.exit_sent {
-            let deadline = sent + GRACE;
-            wait_until(&mut self.child, deadline);
             // Helpers the bot started may still be saving its files: they share the grace.
-            let group = Pid::from_raw(self.group);
-            while killpg(group, None).is_ok() && Instant::now() < deadline {
-                std::thread::sleep(Duration::from_millis(2));
-            }
+            self.process.wait_gone(sent + GRACE);
         }
-        // Always kill the group: children the bot left behind die with it.
-        self.kill();
+        // Always kill: children the bot left behind die with it.
+        self.process.kill();
     }
-}
 
-impl Drop for BotProcess {
-    fn drop(&mut self) {
-        self.kill();
+    fn went_over(&mut self) -> Option<Fault> {
+        self.over_limit()
     }
 }

@@ -7,6 +7,7 @@ use inarow_core::{Game, Mnk, Outcome, PlayError, Player};
 use serde::{Deserialize, Serialize};
 
 use crate::protocol::{self, AnswerError, Swap, Xy};
+use crate::sandbox::limits::{self, Limit, Limits};
 
 /// Why a bot lost a game without being beaten on the board.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -56,6 +57,51 @@ pub enum Fault {
         /// The operating system's reason.
         error: String,
     },
+    /// The bot used more memory than its limit, over all its processes.
+    Memory {
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// The bot ran more processes and threads at once than its limit.
+    Processes {
+        /// The limit.
+        limit: u64,
+    },
+    /// One of the bot's processes used more CPU time than its limit.
+    Cpu {
+        /// The limit in seconds.
+        seconds: u64,
+    },
+    /// The bot wrote a file past the file-size limit.
+    FileSize {
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// The bot's sandbox could not be set up, so it never ran.
+    Sandbox {
+        /// What failed.
+        detail: String,
+    },
+}
+
+impl Fault {
+    /// The fault of a bot that went over `limit` of `limits`.
+    pub fn over(limit: Limit, limits: &Limits) -> Fault {
+        match limit {
+            Limit::Memory => Fault::Memory {
+                limit: limits.memory,
+            },
+            Limit::Processes => Fault::Processes {
+                limit: limits.processes,
+            },
+            Limit::Cpu => Fault::Cpu {
+                seconds: limits.cpu_seconds.unwrap_or(0),
+            },
+            Limit::FileSize => Fault::FileSize {
+                limit: limits.file_size,
+            },
+        }
+    }
 }
 
 impl fmt::Display for Fault {
@@ -74,6 +120,23 @@ impl fmt::Display for Fault {
                 write!(f, "endless line: more than {limit} bytes without a newline")
             }
             Fault::NoStart { error } => write!(f, "could not start: {error}"),
+            Fault::Memory { limit } => {
+                write!(
+                    f,
+                    "memory: over its {} of memory",
+                    limits::format_size(*limit)
+                )
+            }
+            Fault::Processes { limit } => {
+                write!(f, "processes: over its {limit} processes and threads")
+            }
+            Fault::Cpu { seconds } => write!(f, "cpu: over {seconds} s of CPU time in one process"),
+            Fault::FileSize { limit } => write!(
+                f,
+                "file size: wrote past the {} file-size limit",
+                limits::format_size(*limit)
+            ),
+            Fault::Sandbox { detail } => write!(f, "sandbox: {detail}"),
         }
     }
 }
@@ -100,6 +163,11 @@ pub trait Contestant {
     fn exit(&mut self, line: &str);
     /// Ends the contestant once its grace period is over.
     fn finish(&mut self);
+    /// A limit the contestant went over during the game, as the fault it
+    /// forfeits for; asked before `EXIT` and again after `finish`.
+    fn went_over(&mut self) -> Option<Fault> {
+        None
+    }
 }
 
 /// Which bot of a game: A opens, B answers the opening.
@@ -294,8 +362,40 @@ pub fn play_game(rules: &Mnk, a: &mut dyn Contestant, b: &mut dyn Contestant) ->
         record,
         seats: [a, b],
     };
-    let result = table.play();
+    let mut result = table.play();
+    // A bot over a limit loses even a game it won on the board.
+    if result.is_ok() {
+        if let Some(over) = over_limit(&mut table.seats) {
+            result = Err(over);
+        }
+    }
     let mut record = table.record;
+    settle(&mut record, result);
+    let line = protocol::exit_line(record.winner.as_deref());
+    for seat in table.seats.iter_mut() {
+        seat.exit(&line);
+    }
+    for seat in table.seats.iter_mut() {
+        seat.finish();
+    }
+    // The grace period after `EXIT` is still the game's.
+    if record.forfeit.is_none() {
+        if let Some(over) = over_limit(&mut table.seats) {
+            settle(&mut record, Err(over));
+        }
+    }
+    record
+}
+
+/// The first seat (A before B) that went over a limit, and its fault.
+fn over_limit(seats: &mut [&mut dyn Contestant; 2]) -> Option<(Seat, Fault)> {
+    [Seat::A, Seat::B]
+        .into_iter()
+        .find_map(|seat| Some((seat, seats[seat as usize].went_over()?)))
+}
+
+/// Writes the outcome of the game into its record.
+fn settle(record: &mut GameRecord, result: Result<Option<Outcome>, (Seat, Fault)>) {
     match result {
         Ok(Some(Outcome::Win(colour))) => {
             record.winner = match colour {
@@ -319,14 +419,6 @@ pub fn play_game(rules: &Mnk, a: &mut dyn Contestant, b: &mut dyn Contestant) ->
             record.reason = "forfeit".into();
         }
     }
-    let line = protocol::exit_line(record.winner.as_deref());
-    for seat in table.seats.iter_mut() {
-        seat.exit(&line);
-    }
-    for seat in table.seats.iter_mut() {
-        seat.finish();
-    }
-    record
 }
 
 #[cfg(test)]

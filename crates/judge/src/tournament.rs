@@ -14,8 +14,9 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::meta::BotMeta;
-use crate::process::{BotProcess, Echo};
+use crate::process::{BotProcess, Echo, Start};
 use crate::referee::{Contestant, Fault, Forfeit, GameRecord, play_game};
+use crate::sandbox::{ProbeError, Sandbox};
 
 /// How a tournament is run.
 #[derive(Clone, Debug)]
@@ -28,6 +29,8 @@ pub struct Config {
     pub timeout: Option<Duration>,
     /// Freestyle (five or more wins) or exact five.
     pub rule: Rule,
+    /// How bots are started: contained (and within which limits) or not.
+    pub sandbox: Sandbox,
 }
 
 /// One scheduled game: which bots, who opens, which seeds.
@@ -77,6 +80,53 @@ pub fn schedule(bots: usize, seed: u64) -> Vec<Fixture> {
     fixtures
 }
 
+/// The folders of every bot but `bot`: what `bot` must never see.
+pub fn others(bots: &[BotMeta], bot: &BotMeta) -> Vec<std::path::PathBuf> {
+    bots.iter()
+        .filter(|b| b.folder != bot.folder)
+        .map(|b| b.folder.clone())
+        .collect()
+}
+
+/// Before the first game: starts each bot's sandbox with a probe inside.
+/// `Err` says, in one line, why a bot would not be contained; the warnings
+/// (`name: what`) say what only hurts a bot itself, such as a folder it
+/// cannot write or a program it cannot reach (it then forfeits its games).
+pub fn check_bots(sandbox: &Sandbox, bots: &[BotMeta]) -> Result<Vec<String>, String> {
+    let mut warnings = Vec::new();
+    if !sandbox.is_on() {
+        return Ok(warnings);
+    }
+    for bot in bots {
+        let closed = others(bots, bot);
+        let program = crate::sandbox::Program {
+            name: &bot.name,
+            command: &bot.command,
+            args: &bot.args,
+            folder: &bot.folder,
+            grants: &bot.grants,
+            closed: &closed,
+        };
+        let uncontained = |e: String| {
+            format!(
+                "the sandbox cannot contain {} on this machine: {e} (--no-sandbox runs bots uncontained)",
+                bot.name
+            )
+        };
+        let findings = match sandbox.probe(&program) {
+            Ok(findings) => findings,
+            Err(ProbeError::NoProgram(e)) => {
+                warnings.push(format!("{}: {e}", bot.name));
+                continue;
+            }
+            Err(ProbeError::Uncontained(e)) => return Err(uncontained(e)),
+        };
+        let found = crate::sandbox::verdict(&findings).map_err(uncontained)?;
+        warnings.extend(found.into_iter().map(|w| format!("{}: {w}", bot.name)));
+    }
+    Ok(warnings)
+}
+
 /// A bot that could not even start: it forfeits every prompt.
 struct Absent {
     name: String,
@@ -96,12 +146,25 @@ impl Contestant for Absent {
     fn finish(&mut self) {}
 }
 
-fn start(bot: &BotMeta, opponent: &str, seed: u64, config: &Config) -> Box<dyn Contestant> {
-    match BotProcess::start(bot, opponent, seed, config.timeout, Echo::Off) {
+fn start(
+    bots: &[BotMeta],
+    bot: &BotMeta,
+    opponent: &str,
+    seed: u64,
+    config: &Config,
+) -> Box<dyn Contestant> {
+    let folders: Vec<_> = bots.iter().map(|b| b.folder.clone()).collect();
+    let start = Start {
+        sandbox: &config.sandbox,
+        timeout: config.timeout,
+        echo: Echo::Off,
+        folders: &folders,
+    };
+    match BotProcess::start(bot, opponent, seed, start) {
         Ok(process) => Box::new(process),
         Err(e) => Box::new(Absent {
             name: bot.name.clone(),
-            error: format!("{}: {e}", bot.program().display()),
+            error: e.to_string(),
         }),
     }
 }
@@ -144,6 +207,9 @@ impl Contestant for Watched<'_> {
     fn finish(&mut self) {
         self.inner.finish();
     }
+    fn went_over(&mut self) -> Option<Fault> {
+        self.inner.went_over()
+    }
 }
 
 /// [`play_fixture`], showing every prompt to `on_prompt`.
@@ -155,12 +221,12 @@ pub fn play_fixture_watched(
 ) -> GameRecord {
     let (bot_a, bot_b) = (&bots[fixture.a], &bots[fixture.b]);
     let mut a = Watched {
-        inner: start(bot_a, &bot_b.name, fixture.a_seed, config),
+        inner: start(bots, bot_a, &bot_b.name, fixture.a_seed, config),
         index: fixture.index,
         on_prompt,
     };
     let mut b = Watched {
-        inner: start(bot_b, &bot_a.name, fixture.b_seed, config),
+        inner: start(bots, bot_b, &bot_a.name, fixture.b_seed, config),
         index: fixture.index,
         on_prompt,
     };

@@ -6,8 +6,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+mod common;
+
 use inarow_core::Rule;
-use inarow_judge::process::{BotProcess, Echo};
+use inarow_judge::process::{BotProcess, Echo, Start};
 use inarow_judge::referee::Seat;
 use inarow_judge::tournament::{self, Config};
 use inarow_judge::{BotMeta, Fault, GameRecord, Results, output, play_game};
@@ -16,16 +18,15 @@ fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fake_bot.py")
 }
 
-/// Makes a bot folder `name` in `dir` running the fake bot with `opts`.
+/// Makes a bot folder `name` in `dir` running the fake bot with `opts`;
+/// the script lives in the folder, as a contained bot only sees its own.
 fn bot(dir: &Path, name: &str, opts: &[&str]) -> BotMeta {
     let folder = dir.join(name);
     fs::create_dir_all(&folder).unwrap();
-    let meta = format!(
-        "{name}\npython3\n{} {}\n0\n",
-        fixture().display(),
-        opts.join(" ")
-    );
+    fs::copy(fixture(), folder.join("fake_bot.py")).unwrap();
+    let meta = format!("{name}\npython3\nfake_bot.py {}\n0\n", opts.join(" "));
     fs::write(folder.join("meta"), meta).unwrap();
+    common::give_to_bot(&folder);
     BotMeta::load(&folder).unwrap()
 }
 
@@ -37,8 +38,10 @@ fn log(bot: &BotMeta) -> Vec<String> {
         .collect()
 }
 
-fn read_pid(path: &Path) -> i32 {
-    fs::read_to_string(path).unwrap().trim().parse().unwrap()
+/// Whether anything the bot started still runs (inside its sandbox, the
+/// pids it writes down are its own namespace's).
+fn leftovers(bot: &BotMeta) -> Vec<i32> {
+    common::processes_in(&bot.folder)
 }
 
 /// Whether a process is running (a zombie waiting for its parent counts as gone).
@@ -55,8 +58,16 @@ fn alive(pid: i32) -> bool {
 /// Plays one game between two bot processes; returns the record and the pids.
 fn game(a: &BotMeta, b: &BotMeta, timeout: f64) -> (GameRecord, [u32; 2]) {
     let timeout = (timeout > 0.0).then(|| Duration::from_secs_f64(timeout));
-    let mut pa = BotProcess::start(a, &b.name, 11, timeout, Echo::Off).unwrap();
-    let mut pb = BotProcess::start(b, &a.name, 22, timeout, Echo::Off).unwrap();
+    let sandbox = common::sandbox();
+    let folders = [a.folder.clone(), b.folder.clone()];
+    let start = Start {
+        sandbox: &sandbox,
+        timeout,
+        echo: Echo::Off,
+        folders: &folders,
+    };
+    let mut pa = BotProcess::start(a, &b.name, 11, start).unwrap();
+    let mut pb = BotProcess::start(b, &a.name, 22, start).unwrap();
     let pids = [pa.id(), pb.id()];
     let record = play_game(&tournament::board(Rule::Freestyle), &mut pa, &mut pb);
     (record, pids)
@@ -64,7 +75,7 @@ fn game(a: &BotMeta, b: &BotMeta, timeout: f64) -> (GameRecord, [u32; 2]) {
 
 #[test]
 fn prompts_are_exact_and_a_full_board_is_a_tie() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::workspace();
     let a = bot(dir.path(), "alice", &["play=pattern", "colour=W"]);
     let b = bot(dir.path(), "bob", &["play=pattern", "swap=choose"]);
     let (record, pids) = game(&a, &b, 5.0);
@@ -112,7 +123,7 @@ fn prompts_are_exact_and_a_full_board_is_a_tie() {
 
 #[test]
 fn each_answer_to_the_opening_settles_colours_and_the_first_mover() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::workspace();
     let a = bot(dir.path(), "alice", &["play=pattern"]);
     // Alice answers `C` with her default, B: after `choose` she plays black.
     for (swap, black, first) in [
@@ -148,7 +159,7 @@ fn each_answer_to_the_opening_settles_colours_and_the_first_mover() {
 
 /// Bob misbehaves as `fault`; Alice must win and both must hear `EXIT alice`.
 fn forfeit(fault: &str, bob_opens: bool, alice_opts: &[&str]) -> Fault {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::workspace();
     let fault_opt = format!("fault={fault}");
     let a = bot(dir.path(), "alice", alice_opts);
     let b = bot(dir.path(), "bob", &[&fault_opt, "child=1"]);
@@ -169,10 +180,14 @@ fn forfeit(fault: &str, bob_opens: bool, alice_opts: &[&str]) -> Fault {
     for pid in pids {
         assert!(!alive(pid as i32), "{fault}: bot {pid} outlived its game");
     }
-    let child = read_pid(&b.folder.join("child.pid"));
     assert!(
-        !alive(child),
-        "{fault}: the child {child} outlived its game"
+        b.folder.join("child.pid").exists(),
+        "{fault}: the child started"
+    );
+    assert_eq!(
+        leftovers(&b),
+        [0; 0],
+        "{fault}: the child outlived its game"
     );
     forfeit.fault
 }
@@ -246,7 +261,7 @@ fn an_endless_line_forfeits() {
 
 #[test]
 fn a_bot_that_cannot_start_forfeits() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::workspace();
     let a = bot(dir.path(), "alice", &[]);
     let folder = dir.path().join("ghost");
     fs::create_dir_all(&folder).unwrap();
@@ -257,6 +272,7 @@ fn a_bot_that_cannot_start_forfeits() {
         jobs: 1,
         timeout: Some(Duration::from_secs(1)),
         rule: Rule::Freestyle,
+        sandbox: common::sandbox(),
     };
     let records = tournament::play_all(&[a, ghost], &config, &|_| {});
     assert_eq!(records.len(), 2);
@@ -277,7 +293,7 @@ fn a_bot_that_cannot_start_forfeits() {
 
 #[test]
 fn the_grace_period_lets_a_bot_save_then_a_hanging_bot_is_killed() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::workspace();
     let a = bot(dir.path(), "saver", &["play=pattern", "on_exit=save"]);
     let b = bot(
         dir.path(),
@@ -297,17 +313,18 @@ fn the_grace_period_lets_a_bot_save_then_a_hanging_bot_is_killed() {
     for pid in pids {
         assert!(!alive(pid as i32));
     }
-    assert!(!alive(read_pid(&b.folder.join("child.pid"))));
+    assert!(leftovers(&b).is_empty());
 }
 
 #[test]
 fn a_child_left_behind_dies_with_the_game() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::workspace();
     let a = bot(dir.path(), "parent", &["play=random", "child=1"]);
     let b = bot(dir.path(), "plain", &["play=random"]);
     let (_, pids) = game(&a, &b, 5.0);
-    let child = read_pid(&a.folder.join("child.pid"));
-    assert!(!alive(child), "child {child} of bot {} survived", pids[0]);
+    assert!(a.folder.join("child.pid").exists());
+    let left = leftovers(&a);
+    assert!(left.is_empty(), "{left:?} of bot {} survived", pids[0]);
 }
 
 fn tournament_json(dir: &Path, seed: u64, jobs: usize) -> String {
@@ -321,6 +338,7 @@ fn tournament_json(dir: &Path, seed: u64, jobs: usize) -> String {
         // Generous: a timeout under a loaded machine would change the results.
         timeout: Some(Duration::from_secs(30)),
         rule: Rule::Freestyle,
+        sandbox: common::sandbox(),
     };
     let records = tournament::play_all(&bots, &config, &|_| {});
     output::results_json(&Results::new(&bots, &config, records))
@@ -328,7 +346,7 @@ fn tournament_json(dir: &Path, seed: u64, jobs: usize) -> String {
 
 #[test]
 fn the_same_seed_gives_the_same_results_whatever_the_parallelism() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::workspace();
     let one = tournament_json(dir.path(), 42, 1);
     let again = tournament_json(dir.path(), 42, 1);
     let parallel = tournament_json(dir.path(), 42, 3);

@@ -6,6 +6,8 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 
+mod common;
+
 use inarow_core::Rule;
 use inarow_judge::protocol::parse_board;
 use inarow_judge::tournament::{self, Config};
@@ -19,11 +21,9 @@ fn bots(dir: &Path) -> Vec<BotMeta> {
         .map(|name| {
             let folder = dir.join(name);
             fs::create_dir_all(&folder).unwrap();
-            fs::write(
-                folder.join("meta"),
-                format!("{name}\npython3\n{}\n0\n", script.display()),
-            )
-            .unwrap();
+            fs::copy(&script, folder.join("bot.py")).unwrap();
+            fs::write(folder.join("meta"), format!("{name}\npython3\nbot.py\n0\n")).unwrap();
+            common::give_to_bot(&folder);
             BotMeta::load(&folder).unwrap()
         })
         .collect()
@@ -31,13 +31,14 @@ fn bots(dir: &Path) -> Vec<BotMeta> {
 
 #[test]
 fn watching_sees_every_prompt_and_changes_no_game() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::workspace();
     let bots = bots(dir.path());
     let config = Config {
         seed: 11,
         jobs: 2,
         timeout: Some(Duration::from_secs(10)),
         rule: Rule::Freestyle,
+        sandbox: common::sandbox(),
     };
     let plain = tournament::play_all(&bots, &config, &|_| {});
     let prompts: Mutex<Vec<(usize, String, String)>> = Mutex::new(Vec::new());

@@ -424,6 +424,14 @@ async fn tournament_start(State(shared): State<Arc<Shared>>, Body(body): Body<St
         timeout_ms,
     };
     let bots = bots_of(&shared.bots).map_err(ApiError::conflict)?;
+    // Each bot's sandbox is tried first: a bot that cannot be contained never runs.
+    let checked = {
+        let (sandbox, bots) = (shared.sandbox().clone(), bots.clone());
+        tokio::task::spawn_blocking(move || inarow_judge::tournament::check_bots(&sandbox, &bots))
+            .await
+            .map_err(|e| ApiError::conflict(format!("cannot check the bots: {e}")))?
+    };
+    checked.map_err(ApiError::conflict)?;
     {
         let mut runs = shared.tournament.lock().expect("tournament lock");
         if runs.running() {
@@ -438,7 +446,7 @@ async fn tournament_start(State(shared): State<Arc<Shared>>, Body(body): Body<St
         let shared = runner;
         tournament::play_all_watched(
             &bots,
-            &config(&request),
+            &config(&request, shared.sandbox()),
             &|record| {
                 shared
                     .tournament

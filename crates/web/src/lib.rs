@@ -40,6 +40,8 @@ pub struct Config {
     pub saver: Saver,
     /// The bots folder tournaments run over.
     pub bots: PathBuf,
+    /// How tournament bots are started: contained, and within which limits.
+    pub sandbox: inarow_judge::sandbox::Sandbox,
 }
 
 /// The state every request shares.
@@ -54,6 +56,7 @@ pub struct Shared {
     pub tournament: Mutex<tournament::Runs>,
     saver: Saver,
     bots: PathBuf,
+    sandbox: inarow_judge::sandbox::Sandbox,
     seed: u64,
     events: broadcast::Sender<&'static str>,
     stop: broadcast::Sender<()>,
@@ -67,14 +70,19 @@ impl Shared {
         let _ = self.events.send(topic);
     }
 
+    /// How tournament bots are started.
+    pub fn sandbox(&self) -> &inarow_judge::sandbox::Sandbox {
+        &self.sandbox
+    }
+
     /// Saves the MENACE machines now.
     pub fn save(&self) -> anyhow::Result<()> {
         let room = self.menace.lock().expect("menace lock");
         (self.saver)(room.memory())
     }
 
-    /// Stops training, ends every bot process of a tournament and saves:
-    /// what a clean shutdown does.
+    /// Stops training, ends every bot process of a tournament (and lets no
+    /// new one start) and saves: what a clean shutdown does.
     pub fn shut_down(&self) -> anyhow::Result<()> {
         inarow_judge::process::kill_all_bots();
         let mut room = self.menace.lock().expect("menace lock");
@@ -95,6 +103,7 @@ pub fn shared(config: Config) -> Arc<Shared> {
         tournament: Mutex::new(tournament::Runs::default()),
         saver: config.saver,
         bots: config.bots,
+        sandbox: config.sandbox,
         seed: config.seed,
         events,
         stop,
@@ -112,6 +121,8 @@ pub async fn serve(
     let stop = shared.stop.clone();
     let ending = async move {
         shutdown.await;
+        // From now on no bot starts, and those running die at once.
+        inarow_judge::process::kill_all_bots();
         // Open event streams would otherwise keep the server waiting.
         let _ = stop.send(());
     };

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use inarow_core::{Player, Rule};
 use inarow_judge::protocol::parse_board;
+use inarow_judge::sandbox::Sandbox;
 use inarow_judge::tournament::{self, Config, Fixture};
 use inarow_judge::{BotMeta, GameRecord, discover};
 use serde::Serialize;
@@ -72,13 +73,14 @@ pub fn bots_of(dir: &Path) -> Result<Vec<BotMeta>, String> {
     Ok(bots)
 }
 
-/// The judge's settings for `request`.
-pub fn config(request: &Request) -> Config {
+/// The judge's settings for `request`, its bots started by `sandbox`.
+pub fn config(request: &Request, sandbox: &Sandbox) -> Config {
     Config {
         seed: request.seed,
         jobs: request.jobs,
         timeout: Some(Duration::from_millis(request.timeout_ms)),
         rule: Rule::Freestyle,
+        sandbox: sandbox.clone(),
     }
 }
 
@@ -218,6 +220,7 @@ mod tests {
             command: "true".into(),
             args: Vec::new(),
             show_stderr: false,
+            grants: Vec::new(),
         }
     }
 

@@ -39,3 +39,9 @@ pub fn stdout(o: &Output) -> String {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+#[allow(dead_code)]
+#[path = "../../../judge/tests/common/folders.rs"]
+mod folders;
+#[allow(unused_imports)]
+pub use folders::*;

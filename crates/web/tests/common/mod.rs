@@ -52,6 +52,9 @@ pub fn app_with_bots(preset: Preset, bots: PathBuf) -> TestApp {
             Ok(())
         }),
         bots,
+        // This crate's tests have no launcher to contain bots with; `inarow
+        // serve` runs tournaments contained, and its own tests check that.
+        sandbox: inarow_judge::sandbox::Sandbox::off(),
     });
     TestApp {
         router: inarow_web::api::router(shared.clone()),

@@ -1,0 +1,163 @@
+//! What a contained contestant may use, and the limit it went over.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// One mebibyte.
+pub const MIB: u64 = 1 << 20;
+/// One gibibyte.
+pub const GIB: u64 = 1 << 30;
+
+/// The resources one contestant (its program and every process it starts) may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Limits {
+    /// Bytes of memory for the program and all its processes together.
+    pub memory: u64,
+    /// Processes and threads alive at once.
+    pub processes: u64,
+    /// CPU seconds each of its processes may use; `None` for no limit.
+    pub cpu_seconds: Option<u64>,
+    /// The largest file it may write, in bytes.
+    pub file_size: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            memory: GIB,
+            processes: 256,
+            cpu_seconds: None,
+            file_size: 64 * MIB,
+        }
+    }
+}
+
+/// A limit a contestant went over: the reason it forfeits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Limit {
+    /// Its memory, counted over all its processes.
+    Memory,
+    /// Its processes and threads.
+    Processes,
+    /// The CPU time of one of its processes.
+    Cpu,
+    /// The size of a file it wrote.
+    FileSize,
+}
+
+impl Limit {
+    /// The limit's name as results files and forfeit reasons spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Limit::Memory => "memory",
+            Limit::Processes => "processes",
+            Limit::Cpu => "cpu",
+            Limit::FileSize => "file-size",
+        }
+    }
+
+    /// The limit's value in `limits`, in words.
+    pub fn describe(self, limits: &Limits) -> String {
+        match self {
+            Limit::Memory => format!("over its {} of memory", format_size(limits.memory)),
+            Limit::Processes => format!("over its {} processes and threads", limits.processes),
+            Limit::Cpu => match limits.cpu_seconds {
+                Some(s) => format!("over {s} s of CPU time in one process"),
+                None => "over its CPU time".into(),
+            },
+            Limit::FileSize => {
+                format!(
+                    "wrote past the {} file-size limit",
+                    format_size(limits.file_size)
+                )
+            }
+        }
+    }
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Reads a size such as `1G`, `512M`, `1.5GiB`, `64k` or a plain number of
+/// bytes. Suffixes are binary (`K` = 1024).
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let trimmed = text.trim();
+    let digits = trimmed
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(trimmed.len());
+    let (number, unit) = trimmed.split_at(digits);
+    let scale = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" | "kib" => 1 << 10,
+        "m" | "mb" | "mib" => MIB,
+        "g" | "gb" | "gib" => GIB,
+        "t" | "tb" | "tib" => 1 << 40,
+        _ => return Err(format!("{text:?} is not a size (try 512M or 2G)")),
+    };
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a size (try 512M or 2G)"))?;
+    let bytes = value * scale as f64;
+    if !bytes.is_finite() || bytes < 1.0 || bytes > u64::MAX as f64 / 2.0 {
+        return Err(format!("{text:?} is not a usable size"));
+    }
+    Ok(bytes as u64)
+}
+
+/// A size in the largest binary unit that keeps it readable: `1 GiB`, `64 MiB`.
+pub fn format_size(bytes: u64) -> String {
+    for (unit, scale) in [
+        ("TiB", 1u64 << 40),
+        ("GiB", GIB),
+        ("MiB", MIB),
+        ("KiB", 1 << 10),
+    ] {
+        if bytes >= scale {
+            let value = bytes as f64 / scale as f64;
+            return if bytes % scale == 0 {
+                format!("{} {unit}", bytes / scale)
+            } else {
+                format!("{value:.1} {unit}")
+            };
+        }
+    }
+    format!("{bytes} bytes")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_read_and_print_in_binary_units() {
+        assert_eq!(parse_size("1G"), Ok(GIB));
+        assert_eq!(parse_size("512M"), Ok(512 * MIB));
+        assert_eq!(parse_size("1.5GiB"), Ok(3 * GIB / 2));
+        assert_eq!(parse_size(" 64k "), Ok(64 * 1024));
+        assert_eq!(parse_size("4096"), Ok(4096));
+        for bad in ["", "G", "lots", "-1G", "0", "1.2.3M", "5X"] {
+            assert!(parse_size(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(format_size(GIB), "1 GiB");
+        assert_eq!(format_size(64 * MIB), "64 MiB");
+        assert_eq!(format_size(3 * GIB / 2), "1.5 GiB");
+        assert_eq!(format_size(100), "100 bytes");
+    }
+
+    #[test]
+    fn each_limit_names_itself_and_its_value() {
+        let limits = Limits::default();
+        assert_eq!(Limit::Memory.to_string(), "memory");
+        assert!(Limit::Memory.describe(&limits).contains("1 GiB"));
+        assert!(Limit::Processes.describe(&limits).contains("256"));
+        assert_eq!(
+            serde_json::to_string(&Limit::FileSize).unwrap(),
+            "\"file-size\""
+        );
+    }
+}

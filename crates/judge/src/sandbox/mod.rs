@@ -1,0 +1,710 @@
+//! One way to start a contestant: every program the project did not write
+//! (a judge's bot, a Gomocup brain) runs through [`Sandbox::start`].
+//!
+//! Contained (the default), a contestant runs through the [`launcher`]:
+//! its own PID, network, mount, IPC and UTS namespaces (so every process it
+//! starts dies with its game, and it has no network), Landlock (its folder to
+//! read and write, the system's programs and libraries to read, nothing
+//! else), a memory and a process cap over all its processes (cgroups where
+//! the machine allows, resource limits as the floor), CPU-time and file-size
+//! limits, and, when the judge runs as root, an unprivileged user. Without
+//! containment (`--no-sandbox`) it runs as a plain child in a process group
+//! of its own, as the judge always did.
+//!
+//! Either way the contestant's standard error arrives in bounded lines, its
+//! end (exit code, signal, or why it never started) is known, and killing
+//! it kills every process it started.
+
+pub mod cgroup;
+pub mod launcher;
+pub mod limits;
+pub mod lines;
+pub mod paths;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io;
+use std::os::unix::fs::MetadataExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::{Pid, geteuid};
+
+pub use cgroup::Cgroups;
+use launcher::{Frame, Spec};
+pub use limits::{Limit, Limits};
+use paths::Paths;
+
+/// The user a bot runs as when the judge is root and its folder belongs to
+/// root too: the kernel's overflow user, `nobody`.
+pub const NOBODY: (u32, u32) = (65534, 65534);
+
+/// The judge's own program, started in place of each contestant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Launcher {
+    /// The program (`inarow`).
+    pub program: PathBuf,
+    /// Arguments before the launcher's own (`["__contain"]`).
+    pub prefix: Vec<String>,
+}
+
+impl Launcher {
+    /// This very program, started with the hidden `prefix` argument.
+    pub fn this_program(prefix: &str) -> io::Result<Launcher> {
+        Ok(Launcher {
+            program: std::env::current_exe()?,
+            prefix: vec![prefix.to_string()],
+        })
+    }
+}
+
+/// How contestants are started: contained or not, and their limits.
+#[derive(Clone, Debug)]
+pub struct Sandbox {
+    containment: Option<Containment>,
+    limits: Limits,
+}
+
+#[derive(Clone, Debug)]
+struct Containment {
+    launcher: Launcher,
+    cgroups: Arc<Cgroups>,
+    grants: Vec<PathBuf>,
+}
+
+/// One program to start.
+#[derive(Clone, Debug)]
+pub struct Program<'a> {
+    /// The contestant's name, for messages.
+    pub name: &'a str,
+    /// The command as written: a path with a `/` (from `folder` when
+    /// relative) or a name looked up in `PATH`.
+    pub command: &'a str,
+    /// Its arguments.
+    pub args: &'a [String],
+    /// Its folder: it runs there, and may write only there.
+    pub folder: &'a Path,
+    /// More paths it may read (from its meta file), checked by the caller.
+    pub grants: &'a [PathBuf],
+    /// Folders it must never see: the other contestants'.
+    pub closed: &'a [PathBuf],
+}
+
+/// Where a contestant's standard error lines go; `None` drops them.
+pub type StderrSink = Option<Box<dyn FnMut(&str) + Send>>;
+
+/// Why a probe found no answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProbeError {
+    /// The contestant's program is not there (it would forfeit its games).
+    #[error("{0}")]
+    NoProgram(String),
+    /// The sandbox does not work.
+    #[error("{0}")]
+    Uncontained(String),
+}
+
+/// How a contestant's program ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum End {
+    /// It exited with this code.
+    Exit(i32),
+    /// A signal killed it.
+    Signal(i32),
+    /// It could not be started.
+    NoStart(String),
+    /// Its sandbox could not be set up; it never ran.
+    Sandbox(String),
+}
+
+impl Sandbox {
+    /// Contestants contained by `launcher` within `limits`, each also allowed
+    /// to read `grants`. Finds the machine's control groups once.
+    pub fn contained(launcher: Launcher, limits: Limits, grants: Vec<PathBuf>) -> Sandbox {
+        Sandbox::contained_with(launcher, limits, grants, Cgroups::discover())
+    }
+
+    /// [`Sandbox::contained`] with the control groups given.
+    pub fn contained_with(
+        launcher: Launcher,
+        limits: Limits,
+        grants: Vec<PathBuf>,
+        cgroups: Cgroups,
+    ) -> Sandbox {
+        Sandbox {
+            containment: Some(Containment {
+                launcher,
+                cgroups: Arc::new(cgroups),
+                grants,
+            }),
+            limits,
+        }
+    }
+
+    /// Contestants run as plain children, uncontained (`--no-sandbox`).
+    pub fn off() -> Sandbox {
+        Sandbox {
+            containment: None,
+            limits: Limits::default(),
+        }
+    }
+
+    /// Whether contestants are contained.
+    pub fn is_on(&self) -> bool {
+        self.containment.is_some()
+    }
+
+    /// The limits every contestant gets.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The control groups in use, if contained.
+    pub fn cgroups(&self) -> Option<&Cgroups> {
+        self.containment.as_ref().map(|c| &*c.cgroups)
+    }
+
+    /// Starts `program` with piped standard input and output; its standard
+    /// error goes to `stderr` a bounded line at a time. Fails once
+    /// [`shut_down`] has been called.
+    pub fn start(&self, program: &Program, stderr: StderrSink) -> io::Result<Contained> {
+        match &self.containment {
+            None => start_plain(program, stderr),
+            Some(containment) => self.start_contained(containment, program, stderr, false),
+        }
+    }
+
+    fn spec(&self, containment: &Containment, program: &Program, probe: bool) -> io::Result<Spec> {
+        let path_var = std::env::var_os("PATH");
+        let folder = program.folder.canonicalize()?;
+        let root = geteuid().is_root();
+        let identity = root.then(|| identity(&folder));
+        let resolved = paths::resolve_as(
+            program.command,
+            program.folder,
+            path_var.as_deref(),
+            identity,
+        )
+        .map_err(|e| io::Error::new(io::ErrorKind::NotFound, e.0))?;
+        let mut closed = program.closed.to_vec();
+        closed.extend(std::env::var_os("HOME").map(PathBuf::from));
+        let mut read = paths::system();
+        read.extend(paths::installation(
+            &resolved,
+            program.folder,
+            path_var.as_deref(),
+            &closed,
+        ));
+        read.extend(containment.grants.iter().cloned());
+        read.extend(program.grants.iter().cloned());
+        let cover = ["/run", "/var/run", "/tmp", "/var/tmp", "/dev/shm"]
+            .iter()
+            .map(PathBuf::from)
+            .filter(|dir| {
+                let real = dir.symlink_metadata().is_ok_and(|m| m.is_dir());
+                real && !folder.starts_with(dir) && !read.iter().any(|r| r.starts_with(dir))
+            })
+            .collect();
+        let cgroups = &containment.cgroups;
+        let mut env = BTreeMap::new();
+        for (key, value) in std::env::vars() {
+            let kept = ["PATH", "LANG", "LANGUAGE", "TZ", "TERM"].contains(&key.as_str())
+                || key.starts_with("LC_");
+            if kept {
+                env.insert(key, value);
+            }
+        }
+        let home = folder.display().to_string();
+        env.insert("HOME".into(), home.clone());
+        env.insert("TMPDIR".into(), home);
+        Ok(Spec {
+            program: resolved,
+            arg0: program.command.to_string(),
+            args: program.args.to_vec(),
+            paths: Paths {
+                folder: folder.clone(),
+                read,
+                devices: paths::devices(),
+            },
+            env,
+            limits: self.limits,
+            // With a memory group counting every process, this only stops one
+            // process from reserving absurd amounts.
+            data_limit: if cgroups.memory() {
+                self.limits.memory.saturating_mul(2)
+            } else {
+                self.limits.memory
+            },
+            nproc: !root || !cgroups.pids(),
+            cgroups: Vec::new(),
+            identity,
+            cover,
+            judge: std::process::id(),
+            probe,
+        })
+    }
+
+    fn start_contained(
+        &self,
+        containment: &Containment,
+        program: &Program,
+        stderr: StderrSink,
+        probe: bool,
+    ) -> io::Result<Contained> {
+        let mut spec = self.spec(containment, program, probe)?;
+        let group = containment.cgroups.create(&self.limits)?;
+        if let Some(group) = &group {
+            spec.cgroups = group.procs_files();
+        }
+        let json = serde_json::to_string(&spec).map_err(io::Error::other)?;
+        let mut command = Command::new(&containment.launcher.program);
+        command
+            .args(&containment.launcher.prefix)
+            .arg("outer")
+            .arg(json)
+            .env_clear()
+            .process_group(0)
+            .stdin(if probe { Stdio::null() } else { Stdio::piped() })
+            .stdout(if probe { Stdio::null() } else { Stdio::piped() })
+            .stderr(Stdio::piped());
+        let mut contained = register(command, group, true)?;
+        let frames = contained.child.stderr.take().expect("piped stderr");
+        let end = contained.end_slot.clone();
+        let mut stderr = stderr;
+        let probes = contained.probes.clone();
+        std::thread::spawn(move || {
+            lines::each_line(
+                frames,
+                lines::MAX_STDERR_LINE + 64,
+                |line, _| match Frame::decode(line) {
+                    Some(Frame::Stderr(text, cut)) => {
+                        if let Some(sink) = stderr.as_mut() {
+                            sink(&lines::shown(&text, cut));
+                        }
+                    }
+                    Some(Frame::Exit(code)) => end.set(End::Exit(code)),
+                    Some(Frame::Signal(signal)) => end.set(End::Signal(signal)),
+                    Some(Frame::NoStart(why)) => end.set(End::NoStart(why)),
+                    Some(Frame::Sandbox(why)) => end.set(End::Sandbox(why)),
+                    Some(Frame::Probe(what, found)) => {
+                        lock(&probes).push((what, found));
+                    }
+                    None => {}
+                },
+            );
+            end.close();
+        });
+        Ok(contained)
+    }
+
+    /// Starts `program`'s sandbox with a probe in place of the program and
+    /// returns what the probe found inside, as (what, finding) pairs.
+    pub fn probe(&self, program: &Program) -> Result<Vec<(String, String)>, ProbeError> {
+        let Some(containment) = &self.containment else {
+            return Err(ProbeError::Uncontained("the sandbox is off".into()));
+        };
+        let mut contained = match self.start_contained(containment, program, None, true) {
+            Ok(contained) => contained,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(ProbeError::NoProgram(e.to_string()));
+            }
+            Err(e) => {
+                return Err(ProbeError::Uncontained(format!(
+                    "cannot start the launcher: {e}"
+                )));
+            }
+        };
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let end = contained.end_slot.wait_closed(deadline);
+        contained.kill();
+        match end {
+            Some(End::Sandbox(why)) => Err(ProbeError::Uncontained(why)),
+            _ => {
+                let found = lock(&contained.probes).clone();
+                if found.is_empty() {
+                    Err(ProbeError::Uncontained(
+                        "the launcher reported nothing".into(),
+                    ))
+                } else {
+                    Ok(found)
+                }
+            }
+        }
+    }
+}
+
+/// Whether the judge runs as root, so that bots run as other users.
+pub fn judge_is_root() -> bool {
+    geteuid().is_root()
+}
+
+/// Reads a probe's findings: `Err` names what leaves a contestant
+/// uncontained; the warnings say what only hurts the contestant itself.
+pub fn verdict(findings: &[(String, String)]) -> Result<Vec<String>, String> {
+    let get = |what: &str| {
+        findings
+            .iter()
+            .find(|(w, _)| w == what)
+            .map_or("not reported", |(_, f)| f.as_str())
+    };
+    let mut problems = Vec::new();
+    if !get("files").contains("is closed") {
+        problems.push(format!("files: {}", get("files")));
+    }
+    if !get("pid-namespace").starts_with("own") {
+        problems.push(format!("processes: {}", get("pid-namespace")));
+    }
+    if !get("network").starts_with("none") {
+        problems.push(format!("network: {}", get("network")));
+    }
+    if !get("user").starts_with("uid") {
+        problems.push(format!("user: {}", get("user")));
+    }
+    if !problems.is_empty() {
+        return Err(problems.join("; "));
+    }
+    let mut warnings = Vec::new();
+    if get("folder") != "writable" {
+        warnings.push(format!(
+            "its folder is {} for {}: it cannot keep files (give the folder to the user it should run as)",
+            get("folder"),
+            get("user")
+        ));
+    }
+    if get("program") != "readable" {
+        warnings.push(format!(
+            "its program {} inside the sandbox (grant its folder with a meta line `read: PATH` or --allow-read)",
+            get("program")
+        ));
+    }
+    Ok(warnings)
+}
+
+/// Who a contained bot runs as when the judge is root: its folder's owner,
+/// or [`NOBODY`] when root owns the folder.
+fn identity(folder: &Path) -> (u32, u32) {
+    match folder.metadata() {
+        Ok(m) if m.uid() != 0 => (m.uid(), m.gid()),
+        _ => NOBODY,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn findings(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(w, f)| (w.to_string(), f.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn a_probe_passes_only_when_everything_is_contained() {
+        let good = [
+            ("landlock", "fully enforced"),
+            ("files", "/ is closed (Permission denied)"),
+            ("pid-namespace", "own (...)"),
+            ("network", "none (own namespace, loopback only)"),
+            ("user", "uid 65534"),
+            ("folder", "writable"),
+            ("program", "readable"),
+        ];
+        assert_eq!(verdict(&findings(&good)), Ok(Vec::new()));
+        let mut shared = good;
+        shared[3] = ("network", "shared (eth0, lo)");
+        assert!(
+            verdict(&findings(&shared))
+                .unwrap_err()
+                .contains("network: shared")
+        );
+        let mut root = good;
+        root[4] = ("user", "root");
+        assert!(
+            verdict(&findings(&root))
+                .unwrap_err()
+                .contains("user: root")
+        );
+        let mut read_only = good;
+        read_only[5] = ("folder", "not writable (Permission denied)");
+        let warnings = verdict(&findings(&read_only)).unwrap();
+        assert!(warnings[0].contains("cannot keep files"), "{warnings:?}");
+        assert!(
+            verdict(&findings(&good[..2])).is_err(),
+            "a silent probe is no proof"
+        );
+    }
+}
+
+fn start_plain(program: &Program, stderr: StderrSink) -> io::Result<Contained> {
+    let command_path = Path::new(program.command);
+    let path = if command_path.is_relative() && program.command.contains('/') {
+        program.folder.join(command_path)
+    } else {
+        command_path.to_path_buf()
+    };
+    let mut command = Command::new(&path);
+    command
+        .args(program.args)
+        .current_dir(program.folder)
+        .process_group(0)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut contained = register(command, None, false)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+    let err = contained.child.stderr.take().expect("piped stderr");
+    let mut stderr = stderr;
+    std::thread::spawn(move || {
+        lines::each_line(err, lines::MAX_STDERR_LINE, |text, cut| {
+            if let Some(sink) = stderr.as_mut() {
+                sink(&lines::shown(text, cut));
+            }
+        });
+    });
+    Ok(contained)
+}
+
+/// Process groups of every contestant now running, and whether new ones
+/// may still start.
+struct Registry {
+    closed: bool,
+    groups: BTreeSet<i32>,
+}
+
+static LIVE: Mutex<Registry> = Mutex::new(Registry {
+    closed: false,
+    groups: BTreeSet::new(),
+});
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn register(
+    mut command: Command,
+    cgroup: Option<cgroup::Group>,
+    contained: bool,
+) -> io::Result<Contained> {
+    let mut live = lock(&LIVE);
+    if live.closed {
+        return Err(io::Error::other("shutting down: no new contestant starts"));
+    }
+    let mut child = command.spawn()?;
+    let group = child.id() as i32;
+    live.groups.insert(group);
+    drop(live);
+    Ok(Contained {
+        stdin: child.stdin.take(),
+        stdout: child.stdout.take(),
+        child,
+        group,
+        cgroup,
+        contained,
+        end_slot: Arc::new(EndSlot::default()),
+        probes: Arc::new(Mutex::new(Vec::new())),
+        went_over: None,
+        finished: false,
+    })
+}
+
+/// Kills every contestant now running and lets no new one start: for
+/// Ctrl-C and for a server that stops. Returns how many were killed.
+pub fn shut_down() -> usize {
+    let mut live = lock(&LIVE);
+    live.closed = true;
+    for &group in &live.groups {
+        let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
+    }
+    live.groups.len()
+}
+
+/// The end of a contained program, as the launcher reports it.
+#[derive(Debug, Default)]
+struct EndSlot {
+    state: Mutex<(Option<End>, bool)>,
+    changed: Condvar,
+}
+
+impl EndSlot {
+    fn set(&self, end: End) {
+        let mut state = lock(&self.state);
+        state.0.get_or_insert(end);
+        self.changed.notify_all();
+    }
+
+    /// No more reports will come.
+    fn close(&self) {
+        lock(&self.state).1 = true;
+        self.changed.notify_all();
+    }
+
+    /// The end once known, or `None` at the deadline or when reports stop without one.
+    fn wait(&self, deadline: Instant) -> Option<End> {
+        let mut state = lock(&self.state);
+        loop {
+            if state.0.is_some() || state.1 {
+                return state.0.clone();
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return None;
+            }
+            state = self
+                .changed
+                .wait_timeout(state, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+
+    /// Waits until the reports stop (or the deadline), then gives the end if known.
+    fn wait_closed(&self, deadline: Instant) -> Option<End> {
+        let mut state = lock(&self.state);
+        while !state.1 {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            state = self
+                .changed
+                .wait_timeout(state, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        state.0.clone()
+    }
+}
+
+/// A running contestant: its pipes, its end, its limits; killed with
+/// everything it started when dropped.
+#[derive(Debug)]
+pub struct Contained {
+    /// Its standard input (take it to write).
+    pub stdin: Option<ChildStdin>,
+    /// Its standard output (take it to read).
+    pub stdout: Option<ChildStdout>,
+    child: Child,
+    group: i32,
+    cgroup: Option<cgroup::Group>,
+    contained: bool,
+    end_slot: Arc<EndSlot>,
+    probes: Arc<Mutex<Vec<(String, String)>>>,
+    went_over: Option<Limit>,
+    finished: bool,
+}
+
+impl Contained {
+    /// The process id of what was started (the launcher, when contained),
+    /// which is also its process group.
+    pub fn id(&self) -> u32 {
+        self.group as u32
+    }
+
+    /// Whether the launcher contains it.
+    pub fn is_contained(&self) -> bool {
+        self.contained
+    }
+
+    /// How the program ended, waiting until `deadline` to hear it; `None`
+    /// if it still runs (or its end cannot be known).
+    pub fn end(&mut self, deadline: Instant) -> Option<End> {
+        if self.contained {
+            return self.end_slot.wait(deadline);
+        }
+        let mut nap = Duration::from_micros(50);
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(match (status.code(), status.signal()) {
+                    (Some(code), _) => End::Exit(code),
+                    (None, Some(signal)) => End::Signal(signal),
+                    _ => End::Exit(-1),
+                });
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return None;
+            }
+            std::thread::sleep(nap.min(deadline - now));
+            nap = (nap * 2).min(Duration::from_millis(5));
+        }
+    }
+
+    /// The limit it went over so far, if any.
+    pub fn went_over(&mut self) -> Option<Limit> {
+        if self.went_over.is_none() {
+            let by_signal = match self.end_slot_peek() {
+                Some(End::Signal(s)) if s == Signal::SIGXCPU as i32 => Some(Limit::Cpu),
+                Some(End::Signal(s)) if s == Signal::SIGXFSZ as i32 => Some(Limit::FileSize),
+                _ => None,
+            };
+            self.went_over = self
+                .cgroup
+                .as_ref()
+                .and_then(cgroup::Group::went_over)
+                .or(by_signal);
+        }
+        self.went_over
+    }
+
+    fn end_slot_peek(&mut self) -> Option<End> {
+        if self.contained {
+            lock(&self.end_slot.state).0.clone()
+        } else {
+            self.end(Instant::now())
+        }
+    }
+
+    /// Waits until every process it started has ended, or the deadline;
+    /// true if they all did.
+    pub fn wait_gone(&mut self, deadline: Instant) -> bool {
+        let group = Pid::from_raw(self.group);
+        loop {
+            // Contained, the launcher ends only when its namespace is empty.
+            let gone = matches!(self.child.try_wait(), Ok(Some(_)))
+                && (self.contained || killpg(group, None).is_err());
+            if gone {
+                return true;
+            }
+            if Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// Kills it and everything it started, and removes its control groups.
+    pub fn kill(&mut self) {
+        if self.finished {
+            return;
+        }
+        let group = Pid::from_raw(self.group);
+        let members_left = killpg(group, Signal::SIGKILL).is_ok();
+        let _ = self.child.wait();
+        if members_left && !self.contained {
+            // SIGKILL lands asynchronously; wait (briefly: unreaped zombies also
+            // answer) until the leftovers are really gone.
+            let deadline = Instant::now() + Duration::from_millis(200);
+            while killpg(group, None).is_ok() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        // Read before the groups go: they hold the record.
+        self.went_over();
+        if let Some(mut cgroup) = self.cgroup.take() {
+            cgroup.remove();
+        }
+        lock(&LIVE).groups.remove(&self.group);
+        self.finished = true;
+    }
+}
+
+impl Drop for Contained {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}

@@ -1,0 +1,433 @@
+//! Which files a contained contestant may touch: its own folder (read,
+//! write, run), the system's programs and libraries and the installation of
+//! its command (read, run), a few device files, and whatever read-only paths
+//! the operator grants. Nothing else: not the other contestants' folders, not
+//! the rest of the judge's tree, not the home folder, not `/tmp`, not the
+//! secrets under `/etc`.
+
+use std::ffi::OsStr;
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// System folders a program may read and run from.
+const SYSTEM_DIRS: &[&str] = &[
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/opt",
+    "/etc/alternatives",
+    "/etc/ld.so.conf.d",
+    "/etc/ssl/certs",
+    "/etc/fonts",
+];
+
+/// Files under `/etc` that programs read as they start and that hold no
+/// secret (`/etc/shadow` and `/etc/ssl/private` stay closed).
+const SYSTEM_FILES: &[&str] = &[
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.preload",
+    "/etc/localtime",
+    "/etc/timezone",
+    "/etc/nsswitch.conf",
+    "/etc/passwd",
+    "/etc/group",
+    "/etc/hosts",
+    "/etc/host.conf",
+    "/etc/resolv.conf",
+    "/etc/gai.conf",
+    "/etc/mime.types",
+    "/etc/locale.alias",
+    "/etc/ssl/openssl.cnf",
+];
+
+/// Language runtimes keep their configuration in `/etc/<name>*` folders
+/// (`/etc/python3.11`, `/etc/java-17-openjdk`, `/etc/perl`).
+const SYSTEM_ETC_PREFIXES: &[&str] = &["python", "java", "perl", "ruby", "node", "php", "R"];
+
+/// Device files a program may read and write.
+const DEVICES: &[&str] = &[
+    "/dev/null",
+    "/dev/zero",
+    "/dev/full",
+    "/dev/random",
+    "/dev/urandom",
+];
+
+/// Folders named like this hold a program inside a larger installation (a
+/// Python or Node build, a pyenv or nvm root): the installation is granted.
+const INSTALLATION_BIN: &[&str] = &["bin", "sbin", "shims", "libexec"];
+
+/// What one contestant may touch.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Paths {
+    /// Its folder: read, write and run inside.
+    pub folder: PathBuf,
+    /// Read (and run, for folders) only.
+    pub read: Vec<PathBuf>,
+    /// Device files: read and write.
+    pub devices: Vec<PathBuf>,
+}
+
+/// Why a contestant's paths cannot be set up: one line for the operator.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct PathError(pub String);
+
+/// The system's folders and files every contestant may read, those that exist here.
+pub fn system() -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = SYSTEM_DIRS
+        .iter()
+        .chain(SYSTEM_FILES)
+        .map(PathBuf::from)
+        .filter(|p| p.exists())
+        .collect();
+    if let Ok(entries) = fs::read_dir("/etc") {
+        let mut runtimes: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok())
+            .filter(|e| {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                SYSTEM_ETC_PREFIXES.iter().any(|p| name.starts_with(p))
+                    && e.file_type().is_ok_and(|t| t.is_dir())
+            })
+            .map(|e| e.path())
+            .collect();
+        runtimes.sort();
+        paths.extend(runtimes);
+    }
+    paths
+}
+
+/// The device files every contestant may use, those that exist here.
+pub fn devices() -> Vec<PathBuf> {
+    DEVICES
+        .iter()
+        .map(PathBuf::from)
+        .filter(|p| p.exists())
+        .collect()
+}
+
+fn is_system(path: &Path) -> bool {
+    SYSTEM_DIRS.iter().any(|d| path.starts_with(d))
+}
+
+/// Where `command` is: a path with a `/` is taken from `folder` (unless
+/// absolute), a bare name is looked up in `path_var` as a shell would.
+pub fn resolve(
+    command: &str,
+    folder: &Path,
+    path_var: Option<&OsStr>,
+) -> Result<PathBuf, PathError> {
+    resolve_as(command, folder, path_var, None)
+}
+
+/// [`resolve`] as the user `who` (uid, gid) would: a `PATH` entry that user
+/// cannot run (a pyenv under `/root`) is passed over, as a shell does.
+pub fn resolve_as(
+    command: &str,
+    folder: &Path,
+    path_var: Option<&OsStr>,
+    who: Option<(u32, u32)>,
+) -> Result<PathBuf, PathError> {
+    let given = Path::new(command);
+    if command.contains('/') {
+        let path = if given.is_absolute() {
+            given.to_path_buf()
+        } else {
+            folder.join(given)
+        };
+        return if path.is_file() {
+            Ok(path)
+        } else {
+            Err(PathError(format!(
+                "the program {} does not exist",
+                path.display()
+            )))
+        };
+    }
+    let found = path_var.and_then(|var| {
+        std::env::split_paths(var)
+            .filter(|dir| dir.is_absolute())
+            .map(|dir| dir.join(command))
+            .find(|candidate| {
+                is_executable(candidate)
+                    && who.is_none_or(|(uid, gid)| runs_as(candidate, uid, gid))
+            })
+    });
+    found.ok_or_else(|| PathError(format!("the program {command:?} is not in PATH")))
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Whether user `uid` (group `gid`) may run `path` by its permission bits:
+/// every folder on the way searchable, the file executable (symbolic links
+/// followed). Supplementary groups and ACLs are not read.
+pub fn runs_as(path: &Path, uid: u32, gid: u32) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let allowed = |meta: &fs::Metadata| {
+        let mode = meta.mode();
+        let bit = if uid == 0 {
+            0o111
+        } else if meta.uid() == uid {
+            0o100
+        } else if meta.gid() == gid {
+            0o010
+        } else {
+            0o001
+        };
+        mode & bit != 0
+    };
+    let Ok(real) = path.canonicalize() else {
+        return false;
+    };
+    real.ancestors()
+        .all(|p| fs::metadata(p).is_ok_and(|m| allowed(&m)))
+}
+
+/// Whether granting `grant` would open any of `closed` (a folder inside it,
+/// or it inside one of them).
+fn opens(grant: &Path, closed: &[PathBuf]) -> bool {
+    closed
+        .iter()
+        .any(|c| c.starts_with(grant) || grant.starts_with(c))
+}
+
+/// What running `program` needs beyond the system's folders and `folder`:
+/// the installation it belongs to and that of its script interpreter
+/// (`#!/usr/bin/env python3` leads to the `python3` in `path_var`). An
+/// installation is the program's folder, or the one above it when that
+/// folder is a `bin`, `sbin`, `shims` or `libexec`; a grant that would open
+/// one of `closed` (other contestants' folders, the home folder) narrows to
+/// the program's own folder, then to the program file alone.
+pub fn installation(
+    program: &Path,
+    folder: &Path,
+    path_var: Option<&OsStr>,
+    closed: &[PathBuf],
+) -> Vec<PathBuf> {
+    let mut grants = Vec::new();
+    let mut next = Some(program.to_path_buf());
+    // A script's interpreter may itself be a script (a pyenv shim); a few levels suffice.
+    for _ in 0..4 {
+        let Some(program) = next.take() else { break };
+        let Ok(real) = program.canonicalize() else {
+            break;
+        };
+        if !is_system(&real) && !real.starts_with(folder) {
+            let grant = grant_for(&real, closed);
+            if !grants.iter().any(|g: &PathBuf| grant.starts_with(g)) {
+                grants.push(grant);
+            }
+        }
+        next = interpreter(&real, path_var);
+    }
+    grants
+}
+
+fn grant_for(real: &Path, closed: &[PathBuf]) -> PathBuf {
+    let Some(dir) = real.parent() else {
+        return real.to_path_buf();
+    };
+    let named_bin = dir
+        .file_name()
+        .is_some_and(|n| INSTALLATION_BIN.iter().any(|b| n == OsStr::new(b)));
+    let wide = match dir.parent() {
+        Some(up) if named_bin && up != Path::new("/") => Some(up),
+        _ => None,
+    };
+    for candidate in wide.into_iter().chain([dir]) {
+        if candidate != Path::new("/") && !opens(candidate, closed) {
+            return candidate.to_path_buf();
+        }
+    }
+    real.to_path_buf()
+}
+
+/// The interpreter a script names on its `#!` line, found through `PATH`
+/// when the line runs `env`.
+fn interpreter(script: &Path, path_var: Option<&OsStr>) -> Option<PathBuf> {
+    let mut head = [0u8; 256];
+    let n = fs::File::open(script).ok()?.read(&mut head).ok()?;
+    let line = head[..n].strip_prefix(b"#!")?;
+    let line = &line[..line.iter().position(|&b| b == b'\n').unwrap_or(line.len())];
+    let line = std::str::from_utf8(line).ok()?;
+    let mut words = line.split_whitespace();
+    let first = PathBuf::from(words.next()?);
+    if first.file_name() != Some(OsStr::new("env")) {
+        return Some(first);
+    }
+    let name = words.find(|w| !w.starts_with('-') && !w.contains('='))?;
+    resolve(name, Path::new("/"), path_var).ok()
+}
+
+/// Checks a read-only grant asked for by a meta file or a judge flag:
+/// it must exist and open no other contestant's folder.
+pub fn check_grant(grant: &Path, closed: &[PathBuf]) -> Result<PathBuf, PathError> {
+    let real = grant
+        .canonicalize()
+        .map_err(|e| PathError(format!("cannot grant {}: {e}", grant.display())))?;
+    if let Some(c) = closed
+        .iter()
+        .find(|c| c.starts_with(&real) || real.starts_with(c))
+    {
+        return Err(PathError(format!(
+            "cannot grant {}: it would open {}",
+            grant.display(),
+            c.display()
+        )));
+    }
+    Ok(real)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::*;
+
+    fn executable(path: &Path, text: &str) {
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+        fs::set_permissions(path, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
+    #[test]
+    fn commands_resolve_from_the_folder_or_through_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let folder = root.join("bots/alice");
+        executable(&folder.join("run"), "#!/bin/sh\n");
+        executable(&root.join("tools/bin/engine"), "");
+        let path_var =
+            std::env::join_paths([root.join("nowhere"), root.join("tools/bin")]).unwrap();
+        assert_eq!(resolve("./run", &folder, None), Ok(folder.join("./run")));
+        assert_eq!(
+            resolve("engine", &folder, Some(&path_var)),
+            Ok(root.join("tools/bin/engine"))
+        );
+        assert!(
+            resolve("missing", &folder, Some(&path_var))
+                .unwrap_err()
+                .0
+                .contains("not in PATH")
+        );
+        assert!(
+            resolve("./gone", &folder, None)
+                .unwrap_err()
+                .0
+                .contains("does not exist")
+        );
+    }
+
+    #[test]
+    fn a_path_entry_the_bot_cannot_run_is_passed_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        executable(&root.join("private/bin/tool"), "");
+        executable(&root.join("public/bin/tool"), "");
+        fs::set_permissions(root.join("private"), fs::Permissions::from_mode(0o700)).unwrap();
+        fs::set_permissions(&root, fs::Permissions::from_mode(0o755)).unwrap();
+        let path_var =
+            std::env::join_paths([root.join("private/bin"), root.join("public/bin")]).unwrap();
+        let owner = fs::metadata(&root).map(|m| {
+            use std::os::unix::fs::MetadataExt;
+            (m.uid(), m.gid())
+        });
+        let (uid, gid) = owner.unwrap();
+        let stranger = (uid + 12345, gid + 12345);
+        assert!(runs_as(&root.join("private/bin/tool"), uid, gid));
+        assert!(!runs_as(
+            &root.join("private/bin/tool"),
+            stranger.0,
+            stranger.1
+        ));
+        assert_eq!(
+            resolve_as("tool", &root, Some(&path_var), Some(stranger)),
+            Ok(root.join("public/bin/tool"))
+        );
+        assert_eq!(
+            resolve_as("tool", &root, Some(&path_var), None),
+            Ok(root.join("private/bin/tool"))
+        );
+    }
+
+    #[test]
+    fn an_installation_is_granted_through_shebangs_but_never_opens_another_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let folder = root.join("bots/alice");
+        let other = root.join("bots/bob");
+        fs::create_dir_all(&other).unwrap();
+        // A pyenv-like shim: a script in `shims` whose interpreter is found through PATH.
+        executable(
+            &root.join("pyenv/shims/python9"),
+            "#!/usr/bin/env python9-real\n",
+        );
+        executable(&root.join("runtime/bin/python9-real"), "");
+        let path_var = std::env::join_paths([root.join("runtime/bin")]).unwrap();
+        let grants = installation(
+            &root.join("pyenv/shims/python9"),
+            &folder,
+            Some(&path_var),
+            std::slice::from_ref(&other),
+        );
+        assert_eq!(grants, [root.join("pyenv"), root.join("runtime")]);
+        // A program beside the bots folder: its `bin` parent would open bob's folder.
+        executable(&root.join("bin/engine"), "");
+        let grants = installation(
+            &root.join("bin/engine"),
+            &folder,
+            None,
+            std::slice::from_ref(&other),
+        );
+        assert_eq!(grants, [root.join("bin")]);
+        // A program in the folder itself needs nothing more.
+        executable(&folder.join("run"), "");
+        assert!(installation(&folder.join("run"), &folder, None, &[other]).is_empty());
+    }
+
+    #[test]
+    fn grants_must_exist_and_stay_clear_of_other_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let bob = root.join("bots/bob");
+        fs::create_dir_all(&bob).unwrap();
+        fs::create_dir_all(root.join("books")).unwrap();
+        let closed = [bob.clone()];
+        assert_eq!(
+            check_grant(&root.join("books"), &closed),
+            Ok(root.join("books"))
+        );
+        assert!(
+            check_grant(&root.join("bots"), &closed)
+                .unwrap_err()
+                .0
+                .contains("would open")
+        );
+        assert!(check_grant(&bob, &closed).is_err());
+        assert!(check_grant(&root.join("none"), &closed).is_err());
+    }
+
+    #[test]
+    fn the_system_lists_hold_no_secret() {
+        let system = system();
+        assert!(system.iter().all(|p| !p.starts_with("/etc/shadow")
+            && !p.starts_with("/etc/ssl/private")
+            && !p.starts_with("/home")
+            && !p.starts_with("/tmp")
+            && !p.starts_with("/root")));
+        assert!(system.contains(&PathBuf::from("/usr")));
+        assert!(devices().contains(&PathBuf::from("/dev/null")));
+    }
+}
