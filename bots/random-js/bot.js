@@ -11,7 +11,8 @@ const fs = require("fs");
 const readline = require("readline");
 
 const opponent = process.argv[process.argv.length - 2];
-let state = BigInt.asUintN(64, BigInt(process.argv[process.argv.length - 1]) ^ 0x9e3779b97f4a7c15n);
+const seed = process.argv[process.argv.length - 1];
+let state = BigInt.asUintN(64, BigInt(seed) ^ 0x9e3779b97f4a7c15n);
 
 // splitmix64: small, seedable, the same on every machine.
 function next() {
@@ -37,7 +38,9 @@ function remember(won) {
   record.played += 1;
   record.won += won ? 1 : 0;
   memory[opponent] = record;
-  const tmp = `${MEMORY}.${process.pid}.tmp`;
+  // Named by the game's seed: in the judge's sandbox every bot is pid 2 of
+  // its own namespace, so two games at once would share a pid-named file.
+  const tmp = `${MEMORY}.${seed}.tmp`;
   fs.writeFileSync(tmp, JSON.stringify(memory, null, 1) + "\n");
   fs.renameSync(tmp, MEMORY);
 }

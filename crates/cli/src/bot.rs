@@ -1,10 +1,12 @@
 //! The `bot` subcommand: the project's gomoku engine as a king-of-the-hill
 //! bot, speaking the judge's protocol on stdin and stdout.
 
+use std::ffi::OsString;
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
+use clap::{CommandFactory, Parser};
 use inarow_core::{Mnk, Player};
 use inarow_engine::koth::{self, Koth, KothError};
 use inarow_engine::search::{Limits, Options};
@@ -12,9 +14,80 @@ use inarow_judge::answer::{self, Reply, Strategy};
 use inarow_judge::house::HouseBot;
 use inarow_judge::protocol::{SIZE, Swap, Xy};
 
-/// Options of `inarow bot`. The judge appends the opponent's name and the seed.
-#[derive(clap::Args, Debug)]
+/// The arguments of `inarow bot`, exactly as given: the judge appends the
+/// opponent's name and the seed, and a name such as `--help` or `--house`
+/// must not become an option. Clap alone cannot tell (it reads a known
+/// option wherever it stands), so clap only collects the arguments here and
+/// [`Settings::parse`] splits them.
+#[derive(Debug)]
 pub struct Args {
+    given: Vec<OsString>,
+}
+
+/// The id of the one argument that collects everything.
+const GIVEN: &str = "given";
+
+impl clap::FromArgMatches for Args {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let given = matches
+            .get_many::<OsString>(GIVEN)
+            .map(|values| values.cloned().collect())
+            .unwrap_or_default();
+        Ok(Args { given })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl clap::Args for Args {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        // No option of its own, not even --help, so that clap hands over
+        // every argument; `inarow help bot` still shows the real options.
+        cmd.disable_help_flag(true)
+            .override_help(Settings::command().render_long_help())
+            .arg(
+                clap::Arg::new(GIVEN)
+                    .num_args(0..)
+                    .allow_hyphen_values(true)
+                    .trailing_var_arg(true)
+                    .value_parser(clap::value_parser!(OsString)),
+            )
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl Args {
+    /// The arguments after `bot` as the program received them (`argv`).
+    /// Clap drops a `--` standing first as its end-of-options marker, but
+    /// the judge may pass `--` as an opponent's name.
+    fn given(self, argv: &[OsString]) -> Vec<OsString> {
+        let dropped = argv.ends_with(&self.given)
+            && argv.len() > self.given.len() + 2
+            && argv[argv.len() - self.given.len() - 1] == "--";
+        if dropped {
+            std::iter::once("--".into()).chain(self.given).collect()
+        } else {
+            self.given
+        }
+    }
+}
+
+/// Play gomoku as a king-of-the-hill bot over stdin/stdout.
+#[derive(clap::Parser, Debug)]
+#[command(
+    name = "bot",
+    bin_name = "inarow bot",
+    after_help = "When the last argument is a whole number, the last two are always the \
+                  opponent's name and the seed, whatever they look like (the judge appends \
+                  them): options go before them."
+)]
+struct Settings {
     /// The opponent's name (the engine plays everyone the same way).
     opponent: Option<String>,
     /// Seed for every random choice.
@@ -30,6 +103,36 @@ pub struct Args {
     /// Play the simple house bot instead of the engine.
     #[arg(long)]
     house: bool,
+}
+
+impl Settings {
+    /// Reads the arguments after `bot`. When the last is a number, the
+    /// judge's form, the last two are the opponent and the seed whatever
+    /// they look like and clap sees only the options before them;
+    /// otherwise (a person trying the bot) clap reads everything.
+    fn parse(given: Vec<OsString>) -> Result<Settings, clap::Error> {
+        let program = OsString::from("inarow bot");
+        let judged = match given.as_slice() {
+            [options @ .., opponent, seed] => seed
+                .to_str()
+                .and_then(|s| s.parse::<u64>().ok())
+                .map(|seed| (options, opponent, seed)),
+            _ => None,
+        };
+        let Some((options, opponent, seed)) = judged else {
+            return Settings::try_parse_from(std::iter::once(&program).chain(&given));
+        };
+        let mut settings = Settings::try_parse_from(std::iter::once(&program).chain(options))?;
+        if let Some(extra) = settings.opponent.take() {
+            let problem = format!(
+                "unexpected argument '{extra}': only the opponent's name and the seed follow the options"
+            );
+            return Err(Settings::command().error(clap::error::ErrorKind::UnknownArgument, problem));
+        }
+        settings.opponent = Some(opponent.to_string_lossy().into_owned());
+        settings.seed = seed;
+        Ok(settings)
+    }
 }
 
 /// The engine, with the house bot's answer for a board the engine refuses.
@@ -80,6 +183,9 @@ impl Strategy for EngineBot {
 
 /// Runs `inarow bot` until `EXIT` or the end of input.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    let argv: Vec<OsString> = std::env::args_os().collect();
+    // Help, or a mistake in the options: clap's own message and exit code.
+    let args = Settings::parse(args.given(&argv)).unwrap_or_else(|e| e.exit());
     if !(args.move_time.is_finite() && args.move_time > 0.0) {
         bail!(
             "--move-time must be a positive number of seconds, got {}",
@@ -116,4 +222,87 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::error::ErrorKind;
+    use clap::{Args as _, FromArgMatches};
+
+    /// What `inarow bot ARGS` hands [`run`], read as settings.
+    fn settings(args: &[&str]) -> Result<Settings, clap::Error> {
+        let argv: Vec<OsString> = ["inarow", "bot"]
+            .iter()
+            .chain(args)
+            .map(OsString::from)
+            .collect();
+        let matches = clap::Command::new("inarow")
+            .subcommand(Args::augment_args(clap::Command::new("bot")))
+            .try_get_matches_from(&argv)?;
+        let given = Args::from_arg_matches(matches.subcommand_matches("bot").unwrap())?;
+        Settings::parse(given.given(&argv))
+    }
+
+    #[test]
+    fn a_name_before_a_seed_is_never_an_option() {
+        for name in [
+            "--help",
+            "-h",
+            "--house",
+            "--move-time=0.001",
+            "--move-nodes",
+            "--",
+            "-5",
+        ] {
+            for options in [&[][..], &["--move-time", "0.05"], &["--house"]] {
+                let args: Vec<&str> = options.iter().copied().chain([name, "12"]).collect();
+                let s = settings(&args).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+                assert_eq!(s.opponent.as_deref(), Some(name), "{args:?}");
+                assert_eq!(s.seed, 12, "{args:?}");
+                assert_eq!(s.house, options == ["--house"], "{args:?}");
+                let time = if options.len() == 2 { 0.05 } else { 1.0 };
+                assert_eq!(s.move_time, time, "{args:?}");
+                assert_eq!(s.move_nodes, None, "{args:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn options_help_and_defaults_still_work() {
+        let s = settings(&[]).unwrap();
+        assert_eq!((s.opponent, s.seed, s.move_time), (None, 0, 1.0));
+        let s = settings(&["--house"]).unwrap();
+        assert!(s.house && s.opponent.is_none());
+        let s = settings(&["--move-time", "0.5"]).unwrap();
+        assert_eq!((s.opponent, s.move_time), (None, 0.5));
+        let s = settings(&["someone"]).unwrap();
+        assert_eq!((s.opponent.as_deref(), s.seed), (Some("someone"), 0));
+        let s = settings(&["--move-nodes=300", "--", "x", "7"]).unwrap();
+        assert_eq!(
+            (s.move_nodes, s.opponent.as_deref()),
+            (Some(300), Some("x"))
+        );
+
+        for args in [
+            &["--help"][..],
+            &["-h"],
+            &["--move-time", "0.5", "--help", "x", "1"],
+        ] {
+            let kind = settings(args).map(|_| ()).unwrap_err().kind();
+            assert_eq!(kind, ErrorKind::DisplayHelp, "{args:?}");
+        }
+        for (args, want) in [
+            (&["someone", "abc"][..], ErrorKind::ValueValidation),
+            (&["x", "y", "12"], ErrorKind::UnknownArgument),
+            (&["--bogus", "x", "1"], ErrorKind::UnknownArgument),
+            (
+                &["--move-time", "1", "--move-nodes", "9", "x", "1"],
+                ErrorKind::ArgumentConflict,
+            ),
+        ] {
+            let kind = settings(args).map(|_| ()).unwrap_err().kind();
+            assert_eq!(kind, want, "{args:?}");
+        }
+    }
 }

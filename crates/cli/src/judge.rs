@@ -48,46 +48,54 @@ pub struct Args {
     check_sandbox: bool,
 }
 
-/// How contestants are contained: shared by every command that runs
-/// programs the project did not write.
+/// How contestants (bots, brains: programs the project did not write) are
+/// contained: shared by every command that runs them.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SandboxArgs {
-    /// Memory for each bot with all its processes (e.g. 512M, 2G).
+    /// Memory for each contestant with all its processes (e.g. 512M, 2G).
     #[arg(long, default_value = "1G", value_parser = limits::parse_size)]
     memory: u64,
-    /// Processes and threads each bot may run at once.
+    /// Processes and threads each contestant may run at once.
     #[arg(long, default_value_t = Limits::default().processes, value_parser = clap::value_parser!(u64).range(1..))]
     processes: u64,
-    /// CPU seconds each process of a bot may use in a game (default: 250
-    /// times the time limit per answer; 3600 without one).
+    /// CPU seconds each process of a contestant may use (default: for a
+    /// judge's bot, 250 times the time per answer, 3600 without one; for a
+    /// brain, what its whole match can take).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     cpu: Option<u64>,
-    /// The largest file a bot may write (e.g. 64M).
+    /// The largest file a contestant may write (e.g. 64M).
     #[arg(long, default_value = "64M", value_parser = limits::parse_size)]
     file_size: u64,
-    /// A file or folder every bot may also read (repeatable); a bot's meta
-    /// file can grant more with a fifth line `read: PATH ...`.
+    /// A file or folder every contestant may also read (repeatable); a
+    /// bot's meta file can grant more with a fifth line `read: PATH ...`.
     #[arg(long, value_name = "PATH")]
     allow_read: Vec<PathBuf>,
-    /// Run bots uncontained, as plain child processes (they can then read
-    /// and write anything the judge can).
+    /// Run contestants uncontained, as plain child processes (they can then
+    /// read and write anything this user can).
     #[arg(long)]
     no_sandbox: bool,
 }
 
+/// The default CPU seconds of a judge's bot in one game: 250 answers' worth
+/// of the time per answer (a game has at most 115 answers per bot, and a bot
+/// may think on its opponent's time), an hour with no time limit.
+pub fn cpu_for_timeout(timeout: Option<Duration>) -> u64 {
+    match timeout {
+        Some(t) => (t.as_secs_f64() * 250.0).ceil().max(1.0) as u64,
+        None => 3600,
+    }
+}
+
 impl SandboxArgs {
-    /// The sandbox these options ask for; `timeout` sets the default CPU limit.
-    pub fn sandbox(&self, timeout: Option<Duration>) -> anyhow::Result<Sandbox> {
+    /// The sandbox these options ask for; `default_cpu` seconds unless `--cpu` is given.
+    pub fn sandbox(&self, default_cpu: u64) -> anyhow::Result<Sandbox> {
         if self.no_sandbox {
             eprintln!(
-                "inarow: warning: --no-sandbox: bots run uncontained and can read and write anything this user can"
+                "inarow: warning: --no-sandbox: contestants run uncontained and can read and write anything this user can"
             );
             return Ok(Sandbox::off());
         }
-        let cpu = self.cpu.unwrap_or_else(|| match timeout {
-            Some(t) => (t.as_secs_f64() * 250.0).ceil().max(1.0) as u64,
-            None => 3600,
-        });
+        let cpu = self.cpu.unwrap_or(default_cpu);
         let limits = Limits {
             memory: self.memory,
             processes: self.processes,
@@ -129,7 +137,7 @@ macro_rules! say {
 /// Runs `inarow judge`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let timeout = (args.timeout > 0.0).then(|| Duration::from_secs_f64(args.timeout));
-    let sandbox = args.sandbox.sandbox(timeout)?;
+    let sandbox = args.sandbox.sandbox(cpu_for_timeout(timeout))?;
     if args.check_sandbox {
         return check_sandbox(&sandbox, &args.bots);
     }

@@ -5,6 +5,7 @@
 mod brain;
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
@@ -56,6 +57,10 @@ pub struct Args {
     /// result for A (1, = or 0), the opening's points, `|`, the moves.
     #[arg(long)]
     pub games: Option<std::path::PathBuf>,
+    /// How brains are contained (only brains run in the sandbox; the
+    /// engines of this build run in this process).
+    #[command(flatten)]
+    pub sandbox: crate::judge::SandboxArgs,
 }
 
 /// Runs the match and prints a line per pair and a summary.
@@ -93,13 +98,38 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bail!("--nodes needs two engines of this build: a brain keeps its own clock, use --ms");
     }
     let turn = Duration::from_millis(args.ms);
-    let contender =
-        |brain: &Option<std::path::PathBuf>, options| -> anyhow::Result<Box<dyn Contender>> {
-            Ok(match brain {
-                Some(path) => Box::new(brain::Brain::start(path, size, turn)?),
-                None => Box::new(Searcher::new(options)),
+    let place = |path: &Option<PathBuf>| path.as_deref().map(brain::Place::find).transpose();
+    let found = [place(&args.a_brain)?, place(&args.b_brain)?];
+    // Each brain with the folders it must not see.
+    let brains: Vec<Option<(brain::Place, Vec<PathBuf>)>> = (0..2)
+        .map(|k| {
+            let other = found[1 - k].as_ref();
+            found[k].clone().map(|me| {
+                let closed = me.closed_to(other);
+                (me, closed)
             })
-        };
+        })
+        .collect();
+    // Engine against engine needs no sandbox: nothing to probe, no warning.
+    let sandbox = if brains.iter().any(Option::is_some) {
+        let sandbox = args.sandbox.sandbox(cpu_budget(args.pairs, size, turn))?;
+        for (place, closed) in brains.iter().flatten() {
+            for warning in place.check(&sandbox, closed)? {
+                eprintln!("inarow: warning: {warning}");
+            }
+        }
+        Some(sandbox)
+    } else {
+        None
+    };
+    let contender = |k: usize, options| -> anyhow::Result<Box<dyn Contender>> {
+        Ok(match (&brains[k], &sandbox) {
+            (Some((place, closed)), Some(sandbox)) => {
+                Box::new(brain::Brain::start(place, closed, sandbox, size, turn)?)
+            }
+            _ => Box::new(Searcher::new(options)),
+        })
+    };
     let mut record = match &args.games {
         Some(path) => Some(std::io::BufWriter::new(
             std::fs::File::create(path)
@@ -107,8 +137,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         )),
         None => None,
     };
-    let mut sa = contender(&args.a_brain, a)?;
-    let mut sb = contender(&args.b_brain, b)?;
+    let mut sa = contender(0, a)?;
+    let mut sb = contender(1, b)?;
     let mut tally = Tally::default();
     let (mut illegal, mut longest) = (0, Duration::ZERO);
     for (k, opening) in openings.iter().cycle().take(args.pairs).enumerate() {
@@ -180,4 +210,33 @@ fn points(ps: impl Iterator<Item = (usize, usize)>) -> String {
     ps.map(|(x, y)| format!("{x},{y}"))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The default CPU seconds of a brain: a brain, unlike a judge's bot, lives
+/// through every game of the match, and the CPU limit is a backstop against
+/// a runaway, not the brain's clock. A match is at most every point of every
+/// game at a move's patience, with each of the machine's cores busy; at
+/// least an hour.
+fn cpu_budget(pairs: usize, size: usize, turn: Duration) -> u64 {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let moves = pairs.saturating_mul(2 * size * size).saturating_mul(cores);
+    let whole = brain::patience(turn).saturating_mul(u32::try_from(moves).unwrap_or(u32::MAX));
+    whole.as_secs().max(3600)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_brain_has_cpu_time_for_the_whole_match() {
+        for (pairs, ms) in [(1, 50), (20, 100), (200, 1000)] {
+            let turn = Duration::from_millis(ms);
+            let cpu = cpu_budget(pairs, 15, turn) as f64;
+            // Every stone of every game at the longest a move may take.
+            let whole = (pairs * 2 * 225) as f64 * brain::patience(turn).as_secs_f64();
+            assert!(cpu >= whole, "{pairs} pairs at {ms} ms: {cpu} s");
+            assert!(cpu >= 3600.0);
+        }
+    }
 }

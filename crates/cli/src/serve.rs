@@ -30,7 +30,9 @@ pub struct Args {
 
 /// Runs `inarow serve` until Ctrl-C or SIGTERM, then saves MENACE.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let sandbox = args.sandbox.sandbox(None)?;
+    // Tournaments from the page ask for their own time per answer; the CPU
+    // limit is the backstop of a game without one.
+    let sandbox = args.sandbox.sandbox(crate::judge::cpu_for_timeout(None))?;
     let memory = store::open(&args.machine, true)?;
     let machine = args.machine.clone();
     let saver: inarow_web::Saver = Arc::new(move |memory| store::save(&machine, memory));

@@ -118,7 +118,11 @@ fn answers(args: &[&str], prompts: &str) -> (Vec<String>, String) {
         .write_all(prompts.as_bytes())
         .unwrap();
     let out = bot.wait_with_output().unwrap();
-    assert!(out.status.success());
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let answers = String::from_utf8(out.stdout)
         .unwrap()
         .lines()
@@ -149,6 +153,94 @@ fn inarow_bot_answers_every_prompt() {
         assert_eq!(answers[3], "(0,4)", "{args:?}: white blocks black's four");
         assert!(stderr.is_empty(), "{args:?}: {stderr}");
     }
+}
+
+/// Names the judge could append that look like `inarow bot`'s options.
+const HOSTILE_NAMES: [&str; 7] = [
+    "--help",
+    "-h",
+    "--house",
+    "--move-time=0.001",
+    "--move-nodes",
+    "--",
+    "-5",
+];
+
+#[test]
+fn inarow_bot_reads_any_opponent_name_as_a_name() {
+    let three = r#"[((7,7),"B"),((7,8),"W"),((8,8),"B")]"#;
+    let five = r#"[((6,6),"W"),((7,7),"B"),((7,8),"W"),((8,8),"B"),((9,9),"B")]"#;
+    let four = r#"[((0,0),"B"),((0,1),"B"),((0,2),"B"),((0,3),"B"),((5,5),"W"),((6,6),"W"),((12,12),"W")]"#;
+    let prompts = format!("A []\nB {three}\nC {five}\n6 {four}\nEXIT someone\n");
+    // On a node budget the engine's answers depend on the seed only: a
+    // name read as an option (the house bot, another budget, help, the
+    // seed taken for the name) shows as other answers or a failure.
+    let engine = answers(&["--move-nodes", "500", "someone", "12"], &prompts).0;
+    assert_eq!(engine.len(), 4, "{engine:?}");
+    for (misread, args) in [
+        ("the house bot", &["--house", "someone", "12"][..]),
+        ("seed 0", &["--move-nodes", "500", "someone", "0"][..]),
+        ("the house bot, seed 0", &["--house", "someone", "0"][..]),
+    ] {
+        let other = answers(args, &prompts).0;
+        assert_ne!(other, engine, "{misread} must answer otherwise");
+    }
+    for name in HOSTILE_NAMES {
+        let (got, stderr) = answers(&["--move-nodes", "500", name, "12"], &prompts);
+        assert_eq!(got, engine, "opponent {name:?}");
+        assert!(stderr.is_empty(), "opponent {name:?}: {stderr}");
+
+        // On the clock the answers vary, but the engine answers them all.
+        let (timed, stderr) = answers(&["--move-time", "0.05", name, "12"], &prompts);
+        assert_eq!(timed.len(), 4, "opponent {name:?}: {timed:?}");
+        assert_eq!(timed[0].matches('(').count(), 3, "opponent {name:?}");
+        assert!(timed[2] == "B" || timed[2] == "W", "opponent {name:?}");
+        assert_eq!(timed[3], "(0,4)", "opponent {name:?}");
+        assert!(stderr.is_empty(), "opponent {name:?}: {stderr}");
+    }
+
+    // Help and the options before the name still work, and the seed stays
+    // a number.
+    let out = inarow().args(["bot", "--help"]).output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("--move-nodes"));
+    let out = inarow()
+        .args(["bot", "--move-time", "0.05", "someone", "twelve"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("error: invalid value 'twelve' for '[SEED]'"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn the_judge_refuses_a_bot_named_like_an_option() {
+    let dir = common::workspace();
+    let bots = bots_folder(dir.path(), "bot --move-nodes 500");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let evil = bots.join("evil");
+    copy_bot(&repo.join("bots/random-python"), &evil);
+    fs::write(evil.join("meta"), "--help\npython3\nbot.py\n1\n").unwrap();
+    common::give_to_bot(&evil);
+
+    let out = inarow()
+        .args(["judge", "--timeout", "30", "--bots"])
+        .arg(&bots)
+        .arg("--results")
+        .arg(dir.path().join("results.json"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    let meta = evil.join("meta");
+    assert!(stderr.contains(&*meta.to_string_lossy()), "{stderr}");
+    assert!(stderr.contains("\"--help\""), "{stderr}");
+    assert!(!dir.path().join("results.json").exists());
 }
 
 #[test]
@@ -197,7 +289,7 @@ fn inarow_bot_is_reproducible_and_rejects_bad_limits() {
             "--move-nodes must be at least 1",
         ),
         (
-            &["bot", "--move-time", "0.5", "--move-nodes", "9"][..],
+            &["bot", "--move-time", "0.5", "--move-nodes", "9", "x", "1"][..],
             "cannot be used with",
         ),
     ] {

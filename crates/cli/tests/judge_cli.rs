@@ -95,7 +95,11 @@ fn debug_mode_echoes_every_line_and_the_bots_stderr() {
     let dir = common::workspace();
     let bots = dir.path().join("bots");
     let folder = bot(&bots, "bob", "play=random");
-    fs::write(folder.join("meta"), "bob\npython3\nfake_bot.py play=random\n0\n").unwrap();
+    fs::write(
+        folder.join("meta"),
+        "bob\npython3\nfake_bot.py play=random\n0\n",
+    )
+    .unwrap();
     let out = inarow()
         .args(["judge", "--seed", "3", "--timeout", "30", "--bots"])
         .arg(&bots)
@@ -207,4 +211,86 @@ fn ctrl_c_kills_every_bot_and_their_children() {
         !dir.path().join("r.json").exists(),
         "no half-written results"
     );
+}
+
+#[test]
+fn an_unwritable_results_path_stops_the_judge_before_any_game() {
+    let dir = common::workspace();
+    let bots = dir.path().join("bots");
+    let ann = bot(&bots, "ann", "play=random");
+    bot(&bots, "ben", "play=random");
+    let out = inarow()
+        .args(["judge", "--bots"])
+        .arg(&bots)
+        .arg("--results")
+        .arg(dir.path().join("no-such-folder/results.json"))
+        .arg("--sgf")
+        .arg(dir.path().join("sgf"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("no-such-folder/results.json"), "{stderr}");
+    assert!(!ann.join("log.txt").exists(), "no game was played");
+}
+
+#[test]
+fn a_closed_standard_output_never_loses_the_results() {
+    let dir = common::workspace();
+    let bots = dir.path().join("bots");
+    bot(&bots, "ann", "play=random");
+    bot(&bots, "ben", "play=random");
+    let results = dir.path().join("results.json");
+    // As `inarow judge | head -1` once the reader is gone: every write fails.
+    let mut judge = inarow()
+        .args(["judge", "--seed", "4", "--timeout", "30", "--bots"])
+        .arg(&bots)
+        .arg("--results")
+        .arg(&results)
+        .arg("--sgf")
+        .arg(dir.path().join("sgf"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(judge.stdout.take());
+    let out = judge.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let written = fs::read_to_string(&results).unwrap();
+    assert_eq!(written.matches("\"reason\": ").count(), 2, "{written}");
+    assert_eq!(fs::read_dir(dir.path().join("sgf")).unwrap().count(), 2);
+}
+
+#[test]
+fn a_judge_killed_outright_takes_every_bot_down_with_it() {
+    let dir = common::workspace();
+    let bots = dir.path().join("bots");
+    // Both hang at their first move, each with a child, and there is no time limit.
+    let ann = bot(&bots, "ann", "fault=timeout@1 child=1");
+    let ben = bot(&bots, "ben", "fault=timeout@1 child=1");
+    let mut judge = inarow()
+        .args(["judge", "--timeout", "0", "-j", "1", "--bots"])
+        .arg(&bots)
+        .arg("--results")
+        .arg(dir.path().join("r.json"))
+        .arg("--sgf")
+        .arg(dir.path().join("sgf"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    for folder in [&ann, &ben] {
+        wait_for(&folder.join("child.pid"));
+    }
+    assert!(!common::processes_in(&bots).is_empty());
+    // SIGKILL: the judge runs no code of its own; the kernel must do it all.
+    judge.kill().unwrap();
+    judge.wait().unwrap();
+    let start = Instant::now();
+    while !common::processes_in(&bots).is_empty() && start.elapsed() < Duration::from_secs(2) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let left = common::processes_in(&bots);
+    assert!(left.is_empty(), "{left:?} outlived the killed judge");
 }

@@ -1,11 +1,27 @@
 //! `inarow selfplay` end to end: settings against settings, against another
-//! build through the Gomocup protocol, and against a broken brain.
+//! build through the Gomocup protocol, against broken brains, and against a
+//! hostile brain that the sandbox contains.
 
+use std::fs;
 use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 mod common;
 
 use common::{inarow, stderr, stdout};
+
+/// A brain `file` holding `script` in a folder `name` of its own under
+/// `dir` (from [`common::workspace`]), given to the user brains run as.
+fn brain_in(dir: &Path, name: &str, file: &str, script: &str) -> PathBuf {
+    let folder = dir.join(name);
+    fs::create_dir(&folder).unwrap();
+    let brain = folder.join(file);
+    fs::write(&brain, script).unwrap();
+    fs::set_permissions(&brain, fs::Permissions::from_mode(0o755)).unwrap();
+    common::give_to_bot(&folder);
+    brain
+}
 
 /// Runs `inarow selfplay` with `args`, which must succeed; its output.
 fn selfplay(args: &[&str]) -> String {
@@ -68,7 +84,7 @@ fn the_games_file_replays_to_the_reported_results() {
         "--games",
         file.to_str().unwrap(),
     ]);
-    let text = std::fs::read_to_string(&file).unwrap();
+    let text = fs::read_to_string(&file).unwrap();
     let mut results = String::new();
     for line in text.lines() {
         let (head, moves) = line.split_once(" | ").expect("opening | moves");
@@ -118,14 +134,13 @@ fn another_build_plays_through_the_brain_protocol() {
 
 #[test]
 fn a_brain_that_answers_nonsense_loses_every_game() {
-    let dir = tempfile::tempdir().unwrap();
-    let brain = dir.path().join("nonsense");
-    std::fs::write(
-        &brain,
+    let dir = common::workspace();
+    let brain = brain_in(
+        dir.path(),
+        "nonsense",
+        "nonsense",
         "#!/bin/sh\nwhile read line; do case \"$line\" in START*|RESTART*) echo OK;; DONE*) echo nonsense;; END*) exit 0;; esac; done\n",
-    )
-    .unwrap();
-    std::fs::set_permissions(&brain, std::fs::Permissions::from_mode(0o755)).unwrap();
+    );
     let out = selfplay(&[
         "--pairs",
         "1",
@@ -188,17 +203,17 @@ for line in sys.stdin:
 
 #[test]
 fn brains_are_told_the_game_as_managers_do() {
-    let dir = tempfile::tempdir().unwrap();
-    let brain = dir.path().join("keeper.py");
-    let log = dir.path().join("log.txt");
-    std::fs::write(
-        &brain,
-        KEEPING_BRAIN.replace("sys.argv[1]", &format!("{:?}", log.to_str().unwrap())),
-    )
-    .unwrap();
-    std::fs::set_permissions(&brain, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let dir = common::workspace();
+    // The brain may write only in its own folder.
+    let brain = brain_in(
+        dir.path(),
+        "keeper",
+        "keeper.py",
+        &KEEPING_BRAIN.replace("sys.argv[1]", "\"log.txt\""),
+    );
+    let log = brain.with_file_name("log.txt");
     let openings = dir.path().join("openings.txt");
-    std::fs::write(&openings, "7,7 8,8 7,9 9,7 6,6\n").unwrap();
+    fs::write(&openings, "7,7 8,8 7,9 9,7 6,6\n").unwrap();
     let out = selfplay(&[
         "--pairs",
         "1",
@@ -216,7 +231,7 @@ fn brains_are_told_the_game_as_managers_do() {
         (2, 0, 0),
         "the engine beats first-empty-point play"
     );
-    let log = std::fs::read_to_string(&log).unwrap();
+    let log = fs::read_to_string(&log).unwrap();
     let lines: Vec<&str> = log.lines().collect();
     // One BOARD a game, right after the restart, with the opening in the
     // order played and the brain's colour marked; TURN after that.
@@ -270,4 +285,322 @@ fn bad_brains_and_flags_are_one_line_errors() {
     let out = inarow(&["selfplay", "--pairs", "1", "--b-brain", "/bin/true"], "");
     assert!(!out.status.success());
     assert!(stderr(&out).contains("brain /bin/true"), "{}", stderr(&out));
+}
+
+const VICTIM: &str = "the victim's text, outside the brain's folder";
+const SECRET: &str = "the secret outside the brain's folder";
+
+/// A brain that, on `START`, tries to overwrite `@VICTIM@` and to copy
+/// `@SECRET@` into its folder, and (when `@ESCAPE@`) to leave a grandchild
+/// in a session of its own; it records each attempt in `attempts.log` in
+/// its folder, then plays the first empty point, legally, as Gomocup brains
+/// speak.
+const HOSTILE_BRAIN: &str = r#"#!/usr/bin/env python3
+import os, subprocess, sys
+here = os.path.dirname(os.path.abspath(__file__))
+
+def record(text):
+    with open(os.path.join(here, "attempts.log"), "a") as f:
+        f.write(text + "\n")
+
+def attempt(what, action):
+    try:
+        action()
+        record(what + ": done")
+    except OSError as e:
+        record("%s: denied (%s)" % (what, e.strerror))
+
+def overwrite():
+    with open(@VICTIM@, "w") as f:
+        f.write("overwritten by the brain")
+
+def steal():
+    with open(@SECRET@) as f:
+        text = f.read()
+    with open(os.path.join(here, "loot.txt"), "w") as f:
+        f.write(text)
+
+def escape():
+    # Leaves this process's session and group; writes its pid to show it ran.
+    subprocess.Popen(
+        ["sh", "-c", "echo $$ > grandchild.pid; exec sleep 600"],
+        cwd=here, start_new_session=True, stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+def attack():
+    attempt("overwrite the victim", overwrite)
+    attempt("steal the secret", steal)
+    if @ESCAPE@:
+        attempt("start a grandchild", escape)
+
+size, taken, in_board, attacked = 15, set(), False, False
+def move():
+    for y in range(size):
+        for x in range(size):
+            if (x, y) not in taken:
+                taken.add((x, y))
+                print("%d,%d" % (x, y), flush=True)
+                return
+for line in sys.stdin:
+    line = line.strip()
+    word = line.split(" ")[0]
+    if in_board:
+        if line == "DONE":
+            in_board = False
+            move()
+        else:
+            x, y, _ = map(int, line.split(","))
+            taken.add((x, y))
+    elif word in ("START", "RESTART"):
+        if not attacked:
+            attacked = True
+            attack()
+        taken.clear()
+        print("OK", flush=True)
+    elif word == "BOARD":
+        in_board = True
+        taken.clear()
+    elif word == "BEGIN":
+        move()
+    elif word == "TURN":
+        x, y = map(int, line.split(" ")[1].split(","))
+        taken.add((x, y))
+        move()
+    elif word == "END":
+        break
+"#;
+
+/// A test folder with a victim and a secret that the brains' user could
+/// write and read by their permissions (so only the sandbox stops it), and
+/// the hostile brain in a folder of its own.
+struct Hostile {
+    dir: tempfile::TempDir,
+    brain: PathBuf,
+}
+
+impl Hostile {
+    fn new(escape: bool) -> Hostile {
+        let dir = common::workspace();
+        let victim = dir.path().join("victim.txt");
+        fs::write(&victim, VICTIM).unwrap();
+        fs::set_permissions(&victim, fs::Permissions::from_mode(0o666)).unwrap();
+        let secret = dir.path().join("secret.txt");
+        fs::write(&secret, SECRET).unwrap();
+        fs::set_permissions(&secret, fs::Permissions::from_mode(0o644)).unwrap();
+        let script = HOSTILE_BRAIN
+            .replace("@VICTIM@", &format!("{:?}", victim.to_str().unwrap()))
+            .replace("@SECRET@", &format!("{:?}", secret.to_str().unwrap()))
+            .replace("@ESCAPE@", if escape { "True" } else { "False" });
+        let brain = brain_in(dir.path(), "hostile", "brain.py", &script);
+        Hostile { dir, brain }
+    }
+
+    fn folder(&self) -> &Path {
+        self.brain.parent().unwrap()
+    }
+
+    fn attempts(&self) -> String {
+        fs::read_to_string(self.folder().join("attempts.log")).unwrap_or_default()
+    }
+
+    fn victim(&self) -> String {
+        fs::read_to_string(self.dir.path().join("victim.txt")).unwrap()
+    }
+
+    /// Plays one pair against the brain, which must go through; stdout and stderr.
+    fn play(&self, extra: &[&str]) -> (String, String) {
+        let mut args = vec!["selfplay", "--pairs", "1", "--ms", "50", "--b-brain"];
+        args.push(self.brain.to_str().unwrap());
+        args.extend(extra);
+        let out = inarow(&args, "");
+        assert!(out.status.success(), "{}", stderr(&out));
+        let played = stdout(&out);
+        assert!(played.contains("illegal moves: 0"), "{played}");
+        let (w, d, l) = summary(&played);
+        assert_eq!(w + d + l, 2, "{played}");
+        (played, stderr(&out))
+    }
+}
+
+/// Processes running in `folder`, once the kernel has had ~2 s to finish
+/// killing them.
+fn left_in(folder: &Path) -> Vec<i32> {
+    let start = Instant::now();
+    loop {
+        let left = common::processes_in(folder);
+        if left.is_empty() || start.elapsed() > Duration::from_secs(2) {
+            return left;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_hostile_brain_touches_nothing_outside_its_folder_and_leaves_nothing_running() {
+    let hostile = Hostile::new(true);
+    hostile.play(&[]);
+    let attempts = hostile.attempts();
+    assert_eq!(hostile.victim(), VICTIM, "{attempts}");
+    assert!(
+        attempts.contains("overwrite the victim: denied"),
+        "{attempts}"
+    );
+    assert!(attempts.contains("steal the secret: denied"), "{attempts}");
+    assert!(
+        !hostile.folder().join("loot.txt").exists(),
+        "the secret was copied: {attempts}"
+    );
+    // The grandchild ran (so its end below means something) ...
+    assert!(attempts.contains("start a grandchild: done"), "{attempts}");
+    assert!(
+        hostile.folder().join("grandchild.pid").exists(),
+        "{attempts}"
+    );
+    // ... and died with the brain although it left the brain's session.
+    let left = left_in(hostile.folder());
+    assert!(left.is_empty(), "processes {left:?} outlived the match");
+}
+
+#[test]
+fn no_sandbox_warns_and_runs_the_brain_uncontained() {
+    // No grandchild: nothing would kill it.
+    let hostile = Hostile::new(false);
+    let (_, err) = hostile.play(&["--no-sandbox"]);
+    assert!(
+        err.contains("warning: --no-sandbox: contestants run uncontained"),
+        "{err}"
+    );
+    // What the sandbox denies goes through without it: the contained test's
+    // denials are the sandbox's doing.
+    let attempts = hostile.attempts();
+    assert!(
+        attempts.contains("overwrite the victim: done"),
+        "{attempts}"
+    );
+    assert_eq!(hostile.victim(), "overwritten by the brain");
+    assert_eq!(
+        fs::read_to_string(hostile.folder().join("loot.txt")).unwrap(),
+        SECRET
+    );
+    assert!(left_in(hostile.folder()).is_empty());
+}
+
+#[test]
+fn engines_of_this_build_need_no_sandbox() {
+    // Without a brain, the sandbox options are not even looked at: no
+    // warning, no probe, and a grant that does not exist does not matter.
+    let args = [
+        "selfplay",
+        "--pairs",
+        "1",
+        "--nodes",
+        "100",
+        "--no-sandbox",
+        "--allow-read",
+        "/no/such/path",
+    ];
+    let out = inarow(&args, "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+}
+
+#[test]
+fn a_brain_that_dies_says_how_with_its_last_words() {
+    let dir = common::workspace();
+    let brain = brain_in(
+        dir.path(),
+        "dying",
+        "brain.sh",
+        "#!/bin/sh\nread line\necho 'fatal: no weights file' >&2\nexit 3\n",
+    );
+    let out = inarow(
+        &[
+            "selfplay",
+            "--pairs",
+            "1",
+            "--b-brain",
+            brain.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    let last = err.trim().lines().last().unwrap_or_default();
+    assert!(
+        last.contains("closed its output (exit status 3); its last words: fatal: no weights file"),
+        "{err}"
+    );
+    assert!(left_in(brain.parent().unwrap()).is_empty());
+}
+
+/// A brain that answers `START` and then, asked for a move, takes memory
+/// 16 MiB at a time (touching it) up to 1 GiB.
+const HUNGRY_BRAIN: &str = r#"#!/usr/bin/env python3
+import sys
+kept = []
+for line in sys.stdin:
+    word = line.strip().split(" ")[0]
+    if word in ("START", "RESTART"):
+        print("OK", flush=True)
+    elif word in ("BEGIN", "TURN", "DONE"):
+        for _ in range(64):
+            block = bytearray(16 << 20)
+            for j in range(0, len(block), 4096):
+                block[j] = 1
+            kept.append(block)
+        print("7,7", flush=True)
+    elif word == "END":
+        break
+"#;
+
+/// Whether the sandbox caps memory over all of a bot's processes here (a
+/// memory cgroup), as `inarow judge --check-sandbox` says.
+fn memory_cgroup() -> bool {
+    let empty = common::workspace();
+    let out = inarow(
+        &[
+            "judge",
+            "--check-sandbox",
+            "--bots",
+            empty.path().to_str().unwrap(),
+        ],
+        "",
+    );
+    stdout(&out)
+        .lines()
+        .any(|l| l.trim_start().starts_with("memory:") && l.contains("(cgroup)"))
+}
+
+#[test]
+fn a_brain_over_its_memory_loses_and_is_told_why() {
+    let dir = common::workspace();
+    let brain = brain_in(dir.path(), "hungry", "brain.py", HUNGRY_BRAIN);
+    let args = [
+        "selfplay",
+        "--pairs",
+        "1",
+        "--ms",
+        "50",
+        "--memory",
+        "128M",
+        "--b-brain",
+        brain.to_str().unwrap(),
+    ];
+    let run = inarow(&args, "");
+    assert!(run.status.success(), "{}", stderr(&run));
+    let (out, err) = (stdout(&run), stderr(&run));
+    assert_eq!(summary(&out), (2, 0, 0), "{out}");
+    assert!(out.contains("illegal moves: 2"), "{out}");
+    if memory_cgroup() {
+        let over = format!(
+            "inarow: brain {} went over its memory limit: over its 128 MiB of memory; it loses the game",
+            brain.display()
+        );
+        // Once: the dead brain loses its second game for the same reason.
+        assert_eq!(err.matches(&over).count(), 1, "{err}");
+    } else {
+        // Without a memory cgroup, the per-process cap makes its allocation fail.
+        assert!(err.contains("MemoryError"), "{err}");
+    }
+    assert!(left_in(brain.parent().unwrap()).is_empty());
 }

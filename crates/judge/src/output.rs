@@ -34,12 +34,22 @@ pub fn check_writable(results: &Path, sgf: &Path) -> Result<(), String> {
             results.display()
         ));
     }
-    tempfile::NamedTempFile::new_in(dir)
+    try_write_in(dir)
         .map_err(|e| format!("cannot write the results to {}: {e}", results.display()))?;
     std::fs::create_dir_all(sgf)
-        .and_then(|()| tempfile::NamedTempFile::new_in(sgf))
+        .and_then(|()| try_write_in(sgf))
         .map_err(|e| format!("cannot write SGF records into {}: {e}", sgf.display()))?;
     Ok(())
+}
+
+/// Creates and removes a file in `dir`: the only sure test that it can be written.
+fn try_write_in(dir: &Path) -> io::Result<()> {
+    let probe = dir.join(format!(".inarow-write-check-{}", std::process::id()));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)?;
+    std::fs::remove_file(&probe)
 }
 
 /// The results as pretty JSON.

@@ -169,7 +169,9 @@ impl Sandbox {
 
     /// Starts `program` with piped standard input and output; its standard
     /// error goes to `stderr` a bounded line at a time. Fails once
-    /// [`shut_down`] has been called.
+    /// [`shut_down`] has been called. Contained, the program dies with the
+    /// thread that starts it (the kernel's parent-death signal follows the
+    /// thread), so start it from the thread that plays its games.
     pub fn start(&self, program: &Program, stderr: StderrSink) -> io::Result<Contained> {
         match &self.containment {
             None => start_plain(program, stderr),
@@ -376,7 +378,7 @@ pub fn verdict(findings: &[(String, String)]) -> Result<Vec<String>, String> {
     }
     if get("program") != "readable" {
         warnings.push(format!(
-            "its program {} inside the sandbox (grant its folder with a meta line `read: PATH` or --allow-read)",
+            "its program {} inside the sandbox (grant its folder with --allow-read, or a bot's meta line `read: PATH`)",
             get("program")
         ));
     }

@@ -23,4 +23,3 @@ pub fn sandbox_with(limits: Limits) -> Sandbox {
     };
     Sandbox::contained(launcher, limits, Vec::new())
 }
-
