@@ -68,7 +68,10 @@ fn a_tournament_prints_standings_writes_results_and_replays_from_its_seed() {
         "{stdout}"
     );
     assert!(first.contains(&format!("\"seed\": {seed}")));
-    assert_eq!(first.matches("\"reason\": ").count(), 6, "six games");
+    let results: serde_json::Value = serde_json::from_str(&first).unwrap();
+    // (The pattern bot may run out of its colour's points against random
+    // play and crash: a forfeit, which replays like any game.)
+    assert_eq!(results["games"].as_array().unwrap().len(), 6, "six games");
     let records: Vec<_> = fs::read_dir(&sgf)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -170,20 +173,20 @@ fn wait_for(path: &Path) {
     }
 }
 
-#[test]
-fn ctrl_c_kills_every_bot_and_their_children() {
-    let dir = common::workspace();
-    let bots = dir.path().join("bots");
-    // Both hang at their first move, each with a child, and there is no time limit.
+/// A judge whose two bots hang at their first move, each with a child, and
+/// no time limit: it runs until it is stopped. Returns once every bot and
+/// child runs.
+fn hanging_judge(dir: &Path) -> std::process::Child {
+    let bots = dir.join("bots");
     let ann = bot(&bots, "ann", "fault=timeout@1 child=1");
     let ben = bot(&bots, "ben", "fault=timeout@1 child=1");
-    let mut judge = inarow()
+    let judge = inarow()
         .args(["judge", "--timeout", "0", "-j", "1", "--bots"])
         .arg(&bots)
         .arg("--results")
-        .arg(dir.path().join("r.json"))
+        .arg(dir.join("r.json"))
         .arg("--sgf")
-        .arg(dir.path().join("sgf"))
+        .arg(dir.join("sgf"))
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -192,6 +195,25 @@ fn ctrl_c_kills_every_bot_and_their_children() {
         wait_for(&folder.join("child.pid"));
     }
     assert!(!common::processes_in(&bots).is_empty());
+    judge
+}
+
+/// Nothing runs in the bots folder within two seconds (the kernel finishes
+/// killing a namespace a moment after its first process dies).
+fn assert_no_bot_left(dir: &Path, after: &str) {
+    let bots = dir.join("bots");
+    let start = Instant::now();
+    while !common::processes_in(&bots).is_empty() && start.elapsed() < Duration::from_secs(2) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let left = common::processes_in(&bots);
+    assert!(left.is_empty(), "{left:?} outlived the {after} judge");
+}
+
+#[test]
+fn ctrl_c_kills_every_bot_and_their_children() {
+    let dir = common::workspace();
+    let mut judge = hanging_judge(dir.path());
     // Let the game reach the hanging move.
     std::thread::sleep(Duration::from_millis(300));
     let status = Command::new("kill")
@@ -201,12 +223,7 @@ fn ctrl_c_kills_every_bot_and_their_children() {
     assert!(status.success());
     let status = judge.wait().unwrap();
     assert_eq!(status.code(), Some(130));
-    let start = Instant::now();
-    while !common::processes_in(&bots).is_empty() && start.elapsed() < Duration::from_secs(2) {
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let left = common::processes_in(&bots);
-    assert!(left.is_empty(), "{left:?} outlived the interrupted judge");
+    assert_no_bot_left(dir.path(), "interrupted");
     assert!(
         !dir.path().join("r.json").exists(),
         "no half-written results"
@@ -265,32 +282,9 @@ fn a_closed_standard_output_never_loses_the_results() {
 #[test]
 fn a_judge_killed_outright_takes_every_bot_down_with_it() {
     let dir = common::workspace();
-    let bots = dir.path().join("bots");
-    // Both hang at their first move, each with a child, and there is no time limit.
-    let ann = bot(&bots, "ann", "fault=timeout@1 child=1");
-    let ben = bot(&bots, "ben", "fault=timeout@1 child=1");
-    let mut judge = inarow()
-        .args(["judge", "--timeout", "0", "-j", "1", "--bots"])
-        .arg(&bots)
-        .arg("--results")
-        .arg(dir.path().join("r.json"))
-        .arg("--sgf")
-        .arg(dir.path().join("sgf"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    for folder in [&ann, &ben] {
-        wait_for(&folder.join("child.pid"));
-    }
-    assert!(!common::processes_in(&bots).is_empty());
+    let mut judge = hanging_judge(dir.path());
     // SIGKILL: the judge runs no code of its own; the kernel must do it all.
     judge.kill().unwrap();
     judge.wait().unwrap();
-    let start = Instant::now();
-    while !common::processes_in(&bots).is_empty() && start.elapsed() < Duration::from_secs(2) {
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let left = common::processes_in(&bots);
-    assert!(left.is_empty(), "{left:?} outlived the killed judge");
+    assert_no_bot_left(dir.path(), "killed");
 }

@@ -197,6 +197,16 @@ fn within(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
     }
 }
 
+/// Whether `pid` runs in a PID namespace below this test's (its `NSpid`
+/// line lists more than one pid).
+fn nested_pid_namespace(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("NSpid:"))
+        .is_some_and(|pids| pids.split_whitespace().count() > 1)
+}
+
 #[test]
 fn ctrl_c_during_a_tournament_leaves_no_bot_running() {
     let dir = common::workspace();
@@ -227,6 +237,16 @@ fn ctrl_c_during_a_tournament_leaves_no_bot_running() {
         assert!(
             within(Duration::from_secs(10), || !left().is_empty()),
             "round {round}: no bot started"
+        );
+        // Contained, the page's tournaments run each bot in a PID namespace
+        // of its own, as the judge does; uncontained, in the server's.
+        let contained = round % 2 == 1;
+        assert!(
+            left()
+                .iter()
+                .all(|&pid| nested_pid_namespace(pid) == contained),
+            "round {round}: contained {contained}, bots {:?}",
+            left()
         );
         std::thread::sleep(Duration::from_millis(60 * round));
         interrupt(&child);

@@ -547,27 +547,22 @@ impl EndSlot {
 
     /// The end once known, or `None` at the deadline or when reports stop without one.
     fn wait(&self, deadline: Instant) -> Option<End> {
-        let mut state = lock(&self.state);
-        loop {
-            if state.0.is_some() || state.1 {
-                return state.0.clone();
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return None;
-            }
-            state = self
-                .changed
-                .wait_timeout(state, left)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
-        }
+        self.wait_for(deadline, |(end, closed)| end.is_some() || *closed)
     }
 
     /// Waits until the reports stop (or the deadline), then gives the end if known.
     fn wait_closed(&self, deadline: Instant) -> Option<End> {
+        self.wait_for(deadline, |(_, closed)| *closed)
+    }
+
+    /// Waits until `done` holds of the state or the deadline passes; the end if known.
+    fn wait_for(
+        &self,
+        deadline: Instant,
+        done: impl Fn(&(Option<End>, bool)) -> bool,
+    ) -> Option<End> {
         let mut state = lock(&self.state);
-        while !state.1 {
+        while !done(&state) {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 break;
@@ -665,6 +660,7 @@ impl Contained {
     /// true if they all did.
     pub fn wait_gone(&mut self, deadline: Instant) -> bool {
         let group = Pid::from_raw(self.group);
+        let mut nap = Duration::from_micros(50);
         loop {
             // Contained, the launcher ends only when its namespace is empty.
             let gone = matches!(self.child.try_wait(), Ok(Some(_)))
@@ -672,10 +668,13 @@ impl Contained {
             if gone {
                 return true;
             }
-            if Instant::now() >= deadline {
+            let now = Instant::now();
+            if now >= deadline {
                 return false;
             }
-            std::thread::sleep(Duration::from_millis(2));
+            // Short naps first: most programs end within a millisecond of EXIT.
+            std::thread::sleep(nap.min(deadline - now));
+            nap = (nap * 2).min(Duration::from_millis(2));
         }
     }
 
