@@ -288,3 +288,136 @@ fn a_judge_killed_outright_takes_every_bot_down_with_it() {
     judge.wait().unwrap();
     assert_no_bot_left(dir.path(), "killed");
 }
+
+/// Runs `inarow ARGS` as a user who may make no user namespace: a machine
+/// that disables them. As a plain user, a first user namespace allows one
+/// more, which is then used up by the one the judge runs in.
+fn judge_without_user_namespaces(args: &[&str]) -> Output {
+    let script = r#"echo 1 > /proc/sys/user/max_user_namespaces && exec unshare --user --map-user=65534 --map-group=65534 "$@""#;
+    // Root gives up root first: root may always make namespaces.
+    let mut command = if inarow_judge::sandbox::judge_is_root() {
+        let mut setpriv = Command::new("setpriv");
+        setpriv.args([
+            "--reuid",
+            "65534",
+            "--regid",
+            "65534",
+            "--clear-groups",
+            "unshare",
+        ]);
+        setpriv
+    } else {
+        Command::new("unshare")
+    };
+    command
+        .args(["--user", "--map-root-user", "sh", "-c", script, "sh"])
+        .arg(env!("CARGO_BIN_EXE_inarow"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn where_the_kernel_refuses_the_sandbox_the_judge_refuses_to_start() {
+    let dir = common::workspace();
+    let bots = dir.path().join("bots");
+    let ann = bot(&bots, "ann", "play=random");
+    bot(&bots, "ben", "play=random");
+    let out_dir = dir.path().join("out");
+    fs::create_dir_all(&out_dir).unwrap();
+    common::give_to_bot(&out_dir);
+    let results = out_dir.join("r.json");
+    let sgf = out_dir.join("sgf");
+    let args = [
+        "judge",
+        "--seed",
+        "2",
+        "--bots",
+        bots.to_str().unwrap(),
+        "--results",
+        results.to_str().unwrap(),
+        "--sgf",
+        sgf.to_str().unwrap(),
+    ];
+    let out = judge_without_user_namespaces(&args);
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("the sandbox cannot contain ann on this machine")
+            && stderr.contains("user namespaces")
+            && stderr.contains("--no-sandbox"),
+        "{stderr}"
+    );
+    assert!(!ann.join("log.txt").exists(), "no game was played");
+    assert!(!results.exists());
+
+    let mut uncontained = args.to_vec();
+    uncontained.push("--no-sandbox");
+    let out = judge_without_user_namespaces(&uncontained);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("warning: --no-sandbox"));
+    assert!(results.exists());
+
+    let out = judge_without_user_namespaces(&[
+        "judge",
+        "--check-sandbox",
+        "--bots",
+        bots.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stdout).contains("NOT CONTAINED"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn a_judge_that_is_not_root_contains_its_bots_in_user_namespaces() {
+    let dir = common::workspace();
+    let bots = dir.path().join("bots");
+    bot(&bots, "ann", "play=random");
+    bot(&bots, "ben", "play=random");
+    let out_dir = dir.path().join("out");
+    fs::create_dir_all(&out_dir).unwrap();
+    common::give_to_bot(&out_dir);
+    let as_user = |args: &[&str]| {
+        let mut command = if inarow_judge::sandbox::judge_is_root() {
+            let mut setpriv = Command::new("setpriv");
+            setpriv.args(["--reuid", "65534", "--regid", "65534", "--clear-groups"]);
+            setpriv.arg(env!("CARGO_BIN_EXE_inarow"));
+            setpriv
+        } else {
+            inarow()
+        };
+        command.args(args).output().unwrap()
+    };
+    let bots_arg = bots.to_str().unwrap();
+    let out = as_user(&["judge", "--check-sandbox", "--bots", bots_arg]);
+    let report = text(&out.stdout);
+    assert!(out.status.success(), "{report}{}", text(&out.stderr));
+    assert!(
+        report.contains("in a user namespace of its own"),
+        "{report}"
+    );
+    assert_eq!(report.matches("pid-namespace: own").count(), 2, "{report}");
+    assert_eq!(report.matches("network: none").count(), 2, "{report}");
+    let results = out_dir.join("r.json");
+    let sgf = out_dir.join("sgf");
+    let out = as_user(&[
+        "judge",
+        "--seed",
+        "8",
+        "--bots",
+        bots_arg,
+        "--results",
+        results.to_str().unwrap(),
+        "--sgf",
+        sgf.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let written: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&results).unwrap()).unwrap();
+    assert_eq!(written["games"].as_array().unwrap().len(), 2);
+}
