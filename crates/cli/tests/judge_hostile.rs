@@ -251,6 +251,8 @@ fn a_bot_cannot_rewrite_its_opponents_program() {
     // Three attempts in each of its four games, in each of the two runs.
     assert_eq!(log.matches(": denied").count(), 3 * 4 * 2, "{log}");
     assert!(!log.contains("done"), "{log}");
+    // A judge started as root does not run bots as root.
+    assert!(log.contains("uid ") && !log.contains("uid 0\n"), "{log}");
     assert!(
         forfeits(&run.results).is_empty(),
         "{:?}",
@@ -372,4 +374,38 @@ fn a_bot_flooding_its_stderr_costs_the_judge_nothing() {
     );
     assert!(stdout.contains("more bytes cut]"));
     assert!(stdout.len() < 256 * 1024, "{} bytes echoed", stdout.len());
+}
+
+/// Plays the world's tournament once with `extra` limits; the forfeits of `bot`.
+fn forfeits_of(world: &World, bot: &str, extra: &[&str]) -> Vec<String> {
+    let run = judge(world, "limits", extra);
+    let all = forfeits(&run.results);
+    let innocent: Vec<_> = all.iter().filter(|(by, _)| by != bot).collect();
+    assert!(innocent.is_empty(), "{innocent:?}");
+    all.into_iter()
+        .filter(|(by, _)| by == bot)
+        .map(|(_, kind)| kind)
+        .collect()
+}
+
+#[test]
+fn a_bot_over_its_cpu_time_forfeits_for_cpu() {
+    let world = World::new("spin", false);
+    let kinds = forfeits_of(&world, "spin", &["--cpu", "1"]);
+    assert_eq!(kinds, ["cpu"; 4], "every game of the spinner");
+    assert!(world.attack_log("spin").contains("computing"));
+}
+
+#[test]
+fn a_bot_writing_past_the_file_size_limit_forfeits_for_file_size() {
+    let world = World::new("bigfile", false);
+    let kinds = forfeits_of(&world, "bigfile", &["--file-size", "1M"]);
+    assert_eq!(kinds, ["file-size"; 4], "every game of the writer");
+    let big = world.bots().join("bigfile/big.bin");
+    assert_eq!(
+        fs::metadata(big).unwrap().len(),
+        1 << 20,
+        "cut at the limit"
+    );
+    assert!(!world.attack_log("bigfile").contains("wrote 4 MiB"));
 }

@@ -273,6 +273,7 @@ impl Sandbox {
             .stdout(if probe { Stdio::null() } else { Stdio::piped() })
             .stderr(Stdio::piped());
         let mut contained = register(command, group, true)?;
+        contained.files = Some((spec.paths.folder.clone(), self.limits.file_size));
         let frames = contained.child.stderr.take().expect("piped stderr");
         let end = contained.end_slot.clone();
         let mut stderr = stderr;
@@ -406,6 +407,18 @@ mod tests {
     }
 
     #[test]
+    fn a_file_at_the_limit_is_found_a_few_levels_down() {
+        let dir = tempfile::tempdir().unwrap();
+        let deep = dir.path().join("a/b");
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(dir.path().join("small"), [0u8; 10]).unwrap();
+        assert!(!holds_file_of(dir.path(), 100));
+        std::fs::write(deep.join("big"), [0u8; 100]).unwrap();
+        assert!(holds_file_of(dir.path(), 100));
+        assert!(!holds_file_of(dir.path(), 101));
+    }
+
+    #[test]
     fn a_probe_passes_only_when_everything_is_contained() {
         let good = [
             ("landlock", "fully enforced"),
@@ -510,8 +523,37 @@ fn register(
         end_slot: Arc::new(EndSlot::default()),
         probes: Arc::new(Mutex::new(Vec::new())),
         went_over: None,
+        files: None,
         finished: false,
     })
+}
+
+/// Whether a file of `limit` bytes or more lies in `folder` (three levels
+/// deep, the first 10,000 entries): what writing past the limit leaves.
+fn holds_file_of(folder: &Path, limit: u64) -> bool {
+    let mut seen = 0;
+    let mut stack = vec![(folder.to_path_buf(), 0)];
+    while let Some((dir, depth)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.filter_map(|e| e.ok()) {
+            seen += 1;
+            if seen > 10_000 {
+                return false;
+            }
+            let Ok(meta) = entry.path().symlink_metadata() else {
+                continue;
+            };
+            if meta.is_file() && meta.len() >= limit {
+                return true;
+            }
+            if meta.is_dir() && depth < 3 {
+                stack.push((entry.path(), depth + 1));
+            }
+        }
+    }
+    false
 }
 
 /// Kills every contestant now running and lets no new one start: for
@@ -592,6 +634,8 @@ pub struct Contained {
     end_slot: Arc<EndSlot>,
     probes: Arc<Mutex<Vec<(String, String)>>>,
     went_over: Option<Limit>,
+    /// Its folder and file-size limit, until looked through once.
+    files: Option<(PathBuf, u64)>,
     finished: bool,
 }
 
@@ -634,16 +678,26 @@ impl Contained {
     /// The limit it went over so far, if any.
     pub fn went_over(&mut self) -> Option<Limit> {
         if self.went_over.is_none() {
-            let by_signal = match self.end_slot_peek() {
+            let end = self.end_slot_peek();
+            let by_signal = match end {
                 Some(End::Signal(s)) if s == Signal::SIGXCPU as i32 => Some(Limit::Cpu),
                 Some(End::Signal(s)) if s == Signal::SIGXFSZ as i32 => Some(Limit::FileSize),
                 _ => None,
+            };
+            // Runtimes that ignore SIGXFSZ (Python) fail with EFBIG instead and
+            // usually crash: the file they were writing is left at the limit.
+            let failed = matches!(end, Some(End::Signal(_)) | Some(End::Exit(1..)));
+            let by_file = || {
+                // Looked through once, when the program has failed.
+                let (folder, limit) = self.files.take_if(|_| failed)?;
+                holds_file_of(&folder, limit).then_some(Limit::FileSize)
             };
             self.went_over = self
                 .cgroup
                 .as_ref()
                 .and_then(cgroup::Group::went_over)
-                .or(by_signal);
+                .or(by_signal)
+                .or_else(by_file);
         }
         self.went_over
     }
