@@ -556,8 +556,9 @@ fn holds_file_of(folder: &Path, limit: u64) -> bool {
     false
 }
 
-/// Kills every contestant now running and lets no new one start: for
-/// Ctrl-C and for a server that stops. Returns how many were killed.
+/// Kills every contestant now running and lets no new one start, for the
+/// rest of this process's life: for Ctrl-C and for a server that stops.
+/// Returns how many were killed.
 pub fn shut_down() -> usize {
     let mut live = lock(&LIVE);
     live.closed = true;
