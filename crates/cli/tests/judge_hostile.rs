@@ -189,6 +189,15 @@ fn forfeits(results: &Value) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The fault kinds of `bot`'s forfeits.
+fn forfeits_by(results: &Value, bot: &str) -> Vec<String> {
+    forfeits(results)
+        .into_iter()
+        .filter(|(by, _)| by == bot)
+        .map(|(_, kind)| kind)
+        .collect()
+}
+
 /// Plays the world's tournament twice and checks what every hostile bot
 /// must leave untouched; returns the first run.
 fn contained(world: &World, mode: &str) -> Run {
@@ -300,12 +309,11 @@ fn a_grandchild_in_its_own_session_dies_with_the_game() {
 fn a_bot_over_its_memory_forfeits_for_memory() {
     let world = World::new("hog", false);
     let run = contained(&world, "hog");
-    let mine: Vec<_> = forfeits(&run.results)
-        .into_iter()
-        .filter(|(by, _)| by == "hog")
-        .collect();
-    assert_eq!(mine.len(), 4, "every game of the hog: {mine:?}");
-    assert!(mine.iter().all(|(_, kind)| kind == "memory"), "{mine:?}");
+    assert_eq!(
+        forfeits_by(&run.results, "hog"),
+        ["memory"; 4],
+        "every game of the hog"
+    );
     let log = world.attack_log("hog");
     assert!(log.contains("holding 64 MiB"), "{log}");
     assert!(!log.contains("holding 512 MiB"), "{log}");
@@ -324,12 +332,11 @@ fn a_bot_over_its_memory_forfeits_for_memory() {
 fn a_bot_that_forks_without_end_forfeits_for_processes() {
     let world = World::new("fork", false);
     let run = contained(&world, "fork");
-    let mine: Vec<_> = forfeits(&run.results)
-        .into_iter()
-        .filter(|(by, _)| by == "fork")
-        .collect();
-    assert_eq!(mine.len(), 4, "every game of the forker: {mine:?}");
-    assert!(mine.iter().all(|(_, kind)| kind == "processes"), "{mine:?}");
+    assert_eq!(
+        forfeits_by(&run.results, "fork"),
+        ["processes"; 4],
+        "every game of the forker"
+    );
     let log = world.attack_log("fork");
     assert!(log.contains("refused after"), "{log}");
     assert!(run.saw_marked);
@@ -379,13 +386,12 @@ fn a_bot_flooding_its_stderr_costs_the_judge_nothing() {
 /// Plays the world's tournament once with `extra` limits; the forfeits of `bot`.
 fn forfeits_of(world: &World, bot: &str, extra: &[&str]) -> Vec<String> {
     let run = judge(world, "limits", extra);
-    let all = forfeits(&run.results);
-    let innocent: Vec<_> = all.iter().filter(|(by, _)| by != bot).collect();
+    let innocent: Vec<_> = forfeits(&run.results)
+        .into_iter()
+        .filter(|(by, _)| by != bot)
+        .collect();
     assert!(innocent.is_empty(), "{innocent:?}");
-    all.into_iter()
-        .filter(|(by, _)| by == bot)
-        .map(|(_, kind)| kind)
-        .collect()
+    forfeits_by(&run.results, bot)
 }
 
 #[test]
