@@ -222,22 +222,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Every bot's folder.
-fn folders(bots: &[BotMeta]) -> Vec<PathBuf> {
-    bots.iter().map(|b| b.folder.clone()).collect()
-}
-
-fn program<'a>(bot: &'a BotMeta, folders: &'a [PathBuf]) -> Program<'a> {
-    Program {
-        name: &bot.name,
-        command: &bot.command,
-        args: &bot.args,
-        folder: &bot.folder,
-        grants: &bot.grants,
-        closed: folders,
-    }
-}
-
 /// Before the first game: each bot's sandbox works, or the judge refuses
 /// to start (one line); what only hurts a bot itself is a warning.
 fn verify(sandbox: &Sandbox, bots: &[BotMeta]) -> anyhow::Result<()> {
@@ -322,11 +306,11 @@ fn check_sandbox(sandbox: &Sandbox, bots_dir: &Path) -> anyhow::Result<()> {
             },
         );
     }
+    let folders = tournament::folders(&bots);
     for bot in &bots {
-        let closed = tournament::others(&bots, bot);
         report(
             &format!("bot {} ({})", bot.name, bot.folder.display()),
-            &program(bot, &closed),
+            &bot.contestant(&bot.args, &folders),
         );
     }
     if !all_ok {
@@ -352,10 +336,11 @@ fn debug(
     };
     let mut meta = BotMeta::load(&folder)?;
     // Other bots beside it stay closed to it, as in a tournament.
-    let mut all: Vec<PathBuf> = discover(bots).map(|b| folders(&b)).unwrap_or_default();
-    all.retain(|f| *f != meta.folder);
-    inarow_judge::meta::check_grants(&mut meta, &all)?;
+    let mut all = discover(bots)
+        .map(|b| tournament::folders(&b))
+        .unwrap_or_default();
     all.push(meta.folder.clone());
+    inarow_judge::meta::check_grants(&mut meta, &all)?;
     verify(sandbox, std::slice::from_ref(&meta))?;
     let house_name = if meta.name == "house" {
         "house-judge"

@@ -99,22 +99,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let turn = Duration::from_millis(args.ms);
     let place = |path: &Option<PathBuf>| path.as_deref().map(brain::Place::find).transpose();
-    let found = [place(&args.a_brain)?, place(&args.b_brain)?];
-    // Each brain with the folders it must not see.
-    let brains: Vec<Option<(brain::Place, Vec<PathBuf>)>> = (0..2)
-        .map(|k| {
-            let other = found[1 - k].as_ref();
-            found[k].clone().map(|me| {
-                let closed = me.closed_to(other);
-                (me, closed)
-            })
-        })
+    let brains = [place(&args.a_brain)?, place(&args.b_brain)?];
+    // Each brain is kept out of the other's folder (unless they share one).
+    let folders: Vec<PathBuf> = brains
+        .iter()
+        .flatten()
+        .map(|b| b.folder().to_path_buf())
         .collect();
     // Engine against engine needs no sandbox: nothing to probe, no warning.
     let sandbox = if brains.iter().any(Option::is_some) {
         let sandbox = args.sandbox.sandbox(cpu_budget(args.pairs, size, turn))?;
-        for (place, closed) in brains.iter().flatten() {
-            for warning in place.check(&sandbox, closed)? {
+        for place in brains.iter().flatten() {
+            for warning in place.check(&sandbox, &folders)? {
                 eprintln!("inarow: warning: {warning}");
             }
         }
@@ -124,8 +120,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let contender = |k: usize, options| -> anyhow::Result<Box<dyn Contender>> {
         Ok(match (&brains[k], &sandbox) {
-            (Some((place, closed)), Some(sandbox)) => {
-                Box::new(brain::Brain::start(place, closed, sandbox, size, turn)?)
+            (Some(place), Some(sandbox)) => {
+                Box::new(brain::Brain::start(place, &folders, sandbox, size, turn)?)
             }
             _ => Box::new(Searcher::new(options)),
         })

@@ -3,6 +3,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::sandbox::Program;
+
 /// What the judge knows about one bot, read from `<folder>/meta`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BotMeta {
@@ -108,11 +110,20 @@ impl BotMeta {
 
     /// The program path as the process should be started with.
     pub fn program(&self) -> PathBuf {
-        let command = Path::new(&self.command);
-        if command.is_relative() && self.command.contains('/') {
-            self.folder.join(command)
-        } else {
-            command.to_path_buf()
+        crate::sandbox::paths::as_given(&self.command, &self.folder)
+    }
+
+    /// The bot as the sandbox starts it, with `args` (its own, or with the
+    /// opponent and seed appended) and kept out of `folders` (every bot's
+    /// folder of the tournament; its own is skipped).
+    pub fn contestant<'a>(&'a self, args: &'a [String], folders: &'a [PathBuf]) -> Program<'a> {
+        Program {
+            name: &self.name,
+            command: &self.command,
+            args,
+            folder: &self.folder,
+            grants: &self.grants,
+            closed: folders,
         }
     }
 }
@@ -140,12 +151,18 @@ fn check_name(name: &str) -> Result<(), String> {
 }
 
 /// Checks `bot`'s extra read-only paths: each must exist and open no other
-/// bot's folder (`others`). Grants come back resolved.
-pub fn check_grants(bot: &mut BotMeta, others: &[PathBuf]) -> Result<(), MetaError> {
+/// bot's folder (`folders`: every bot's; its own is skipped). Grants come
+/// back resolved.
+pub fn check_grants(bot: &mut BotMeta, folders: &[PathBuf]) -> Result<(), MetaError> {
+    let others: Vec<PathBuf> = folders
+        .iter()
+        .filter(|f| **f != bot.folder)
+        .cloned()
+        .collect();
     let checked = bot
         .grants
         .iter()
-        .map(|g| crate::sandbox::paths::check_grant(g, others))
+        .map(|g| crate::sandbox::paths::check_grant(g, &others))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| MetaError::Invalid {
             path: bot.folder.join("meta"),
@@ -174,8 +191,7 @@ pub fn discover(dir: &Path) -> Result<Vec<BotMeta>, MetaError> {
         .collect::<Result<Vec<_>, _>>()?;
     let all: Vec<PathBuf> = bots.iter().map(|b| b.folder.clone()).collect();
     for bot in &mut bots {
-        let others: Vec<PathBuf> = all.iter().filter(|f| **f != bot.folder).cloned().collect();
-        check_grants(bot, &others)?;
+        check_grants(bot, &all)?;
     }
     for (i, bot) in bots.iter().enumerate() {
         if let Some(other) = bots[..i].iter().find(|b| b.name == bot.name) {

@@ -17,7 +17,7 @@ use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 
 use crate::meta::BotMeta;
 use crate::referee::{Contestant, Fault};
-use crate::sandbox::{self, Contained, End, Limits, Program, Sandbox};
+use crate::sandbox::{self, Contained, End, Limits, Sandbox};
 
 /// Longest answer line read from a bot; past it the bot forfeits.
 pub const MAX_LINE: usize = 64 * 1024;
@@ -124,20 +124,7 @@ impl BotProcess {
         let mut args = bot.args.clone();
         args.push(opponent.to_string());
         args.push(seed.to_string());
-        let closed: Vec<PathBuf> = start
-            .folders
-            .iter()
-            .filter(|f| **f != bot.folder)
-            .cloned()
-            .collect();
-        let program = Program {
-            name: &bot.name,
-            command: &bot.command,
-            args: &args,
-            folder: &bot.folder,
-            grants: &bot.grants,
-            closed: &closed,
-        };
+        let program = bot.contestant(&args, start.folders);
         let name = bot.name.clone();
         let stderr: sandbox::StderrSink = match (start.echo, bot.show_stderr) {
             (Echo::On, _) => Some(Box::new(move |line: &str| {

@@ -7,7 +7,7 @@ use inarow_core::{Game, Mnk, Outcome, PlayError, Player};
 use serde::{Deserialize, Serialize};
 
 use crate::protocol::{self, AnswerError, Swap, Xy};
-use crate::sandbox::limits::{self, Limit, Limits};
+use crate::sandbox::limits::{Limit, Limits};
 
 /// Why a bot lost a game without being beaten on the board.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -87,19 +87,12 @@ pub enum Fault {
 impl Fault {
     /// The fault of a bot that went over `limit` of `limits`.
     pub fn over(limit: Limit, limits: &Limits) -> Fault {
+        let value = limits.value(limit);
         match limit {
-            Limit::Memory => Fault::Memory {
-                limit: limits.memory,
-            },
-            Limit::Processes => Fault::Processes {
-                limit: limits.processes,
-            },
-            Limit::Cpu => Fault::Cpu {
-                seconds: limits.cpu_seconds.unwrap_or(0),
-            },
-            Limit::FileSize => Fault::FileSize {
-                limit: limits.file_size,
-            },
+            Limit::Memory => Fault::Memory { limit: value },
+            Limit::Processes => Fault::Processes { limit: value },
+            Limit::Cpu => Fault::Cpu { seconds: value },
+            Limit::FileSize => Fault::FileSize { limit: value },
         }
     }
 }
@@ -120,22 +113,14 @@ impl fmt::Display for Fault {
                 write!(f, "endless line: more than {limit} bytes without a newline")
             }
             Fault::NoStart { error } => write!(f, "could not start: {error}"),
-            Fault::Memory { limit } => {
-                write!(
-                    f,
-                    "memory: over its {} of memory",
-                    limits::format_size(*limit)
-                )
-            }
+            Fault::Memory { limit } => write!(f, "memory: {}", Limit::Memory.describe(*limit)),
             Fault::Processes { limit } => {
-                write!(f, "processes: over its {limit} processes and threads")
+                write!(f, "processes: {}", Limit::Processes.describe(*limit))
             }
-            Fault::Cpu { seconds } => write!(f, "cpu: over {seconds} s of CPU time in one process"),
-            Fault::FileSize { limit } => write!(
-                f,
-                "file size: wrote past the {} file-size limit",
-                limits::format_size(*limit)
-            ),
+            Fault::Cpu { seconds } => write!(f, "cpu: {}", Limit::Cpu.describe(*seconds)),
+            Fault::FileSize { limit } => {
+                write!(f, "file size: {}", Limit::FileSize.describe(*limit))
+            }
             Fault::Sandbox { detail } => write!(f, "sandbox: {detail}"),
         }
     }

@@ -80,51 +80,31 @@ pub fn schedule(bots: usize, seed: u64) -> Vec<Fixture> {
     fixtures
 }
 
-/// The folders of every bot but `bot`: what `bot` must never see.
-pub fn others(bots: &[BotMeta], bot: &BotMeta) -> Vec<std::path::PathBuf> {
-    bots.iter()
-        .filter(|b| b.folder != bot.folder)
-        .map(|b| b.folder.clone())
-        .collect()
-}
-
 /// Before the first game: starts each bot's sandbox with a probe inside.
 /// `Err` says, in one line, why a bot would not be contained; the warnings
 /// (`name: what`) say what only hurts a bot itself, such as a folder it
 /// cannot write or a program it cannot reach (it then forfeits its games).
 pub fn check_bots(sandbox: &Sandbox, bots: &[BotMeta]) -> Result<Vec<String>, String> {
+    let folders = folders(bots);
     let mut warnings = Vec::new();
-    if !sandbox.is_on() {
-        return Ok(warnings);
-    }
     for bot in bots {
-        let closed = others(bots, bot);
-        let program = crate::sandbox::Program {
-            name: &bot.name,
-            command: &bot.command,
-            args: &bot.args,
-            folder: &bot.folder,
-            grants: &bot.grants,
-            closed: &closed,
-        };
-        let uncontained = |e: String| {
-            format!(
-                "the sandbox cannot contain {} on this machine: {e} (--no-sandbox runs bots uncontained)",
-                bot.name
-            )
-        };
-        let findings = match sandbox.probe(&program) {
-            Ok(findings) => findings,
-            Err(ProbeError::NoProgram(e)) => {
-                warnings.push(format!("{}: {e}", bot.name));
-                continue;
+        match sandbox.check(&bot.contestant(&bot.args, &folders)) {
+            Ok(found) => warnings.extend(found.into_iter().map(|w| format!("{}: {w}", bot.name))),
+            Err(ProbeError::NoProgram(e)) => warnings.push(format!("{}: {e}", bot.name)),
+            Err(ProbeError::Uncontained(e)) => {
+                return Err(format!(
+                    "the sandbox cannot contain {} on this machine: {e} (--no-sandbox runs bots uncontained)",
+                    bot.name
+                ));
             }
-            Err(ProbeError::Uncontained(e)) => return Err(uncontained(e)),
-        };
-        let found = crate::sandbox::verdict(&findings).map_err(uncontained)?;
-        warnings.extend(found.into_iter().map(|w| format!("{}: {w}", bot.name)));
+        }
     }
     Ok(warnings)
+}
+
+/// Every bot's folder: each bot is kept out of the others'.
+pub fn folders(bots: &[BotMeta]) -> Vec<std::path::PathBuf> {
+    bots.iter().map(|b| b.folder.clone()).collect()
 }
 
 /// A bot that could not even start: it forfeits every prompt.
@@ -153,7 +133,7 @@ fn start(
     seed: u64,
     config: &Config,
 ) -> Box<dyn Contestant> {
-    let folders: Vec<_> = bots.iter().map(|b| b.folder.clone()).collect();
+    let folders = folders(bots);
     let start = Start {
         sandbox: &config.sandbox,
         timeout: config.timeout,

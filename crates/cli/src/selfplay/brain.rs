@@ -74,49 +74,39 @@ impl Place {
         })
     }
 
-    /// The folders this brain must not see: the `other` brain's, unless
-    /// they share one.
-    pub fn closed_to(&self, other: Option<&Place>) -> Vec<PathBuf> {
-        other
-            .filter(|o| o.folder != self.folder)
-            .map(|o| vec![o.folder.clone()])
-            .unwrap_or_default()
+    /// The folder it keeps its files in.
+    pub fn folder(&self) -> &Path {
+        &self.folder
     }
 
-    fn program<'a>(&'a self, closed: &'a [PathBuf]) -> Program<'a> {
+    /// The brain as the sandbox starts it, kept out of `folders` (every
+    /// brain's of the match; its own is skipped).
+    fn program<'a>(&'a self, folders: &'a [PathBuf]) -> Program<'a> {
         Program {
             name: &self.name,
             command: &self.command,
             args: &[],
             folder: &self.folder,
             grants: &[],
-            closed,
+            closed: folders,
         }
     }
 
     /// Probes the brain's sandbox as the judge probes a bot's: an error
     /// (one line) if it would not be contained; warnings for what only
     /// hurts the brain itself. Nothing to check with the sandbox off.
-    pub fn check(&self, sandbox: &Sandbox, closed: &[PathBuf]) -> anyhow::Result<Vec<String>> {
-        if !sandbox.is_on() {
-            return Ok(Vec::new());
-        }
-        let uncontained = |e: String| {
-            anyhow!(
+    pub fn check(&self, sandbox: &Sandbox, folders: &[PathBuf]) -> anyhow::Result<Vec<String>> {
+        match sandbox.check(&self.program(folders)) {
+            Ok(warnings) => Ok(warnings
+                .into_iter()
+                .map(|w| format!("brain {}: {w}", self.name))
+                .collect()),
+            Err(ProbeError::NoProgram(e)) => bail!("cannot start brain {}: {e}", self.name),
+            Err(ProbeError::Uncontained(e)) => bail!(
                 "the sandbox cannot contain brain {} on this machine: {e} (--no-sandbox runs it uncontained)",
                 self.name
-            )
-        };
-        let findings = match sandbox.probe(&self.program(closed)) {
-            Ok(findings) => findings,
-            Err(ProbeError::NoProgram(e)) => bail!("cannot start brain {}: {e}", self.name),
-            Err(ProbeError::Uncontained(e)) => return Err(uncontained(e)),
-        };
-        let warnings = sandbox::verdict(&findings).map_err(uncontained)?;
-        Ok(warnings
-            .into_iter()
-            .map(|w| format!("brain {}: {w}", self.name))
-            .collect())
+            ),
+        }
     }
 }
 
@@ -145,11 +135,11 @@ pub struct Brain {
 }
 
 impl Brain {
-    /// Starts the brain at `place` in `sandbox`, unable to see `closed`,
-    /// for a `size` board with `turn` per move.
+    /// Starts the brain at `place` in `sandbox`, kept out of `folders` (every
+    /// brain's of the match), for a `size` board with `turn` per move.
     pub fn start(
         place: &Place,
-        closed: &[PathBuf],
+        folders: &[PathBuf],
         sandbox: &Sandbox,
         size: usize,
         turn: Duration,
@@ -164,7 +154,7 @@ impl Brain {
             }
         }));
         let mut process = sandbox
-            .start(&place.program(closed), stderr)
+            .start(&place.program(folders), stderr)
             .with_context(|| format!("cannot start brain {name}"))?;
         let stdin = process.stdin.take().context("brain stdin")?;
         let stdout = process.stdout.take().context("brain stdout")?;
@@ -270,7 +260,7 @@ impl Brain {
         Some(anyhow!(
             "brain {} went over its {limit} limit: {}",
             self.name,
-            limit.describe(&self.limits)
+            limit.describe(self.limits.value(limit))
         ))
     }
 
@@ -409,20 +399,6 @@ mod tests {
         assert!(format!("{missing:#}").starts_with("cannot find brain"));
         let folder = Place::find(&real.join("a")).unwrap_err();
         assert!(folder.to_string().contains("is not a program file"));
-    }
-
-    #[test]
-    fn each_brain_is_closed_to_the_others_folder_unless_they_share_it() {
-        let at = |file: &str, folder: &str| Place {
-            name: file.into(),
-            command: format!("{folder}/{file}"),
-            folder: PathBuf::from(folder),
-        };
-        let (a, b, c) = (at("x", "/a"), at("y", "/b"), at("z", "/a"));
-        assert_eq!(a.closed_to(Some(&b)), [PathBuf::from("/b")]);
-        assert_eq!(b.closed_to(Some(&a)), [PathBuf::from("/a")]);
-        assert!(a.closed_to(Some(&c)).is_empty());
-        assert!(a.closed_to(None).is_empty());
     }
 
     #[test]

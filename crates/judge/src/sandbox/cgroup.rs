@@ -103,11 +103,6 @@ impl Cgroups {
         }
     }
 
-    /// No groups: limits fall back to each process's resource limits.
-    pub fn none(why: &str) -> Cgroups {
-        Cgroups::unavailable(why)
-    }
-
     /// Whether memory is counted over all of a contestant's processes.
     pub fn memory(&self) -> bool {
         match &self.kind {

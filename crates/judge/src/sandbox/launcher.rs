@@ -24,7 +24,7 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::{Read, Write};
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -216,8 +216,8 @@ fn outer(prefix: &[&str], spec: &Spec, json: &str) -> i32 {
         Err(e) => return fail(&format!("cannot start the launcher's second stage: {e}")),
     };
     let_go_of_the_pipes();
-    let stderr = child.stderr.take().expect("piped stderr");
-    relay(stderr, fs::File::from(status_read));
+    let stderr = OwnedFd::from(child.stderr.take().expect("piped stderr"));
+    relay(fs::File::from(stderr), fs::File::from(status_read));
     let _ = child.wait();
     0
 }
@@ -225,23 +225,20 @@ fn outer(prefix: &[&str], spec: &Spec, json: &str) -> i32 {
 /// Relays, until both close, the program's standard error (cut into
 /// bounded lines) and stage 2's reports. One thread: after a new PID
 /// namespace, this process can start no thread.
-fn relay(stderr: impl AsFd + Read, status: impl AsFd + Read) {
+fn relay(stderr: fs::File, status: fs::File) {
     let mut sources = [
-        (
-            Some(Box::new(stderr) as Box<dyn Source>),
-            Cutter::new(MAX_STDERR_LINE),
-        ),
-        (
-            Some(Box::new(status) as Box<dyn Source>),
-            Cutter::new(MAX_STDERR_LINE + 64),
-        ),
+        (Some(stderr), Cutter::new(MAX_STDERR_LINE)),
+        (Some(status), Cutter::new(MAX_STDERR_LINE + 64)),
     ];
     let mut chunk = [0u8; 8192];
     while sources.iter().any(|(s, _)| s.is_some()) {
         let ready: Vec<bool> = {
             let mut fds: Vec<PollFd> = sources
                 .iter()
-                .filter_map(|(s, _)| s.as_ref().map(|s| PollFd::new(s.fd(), PollFlags::POLLIN)))
+                .filter_map(|(s, _)| {
+                    s.as_ref()
+                        .map(|s| PollFd::new(s.as_fd(), PollFlags::POLLIN))
+                })
                 .collect();
             match poll(&mut fds, PollTimeout::NONE) {
                 Ok(_) => fds
@@ -278,17 +275,6 @@ fn relay(stderr: impl AsFd + Read, status: impl AsFd + Read) {
                 Ok(n) => cutter.feed(&chunk[..n], &mut emit),
             }
         }
-    }
-}
-
-/// A pipe the relay reads.
-trait Source: Read {
-    fn fd(&self) -> BorrowedFd<'_>;
-}
-
-impl<T: AsFd + Read> Source for T {
-    fn fd(&self) -> BorrowedFd<'_> {
-        self.as_fd()
     }
 }
 

@@ -58,21 +58,25 @@ impl Limit {
         }
     }
 
-    /// The limit's value in `limits`, in words.
-    pub fn describe(self, limits: &Limits) -> String {
+    /// The limit at `value` (bytes, processes or seconds), in words.
+    pub fn describe(self, value: u64) -> String {
         match self {
-            Limit::Memory => format!("over its {} of memory", format_size(limits.memory)),
-            Limit::Processes => format!("over its {} processes and threads", limits.processes),
-            Limit::Cpu => match limits.cpu_seconds {
-                Some(s) => format!("over {s} s of CPU time in one process"),
-                None => "over its CPU time".into(),
-            },
-            Limit::FileSize => {
-                format!(
-                    "wrote past the {} file-size limit",
-                    format_size(limits.file_size)
-                )
-            }
+            Limit::Memory => format!("over its {} of memory", format_size(value)),
+            Limit::Processes => format!("over its {value} processes and threads"),
+            Limit::Cpu => format!("over {value} s of CPU time in one process"),
+            Limit::FileSize => format!("wrote past the {} file-size limit", format_size(value)),
+        }
+    }
+}
+
+impl Limits {
+    /// The value of `limit` (bytes, processes or seconds; 0 for no CPU limit).
+    pub fn value(&self, limit: Limit) -> u64 {
+        match limit {
+            Limit::Memory => self.memory,
+            Limit::Processes => self.processes,
+            Limit::Cpu => self.cpu_seconds.unwrap_or(0),
+            Limit::FileSize => self.file_size,
         }
     }
 }
@@ -153,8 +157,9 @@ mod tests {
     fn each_limit_names_itself_and_its_value() {
         let limits = Limits::default();
         assert_eq!(Limit::Memory.to_string(), "memory");
-        assert!(Limit::Memory.describe(&limits).contains("1 GiB"));
-        assert!(Limit::Processes.describe(&limits).contains("256"));
+        let said = |limit: Limit| limit.describe(limits.value(limit));
+        assert!(said(Limit::Memory).contains("1 GiB"));
+        assert!(said(Limit::Processes).contains("256"));
         assert_eq!(
             serde_json::to_string(&Limit::FileSize).unwrap(),
             "\"file-size\""

@@ -72,7 +72,12 @@ pub struct Sandbox {
 struct Containment {
     launcher: Launcher,
     cgroups: Arc<Cgroups>,
-    grants: Vec<PathBuf>,
+    /// What every contestant may read: the system's paths and the grants.
+    read: Vec<PathBuf>,
+    /// The device files every contestant may use.
+    devices: Vec<PathBuf>,
+    /// The judge's environment a contestant keeps.
+    env: BTreeMap<String, String>,
 }
 
 /// One program to start.
@@ -89,7 +94,8 @@ pub struct Program<'a> {
     pub folder: &'a Path,
     /// More paths it may read (from its meta file), checked by the caller.
     pub grants: &'a [PathBuf],
-    /// Folders it must never see: the other contestants'.
+    /// Every contestant's folder: it must never see the others' (its own
+    /// may be among them).
     pub closed: &'a [PathBuf],
 }
 
@@ -122,23 +128,24 @@ pub enum End {
 
 impl Sandbox {
     /// Contestants contained by `launcher` within `limits`, each also allowed
-    /// to read `grants`. Finds the machine's control groups once.
+    /// to read `grants`. Finds the machine's control groups and the
+    /// system's paths once.
     pub fn contained(launcher: Launcher, limits: Limits, grants: Vec<PathBuf>) -> Sandbox {
-        Sandbox::contained_with(launcher, limits, grants, Cgroups::discover())
-    }
-
-    /// [`Sandbox::contained`] with the control groups given.
-    pub fn contained_with(
-        launcher: Launcher,
-        limits: Limits,
-        grants: Vec<PathBuf>,
-        cgroups: Cgroups,
-    ) -> Sandbox {
+        let mut read = paths::system();
+        read.extend(grants);
+        let env = std::env::vars()
+            .filter(|(key, _)| {
+                ["PATH", "LANG", "LANGUAGE", "TZ", "TERM"].contains(&key.as_str())
+                    || key.starts_with("LC_")
+            })
+            .collect();
         Sandbox {
             containment: Some(Containment {
                 launcher,
-                cgroups: Arc::new(cgroups),
-                grants,
+                cgroups: Arc::new(Cgroups::discover()),
+                read,
+                devices: paths::devices(),
+                env,
             }),
             limits,
         }
@@ -191,16 +198,15 @@ impl Sandbox {
             identity,
         )
         .map_err(|e| io::Error::new(io::ErrorKind::NotFound, e.0))?;
-        let mut closed = program.closed.to_vec();
+        let mut closed = others(program.closed, &[program.folder, &folder]);
         closed.extend(std::env::var_os("HOME").map(PathBuf::from));
-        let mut read = paths::system();
+        let mut read = containment.read.clone();
         read.extend(paths::installation(
             &resolved,
             program.folder,
             path_var.as_deref(),
             &closed,
         ));
-        read.extend(containment.grants.iter().cloned());
         read.extend(program.grants.iter().cloned());
         let cover = ["/run", "/var/run", "/tmp", "/var/tmp", "/dev/shm"]
             .iter()
@@ -211,14 +217,7 @@ impl Sandbox {
             })
             .collect();
         let cgroups = &containment.cgroups;
-        let mut env = BTreeMap::new();
-        for (key, value) in std::env::vars() {
-            let kept = ["PATH", "LANG", "LANGUAGE", "TZ", "TERM"].contains(&key.as_str())
-                || key.starts_with("LC_");
-            if kept {
-                env.insert(key, value);
-            }
-        }
+        let mut env = containment.env.clone();
         let home = folder.display().to_string();
         env.insert("HOME".into(), home.clone());
         env.insert("TMPDIR".into(), home);
@@ -229,7 +228,7 @@ impl Sandbox {
             paths: Paths {
                 folder: folder.clone(),
                 read,
-                devices: paths::devices(),
+                devices: containment.devices.clone(),
             },
             env,
             limits: self.limits,
@@ -301,6 +300,17 @@ impl Sandbox {
             end.close();
         });
         Ok(contained)
+    }
+
+    /// Checks, before `program` first plays, that its sandbox works: the
+    /// warnings say what only hurts the contestant itself (a folder it
+    /// cannot write); `Err` says it would not be contained, or that its
+    /// program is not there.
+    pub fn check(&self, program: &Program) -> Result<Vec<String>, ProbeError> {
+        if !self.is_on() {
+            return Ok(Vec::new());
+        }
+        verdict(&self.probe(program)?).map_err(ProbeError::Uncontained)
     }
 
     /// Starts `program`'s sandbox with a probe in place of the program and
@@ -386,6 +396,15 @@ pub fn verdict(findings: &[(String, String)]) -> Result<Vec<String>, String> {
     Ok(warnings)
 }
 
+/// The folders of `all` that are not `own` (a folder as given or as found):
+/// what a contestant must never see. Two contestants sharing a folder see it.
+fn others(all: &[PathBuf], own: &[&Path]) -> Vec<PathBuf> {
+    all.iter()
+        .filter(|f| !own.contains(&f.as_path()))
+        .cloned()
+        .collect()
+}
+
 /// Who a contained bot runs as when the judge is root: its folder's owner,
 /// or [`NOBODY`] when root owns the folder.
 fn identity(folder: &Path) -> (u32, u32) {
@@ -395,73 +414,8 @@ fn identity(folder: &Path) -> (u32, u32) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn findings(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs
-            .iter()
-            .map(|(w, f)| (w.to_string(), f.to_string()))
-            .collect()
-    }
-
-    #[test]
-    fn a_file_at_the_limit_is_found_a_few_levels_down() {
-        let dir = tempfile::tempdir().unwrap();
-        let deep = dir.path().join("a/b");
-        std::fs::create_dir_all(&deep).unwrap();
-        std::fs::write(dir.path().join("small"), [0u8; 10]).unwrap();
-        assert!(!holds_file_of(dir.path(), 100));
-        std::fs::write(deep.join("big"), [0u8; 100]).unwrap();
-        assert!(holds_file_of(dir.path(), 100));
-        assert!(!holds_file_of(dir.path(), 101));
-    }
-
-    #[test]
-    fn a_probe_passes_only_when_everything_is_contained() {
-        let good = [
-            ("landlock", "fully enforced"),
-            ("files", "/ is closed (Permission denied)"),
-            ("pid-namespace", "own (...)"),
-            ("network", "none (own namespace, loopback only)"),
-            ("user", "uid 65534"),
-            ("folder", "writable"),
-            ("program", "readable"),
-        ];
-        assert_eq!(verdict(&findings(&good)), Ok(Vec::new()));
-        let mut shared = good;
-        shared[3] = ("network", "shared (eth0, lo)");
-        assert!(
-            verdict(&findings(&shared))
-                .unwrap_err()
-                .contains("network: shared")
-        );
-        let mut root = good;
-        root[4] = ("user", "root");
-        assert!(
-            verdict(&findings(&root))
-                .unwrap_err()
-                .contains("user: root")
-        );
-        let mut read_only = good;
-        read_only[5] = ("folder", "not writable (Permission denied)");
-        let warnings = verdict(&findings(&read_only)).unwrap();
-        assert!(warnings[0].contains("cannot keep files"), "{warnings:?}");
-        assert!(
-            verdict(&findings(&good[..2])).is_err(),
-            "a silent probe is no proof"
-        );
-    }
-}
-
 fn start_plain(program: &Program, stderr: StderrSink) -> io::Result<Contained> {
-    let command_path = Path::new(program.command);
-    let path = if command_path.is_relative() && program.command.contains('/') {
-        program.folder.join(command_path)
-    } else {
-        command_path.to_path_buf()
-    };
+    let path = paths::as_given(program.command, program.folder);
     let mut command = Command::new(&path);
     command
         .args(program.args)
@@ -647,33 +601,22 @@ impl Contained {
         self.group as u32
     }
 
-    /// Whether the launcher contains it.
-    pub fn is_contained(&self) -> bool {
-        self.contained
-    }
-
     /// How the program ended, waiting until `deadline` to hear it; `None`
     /// if it still runs (or its end cannot be known).
     pub fn end(&mut self, deadline: Instant) -> Option<End> {
         if self.contained {
             return self.end_slot.wait(deadline);
         }
-        let mut nap = Duration::from_micros(50);
-        loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                return Some(match (status.code(), status.signal()) {
-                    (Some(code), _) => End::Exit(code),
-                    (None, Some(signal)) => End::Signal(signal),
-                    _ => End::Exit(-1),
-                });
-            }
-            let now = Instant::now();
-            if now >= deadline {
-                return None;
-            }
-            std::thread::sleep(nap.min(deadline - now));
-            nap = (nap * 2).min(Duration::from_millis(5));
-        }
+        let mut status = None;
+        nap_until(deadline, Duration::from_millis(5), || {
+            status = self.child.try_wait().ok().flatten();
+            status.is_some()
+        });
+        status.map(|status| match (status.code(), status.signal()) {
+            (Some(code), _) => End::Exit(code),
+            (None, Some(signal)) => End::Signal(signal),
+            _ => End::Exit(-1),
+        })
     }
 
     /// The limit it went over so far, if any.
@@ -715,22 +658,12 @@ impl Contained {
     /// true if they all did.
     pub fn wait_gone(&mut self, deadline: Instant) -> bool {
         let group = Pid::from_raw(self.group);
-        let mut nap = Duration::from_micros(50);
-        loop {
+        let contained = self.contained;
+        nap_until(deadline, Duration::from_millis(2), || {
             // Contained, the launcher ends only when its namespace is empty.
-            let gone = matches!(self.child.try_wait(), Ok(Some(_)))
-                && (self.contained || killpg(group, None).is_err());
-            if gone {
-                return true;
-            }
-            let now = Instant::now();
-            if now >= deadline {
-                return false;
-            }
-            // Short naps first: most programs end within a millisecond of EXIT.
-            std::thread::sleep(nap.min(deadline - now));
-            nap = (nap * 2).min(Duration::from_millis(2));
-        }
+            matches!(self.child.try_wait(), Ok(Some(_)))
+                && (contained || killpg(group, None).is_err())
+        })
     }
 
     /// Kills it and everything it started, and removes its control groups.
@@ -745,9 +678,9 @@ impl Contained {
             // SIGKILL lands asynchronously; wait (briefly: unreaped zombies also
             // answer) until the leftovers are really gone.
             let deadline = Instant::now() + Duration::from_millis(200);
-            while killpg(group, None).is_ok() && Instant::now() < deadline {
-                std::thread::sleep(Duration::from_millis(1));
-            }
+            nap_until(deadline, Duration::from_millis(1), || {
+                killpg(group, None).is_err()
+            });
         }
         // Read before the groups go: they hold the record.
         self.went_over();
@@ -762,5 +695,94 @@ impl Contained {
 impl Drop for Contained {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+/// Polls `done` until it holds (true) or the deadline passes (false),
+/// sleeping between polls in naps that grow from 50 µs to `longest`: most
+/// programs end within a millisecond.
+fn nap_until(deadline: Instant, longest: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let mut nap = Duration::from_micros(50);
+    loop {
+        if done() {
+            return true;
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return false;
+        }
+        std::thread::sleep(nap.min(deadline - now));
+        nap = (nap * 2).min(longest);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn findings(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(w, f)| (w.to_string(), f.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn each_contestant_is_closed_to_the_others_folder_unless_they_share_it() {
+        let (a, b) = (PathBuf::from("/a"), PathBuf::from("/b"));
+        let both = [a.clone(), b.clone()];
+        assert_eq!(others(&both, &[&a]), [PathBuf::from("/b")]);
+        assert_eq!(others(&both, &[&b]), [PathBuf::from("/a")]);
+        // Two brains in one folder, that folder given and found.
+        assert!(others(&[a.clone(), a.clone()], &[&a, &a]).is_empty());
+        assert!(others(std::slice::from_ref(&a), &[&a]).is_empty());
+    }
+
+    #[test]
+    fn a_file_at_the_limit_is_found_a_few_levels_down() {
+        let dir = tempfile::tempdir().unwrap();
+        let deep = dir.path().join("a/b");
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(dir.path().join("small"), [0u8; 10]).unwrap();
+        assert!(!holds_file_of(dir.path(), 100));
+        std::fs::write(deep.join("big"), [0u8; 100]).unwrap();
+        assert!(holds_file_of(dir.path(), 100));
+        assert!(!holds_file_of(dir.path(), 101));
+    }
+
+    #[test]
+    fn a_probe_passes_only_when_everything_is_contained() {
+        let good = [
+            ("landlock", "fully enforced"),
+            ("files", "/ is closed (Permission denied)"),
+            ("pid-namespace", "own (...)"),
+            ("network", "none (own namespace, loopback only)"),
+            ("user", "uid 65534"),
+            ("folder", "writable"),
+            ("program", "readable"),
+        ];
+        assert_eq!(verdict(&findings(&good)), Ok(Vec::new()));
+        let mut shared = good;
+        shared[3] = ("network", "shared (eth0, lo)");
+        assert!(
+            verdict(&findings(&shared))
+                .unwrap_err()
+                .contains("network: shared")
+        );
+        let mut root = good;
+        root[4] = ("user", "root");
+        assert!(
+            verdict(&findings(&root))
+                .unwrap_err()
+                .contains("user: root")
+        );
+        let mut read_only = good;
+        read_only[5] = ("folder", "not writable (Permission denied)");
+        let warnings = verdict(&findings(&read_only)).unwrap();
+        assert!(warnings[0].contains("cannot keep files"), "{warnings:?}");
+        assert!(
+            verdict(&findings(&good[..2])).is_err(),
+            "a silent probe is no proof"
+        );
     }
 }

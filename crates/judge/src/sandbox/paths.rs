@@ -129,6 +129,17 @@ pub fn resolve(
     resolve_as(command, folder, path_var, None)
 }
 
+/// The program `command` names before any `PATH` lookup: a path with a
+/// `/` taken from `folder` (unless absolute), a bare name as it is.
+pub fn as_given(command: &str, folder: &Path) -> PathBuf {
+    if command.contains('/') {
+        // `join` keeps an absolute path as it is.
+        folder.join(command)
+    } else {
+        PathBuf::from(command)
+    }
+}
+
 /// [`resolve`] as the user `who` (uid, gid) would: a `PATH` entry that user
 /// cannot run (a pyenv under `/root`) is passed over, as a shell does.
 pub fn resolve_as(
@@ -137,13 +148,8 @@ pub fn resolve_as(
     path_var: Option<&OsStr>,
     who: Option<(u32, u32)>,
 ) -> Result<PathBuf, PathError> {
-    let given = Path::new(command);
     if command.contains('/') {
-        let path = if given.is_absolute() {
-            given.to_path_buf()
-        } else {
-            folder.join(given)
-        };
+        let path = as_given(command, folder);
         return if path.is_file() {
             Ok(path)
         } else {
