@@ -26,6 +26,7 @@ pub mod notation;
 mod player;
 mod point;
 mod symmetry;
+pub mod tally;
 pub mod tictactoe;
 pub mod zobrist;
 
@@ -35,4 +36,5 @@ pub use notation::ParseError;
 pub use player::{Outcome, Player};
 pub use point::Point;
 pub use symmetry::Symmetry;
+pub use tally::{GameResult, Tally};
 pub use tictactoe::TicTacToe;
