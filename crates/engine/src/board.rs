@@ -328,16 +328,25 @@ impl Board {
         })
     }
 
-    /// Places a stone of the side to move on empty point `i` and passes the turn.
+    /// Places a stone of the side to move on `(x, y)` and passes the turn,
+    /// or says why the point cannot be played.
+    pub fn play(&mut self, x: usize, y: usize) -> Result<(), BoardError> {
+        let i = self.empty_index(x, y)?;
+        self.play_unchecked(i);
+        Ok(())
+    }
+
+    /// Places a stone of the side to move on empty point `i` and passes the
+    /// turn, without checking: the fast path for search.
     #[inline]
-    pub fn play(&mut self, i: usize) {
+    pub fn play_unchecked(&mut self, i: usize) {
         debug_assert!(self.is_empty(i));
         let v = stone_of(self.to_move);
         self.put(i, v);
         self.set_to_move(self.to_move.opponent());
     }
 
-    /// Takes back the last stone played with [`Board::play`].
+    /// Takes back the last stone played with [`Board::play_unchecked`] or [`Board::play`].
     #[inline]
     pub fn undo(&mut self) {
         self.set_to_move(self.to_move.opponent());
@@ -347,12 +356,18 @@ impl Board {
     /// Places `state` (a stone, or `WALL` for a point taken out of play)
     /// without changing the side to move.
     pub fn place(&mut self, x: usize, y: usize, state: u8) -> Result<(), BoardError> {
+        let i = self.empty_index(x, y)?;
+        self.put(i, state);
+        Ok(())
+    }
+
+    /// Grid index of `(x, y)`, or an error if it is off the board or taken.
+    fn empty_index(&self, x: usize, y: usize) -> Result<usize, BoardError> {
         let i = self.checked_index(x, y)?;
         if !self.is_empty(i) {
             return Err(BoardError::Occupied(x, y));
         }
-        self.put(i, state);
-        Ok(())
+        Ok(i)
     }
 
     /// Removes the most recently placed stone without changing the side to move.
@@ -523,5 +538,16 @@ mod tests {
         assert_eq!(ZOBRIST[0][usize::from(BLACK)], 0x6e78_9e6a_a1b9_65f4);
         assert_eq!(ZOBRIST[CELLS - 1][3], 0x675e_2a14_2797_5ddb);
         assert_eq!(ZOBRIST[CELLS - 1][usize::from(EMPTY)], 0);
+    }
+
+    #[test]
+    fn play_checks_the_point_and_passes_the_turn() {
+        let mut b = Board::new(15).unwrap();
+        assert_eq!(b.play(15, 0), Err(BoardError::OffBoard(15, 0)));
+        b.play(7, 7).unwrap();
+        assert_eq!(b.cell(b.index(7, 7)), BLACK);
+        assert_eq!(b.to_move(), Player::O);
+        assert_eq!(b.play(7, 7), Err(BoardError::Occupied(7, 7)));
+        assert_eq!(b.stones(), 1);
     }
 }

@@ -334,7 +334,7 @@ impl Searcher {
             if pv.len() >= PV_LIMIT || !b.is_empty(m) {
                 break;
             }
-            b.play(m);
+            b.play_unchecked(m);
             pv.push(m);
             if b.last_move_won() || b.empty_count() == 0 {
                 break;
@@ -359,7 +359,7 @@ impl Searcher {
         let mut best = None;
         for k in 0..root.len() {
             let m = root.get(k);
-            b.play(m);
+            b.play_unchecked(m);
             let score = if k == 0 {
                 -self.pvs(b, depth - 1, 1, -beta, -alpha)
             } else {
@@ -456,7 +456,7 @@ impl Searcher {
             let m = list.get(k);
             let quiet =
                 b.threat(m, me) < Threat::Flex3 && b.threat(m, me.opponent()) < Threat::Flex3;
-            b.play(m);
+            b.play_unchecked(m);
             let new_depth = depth - 1 + extend;
             let score = if k == 0 {
                 -self.pvs(b, new_depth, ply + 1, -beta, -alpha)
@@ -548,7 +548,7 @@ fn keep_defences(
             return;
         }
         let m = root.get(k);
-        b.play(m);
+        b.play_unchecked(m);
         let refuted = wins(b);
         b.undo();
         if !refuted {
