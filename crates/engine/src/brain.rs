@@ -146,7 +146,7 @@ impl Brain {
         b.set_to_move(Player::X);
         let found = self.searcher.search(b, Limits::time(budget));
         let (x, y) = b.xy(found.best);
-        b.play(found.best);
+        b.play_unchecked(found.best);
         b.set_to_move(Player::X);
         let mut lines = Vec::new();
         if self.settings.messages {

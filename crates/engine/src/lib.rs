@@ -1,11 +1,5 @@
-//! A gomoku engine for freestyle gomoku (five or more in a row wins).
-//!
-//! The parts follow the usual engine split: [`pattern`] (line pattern
-//! tables), [`board`] (the position with incremental patterns), [`eval`],
-//! [`movegen`], [`vcf`] (threat search), [`search`] (PVS with iterative
-//! deepening, TT, killers and history), [`time`] (budgets), [`koth`] (answers
-//! to the king-of-the-hill judge, including the Swap2 opening) and [`brain`]
-//! (the Gomocup brain protocol over any reader and writer).
+#![doc = include_str!("../README.md")]
+#![deny(missing_docs)]
 
 pub mod board;
 pub mod brain;
