@@ -54,14 +54,6 @@ fn fresh(args: &MachineArgs) -> Memory {
     }
 }
 
-/// The second learner for self-play: the stored one, or fresh boxes.
-pub fn second_learner(memory: &Memory, seed: u64) -> Menace {
-    memory
-        .o
-        .clone()
-        .unwrap_or_else(|| Menace::new(memory.preset(), Player::O, seed ^ 0x4f4f_4f4f))
-}
-
 /// Fails with a clear message if a file cannot be created beside `path`
 /// (`what` names the file in the message).
 pub fn check_writable(path: &Path, what: &str) -> anyhow::Result<()> {
