@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use inarow_core::{Game, GameResult, Outcome, Player, Point, TicTacToe};
+use inarow_core::{Game, GameResult, Outcome, PlayError, Player, Point, TicTacToe};
 
 use crate::machine::{Choice, Menace};
 use crate::training::Seat;
@@ -59,23 +59,18 @@ pub struct Move {
 /// Why a session refused the other side's move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Refused {
-    /// The game is over.
-    Over,
     /// It is MENACE's turn.
     NotYourTurn,
-    /// The square is not on the 3x3 board.
-    OffBoard(Point),
-    /// The square already holds a stone.
-    Taken(Point),
+    /// The move breaks the rules: the game is over (a resignation ends it
+    /// too), or the square is off the board or taken.
+    Illegal(PlayError),
 }
 
 impl fmt::Display for Refused {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Refused::Over => write!(f, "the game is over"),
             Refused::NotYourTurn => write!(f, "it is MENACE's turn"),
-            Refused::OffBoard(p) => write!(f, "square {} is off the board: use 0 to 8", p.0),
-            Refused::Taken(p) => write!(f, "square {} is already taken", p.0),
+            Refused::Illegal(e) => e.fmt(f),
         }
     }
 }
@@ -162,7 +157,8 @@ impl Session {
                     .drawn()
                     .nth(before)
                     .map(|(matchbox, square)| Bead { matchbox, square });
-                Some(self.place(menace, square, bead))
+                self.board.play_unchecked(square);
+                Some(self.record(menace, self.side, square, bead))
             }
             Choice::Resign => {
                 self.end(menace, Ending::Resigned(self.side));
@@ -176,18 +172,14 @@ impl Session {
     #[inline]
     pub fn play(&mut self, menace: &mut Menace, square: Point) -> Result<Move, Refused> {
         if self.is_over() {
-            return Err(Refused::Over);
+            return Err(Refused::Illegal(PlayError::GameOver));
         }
         if self.menace_to_move() {
             return Err(Refused::NotYourTurn);
         }
-        if square.0 >= 9 {
-            return Err(Refused::OffBoard(square));
-        }
-        if self.board.stone(square).is_some() {
-            return Err(Refused::Taken(square));
-        }
-        Ok(self.place(menace, square, None))
+        let player = self.board.to_move();
+        self.board.play(square).map_err(Refused::Illegal)?;
+        Ok(self.record(menace, player, square, None))
     }
 
     /// The other side gives up: MENACE wins and learns it.
@@ -228,13 +220,20 @@ impl Session {
         })
     }
 
-    fn place(&mut self, menace: &mut Menace, square: Point, bead: Option<Bead>) -> Move {
+    /// Notes a move just played and ends the game if it made a line or
+    /// filled the board.
+    fn record(
+        &mut self,
+        menace: &mut Menace,
+        player: Player,
+        square: Point,
+        bead: Option<Bead>,
+    ) -> Move {
         let played = Move {
-            player: self.board.to_move(),
+            player,
             square,
             bead,
         };
-        self.board.play_unchecked(square);
         self.moves[self.played] = played;
         self.played += 1;
         if let Some(outcome) = self.board.outcome() {
@@ -295,11 +294,11 @@ mod tests {
         assert_eq!(session.menace_move(&mut menace), None, "O is to move");
         assert_eq!(
             session.play(&mut menace, Point(9)),
-            Err(Refused::OffBoard(Point(9)))
+            Err(Refused::Illegal(PlayError::OffBoard(Point(9))))
         );
         assert_eq!(
             session.play(&mut menace, first.square),
-            Err(Refused::Taken(first.square))
+            Err(Refused::Illegal(PlayError::Occupied(first.square)))
         );
         // O plays the first empty square each time until the game ends.
         while !session.is_over() {
@@ -320,7 +319,10 @@ mod tests {
                 .map(|o| GameResult::for_side(o, Player::X)),
             Some(result)
         );
-        assert_eq!(session.play(&mut menace, Point(0)), Err(Refused::Over));
+        assert_eq!(
+            session.play(&mut menace, Point(0)),
+            Err(Refused::Illegal(PlayError::GameOver))
+        );
         let line = session.result_line("you win").unwrap();
         assert_eq!(
             line,

@@ -1,7 +1,7 @@
 //! A session driven by random moves: every game ends with a result, and
 //! the beads MENACE drew come back as its preset pays them.
 
-use inarow_core::{Game, GameResult, Player, Point, TicTacToe};
+use inarow_core::{Game, GameResult, PlayError, Player, Point, TicTacToe};
 use inarow_menace::{EmptyBox, Ending, Menace, Preset, Refused, Session};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -61,7 +61,8 @@ proptest! {
                     if !taken.is_empty() && rng.random_range(0..4) == 0 {
                         let p = taken[rng.random_range(0..taken.len())];
                         let moves = session.moves().len();
-                        prop_assert_eq!(session.play(&mut menace, p), Err(Refused::Taken(p)));
+                        let refused = Err(Refused::Illegal(PlayError::Occupied(p)));
+                        prop_assert_eq!(session.play(&mut menace, p), refused);
                         prop_assert_eq!(session.moves().len(), moves);
                     }
                     let empty: Vec<Point> = session.board().moves().collect();
@@ -95,7 +96,8 @@ proptest! {
                     prop_assert!(board.outcome().is_none());
                 }
             }
-            prop_assert_eq!(session.play(&mut menace, Point(0)), Err(Refused::Over));
+            let over = Err(Refused::Illegal(PlayError::GameOver));
+            prop_assert_eq!(session.play(&mut menace, Point(0)), over);
         }
     }
 }

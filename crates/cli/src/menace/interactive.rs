@@ -3,7 +3,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use inarow_core::{Point, TicTacToe};
+use inarow_core::{PlayError, Point, TicTacToe};
 use inarow_menace::{Memory, Refused, Session};
 
 use super::{MachineArgs, store};
@@ -135,7 +135,7 @@ impl<R: BufRead, W: Write> Dialogue<R, W> {
                             writeln!(self.out, "you play {}", square_name(p))?;
                             self.show_board(session.board())?;
                         }
-                        Err(Refused::Taken(_)) => writeln!(
+                        Err(Refused::Illegal(PlayError::Occupied(_))) => writeln!(
                             self.out,
                             "error: {} is already taken: choose an empty square",
                             square_name(p)

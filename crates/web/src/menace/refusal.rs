@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use inarow_core::PlayError;
 use inarow_menace::Refused;
 
 /// Why a move from the page was refused.
@@ -20,11 +21,11 @@ pub enum MoveError {
 impl From<Refused> for MoveError {
     fn from(refused: Refused) -> MoveError {
         match refused {
-            Refused::Taken(p) => MoveError::Taken(p.0 as u8),
-            Refused::OffBoard(p) => MoveError::OffBoard(p.0.into()),
+            Refused::Illegal(PlayError::Occupied(p)) => MoveError::Taken(p.0 as u8),
+            Refused::Illegal(PlayError::OffBoard(p)) => MoveError::OffBoard(p.0.into()),
             // MENACE answers every move at once, so a game waiting for the
             // page is never MENACE's turn.
-            Refused::Over | Refused::NotYourTurn => MoveError::NoGame,
+            Refused::Illegal(PlayError::GameOver) | Refused::NotYourTurn => MoveError::NoGame,
         }
     }
 }
