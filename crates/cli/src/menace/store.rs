@@ -63,7 +63,7 @@ pub fn check_writable(path: &Path, what: &str) -> anyhow::Result<()> {
 
 /// Saves `text` whole to `path` (see [`inarow_files::write_atomic`]); the
 /// error names the file.
-pub fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
+pub fn save_text(path: &Path, text: &str) -> anyhow::Result<()> {
     inarow_files::write_atomic(path, text.as_bytes())
         .with_context(|| format!("cannot write {}", path.display()))
 }
@@ -71,7 +71,7 @@ pub fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
 /// Saves the machines to the state file, if there is one.
 pub fn save(args: &MachineArgs, memory: &Memory) -> anyhow::Result<()> {
     match &args.state {
-        Some(path) => write_atomically(path, &memory.to_json()),
+        Some(path) => save_text(path, &memory.to_json()),
         None => Ok(()),
     }
 }
@@ -84,10 +84,10 @@ mod tests {
     fn a_failed_write_names_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("state.json");
-        write_atomically(&path, "first").unwrap();
-        write_atomically(&path, "second").unwrap();
+        save_text(&path, "first").unwrap();
+        save_text(&path, "second").unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "second");
-        let err = write_atomically(&dir.path().join("missing/state.json"), "x").unwrap_err();
+        let err = save_text(&dir.path().join("missing/state.json"), "x").unwrap_err();
         assert!(format!("{err:#}").starts_with("cannot write "), "{err:#}");
     }
 }

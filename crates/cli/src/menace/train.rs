@@ -83,11 +83,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     store::save(&args.machine, &memory)?;
     if let Some(path) = &args.csv {
-        store::write_atomically(path, &csv_of(&curve))?;
+        store::save_text(path, &csv_of(&curve))?;
     }
     if let Some(path) = &args.chart {
         let title = format!("MENACE ({}) against {:?}", memory.preset(), args.opponent);
-        store::write_atomically(path, &chart::svg(&title, &curve)?)?;
+        store::save_text(path, &chart::svg(&title, &curve)?)?;
     }
     Ok(())
 }
