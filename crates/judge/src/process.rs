@@ -76,7 +76,10 @@ impl Said<'_> {
 /// where they are shown. Called from game threads and from the threads
 /// relaying standard error.
 #[derive(Clone)]
-pub struct Listener(Arc<dyn Fn(&str, Said<'_>) + Send + Sync>);
+pub struct Listener(Arc<Hear>);
+
+/// What a [`Listener`] does with a bot's line.
+type Hear = dyn Fn(&str, Said<'_>) + Send + Sync;
 
 impl Listener {
     /// A listener calling `hear` with the bot's name and its line.

@@ -35,7 +35,7 @@ enum Seen {
     Start(String),
     Asking(String),
     Stone(Point, Player),
-    End(GameRecord),
+    End(Box<GameRecord>),
 }
 
 #[test]
@@ -63,7 +63,7 @@ fn watching_sees_every_event_and_changes_no_game() {
                 ..
             } => (game, Seen::Stone(point, colour)),
             Event::Forfeit { .. } => return,
-            Event::End { record } => (record.index, Seen::End(record.clone())),
+            Event::End { record } => (record.index, Seen::End(Box::new(record.clone()))),
         };
         events.lock().unwrap().push(seen);
     });
@@ -77,7 +77,7 @@ fn watching_sees_every_event_and_changes_no_game() {
             .collect();
         assert_eq!(seen[0], &Seen::Start(game.a.clone()));
         assert_eq!(seen[1], &Seen::Asking(game.a.clone()));
-        assert_eq!(seen.last(), Some(&&Seen::End(game.clone())));
+        assert_eq!(seen.last(), Some(&&Seen::End(Box::new(game.clone()))));
         // The stones seen are the record's, in order, with their colours.
         let stones: Vec<(u8, u8, char)> = seen
             .iter()
