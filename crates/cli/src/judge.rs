@@ -7,7 +7,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use inarow_core::Rule;
 use inarow_judge::house::HouseBot;
-use inarow_judge::process::{BotProcess, Echo, Start};
+use inarow_judge::process::{BotProcess, Listener, Start};
 use inarow_judge::sandbox::{self, Launcher, Limits, Program, Sandbox, limits};
 use inarow_judge::{BotMeta, Config, Results, discover, output, play_game, process, tournament};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -141,7 +141,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.check_sandbox {
         return check_sandbox(&sandbox, &args.bots);
     }
-    process::install_interrupt_handler().context("cannot install the Ctrl-C handler")?;
+    process::install_interrupt_handler(|killed| {
+        eprintln!("inarow judge: interrupted; killed {killed} bot(s)");
+        std::process::exit(130);
+    })
+    .context("cannot install the Ctrl-C handler")?;
     let rule = if args.exact {
         Rule::Exact
     } else {
@@ -173,6 +177,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         timeout,
         rule,
         sandbox,
+        // Bots whose meta file asks for it show their standard error on ours.
+        stderr: Some(Listener::new(|bot, said| {
+            let _ = writeln!(std::io::stderr().lock(), "{}", said.shown(bot));
+        })),
     };
     let games = tournament::schedule(bots.len(), seed).len();
     say!(
@@ -352,12 +360,15 @@ fn debug(
         meta.name
     );
     say!("lines: `NAME < ...` judge to bot, `NAME > ...` bot to judge, `NAME ! ...` bot's stderr");
+    // Every line both ways and the bot's standard error, on standard output.
+    let echo = Listener::new(|bot, said| say!("{}", said.shown(bot)));
     for (game, bot_opens) in [true, false].into_iter().enumerate() {
         let mut house = HouseBot::new(house_name, seed.wrapping_add(game as u64));
         let start = Start {
             sandbox,
             timeout,
-            echo: Echo::On,
+            echo: Some(&echo),
+            stderr: None,
             folders: &all,
         };
         let mut process = BotProcess::start(&meta, house_name, seed, start)

@@ -2,15 +2,15 @@
 //! against another build or engine speaking the Gomocup brain protocol, with
 //! the score, an Elo estimate with 95% error bars, and an SPRT verdict.
 
-mod brain;
-
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use inarow_engine::search::{Limits, Searcher};
-use inarow_engine::selfplay::{self, Contender, Result3, Tally, Verdict};
+use inarow_core::GameResult;
+use inarow_engine::search::{Limits, Options, Searcher};
+use inarow_judge::matches::brain::{self, BrainProcess, Place};
+use inarow_judge::matches::{self, Contender, Plan, Verdict, openings, stats};
 
 /// Options of `inarow selfplay`.
 #[derive(clap::Args, Debug)]
@@ -66,12 +66,8 @@ pub struct Args {
 /// Runs the match and prints a line per pair and a summary.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let size = 15;
-    let a = selfplay::parse_options(&args.a)
-        .map_err(anyhow::Error::msg)
-        .context("--a")?;
-    let b = selfplay::parse_options(&args.b)
-        .map_err(anyhow::Error::msg)
-        .context("--b")?;
+    let a: Options = args.a.parse().map_err(anyhow::Error::msg).context("--a")?;
+    let b: Options = args.b.parse().map_err(anyhow::Error::msg).context("--b")?;
     if args.pairs == 0 {
         bail!("--pairs must be at least 1");
     }
@@ -82,9 +78,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read openings file {}", path.display()))?;
-            selfplay::parse_openings(&text, size).map_err(anyhow::Error::msg)?
+            openings::parse_openings(&text, size).map_err(anyhow::Error::msg)?
         }
-        None => selfplay::balanced_openings(args.seed, args.pairs, size, args.stones),
+        None => openings::balanced_openings(args.seed, args.pairs, size, args.stones),
     };
     let limits = match args.nodes {
         Some(n) => Limits {
@@ -98,7 +94,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bail!("--nodes needs two engines of this build: a brain keeps its own clock, use --ms");
     }
     let turn = Duration::from_millis(args.ms);
-    let place = |path: &Option<PathBuf>| path.as_deref().map(brain::Place::find).transpose();
+    let place = |path: &Option<PathBuf>| {
+        path.as_deref()
+            .map(Place::find)
+            .transpose()
+            .map_err(anyhow::Error::msg)
+    };
     let brains = [place(&args.a_brain)?, place(&args.b_brain)?];
     // Each brain is kept out of the other's folder (unless they share one).
     let folders: Vec<PathBuf> = brains
@@ -108,9 +109,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .collect();
     // Engine against engine needs no sandbox: nothing to probe, no warning.
     let sandbox = if brains.iter().any(Option::is_some) {
-        let sandbox = args.sandbox.sandbox(cpu_budget(args.pairs, size, turn))?;
+        let sandbox = args
+            .sandbox
+            .sandbox(brain::cpu_budget(args.pairs, size, turn))?;
         for place in brains.iter().flatten() {
-            for warning in place.check(&sandbox, &folders)? {
+            for warning in place
+                .check(&sandbox, &folders)
+                .map_err(anyhow::Error::msg)?
+            {
                 eprintln!("inarow: warning: {warning}");
             }
         }
@@ -120,9 +126,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let contender = |k: usize, options| -> anyhow::Result<Box<dyn Contender>> {
         Ok(match (&brains[k], &sandbox) {
-            (Some(place), Some(sandbox)) => {
-                Box::new(brain::Brain::start(place, &folders, sandbox, size, turn)?)
-            }
+            (Some(place), Some(sandbox)) => Box::new(
+                BrainProcess::start(place, &folders, sandbox, size, turn)
+                    .map_err(anyhow::Error::msg)?,
+            ),
             _ => Box::new(Searcher::new(options)),
         })
     };
@@ -135,48 +142,60 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let mut sa = contender(0, a)?;
     let mut sb = contender(1, b)?;
-    let mut tally = Tally::default();
-    let (mut illegal, mut longest) = (0, Duration::ZERO);
-    for (k, opening) in openings.iter().cycle().take(args.pairs).enumerate() {
-        let mut line = String::new();
-        for a_black in [true, false] {
-            let g = selfplay::play_game(sa.as_mut(), sb.as_mut(), a_black, opening, size, limits);
-            tally.add(g.result);
-            illegal += usize::from(g.illegal);
-            longest = longest.max(g.longest);
-            let result = match g.result {
-                Result3::Win => '1',
-                Result3::Draw => '=',
-                Result3::Loss => '0',
-            };
-            line.push(result);
-            if let Some(out) = record.as_mut() {
-                let colour = if a_black { "black" } else { "white" };
-                writeln!(
-                    out,
-                    "{} {colour} {result} {} | {}",
-                    k + 1,
-                    points(opening.iter().copied()),
-                    points(g.moves.iter().map(|p| (p.col(size), p.row(size))))
-                )
-                .and_then(|_| out.flush())
-                .context("cannot write the games file")?;
+    let plan = Plan {
+        openings: &openings,
+        pairs: args.pairs,
+        size,
+        limits,
+        elo0: args.elo0,
+        elo1: args.elo1,
+    };
+    // A contender that cannot answer loses the game: say why, once for
+    // each side rather than once a game.
+    let mut reported: [Option<String>; 2] = [None, None];
+    let summary = matches::play_match(
+        sa.as_mut(),
+        sb.as_mut(),
+        &plan,
+        |played| -> anyhow::Result<()> {
+            let g = played.game;
+            if let Some(why) = &g.failure {
+                let side = usize::from(g.result == GameResult::Win);
+                if reported[side].as_ref() != Some(why) {
+                    eprintln!("inarow: {why}; it loses the game");
+                    reported[side] = Some(why.clone());
+                }
             }
-        }
-        let (llr, verdict) = selfplay::sprt(&tally, args.elo0, args.elo1);
-        println!(
-            "pair {:>3}: {line}  A {}-{}-{}  LLR {llr:.2}",
-            k + 1,
-            tally.wins,
-            tally.draws,
-            tally.losses
-        );
-        if verdict != Verdict::Continue {
-            break;
-        }
-    }
-    let (lo, elo, hi) = tally.elo();
-    let (llr, verdict) = selfplay::sprt(&tally, args.elo0, args.elo1);
+            let Some(out) = record.as_mut() else {
+                return Ok(());
+            };
+            let colour = if played.a_black { "black" } else { "white" };
+            writeln!(
+                out,
+                "{} {colour} {} {} | {}",
+                played.pair + 1,
+                result_mark(g.result),
+                points(played.opening.iter().copied()),
+                points(g.moves.iter().map(|p| (p.col(size), p.row(size))))
+            )
+            .and_then(|_| out.flush())
+            .context("cannot write the games file")
+        },
+        |pair| {
+            let line: String = pair.results.iter().map(|&r| result_mark(r)).collect();
+            println!(
+                "pair {:>3}: {line}  A {}-{}-{}  LLR {:.2}",
+                pair.pair + 1,
+                pair.tally.wins,
+                pair.tally.draws,
+                pair.tally.losses,
+                pair.llr
+            );
+        },
+    )?;
+    let tally = summary.tally;
+    let (lo, elo, hi) = stats::elo(&tally);
+    let (llr, verdict) = stats::sprt(&tally, args.elo0, args.elo1);
     println!(
         "A vs B: +{} ={} -{} score {:.3}  Elo {elo:+.0} [{lo:+.0}, {hi:+.0}] (95%)",
         tally.wins,
@@ -195,10 +214,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     );
     println!(
-        "illegal moves: {illegal}; longest think: {} ms",
-        longest.as_millis()
+        "illegal moves: {}; longest think: {} ms",
+        summary.illegal,
+        summary.longest.as_millis()
     );
     Ok(())
+}
+
+/// A's result as the pair lines and the games file show it.
+fn result_mark(result: GameResult) -> char {
+    match result {
+        GameResult::Win => '1',
+        GameResult::Draw => '=',
+        GameResult::Loss => '0',
+    }
 }
 
 /// Points as `x,y` separated by spaces, as the openings file has them.
@@ -206,33 +235,4 @@ fn points(ps: impl Iterator<Item = (usize, usize)>) -> String {
     ps.map(|(x, y)| format!("{x},{y}"))
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// The default CPU seconds of a brain: a brain, unlike a judge's bot, lives
-/// through every game of the match, and the CPU limit is a backstop against
-/// a runaway, not the brain's clock. A match is at most every point of every
-/// game at a move's patience, with each of the machine's cores busy; at
-/// least an hour.
-fn cpu_budget(pairs: usize, size: usize, turn: Duration) -> u64 {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let moves = pairs.saturating_mul(2 * size * size).saturating_mul(cores);
-    let whole = brain::patience(turn).saturating_mul(u32::try_from(moves).unwrap_or(u32::MAX));
-    whole.as_secs().max(3600)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_brain_has_cpu_time_for_the_whole_match() {
-        for (pairs, ms) in [(1, 50), (20, 100), (200, 1000)] {
-            let turn = Duration::from_millis(ms);
-            let cpu = cpu_budget(pairs, 15, turn) as f64;
-            // Every stone of every game at the longest a move may take.
-            let whole = (pairs * 2 * 225) as f64 * brain::patience(turn).as_secs_f64();
-            assert!(cpu >= whole, "{pairs} pairs at {ms} ms: {cpu} s");
-            assert!(cpu >= 3600.0);
-        }
-    }
 }

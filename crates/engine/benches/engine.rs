@@ -7,8 +7,11 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use inarow_engine::koth::board_of;
 use inarow_engine::search::{Limits, Options, Searcher};
-use inarow_engine::suite::{generate_suite, middlegames};
 use inarow_engine::vcf::Vcf;
+
+#[path = "../tests/support/suite.rs"]
+mod suite;
+use suite::{generate_suite, middlegames};
 
 fn make_unmake(c: &mut Criterion) {
     let games = middlegames(1, 1, 24);

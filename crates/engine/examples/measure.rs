@@ -7,8 +7,11 @@ use std::time::{Duration, Instant};
 
 use inarow_engine::koth::board_of;
 use inarow_engine::search::{Limits, Options, Searcher};
-use inarow_engine::suite::{generate_suite, middlegames};
 use inarow_engine::vcf::Vcf;
+
+#[path = "../tests/support/suite.rs"]
+mod suite;
+use suite::{generate_suite, middlegames};
 
 fn main() {
     let secs: f64 = std::env::args()

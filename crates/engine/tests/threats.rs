@@ -5,10 +5,12 @@
 use inarow_core::{Game, Mnk};
 use inarow_engine::koth::board_of;
 use inarow_engine::movegen::{MoveList, generate};
-use inarow_engine::suite::{core_point, generate_suite, proves_vcf, verify_win};
+#[path = "support/suite.rs"]
+mod suite;
 use inarow_engine::vcf::Vcf;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use suite::{core_point, generate_suite, proves_vcf, verify_win};
 
 /// A game of `plies` plausible moves (each among the six best candidates the
 /// engine generates), or `None` if it ended on the way.

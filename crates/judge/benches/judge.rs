@@ -17,7 +17,7 @@ use criterion::{BenchmarkId, Criterion, Throughput};
 use inarow_core::{Mnk, Player, Rule};
 use inarow_judge::BotMeta;
 use inarow_judge::house::{HouseBot, Reply};
-use inarow_judge::process::{BotProcess, Echo, Start};
+use inarow_judge::process::{BotProcess, Start};
 use inarow_judge::protocol::{self, Xy};
 use inarow_judge::referee::Contestant;
 use inarow_judge::sandbox::{Launcher, Limits, NOBODY, Sandbox, judge_is_root};
@@ -95,7 +95,8 @@ fn round_trip(c: &mut Criterion) {
         let start = Start {
             sandbox: &sandbox,
             timeout: Some(Duration::from_secs(10)),
-            echo: Echo::Off,
+            echo: None,
+            stderr: None,
             folders: &folders,
         };
         let mut process = BotProcess::start(&meta, "judge", 1, start).unwrap();
@@ -146,6 +147,7 @@ fn games_per_second(c: &mut Criterion) {
                 timeout: Some(Duration::from_secs(10)),
                 rule: Rule::Freestyle,
                 sandbox: sandbox.clone(),
+                stderr: None,
             };
             group.bench_with_input(
                 BenchmarkId::new(format!("4 house bots, games, {label}"), jobs),

@@ -9,12 +9,18 @@
 //! - [`meta`]: bot folders and their `meta` files.
 //! - [`sandbox`]: how every contestant's program is started: contained by
 //!   the kernel (namespaces, Landlock, cgroups, resource limits) or not.
-//! - [`process`]: one bot process per game, deadlines and kill.
+//! - [`process`]: every program started (a bot for a game, a brain for a
+//!   match) behind one layer: sandboxed start, lines within deadlines, end and kill.
 //! - [`referee`]: one game, the Swap2 opening, forfeits.
 //! - [`tournament`]: the schedule from the tournament seed, parallel games, standings.
 //! - [`output`]: the results file and SGF records.
+//! - [`matches`]: the match runner (openings, games from them, Gomocup
+//!   brains as contenders, Elo and SPRT) that shows what an engine change gains.
 //! - [`answer`]: the bot's side of the protocol, shared by every bot of the project.
 //! - [`house`]: the project's own simple bot.
+//!
+//! The library never prints or exits: fronts hear of games, lines and
+//! interrupts through callbacks and events.
 //!
 //! Linux only: namespaces, Landlock, cgroups, process groups and `poll` are
 //! how the judge stays unbreakable.
@@ -22,6 +28,7 @@
 
 pub mod answer;
 pub mod house;
+pub mod matches;
 pub mod meta;
 pub mod output;
 pub mod process;

@@ -1,15 +1,21 @@
-//! One bot process for one game: started through the [`sandbox`](crate::sandbox),
-//! talked to through non-blocking pipes with deadlines, and killed with
-//! everything it started.
+//! Every program the judge starts (a tournament's bot for one game, a
+//! Gomocup brain for a whole match) runs behind one layer: started through
+//! the [`sandbox`](crate::sandbox), talked to through non-blocking pipes with
+//! deadlines, and killed with everything it started.
 //!
-//! The judge thread never blocks on a bot without a deadline: writes and
-//! reads go through `poll`, so a bot that stops reading its input, floods its
-//! output or never ends its line costs only its game.
+//! The judge thread never blocks on a program without a deadline: writes and
+//! reads go through `poll`, so a program that stops reading its input, floods
+//! its output or never ends its line costs only its game.
+//!
+//! Nothing here prints or exits: the lines a bot says go to a [`Listener`]
+//! the front hands in, and an interrupt is reported to the front's handler.
 
+use std::fmt;
 use std::io::{self, Read, Write};
 use std::os::fd::AsFd;
 use std::path::PathBuf;
 use std::process::{ChildStdin, ChildStdout};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use nix::fcntl::{FcntlArg, OFlag, fcntl};
@@ -17,7 +23,7 @@ use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 
 use crate::meta::BotMeta;
 use crate::referee::{Contestant, Fault};
-use crate::sandbox::{self, Contained, End, Limits, Sandbox};
+use crate::sandbox::{self, Contained, End, Limit, Limits, Program, Sandbox};
 
 /// Longest answer line read from a bot; past it the bot forfeits.
 pub const MAX_LINE: usize = 64 * 1024;
@@ -31,31 +37,74 @@ pub fn kill_all_bots() -> usize {
     sandbox::shut_down()
 }
 
-/// Makes Ctrl-C (and SIGTERM) kill every running bot before the judge exits
-/// with status 130. Call once, before the first game.
-pub fn install_interrupt_handler() -> Result<(), ctrlc::Error> {
-    ctrlc::set_handler(|| {
-        // Once shut down, no game can start a bot while we exit.
-        let killed = sandbox::shut_down();
-        eprintln!("inarow judge: interrupted; killed {killed} bot(s)");
-        std::process::exit(130);
+/// Makes Ctrl-C (and SIGTERM) kill every running bot and lets no new one
+/// start; then `on_interrupt` gets how many were killed (the front says so
+/// and exits). Call once, before the first game.
+pub fn install_interrupt_handler(
+    on_interrupt: impl Fn(usize) + Send + 'static,
+) -> Result<(), ctrlc::Error> {
+    ctrlc::set_handler(move || {
+        // Once shut down, no game can start a bot while the front exits.
+        on_interrupt(sandbox::shut_down());
     })
 }
 
-/// Where a bot's lines go besides the game: nowhere, or echoed for `-d`.
+/// A line of a bot's conversation, as a [`Listener`] hears it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Echo {
-    /// Quiet, as in a tournament.
-    Off,
-    /// Every line both ways and the bot's standard error printed on standard output.
-    On,
+pub enum Said<'a> {
+    /// The judge wrote this line to the bot.
+    ToBot(&'a str),
+    /// The bot answered this line.
+    FromBot(&'a str),
+    /// The bot wrote this line on its standard error.
+    Stderr(&'a str),
 }
 
-/// Prints one line on standard output, ignoring a closed output: the judge
-/// must finish its games and write its results even if nobody reads.
-fn print(line: &str) {
-    let mut out = io::stdout().lock();
-    let _ = writeln!(out, "{line}");
+impl Said<'_> {
+    /// The line as `-d` shows it, after `bot`'s name: `<` for what the judge
+    /// wrote, `>` for what the bot answered, `!` for its standard error.
+    pub fn shown(&self, bot: &str) -> String {
+        match self {
+            Said::ToBot(line) => format!("{bot} < {line}"),
+            Said::FromBot(line) => format!("{bot} > {line}"),
+            Said::Stderr(line) => format!("{bot} ! {line}"),
+        }
+    }
+}
+
+/// Hears the lines of bots (by name) besides the game: the front decides
+/// where they are shown. Called from game threads and from the threads
+/// relaying standard error.
+#[derive(Clone)]
+pub struct Listener(Arc<Hear>);
+
+/// What a [`Listener`] does with a bot's line.
+type Hear = dyn Fn(&str, Said<'_>) + Send + Sync;
+
+impl Listener {
+    /// A listener calling `hear` with the bot's name and its line.
+    pub fn new(hear: impl Fn(&str, Said<'_>) + Send + Sync + 'static) -> Listener {
+        Listener(Arc::new(hear))
+    }
+
+    /// Hands `bot`'s line to the listener.
+    pub fn hear(&self, bot: &str, said: Said<'_>) {
+        (self.0)(bot, said)
+    }
+
+    /// A standard error sink handing each line of `bot` to the listener.
+    fn stderr_of(&self, bot: &str) -> sandbox::StderrSink {
+        let (listener, bot) = (self.clone(), bot.to_string());
+        Some(Box::new(move |line: &str| {
+            listener.hear(&bot, Said::Stderr(line))
+        }))
+    }
+}
+
+impl fmt::Debug for Listener {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Listener")
+    }
 }
 
 /// How bot processes are started for a game.
@@ -65,24 +114,13 @@ pub struct Start<'a> {
     pub sandbox: &'a Sandbox,
     /// Time limit per answer; `None` for none.
     pub timeout: Option<Duration>,
-    /// Quiet or echoing.
-    pub echo: Echo,
+    /// `-d`: hears every line both ways and the bot's standard error.
+    pub echo: Option<&'a Listener>,
+    /// Without `echo`: hears the standard error of a bot whose meta file
+    /// asks to show it; `None` drops it.
+    pub stderr: Option<&'a Listener>,
     /// Every bot folder of the tournament: each bot is kept out of the others'.
     pub folders: &'a [PathBuf],
-}
-
-/// A running bot, one per game.
-#[derive(Debug)]
-pub struct BotProcess {
-    name: String,
-    process: Contained,
-    limits: Limits,
-    stdin: Option<ChildStdin>,
-    stdout: ChildStdout,
-    pending: Vec<u8>,
-    timeout: Option<Duration>,
-    echo: Echo,
-    exit_sent: Option<Instant>,
 }
 
 fn nonblocking(fd: impl AsFd) -> io::Result<()> {
@@ -117,40 +155,64 @@ fn wait_ready(fd: impl AsFd, events: PollFlags, deadline: Option<Instant>) -> io
     }
 }
 
-impl BotProcess {
-    /// Starts `bot` in its folder with `opponent` and `seed` as the last two
-    /// arguments, as `start` says.
-    pub fn start(bot: &BotMeta, opponent: &str, seed: u64, start: Start) -> io::Result<BotProcess> {
-        let mut args = bot.args.clone();
-        args.push(opponent.to_string());
-        args.push(seed.to_string());
-        let program = bot.contestant(&args, start.folders);
-        let name = bot.name.clone();
-        let stderr: sandbox::StderrSink = match (start.echo, bot.show_stderr) {
-            (Echo::On, _) => Some(Box::new(move |line: &str| {
-                print(&format!("{name} ! {line}"))
-            })),
-            (Echo::Off, true) => Some(Box::new(move |line: &str| {
-                let mut err = io::stderr().lock();
-                let _ = writeln!(err, "{name} ! {line}");
-            })),
-            (Echo::Off, false) => None,
-        };
-        let mut process = start.sandbox.start(&program, stderr)?;
+/// Why a line could not be written.
+#[derive(Debug)]
+pub enum Unsent {
+    /// The deadline passed with the program's input full.
+    Late,
+    /// The program no longer reads its input.
+    Closed(io::Error),
+}
+
+/// Why no line came from a program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Silence {
+    /// It went over a limit of its sandbox (which stalls it or kills it).
+    Over(Limit),
+    /// The deadline passed.
+    Late,
+    /// More than the longest line without a newline.
+    EndlessLine,
+    /// Its output closed: how it ended, if that was known soon after
+    /// (`None`: still running, or it closed its output and lives on).
+    Gone(Option<End>),
+}
+
+/// One running program and its pipes: what the judge writes to it and
+/// reads from it, within deadlines, and its end.
+#[derive(Debug)]
+pub struct Running {
+    process: Contained,
+    limits: Limits,
+    stdin: Option<ChildStdin>,
+    stdout: ChildStdout,
+    pending: Vec<u8>,
+    max_line: usize,
+    closed_at: Option<Instant>,
+}
+
+impl Running {
+    /// Starts `program` in `sandbox`, its standard error to `stderr`, its
+    /// answer lines bounded by `max_line` bytes.
+    pub fn start(
+        sandbox: &Sandbox,
+        program: &Program,
+        stderr: sandbox::StderrSink,
+        max_line: usize,
+    ) -> io::Result<Running> {
+        let mut process = sandbox.start(program, stderr)?;
         let stdin = process.stdin.take().expect("piped stdin");
         let stdout = process.stdout.take().expect("piped stdout");
         nonblocking(&stdin)?;
         nonblocking(&stdout)?;
-        Ok(BotProcess {
-            name: bot.name.clone(),
+        Ok(Running {
             process,
-            limits: *start.sandbox.limits(),
+            limits: *sandbox.limits(),
             stdin: Some(stdin),
             stdout,
             pending: Vec::new(),
-            timeout: start.timeout,
-            echo: start.echo,
-            exit_sent: None,
+            max_line,
+            closed_at: None,
         })
     }
 
@@ -159,14 +221,15 @@ impl BotProcess {
         self.process.id()
     }
 
-    /// Writes one line within the deadline. `Err(None)` means the deadline
-    /// passed, `Err(Some(_))` that the bot no longer reads.
-    fn send(&mut self, line: &str, deadline: Option<Instant>) -> Result<(), Option<io::Error>> {
-        if self.echo == Echo::On {
-            print(&format!("{} < {line}", self.name));
-        }
+    /// The limits of its sandbox, to say how far it went over one.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Writes one line within the deadline.
+    pub fn send(&mut self, line: &str, deadline: Option<Instant>) -> Result<(), Unsent> {
         let Some(stdin) = self.stdin.as_mut() else {
-            return Err(Some(io::ErrorKind::BrokenPipe.into()));
+            return Err(Unsent::Closed(io::ErrorKind::BrokenPipe.into()));
         };
         let mut data = Vec::with_capacity(line.len() + 1);
         data.extend_from_slice(line.as_bytes());
@@ -174,34 +237,38 @@ impl BotProcess {
         let mut rest = &data[..];
         while !rest.is_empty() {
             match stdin.write(rest) {
-                Ok(0) => return Err(Some(io::ErrorKind::WriteZero.into())),
+                Ok(0) => return Err(Unsent::Closed(io::ErrorKind::WriteZero.into())),
                 Ok(n) => rest = &rest[n..],
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    if !wait_ready(&*stdin, PollFlags::POLLOUT, deadline).map_err(Some)? {
-                        return Err(None);
+                    match wait_ready(&*stdin, PollFlags::POLLOUT, deadline) {
+                        Ok(true) => {}
+                        Ok(false) => return Err(Unsent::Late),
+                        Err(e) => return Err(Unsent::Closed(e)),
                     }
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(Some(e)),
+                Err(e) => return Err(Unsent::Closed(e)),
             }
         }
         Ok(())
     }
 
-    /// Reads one line within the deadline, bounded by [`MAX_LINE`].
-    fn receive(&mut self, deadline: Option<Instant>) -> Result<String, Fault> {
+    /// Closes its input: a program reading to the end of its input ends.
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Reads one line (without its newline) within the deadline, bounded by
+    /// the longest line.
+    pub fn receive(&mut self, deadline: Option<Instant>) -> Result<String, Silence> {
         let mut chunk = [0u8; 8192];
         loop {
             if let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
                 let line: Vec<u8> = self.pending.drain(..=end).collect();
-                let text = String::from_utf8_lossy(&line[..end]).into_owned();
-                if self.echo == Echo::On {
-                    print(&format!("{} > {text}", self.name));
-                }
-                return Ok(text);
+                return Ok(String::from_utf8_lossy(&line[..end]).into_owned());
             }
-            if self.pending.len() > MAX_LINE {
-                return Err(Fault::EndlessLine { limit: MAX_LINE });
+            if self.pending.len() > self.max_line {
+                return Err(Silence::EndlessLine);
             }
             match self.stdout.read(&mut chunk) {
                 Ok(0) => return Err(self.gone()),
@@ -209,7 +276,7 @@ impl BotProcess {
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
                     match wait_ready(&self.stdout, PollFlags::POLLIN, deadline) {
                         Ok(true) => {}
-                        Ok(false) => return Err(self.timed_out()),
+                        Ok(false) => return Err(self.late()),
                         Err(_) => return Err(self.gone()),
                     }
                 }
@@ -219,39 +286,117 @@ impl BotProcess {
         }
     }
 
-    /// A limit it went over, as a fault.
-    fn over_limit(&mut self) -> Option<Fault> {
-        let limit = self.process.went_over()?;
-        Some(Fault::over(limit, &self.limits))
+    /// The limit it went over, if any.
+    pub fn went_over(&mut self) -> Option<Limit> {
+        self.process.went_over()
     }
 
-    fn timed_out(&mut self) -> Fault {
-        // A bot stalled by its own fork bomb or memory hunger is over a limit, not slow.
-        self.over_limit().unwrap_or(Fault::Timeout {
-            seconds: self.timeout.map_or(0.0, |t| t.as_secs_f64()),
-        })
+    /// A deadline passed: a program stalled by its own fork bomb or memory
+    /// hunger is over a limit, not slow.
+    pub fn late(&mut self) -> Silence {
+        self.went_over().map_or(Silence::Late, Silence::Over)
     }
 
-    /// The fault of a bot whose output closed: a limit it went over, a
-    /// crash if it died badly, otherwise an early end of its output.
-    fn gone(&mut self) -> Fault {
+    /// Its output closed: a limit it went over, else how it ended.
+    pub fn gone(&mut self) -> Silence {
         // The end is usually known within microseconds of the closed pipe.
         let end = self
             .process
             .end(Instant::now() + Duration::from_millis(300));
-        if let Some(fault) = self.over_limit() {
-            return fault;
+        match self.went_over() {
+            Some(limit) => Silence::Over(limit),
+            None => Silence::Gone(end),
         }
-        match end {
-            Some(End::Exit(0)) | None => Fault::Eof,
-            Some(End::Exit(code)) => Fault::Crash {
+    }
+
+    /// Says its last line (`EXIT`, `END`) if it still reads, within the
+    /// grace period, and closes its input; the grace period starts now.
+    pub fn close(&mut self, line: &str) {
+        // A program that no longer reads simply misses the line; the grace period holds all the same.
+        let _ = self.send(line, Some(Instant::now() + GRACE));
+        self.stdin = None;
+        self.closed_at = Some(Instant::now());
+    }
+
+    /// Ends it: once closed, it and the helpers it started get the rest of
+    /// the grace period to save their files; then whatever is left is killed.
+    pub fn finish(&mut self) {
+        if let Some(closed) = self.closed_at {
+            self.process.wait_gone(closed + GRACE);
+        }
+        // Always kill: children it left behind die with it.
+        self.process.kill();
+    }
+}
+
+/// A running bot, one per game.
+#[derive(Debug)]
+pub struct BotProcess {
+    name: String,
+    running: Running,
+    timeout: Option<Duration>,
+    echo: Option<Listener>,
+}
+
+impl BotProcess {
+    /// Starts `bot` in its folder with `opponent` and `seed` as the last two
+    /// arguments, as `start` says.
+    pub fn start(bot: &BotMeta, opponent: &str, seed: u64, start: Start) -> io::Result<BotProcess> {
+        let mut args = bot.args.clone();
+        args.push(opponent.to_string());
+        args.push(seed.to_string());
+        let program = bot.contestant(&args, start.folders);
+        let stderr = match (start.echo, start.stderr) {
+            (Some(echo), _) => echo.stderr_of(&bot.name),
+            (None, Some(shown)) if bot.show_stderr => shown.stderr_of(&bot.name),
+            (None, _) => None,
+        };
+        Ok(BotProcess {
+            name: bot.name.clone(),
+            running: Running::start(start.sandbox, &program, stderr, MAX_LINE)?,
+            timeout: start.timeout,
+            echo: start.echo.cloned(),
+        })
+    }
+
+    /// The process id of what was started, which is also its process group.
+    pub fn id(&self) -> u32 {
+        self.running.id()
+    }
+
+    fn echo(&self, said: Said<'_>) {
+        if let Some(echo) = &self.echo {
+            echo.hear(&self.name, said);
+        }
+    }
+
+    /// The fault a bot forfeits for when no answer came.
+    fn fault(&self, silence: Silence) -> Fault {
+        match silence {
+            Silence::Over(limit) => Fault::over(limit, self.running.limits()),
+            Silence::Late => Fault::Timeout {
+                seconds: self.timeout.map_or(0.0, |t| t.as_secs_f64()),
+            },
+            Silence::EndlessLine => Fault::EndlessLine { limit: MAX_LINE },
+            Silence::Gone(Some(End::Exit(0)) | None) => Fault::Eof,
+            Silence::Gone(Some(End::Exit(code))) => Fault::Crash {
                 status: format!("exit status {code}"),
             },
-            Some(End::Signal(signal)) => Fault::Crash {
+            Silence::Gone(Some(End::Signal(signal))) => Fault::Crash {
                 status: format!("killed by signal {signal}"),
             },
-            Some(End::NoStart(error)) => Fault::NoStart { error },
-            Some(End::Sandbox(detail)) => Fault::Sandbox { detail },
+            Silence::Gone(Some(End::NoStart(error))) => Fault::NoStart { error },
+            Silence::Gone(Some(End::Sandbox(detail))) => Fault::Sandbox { detail },
+        }
+    }
+
+    fn receive(&mut self, deadline: Option<Instant>) -> Result<String, Fault> {
+        match self.running.receive(deadline) {
+            Ok(line) => {
+                self.echo(Said::FromBot(&line));
+                Ok(line)
+            }
+            Err(silence) => Err(self.fault(silence)),
         }
     }
 }
@@ -263,35 +408,32 @@ impl Contestant for BotProcess {
 
     fn ask(&mut self, prompt: &str) -> Result<String, Fault> {
         let deadline = self.timeout.map(|t| Instant::now() + t);
-        match self.send(prompt, deadline) {
+        self.echo(Said::ToBot(prompt));
+        match self.running.send(prompt, deadline) {
             Ok(()) => self.receive(deadline),
-            Err(None) => Err(self.timed_out()),
+            Err(Unsent::Late) => {
+                let silence = self.running.late();
+                Err(self.fault(silence))
+            }
             // It stopped reading; an answer may still be waiting, else it is gone.
-            Err(Some(_)) => {
-                self.stdin = None;
+            Err(Unsent::Closed(_)) => {
+                self.running.close_input();
                 self.receive(deadline)
             }
         }
     }
 
     fn exit(&mut self, line: &str) {
-        // A bot that no longer reads simply misses the line; the grace period holds all the same.
-        let deadline = Instant::now() + GRACE;
-        let _ = self.send(line, Some(deadline));
-        self.stdin = None;
-        self.exit_sent = Some(Instant::now());
+        self.echo(Said::ToBot(line));
+        self.running.close(line);
     }
 
     fn finish(&mut self) {
-        if let Some(sent) = self.exit_sent {
-            // Helpers the bot started may still be saving its files: they share the grace.
-            self.process.wait_gone(sent + GRACE);
-        }
-        // Always kill: children the bot left behind die with it.
-        self.process.kill();
+        self.running.finish();
     }
 
     fn went_over(&mut self) -> Option<Fault> {
-        self.over_limit()
+        let limit = self.running.went_over()?;
+        Some(Fault::over(limit, self.running.limits()))
     }
 }

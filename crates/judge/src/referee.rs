@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use inarow_core::{Game, Mnk, Outcome, PlayError, Player};
+use inarow_core::{Game, Mnk, Outcome, PlayError, Player, Point};
 use serde::{Deserialize, Serialize};
 
 use crate::protocol::{self, AnswerError, Swap, Xy};
@@ -230,7 +230,11 @@ struct Table<'a> {
     game: Mnk,
     record: GameRecord,
     seats: [&'a mut dyn Contestant; 2],
+    on_stone: OnStone<'a>,
 }
+
+/// Sees each stone as it is put on the board: who put it, where, which colour.
+pub type OnStone<'a> = &'a mut dyn FnMut(Seat, Point, Player);
 
 impl Table<'_> {
     fn contestant(&mut self, seat: Seat) -> &mut dyn Contestant {
@@ -266,6 +270,7 @@ impl Table<'_> {
                 x: xy.x,
                 y: xy.y,
             });
+            (self.on_stone)(seat, xy.point(), colour);
         }
         Ok(())
     }
@@ -328,6 +333,16 @@ impl Table<'_> {
 /// between `a`, who opens, and `b`. Every way a bot can fail costs it the
 /// game; both bots always get their `EXIT` line and are finished.
 pub fn play_game(rules: &Mnk, a: &mut dyn Contestant, b: &mut dyn Contestant) -> GameRecord {
+    play_game_watched(rules, a, b, &mut |_, _, _| {})
+}
+
+/// [`play_game`], showing every stone to `on_stone` as it is put down.
+pub fn play_game_watched(
+    rules: &Mnk,
+    a: &mut dyn Contestant,
+    b: &mut dyn Contestant,
+    on_stone: OnStone<'_>,
+) -> GameRecord {
     let record = GameRecord {
         index: 0,
         a: a.name().to_string(),
@@ -346,6 +361,7 @@ pub fn play_game(rules: &Mnk, a: &mut dyn Contestant, b: &mut dyn Contestant) ->
         game: rules.clone(),
         record,
         seats: [a, b],
+        on_stone,
     };
     let mut result = table.play();
     // A bot over a limit loses even a game it won on the board.

@@ -8,14 +8,14 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use inarow_core::{Mnk, Rule};
+use inarow_core::{Mnk, Player, Point, Rule};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::meta::BotMeta;
-use crate::process::{BotProcess, Echo, Start};
-use crate::referee::{Contestant, Fault, Forfeit, GameRecord, play_game};
+use crate::process::{BotProcess, Listener, Start};
+use crate::referee::{Contestant, Fault, Forfeit, GameRecord, Seat, play_game_watched};
 use crate::sandbox::{ProbeError, Sandbox};
 
 /// How a tournament is run.
@@ -31,6 +31,9 @@ pub struct Config {
     pub rule: Rule,
     /// How bots are started: contained (and within which limits) or not.
     pub sandbox: Sandbox,
+    /// Hears the standard error of bots whose meta file asks to show it;
+    /// `None` drops it.
+    pub stderr: Option<Listener>,
 }
 
 /// One scheduled game: which bots, who opens, which seeds.
@@ -137,7 +140,8 @@ fn start(
     let start = Start {
         sandbox: &config.sandbox,
         timeout: config.timeout,
-        echo: Echo::Off,
+        echo: None,
+        stderr: config.stderr.as_ref(),
         folders: &folders,
     };
     match BotProcess::start(bot, opponent, seed, start) {
@@ -159,18 +163,62 @@ pub fn board(rule: Rule) -> Mnk {
 
 /// Plays one scheduled game between bot processes.
 pub fn play_fixture(bots: &[BotMeta], fixture: &Fixture, config: &Config) -> GameRecord {
-    play_fixture_watched(bots, fixture, config, &|_, _, _| {})
+    play_fixture_watched(bots, fixture, config, &|_| {})
 }
 
-/// Sees each prompt as the judge writes it: (fixture index, bot name,
-/// prompt). Prompts carry the whole board, so a viewer can draw a game live.
-pub type OnPrompt<'a> = &'a (dyn Fn(usize, &str, &str) + Sync);
+/// What happens in the games of a tournament, as a watcher sees it (from
+/// the game's thread, as it happens), in the game's own terms.
+#[derive(Clone, Copy, Debug)]
+pub enum Event<'a> {
+    /// Game `game` starts between `a`, who opens, and `b`.
+    Start {
+        /// The game's place in the schedule.
+        game: usize,
+        /// The bot that opens.
+        a: &'a str,
+        /// The bot that answers the opening.
+        b: &'a str,
+    },
+    /// The judge asks `bot` for its next answer.
+    Asking {
+        /// The game.
+        game: usize,
+        /// The bot asked.
+        bot: &'a str,
+    },
+    /// A stone was put on the board (an opening stone or a move).
+    Stone {
+        /// The game.
+        game: usize,
+        /// The bot that put it there.
+        by: Seat,
+        /// Where, on the game's board.
+        point: Point,
+        /// Its colour: `X` black, `O` white.
+        colour: Player,
+    },
+    /// A bot lost the game through a fault (the record says which).
+    Forfeit {
+        /// The finished game.
+        record: &'a GameRecord,
+        /// Its forfeit.
+        forfeit: &'a Forfeit,
+    },
+    /// The game is over.
+    End {
+        /// Everything that happened in it.
+        record: &'a GameRecord,
+    },
+}
 
-/// A contestant whose prompts are shown to a watcher first.
+/// Hears every [`Event`] of every game.
+pub type OnEvent<'a> = &'a (dyn Fn(&Event<'_>) + Sync);
+
+/// A contestant whose questions are announced to a watcher first.
 struct Watched<'a> {
     inner: Box<dyn Contestant>,
     index: usize,
-    on_prompt: OnPrompt<'a>,
+    on_event: OnEvent<'a>,
 }
 
 impl Contestant for Watched<'_> {
@@ -178,7 +226,10 @@ impl Contestant for Watched<'_> {
         self.inner.name()
     }
     fn ask(&mut self, prompt: &str) -> Result<String, Fault> {
-        (self.on_prompt)(self.index, self.inner.name(), prompt);
+        (self.on_event)(&Event::Asking {
+            game: self.index,
+            bot: self.inner.name(),
+        });
         self.inner.ask(prompt)
     }
     fn exit(&mut self, line: &str) {
@@ -192,28 +243,49 @@ impl Contestant for Watched<'_> {
     }
 }
 
-/// [`play_fixture`], showing every prompt to `on_prompt`.
+/// [`play_fixture`], telling `on_event` what happens as it happens.
 pub fn play_fixture_watched(
     bots: &[BotMeta],
     fixture: &Fixture,
     config: &Config,
-    on_prompt: OnPrompt<'_>,
+    on_event: OnEvent<'_>,
 ) -> GameRecord {
     let (bot_a, bot_b) = (&bots[fixture.a], &bots[fixture.b]);
+    let game = fixture.index;
+    on_event(&Event::Start {
+        game,
+        a: &bot_a.name,
+        b: &bot_b.name,
+    });
     let mut a = Watched {
         inner: start(bots, bot_a, &bot_b.name, fixture.a_seed, config),
-        index: fixture.index,
-        on_prompt,
+        index: game,
+        on_event,
     };
     let mut b = Watched {
         inner: start(bots, bot_b, &bot_a.name, fixture.b_seed, config),
-        index: fixture.index,
-        on_prompt,
+        index: game,
+        on_event,
     };
-    let mut record = play_game(&board(config.rule), &mut a, &mut b);
-    record.index = fixture.index;
+    let mut on_stone = |by, point, colour| {
+        on_event(&Event::Stone {
+            game,
+            by,
+            point,
+            colour,
+        })
+    };
+    let mut record = play_game_watched(&board(config.rule), &mut a, &mut b, &mut on_stone);
+    record.index = game;
     record.a_seed = fixture.a_seed;
     record.b_seed = fixture.b_seed;
+    if let Some(forfeit) = &record.forfeit {
+        on_event(&Event::Forfeit {
+            record: &record,
+            forfeit,
+        });
+    }
+    on_event(&Event::End { record: &record });
     record
 }
 
@@ -224,16 +296,19 @@ pub fn play_all(
     config: &Config,
     on_game: &(dyn Fn(&GameRecord) + Sync),
 ) -> Vec<GameRecord> {
-    play_all_watched(bots, config, on_game, &|_, _, _| {})
+    play_all_watched(bots, config, &|event| {
+        if let Event::End { record } = event {
+            on_game(record);
+        }
+    })
 }
 
-/// [`play_all`], showing every prompt of every game to `on_prompt` (from
-/// the game's thread, as the judge writes it).
+/// [`play_all`], telling `on_event` everything that happens in every game
+/// (from the game's thread, as it happens).
 pub fn play_all_watched(
     bots: &[BotMeta],
     config: &Config,
-    on_game: &(dyn Fn(&GameRecord) + Sync),
-    on_prompt: OnPrompt<'_>,
+    on_event: OnEvent<'_>,
 ) -> Vec<GameRecord> {
     let fixtures = schedule(bots.len(), config.seed);
     let next = AtomicUsize::new(0);
@@ -246,8 +321,7 @@ pub fn play_all_watched(
                     let Some(fixture) = fixtures.get(i) else {
                         break;
                     };
-                    let record = play_fixture_watched(bots, fixture, config, on_prompt);
-                    on_game(&record);
+                    let record = play_fixture_watched(bots, fixture, config, on_event);
                     done.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(record);
                 }
             });

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 mod common;
 
 use inarow_core::Rule;
-use inarow_judge::process::{BotProcess, Echo, Start};
+use inarow_judge::process::{BotProcess, Start};
 use inarow_judge::referee::Seat;
 use inarow_judge::tournament::{self, Config};
 use inarow_judge::{BotMeta, Fault, GameRecord, Results, output, play_game};
@@ -63,7 +63,8 @@ fn game(a: &BotMeta, b: &BotMeta, timeout: f64) -> (GameRecord, [u32; 2]) {
     let start = Start {
         sandbox: &sandbox,
         timeout,
-        echo: Echo::Off,
+        echo: None,
+        stderr: None,
         folders: &folders,
     };
     let mut pa = BotProcess::start(a, &b.name, 11, start).unwrap();
@@ -273,6 +274,7 @@ fn a_bot_that_cannot_start_forfeits() {
         timeout: Some(Duration::from_secs(1)),
         rule: Rule::Freestyle,
         sandbox: common::sandbox(),
+        stderr: None,
     };
     let records = tournament::play_all(&[a, ghost], &config, &|_| {});
     assert_eq!(records.len(), 2);
@@ -339,6 +341,7 @@ fn tournament_json(dir: &Path, seed: u64, jobs: usize) -> String {
         timeout: Some(Duration::from_secs(30)),
         rule: Rule::Freestyle,
         sandbox: common::sandbox(),
+        stderr: None,
     };
     let records = tournament::play_all(&bots, &config, &|_| {});
     output::results_json(&Results::new(&bots, &config, records))

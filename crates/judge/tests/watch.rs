@@ -1,5 +1,5 @@
-//! The prompt hook: watching a tournament sees every prompt of every game
-//! and changes nothing about the games.
+//! The event hook: watching a tournament sees every game start, every
+//! question, every stone and every end, and changes nothing about the games.
 
 use std::fs;
 use std::path::Path;
@@ -8,9 +8,8 @@ use std::time::Duration;
 
 mod common;
 
-use inarow_core::Rule;
-use inarow_judge::protocol::parse_board;
-use inarow_judge::tournament::{self, Config};
+use inarow_core::{Player, Point, Rule};
+use inarow_judge::tournament::{self, Config, Event};
 use inarow_judge::{BotMeta, GameRecord};
 
 /// Two copies of the random Python example bot under different names.
@@ -29,8 +28,18 @@ fn bots(dir: &Path) -> Vec<BotMeta> {
         .collect()
 }
 
+/// What a watcher keeps of one event: the game, and the bot asked or the
+/// stone put down.
+#[derive(Clone, Debug, PartialEq)]
+enum Seen {
+    Start(String),
+    Asking(String),
+    Stone(Point, Player),
+    End(Box<GameRecord>),
+}
+
 #[test]
-fn watching_sees_every_prompt_and_changes_no_game() {
+fn watching_sees_every_event_and_changes_no_game() {
     let dir = common::workspace();
     let bots = bots(dir.path());
     let config = Config {
@@ -39,40 +48,52 @@ fn watching_sees_every_prompt_and_changes_no_game() {
         timeout: Some(Duration::from_secs(10)),
         rule: Rule::Freestyle,
         sandbox: common::sandbox(),
+        stderr: None,
     };
     let plain = tournament::play_all(&bots, &config, &|_| {});
-    let prompts: Mutex<Vec<(usize, String, String)>> = Mutex::new(Vec::new());
-    let watched = tournament::play_all_watched(&bots, &config, &|_| {}, &|i, name, prompt| {
-        prompts
-            .lock()
-            .unwrap()
-            .push((i, name.to_string(), prompt.to_string()));
+    let events: Mutex<Vec<(usize, Seen)>> = Mutex::new(Vec::new());
+    let watched = tournament::play_all_watched(&bots, &config, &|event| {
+        let seen = match *event {
+            Event::Start { game, a, .. } => (game, Seen::Start(a.to_string())),
+            Event::Asking { game, bot } => (game, Seen::Asking(bot.to_string())),
+            Event::Stone {
+                game,
+                point,
+                colour,
+                ..
+            } => (game, Seen::Stone(point, colour)),
+            Event::Forfeit { .. } => return,
+            Event::End { record } => (record.index, Seen::End(Box::new(record.clone()))),
+        };
+        events.lock().unwrap().push(seen);
     });
     assert_eq!(plain, watched);
-    let prompts = prompts.into_inner().unwrap();
+    let events = events.into_inner().unwrap();
     for game in &watched {
-        let seen: Vec<_> = prompts.iter().filter(|p| p.0 == game.index).collect();
-        assert_eq!(seen[0].1, game.a);
-        assert_eq!(seen[0].2, "A []");
-        // Each move prompt's board is the record's stones so far.
-        for (_, _, prompt) in seen.iter().skip(1) {
-            let (_, board) = prompt.split_once(' ').unwrap();
-            let stones = parse_board(board).unwrap();
-            let mut placed: Vec<_> = game.stones[..stones.len()]
-                .iter()
-                .map(|s| (s.x, s.y))
-                .collect();
-            placed.sort();
-            let mut got: Vec<_> = stones.iter().map(|(xy, _)| (xy.x, xy.y)).collect();
-            got.sort();
-            assert_eq!(got, placed, "game {}: {prompt}", game.index);
-        }
+        let seen: Vec<&Seen> = events
+            .iter()
+            .filter(|e| e.0 == game.index)
+            .map(|e| &e.1)
+            .collect();
+        assert_eq!(seen[0], &Seen::Start(game.a.clone()));
+        assert_eq!(seen[1], &Seen::Asking(game.a.clone()));
+        assert_eq!(seen.last(), Some(&&Seen::End(Box::new(game.clone()))));
+        // The stones seen are the record's, in order, with their colours.
+        let stones: Vec<(u8, u8, char)> = seen
+            .iter()
+            .filter_map(|e| match e {
+                Seen::Stone(p, colour) => {
+                    let (x, y) = (p.col(15) as u8, p.row(15) as u8);
+                    Some((x, y, if *colour == Player::X { 'B' } else { 'W' }))
+                }
+                _ => None,
+            })
+            .collect();
+        let placed: Vec<(u8, u8, char)> =
+            game.stones.iter().map(|s| (s.x, s.y, s.colour)).collect();
+        assert_eq!(stones, placed, "game {}", game.index);
+        let asked = seen.iter().filter(|e| matches!(e, Seen::Asking(_))).count();
         let last: &GameRecord = game;
-        assert!(
-            seen.len() >= 3,
-            "game {} saw {} prompts",
-            last.index,
-            seen.len()
-        );
+        assert!(asked >= 3, "game {} saw {} questions", last.index, asked);
     }
 }

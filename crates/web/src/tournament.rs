@@ -1,16 +1,17 @@
 //! Judge tournaments started from the page: standings as games finish, the
-//! games in progress drawn from the prompts the judge writes, and finished
-//! games kept whole for replay. The tournament is `inarow-judge`'s; this
+//! games in progress drawn from the judge's events (stones as they are put
+//! down, the bot asked), and finished games kept whole for replay. The tournament is `inarow-judge`'s; this
 //! module only keeps what viewers see.
 
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use inarow_core::{Player, Rule};
-use inarow_judge::protocol::parse_board;
+use inarow_core::{Game, Player, Rule};
+use inarow_judge::process::Listener;
 use inarow_judge::sandbox::Sandbox;
-use inarow_judge::tournament::{self, Config, Fixture};
+use inarow_judge::tournament::{self, Config, Event, Fixture};
 use inarow_judge::{BotMeta, GameRecord, discover};
 use serde::Serialize;
 
@@ -18,6 +19,9 @@ use serde::Serialize;
 pub const MAX_JOBS: usize = 8;
 /// Time per answer a run may ask for, in milliseconds.
 pub const TIMEOUT_MS: std::ops::RangeInclusive<u64> = 100..=60_000;
+
+/// The rule of the page's tournaments: five or more wins.
+const RULE: Rule = Rule::Freestyle;
 
 /// What a run was asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,7 +34,7 @@ pub struct Request {
     pub timeout_ms: u64,
 }
 
-/// A game in progress, as its last prompt showed it.
+/// A game in progress, as its events showed it.
 #[derive(Clone, Debug, Serialize)]
 struct Live {
     index: usize,
@@ -79,8 +83,12 @@ pub fn config(request: &Request, sandbox: &Sandbox) -> Config {
         seed: request.seed,
         jobs: request.jobs,
         timeout: Some(Duration::from_millis(request.timeout_ms)),
-        rule: Rule::Freestyle,
+        rule: RULE,
         sandbox: sandbox.clone(),
+        // Bots whose meta file asks for it show their standard error on ours.
+        stderr: Some(Listener::new(|bot, said| {
+            let _ = writeln!(std::io::stderr().lock(), "{}", said.shown(bot));
+        })),
     }
 }
 
@@ -102,34 +110,51 @@ impl Runs {
         });
     }
 
-    /// The judge wrote `prompt` in game `index`: its board is the game now.
-    /// Returns true when viewers should hear of it (at most ten times a
-    /// second, since fast bots answer thousands of prompts a second).
-    pub fn prompt(&mut self, index: usize, name: &str, prompt: &str) -> bool {
+    /// Something happened in a game: the game in progress changes with it,
+    /// and a finished game is kept. Returns true when viewers should hear of
+    /// it (at most ten times a second while games go on, since fast bots
+    /// answer thousands of prompts a second; always when a game ends).
+    pub fn heard(&mut self, event: &Event) -> bool {
         let Some(run) = self.run.as_mut() else {
             return false;
         };
-        let Some(fixture) = run.fixtures.get(index) else {
-            return false;
-        };
-        let board = prompt.split_once(' ').map_or("[]", |(_, b)| b);
-        let stones = parse_board(board)
-            .map(|s| {
-                s.into_iter()
-                    .map(|(xy, p)| (xy.x, xy.y, if p == Player::X { 'B' } else { 'W' }))
-                    .collect()
-            })
-            .unwrap_or_default();
-        run.live.insert(
-            index,
-            Live {
-                index,
-                a: run.bots[fixture.a].clone(),
-                b: run.bots[fixture.b].clone(),
-                asking: name.to_string(),
-                stones,
-            },
-        );
+        match *event {
+            Event::Start { game, a, b } => {
+                run.live.insert(
+                    game,
+                    Live {
+                        index: game,
+                        a: a.to_string(),
+                        b: b.to_string(),
+                        asking: String::new(),
+                        stones: Vec::new(),
+                    },
+                );
+            }
+            Event::Asking { game, bot } => {
+                if let Some(live) = run.live.get_mut(&game) {
+                    live.asking = bot.to_string();
+                }
+            }
+            Event::Stone {
+                game,
+                point,
+                colour,
+                ..
+            } => {
+                if let Some(live) = run.live.get_mut(&game) {
+                    let size = tournament::board(RULE).cols();
+                    let letter = if colour == Player::X { 'B' } else { 'W' };
+                    let (x, y) = (point.col(size) as u8, point.row(size) as u8);
+                    live.stones.push((x, y, letter));
+                }
+            }
+            Event::Forfeit { .. } => {}
+            Event::End { record } => {
+                self.finished(record);
+                return true;
+            }
+        }
         self.due()
     }
 
@@ -225,7 +250,7 @@ mod tests {
     }
 
     #[test]
-    fn prompts_draw_the_live_game_until_it_finishes() {
+    fn events_draw_the_live_game_until_it_finishes() {
         let mut runs = Runs::default();
         let request = Request {
             seed: 1,
@@ -234,9 +259,33 @@ mod tests {
         };
         runs.start(request, &[bot("alice"), bot("bob")]);
         assert!(runs.running());
-        assert!(runs.prompt(0, "alice", "A []"));
-        // A second prompt within 0.1 s updates the game but is not announced.
-        assert!(!runs.prompt(1, "bob", r#"B [((7,7),"B"),((7,8),"B"),((8,8),"W")]"#));
+        let names = ["alice", "bob"];
+        let fixtures = runs.run.as_ref().unwrap().fixtures.clone();
+        let start = |game: usize| Event::Start {
+            game,
+            a: names[fixtures[game].a],
+            b: names[fixtures[game].b],
+        };
+        assert!(runs.heard(&start(0)));
+        // Events within 0.1 s update the game but are not announced.
+        assert!(!runs.heard(&Event::Asking {
+            game: 0,
+            bot: "alice"
+        }));
+        assert!(!runs.heard(&start(1)));
+        for (x, y, colour) in [(7, 7, Player::X), (7, 8, Player::X), (8, 8, Player::O)] {
+            let stone = Event::Stone {
+                game: 1,
+                by: inarow_judge::referee::Seat::A,
+                point: inarow_core::Point::at(y, x, 15),
+                colour,
+            };
+            assert!(!runs.heard(&stone));
+        }
+        assert!(!runs.heard(&Event::Asking {
+            game: 1,
+            bot: "bob"
+        }));
         let v = runs.view();
         let live = &v["run"]["live"];
         assert_eq!(live[0]["stones"], serde_json::json!([]));

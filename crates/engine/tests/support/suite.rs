@@ -1,15 +1,21 @@
 //! The tactical suite: positions with a forced win by continuous fours,
 //! generated from seeded play and each proven by an exhaustive threat search
 //! written on the game core (independent of the engine's pattern tables),
-//! plus a checker that replays a claimed winning line against every defence.
+//! plus a checker that replays a claimed winning line against every defence,
+//! and typical middlegames. Not part of the engine: the engine's tests,
+//! benchmarks and `measure` example include this file
+//! (`#[path = ".../tests/support/suite.rs"] mod suite;`), each using some of it.
+#![allow(dead_code)]
 
 use inarow_core::{Game, Mnk, Player, Point};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::board::Board;
-use crate::koth::board_of;
-use crate::movegen::{MoveList, generate};
+use inarow_engine::board::Board;
+use inarow_engine::koth::board_of;
+use inarow_engine::movegen::{MoveList, generate};
+use inarow_engine::pattern::Threat;
+use inarow_engine::search::{Limits, Options, Searcher};
 
 /// One suite position: the board (side to move has a VCF) and the proof depth.
 #[derive(Clone, Debug)]
@@ -88,7 +94,7 @@ pub fn proves_vcf(game: &mut Mnk, attacks: usize) -> bool {
 }
 
 /// Checks a claimed winning line for the side to move of `game`
-/// (attacker and defender moves alternating, as [`crate::vcf::Vcf::solve`]
+/// (attacker and defender moves alternating, as `inarow_engine::vcf::Vcf::solve`
 /// returns): at every defender turn each legal reply is tried, and each
 /// must leave the attacker a five at once or be the line's block. The line
 /// must end in a five, or in a move after which every reply loses at once.
@@ -173,7 +179,7 @@ pub fn generate_suite(seed: u64, count: usize, max_attacks: usize) -> Vec<Puzzle
         let me = game.to_move();
         let trivial = !five_points(&game, me).is_empty() || {
             let b = board_of(&game, None).expect("live board");
-            b.threat_count(me, crate::pattern::Threat::Flex4) > 0
+            b.threat_count(me, Threat::Flex4) > 0
         };
         if trivial || !five_points(&game, me.opponent()).is_empty() {
             continue;
@@ -185,11 +191,28 @@ pub fn generate_suite(seed: u64, count: usize, max_attacks: usize) -> Vec<Puzzle
     out
 }
 
+/// Three seeded stones within three points of the centre, the centre
+/// first: the shape of a match's random openings
+/// (`inarow_judge::matches::openings::random_openings` with one opening).
+fn three_near_the_centre(seed: u64) -> Vec<Point> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let centre = 7;
+    let mut stones = vec![Point::at(centre, centre, 15)];
+    while stones.len() < 3 {
+        let x = centre + rng.random_range(0..7) - 3;
+        let y = centre + rng.random_range(0..7) - 3;
+        let p = Point::at(y, x, 15);
+        if !stones.contains(&p) {
+            stones.push(p);
+        }
+    }
+    stones
+}
+
 /// `count` typical middlegame positions of `plies` stones: seeded games
 /// between node-limited searches from generated three-stone openings, kept
 /// only while nobody has won.
 pub fn middlegames(seed: u64, count: usize, plies: usize) -> Vec<Mnk> {
-    use crate::search::{Limits, Options, Searcher};
     let limits = Limits {
         time: None,
         depth: 40,
@@ -203,10 +226,9 @@ pub fn middlegames(seed: u64, count: usize, plies: usize) -> Vec<Mnk> {
     let mut k = 0;
     while out.len() < count {
         k += 1;
-        let opening = &crate::selfplay::random_openings(seed.wrapping_add(k), 1, 15)[0];
         let mut game = Mnk::gomoku();
-        for &(x, y) in opening {
-            game.play_unchecked(Point::at(y, x, 15));
+        for p in three_near_the_centre(seed.wrapping_add(k)) {
+            game.play_unchecked(p);
         }
         while game.stones() < plies && game.outcome().is_none() {
             let mut b = board_of(&game, None).expect("live board");

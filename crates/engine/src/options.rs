@@ -1,0 +1,75 @@
+//! The search's settings read from text, as `inarow selfplay --a` and `--b`
+//! give them: `key=value` pairs separated by commas.
+
+use std::str::FromStr;
+
+use crate::search::Options;
+
+impl FromStr for Options {
+    type Err = String;
+
+    /// Reads `root_vcf`, `vcf_defence`, `root_vct`, `vct_defence` and `lmr`
+    /// (on/off), `leaf_vcf` (node budget), `width`, `tt_mb`, `soft` and
+    /// `mover`; settings not named keep their defaults, so an empty text
+    /// gives [`Options::default`].
+    fn from_str(text: &str) -> Result<Options, String> {
+        let mut o = Options::default();
+        for pair in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (k, v) = pair
+                .split_once('=')
+                .ok_or_else(|| format!("expected key=value, got {pair:?}"))?;
+            let flag = || match v {
+                "on" | "1" | "true" => Ok(true),
+                "off" | "0" | "false" => Ok(false),
+                _ => Err(format!("{k} must be on or off, got {v:?}")),
+            };
+            let num = || {
+                v.parse::<u64>()
+                    .map_err(|_| format!("{k} needs a whole number, got {v:?}"))
+            };
+            match k {
+                "root_vcf" => o.root_vcf = flag()?,
+                "lmr" => o.lmr = flag()?,
+                "vcf_defence" => o.vcf_defence = flag()?,
+                "root_vct" => o.root_vct = flag()?,
+                "vct_defence" => o.vct_defence = flag()?,
+                "leaf_vcf" => o.leaf_vcf_nodes = num()?,
+                "width" => o.width = (num()? as usize).max(1),
+                "tt_mb" => o.tt_bytes = (num()? as usize).max(1) << 20,
+                "mover" => o.mover_weight = num()?.clamp(1, 100) as i32,
+                "soft" => o.soft_percent = num()?.min(100) as u32,
+                _ => {
+                    return Err(format!(
+                        "unknown option {k:?} (root_vcf, vcf_defence, root_vct, vct_defence, lmr, leaf_vcf, width, tt_mb, soft, mover)"
+                    ));
+                }
+            }
+        }
+        Ok(o)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_parse_or_explain() {
+        let o: Options = "root_vcf=off, width=12,leaf_vcf=0,soft=80".parse().unwrap();
+        assert!(!o.root_vcf && o.width == 12 && o.leaf_vcf_nodes == 0 && o.soft_percent == 80);
+        assert_eq!("soft=250".parse::<Options>().unwrap().soft_percent, 100);
+        assert_eq!("".parse::<Options>().unwrap(), Options::default());
+        assert!(
+            "speed=9"
+                .parse::<Options>()
+                .unwrap_err()
+                .contains("unknown option")
+        );
+        assert!(
+            "lmr=maybe"
+                .parse::<Options>()
+                .unwrap_err()
+                .contains("on or off")
+        );
+    }
+}

@@ -1,0 +1,282 @@
+//! Another engine as a match contender, driven over the Gomocup brain
+//! protocol: a second build of this one (`pbrain-inarow`) or any other brain.
+//!
+//! A brain is a program the project did not write, so it runs like a
+//! judge's bot, behind the same [process layer](crate::process): contained
+//! by the [`sandbox`](crate::sandbox) (its own folder to read and write,
+//! nothing else of ours, every process it starts dies with it), its lines
+//! read within deadlines.
+
+mod place;
+pub mod wire;
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use inarow_core::{Game, Mnk, Point};
+use inarow_engine::search::Limits;
+
+pub use place::Place;
+
+use crate::matches::Contender;
+use crate::process::{Running, Silence, Unsent};
+use crate::sandbox::{self, End, Sandbox};
+
+/// Time a brain gets to start up and to answer `START` or `RESTART`, and
+/// to take a line we write.
+const HANDSHAKE: Duration = Duration::from_secs(10);
+
+/// Longest line read from a brain: a move is a few bytes, and a brain that
+/// never ends its line must not fill our memory.
+const MAX_LINE: usize = 4096;
+
+/// How much of a brain's last standard error line its error messages show.
+const LAST_WORDS: usize = 300;
+
+/// How long a move may take before it counts as lost, for a turn of `turn`.
+pub fn patience(turn: Duration) -> Duration {
+    turn * 2 + Duration::from_secs(1)
+}
+
+/// The default CPU seconds of a brain: a brain, unlike a judge's bot, lives
+/// through every game of the match, and the CPU limit is a backstop against
+/// a runaway, not the brain's clock. A match is at most every point of every
+/// game at a move's patience, with each of the machine's cores busy; at
+/// least an hour.
+pub fn cpu_budget(pairs: usize, size: usize, turn: Duration) -> u64 {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let moves = pairs.saturating_mul(2 * size * size).saturating_mul(cores);
+    let whole = patience(turn).saturating_mul(u32::try_from(moves).unwrap_or(u32::MAX));
+    whole.as_secs().max(3600)
+}
+
+/// A brain process for a whole match.
+pub struct BrainProcess {
+    name: String,
+    running: Running,
+    /// The last line of its standard error, for error messages.
+    last_words: Arc<Mutex<Option<String>>>,
+    size: usize,
+    /// How long to wait for a move before it counts as lost.
+    patience: Duration,
+    /// Set when the brain failed outside a move (e.g. on `RESTART`).
+    broken: Option<String>,
+    /// How many stones of the game, in order, the brain has on its board.
+    told: usize,
+}
+
+impl BrainProcess {
+    /// Starts the brain at `place` in `sandbox`, kept out of `folders` (every
+    /// brain's of the match), for a `size` board with `turn` per move.
+    pub fn start(
+        place: &Place,
+        folders: &[PathBuf],
+        sandbox: &Sandbox,
+        size: usize,
+        turn: Duration,
+    ) -> Result<BrainProcess, String> {
+        let name = place.name.clone();
+        let last_words = Arc::new(Mutex::new(None));
+        let keep = last_words.clone();
+        let stderr: sandbox::StderrSink = Some(Box::new(move |line: &str| {
+            let line = line.trim();
+            if !line.is_empty() {
+                *lock(&keep) = Some(shorten(line));
+            }
+        }));
+        let running = Running::start(sandbox, &place.program(folders), stderr, MAX_LINE)
+            .map_err(|e| format!("cannot start brain {name}: {e}"))?;
+        let mut brain = BrainProcess {
+            name,
+            running,
+            last_words,
+            size,
+            patience: patience(turn),
+            broken: None,
+            told: 0,
+        };
+        brain.send(&wire::start(size))?;
+        brain.expect_ok("START")?;
+        for line in wire::info(turn.as_millis()) {
+            brain.send(&line)?;
+        }
+        Ok(brain)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        match self.running.send(line, Some(Instant::now() + HANDSHAKE)) {
+            Ok(()) => Ok(()),
+            Err(Unsent::Late) => {
+                let silence = self.running.late();
+                let late = format!("did not read its input within {} ms", HANDSHAKE.as_millis());
+                Err(self.why(silence, "closed its input", late))
+            }
+            Err(Unsent::Closed(_)) => {
+                let silence = self.running.gone();
+                Err(self.why(silence, "closed its input", String::new()))
+            }
+        }
+    }
+
+    /// The next answer line within `wait`, skipping what is not an answer.
+    fn answer(&mut self, wait: Duration) -> Result<String, String> {
+        let deadline = Instant::now() + wait;
+        loop {
+            match self.running.receive(Some(deadline)) {
+                Ok(line) if wire::is_chatter(line.trim()) => {}
+                Ok(line) => return Ok(line.trim().to_string()),
+                Err(silence) => {
+                    let late = format!("did not answer within {} ms", wait.as_millis());
+                    return Err(self.why(silence, "closed its output", late));
+                }
+            }
+        }
+    }
+
+    /// Why the brain stopped talking, in words: a limit it went over, that
+    /// it is `late`, why it could not start, or how it ended (it `did` so),
+    /// with its last words on standard error.
+    fn why(&self, silence: Silence, did: &str, late: String) -> String {
+        let name = &self.name;
+        let end = match silence {
+            Silence::Over(limit) => {
+                let limits = self.running.limits();
+                return format!(
+                    "brain {name} went over its {limit} limit: {}",
+                    limit.describe(limits.value(limit))
+                );
+            }
+            Silence::Late => return format!("brain {name} {late}"),
+            Silence::EndlessLine => {
+                return format!(
+                    "brain {name} wrote more than {MAX_LINE} bytes without ending its line"
+                );
+            }
+            Silence::Gone(end) => end,
+        };
+        let how = match end {
+            Some(End::Exit(0)) | None => String::new(),
+            Some(End::Exit(code)) => format!(" (exit status {code})"),
+            Some(End::Signal(signal)) => format!(" (killed by signal {signal})"),
+            Some(End::NoStart(why)) => return format!("cannot start brain {name}: {why}"),
+            Some(End::Sandbox(why)) => return format!("the sandbox of brain {name} failed: {why}"),
+        };
+        let words = match lock(&self.last_words).as_deref() {
+            Some(line) => format!("; its last words: {line}"),
+            None => String::new(),
+        };
+        format!("brain {name} {did}{how}{words}")
+    }
+
+    fn expect_ok(&mut self, command: &str) -> Result<(), String> {
+        let line = self.answer(HANDSHAKE)?;
+        if line != "OK" {
+            return Err(format!(
+                "brain {} answered {command} with {line:?}, not OK",
+                self.name
+            ));
+        }
+        Ok(())
+    }
+
+    /// Asks for a move as managers do: `BEGIN` on an empty board, `BOARD`
+    /// with every stone in the order played when the brain's board is new,
+    /// then `TURN` with each opponent move (brains keep their own moves, and
+    /// some add `BOARD` stones to what they already have).
+    fn ask_move(&mut self, game: &Mnk, history: &[Point]) -> Result<Point, String> {
+        if let Some(why) = self.broken.take() {
+            return Err(why);
+        }
+        if history.is_empty() {
+            self.send(wire::BEGIN)?;
+        } else if self.told > 0 && self.told + 1 == history.len() {
+            self.send(&wire::turn(history[self.told], self.size))?;
+        } else {
+            if self.told > 0 {
+                // Out of step (not in a match's normal flow): start afresh.
+                self.send(wire::RESTART)?;
+                self.expect_ok("RESTART")?;
+            }
+            let me = game.to_move();
+            self.send(wire::BOARD)?;
+            for &p in history {
+                self.send(&wire::board_stone(p, game.stone(p) == Some(me), self.size))?;
+            }
+            self.send(wire::DONE)?;
+        }
+        let line = self.answer(self.patience)?;
+        let p =
+            wire::parse_move(&line, self.size).map_err(|e| format!("brain {}: {e}", self.name))?;
+        self.told = history.len() + 1;
+        Ok(p)
+    }
+}
+
+impl Contender for BrainProcess {
+    fn new_game(&mut self) {
+        let restarted = self
+            .send(wire::RESTART)
+            .and_then(|_| self.expect_ok("RESTART"));
+        self.broken = restarted.err();
+        self.told = 0;
+    }
+
+    fn think(
+        &mut self,
+        game: &Mnk,
+        history: &[Point],
+        _limits: Limits,
+    ) -> Result<(Point, Duration), String> {
+        // The brain keeps its own clock from `INFO timeout_turn`.
+        let start = Instant::now();
+        self.ask_move(game, history).map(|p| (p, start.elapsed()))
+    }
+}
+
+impl Drop for BrainProcess {
+    fn drop(&mut self) {
+        // Its input is closed after `END`: some brains end at the end of their input.
+        self.running.close(wire::END);
+        // Whatever it left behind dies with it, after the grace period.
+        self.running.finish();
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// At most [`LAST_WORDS`] characters of `line`.
+fn shorten(line: &str) -> String {
+    match line.char_indices().nth(LAST_WORDS) {
+        Some((cut, _)) => format!("{}...", &line[..cut]),
+        None => line.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn last_words_are_cut_to_a_readable_length() {
+        assert_eq!(shorten("short"), "short");
+        let long = "é".repeat(LAST_WORDS + 10);
+        let cut = shorten(&long);
+        assert_eq!(cut.chars().count(), LAST_WORDS + 3);
+        assert!(cut.ends_with("..."));
+    }
+
+    #[test]
+    fn a_brain_has_cpu_time_for_the_whole_match() {
+        for (pairs, ms) in [(1, 50), (20, 100), (200, 1000)] {
+            let turn = Duration::from_millis(ms);
+            let cpu = cpu_budget(pairs, 15, turn) as f64;
+            // Every stone of every game at the longest a move may take.
+            let whole = (pairs * 2 * 225) as f64 * patience(turn).as_secs_f64();
+            assert!(cpu >= whole, "{pairs} pairs at {ms} ms: {cpu} s");
+            assert!(cpu >= 3600.0);
+        }
+    }
+}

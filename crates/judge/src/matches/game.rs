@@ -1,0 +1,168 @@
+//! One game of a match: two contenders play on from an opening, refereed by
+//! the game core (every move is checked there, and an illegal move loses).
+
+use std::time::Duration;
+
+use inarow_core::{Game, GameResult, Mnk, Player, Point, Rule};
+use inarow_engine::koth::board_of;
+use inarow_engine::search::{Limits, Searcher};
+
+/// One finished game of a match.
+#[derive(Clone, Debug)]
+pub struct MatchGame {
+    /// The result for the first contender.
+    pub result: GameResult,
+    /// Moves after the opening, as core points.
+    pub moves: Vec<Point>,
+    /// True if a move was refused by the referee (the mover lost).
+    pub illegal: bool,
+    /// Longest think of the game.
+    pub longest: Duration,
+    /// Why the loser gave no move, when it could not answer (rather than
+    /// answering with an illegal one): for the front to say.
+    pub failure: Option<String>,
+}
+
+/// One side of a match: the engine itself, or another engine driven over
+/// the Gomocup protocol ([`crate::matches::brain`]).
+pub trait Contender {
+    /// Forgets the last game before a new one.
+    fn new_game(&mut self);
+
+    /// The move for the side to move in `game`, within `limits`, and how long
+    /// it took; an error if the contender cannot answer. `history` is every
+    /// stone of the game in the order played (the opening's first), for
+    /// contenders that are told moves one at a time.
+    fn think(
+        &mut self,
+        game: &Mnk,
+        history: &[Point],
+        limits: Limits,
+    ) -> Result<(Point, Duration), String>;
+}
+
+impl Contender for Searcher {
+    fn new_game(&mut self) {
+        self.clear();
+    }
+
+    fn think(
+        &mut self,
+        game: &Mnk,
+        _history: &[Point],
+        limits: Limits,
+    ) -> Result<(Point, Duration), String> {
+        let mut b = board_of(game, None).map_err(|e| e.to_string())?;
+        b.set_to_move(game.to_move());
+        let found = self.search(&mut b, limits);
+        let (x, y) = b.xy(found.best);
+        Ok((Point::at(y, x, game.cols()), found.elapsed))
+    }
+}
+
+/// Plays one game from `opening` on a `size` board: `first` plays black
+/// when `first_is_black`. Both think within `limits` per move. A contender
+/// that fails to answer or plays an illegal move loses.
+pub fn play_match_game(
+    first: &mut dyn Contender,
+    second: &mut dyn Contender,
+    first_is_black: bool,
+    opening: &[(usize, usize)],
+    size: usize,
+    limits: Limits,
+) -> MatchGame {
+    let mut game = Mnk::new(size, size, 5, Rule::Freestyle).expect("a supported size");
+    let mut history = Vec::with_capacity(size * size);
+    for &(x, y) in opening {
+        let p = Point::at(y, x, size);
+        game.play(p).expect("a legal opening");
+        history.push(p);
+    }
+    first.new_game();
+    second.new_game();
+    let mut record = MatchGame {
+        result: GameResult::Draw,
+        moves: Vec::new(),
+        illegal: false,
+        longest: Duration::ZERO,
+        failure: None,
+    };
+    let first_colour = if first_is_black { Player::X } else { Player::O };
+    while game.outcome().is_none() {
+        let mover = game.to_move();
+        let answer = if mover == first_colour {
+            first.think(&game, &history, limits)
+        } else {
+            second.think(&game, &history, limits)
+        };
+        let legal = match answer {
+            Ok((p, took)) => {
+                record.longest = record.longest.max(took);
+                game.play(p).is_ok().then_some(p)
+            }
+            Err(why) => {
+                record.failure = Some(why);
+                None
+            }
+        };
+        let Some(p) = legal else {
+            record.illegal = true;
+            record.result = if mover == first_colour {
+                GameResult::Loss
+            } else {
+                GameResult::Win
+            };
+            return record;
+        };
+        record.moves.push(p);
+        history.push(p);
+    }
+    record.result = game
+        .outcome()
+        .map_or(GameResult::Draw, |o| GameResult::for_side(o, first_colour));
+    record
+}
+
+#[cfg(test)]
+mod tests {
+    use inarow_engine::search::Options;
+
+    use super::*;
+    use crate::matches::openings::random_openings;
+
+    #[test]
+    fn long_seeded_self_play_is_legal() {
+        let limits = Limits {
+            time: None,
+            depth: 40,
+            nodes: 2_000,
+        };
+        let options = Options {
+            tt_bytes: 1 << 20,
+            ..Options::default()
+        };
+        let mut a = Searcher::new(options);
+        let mut b = Searcher::new(Options {
+            width: 12,
+            ..options
+        });
+        let mut decisive = 0;
+        for opening in random_openings(21, 10, 15) {
+            for a_black in [true, false] {
+                let g = play_match_game(&mut a, &mut b, a_black, &opening, 15, limits);
+                assert!(!g.illegal, "illegal move in {:?}", g.moves);
+                decisive += usize::from(g.result != GameResult::Draw);
+                // Replay on the core: every move legal, and the result stands.
+                let mut game = Mnk::gomoku();
+                for &(x, y) in &opening {
+                    game.play(Point::at(y, x, 15)).unwrap();
+                }
+                for &p in &g.moves {
+                    game.play(p).unwrap();
+                }
+                assert!(game.outcome().is_some());
+            }
+        }
+        assert!(decisive > 0);
+    }
+}

@@ -1,0 +1,120 @@
+//! The match runner: two contenders (engine settings of this build, or
+//! Gomocup brains) play each opening twice with the colours swapped; the
+//! tally comes with an Elo estimate and an SPRT verdict, so that a change to
+//! search or evaluation shows it gains before it lands.
+//!
+//! - [`openings`]: the openings file, seeded and balanced openings.
+//! - [`game`]: one game from an opening, the [`Contender`] trait and the engine as one.
+//! - [`brain`]: a Gomocup brain program as a contender.
+//! - [`stats`]: Elo with error bars and the SPRT over a [`Tally`].
+//!
+//! The runner prints nothing: the front hears of each game and each pair.
+
+pub mod brain;
+pub mod game;
+pub mod openings;
+pub mod stats;
+
+use std::time::Duration;
+
+use inarow_core::Tally;
+use inarow_engine::search::Limits;
+
+pub use game::{Contender, MatchGame, play_match_game};
+pub use openings::Opening;
+pub use stats::Verdict;
+
+/// What a match is played over.
+#[derive(Clone, Debug)]
+pub struct Plan<'a> {
+    /// The openings, used in turn (again from the first when there are
+    /// fewer than pairs).
+    pub openings: &'a [Opening],
+    /// Pairs of games at most (each opening with A black, then white).
+    pub pairs: usize,
+    /// The board's side.
+    pub size: usize,
+    /// What each contender may spend on a move.
+    pub limits: Limits,
+    /// SPRT: A is `elo0` better (H0)...
+    pub elo0: f64,
+    /// ... or `elo1` better (H1); the match stops once one is accepted.
+    pub elo1: f64,
+}
+
+/// One game as the match played it.
+#[derive(Clone, Copy, Debug)]
+pub struct Played<'a> {
+    /// The pair, from 0.
+    pub pair: usize,
+    /// Whether A played black.
+    pub a_black: bool,
+    /// The opening.
+    pub opening: &'a [(usize, usize)],
+    /// The game from A's side.
+    pub game: &'a MatchGame,
+}
+
+/// A pair of games ended: how the match stands.
+#[derive(Clone, Copy, Debug)]
+pub struct PairEnd<'a> {
+    /// The pair, from 0.
+    pub pair: usize,
+    /// A's results of the pair, black first.
+    pub results: &'a [inarow_core::GameResult],
+    /// A's tally so far.
+    pub tally: Tally,
+    /// The SPRT's log-likelihood ratio so far.
+    pub llr: f64,
+}
+
+/// The whole match from A's side.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Summary {
+    /// A's wins, draws and losses.
+    pub tally: Tally,
+    /// Games lost by an illegal or missing move.
+    pub illegal: usize,
+    /// The longest think of the match.
+    pub longest: Duration,
+}
+
+/// Plays `a` against `b` over `plan`, pair by pair, until the pairs are
+/// played or the SPRT decides. `on_game` hears of every game as it ends (an
+/// error from it stops the match); `on_pair` of every pair.
+pub fn play_match<E>(
+    a: &mut dyn Contender,
+    b: &mut dyn Contender,
+    plan: &Plan,
+    mut on_game: impl FnMut(&Played) -> Result<(), E>,
+    mut on_pair: impl FnMut(&PairEnd),
+) -> Result<Summary, E> {
+    let mut summary = Summary::default();
+    for (k, opening) in plan.openings.iter().cycle().take(plan.pairs).enumerate() {
+        let mut results = Vec::with_capacity(2);
+        for a_black in [true, false] {
+            let g = play_match_game(a, b, a_black, opening, plan.size, plan.limits);
+            summary.tally.add(g.result);
+            summary.illegal += usize::from(g.illegal);
+            summary.longest = summary.longest.max(g.longest);
+            results.push(g.result);
+            on_game(&Played {
+                pair: k,
+                a_black,
+                opening,
+                game: &g,
+            })?;
+        }
+        let (llr, verdict) = stats::sprt(&summary.tally, plan.elo0, plan.elo1);
+        on_pair(&PairEnd {
+            pair: k,
+            results: &results,
+            tally: summary.tally,
+            llr,
+        });
+        if verdict != Verdict::Continue {
+            break;
+        }
+    }
+    Ok(summary)
+}

@@ -1,0 +1,126 @@
+//! The gomoku routes: a game against the engine through the Swap2 opening.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::State;
+use serde::Deserialize;
+
+use super::{ApiError, Body, Part, Reply};
+use crate::Shared;
+use crate::gomoku::{self, Job, Refused, Swap, Table};
+
+/// The gomoku table of the page.
+const GOMOKU: Part<Table> = Part {
+    topic: "gomoku",
+    room: |shared| &shared.gomoku,
+    view: Table::view,
+};
+
+impl From<Refused> for ApiError {
+    fn from(r: Refused) -> ApiError {
+        if r.bad_input {
+            ApiError::bad(r.message)
+        } else {
+            ApiError::conflict(r.message)
+        }
+    }
+}
+
+/// A change of the table, after which the engine may have a job to think about.
+fn act(
+    shared: &Arc<Shared>,
+    act: impl FnOnce(&mut Table) -> Result<Option<Job>, Refused>,
+) -> super::Reply {
+    GOMOKU.act(
+        shared,
+        |table| Ok(act(table)?),
+        |shared, job| {
+            think(shared, job);
+            Ok(())
+        },
+    )
+}
+
+/// Runs the engine's jobs on a thread of their own, one after another,
+/// applying each to the table if its game is still on.
+fn think(shared: &Arc<Shared>, job: Option<Job>) {
+    let Some(job) = job else {
+        return;
+    };
+    let shared = shared.clone();
+    std::thread::spawn(move || {
+        let mut next = Some(job);
+        while let Some(job) = next {
+            let done = gomoku::work(&mut **shared.brain.lock().expect("brain lock"), &job);
+            next = GOMOKU.lock(&shared).done(job.game_id, done);
+            shared.notify(GOMOKU.topic);
+        }
+    });
+}
+
+pub(super) async fn view(State(shared): State<Arc<Shared>>) -> Json<serde_json::Value> {
+    GOMOKU.json(&shared)
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Opener {
+    You,
+    Engine,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct NewGomoku {
+    opener: Opener,
+    time_ms: u64,
+}
+
+pub(super) async fn new_game(
+    State(shared): State<Arc<Shared>>,
+    Body(body): Body<NewGomoku>,
+) -> Reply {
+    act(&shared, |table| {
+        table.new_game(matches!(body.opener, Opener::You), body.time_ms)
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Stone {
+    x: usize,
+    y: usize,
+}
+
+pub(super) async fn play(State(shared): State<Arc<Shared>>, Body(body): Body<Stone>) -> Reply {
+    act(&shared, |table| table.click(body.x, body.y))
+}
+
+pub(super) async fn answer(State(shared): State<Arc<Shared>>, Body(body): Body<Swap>) -> Reply {
+    act(&shared, |table| table.answer(body))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Colour {
+    Black,
+    White,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ColourBody {
+    colour: Colour,
+}
+
+pub(super) async fn colour(
+    State(shared): State<Arc<Shared>>,
+    Body(body): Body<ColourBody>,
+) -> Reply {
+    let colour = match body.colour {
+        Colour::Black => inarow_core::Player::X,
+        Colour::White => inarow_core::Player::O,
+    };
+    act(&shared, |table| table.choose(colour))
+}

@@ -1,0 +1,176 @@
+//! The HTTP routes. Every body is JSON with no unknown fields; every refusal
+//! is a 4xx whose body is `{"error": "one line"}`.
+//!
+//! The page's three parts each have their routes: [`menace`], [`gomoku`],
+//! [`tournament`]. A request that changes a part goes the same way for all
+//! of them ([`Part::act`]): lock it, act, tell the viewers, answer with the
+//! part as they see it.
+
+mod gomoku;
+mod menace;
+mod tournament;
+
+use std::convert::Infallible;
+use std::sync::{Arc, Mutex};
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequest, Request, State};
+use axum::http::{Method, StatusCode, Uri, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use futures_util::stream::{self, Stream};
+use serde::de::DeserializeOwned;
+
+use crate::Shared;
+
+pub use menace::MAX_SPEED;
+
+/// The page, embedded so the program is all there is to install.
+const PAGE: &str = include_str!("../../page/index.html");
+
+/// A refused request: its status and one line saying why.
+#[derive(Debug)]
+pub struct ApiError(pub StatusCode, pub String);
+
+impl ApiError {
+    fn bad(message: impl Into<String>) -> ApiError {
+        ApiError(StatusCode::BAD_REQUEST, message.into())
+    }
+
+    fn conflict(message: impl Into<String>) -> ApiError {
+        ApiError(StatusCode::CONFLICT, message.into())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(serde_json::json!({ "error": self.1 }))).into_response()
+    }
+}
+
+/// A JSON body whose rejections read as one-line API errors.
+pub struct Body<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(value)) => Ok(Body(value)),
+            Err(rejection) => Err(json_error(rejection)),
+        }
+    }
+}
+
+fn json_error(rejection: JsonRejection) -> ApiError {
+    let status = match rejection {
+        JsonRejection::MissingJsonContentType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        _ => StatusCode::BAD_REQUEST,
+    };
+    let text = rejection.body_text().replace('\n', " ");
+    ApiError(status, format!("bad request body: {text}"))
+}
+
+type Reply = Result<Json<serde_json::Value>, ApiError>;
+
+/// One part of the page: its state behind a lock, the topic its viewers
+/// hear, and what they see of it.
+struct Part<Room: 'static> {
+    topic: &'static str,
+    room: fn(&Shared) -> &Mutex<Room>,
+    view: fn(&Room) -> serde_json::Value,
+}
+
+impl<Room> Part<Room> {
+    /// The part as its viewers see it.
+    fn json(&self, shared: &Shared) -> Json<serde_json::Value> {
+        Json((self.view)(&self.lock(shared)))
+    }
+
+    fn lock<'a>(&self, shared: &'a Shared) -> std::sync::MutexGuard<'a, Room> {
+        (self.room)(shared)
+            .lock()
+            .unwrap_or_else(|_| panic!("{} lock", self.topic))
+    }
+
+    /// Every change of the part: `act` on it under its lock, then (the lock
+    /// released) `then` with what it returned; viewers are told, and the
+    /// request is answered with the part as they now see it.
+    fn act<T>(
+        &self,
+        shared: &Arc<Shared>,
+        act: impl FnOnce(&mut Room) -> Result<T, ApiError>,
+        then: impl FnOnce(&Arc<Shared>, T) -> Result<(), ApiError>,
+    ) -> Reply {
+        let done = act(&mut self.lock(shared))?;
+        then(shared, done)?;
+        shared.notify(self.topic);
+        Ok(self.json(shared))
+    }
+}
+
+/// Every route of the server over `shared`.
+pub fn router(shared: Arc<Shared>) -> Router {
+    let api = Router::new()
+        .route("/", get(page))
+        .route("/api/events", get(events))
+        .route("/api/menace", get(menace::view))
+        .route("/api/menace/new", post(menace::new_game))
+        .route("/api/menace/move", post(menace::play))
+        .route("/api/menace/train", post(menace::train))
+        .route("/api/menace/stop", post(menace::stop))
+        .route("/api/gomoku", get(gomoku::view))
+        .route("/api/gomoku/new", post(gomoku::new_game))
+        .route("/api/gomoku/move", post(gomoku::play))
+        .route("/api/gomoku/answer", post(gomoku::answer))
+        .route("/api/gomoku/colour", post(gomoku::colour))
+        .route("/api/tournament", get(tournament::view))
+        .route("/api/tournament/start", post(tournament::start))
+        .route("/api/tournament/games/{index}", get(tournament::game));
+    api.fallback(not_found)
+        .method_not_allowed_fallback(wrong_method)
+        .with_state(shared)
+}
+
+async fn page() -> impl IntoResponse {
+    ([(header::CACHE_CONTROL, "no-store")], Html(PAGE))
+}
+
+async fn not_found(method: Method, uri: Uri) -> ApiError {
+    ApiError(
+        StatusCode::NOT_FOUND,
+        format!("no such endpoint: {method} {}", uri.path()),
+    )
+}
+
+async fn wrong_method(method: Method, uri: Uri) -> ApiError {
+    ApiError(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!("{method} is not allowed on {}", uri.path()),
+    )
+}
+
+/// Server-sent events: one `update` event naming the part that changed.
+async fn events(
+    State(shared): State<Arc<Shared>>,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let updates = shared.events.subscribe();
+    let stop = shared.stop.subscribe();
+    let stream = stream::unfold((updates, stop), |(mut updates, mut stop)| async move {
+        tokio::select! {
+            _ = stop.recv() => None,
+            received = updates.recv() => {
+                let topic = match received {
+                    Ok(topic) => topic,
+                    // A slow viewer missed some: have it fetch everything.
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => "all",
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+                };
+                Some((Ok(Event::default().event("update").data(topic)), (updates, stop)))
+            }
+        }
+    });
+    Sse::new(stream).keep_alive(KeepAlive::default())
+}

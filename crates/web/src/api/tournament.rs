@@ -1,0 +1,107 @@
+//! The tournament routes: start a judge tournament over the bots folder,
+//! follow it, replay its finished games.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use inarow_judge::tournament;
+use serde::Deserialize;
+
+use super::{ApiError, Body, Part, Reply};
+use crate::Shared;
+use crate::tournament::Runs;
+
+/// The tournament runs of the page.
+const TOURNAMENT: Part<Runs> = Part {
+    topic: "tournament",
+    room: |shared| &shared.tournament,
+    view: Runs::view,
+};
+
+pub(super) async fn view(State(shared): State<Arc<Shared>>) -> Json<serde_json::Value> {
+    TOURNAMENT.json(&shared)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct StartBody {
+    seed: Option<u64>,
+    jobs: Option<usize>,
+    timeout_ms: Option<u64>,
+}
+
+pub(super) async fn start(State(shared): State<Arc<Shared>>, Body(body): Body<StartBody>) -> Reply {
+    use crate::tournament::{MAX_JOBS, Request, TIMEOUT_MS, bots_of, config};
+    let jobs = body.jobs.unwrap_or(2);
+    if !(1..=MAX_JOBS).contains(&jobs) {
+        return Err(ApiError::bad(format!(
+            "jobs {jobs} is out of range: use 1 to {MAX_JOBS}"
+        )));
+    }
+    let timeout_ms = body.timeout_ms.unwrap_or(2000);
+    if !TIMEOUT_MS.contains(&timeout_ms) {
+        return Err(ApiError::bad(format!(
+            "timeout {timeout_ms} ms is out of range: use {} to {} ms per answer",
+            TIMEOUT_MS.start(),
+            TIMEOUT_MS.end()
+        )));
+    }
+    // Bot seeds must stay below 2^53 (docs/judge.md); the tournament seed may be any u64.
+    let request = Request {
+        seed: body.seed.unwrap_or(shared.seed),
+        jobs,
+        timeout_ms,
+    };
+    let bots = bots_of(&shared.bots).map_err(ApiError::conflict)?;
+    // Each bot's sandbox is tried first: a bot that cannot be contained never runs.
+    let checked = {
+        let (sandbox, bots) = (shared.sandbox().clone(), bots.clone());
+        tokio::task::spawn_blocking(move || tournament::check_bots(&sandbox, &bots))
+            .await
+            .map_err(|e| ApiError::conflict(format!("cannot check the bots: {e}")))?
+    };
+    checked.map_err(ApiError::conflict)?;
+    let players = bots.clone();
+    TOURNAMENT.act(
+        &shared,
+        |runs| {
+            if runs.running() {
+                return Err(ApiError::conflict(
+                    "a tournament is already running: wait for it to end",
+                ));
+            }
+            runs.start(request, &players);
+            Ok(())
+        },
+        move |shared, ()| {
+            let shared = shared.clone();
+            std::thread::spawn(move || {
+                let config = config(&request, shared.sandbox());
+                tournament::play_all_watched(&bots, &config, &|event| {
+                    if TOURNAMENT.lock(&shared).heard(event) {
+                        shared.notify(TOURNAMENT.topic);
+                    }
+                });
+                TOURNAMENT.lock(&shared).ended();
+                shared.notify(TOURNAMENT.topic);
+            });
+            Ok(())
+        },
+    )
+}
+
+pub(super) async fn game(State(shared): State<Arc<Shared>>, Path(index): Path<String>) -> Reply {
+    let number: usize = index
+        .parse()
+        .map_err(|_| ApiError::bad(format!("{index:?} is not a game number: use 0, 1, 2, ...")))?;
+    let runs = TOURNAMENT.lock(&shared);
+    let game = runs.game(number).ok_or_else(|| {
+        ApiError(
+            StatusCode::NOT_FOUND,
+            format!("no finished game {number} in the current tournament"),
+        )
+    })?;
+    Ok(Json(serde_json::to_value(game).expect("records serialize")))
+}
