@@ -260,6 +260,29 @@ fn brains_are_told_the_game_as_managers_do() {
 }
 
 #[test]
+fn a_brain_chatting_at_length_plays_on() {
+    // Gomocup brains may send long MESSAGE lines before an answer: the
+    // manager keeps the first bytes of such a line and skips it, as
+    // managers do; only an answer has to be short.
+    let dir = common::workspace();
+    let chatty = KEEPING_BRAIN.replace("sys.argv[1]", "\"log.txt\"").replace(
+        "def move():\n",
+        "def move():\n    say(\"MESSAGE \" + \"pv \" * 20000)\n",
+    );
+    let brain = brain_in(dir.path(), "chatty", "chatty.py", &chatty);
+    let out = selfplay(&[
+        "--pairs",
+        "1",
+        "--ms",
+        "40",
+        "--b-brain",
+        brain.to_str().unwrap(),
+    ]);
+    assert!(out.contains("illegal moves: 0"), "{out}");
+    assert_eq!(summary(&out).0 + summary(&out).1 + summary(&out).2, 2);
+}
+
+#[test]
 fn bad_brains_and_flags_are_one_line_errors() {
     for (args, want) in [
         (

@@ -178,6 +178,16 @@ pub enum Silence {
     Gone(Option<End>),
 }
 
+/// What a line longer than the bound means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LongLines {
+    /// A fault: a judge's bot must answer in short lines.
+    Refuse,
+    /// Keep the first bytes, drop the rest: a Gomocup brain may chat at
+    /// length (`MESSAGE` lines) and its answers are short.
+    Cut,
+}
+
 /// One running program and its pipes: what the judge writes to it and
 /// reads from it, within deadlines, and its end.
 #[derive(Debug)]
@@ -188,17 +198,22 @@ pub struct Running {
     stdout: ChildStdout,
     pending: Vec<u8>,
     max_line: usize,
+    long_lines: LongLines,
+    /// Dropping the rest of a line cut at `max_line`.
+    cutting: bool,
     closed_at: Option<Instant>,
 }
 
 impl Running {
     /// Starts `program` in `sandbox`, its standard error to `stderr`, its
-    /// answer lines bounded by `max_line` bytes.
+    /// answer lines bounded by `max_line` bytes (`long_lines` says what a
+    /// longer one means).
     pub fn start(
         sandbox: &Sandbox,
         program: &Program,
         stderr: sandbox::StderrSink,
         max_line: usize,
+        long_lines: LongLines,
     ) -> io::Result<Running> {
         let mut process = sandbox.start(program, stderr)?;
         let stdin = process.stdin.take().expect("piped stdin");
@@ -212,6 +227,8 @@ impl Running {
             stdout,
             pending: Vec::new(),
             max_line,
+            long_lines,
+            cutting: false,
             closed_at: None,
         })
     }
@@ -268,10 +285,22 @@ impl Running {
                 return Ok(String::from_utf8_lossy(&line[..end]).into_owned());
             }
             if self.pending.len() > self.max_line {
-                return Err(Silence::EndlessLine);
+                match self.long_lines {
+                    LongLines::Refuse => return Err(Silence::EndlessLine),
+                    LongLines::Cut => {
+                        self.pending.truncate(self.max_line);
+                        self.cutting = true;
+                    }
+                }
             }
             match self.stdout.read(&mut chunk) {
                 Ok(0) => return Err(self.gone()),
+                Ok(n) if self.cutting => {
+                    if let Some(end) = chunk[..n].iter().position(|&b| b == b'\n') {
+                        self.pending.extend_from_slice(&chunk[end..n]);
+                        self.cutting = false;
+                    }
+                }
                 Ok(n) => self.pending.extend_from_slice(&chunk[..n]),
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
                     match wait_ready(&self.stdout, PollFlags::POLLIN, deadline) {
@@ -353,7 +382,7 @@ impl BotProcess {
         };
         Ok(BotProcess {
             name: bot.name.clone(),
-            running: Running::start(start.sandbox, &program, stderr, MAX_LINE)?,
+            running: Running::start(start.sandbox, &program, stderr, MAX_LINE, LongLines::Refuse)?,
             timeout: start.timeout,
             echo: start.echo.cloned(),
         })

@@ -20,7 +20,7 @@ use inarow_engine::search::Limits;
 pub use place::Place;
 
 use crate::matches::Contender;
-use crate::process::{Running, Silence, Unsent};
+use crate::process::{LongLines, Running, Silence, Unsent};
 use crate::sandbox::{self, End, Sandbox};
 
 /// Time a brain gets to start up and to answer `START` or `RESTART`, and
@@ -85,8 +85,14 @@ impl BrainProcess {
                 *lock(&keep) = Some(shorten(line));
             }
         }));
-        let running = Running::start(sandbox, &place.program(folders), stderr, MAX_LINE)
-            .map_err(|e| format!("cannot start brain {name}: {e}"))?;
+        let running = Running::start(
+            sandbox,
+            &place.program(folders),
+            stderr,
+            MAX_LINE,
+            LongLines::Cut,
+        )
+        .map_err(|e| format!("cannot start brain {name}: {e}"))?;
         let mut brain = BrainProcess {
             name,
             running,
