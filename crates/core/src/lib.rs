@@ -5,7 +5,8 @@
 //!
 //! Two games implement [`Game`]: [`TicTacToe`], on 9-bit boards for fast
 //! full-tree search, and [`Mnk`], any m x n board with k in a row (gomoku is
-//! [`Mnk::gomoku`]). This crate does no I/O.
+//! [`Mnk::gomoku`]). [`swap2`] is the Swap2 opening of gomoku and the
+//! [`swap2::Strategy`] of a player. This crate does no I/O.
 //!
 //! # Examples
 //!
@@ -25,6 +26,7 @@ pub mod mnk;
 pub mod notation;
 mod player;
 mod point;
+pub mod swap2;
 mod symmetry;
 pub mod tally;
 pub mod tictactoe;
