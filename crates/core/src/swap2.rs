@@ -135,6 +135,8 @@ pub struct Swap2 {
     phase: Phase,
     /// The answerer's colour, once settled.
     answerer: Option<Player>,
+    /// Every stone in the order it was placed.
+    stones: Vec<(Point, Player)>,
     /// Moves of the play phase so far.
     moves: usize,
 }
@@ -148,6 +150,7 @@ impl Swap2 {
             game,
             phase: Phase::Open,
             answerer: None,
+            stones: Vec::new(),
             moves: 0,
         }
     }
@@ -160,6 +163,11 @@ impl Swap2 {
     /// Where the game stands.
     pub fn phase(&self) -> Phase {
         self.phase
+    }
+
+    /// Every stone in the order it was placed, opening stones first.
+    pub fn stones(&self) -> &[(Point, Player)] {
+        &self.stones
     }
 
     /// Moves of the play phase so far.
@@ -286,7 +294,7 @@ impl Swap2 {
         }
         for &(p, colour) in stones {
             match self.game.place(p, colour) {
-                Ok(()) => {}
+                Ok(()) => self.stones.push((p, colour)),
                 // A five in the opening ends the game: later stones stay off.
                 Err(PlayError::GameOver) => break,
                 Err(e) => unreachable!("checked above: {e}"),
@@ -356,6 +364,8 @@ mod tests {
         assert_eq!(place.colour(Role::Answerer), Some(Player::X));
         assert_eq!(place.to_act(), Some(Role::Opener));
         assert_eq!(place.game().stones(), 5);
+        let order: Vec<Point> = place.stones().iter().map(|&(p, _)| p).collect();
+        assert_eq!(order, [at(7, 7), at(8, 8), at(7, 8), at(1, 1), at(2, 2)]);
     }
 
     #[test]
