@@ -4,12 +4,14 @@
 //! minimax and alpha-beta that count the positions they visit, a full search
 //! with a transposition table, move ordering and iterative deepening under a
 //! budget, a perfect tic-tac-toe player, a seeded random player and Monte
-//! Carlo tree search (UCT). Nothing here does I/O.
+//! Carlo tree search (UCT); and the house bot, a simple Swap2 gomoku
+//! player ([`house`]). Nothing here does I/O.
 #![deny(missing_docs)]
 
 use inarow_core::{Game, Point};
 
 pub mod classic;
+pub mod house;
 pub mod mcts;
 pub mod minimax;
 pub mod order;

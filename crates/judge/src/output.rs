@@ -4,9 +4,9 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use crate::protocol::SIZE;
 use crate::referee::GameRecord;
 use crate::tournament::Results;
+use inarow_protocol::koth::SIZE;
 
 /// Writes `bytes` to `path` through a temporary file in the same folder.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {

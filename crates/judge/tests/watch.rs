@@ -9,9 +9,9 @@ use std::time::Duration;
 mod common;
 
 use inarow_core::Rule;
-use inarow_judge::protocol::parse_board;
 use inarow_judge::tournament::{self, Config};
 use inarow_judge::{BotMeta, GameRecord};
+use inarow_protocol::koth::parse_board;
 
 /// Two copies of the random Python example bot under different names.
 fn bots(dir: &Path) -> Vec<BotMeta> {
@@ -63,7 +63,10 @@ fn watching_sees_every_prompt_and_changes_no_game() {
                 .map(|s| (s.x, s.y))
                 .collect();
             placed.sort();
-            let mut got: Vec<_> = stones.iter().map(|(xy, _)| (xy.x, xy.y)).collect();
+            let mut got: Vec<_> = stones
+                .iter()
+                .map(|(p, _)| (p.col(15) as u8, p.row(15) as u8))
+                .collect();
             got.sort();
             assert_eq!(got, placed, "game {}: {prompt}", game.index);
         }
