@@ -10,7 +10,7 @@ use inarow_core::{Game, Mnk, Outcome, Player, Point, Rule};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::koth::board_of;
+use crate::player::board_of;
 use crate::search::{Limits, Options, Searcher};
 
 /// An opening: stones in move order (black first), as `(x, y)`.

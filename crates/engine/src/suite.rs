@@ -8,8 +8,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::board::Board;
-use crate::koth::board_of;
 use crate::movegen::{MoveList, generate};
+use crate::player::board_of;
 
 /// One suite position: the board (side to move has a VCF) and the proof depth.
 #[derive(Clone, Debug)]

@@ -3,8 +3,8 @@
 //! no short win the prover finds.
 
 use inarow_core::{Game, Mnk};
-use inarow_engine::koth::board_of;
 use inarow_engine::movegen::{MoveList, generate};
+use inarow_engine::player::board_of;
 use inarow_engine::suite::{core_point, generate_suite, proves_vcf, verify_win};
 use inarow_engine::vcf::Vcf;
 use rand::{Rng, SeedableRng};
