@@ -17,7 +17,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use crate::Shared;
-use crate::gomoku::{self, Job, Refused, Swap};
+use crate::gomoku::{self, Answer, Job, Refused};
 use crate::menace::{MoveError, Opponent};
 use inarow_judge::tournament;
 
@@ -296,7 +296,7 @@ fn think(shared: &Arc<Shared>, job: Option<Job>) {
     std::thread::spawn(move || {
         let mut next = Some(job);
         while let Some(job) = next {
-            let done = gomoku::work(&mut **shared.brain.lock().expect("brain lock"), &job);
+            let done = gomoku::work(&mut shared.engine.lock().expect("engine lock"), &job);
             next = shared
                 .gomoku
                 .lock()
@@ -354,7 +354,7 @@ async fn gomoku_move(State(shared): State<Arc<Shared>>, Body(body): Body<Stone>)
     Ok(gomoku_json(&shared))
 }
 
-async fn gomoku_answer(State(shared): State<Arc<Shared>>, Body(body): Body<Swap>) -> Reply {
+async fn gomoku_answer(State(shared): State<Arc<Shared>>, Body(body): Body<Answer>) -> Reply {
     let job = shared.gomoku.lock().expect("gomoku lock").answer(body)?;
     think(&shared, job);
     shared.notify("gomoku");

@@ -8,10 +8,10 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use inarow_core::{Player, Rule};
-use inarow_judge::protocol::parse_board;
 use inarow_judge::sandbox::Sandbox;
 use inarow_judge::tournament::{self, Config, Fixture};
 use inarow_judge::{BotMeta, GameRecord, discover};
+use inarow_protocol::koth::parse_board;
 use serde::Serialize;
 
 /// Most games played at once.
@@ -116,7 +116,10 @@ impl Runs {
         let stones = parse_board(board)
             .map(|s| {
                 s.into_iter()
-                    .map(|(xy, p)| (xy.x, xy.y, if p == Player::X { 'B' } else { 'W' }))
+                    .map(|(at, p)| {
+                        let (x, y) = (at.col(15) as u8, at.row(15) as u8);
+                        (x, y, if p == Player::X { 'B' } else { 'W' })
+                    })
                     .collect()
             })
             .unwrap_or_default();
