@@ -392,3 +392,128 @@ pub fn run<B: Brain + ?Sized, R: BufRead, W: Write>(
         None => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A brain that answers from fixed points and remembers what it heard.
+    #[derive(Default)]
+    struct Fixed {
+        size: Option<usize>,
+        heard: Vec<String>,
+    }
+
+    fn at(x: usize, y: usize) -> Point {
+        Point::at(y, x, 15)
+    }
+
+    impl Brain for Fixed {
+        fn size(&self) -> Option<usize> {
+            self.size
+        }
+        fn start(&mut self, size: usize) -> Result<(), String> {
+            self.size = Some(size);
+            Ok(())
+        }
+        fn begin(&mut self) -> Result<Decision, String> {
+            Ok(Decision {
+                point: at(7, 7),
+                message: Some("thinking".into()),
+            })
+        }
+        fn turn(&mut self, point: Point) -> Result<Decision, String> {
+            self.heard.push(format!("turn {point}"));
+            Ok(Decision {
+                point: at(1, 2),
+                message: None,
+            })
+        }
+        fn board(&mut self, stones: &[(Point, Field)]) -> Result<Decision, String> {
+            self.heard.push(format!("board {stones:?}"));
+            self.begin()
+        }
+        fn swap2(&mut self, stones: &[Point], phase: Phase) -> Result<Swap2Move, String> {
+            self.heard.push(format!("swap2 {} {phase:?}", stones.len()));
+            Ok(match phase {
+                Phase::Open => Swap2Move::Open([at(7, 7), at(8, 8), at(7, 8)]),
+                Phase::Answer => Swap2Move::Answer(Swap::Place {
+                    black: at(1, 1),
+                    white: at(2, 2),
+                }),
+                _ => Swap2Move::TakeBlack,
+            })
+        }
+        fn take_back(&mut self, point: Point) -> Result<(), String> {
+            self.heard.push(format!("takeback {point}"));
+            Ok(())
+        }
+        fn info(&mut self, info: Info) -> Result<(), String> {
+            self.heard.push(format!("{info:?}"));
+            Ok(())
+        }
+        fn about(&self) -> String {
+            "name=\"fixed\"".into()
+        }
+    }
+
+    fn session(input: &str) -> (String, Vec<String>) {
+        let mut brain = Fixed::default();
+        let mut out = Vec::new();
+        run(&mut brain, input.as_bytes(), &mut out).unwrap();
+        (String::from_utf8(out).unwrap(), brain.heard)
+    }
+
+    #[test]
+    fn commands_before_start_need_a_board() {
+        let (out, _) = session("BEGIN\nTURN 1,1\nTAKEBACK x\nRESTART\nBOARD\nDONE\nEND\n");
+        assert_eq!(out, "ERROR no board yet: send START first\n".repeat(5));
+    }
+
+    #[test]
+    fn swap2_stones_come_in_move_order_and_answers_go_back_in_it() {
+        let (out, heard) = session(
+            "START 15\nSWAP2BOARD\nDONE\nSWAP2BOARD\n7,7\n8,8\n6,7\nDONE\nSWAP2BOARD\n1,1\n2,2\n3,3\n4,4\n5,5\nDONE\nSWAP2BOARD\n1,1\nDONE\nSWAP2BOARD\n1,1\n1,1\n1,1\nDONE\n",
+        );
+        let want = [
+            "OK",
+            // Black, white, black.
+            "7,7 7,8 8,8",
+            // The fourth stone (white), then the fifth (black).
+            "2,2 1,1",
+            "SWAP",
+            "ERROR SWAP2BOARD needs 0, 3 or 5 stones, got 1",
+            "ERROR SWAP2BOARD: point 1,1 is already taken",
+        ];
+        assert_eq!(out.lines().collect::<Vec<_>>(), want);
+        assert_eq!(heard, ["swap2 0 Open", "swap2 3 Answer", "swap2 5 Colour"]);
+    }
+
+    #[test]
+    fn moves_blocks_and_infos_reach_the_brain_checked() {
+        let input = "START 15\nBEGIN\nTURN 3,4\nTURN 15,0\nTURN x\nBOARD\n1,1,1\n2,2,2\n3,3,3\nDONE\nBOARD\n1,1,4\nDONE\nBOARD\n1,1,1\n";
+        let (out, heard) = session(input);
+        let want = [
+            "OK",
+            "MESSAGE thinking",
+            "7,7",
+            "1,2",
+            "ERROR point 15,0 is off the board",
+            "ERROR TURN: expected x,y but got \"x\"",
+            "MESSAGE thinking",
+            "7,7",
+            "ERROR BOARD line \"1,1,4\": field must be 1, 2 or 3",
+            "ERROR BOARD ended without DONE",
+        ];
+        assert_eq!(out.lines().collect::<Vec<_>>(), want);
+        assert_eq!(heard[0], format!("turn {}", at(3, 4)));
+        assert!(heard[1].starts_with("board [(Point(16), Own)"));
+        let (out, heard) =
+            session("INFO timeout_turn 500\nINFO folder /x\nINFO rule x\nABOUT\nFOO\n");
+        assert_eq!(
+            out,
+            "ERROR INFO rule needs a whole number, got \"x\"\nname=\"fixed\"\nUNKNOWN command FOO\n"
+        );
+        assert_eq!(heard, ["TimeoutTurn(500)"]);
+    }
+}
