@@ -1,11 +1,4 @@
-//! # inarow-agents
-//!
-//! The machines that play k-in-a-row games, generic over [`Game`]: plain
-//! minimax and alpha-beta that count the positions they visit, a full search
-//! with a transposition table, move ordering and iterative deepening under a
-//! budget, a perfect tic-tac-toe player, a seeded random player and Monte
-//! Carlo tree search (UCT); and the house bot, a simple Swap2 gomoku
-//! player ([`house`]). Nothing here does I/O.
+#![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
 use inarow_core::{Game, Point};

@@ -283,7 +283,7 @@ impl<G: Game, O: MoveOrder<G>, E: Evaluate<G>> Search<G, O, E> {
             t.store(
                 game.hash(),
                 0,
-                depth.min(255) as u8,
+                depth.min(255) as i16,
                 alpha,
                 Bound::Exact,
                 best,
@@ -338,14 +338,8 @@ impl<G: Game, O: MoveOrder<G>, E: Evaluate<G>> Search<G, O, E> {
         };
         let mut table_move = None;
         if let Some(entry) = self.table.as_ref().and_then(|t| t.probe(key, ply)) {
-            if entry.depth as i32 >= depth {
-                let s = entry.score;
-                match entry.bound {
-                    Bound::Exact => return s,
-                    Bound::Lower if s >= beta => return s,
-                    Bound::Upper if s <= alpha => return s,
-                    _ => {}
-                }
+            if let Some(s) = entry.settles(depth, alpha, beta) {
+                return s;
             }
             if !self.options.symmetric {
                 table_move = entry.best;
@@ -392,15 +386,9 @@ impl<G: Game, O: MoveOrder<G>, E: Evaluate<G>> Search<G, O, E> {
             return self.eval.evaluate(game);
         }
         if let Some(t) = &mut self.table {
-            let bound = if best.1 >= beta {
-                Bound::Lower
-            } else if best.1 > alpha_in {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(best.1, alpha_in, beta);
             let stored_move = if self.options.symmetric { None } else { best.0 };
-            t.store(key, ply, depth.min(255) as u8, best.1, bound, stored_move);
+            t.store(key, ply, depth.min(255) as i16, best.1, bound, stored_move);
         }
         best.1
     }

@@ -1,4 +1,8 @@
 //! The transposition table: positions already searched, keyed by hash.
+//!
+//! [`Bound`] and [`Entry`] are what every search of the workspace stores,
+//! this crate's [`Search`](crate::Search) and the gomoku engine's alike; each
+//! keeps its own [`Table`] with the replacement rule that suits it.
 
 use inarow_core::Point;
 
@@ -15,19 +19,54 @@ pub enum Bound {
     Upper,
 }
 
-/// One stored position.
-#[derive(Clone, Copy, Debug)]
-pub struct Entry {
-    key: u64,
+impl Bound {
+    /// What `score` says about the true value, when the search that found it
+    /// started with the window `alpha..beta`.
+    #[inline]
+    pub fn of(score: Score, alpha: Score, beta: Score) -> Bound {
+        if score >= beta {
+            Bound::Lower
+        } else if score > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
+/// One stored search result; `M` is how the search names a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry<M> {
+    /// The full hash of the position: slots are shared by many positions.
+    pub key: u64,
     /// The score, with wins and losses counted from this position.
     pub score: Score,
+    /// The best move found, if any.
+    pub best: Option<M>,
     /// How deep the search below this position went.
-    pub depth: u8,
+    pub depth: i16,
     /// What kind of bound the score is.
     pub bound: Bound,
-    /// The best move found, if any.
-    pub best: Option<Point>,
-    generation: u8,
+    /// Which search stored it, for tables that forget by counting searches
+    /// (0 in tables that clear their memory instead).
+    pub generation: u8,
+}
+
+impl<M> Entry<M> {
+    /// The score, when this result settles a search `depth` deep with the
+    /// window `alpha..beta` without searching again.
+    #[inline]
+    pub fn settles(&self, depth: i32, alpha: Score, beta: Score) -> Option<Score> {
+        if i32::from(self.depth) < depth {
+            return None;
+        }
+        match self.bound {
+            Bound::Exact => Some(self.score),
+            Bound::Lower if self.score >= beta => Some(self.score),
+            Bound::Upper if self.score <= alpha => Some(self.score),
+            _ => None,
+        }
+    }
 }
 
 /// A fixed-size, always-replace-when-deeper-or-older table.
@@ -36,7 +75,7 @@ pub struct Entry {
 /// a search costs nothing however large the table is.
 #[derive(Clone, Debug)]
 pub struct Table {
-    entries: Vec<Option<Entry>>,
+    entries: Vec<Option<Entry<Point>>>,
     mask: usize,
     generation: u8,
 }
@@ -66,7 +105,7 @@ impl Table {
     /// The entry for `key` from this search, if any; scores of wins and
     /// losses are made relative to the root, `ply` moves up.
     #[inline]
-    pub fn probe(&self, key: u64, ply: u32) -> Option<Entry> {
+    pub fn probe(&self, key: u64, ply: u32) -> Option<Entry<Point>> {
         let e = self.entries[key as usize & self.mask]?;
         if e.key != key || e.generation != self.generation {
             return None;
@@ -83,7 +122,7 @@ impl Table {
         &mut self,
         key: u64,
         ply: u32,
-        depth: u8,
+        depth: i16,
         score: Score,
         bound: Bound,
         best: Option<Point>,

@@ -7,9 +7,7 @@
 //! values, pattern counts, threat counts) change by the difference, so the
 //! search never recounts the board.
 
-use std::sync::LazyLock;
-
-use inarow_core::{Player, Point};
+use inarow_core::{Player, Point, zobrist};
 
 use crate::pattern::{
     self, BLACK, EMPTY, HALF, PATTERNS, Pattern, THREATS, Threat, WALL, WHITE, combo_index,
@@ -36,18 +34,17 @@ const COMBO_STEP: [i32; 4] = [
 /// Radius (in king steps) of the neighbourhood that makes a point a candidate.
 const NEAR: isize = 2;
 
-static ZOBRIST: LazyLock<Vec<[u64; 4]>> = LazyLock::new(|| {
-    // SplitMix64 from a fixed seed: reproducible keys without a typed table.
-    let mut s: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut next = || {
-        s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
-    (0..CELLS).map(|_| [0, next(), next(), next()]).collect()
-});
+/// Zobrist keys by grid index and point state (none for an empty point).
+static ZOBRIST: [[u64; 4]; CELLS] = {
+    let mut table = [[0; 4]; CELLS];
+    let mut keys = zobrist::Keys::new(0x9E37_79B9_7F4A_7C15);
+    let mut i = 0;
+    while i < CELLS {
+        table[i] = [0, keys.next_key(), keys.next_key(), keys.next_key()];
+        i += 1;
+    }
+    table
+};
 
 /// Zobrist key of the side to move being white.
 const WHITE_TO_MOVE: u64 = 0x5851_F42D_4C95_7F2D;
@@ -342,16 +339,25 @@ impl Board {
         })
     }
 
-    /// Places a stone of the side to move on empty point `i` and passes the turn.
+    /// Places a stone of the side to move on `(x, y)` and passes the turn,
+    /// or says why the point cannot be played.
+    pub fn play(&mut self, x: usize, y: usize) -> Result<(), BoardError> {
+        let i = self.empty_index(x, y)?;
+        self.play_unchecked(i);
+        Ok(())
+    }
+
+    /// Places a stone of the side to move on empty point `i` and passes the
+    /// turn, without checking: the fast path for search.
     #[inline]
-    pub fn play(&mut self, i: usize) {
+    pub fn play_unchecked(&mut self, i: usize) {
         debug_assert!(self.is_empty(i));
         let v = stone_of(self.to_move);
         self.put(i, v);
         self.set_to_move(self.to_move.opponent());
     }
 
-    /// Takes back the last stone played with [`Board::play`].
+    /// Takes back the last stone played with [`Board::play_unchecked`] or [`Board::play`].
     #[inline]
     pub fn undo(&mut self) {
         self.set_to_move(self.to_move.opponent());
@@ -361,12 +367,18 @@ impl Board {
     /// Places `state` (a stone, or `WALL` for a point taken out of play)
     /// without changing the side to move.
     pub fn place(&mut self, x: usize, y: usize, state: u8) -> Result<(), BoardError> {
+        let i = self.empty_index(x, y)?;
+        self.put(i, state);
+        Ok(())
+    }
+
+    /// Grid index of `(x, y)`, or an error if it is off the board or taken.
+    fn empty_index(&self, x: usize, y: usize) -> Result<usize, BoardError> {
         let i = self.checked_index(x, y)?;
         if !self.is_empty(i) {
             return Err(BoardError::Occupied(x, y));
         }
-        self.put(i, state);
-        Ok(())
+        Ok(i)
     }
 
     /// Removes the most recently placed stone without changing the side to move.
@@ -524,5 +536,29 @@ impl Board {
     /// The incrementally kept counts, in the same shape as [`Board::recount`].
     pub fn kept_counts(&self) -> ([[i32; PATTERNS]; 2], [[i32; THREATS]; 2], [i32; 2]) {
         (self.counts, self.threats, self.value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zobrist_keys_never_change() {
+        // Self-play and saved games replay the same only with these exact keys.
+        assert_eq!(ZOBRIST[0][usize::from(BLACK)], 0x6e78_9e6a_a1b9_65f4);
+        assert_eq!(ZOBRIST[CELLS - 1][3], 0x675e_2a14_2797_5ddb);
+        assert_eq!(ZOBRIST[CELLS - 1][usize::from(EMPTY)], 0);
+    }
+
+    #[test]
+    fn play_checks_the_point_and_passes_the_turn() {
+        let mut b = Board::new(15).unwrap();
+        assert_eq!(b.play(15, 0), Err(BoardError::OffBoard(15, 0)));
+        b.play(7, 7).unwrap();
+        assert_eq!(b.cell(b.index(7, 7)), BLACK);
+        assert_eq!(b.to_move(), Player::O);
+        assert_eq!(b.play(7, 7), Err(BoardError::Occupied(7, 7)));
+        assert_eq!(b.stones(), 1);
     }
 }

@@ -106,7 +106,7 @@ impl Pbrain {
         b.set_to_move(Player::X);
         let found = self.searcher.search(b, Limits::time(budget));
         let point = b.point(found.best);
-        b.play(found.best);
+        b.play_unchecked(found.best);
         b.set_to_move(Player::X);
         Ok(Decision {
             point,

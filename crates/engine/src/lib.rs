@@ -1,12 +1,5 @@
-//! A gomoku engine for freestyle gomoku (five or more in a row wins).
-//!
-//! The parts follow the usual engine split: [`pattern`] (line pattern
-//! tables), [`board`] (the position with incremental patterns), [`eval`],
-//! [`movegen`], [`vcf`] (threat search), [`search`] (PVS with iterative
-//! deepening, TT, killers and history), [`time`] (budgets), [`opening`]
-//! (the Swap2 opening decided by search), [`player`] (the engine as a
-//! Swap2 player, `inarow_core::swap2::Strategy`) and [`brain`] (the engine
-//! as a Gomocup brain, `inarow_protocol::gomocup::Brain`).
+#![doc = include_str!("../README.md")]
+#![deny(missing_docs)]
 
 pub mod board;
 pub mod brain;

@@ -69,7 +69,7 @@ pub fn answer(b: &mut Board, searcher: &mut Searcher, limits: Limits) -> Swap {
     let as_white: Found = searcher.search(b, limits.share(2));
     let white_value = as_white.score;
     let w = as_white.best;
-    b.play(w);
+    b.play_unchecked(w);
     let reply = searcher.search(b, limits.share(2));
     b.undo();
     // After both stones white is to move again; the opener picks the better side.

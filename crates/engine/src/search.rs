@@ -334,7 +334,7 @@ impl Searcher {
             if pv.len() >= PV_LIMIT || !b.is_empty(m) {
                 break;
             }
-            b.play(m);
+            b.play_unchecked(m);
             pv.push(m);
             if b.last_move_won() || b.empty_count() == 0 {
                 break;
@@ -342,7 +342,8 @@ impl Searcher {
             next = self
                 .tt
                 .probe(b.hash(), 0)
-                .map(|e| e.best as usize)
+                .and_then(|e| e.best)
+                .map(usize::from)
                 .filter(|&m| m < CELLS);
         }
         for _ in 0..pv.len() {
@@ -358,7 +359,7 @@ impl Searcher {
         let mut best = None;
         for k in 0..root.len() {
             let m = root.get(k);
-            b.play(m);
+            b.play_unchecked(m);
             let score = if k == 0 {
                 -self.pvs(b, depth - 1, 1, -beta, -alpha)
             } else {
@@ -420,16 +421,9 @@ impl Searcher {
         let key = b.hash();
         let mut tt_move = None;
         if let Some(e) = self.tt.probe(key, ply) {
-            if e.best != u16::MAX {
-                tt_move = Some(e.best as usize);
-            }
-            if i32::from(e.depth) >= depth {
-                match e.bound {
-                    Bound::Exact => return e.score,
-                    Bound::Lower if e.score >= beta => return e.score,
-                    Bound::Upper if e.score <= alpha => return e.score,
-                    _ => {}
-                }
+            tt_move = e.best.map(usize::from);
+            if let Some(s) = e.settles(depth, alpha, beta) {
+                return s;
             }
         }
         let me = b.to_move();
@@ -462,7 +456,7 @@ impl Searcher {
             let m = list.get(k);
             let quiet =
                 b.threat(m, me) < Threat::Flex3 && b.threat(m, me.opponent()) < Threat::Flex3;
-            b.play(m);
+            b.play_unchecked(m);
             let new_depth = depth - 1 + extend;
             let score = if k == 0 {
                 -self.pvs(b, new_depth, ply + 1, -beta, -alpha)
@@ -509,13 +503,7 @@ impl Searcher {
         if best_move.is_none() {
             return loss_in(ply);
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best_score, original_alpha, beta);
         self.tt.store(key, ply, depth, best_score, bound, best_move);
         best_score
     }
@@ -560,7 +548,7 @@ fn keep_defences(
             return;
         }
         let m = root.get(k);
-        b.play(m);
+        b.play_unchecked(m);
         let refuted = wins(b);
         b.undo();
         if !refuted {

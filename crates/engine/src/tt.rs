@@ -1,40 +1,22 @@
 //! The transposition table: one entry per slot, replaced when the new
 //! result is at least as deep or comes from a different position.
 
+use inarow_agents::tt;
+pub use inarow_agents::tt::Bound;
+
 use crate::score::DECIDED;
 
-/// Bound kind of a stored score.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    /// The exact score.
-    Exact,
-    /// At least this score (a beta cutoff).
-    Lower,
-    /// At most this score (no move raised alpha).
-    Upper,
-}
+/// One stored search result; the best move is a grid index.
+pub type Entry = tt::Entry<u16>;
 
-/// One stored search result.
-#[derive(Clone, Copy, Debug)]
-pub struct Entry {
-    /// Full hash of the position.
-    pub key: u64,
-    /// Score, with decided scores relative to this node.
-    pub score: i32,
-    /// Best move found (grid index), `u16::MAX` if none.
-    pub best: u16,
-    /// Depth searched.
-    pub depth: i16,
-    /// Bound kind.
-    pub bound: Bound,
-}
-
+// Never found: no search stores a negative depth.
 const EMPTY_ENTRY: Entry = Entry {
     key: 0,
     score: 0,
-    best: u16::MAX,
+    best: None,
     depth: -1,
     bound: Bound::Upper,
+    generation: 0,
 };
 
 /// A fixed-size table indexed by the low bits of the hash.
@@ -91,9 +73,10 @@ impl Table {
         *slot = Entry {
             key,
             score: to_tt(score, ply),
-            best: best.map_or(u16::MAX, |b| b as u16),
+            best: best.map(|b| b as u16),
             depth: depth.clamp(0, i16::MAX as i32) as i16,
             bound,
+            generation: 0,
         };
     }
 }
@@ -115,5 +98,16 @@ fn from_tt(score: i32, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_entry_stays_24_bytes() {
+        // The table's memory and the search's cache traffic depend on it.
+        assert_eq!(std::mem::size_of::<Entry>(), 24);
     }
 }

@@ -150,12 +150,12 @@ impl Vcf {
         }
         for &i in &fours[..n] {
             let i = i as usize;
-            b.play(i);
+            b.play_unchecked(i);
             let Some(block) = five_point(b, i, me) else {
                 b.undo();
                 continue;
             };
-            b.play(block);
+            b.play_unchecked(block);
             self.line.push(i);
             self.line.push(block);
             let won = self.attack(b, me, depth - 1);

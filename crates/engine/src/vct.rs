@@ -91,7 +91,7 @@ impl Vct {
         let mut result = None;
         for k in 0..list.len() {
             let m = list.get(k);
-            b.play(m);
+            b.play_unchecked(m);
             let holds = self.defend(b, me, threes - 1, level);
             b.undo();
             if holds {
@@ -114,7 +114,7 @@ impl Vct {
         let won = mode == Mode::Defend
             && (0..list.len()).all(|k| {
                 let r = list.get(k);
-                b.play(r);
+                b.play_unchecked(r);
                 let w = self.attack(b, me, threes, level + 1, false).is_some();
                 b.undo();
                 w

@@ -201,7 +201,7 @@ fn the_search_defends_against_a_vct_when_asked() {
     let (mut on, mut off) = (searcher(true), searcher(false));
     // The opponent's VCT after our move, by the solver the defence uses.
     let leaves_vct = |b: &mut inarow_engine::board::Board, m: usize| {
-        b.play(m);
+        b.play_unchecked(m);
         let wins = Vct::new(2_000, 300).solve(b, 2).is_some();
         b.undo();
         wins

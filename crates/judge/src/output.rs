@@ -1,25 +1,14 @@
 //! Files the judge leaves behind: the results JSON and one SGF per game,
 //! each written to a temporary file and renamed so nothing is half-written.
 
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::referee::GameRecord;
 use crate::tournament::Results;
 use inarow_protocol::koth::SIZE;
 
-/// Writes `bytes` to `path` through a temporary file in the same folder.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let mut file = tempfile::NamedTempFile::new_in(dir)?;
-    file.write_all(bytes)?;
-    file.as_file().sync_all()?;
-    file.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
+pub use inarow_files::write_atomic;
 
 /// Checks, before any game is played, that the results file and the SGF
 /// folder (made if missing) can be written; the error names the path.
@@ -203,15 +192,5 @@ mod tests {
         std::fs::write(dir.path().join("file"), "").unwrap();
         let err = check_writable(&results, &dir.path().join("file/sgf")).unwrap_err();
         assert!(err.contains("SGF"), "{err}");
-    }
-
-    #[test]
-    fn atomic_write_replaces_the_whole_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("r.json");
-        write_atomic(&path, b"first, longer text").unwrap();
-        write_atomic(&path, b"second").unwrap();
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "second");
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 }

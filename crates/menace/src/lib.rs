@@ -9,8 +9,13 @@
 //!   playing O) and finds a board's box with one table lookup.
 //! - [`Menace`] holds the bead counts, draws moves and learns from results
 //!   under a [`Preset`].
-//! - [`play_game`] and [`train`] play whole games against any [`Seat`].
-//! - [`Memory`] is the versioned saved form.
+//! - [`Session`] is one game, a move at a time: the other side's move,
+//!   MENACE's move with the box and bead drawn, the result. The terminal
+//!   program, the web page and the trainer all play through it.
+//! - [`play_game`] and [`train`] play whole sessions against any [`Seat`];
+//!   a [`Curve`] counts their results block by block.
+//! - [`Memory`] is the versioned saved form; [`opponent_seed`] and
+//!   [`second_learner_seed`] derive the other players' seeds from a run's.
 //!
 //! This crate does no I/O: files, terminals and charts live in the CLI.
 //!
@@ -30,14 +35,23 @@
 //! ```
 #![deny(missing_docs)]
 
+mod curve;
 pub mod layout;
 mod machine;
 mod preset;
+mod seeds;
+pub mod session;
 pub mod state;
 mod training;
 
+pub use curve::{Block, Curve};
+// Every tally of the workspace is core's; re-exported so callers of
+// `train` need not name two crates.
+pub use inarow_core::{GameResult, Tally};
 pub use layout::{Layout, Slot};
 pub use machine::{BoxLine, Choice, Matchbox, Menace, colours_of};
-pub use preset::{EmptyBox, GameResult, Preset, UnknownPreset};
+pub use preset::{EmptyBox, Preset, UnknownPreset};
+pub use seeds::{opponent_seed, second_learner_seed};
+pub use session::{Bead, Ending, Move, Refused, Session};
 pub use state::{Memory, StateError};
-pub use training::{AgentSeat, Ending, Seat, Tally, play_game, train};
+pub use training::{AgentSeat, Seat, play_game, results, train};

@@ -2,12 +2,12 @@
 
 use std::fmt;
 
-use inarow_core::{Game, Player, Point, Symmetry, TicTacToe};
+use inarow_core::{Game, GameResult, Player, Point, Symmetry, TicTacToe};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::layout::{Layout, square_on_board};
-use crate::preset::{EmptyBox, GameResult, Preset};
+use crate::preset::{EmptyBox, Preset};
 
 /// One matchbox: how many beads of each colour it holds.
 ///
@@ -382,7 +382,7 @@ mod tests {
             assert_eq!(m.boxes()[0].total(), 35);
             assert_eq!(m.boxes()[0].beads()[square as usize], 3);
             m.learn(result);
-            assert_eq!(m.boxes()[0].beads()[square as usize], after, "{result}");
+            assert_eq!(m.boxes()[0].beads()[square as usize], after, "{result:?}");
             assert_eq!(m.total_beads(), 1917 + after as u64 - 4);
             // Every other colour of the first box is untouched.
             for sq in 0..9 {

@@ -4,6 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use inarow_core::GameResult;
 use serde::{Deserialize, Serialize};
 
 /// One of the rule sets MENACE can be built with.
@@ -27,22 +28,6 @@ pub enum EmptyBox {
     Refill(u32),
     /// Give up the game; it counts as a loss.
     Resign,
-}
-
-/// How a finished game looks to one machine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameResult {
-    /// The machine made a line or the other side resigned.
-    Win,
-    /// The board filled with no line.
-    Draw,
-    /// The other side made a line or the machine resigned.
-    Loss,
-}
-
-impl GameResult {
-    /// The three results in the order tables print them.
-    pub const ALL: [GameResult; 3] = [GameResult::Win, GameResult::Draw, GameResult::Loss];
 }
 
 impl Preset {
@@ -121,16 +106,6 @@ impl FromStr for Preset {
             .into_iter()
             .find(|p| p.name().eq_ignore_ascii_case(text.trim()))
             .ok_or_else(|| UnknownPreset(text.to_string()))
-    }
-}
-
-impl fmt::Display for GameResult {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            GameResult::Win => "win",
-            GameResult::Draw => "draw",
-            GameResult::Loss => "loss",
-        })
     }
 }
 

@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::machine::Menace;
 use crate::preset::Preset;
+use crate::seeds::second_learner_seed;
 
 /// The `format` tag of a state file.
 pub const FORMAT: &str = "inarow-menace";
@@ -98,6 +99,17 @@ impl Memory {
         self.x.preset()
     }
 
+    /// MENACE and the second learner (a MENACE playing O), which gets fresh
+    /// boxes the first time it is asked for; its draws follow from `seed`
+    /// as when it is loaded.
+    pub fn with_second_learner(&mut self, seed: u64) -> (&mut Menace, &mut Menace) {
+        let preset = self.preset();
+        let o = self
+            .o
+            .get_or_insert_with(|| Menace::new(preset, Player::O, second_learner_seed(seed)));
+        (&mut self.x, o)
+    }
+
     /// The stored form.
     pub fn to_record(&self) -> StateFile {
         StateFile {
@@ -161,7 +173,7 @@ impl Memory {
             let seed = if player == Player::X {
                 seed
             } else {
-                seed ^ 0x4f4f_4f4f
+                second_learner_seed(seed)
             };
             *slot = Some(machine_of(record, player, file.preset, seed)?);
         }

@@ -1,10 +1,10 @@
-//! Playing games to the end and training over many of them.
+//! Who sits at the board, and training: many games in a row.
 
 use inarow_agents::Agent;
-use inarow_core::{Game, Outcome, Player, TicTacToe};
+use inarow_core::{GameResult, Tally, TicTacToe};
 
 use crate::machine::{Choice, Menace};
-use crate::preset::GameResult;
+use crate::session::{Ending, Session};
 
 /// Someone who sits at the board: a learning machine or any agent.
 pub trait Seat {
@@ -44,123 +44,37 @@ impl<A: Agent<TicTacToe>> Seat for AgentSeat<A> {
     fn finish(&mut self, _result: GameResult) {}
 }
 
-/// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ending {
-    /// A line or a full board.
-    Board(Outcome),
-    /// This player resigned.
-    Resigned(Player),
-}
-
-impl Ending {
-    /// The result for `player`.
-    #[inline]
-    pub fn result_for(self, player: Player) -> GameResult {
-        match self {
-            Ending::Board(Outcome::Draw) => GameResult::Draw,
-            Ending::Board(Outcome::Win(p)) if p == player => GameResult::Win,
-            Ending::Resigned(p) if p != player => GameResult::Win,
-            _ => GameResult::Loss,
-        }
-    }
-}
-
-/// Plays one game from the empty board, `x` first, and tells both seats the result.
+/// Plays one game from the empty board between `menace` and `opponent`
+/// and tells both the result.
 #[inline]
-pub fn play_game<X: Seat + ?Sized, O: Seat + ?Sized>(x: &mut X, o: &mut O) -> Ending {
-    let mut game = TicTacToe::new();
-    let ending = loop {
-        if let Some(outcome) = game.outcome() {
-            break Ending::Board(outcome);
-        }
-        let mover = game.to_move();
-        let pick = match mover {
-            Player::X => x.pick(&game),
-            Player::O => o.pick(&game),
-        };
-        match pick {
-            Some(p) if game.stone(p).is_none() => game.play_unchecked(p),
-            _ => break Ending::Resigned(mover),
-        }
-    };
-    x.finish(ending.result_for(Player::X));
-    o.finish(ending.result_for(Player::O));
-    ending
+pub fn play_game<O: Seat + ?Sized>(menace: &mut Menace, opponent: &mut O) -> Ending {
+    Session::new(menace).play_out(menace, opponent)
 }
 
-/// Wins, draws and losses of one side over some games.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
-    /// Games won.
-    pub wins: u64,
-    /// Games drawn.
-    pub draws: u64,
-    /// Games lost (resignations included).
-    pub losses: u64,
+/// Plays `games` games of `menace` against `opponent`, one as each result
+/// is asked for, and gives the results from the machine's side.
+pub fn results<O: Seat + ?Sized>(
+    menace: &mut Menace,
+    opponent: &mut O,
+    games: u64,
+) -> impl Iterator<Item = GameResult> {
+    let side = menace.player();
+    (0..games).map(move |_| play_game(menace, opponent).result_for(side))
 }
 
-impl Tally {
-    /// Counts one more game.
-    #[inline]
-    pub fn add(&mut self, result: GameResult) {
-        match result {
-            GameResult::Win => self.wins += 1,
-            GameResult::Draw => self.draws += 1,
-            GameResult::Loss => self.losses += 1,
-        }
-    }
-
-    /// Games counted.
-    pub fn games(&self) -> u64 {
-        self.wins + self.draws + self.losses
-    }
-
-    /// Share of games with `result`, 0 when no game was counted.
-    pub fn rate(&self, result: GameResult) -> f64 {
-        let n = match result {
-            GameResult::Win => self.wins,
-            GameResult::Draw => self.draws,
-            GameResult::Loss => self.losses,
-        };
-        if self.games() == 0 {
-            0.0
-        } else {
-            n as f64 / self.games() as f64
-        }
-    }
-}
-
-/// Plays `games` games of `menace` (as X) against `opponent` (as O) and
-/// counts them from the machine's side.
+/// Plays `games` games of `menace` against `opponent` and counts them from
+/// the machine's side (resignations are losses).
 pub fn train<O: Seat + ?Sized>(menace: &mut Menace, opponent: &mut O, games: u64) -> Tally {
-    let mut tally = Tally::default();
-    for _ in 0..games {
-        tally.add(play_game(menace, opponent).result_for(Player::X));
-    }
-    tally
+    results(menace, opponent, games).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use inarow_agents::RandomAgent;
+    use inarow_core::Player;
 
     use super::*;
     use crate::preset::Preset;
-
-    #[test]
-    fn endings_from_both_sides() {
-        let win = Ending::Board(Outcome::Win(Player::X));
-        assert_eq!(win.result_for(Player::X), GameResult::Win);
-        assert_eq!(win.result_for(Player::O), GameResult::Loss);
-        let resign = Ending::Resigned(Player::X);
-        assert_eq!(resign.result_for(Player::X), GameResult::Loss);
-        assert_eq!(resign.result_for(Player::O), GameResult::Win);
-        assert_eq!(
-            Ending::Board(Outcome::Draw).result_for(Player::O),
-            GameResult::Draw
-        );
-    }
 
     #[test]
     fn training_is_reproducible_and_learns_against_random() {

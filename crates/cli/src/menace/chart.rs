@@ -3,27 +3,16 @@
 use anyhow::anyhow;
 use plotters::prelude::*;
 
-use inarow_menace::{GameResult, Tally};
-
-/// One point of the curve: one block of games and how they went.
-#[derive(Clone, Copy, Debug)]
-pub struct CurvePoint {
-    /// Number of the block's first game (from 1).
-    pub first: u64,
-    /// Games played at the end of the block.
-    pub games: u64,
-    /// Wins, draws and losses in the block.
-    pub tally: Tally,
-}
+use inarow_menace::{Curve, GameResult};
 
 /// Draws win, draw and loss rates per block against games played.
-pub fn svg(title: &str, curve: &[CurvePoint]) -> anyhow::Result<String> {
+pub fn svg(title: &str, curve: &Curve) -> anyhow::Result<String> {
     let mut text = String::new();
     {
         let root = SVGBackend::with_string(&mut text, (800, 480)).into_drawing_area();
         root.fill(&WHITE)
             .map_err(|e| anyhow!("drawing the chart: {e}"))?;
-        let last = curve.last().map_or(1, |p| p.games.max(1));
+        let last = curve.games().max(1);
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 20))
             .margin(12)
@@ -42,8 +31,8 @@ pub fn svg(title: &str, curve: &[CurvePoint]) -> anyhow::Result<String> {
             chart
                 .draw_series(LineSeries::new(
                     curve
-                        .iter()
-                        .map(|p| (p.games, 100.0 * p.tally.rate(GameResult::ALL[k]))),
+                        .blocks()
+                        .map(|b| (b.last, 100.0 * b.tally.rate(GameResult::ALL[k]))),
                     colour.stroke_width(2),
                 ))
                 .map_err(|e| anyhow!("drawing the chart: {e}"))?

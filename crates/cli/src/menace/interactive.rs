@@ -3,8 +3,8 @@
 
 use std::io::{self, BufRead, Write};
 
-use inarow_core::{Game, Player, Point, TicTacToe};
-use inarow_menace::{Choice, GameResult, Memory};
+use inarow_core::{PlayError, Point, TicTacToe};
+use inarow_menace::{Memory, Refused, Session};
 
 use super::{MachineArgs, store};
 
@@ -16,16 +16,16 @@ pub fn run(args: &MachineArgs) -> anyhow::Result<()> {
     let mut memory = store::open(args, true)?;
     let stdin = io::stdin();
     let stdout = io::stdout();
-    let mut session = Session {
+    let mut dialogue = Dialogue {
         input: stdin.lock(),
         out: stdout.lock(),
     };
-    let Some(games) = session.read_game_count()? else {
+    let Some(games) = dialogue.read_game_count()? else {
         eprintln!("input ended before the number of games: nothing played");
         return Ok(());
     };
     for number in 1..=games {
-        match session.play_one(&mut memory)? {
+        match dialogue.play_one(&mut memory)? {
             Some(()) => store::save(args, &memory)?,
             None => {
                 memory.x.abandon();
@@ -72,12 +72,13 @@ pub fn parse_square(text: &str) -> Result<Point, String> {
     }
 }
 
-struct Session<R, W> {
+/// The terminal: questions out, answers in.
+struct Dialogue<R, W> {
     input: R,
     out: W,
 }
 
-impl<R: BufRead, W: Write> Session<R, W> {
+impl<R: BufRead, W: Write> Dialogue<R, W> {
     /// Shows `prompt` and reads one line; `None` at the end of the input.
     fn ask(&mut self, prompt: &str) -> anyhow::Result<Option<String>> {
         write!(self.out, "{prompt}")?;
@@ -110,56 +111,42 @@ impl<R: BufRead, W: Write> Session<R, W> {
     /// ended first.
     fn play_one(&mut self, memory: &mut Memory) -> anyhow::Result<Option<()>> {
         let menace = &mut memory.x;
-        let mut game = TicTacToe::new();
+        let mut session = Session::new(menace);
         writeln!(self.out, "new game")?;
-        let result = loop {
-            if let Some(outcome) = game.outcome() {
-                let result = match outcome.winner() {
-                    Some(Player::X) => GameResult::Win,
-                    Some(Player::O) => GameResult::Loss,
-                    None => GameResult::Draw,
-                };
-                writeln!(self.out, "{}", result_line(result, false))?;
-                break result;
+        loop {
+            if let Some(line) = session.result_line("you win") {
+                writeln!(self.out, "{line}")?;
+                break;
             }
-            if game.to_move() == Player::X {
-                match menace
-                    .choose(&game)
-                    .expect("MENACE has a move while the game goes on")
-                {
-                    Choice::Play(p) => {
-                        game.play(p)?;
-                        writeln!(self.out, "MENACE plays {}", square_name(p))?;
-                        self.show_board(&game)?;
-                    }
-                    Choice::Resign => {
-                        writeln!(self.out, "{}", result_line(GameResult::Loss, true))?;
-                        break GameResult::Loss;
-                    }
+            if session.menace_to_move() {
+                // Resigning ends the game; the next round tells it.
+                if let Some(m) = session.menace_move(menace) {
+                    writeln!(self.out, "MENACE plays {}", square_name(m.square))?;
+                    self.show_board(session.board())?;
                 }
             } else {
                 let Some(line) = self.ask("your move (row then column, L/M/R): ")? else {
                     return Ok(None);
                 };
                 match parse_square(&line) {
-                    Ok(p) if game.stone(p).is_some() => {
-                        writeln!(
+                    Ok(p) => match session.play(menace, p) {
+                        Ok(_) => {
+                            // Echoed so a transcript of a piped session reads like a game.
+                            writeln!(self.out, "you play {}", square_name(p))?;
+                            self.show_board(session.board())?;
+                        }
+                        Err(Refused::Illegal(PlayError::Occupied(_))) => writeln!(
                             self.out,
                             "error: {} is already taken: choose an empty square",
                             square_name(p)
-                        )?;
-                    }
-                    Ok(p) => {
-                        game.play(p)?;
-                        // Echoed so a transcript of a piped session reads like a game.
-                        writeln!(self.out, "you play {}", square_name(p))?;
-                        self.show_board(&game)?;
-                    }
+                        )?,
+                        // Over and MENACE's turn were ruled out above.
+                        Err(refused) => writeln!(self.out, "error: {refused}")?,
+                    },
                     Err(message) => writeln!(self.out, "error: {message}")?,
                 }
             }
-        };
-        menace.learn(result);
+        }
         for i in 0..menace.boxes().len() {
             writeln!(self.out, "{}", menace.box_line(i))?;
         }
@@ -170,16 +157,6 @@ impl<R: BufRead, W: Write> Session<R, W> {
     fn show_board(&mut self, game: &TicTacToe) -> io::Result<()> {
         writeln!(self.out, "{game}")?;
         writeln!(self.out)
-    }
-}
-
-/// The result as the person at the keyboard reads it.
-fn result_line(result: GameResult, resigned: bool) -> &'static str {
-    match (result, resigned) {
-        (GameResult::Loss, true) => "MENACE resigns: you win",
-        (GameResult::Win, _) => "MENACE wins",
-        (GameResult::Loss, _) => "you win",
-        (GameResult::Draw, _) => "draw",
     }
 }
 

@@ -2,7 +2,7 @@
 //! half-written file.
 
 use std::fs;
-use std::io::{self, Write};
+use std::io;
 use std::path::Path;
 
 use anyhow::{Context, bail};
@@ -54,53 +54,24 @@ fn fresh(args: &MachineArgs) -> Memory {
     }
 }
 
-/// The second learner for self-play: the stored one, or fresh boxes.
-pub fn second_learner(memory: &Memory, seed: u64) -> Menace {
-    memory
-        .o
-        .clone()
-        .unwrap_or_else(|| Menace::new(memory.preset(), Player::O, seed ^ 0x4f4f_4f4f))
-}
-
 /// Fails with a clear message if a file cannot be created beside `path`
 /// (`what` names the file in the message).
 pub fn check_writable(path: &Path, what: &str) -> anyhow::Result<()> {
-    let dir = directory_of(path);
-    tempfile::NamedTempFile::new_in(dir)
-        .map(drop)
+    inarow_files::check_writable(path)
         .with_context(|| format!("cannot write {what} {}", path.display()))
 }
 
-fn directory_of(path: &Path) -> &Path {
-    match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    }
-}
-
-/// Writes `text` to `path` through a temporary file in the same directory,
-/// synced to disk and then renamed over `path`, so a reader (or a crash)
-/// sees the old file or the new one, never half of one.
-pub fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
-    let dir = directory_of(path);
-    let result = (|| -> io::Result<()> {
-        let mut file = tempfile::NamedTempFile::new_in(dir)?;
-        file.write_all(text.as_bytes())?;
-        file.as_file().sync_all()?;
-        file.persist(path).map_err(|e| e.error)?;
-        // Make the rename itself durable where directories can be synced.
-        if let Ok(d) = fs::File::open(dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    result.with_context(|| format!("cannot write {}", path.display()))
+/// Saves `text` whole to `path` (see [`inarow_files::write_atomic`]); the
+/// error names the file.
+pub fn save_text(path: &Path, text: &str) -> anyhow::Result<()> {
+    inarow_files::write_atomic(path, text.as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Saves the machines to the state file, if there is one.
 pub fn save(args: &MachineArgs, memory: &Memory) -> anyhow::Result<()> {
     match &args.state {
-        Some(path) => write_atomically(path, &memory.to_json()),
+        Some(path) => save_text(path, &memory.to_json()),
         None => Ok(()),
     }
 }
@@ -110,18 +81,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn atomic_write_replaces_the_file_and_leaves_no_temporary() {
+    fn a_failed_write_names_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("state.json");
-        write_atomically(&path, "first").unwrap();
-        write_atomically(&path, "second").unwrap();
+        save_text(&path, "first").unwrap();
+        save_text(&path, "second").unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "second");
-        let names: Vec<_> = fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(names, vec![std::ffi::OsString::from("state.json")]);
-        let err = write_atomically(&dir.path().join("missing/state.json"), "x").unwrap_err();
+        let err = save_text(&dir.path().join("missing/state.json"), "x").unwrap_err();
         assert!(format!("{err:#}").starts_with("cannot write "), "{err:#}");
     }
 }

@@ -8,10 +8,10 @@ use std::path::PathBuf;
 use anyhow::bail;
 use inarow_agents::{Perfect, RandomAgent};
 use inarow_core::TicTacToe;
-use inarow_menace::{AgentSeat, GameResult, Menace, Seat, Tally, train};
+use inarow_menace::{AgentSeat, Curve, GameResult, Menace, Seat, Tally, opponent_seed, results};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::chart::{self, CurvePoint};
+use super::chart;
 use super::{MachineArgs, store};
 
 /// Who MENACE plays against.
@@ -61,7 +61,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let mut memory = store::open(&args.machine, true)?;
     let seed = args.machine.seed;
-    let opponent_seed = seed ^ 0x6f70_706f;
+    let opponent_seed = opponent_seed(seed);
     let curve = match args.opponent {
         Opponent::Random => blocks(
             &args,
@@ -76,20 +76,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             &mut AgentSeat(Perfect::<TicTacToe>::new(opponent_seed)),
         )?,
         Opponent::Menace => {
-            let mut second = store::second_learner(&memory, seed);
-            let curve = blocks(&args, block, &mut memory.x, &mut second)?;
-            // The second learner learned too: keep it with MENACE.
-            memory.o = Some(second);
-            curve
+            // The second learner is kept with MENACE: it learns too.
+            let (menace, second) = memory.with_second_learner(seed);
+            blocks(&args, block, menace, second)?
         }
     };
     store::save(&args.machine, &memory)?;
     if let Some(path) = &args.csv {
-        store::write_atomically(path, &csv_of(&curve))?;
+        store::save_text(path, &csv_of(&curve))?;
     }
     if let Some(path) = &args.chart {
         let title = format!("MENACE ({}) against {:?}", memory.preset(), args.opponent);
-        store::write_atomically(path, &chart::svg(&title, &curve)?)?;
+        store::save_text(path, &chart::svg(&title, &curve)?)?;
     }
     Ok(())
 }
@@ -100,7 +98,7 @@ fn blocks<O: Seat>(
     block: u64,
     menace: &mut Menace,
     opponent: &mut O,
-) -> anyhow::Result<Vec<CurvePoint>> {
+) -> anyhow::Result<Curve> {
     let progress = if std::io::stderr().is_terminal() {
         ProgressBar::new(args.games).with_style(
             ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
@@ -124,39 +122,24 @@ fn blocks<O: Seat>(
         "{:>19} {:>7} {:>7} {:>7} {:>6} {:>6} {:>6}",
         "games", "wins", "draws", "losses", "win%", "draw%", "loss%"
     )?;
-    let mut curve = Vec::new();
-    let mut total = Tally::default();
-    let mut played = 0;
-    while played < args.games {
-        let len = block.min(args.games - played);
-        let mut tally = Tally::default();
+    let mut curve = Curve::new(block);
+    while curve.games() < args.games {
+        let len = block.min(args.games - curve.games());
         // Step the progress bar a few times per block even for big blocks.
         let step = len.div_ceil(8).max(1);
         let mut done = 0;
         while done < len {
             let n = step.min(len - done);
-            let t = train(menace, opponent, n);
-            tally.wins += t.wins;
-            tally.draws += t.draws;
-            tally.losses += t.losses;
+            curve.extend(results(menace, opponent, n));
             done += n;
             progress.inc(n);
         }
-        let first = played + 1;
-        played += len;
-        total.wins += tally.wins;
-        total.draws += tally.draws;
-        total.losses += tally.losses;
-        let point = CurvePoint {
-            first,
-            games: played,
-            tally,
-        };
-        progress.suspend(|| writeln!(out, "{}", row(&format!("{first}-{played}"), &tally)))?;
-        curve.push(point);
+        let b = curve.last_block().expect("a block was played");
+        progress
+            .suspend(|| writeln!(out, "{}", row(&format!("{}-{}", b.first, b.last), &b.tally)))?;
     }
     progress.finish_and_clear();
-    writeln!(out, "{}", row("all", &total))?;
+    writeln!(out, "{}", row("all", &curve.total()))?;
     writeln!(out, "beads in MENACE's boxes: {}", menace.total_beads())?;
     Ok(curve)
 }
@@ -170,16 +153,16 @@ fn row(label: &str, tally: &Tally) -> String {
 }
 
 /// The learning curve as CSV: one row per block.
-fn csv_of(curve: &[CurvePoint]) -> String {
+fn csv_of(curve: &Curve) -> String {
     let mut csv =
         String::from("first_game,last_game,wins,draws,losses,win_rate,draw_rate,loss_rate\n");
-    for p in curve {
-        let t = &p.tally;
+    for b in curve.blocks() {
+        let t = &b.tally;
         let r = GameResult::ALL.map(|r| t.rate(r));
         let _ = writeln!(
             csv,
             "{},{},{},{},{},{:.4},{:.4},{:.4}",
-            p.first, p.games, t.wins, t.draws, t.losses, r[0], r[1], r[2]
+            b.first, b.last, t.wins, t.draws, t.losses, r[0], r[1], r[2]
         );
     }
     csv

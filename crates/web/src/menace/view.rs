@@ -1,0 +1,91 @@
+//! What the page draws: the boxes, the game on show and the curve as JSON.
+
+use inarow_menace::{GameResult, Move};
+use serde::Serialize;
+
+use super::Room;
+
+/// One move of the game on show.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Step {
+    /// `X` (MENACE) or `O`.
+    pub player: char,
+    /// The square played, 0 to 8 row-major on the real board.
+    pub square: u8,
+    /// MENACE's box for this move (0-based), when a bead was drawn.
+    pub matchbox: Option<usize>,
+    /// The bead drawn: a square of the box's image.
+    pub bead: Option<u8>,
+}
+
+impl From<&Move> for Step {
+    fn from(m: &Move) -> Step {
+        Step {
+            player: m.player.symbol(),
+            square: m.square.0 as u8,
+            matchbox: m.bead.map(|b| b.matchbox),
+            bead: m.bead.map(|b| b.square),
+        }
+    }
+}
+
+impl Room {
+    /// Everything the page draws.
+    pub fn view(&self) -> serde_json::Value {
+        let x = &self.memory.x;
+        let layout = x.layout();
+        let boxes: Vec<_> = x
+            .boxes()
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                serde_json::json!({
+                    "number": i + 1,
+                    "move": layout.move_number(i) + 1,
+                    "image": layout.images()[i].compact(),
+                    "beads": b.beads(),
+                })
+            })
+            .collect();
+        let game = self.shown.as_ref().map(|s| {
+            let steps: Vec<Step> = s.session.moves().iter().map(Step::from).collect();
+            serde_json::json!({
+                "board": s.session.board().compact(),
+                "steps": steps,
+                "over": s.session.is_over(),
+                "result": s.session.result_line("O wins"),
+                "outcome": s.session.result().map(outcome_name),
+                "person": s.person,
+            })
+        });
+        let chart: Vec<_> = self
+            .curve
+            .tallies()
+            .iter()
+            .map(|t| serde_json::json!({"wins": t.wins, "draws": t.draws, "losses": t.losses}))
+            .collect();
+        let tally = self.curve.total();
+        serde_json::json!({
+            "preset": self.memory.preset().name(),
+            "seed": self.seed,
+            "games": x.games(),
+            "beads": x.total_beads(),
+            "opponent": self.opponent,
+            "speed": self.speed,
+            "training": self.training,
+            "game": game,
+            "tally": {"wins": tally.wins, "draws": tally.draws, "losses": tally.losses},
+            "chart": {"block": self.curve.block(), "blocks": chart},
+            "boxes": boxes,
+        })
+    }
+}
+
+/// The result from MENACE's side as one word.
+fn outcome_name(result: GameResult) -> &'static str {
+    match result {
+        GameResult::Win => "win",
+        GameResult::Draw => "draw",
+        GameResult::Loss => "loss",
+    }
+}
