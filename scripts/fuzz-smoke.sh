@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the judge's answer parser for a short while (default 60 s).
+# Fuzzes the judge's answer parser (inarow_protocol::koth) for a short while (default 60 s).
 #
 # cargo-fuzz needs nightly compiler flags (-Zsanitizer); on a stable toolchain
 # RUSTC_BOOTSTRAP=1 unlocks them. Installs cargo-fuzz when it is missing.

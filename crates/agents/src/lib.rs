@@ -4,6 +4,7 @@
 use inarow_core::{Game, Point};
 
 pub mod classic;
+pub mod house;
 pub mod mcts;
 pub mod minimax;
 pub mod order;

@@ -1,18 +1,18 @@
 //! The `bot` subcommand: the project's gomoku engine as a king-of-the-hill
 //! bot, speaking the judge's protocol on stdin and stdout.
 
+use std::convert::Infallible;
 use std::ffi::OsString;
-use std::io::{BufRead, Write};
 use std::time::Duration;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::{CommandFactory, Parser};
-use inarow_core::{Mnk, Player};
-use inarow_engine::koth::{self, Koth, KothError};
+use inarow_agents::house::HouseBot;
+use inarow_core::swap2::{Strategy, Swap};
+use inarow_core::{Mnk, Player, Point};
+use inarow_engine::player::{Engine, PositionError};
 use inarow_engine::search::{Limits, Options};
-use inarow_judge::answer::{self, Reply, Strategy};
-use inarow_judge::house::HouseBot;
-use inarow_judge::protocol::{SIZE, Swap, Xy};
+use inarow_protocol::koth;
 
 /// The arguments of `inarow bot`, exactly as given: the judge appends the
 /// opponent's name and the seed, and a name such as `--help` or `--house`
@@ -135,19 +135,19 @@ impl Settings {
     }
 }
 
-/// The engine, with the house bot's answer for a board the engine refuses.
+/// The engine, with the house bot's answer for a position the engine refuses.
 struct EngineBot {
-    engine: Koth,
+    engine: Engine,
     fallback: HouseBot,
 }
 
 impl EngineBot {
     fn or_fallback<T>(
         &mut self,
-        found: Result<T, KothError>,
-        fallback: impl FnOnce(&mut HouseBot) -> T,
-    ) -> T {
-        found.unwrap_or_else(|e| {
+        found: Result<T, PositionError>,
+        fallback: impl FnOnce(&mut HouseBot) -> Result<T, Infallible>,
+    ) -> Result<T, Infallible> {
+        found.or_else(|e| {
             // Answering beats forfeiting: say why on stderr, play the simple move.
             eprintln!("inarow bot: the engine cannot answer ({e}); playing the house bot's move");
             fallback(&mut self.fallback)
@@ -156,27 +156,25 @@ impl EngineBot {
 }
 
 impl Strategy for EngineBot {
-    fn open(&mut self) -> [Xy; 3] {
-        let found = self.engine.open(SIZE).map(|stones| stones.map(Xy::of));
-        self.or_fallback(found, |h| h.open())
+    type Error = Infallible;
+
+    fn open(&mut self, game: &Mnk) -> Result<[Point; 3], Infallible> {
+        let found = self.engine.open(game);
+        self.or_fallback(found, |h| h.open(game))
     }
 
-    fn swap(&mut self, game: &Mnk) -> Swap {
-        let found = self.engine.swap(game).map(|s| match s {
-            koth::Swap::Black => Swap::Black,
-            koth::Swap::White(w) => Swap::White(Xy::of(w)),
-            koth::Swap::Place(b, w) => Swap::Choose(Xy::of(b), Xy::of(w)),
-        });
+    fn swap(&mut self, game: &Mnk) -> Result<Swap, Infallible> {
+        let found = self.engine.swap(game);
         self.or_fallback(found, |h| h.swap(game))
     }
 
-    fn colour(&mut self, game: &Mnk) -> Player {
+    fn colour(&mut self, game: &Mnk) -> Result<Player, Infallible> {
         let found = self.engine.colour(game);
         self.or_fallback(found, |h| h.colour(game))
     }
 
-    fn play(&mut self, game: &Mnk) -> Xy {
-        let found = self.engine.play(game).map(Xy::of);
+    fn play(&mut self, game: &Mnk) -> Result<Point, Infallible> {
+        let found = self.engine.play(game);
         self.or_fallback(found, |h| h.play(game))
     }
 }
@@ -199,28 +197,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(nodes) => Limits::nodes(nodes),
         None => Limits::time(Duration::from_secs_f64(args.move_time)),
     };
-    let mut bot: Box<dyn Strategy> = if args.house {
-        Box::new(HouseBot::new("house", args.seed))
+    let mut bot: Box<dyn Strategy<Error = Infallible>> = if args.house {
+        Box::new(HouseBot::new(args.seed))
     } else {
         Box::new(EngineBot {
-            engine: Koth::with_limits(args.seed, limits, Options::default()),
-            fallback: HouseBot::new("house", args.seed),
+            engine: Engine::with_limits(args.seed, limits, Options::default()),
+            fallback: HouseBot::new(args.seed),
         })
     };
     let stdin = std::io::stdin();
-    let mut stdout = std::io::stdout().lock();
-    for line in stdin.lock().lines() {
-        let line = line.context("cannot read the judge's line")?;
-        match answer::reply(bot.as_mut(), &line)
-            .with_context(|| format!("cannot answer {line:?}"))?
-        {
-            Reply::Answer(answer) => {
-                writeln!(stdout, "{answer}")?;
-                stdout.flush()?;
-            }
-            Reply::Exit => break,
-        }
-    }
+    koth::bot::run(bot.as_mut(), stdin.lock(), std::io::stdout().lock())?;
     Ok(())
 }
 

@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
+use inarow_agents::house::HouseBot;
 use inarow_core::Rule;
-use inarow_judge::house::HouseBot;
+use inarow_judge::local::Local;
 use inarow_judge::process::{BotProcess, Listener, Start};
 use inarow_judge::sandbox::{self, Launcher, Limits, Program, Sandbox, limits};
 use inarow_judge::{BotMeta, Config, Results, discover, output, play_game, process, tournament};
@@ -363,7 +364,7 @@ fn debug(
     // Every line both ways and the bot's standard error, on standard output.
     let echo = Listener::new(|bot, said| say!("{}", said.shown(bot)));
     for (game, bot_opens) in [true, false].into_iter().enumerate() {
-        let mut house = HouseBot::new(house_name, seed.wrapping_add(game as u64));
+        let mut house = Local::new(house_name, HouseBot::new(seed.wrapping_add(game as u64)));
         let start = Start {
             sandbox,
             timeout,

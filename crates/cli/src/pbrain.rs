@@ -2,7 +2,8 @@
 //! speaking the Gomocup brain protocol on stdin and stdout.
 
 use anyhow::Context;
-use inarow_engine::brain::{self, Settings};
+use inarow_engine::brain::{Pbrain, Settings};
+use inarow_protocol::gomocup;
 
 /// Options of `inarow pbrain`.
 #[derive(clap::Args, Debug)]
@@ -24,5 +25,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
-    brain::run(stdin.lock(), stdout.lock(), settings).context("brain protocol session failed")
+    let mut brain = Pbrain::new(settings);
+    gomocup::run(&mut brain, stdin.lock(), stdout.lock()).context("brain protocol session failed")
 }

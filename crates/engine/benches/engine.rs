@@ -5,7 +5,7 @@
 #![allow(missing_docs)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use inarow_engine::koth::board_of;
+use inarow_engine::player::board_of;
 use inarow_engine::search::{Limits, Options, Searcher};
 use inarow_engine::vcf::Vcf;
 

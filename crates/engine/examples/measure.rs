@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use inarow_engine::koth::board_of;
+use inarow_engine::player::board_of;
 use inarow_engine::search::{Limits, Options, Searcher};
 use inarow_engine::vcf::Vcf;
 

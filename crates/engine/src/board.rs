@@ -7,7 +7,7 @@
 //! values, pattern counts, threat counts) change by the difference, so the
 //! search never recounts the board.
 
-use inarow_core::{Player, zobrist};
+use inarow_core::{Player, Point, zobrist};
 
 use crate::pattern::{
     self, BLACK, EMPTY, HALF, PATTERNS, Pattern, THREATS, Threat, WALL, WHITE, combo_index,
@@ -194,6 +194,17 @@ impl Board {
     #[inline]
     pub fn xy(&self, i: usize) -> (usize, usize) {
         (i % STRIDE - PAD, i / STRIDE - PAD)
+    }
+
+    /// The game core's point of a grid index.
+    pub fn point(&self, i: usize) -> Point {
+        let (x, y) = self.xy(i);
+        Point::at(y, x, self.size)
+    }
+
+    /// Grid index of the game core's `point`, or an error if it is off the board.
+    pub fn index_of(&self, point: Point) -> Result<usize, BoardError> {
+        self.checked_index(point.col(self.size), point.row(self.size))
     }
 
     /// The grid indices of the board's points, row by row.

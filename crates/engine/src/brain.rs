@@ -1,30 +1,28 @@
-//! The Gomocup brain protocol ("new protocol" plus the Swap2 extension),
-//! over any line reader and writer so that both binaries and the tests
-//! share it.
+//! The engine as a Gomocup brain: [`Pbrain`] answers the commands that
+//! `inarow_protocol::gomocup::run` reads, so both binaries and the tests
+//! share one protocol loop.
 //!
-//! Coordinates are `x,y` with `x` the column and `y` the row, from 0. The
-//! brain's own stones are kept as black and the opponent's as white: in
+//! The brain's own stones are kept as black and the opponent's as white: in
 //! freestyle gomoku the colours differ only in who moves, and the brain is
 //! always the side to move when asked to think.
 //!
 //! Decisions where the protocol leaves room:
-//! * Board sizes 5 to 20 are accepted (`START`; `RECTSTART` only when square).
+//! * Board sizes 5 to 20 are accepted.
 //! * Only freestyle is played; `INFO rule` with exact five or renju set is
 //!   answered with an `ERROR` line, and play continues as freestyle.
 //! * `BOARD` field 3 (a stone of a finished line in a continuous game) takes
 //!   the point out of play for both sides.
-//! * Every malformed or impossible command gets one `ERROR <reason>` line;
-//!   unknown commands get `UNKNOWN <command>`.
 
-use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
-use inarow_core::Player;
+use inarow_core::swap2::Phase;
+use inarow_core::{Player, Point};
+use inarow_protocol::gomocup::{Brain, Decision, Field, Info, Swap2Move};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::board::Board;
-use crate::opening::{self, Answer};
+use crate::opening;
 use crate::pattern::{BLACK, WALL, WHITE};
 use crate::search::{Found, Limits, Options, Searcher};
 use crate::time::{self, Clock};
@@ -50,8 +48,8 @@ impl Default for Settings {
     }
 }
 
-/// The brain's state between commands.
-pub struct Brain {
+/// The engine's state between a manager's commands.
+pub struct Pbrain {
     settings: Settings,
     board: Option<Board>,
     searcher: Searcher,
@@ -63,37 +61,14 @@ pub struct Brain {
     max_memory: Option<usize>,
 }
 
-/// What one command produced.
-enum Step {
-    Lines(Vec<String>),
-    Quit,
+fn no_board() -> String {
+    "no board yet: send START first".to_string()
 }
 
-fn ok(line: impl Into<String>) -> Step {
-    Step::Lines(vec![line.into()])
-}
-
-fn error(reason: impl std::fmt::Display) -> Step {
-    Step::Lines(vec![format!("ERROR {reason}")])
-}
-
-/// Reads `x,y` (spaces allowed around the numbers).
-fn parse_xy(text: &str) -> Result<(usize, usize), String> {
-    let fields: Vec<&str> = text.split(',').map(str::trim).collect();
-    if fields.len() != 2 {
-        return Err(format!("expected x,y but got {text:?}"));
-    }
-    let num = |s: &str| {
-        s.parse::<usize>()
-            .map_err(|_| format!("expected x,y with whole numbers but got {text:?}"))
-    };
-    Ok((num(fields[0])?, num(fields[1])?))
-}
-
-impl Brain {
+impl Pbrain {
     /// A brain with no board yet (the manager starts with `START`).
-    pub fn new(settings: Settings) -> Brain {
-        Brain {
+    pub fn new(settings: Settings) -> Pbrain {
+        Pbrain {
             settings,
             board: None,
             searcher: Searcher::new(settings.options),
@@ -115,136 +90,138 @@ impl Brain {
     }
 
     fn board(&mut self) -> Result<&mut Board, String> {
-        self.board
-            .as_mut()
-            .ok_or_else(|| "no board yet: send START first".to_string())
-    }
-
-    fn start(&mut self, size: usize) -> Step {
-        match Board::new(size) {
-            Ok(b) => {
-                self.board = Some(b);
-                self.searcher.clear();
-                ok("OK")
-            }
-            Err(e) => error(e),
-        }
+        self.board.as_mut().ok_or_else(no_board)
     }
 
     /// Thinks for the brain (black, the side to move) and plays the move.
-    fn think(&mut self) -> Step {
+    fn think(&mut self) -> Result<Decision, String> {
         let budget = self.budget();
-        let Some(b) = self.board.as_mut() else {
-            return error("no board yet: send START first");
-        };
+        let b = self.board.as_mut().ok_or_else(no_board)?;
         if b.last_move_won() || has_five(b) {
-            return error("the game is already over");
+            return Err("the game is already over".into());
         }
         if b.empty_count() == 0 {
-            return error("the board is full");
+            return Err("the board is full".into());
         }
         b.set_to_move(Player::X);
         let found = self.searcher.search(b, Limits::time(budget));
-        let (x, y) = b.xy(found.best);
+        let point = b.point(found.best);
         b.play_unchecked(found.best);
         b.set_to_move(Player::X);
-        let mut lines = Vec::new();
-        if self.settings.messages {
-            lines.push(message(&found));
-        }
-        lines.push(format!("{x},{y}"));
-        Step::Lines(lines)
+        Ok(Decision {
+            point,
+            message: self.settings.messages.then(|| message(&found)),
+        })
     }
 
-    /// Handles one command; `more` supplies the lines of `BOARD` and
-    /// `SWAP2BOARD` blocks.
-    fn command(&mut self, line: &str, more: &mut dyn FnMut() -> Option<String>) -> Step {
-        let line = line.trim();
-        let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-        let rest = rest.trim();
-        match word.to_ascii_uppercase().as_str() {
-            "START" => match rest.parse::<usize>() {
-                Ok(n) => self.start(n),
-                Err(_) => error(format!("START needs a board size, got {rest:?}")),
-            },
-            "RECTSTART" => match parse_xy(rest) {
-                Ok((w, h)) if w == h => self.start(w),
-                Ok((w, h)) => error(format!("only square boards are supported, not {w}x{h}")),
-                Err(e) => error(format!("RECTSTART: {e}")),
-            },
-            "RESTART" => match self.board.as_ref().map(Board::size) {
-                Some(n) => self.start(n),
-                None => error("no board yet: send START first"),
-            },
-            "BEGIN" => match self.board() {
-                Ok(b) if b.stones() > 0 => error("BEGIN needs an empty board"),
-                Ok(_) => self.think(),
-                Err(e) => error(e),
-            },
-            "TURN" => {
-                let xy = parse_xy(rest);
-                match (self.board(), xy) {
-                    (Err(e), _) => error(e),
-                    (_, Err(e)) => error(format!("TURN: {e}")),
-                    (Ok(b), Ok((x, y))) => match b.place(x, y, WHITE) {
-                        Ok(()) => self.think(),
-                        Err(e) => error(e),
-                    },
-                }
-            }
-            "BOARD" => self.board_block(more),
-            "SWAP2BOARD" => self.swap2(more),
-            "TAKEBACK" => {
-                let xy = parse_xy(rest);
-                match (self.board(), xy) {
-                    (Err(e), _) => error(e),
-                    (_, Err(e)) => error(format!("TAKEBACK: {e}")),
-                    (Ok(b), Ok((x, y))) => match b.checked_index(x, y) {
-                        Err(e) => error(e),
-                        Ok(i) if b.is_empty(i) => {
-                            error(format!("no stone on {x},{y} to take back"))
-                        }
-                        Ok(i) => {
-                            b.remove(i);
-                            b.set_to_move(Player::X);
-                            ok("OK")
-                        }
-                    },
-                }
-            }
-            "INFO" => self.info(rest),
-            "ABOUT" => ok(format!(
-                "name=\"inarow\", version=\"{}\", author=\"inarow developers\", country=\"-\", www=\"-\"",
-                env!("CARGO_PKG_VERSION")
+    /// A new board of the current size with `stones` placed in order.
+    fn fresh(&self, stones: impl IntoIterator<Item = (Point, u8)>) -> Result<Board, String> {
+        let size = self.board.as_ref().map(Board::size).ok_or_else(no_board)?;
+        let mut b = Board::new(size).expect("size was accepted");
+        for (p, v) in stones {
+            let i = b.index_of(p).map_err(|e| e.to_string())?;
+            let (x, y) = b.xy(i);
+            b.place(x, y, v).map_err(|e| e.to_string())?;
+        }
+        Ok(b)
+    }
+}
+
+impl Brain for Pbrain {
+    fn size(&self) -> Option<usize> {
+        self.board.as_ref().map(Board::size)
+    }
+
+    fn start(&mut self, size: usize) -> Result<(), String> {
+        let b = Board::new(size).map_err(|e| e.to_string())?;
+        self.board = Some(b);
+        self.searcher.clear();
+        Ok(())
+    }
+
+    fn begin(&mut self) -> Result<Decision, String> {
+        if self.board()?.stones() > 0 {
+            return Err("BEGIN needs an empty board".into());
+        }
+        self.think()
+    }
+
+    fn turn(&mut self, point: Point) -> Result<Decision, String> {
+        let b = self.board()?;
+        let i = b.index_of(point).map_err(|e| e.to_string())?;
+        let (x, y) = b.xy(i);
+        b.place(x, y, WHITE).map_err(|e| e.to_string())?;
+        self.think()
+    }
+
+    fn board(&mut self, stones: &[(Point, Field)]) -> Result<Decision, String> {
+        let b = self
+            .fresh(stones.iter().map(|&(p, field)| {
+                let v = match field {
+                    Field::Own => BLACK,
+                    Field::Opponent => WHITE,
+                    Field::Wall => WALL,
+                };
+                (p, v)
+            }))
+            .map_err(|e| format!("BOARD: {e}"))?;
+        self.board = Some(b);
+        self.think()
+    }
+
+    fn swap2(&mut self, stones: &[Point], phase: Phase) -> Result<Swap2Move, String> {
+        let mut b = self
+            .fresh(
+                stones
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &p)| (p, if k % 2 == 0 { BLACK } else { WHITE })),
+            )
+            .map_err(|e| format!("SWAP2BOARD: {e}"))?;
+        b.set_to_move(if stones.len() % 2 == 0 {
+            Player::X
+        } else {
+            Player::O
+        });
+        let limits = Limits::time(self.budget());
+        Ok(match phase {
+            Phase::Open => Swap2Move::Open(opening::open(
+                b.size(),
+                &mut self.searcher,
+                &mut self.rng,
+                limits,
             )),
-            "END" => Step::Quit,
-            "" => Step::Lines(Vec::new()),
-            other => ok(format!("UNKNOWN command {other}")),
-        }
+            Phase::Answer => Swap2Move::Answer(opening::answer(&mut b, &mut self.searcher, limits)),
+            Phase::Colour | Phase::Play | Phase::Over => {
+                let (colour, found) = opening::choose(&mut b, &mut self.searcher, limits);
+                if colour == b.to_move() {
+                    Swap2Move::PlayWhite(b.point(found.best))
+                } else {
+                    Swap2Move::TakeBlack
+                }
+            }
+        })
     }
 
-    fn info(&mut self, rest: &str) -> Step {
-        let (key, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-        let value = value.trim();
-        let number = || value.parse::<u64>();
-        let key = key.to_ascii_lowercase();
-        let numeric = matches!(
-            key.as_str(),
-            "timeout_turn" | "timeout_match" | "time_left" | "max_memory" | "game_type" | "rule"
-        );
-        if !numeric {
-            // Other keys (folder, evaluate, ...) are information we do not use.
-            return Step::Lines(Vec::new());
+    fn take_back(&mut self, point: Point) -> Result<(), String> {
+        let b = self.board()?;
+        let i = b.index_of(point).map_err(|e| e.to_string())?;
+        if b.is_empty(i) {
+            let (x, y) = b.xy(i);
+            return Err(format!("no stone on {x},{y} to take back"));
         }
-        let Ok(n) = number() else {
-            return error(format!("INFO {key} needs a whole number, got {value:?}"));
-        };
-        match key.as_str() {
-            "timeout_turn" => self.turn = Some(Duration::from_millis(n)),
+        b.remove(i);
+        b.set_to_move(Player::X);
+        Ok(())
+    }
+
+    fn info(&mut self, info: Info) -> Result<(), String> {
+        match info {
+            Info::TimeoutTurn(n) => self.turn = Some(Duration::from_millis(n)),
             // 0 means no limit for the match.
-            "timeout_match" => self.match_total = (n > 0).then(|| Duration::from_millis(n)),
-            "time_left" => self.time_left = Some(Duration::from_millis(n)),
-            "max_memory" => {
+            Info::TimeoutMatch(n) => self.match_total = (n > 0).then(|| Duration::from_millis(n)),
+            Info::TimeLeft(n) => self.time_left = Some(Duration::from_millis(n)),
+            Info::MaxMemory(n) => {
                 let bytes = if n == 0 { None } else { Some(n as usize) };
                 if bytes != self.max_memory {
                     self.max_memory = bytes;
@@ -256,140 +233,24 @@ impl Brain {
                     self.searcher = Searcher::new(options);
                 }
             }
-            "rule" => {
+            Info::Rule(n) => {
                 self.rule = n as u32;
                 if n & 1 != 0 || n & 4 != 0 {
-                    return error(format!(
+                    return Err(format!(
                         "rule {n} is not supported: this brain plays freestyle (five or more wins)"
                     ));
                 }
             }
-            _ => {}
+            Info::GameType(_) => {}
         }
-        Step::Lines(Vec::new())
+        Ok(())
     }
 
-    /// `BOARD`: `x,y,field` lines up to `DONE`, then think.
-    fn board_block(&mut self, more: &mut dyn FnMut() -> Option<String>) -> Step {
-        let mut stones = Vec::new();
-        let mut problem: Option<String> = None;
-        loop {
-            let Some(line) = more() else {
-                return error("BOARD ended without DONE");
-            };
-            let line = line.trim();
-            if line.eq_ignore_ascii_case("DONE") {
-                break;
-            }
-            if line.is_empty() || problem.is_some() {
-                continue;
-            }
-            match line
-                .rsplit_once(',')
-                .map(|(xy, f)| (parse_xy(xy), f.trim()))
-            {
-                Some((Ok((x, y)), f)) => match f {
-                    "1" => stones.push((x, y, BLACK)),
-                    "2" => stones.push((x, y, WHITE)),
-                    "3" => stones.push((x, y, WALL)),
-                    _ => problem = Some(format!("BOARD line {line:?}: field must be 1, 2 or 3")),
-                },
-                _ => problem = Some(format!("BOARD line {line:?}: expected x,y,field")),
-            }
-        }
-        if let Some(p) = problem {
-            return error(p);
-        }
-        let size = match self.board.as_ref() {
-            Some(b) => b.size(),
-            None => return error("no board yet: send START first"),
-        };
-        let mut b = Board::new(size).expect("size was accepted");
-        for (x, y, v) in stones {
-            if let Err(e) = b.place(x, y, v) {
-                return error(format!("BOARD: {e}"));
-            }
-        }
-        self.board = Some(b);
-        self.think()
-    }
-
-    /// `SWAP2BOARD`: stones in move order (black, white, black, white,
-    /// black) up to `DONE`; answer by the number of stones.
-    fn swap2(&mut self, more: &mut dyn FnMut() -> Option<String>) -> Step {
-        let mut points = Vec::new();
-        let mut problem = None;
-        loop {
-            let Some(line) = more() else {
-                return error("SWAP2BOARD ended without DONE");
-            };
-            let line = line.trim();
-            if line.eq_ignore_ascii_case("DONE") {
-                break;
-            }
-            if line.is_empty() || problem.is_some() {
-                continue;
-            }
-            match parse_xy(line) {
-                Ok(xy) => points.push(xy),
-                Err(e) => problem = Some(format!("SWAP2BOARD: {e}")),
-            }
-        }
-        if let Some(p) = problem {
-            return error(p);
-        }
-        let Some(size) = self.board.as_ref().map(Board::size) else {
-            return error("no board yet: send START first");
-        };
-        let mut b = Board::new(size).expect("size was accepted");
-        for (k, &(x, y)) in points.iter().enumerate() {
-            if let Err(e) = b.place(x, y, if k % 2 == 0 { BLACK } else { WHITE }) {
-                return error(format!("SWAP2BOARD: {e}"));
-            }
-        }
-        b.set_to_move(if points.len() % 2 == 0 {
-            Player::X
-        } else {
-            Player::O
-        });
-        let budget = self.budget();
-        let fmt = |b: &Board, i: usize| {
-            let (x, y) = b.xy(i);
-            format!("{x},{y}")
-        };
-        match points.len() {
-            0 => {
-                let [b1, b2, w] = opening::open(
-                    size,
-                    &mut self.searcher,
-                    &mut self.rng,
-                    Limits::time(budget),
-                );
-                // Move order: black, white, black.
-                ok(format!(
-                    "{},{} {},{} {},{}",
-                    b1.0, b1.1, w.0, w.1, b2.0, b2.1
-                ))
-            }
-            3 => match opening::answer(&mut b, &mut self.searcher, Limits::time(budget)) {
-                Answer::Black => ok("SWAP"),
-                Answer::White(w) => ok(fmt(&b, w)),
-                // Move order: the fourth stone (white), then the fifth (black).
-                Answer::Place { black, white } => {
-                    ok(format!("{} {}", fmt(&b, white), fmt(&b, black)))
-                }
-            },
-            5 => {
-                let (colour, found) =
-                    opening::choose(&mut b, &mut self.searcher, Limits::time(budget));
-                if colour == b.to_move() {
-                    ok(fmt(&b, found.best))
-                } else {
-                    ok("SWAP")
-                }
-            }
-            n => error(format!("SWAP2BOARD needs 0, 3 or 5 stones, got {n}")),
-        }
+    fn about(&self) -> String {
+        format!(
+            "name=\"inarow\", version=\"{}\", author=\"inarow developers\", country=\"-\", www=\"-\"",
+            env!("CARGO_PKG_VERSION")
+        )
     }
 }
 
@@ -406,43 +267,11 @@ fn has_five(b: &Board) -> bool {
 
 fn message(found: &Found) -> String {
     format!(
-        "MESSAGE depth {} score {} nodes {} time {} ms{}",
+        "depth {} score {} nodes {} time {} ms{}",
         found.depth,
         found.score,
         found.nodes,
         found.elapsed.as_millis(),
         if found.vcf { " (VCF)" } else { "" }
     )
-}
-
-/// Runs a brain session: reads commands from `input` until `END` or the end
-/// of input, writing answers to `output` (flushed after each command).
-pub fn run<R: BufRead, W: Write>(input: R, mut output: W, settings: Settings) -> io::Result<()> {
-    let mut brain = Brain::new(settings);
-    let mut lines = input.lines();
-    let mut failure = None;
-    let mut next = || match lines.next() {
-        Some(Ok(l)) => Some(l),
-        Some(Err(e)) => {
-            failure = Some(e);
-            None
-        }
-        None => None,
-    };
-    while let Some(line) = next() {
-        let step = brain.command(&line, &mut next);
-        match step {
-            Step::Quit => break,
-            Step::Lines(out) => {
-                for l in out {
-                    writeln!(output, "{l}")?;
-                }
-                output.flush()?;
-            }
-        }
-    }
-    match failure {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
 }

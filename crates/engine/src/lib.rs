@@ -4,11 +4,11 @@
 pub mod board;
 pub mod brain;
 pub mod eval;
-pub mod koth;
 pub mod movegen;
 pub mod opening;
 pub mod options;
 pub mod pattern;
+pub mod player;
 pub mod score;
 pub mod search;
 pub mod time;

@@ -13,7 +13,8 @@
 //! * The chooser (five stones, white to move) takes the colour the search
 //!   prefers.
 
-use inarow_core::Player;
+use inarow_core::swap2::Swap;
+use inarow_core::{Player, Point};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -24,30 +25,14 @@ use crate::search::{Found, Limits, Searcher};
 /// Number of candidate opening shapes searched by the opener.
 const OPENING_CANDIDATES: usize = 8;
 
-/// The answer to three opening stones.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Answer {
-    /// Take black: the opener plays white and moves next.
-    Black,
-    /// Place this white stone (grid index) and play white.
-    White(usize),
-    /// Place a black and a white stone (grid indices) and let the opener choose.
-    Place {
-        /// The black stone.
-        black: usize,
-        /// The white stone.
-        white: usize,
-    },
-}
-
-/// The three opening stones `[black, black, white]` as `(x, y)` on an empty
-/// board of side `size`, chosen within `limits` using `rng`.
+/// The three opening stones `[black, black, white]` on an empty board of
+/// side `size`, chosen within `limits` using `rng`.
 pub fn open(
     size: usize,
     searcher: &mut Searcher,
     rng: &mut ChaCha8Rng,
     limits: Limits,
-) -> [(usize, usize); 3] {
+) -> [Point; 3] {
     let c = size as i64 / 2;
     let reach = (size as i64 / 2).min(2);
     let mut best: Option<([(usize, usize); 3], i32)> = None;
@@ -73,12 +58,14 @@ pub fn open(
             best = Some((shape, balance));
         }
     }
-    best.expect("at least one candidate").0
+    best.expect("at least one candidate")
+        .0
+        .map(|(x, y)| Point::at(y, x, size))
 }
 
 /// The answer to the opener's three stones (two black, one white, white to
 /// move on `b`), within `limits`.
-pub fn answer(b: &mut Board, searcher: &mut Searcher, limits: Limits) -> Answer {
+pub fn answer(b: &mut Board, searcher: &mut Searcher, limits: Limits) -> Swap {
     let as_white: Found = searcher.search(b, limits.share(2));
     let white_value = as_white.score;
     let w = as_white.best;
@@ -88,13 +75,13 @@ pub fn answer(b: &mut Board, searcher: &mut Searcher, limits: Limits) -> Answer 
     // After both stones white is to move again; the opener picks the better side.
     let place_value = -reply.score.abs();
     let options = [
-        (-white_value, Answer::Black),
-        (white_value, Answer::White(w)),
+        (-white_value, Swap::Black),
+        (white_value, Swap::White(b.point(w))),
         (
             place_value,
-            Answer::Place {
-                black: reply.best,
-                white: w,
+            Swap::Place {
+                black: b.point(reply.best),
+                white: b.point(w),
             },
         ),
     ];

@@ -4,10 +4,11 @@
 
 use std::time::Duration;
 
+use inarow_core::swap2::{Strategy, Swap};
 use inarow_core::{Game, Mnk, Player, Point};
 use inarow_engine::board::Board;
-use inarow_engine::koth::{Koth, KothError, Swap, board_of};
 use inarow_engine::pattern::{BLACK, WHITE};
+use inarow_engine::player::{Engine, PositionError, board_of};
 use inarow_engine::search::{Limits, Options, Searcher};
 
 #[path = "support/suite.rs"]
@@ -107,9 +108,9 @@ fn mnk(black: &[(usize, usize)], white: &[(usize, usize)]) -> Mnk {
 }
 
 #[test]
-fn koth_answers_every_prompt() {
-    let mut bot = Koth::new(7, Duration::from_millis(60));
-    let [b1, b2, w] = bot.open(15).unwrap();
+fn the_engine_answers_every_swap2_decision() {
+    let mut bot = Engine::new(7, Duration::from_millis(60));
+    let [b1, b2, w] = bot.open(&Mnk::gomoku()).unwrap();
     assert!(b1 != b2 && b1 != w && b2 != w);
     for p in [b1, b2, w] {
         assert!((5..=9).contains(&p.row(15)) && (5..=9).contains(&p.col(15)));
@@ -118,8 +119,8 @@ fn koth_answers_every_prompt() {
     match bot.swap(&three).unwrap() {
         Swap::Black => {}
         Swap::White(p) => assert!(three.stone(p).is_none()),
-        Swap::Place(b, w) => {
-            assert!(b != w && three.stone(b).is_none() && three.stone(w).is_none())
+        Swap::Place { black, white } => {
+            assert!(black != white && three.stone(black).is_none() && three.stone(white).is_none())
         }
     }
     let five = mnk(&[(7, 7), (8, 8), (6, 6)], &[(7, 8), (8, 7)]);
@@ -136,13 +137,15 @@ fn koth_answers_every_prompt() {
 }
 
 #[test]
-fn koth_refuses_boards_it_cannot_answer() {
-    let mut bot = Koth::new(1, Duration::from_millis(20));
-    assert!(matches!(bot.open(30), Err(KothError::Board(_))));
+fn the_engine_refuses_boards_it_cannot_answer() {
+    let mut bot = Engine::new(1, Duration::from_millis(20));
+    // A board the engine does not play (the core's boards stop at 16 x 16).
+    let small = Mnk::new(4, 4, 4, inarow_core::Rule::Freestyle).unwrap();
+    assert!(matches!(bot.open(&small), Err(PositionError::Board(_))));
     let two = mnk(&[(7, 7)], &[(7, 8)]);
     assert_eq!(
         bot.swap(&two).unwrap_err(),
-        KothError::Stones {
+        PositionError::Stones {
             expected: 3,
             found: 2
         }
@@ -158,7 +161,7 @@ fn koth_refuses_boards_it_cannot_answer() {
         &[(0, 5), (1, 5), (2, 5), (3, 5)],
     );
     won.place(Point::at(0, 4, 15), Player::X).unwrap();
-    assert_eq!(bot.play(&won).unwrap_err(), KothError::Finished);
+    assert_eq!(bot.play(&won).unwrap_err(), PositionError::Finished);
     assert_eq!(board_of(&two, None).unwrap().to_move(), Player::X);
 }
 

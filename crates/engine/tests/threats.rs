@@ -3,8 +3,8 @@
 //! no short win the prover finds.
 
 use inarow_core::{Game, Mnk};
-use inarow_engine::koth::board_of;
 use inarow_engine::movegen::{MoveList, generate};
+use inarow_engine::player::board_of;
 #[path = "support/suite.rs"]
 mod suite;
 use inarow_engine::vcf::Vcf;

@@ -14,24 +14,24 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
-use inarow_core::{Mnk, Player, Rule};
+use inarow_agents::house::HouseBot;
+use inarow_core::{Mnk, Player, Point, Rule};
 use inarow_judge::BotMeta;
-use inarow_judge::house::{HouseBot, Reply};
 use inarow_judge::process::{BotProcess, Start};
-use inarow_judge::protocol::{self, Xy};
 use inarow_judge::referee::Contestant;
 use inarow_judge::sandbox::{Launcher, Limits, NOBODY, Sandbox, judge_is_root};
 use inarow_judge::tournament::{self, Config};
+use inarow_protocol::koth::{self, bot::Reply};
 
 fn serve(kind: &str, seed: u64) {
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
-    let mut house = HouseBot::new("house", seed);
+    let mut house = HouseBot::new(seed);
     for line in stdin.lock().lines() {
         let line = line.unwrap();
         let answer = match kind {
             "echo" => "(0,0)".to_string(),
-            _ => match house.reply(&line).unwrap() {
+            _ => match koth::bot::reply(&mut house, &line).unwrap() {
                 Reply::Answer(a) => a,
                 Reply::Exit => return,
             },
@@ -76,11 +76,11 @@ fn workspace() -> tempfile::TempDir {
 /// A middle-game position with 40 stones, as prompts carry it.
 fn middle_game() -> Mnk {
     let mut game = Mnk::gomoku();
-    let mut house = HouseBot::new("fill", 7);
+    let mut house = HouseBot::new(7);
     for i in 0..40 {
-        let xy = house.choose(&game);
+        let point = house.choose(&game);
         let colour = if i % 2 == 0 { Player::X } else { Player::O };
-        game.place(xy.point(), colour).unwrap();
+        game.place(point, colour).unwrap();
     }
     game
 }
@@ -104,10 +104,10 @@ fn round_trip(c: &mut Criterion) {
             BenchmarkId::new("move round trip (prompt, answer, parse, check)", label),
             |b| {
                 b.iter(|| {
-                    let prompt = protocol::prompt_move(41, &game);
+                    let prompt = koth::prompt_move(41, &game);
                     let answer = process.ask(&prompt).unwrap();
-                    let xy: Xy = protocol::parse_move(&answer).unwrap();
-                    std::hint::black_box(game.clone().place(xy.point(), Player::X).is_err())
+                    let point: Point = koth::parse_move(&answer).unwrap();
+                    std::hint::black_box(game.clone().place(point, Player::X).is_err())
                 })
             },
         );
@@ -124,7 +124,7 @@ fn round_trip(c: &mut Criterion) {
         );
     }
     group.bench_function("format a 40-stone board", |b| {
-        b.iter(|| protocol::format_board(std::hint::black_box(&game)))
+        b.iter(|| koth::format_board(std::hint::black_box(&game)))
     });
     group.finish();
 }

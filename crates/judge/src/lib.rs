@@ -5,7 +5,6 @@
 //! referees each game on the rules of [`inarow_core::Mnk`], and keeps the
 //! results as JSON and SGF.
 //!
-//! - [`protocol`]: prompts the judge writes, answers it reads, `(X,Y)` = (column, row).
 //! - [`meta`]: bot folders and their `meta` files.
 //! - [`sandbox`]: how every contestant's program is started: contained by
 //!   the kernel (namespaces, Landlock, cgroups, resource limits) or not.
@@ -16,8 +15,10 @@
 //! - [`output`]: the results file and SGF records.
 //! - [`matches`]: the match runner (openings, games from them, Gomocup
 //!   brains as contenders, Elo and SPRT) that shows what an engine change gains.
-//! - [`answer`]: the bot's side of the protocol, shared by every bot of the project.
-//! - [`house`]: the project's own simple bot.
+//! - [`local`]: a player of this process (the house bot) as a contestant.
+//!
+//! The wire format is `inarow_protocol::koth`; the Swap2 game the referee
+//! drives is `inarow_core::swap2`.
 //!
 //! The library never prints or exits: fronts hear of games, lines and
 //! interrupts through callbacks and events.
@@ -26,13 +27,11 @@
 //! how the judge stays unbreakable.
 #![deny(missing_docs)]
 
-pub mod answer;
-pub mod house;
+pub mod local;
 pub mod matches;
 pub mod meta;
 pub mod output;
 pub mod process;
-pub mod protocol;
 pub mod referee;
 pub mod sandbox;
 pub mod tournament;

@@ -4,9 +4,9 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::protocol::SIZE;
 use crate::referee::GameRecord;
 use crate::tournament::Results;
+use inarow_protocol::koth::SIZE;
 
 pub use inarow_files::write_atomic;
 

@@ -3,10 +3,11 @@
 
 use std::fmt;
 
-use inarow_core::{Game, Mnk, Outcome, PlayError, Player, Point};
+use inarow_core::swap2::{Phase, Role, Step, Swap, Swap2, Swap2Error};
+use inarow_core::{Mnk, Outcome, Player, Point};
+use inarow_protocol::koth::{self, AnswerError, SIZE};
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::{self, AnswerError, Swap, Xy};
 use crate::sandbox::limits::{Limit, Limits};
 
 /// Why a bot lost a game without being beaten on the board.
@@ -225,9 +226,24 @@ impl GameRecord {
     }
 }
 
-/// The game as the referee keeps it while it runs.
-struct Table<'a> {
-    game: Mnk,
+/// A point as the records keep it: `[X, Y]`, column then row.
+fn xy(p: Point) -> [u8; 2] {
+    [p.col(SIZE) as u8, p.row(SIZE) as u8]
+}
+
+impl From<Role> for Seat {
+    fn from(role: Role) -> Seat {
+        match role {
+            Role::Opener => Seat::A,
+            Role::Answerer => Seat::B,
+        }
+    }
+}
+
+/// The referee of one game while it runs: the Swap2 game, its record and
+/// the two seats.
+struct Referee<'a> {
+    swap2: Swap2,
     record: GameRecord,
     seats: [&'a mut dyn Contestant; 2],
     on_stone: OnStone<'a>,
@@ -236,96 +252,78 @@ struct Table<'a> {
 /// Sees each stone as it is put on the board: who put it, where, which colour.
 pub type OnStone<'a> = &'a mut dyn FnMut(Seat, Point, Player);
 
-impl Table<'_> {
-    fn contestant(&mut self, seat: Seat) -> &mut dyn Contestant {
-        &mut *self.seats[seat as usize]
-    }
-
+impl Referee<'_> {
     fn name(&self, seat: Seat) -> String {
         self.seats[seat as usize].name().to_string()
     }
 
-    /// Puts the stones of one answer on the board, checking each.
-    fn put(&mut self, seat: Seat, stones: &[(Xy, Player)]) -> Result<(), Fault> {
-        for (i, &(xy, _)) in stones.iter().enumerate() {
-            if stones[..i].iter().any(|&(other, _)| other == xy) {
-                return Err(Fault::Repeated {
-                    point: [xy.x, xy.y],
-                });
-            }
-        }
-        for &(xy, colour) in stones {
-            match self.game.place(xy.point(), colour) {
-                Ok(()) => {}
-                Err(PlayError::Occupied(_)) => {
-                    return Err(Fault::Occupied {
-                        point: [xy.x, xy.y],
-                    });
-                }
-                Err(e) => unreachable!("the parser keeps points on the board: {e}"),
-            }
-            self.record.stones.push(Stone {
-                by: seat,
-                colour: protocol::colour_letter(colour),
-                x: xy.x,
-                y: xy.y,
-            });
-            (self.on_stone)(seat, xy.point(), colour);
-        }
-        Ok(())
+    fn ask(&mut self, seat: Seat, prompt: &str) -> Result<String, (Seat, Fault)> {
+        self.seats[seat as usize].ask(prompt).map_err(|f| (seat, f))
     }
 
-    fn ask(&mut self, seat: Seat, prompt: &str) -> Result<String, (Seat, Fault)> {
-        self.contestant(seat).ask(prompt).map_err(|f| (seat, f))
+    /// Takes one step of `role` into the game and its record.
+    fn apply(&mut self, role: Role, step: Step) -> Result<(), Fault> {
+        let before = self.swap2.stones().len();
+        let refused = self.swap2.apply(role, step).err();
+        let mut laid = self.swap2.stones()[before..].to_vec();
+        if let (Some(Swap2Error::Occupied(p)), Step::Answer(Swap::Place { black, white })) =
+            (refused, step)
+        {
+            // The referee has always laid an answer's stones one by one: a
+            // black stone laid before its white one was found taken stays
+            // in the record.
+            if p == white {
+                laid.push((black, Player::X));
+            }
+        }
+        for (p, colour) in laid {
+            let [x, y] = xy(p);
+            self.record.stones.push(Stone {
+                by: role.into(),
+                colour: koth::colour_letter(colour),
+                x,
+                y,
+            });
+            (self.on_stone)(role.into(), p, colour);
+        }
+        match refused {
+            None => Ok(()),
+            Some(Swap2Error::Occupied(p)) => Err(Fault::Occupied { point: xy(p) }),
+            Some(Swap2Error::Repeated(p)) => Err(Fault::Repeated { point: xy(p) }),
+            Some(e) => unreachable!("the referee asks each player in turn, on the board: {e}"),
+        }
     }
 
     /// Plays the opening and the game phase; `Err` names the bot at fault.
     fn play(&mut self) -> Result<Option<Outcome>, (Seat, Fault)> {
-        use Seat::{A, B};
-        let answer = self.ask(A, protocol::PROMPT_OPEN)?;
-        let [b1, b2, w] = protocol::parse_opening(&answer).map_err(|e| (A, e.into()))?;
-        self.put(A, &[(b1, Player::X), (b2, Player::X), (w, Player::O)])
-            .map_err(|f| (A, f))?;
-
-        let prompt = protocol::prompt_swap(&self.game);
-        let answer = self.ask(B, &prompt)?;
-        let swap = protocol::parse_swap(&answer).map_err(|e| (B, e.into()))?;
-        let b_colour = match swap {
-            Swap::Black => {
-                self.record.swap = Some("black".into());
-                Player::X
-            }
-            Swap::White(w) => {
-                self.put(B, &[(w, Player::O)]).map_err(|f| (B, f))?;
-                self.record.swap = Some("white".into());
-                Player::O
-            }
-            Swap::Choose(b, w) => {
-                self.put(B, &[(b, Player::X), (w, Player::O)])
-                    .map_err(|f| (B, f))?;
-                self.record.swap = Some("choose".into());
-                let prompt = protocol::prompt_colour(&self.game);
-                let answer = self.ask(A, &prompt)?;
-                let a_colour = protocol::parse_colour(&answer).map_err(|e| (A, e.into()))?;
-                a_colour.opponent()
-            }
-        };
-        let seat_of = |colour: Player| if colour == b_colour { B } else { A };
-        self.record.black = Some(self.name(seat_of(Player::X)));
-        self.record.white = Some(self.name(seat_of(Player::O)));
-
-        // The core's opening rule decides the side to move: fewer stones, black on a tie.
-        let mut number = 1;
-        while self.game.outcome().is_none() {
-            let colour = self.game.to_move();
-            let seat = seat_of(colour);
-            let prompt = protocol::prompt_move(number, &self.game);
+        while let Some(prompt) = koth::prompt(&self.swap2) {
+            let phase = self.swap2.phase();
+            let role = self
+                .swap2
+                .to_act()
+                .expect("a game going on has a player to act");
+            let seat = Seat::from(role);
             let answer = self.ask(seat, &prompt)?;
-            let xy = protocol::parse_move(&answer).map_err(|e| (seat, e.into()))?;
-            self.put(seat, &[(xy, colour)]).map_err(|f| (seat, f))?;
-            number += 1;
+            let step = koth::parse_step(phase, &answer).map_err(|e| (seat, e.into()))?;
+            self.apply(role, step).map_err(|f| (seat, f))?;
+            if let Step::Answer(swap) = step {
+                self.record.swap = Some(
+                    match swap {
+                        Swap::Black => "black",
+                        Swap::White(_) => "white",
+                        Swap::Place { .. } => "choose",
+                    }
+                    .into(),
+                );
+            }
+            if phase != Phase::Play && self.swap2.colour(Role::Opener).is_some() {
+                let seat_of =
+                    |colour| Seat::from(self.swap2.role(colour).expect("colours settled"));
+                self.record.black = Some(self.name(seat_of(Player::X)));
+                self.record.white = Some(self.name(seat_of(Player::O)));
+            }
         }
-        Ok(self.game.outcome())
+        Ok(self.swap2.outcome())
     }
 }
 
@@ -357,31 +355,31 @@ pub fn play_game_watched(
         reason: String::new(),
         forfeit: None,
     };
-    let mut table = Table {
-        game: rules.clone(),
+    let mut referee = Referee {
+        swap2: Swap2::new(rules),
         record,
         seats: [a, b],
         on_stone,
     };
-    let mut result = table.play();
+    let mut result = referee.play();
     // A bot over a limit loses even a game it won on the board.
     if result.is_ok() {
-        if let Some(over) = over_limit(&mut table.seats) {
+        if let Some(over) = over_limit(&mut referee.seats) {
             result = Err(over);
         }
     }
-    let mut record = table.record;
+    let mut record = referee.record;
     settle(&mut record, result);
-    let line = protocol::exit_line(record.winner.as_deref());
-    for seat in table.seats.iter_mut() {
+    let line = koth::exit_line(record.winner.as_deref());
+    for seat in referee.seats.iter_mut() {
         seat.exit(&line);
     }
-    for seat in table.seats.iter_mut() {
+    for seat in referee.seats.iter_mut() {
         seat.finish();
     }
     // The grace period after `EXIT` is still the game's.
     if record.forfeit.is_none() {
-        if let Some(over) = over_limit(&mut table.seats) {
+        if let Some(over) = over_limit(&mut referee.seats) {
             settle(&mut record, Err(over));
         }
     }
@@ -426,7 +424,10 @@ fn settle(record: &mut GameRecord, result: Result<Option<Outcome>, (Seat, Fault)
 mod tests {
     use std::collections::VecDeque;
 
+    use inarow_agents::house::HouseBot;
+
     use super::*;
+    use crate::local::Local;
 
     /// Answers from a script and remembers every line it heard.
     struct Scripted {
@@ -509,8 +510,8 @@ mod tests {
     #[test]
     fn the_house_bot_plays_itself_to_the_end() {
         for seed in 0..4 {
-            let mut a = crate::house::HouseBot::new("one", seed);
-            let mut b = crate::house::HouseBot::new("two", seed + 100);
+            let mut a = Local::new("one", HouseBot::new(seed));
+            let mut b = Local::new("two", HouseBot::new(seed + 100));
             let record = play_game(&Mnk::gomoku(), &mut a, &mut b);
             assert!(record.forfeit.is_none(), "{:?}", record.forfeit);
             assert!(record.reason == "five" || record.reason == "full board");

@@ -49,9 +49,9 @@ pub struct Shared {
     /// The MENACE room.
     pub menace: Mutex<menace::Room>,
     /// The gomoku game.
-    pub gomoku: Mutex<gomoku::Table>,
+    pub gomoku: Mutex<gomoku::Game>,
     /// The engine the gomoku game is played against.
-    pub brain: Arc<Mutex<Box<dyn gomoku::Brain>>>,
+    pub engine: Arc<Mutex<inarow_engine::player::Engine>>,
     /// The tournament runs.
     pub tournament: Mutex<tournament::Runs>,
     saver: Saver,
@@ -98,8 +98,8 @@ pub fn shared(config: Config) -> Arc<Shared> {
     let (stop, _) = broadcast::channel(1);
     Arc::new(Shared {
         menace: Mutex::new(menace::Room::new(config.memory, config.seed)),
-        gomoku: Mutex::new(gomoku::Table::default()),
-        brain: Arc::new(Mutex::new(Box::new(gomoku::EngineBrain::new(config.seed)))),
+        gomoku: Mutex::new(gomoku::Game::default()),
+        engine: Arc::new(Mutex::new(gomoku::engine(config.seed))),
         tournament: Mutex::new(tournament::Runs::default()),
         saver: config.saver,
         bots: config.bots,

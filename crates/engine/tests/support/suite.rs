@@ -12,9 +12,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use inarow_engine::board::Board;
-use inarow_engine::koth::board_of;
 use inarow_engine::movegen::{MoveList, generate};
 use inarow_engine::pattern::Threat;
+use inarow_engine::player::board_of;
 use inarow_engine::search::{Limits, Options, Searcher};
 
 /// One suite position: the board (side to move has a VCF) and the proof depth.

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use inarow_core::{Game, GameResult, Mnk, Player, Point, Rule};
-use inarow_engine::koth::board_of;
+use inarow_engine::player::board_of;
 use inarow_engine::search::{Limits, Searcher};
 
 /// One finished game of a match.

@@ -3,7 +3,7 @@
 //! a short search).
 
 use inarow_core::{Game, Mnk, Point, Rule};
-use inarow_engine::koth::board_of;
+use inarow_engine::player::board_of;
 use inarow_engine::search::{Limits, Options, Searcher};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -8,13 +8,13 @@ use serde::Deserialize;
 
 use super::{ApiError, Body, Part, Reply};
 use crate::Shared;
-use crate::gomoku::{self, Job, Refused, Swap, Table};
+use crate::gomoku::{self, Answer, Game, Job, Refused};
 
 /// The gomoku table of the page.
-const GOMOKU: Part<Table> = Part {
+const GOMOKU: Part<Game> = Part {
     topic: "gomoku",
     room: |shared| &shared.gomoku,
-    view: Table::view,
+    view: Game::view,
 };
 
 impl From<Refused> for ApiError {
@@ -30,7 +30,7 @@ impl From<Refused> for ApiError {
 /// A change of the table, after which the engine may have a job to think about.
 fn act(
     shared: &Arc<Shared>,
-    act: impl FnOnce(&mut Table) -> Result<Option<Job>, Refused>,
+    act: impl FnOnce(&mut Game) -> Result<Option<Job>, Refused>,
 ) -> super::Reply {
     GOMOKU.act(
         shared,
@@ -52,7 +52,7 @@ fn think(shared: &Arc<Shared>, job: Option<Job>) {
     std::thread::spawn(move || {
         let mut next = Some(job);
         while let Some(job) = next {
-            let done = gomoku::work(&mut **shared.brain.lock().expect("brain lock"), &job);
+            let done = gomoku::work(&mut shared.engine.lock().expect("engine lock"), &job);
             next = GOMOKU.lock(&shared).done(job.game_id, done);
             shared.notify(GOMOKU.topic);
         }
@@ -97,7 +97,7 @@ pub(super) async fn play(State(shared): State<Arc<Shared>>, Body(body): Body<Sto
     act(&shared, |table| table.click(body.x, body.y))
 }
 
-pub(super) async fn answer(State(shared): State<Arc<Shared>>, Body(body): Body<Swap>) -> Reply {
+pub(super) async fn answer(State(shared): State<Arc<Shared>>, Body(body): Body<Answer>) -> Reply {
     act(&shared, |table| table.answer(body))
 }
 

@@ -8,14 +8,14 @@
 //! read within deadlines.
 
 mod place;
-pub mod wire;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use inarow_core::{Game, Mnk, Point};
+use inarow_core::{Mnk, Point};
 use inarow_engine::search::Limits;
+use inarow_protocol::gomocup::manager;
 
 pub use place::Place;
 
@@ -102,9 +102,15 @@ impl BrainProcess {
             broken: None,
             told: 0,
         };
-        brain.send(&wire::start(size))?;
+        brain.send(&manager::start(size))?;
         brain.expect_ok("START")?;
-        for line in wire::info(turn.as_millis()) {
+        let ms = turn.as_millis();
+        let info = [
+            manager::info("timeout_turn", ms),
+            manager::info("timeout_match", ms.saturating_mul(1000)),
+            manager::info("rule", 0),
+        ];
+        for line in info {
             brain.send(&line)?;
         }
         Ok(brain)
@@ -130,7 +136,7 @@ impl BrainProcess {
         let deadline = Instant::now() + wait;
         loop {
             match self.running.receive(Some(deadline)) {
-                Ok(line) if wire::is_chatter(line.trim()) => {}
+                Ok(line) if manager::is_chatter(line.trim()) => {}
                 Ok(line) => return Ok(line.trim().to_string()),
                 Err(silence) => {
                     let late = format!("did not answer within {} ms", wait.as_millis());
@@ -195,25 +201,22 @@ impl BrainProcess {
             return Err(why);
         }
         if history.is_empty() {
-            self.send(wire::BEGIN)?;
+            self.send(manager::BEGIN)?;
         } else if self.told > 0 && self.told + 1 == history.len() {
-            self.send(&wire::turn(history[self.told], self.size))?;
+            self.send(&manager::turn(history[self.told], self.size))?;
         } else {
             if self.told > 0 {
                 // Out of step (not in a match's normal flow): start afresh.
-                self.send(wire::RESTART)?;
+                self.send(manager::RESTART)?;
                 self.expect_ok("RESTART")?;
             }
-            let me = game.to_move();
-            self.send(wire::BOARD)?;
-            for &p in history {
-                self.send(&wire::board_stone(p, game.stone(p) == Some(me), self.size))?;
+            for line in manager::board(game, history) {
+                self.send(&line)?;
             }
-            self.send(wire::DONE)?;
         }
         let line = self.answer(self.patience)?;
-        let p =
-            wire::parse_move(&line, self.size).map_err(|e| format!("brain {}: {e}", self.name))?;
+        let p = manager::parse_move(&line, self.size)
+            .map_err(|e| format!("brain {}: {e}", self.name))?;
         self.told = history.len() + 1;
         Ok(p)
     }
@@ -222,7 +225,7 @@ impl BrainProcess {
 impl Contender for BrainProcess {
     fn new_game(&mut self) {
         let restarted = self
-            .send(wire::RESTART)
+            .send(manager::RESTART)
             .and_then(|_| self.expect_ok("RESTART"));
         self.broken = restarted.err();
         self.told = 0;
@@ -243,7 +246,7 @@ impl Contender for BrainProcess {
 impl Drop for BrainProcess {
     fn drop(&mut self) {
         // Its input is closed after `END`: some brains end at the end of their input.
-        self.running.close(wire::END);
+        self.running.close(manager::END);
         // Whatever it left behind dies with it, after the grace period.
         self.running.finish();
     }

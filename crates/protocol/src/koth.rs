@@ -1,4 +1,5 @@
-//! The judge's side of the bot protocol: prompts it writes and answers it reads.
+//! The king-of-the-hill judge's line protocol, both sides: the prompts
+//! the judge writes and the answers it reads ([`bot`] is the bot's loop).
 //!
 //! Coordinates: the spec's `(X,Y)` is `X` = column, `Y` = row, both from 0
 //! at the top-left corner. A [`Point`] of the game core is row-major, so
@@ -7,47 +8,17 @@
 
 use std::fmt;
 
+use inarow_core::swap2::{Phase, Step, Swap, Swap2};
 use inarow_core::{Game, Mnk, Player, Point};
+
+pub mod bot;
 
 /// Side length of the gomoku board.
 pub const SIZE: usize = 15;
 
-/// A point in the protocol's `(X,Y)` coordinates: `x` is the column, `y` the row.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Xy {
-    /// Column, 0 to 14.
-    pub x: u8,
-    /// Row, 0 to 14.
-    pub y: u8,
-}
-
-impl Xy {
-    /// The point at column `x`, row `y`; `None` off the board.
-    pub fn new(x: usize, y: usize) -> Option<Xy> {
-        (x < SIZE && y < SIZE).then_some(Xy {
-            x: x as u8,
-            y: y as u8,
-        })
-    }
-
-    /// The game core's point for this coordinate.
-    pub fn point(self) -> Point {
-        Point::at(self.y as usize, self.x as usize, SIZE)
-    }
-
-    /// The coordinate of a game core point on the 15 x 15 board.
-    pub fn of(point: Point) -> Xy {
-        Xy {
-            x: point.col(SIZE) as u8,
-            y: point.row(SIZE) as u8,
-        }
-    }
-}
-
-impl fmt::Display for Xy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "({},{})", self.x, self.y)
-    }
+/// A point as the protocol writes it: `(X,Y)`, column then row.
+pub fn format_point(point: Point) -> String {
+    format!("({},{})", point.col(SIZE), point.row(SIZE))
 }
 
 /// The protocol's letter for a colour: `B` for black (`Player::X`), `W` for white.
@@ -65,17 +36,14 @@ pub fn format_board(game: &Mnk) -> String {
     let mut first = true;
     for x in 0..SIZE {
         for y in 0..SIZE {
-            let xy = Xy {
-                x: x as u8,
-                y: y as u8,
-            };
-            if let Some(colour) = game.stone(xy.point()) {
+            let point = Point::at(y, x, SIZE);
+            if let Some(colour) = game.stone(point) {
                 if !first {
                     out.push(',');
                 }
                 first = false;
                 use fmt::Write;
-                let _ = write!(out, "({xy},\"{}\")", colour_letter(colour));
+                let _ = write!(out, "(({x},{y}),\"{}\")", colour_letter(colour));
             }
         }
     }
@@ -107,10 +75,9 @@ pub fn exit_line(winner: Option<&str>) -> String {
 }
 
 /// Why an answer could not be read.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AnswerError {
     /// The text does not have the expected shape.
-    #[error("cannot read {expected} from {answer:?}")]
     Syntax {
         /// What the prompt asked for.
         expected: &'static str,
@@ -118,7 +85,6 @@ pub enum AnswerError {
         answer: String,
     },
     /// A coordinate outside 0..=14.
-    #[error("({x},{y}) is off the board")]
     OffBoard {
         /// The column as written (saturated).
         x: i64,
@@ -127,16 +93,18 @@ pub enum AnswerError {
     },
 }
 
-/// B's answer to the opening.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Swap {
-    /// `B`: B plays black.
-    Black,
-    /// `W XY`: B places a white stone and plays white.
-    White(Xy),
-    /// `XY XY`: B places a black then a white stone; A chooses the colour.
-    Choose(Xy, Xy),
+impl fmt::Display for AnswerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnswerError::Syntax { expected, answer } => {
+                write!(f, "cannot read {expected} from {answer:?}")
+            }
+            AnswerError::OffBoard { x, y } => write!(f, "({x},{y}) is off the board"),
+        }
+    }
 }
+
+impl std::error::Error for AnswerError {}
 
 /// Longest answer quoted back in an error.
 const QUOTE: usize = 60;
@@ -159,7 +127,7 @@ fn squeeze(answer: &str) -> String {
 
 /// Reads `(X,Y)` points back to back. Signs and any number of digits are
 /// read so that `(-1,3)` or `(15,0)` count as off the board, not as garbage.
-fn points(text: &str, expected: &'static str, original: &str) -> Result<Vec<Xy>, AnswerError> {
+fn points(text: &str, expected: &'static str, original: &str) -> Result<Vec<Point>, AnswerError> {
     let bytes = text.as_bytes();
     let mut i = 0;
     let mut out = Vec::new();
@@ -195,10 +163,7 @@ fn points(text: &str, expected: &'static str, original: &str) -> Result<Vec<Xy>,
     out.into_iter()
         .map(|(x, y)| {
             if (0..SIZE as i64).contains(&x) && (0..SIZE as i64).contains(&y) {
-                Ok(Xy {
-                    x: x as u8,
-                    y: y as u8,
-                })
+                Ok(Point::at(y as usize, x as usize, SIZE))
             } else {
                 Err(AnswerError::OffBoard { x, y })
             }
@@ -206,7 +171,10 @@ fn points(text: &str, expected: &'static str, original: &str) -> Result<Vec<Xy>,
         .collect()
 }
 
-fn exactly<const N: usize>(answer: &str, expected: &'static str) -> Result<[Xy; N], AnswerError> {
+fn exactly<const N: usize>(
+    answer: &str,
+    expected: &'static str,
+) -> Result<[Point; N], AnswerError> {
     let text = squeeze(answer);
     let count = count_points(&text);
     if count != Some(N) {
@@ -238,7 +206,7 @@ fn count_points(text: &str) -> Option<usize> {
 }
 
 /// Reads A's opening: two black stones, then one white.
-pub fn parse_opening(answer: &str) -> Result<[Xy; 3], AnswerError> {
+pub fn parse_opening(answer: &str) -> Result<[Point; 3], AnswerError> {
     exactly::<3>(answer, "three points (X,Y)(X,Y)(X,Y)")
 }
 
@@ -258,7 +226,7 @@ pub fn parse_swap(answer: &str) -> Result<Swap, AnswerError> {
         }
         _ => {
             let [black, white] = exactly::<2>(answer, EXPECTED)?;
-            Ok(Swap::Choose(black, white))
+            Ok(Swap::Place { black, white })
         }
     }
 }
@@ -273,12 +241,12 @@ pub fn parse_colour(answer: &str) -> Result<Player, AnswerError> {
 }
 
 /// Reads a move of the game phase: one point.
-pub fn parse_move(answer: &str) -> Result<Xy, AnswerError> {
+pub fn parse_move(answer: &str) -> Result<Point, AnswerError> {
     exactly::<1>(answer, "one point (X,Y)").map(|[p]| p)
 }
 
-/// Reads a `BOARD` as the judge writes it (bots and tests use this).
-pub fn parse_board(text: &str) -> Result<Vec<(Xy, Player)>, AnswerError> {
+/// Reads a `BOARD` as the judge writes it, stones in the order written.
+pub fn parse_board(text: &str) -> Result<Vec<(Point, Player)>, AnswerError> {
     const EXPECTED: &str = "a board [((X,Y),\"B\"),...]";
     let text = squeeze(text);
     let inner = text
@@ -306,21 +274,65 @@ pub fn parse_board(text: &str) -> Result<Vec<(Xy, Player)>, AnswerError> {
     Ok(stones)
 }
 
+/// The prompt for whoever acts next in `game`; `None` once it is over.
+pub fn prompt(game: &Swap2) -> Option<String> {
+    let board = game.game();
+    Some(match game.phase() {
+        Phase::Open => PROMPT_OPEN.to_string(),
+        Phase::Answer => prompt_swap(board),
+        Phase::Colour => prompt_colour(board),
+        Phase::Play => prompt_move(game.moves() + 1, board),
+        Phase::Over => return None,
+    })
+}
+
+/// Reads the answer to the prompt of `phase` as the step it names.
+pub fn parse_step(phase: Phase, answer: &str) -> Result<Step, AnswerError> {
+    match phase {
+        Phase::Open => parse_opening(answer).map(Step::Open),
+        Phase::Answer => parse_swap(answer).map(Step::Answer),
+        Phase::Colour => parse_colour(answer).map(Step::Colour),
+        Phase::Play | Phase::Over => parse_move(answer).map(Step::Play),
+    }
+}
+
+/// The answer to `A []`: two black stones, then one white.
+pub fn format_opening(stones: [Point; 3]) -> String {
+    let [b1, b2, w] = stones.map(format_point);
+    format!("{b1} {b2} {w}")
+}
+
+/// The answer to `B BOARD`: `B`, `W (X,Y)` or `(X,Y) (X,Y)`.
+pub fn format_swap(swap: Swap) -> String {
+    match swap {
+        Swap::Black => "B".to_string(),
+        Swap::White(w) => format!("W {}", format_point(w)),
+        Swap::Place { black, white } => {
+            format!("{} {}", format_point(black), format_point(white))
+        }
+    }
+}
+
+/// The answer to `C BOARD`: the opener's colour letter.
+pub fn format_colour(colour: Player) -> String {
+    colour_letter(colour).to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn xy(x: u8, y: u8) -> Xy {
-        Xy { x, y }
+    fn xy(x: usize, y: usize) -> Point {
+        Point::at(y, x, SIZE)
     }
 
     #[test]
     fn board_is_sorted_by_x_then_y_without_spaces() {
         let mut game = Mnk::gomoku();
-        game.place(xy(14, 14).point(), Player::X).unwrap();
-        game.place(xy(0, 1).point(), Player::O).unwrap();
-        game.place(xy(0, 0).point(), Player::X).unwrap();
-        game.place(xy(1, 0).point(), Player::O).unwrap();
+        game.place(xy(14, 14), Player::X).unwrap();
+        game.place(xy(0, 1), Player::O).unwrap();
+        game.place(xy(0, 0), Player::X).unwrap();
+        game.place(xy(1, 0), Player::O).unwrap();
         assert_eq!(
             format_board(&game),
             r#"[((0,0),"B"),((0,1),"W"),((1,0),"W"),((14,14),"B")]"#
@@ -331,9 +343,9 @@ mod tests {
 
     #[test]
     fn x_is_the_column_and_y_the_row() {
-        let p = xy(3, 5).point();
+        let p = xy(3, 5);
         assert_eq!((p.row(SIZE), p.col(SIZE)), (5, 3));
-        assert_eq!(Xy::of(p), xy(3, 5));
+        assert_eq!(format_point(p), "(3,5)");
     }
 
     #[test]
@@ -347,7 +359,10 @@ mod tests {
         assert_eq!(parse_swap(" b ").unwrap(), Swap::Black);
         assert_eq!(
             parse_swap("(0,0) (0,12)").unwrap(),
-            Swap::Choose(xy(0, 0), xy(0, 12))
+            Swap::Place {
+                black: xy(0, 0),
+                white: xy(0, 12)
+            }
         );
         assert_eq!(parse_colour(" W\n").unwrap(), Player::O);
     }
@@ -394,8 +409,8 @@ mod tests {
     #[test]
     fn boards_read_back() {
         let mut game = Mnk::gomoku();
-        game.place(xy(2, 9).point(), Player::X).unwrap();
-        game.place(xy(10, 1).point(), Player::O).unwrap();
+        game.place(xy(2, 9), Player::X).unwrap();
+        game.place(xy(10, 1), Player::O).unwrap();
         let text = format_board(&game);
         assert_eq!(
             parse_board(&text).unwrap(),
@@ -417,9 +432,9 @@ mod tests {
         }
 
         #[test]
-        fn written_points_read_back(x in 0u8..15, y in 0u8..15, pad in " {0,3}") {
+        fn written_points_read_back(x in 0usize..15, y in 0usize..15, pad in " {0,3}") {
             let text = format!("{pad}({x}{pad},{pad}{y}){pad}");
-            proptest::prop_assert_eq!(parse_move(&text).unwrap(), Xy { x, y });
+            proptest::prop_assert_eq!(parse_move(&text).unwrap(), xy(x, y));
         }
     }
 }

@@ -1,0 +1,374 @@
+//! The shared gomoku game of the page: the person against the engine,
+//! driven through the Swap2 phase machine of the game core.
+
+use std::fmt;
+use std::time::Duration;
+
+use inarow_core::swap2::{self, Role, Step, Swap, Swap2, Swap2Error};
+use inarow_core::{Game as _, Mnk, Player, Point};
+use serde::{Deserialize, Serialize};
+
+use super::jobs::{Done, Job, Thought};
+use super::{SIZE, TIME_MS};
+
+/// Where the game stands, as the page shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    /// No game yet.
+    Idle,
+    /// The person places the three opening stones (black, black, white).
+    Opening,
+    /// The person answers the engine's three stones.
+    Answer,
+    /// The person chooses a colour after the engine placed two more stones.
+    Colour,
+    /// The engine is thinking.
+    Thinking,
+    /// Moves alternate.
+    Play,
+    /// Five in a row or a full board.
+    Over,
+}
+
+/// The person's answer to the engine's three stones, as the page sends it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase", tag = "choice", deny_unknown_fields)]
+pub enum Answer {
+    /// Play black.
+    Black,
+    /// Place a white stone here and play white.
+    White {
+        /// Column.
+        x: usize,
+        /// Row.
+        y: usize,
+    },
+    /// Place one black and one white stone; the opener chooses a colour.
+    Place {
+        /// The black stone.
+        black: (usize, usize),
+        /// The white stone.
+        white: (usize, usize),
+    },
+}
+
+/// Why a request about the gomoku game was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused {
+    /// The request can never be right (bad point): 400; else 409.
+    pub bad_input: bool,
+    /// One line.
+    pub message: String,
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+fn bad(message: impl Into<String>) -> Refused {
+    Refused {
+        bad_input: true,
+        message: message.into(),
+    }
+}
+
+fn conflict(message: impl Into<String>) -> Refused {
+    Refused {
+        bad_input: false,
+        message: message.into(),
+    }
+}
+
+/// The shared gomoku game.
+#[derive(Clone, Debug)]
+pub struct Game {
+    game_id: u64,
+    /// `None` before the first game.
+    swap2: Option<Swap2>,
+    person_opens: bool,
+    budget: Duration,
+    thought: Option<Thought>,
+    note: String,
+}
+
+impl Default for Game {
+    fn default() -> Game {
+        Game {
+            game_id: 0,
+            swap2: None,
+            person_opens: true,
+            budget: Duration::from_millis(1000),
+            thought: None,
+            note: "Start a game.".into(),
+        }
+    }
+}
+
+fn colour_name(p: Player) -> &'static str {
+    match p {
+        Player::X => "black",
+        Player::O => "white",
+    }
+}
+
+/// `(x, y)` of a point: the page's coordinates.
+fn xy(p: Point) -> (usize, usize) {
+    (p.col(SIZE), p.row(SIZE))
+}
+
+impl Game {
+    /// The game now being played (changes on every new game).
+    pub fn game_id(&self) -> u64 {
+        self.game_id
+    }
+
+    /// The person's role in the opening.
+    fn person(&self) -> Role {
+        if self.person_opens {
+            Role::Opener
+        } else {
+            Role::Answerer
+        }
+    }
+
+    /// The person's colour, once settled.
+    fn person_colour(&self) -> Option<Player> {
+        self.swap2.as_ref()?.colour(self.person())
+    }
+
+    /// Where the game stands: the engine thinks whenever it is to act.
+    pub fn phase(&self) -> Phase {
+        let Some(swap2) = &self.swap2 else {
+            return Phase::Idle;
+        };
+        if swap2.to_act() == Some(self.person().other()) {
+            return Phase::Thinking;
+        }
+        match swap2.phase() {
+            swap2::Phase::Open => Phase::Opening,
+            swap2::Phase::Answer => Phase::Answer,
+            swap2::Phase::Colour => Phase::Colour,
+            swap2::Phase::Play => Phase::Play,
+            swap2::Phase::Over => Phase::Over,
+        }
+    }
+
+    fn swap2(&mut self) -> &mut Swap2 {
+        self.swap2.as_mut().expect("a game in progress")
+    }
+
+    /// Starts a game; the engine's first job, if it moves first.
+    pub fn new_game(&mut self, person_opens: bool, time_ms: u64) -> Result<Option<Job>, Refused> {
+        if !TIME_MS.contains(&time_ms) {
+            return Err(bad(format!(
+                "time {time_ms} ms is out of range: use {} to {} ms per move",
+                TIME_MS.start(),
+                TIME_MS.end()
+            )));
+        }
+        *self = Game {
+            game_id: self.game_id + 1,
+            swap2: Some(Swap2::new(&Mnk::gomoku())),
+            budget: Duration::from_millis(time_ms),
+            person_opens,
+            ..Game::default()
+        };
+        if person_opens {
+            self.note = "Place two black stones, then one white stone.".into();
+            Ok(None)
+        } else {
+            Ok(Some(self.job("The engine places the opening stones…")))
+        }
+    }
+
+    /// The engine's job for the phase the game is in.
+    fn job(&mut self, note: &str) -> Job {
+        self.note = note.into();
+        let swap2 = self.swap2.as_ref().expect("a game in progress");
+        Job {
+            game_id: self.game_id,
+            phase: swap2.phase(),
+            board: swap2.game().clone(),
+            budget: self.budget,
+        }
+    }
+
+    /// The person's point (x, y), if it is on the board and empty.
+    fn point(&self, x: usize, y: usize) -> Result<Point, Refused> {
+        if x >= SIZE || y >= SIZE {
+            return Err(bad(format!(
+                "({x},{y}) is off the board: x and y go from 0 to {}",
+                SIZE - 1
+            )));
+        }
+        let p = Point::at(y, x, SIZE);
+        let taken = self
+            .swap2
+            .as_ref()
+            .is_some_and(|s| s.game().stone(p).is_some());
+        if taken {
+            return Err(bad(format!("({x},{y}) is taken: choose an empty point")));
+        }
+        Ok(p)
+    }
+
+    /// Takes a step the page has checked.
+    fn step(&mut self, role: Role, step: Step) {
+        let taken: Result<(), Swap2Error> = self.swap2().apply(role, step);
+        taken.expect("a checked step");
+    }
+
+    /// The person clicks (x, y): an opening stone or a move.
+    pub fn click(&mut self, x: usize, y: usize) -> Result<Option<Job>, Refused> {
+        match self.phase() {
+            Phase::Opening => {
+                let p = self.point(x, y)?;
+                self.step(Role::Opener, Step::OpenStone(p));
+                if self.swap2().phase() == swap2::Phase::Answer {
+                    return Ok(Some(self.job("The engine weighs its answer…")));
+                }
+                Ok(None)
+            }
+            Phase::Play => {
+                let p = self.point(x, y)?;
+                self.step(self.person(), Step::Play(p));
+                Ok(self.after_move())
+            }
+            Phase::Answer => Err(conflict(
+                "answer the opening first: take black, place a white stone, or place two stones",
+            )),
+            Phase::Colour => Err(conflict("choose your colour first")),
+            Phase::Thinking => Err(conflict("the engine is thinking: wait for its move")),
+            Phase::Idle | Phase::Over => Err(conflict("no game in progress: start a new game")),
+        }
+    }
+
+    /// The person answers the engine's opening.
+    pub fn answer(&mut self, answer: Answer) -> Result<Option<Job>, Refused> {
+        if self.phase() != Phase::Answer {
+            return Err(conflict("there is no opening to answer now"));
+        }
+        let swap = match answer {
+            Answer::Black => Swap::Black,
+            Answer::White { x, y } => Swap::White(self.point(x, y)?),
+            Answer::Place { black, white } => {
+                if black == white {
+                    return Err(bad(
+                        "the black and the white stone must be on different points",
+                    ));
+                }
+                Swap::Place {
+                    black: self.point(black.0, black.1)?,
+                    white: self.point(white.0, white.1)?,
+                }
+            }
+        };
+        self.step(Role::Answerer, Step::Answer(swap));
+        Ok(match swap {
+            Swap::Place { .. } => Some(self.job("The engine chooses its colour…")),
+            _ => self.turn(),
+        })
+    }
+
+    /// The person chooses a colour after the engine placed two stones.
+    pub fn choose(&mut self, colour: Player) -> Result<Option<Job>, Refused> {
+        if self.phase() != Phase::Colour {
+            return Err(conflict("there is no colour to choose now"));
+        }
+        self.step(Role::Opener, Step::Colour(colour));
+        Ok(self.turn())
+    }
+
+    fn after_move(&mut self) -> Option<Job> {
+        if let Some(outcome) = self.swap2().outcome() {
+            self.note = match outcome.winner() {
+                Some(p) if Some(p) == self.person_colour() => "Five in a row: you win.".into(),
+                Some(_) => "Five in a row: the engine wins.".into(),
+                None => "The board is full: a draw.".into(),
+            };
+            return None;
+        }
+        self.turn()
+    }
+
+    /// The person's move, or the engine's job for its own.
+    fn turn(&mut self) -> Option<Job> {
+        let person = self.person_colour().expect("colours chosen");
+        if self.phase() == Phase::Thinking {
+            Some(self.job("The engine is thinking…"))
+        } else {
+            self.note = format!("Your move ({}).", colour_name(person));
+            None
+        }
+    }
+
+    /// Applies the engine's work for `game_id`; stale work is dropped.
+    /// Returns the next job (the engine may have to move right away).
+    pub fn done(&mut self, game_id: u64, done: Done) -> Option<Job> {
+        if game_id != self.game_id || self.phase() != Phase::Thinking {
+            return None;
+        }
+        let engine = self.person().other();
+        match done {
+            Done::Opened(stones) => {
+                self.step(engine, Step::Open(stones));
+                self.note = "Answer: take black, place a white stone and take white, or place a black and a white stone and let the engine choose.".into();
+                None
+            }
+            Done::Answered(swap) => {
+                self.step(engine, Step::Answer(swap));
+                if let Swap::Place { .. } = swap {
+                    self.note = "The engine placed two stones: choose your colour.".into();
+                    None
+                } else {
+                    self.turn()
+                }
+            }
+            Done::Chose(colour) => {
+                self.step(engine, Step::Colour(colour));
+                self.turn()
+            }
+            Done::Moved(thought) => {
+                self.step(engine, Step::Play(thought.best));
+                self.thought = Some(Thought::from(&thought));
+                self.after_move()
+            }
+        }
+    }
+
+    /// Everything the page draws.
+    pub fn view(&self) -> serde_json::Value {
+        let stones: Vec<_> = self
+            .swap2
+            .iter()
+            .flat_map(|s| s.stones())
+            .map(|&(p, colour)| {
+                let (x, y) = xy(p);
+                let c = if colour == Player::X { "B" } else { "W" };
+                serde_json::json!({"x": x, "y": y, "colour": c})
+            })
+            .collect();
+        let phase = self.phase();
+        let to_move = match (phase, &self.swap2) {
+            (Phase::Play | Phase::Thinking, Some(s)) if self.person_colour().is_some() => {
+                Some(colour_name(s.game().turn_by_count()))
+            }
+            _ => None,
+        };
+        serde_json::json!({
+            "game_id": self.game_id,
+            "size": SIZE,
+            "phase": phase,
+            "person_opens": self.person_opens,
+            "person": self.person_colour().map(colour_name),
+            "to_move": to_move,
+            "time_ms": self.budget.as_millis() as u64,
+            "stones": stones,
+            "thought": self.thought,
+            "note": self.note,
+        })
+    }
+}

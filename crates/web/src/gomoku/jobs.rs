@@ -1,0 +1,93 @@
+//! The engine's part of the page's gomoku game: a [`Job`] handed to a
+//! thinking thread, and the [`Done`] work that comes back.
+
+use std::time::Duration;
+
+use inarow_core::swap2::{Phase, Strategy, Swap};
+use inarow_core::{Mnk, Player, Point};
+use inarow_engine::player::{self, Engine};
+use inarow_engine::search::{Limits, Options};
+use serde::Serialize;
+
+use super::SIZE;
+
+/// What the engine thought about a move, as the page shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Thought {
+    /// The move chosen, as (x, y).
+    pub best: (usize, usize),
+    /// Its score for the engine (positive is good for it).
+    pub score: i32,
+    /// Deepest completed iteration.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The expected line from the move chosen on, as (x, y).
+    pub pv: Vec<(usize, usize)>,
+}
+
+/// `(x, y)` of a point: the page's coordinates.
+fn xy(p: Point) -> (usize, usize) {
+    (p.col(SIZE), p.row(SIZE))
+}
+
+impl From<&player::Thought> for Thought {
+    fn from(t: &player::Thought) -> Thought {
+        Thought {
+            best: xy(t.best),
+            score: t.score,
+            depth: t.depth,
+            nodes: t.nodes,
+            pv: t.pv.iter().copied().map(xy).collect(),
+        }
+    }
+}
+
+/// Work the engine must do, handed to a thinking thread.
+#[derive(Clone, Debug)]
+pub struct Job {
+    /// The game it belongs to.
+    pub game_id: u64,
+    /// The part of the game the engine acts in.
+    pub phase: Phase,
+    /// The board now.
+    pub board: Mnk,
+    /// Time allowed.
+    pub budget: Duration,
+}
+
+/// The engine's finished work.
+#[derive(Clone, Debug)]
+pub enum Done {
+    /// Opening stones.
+    Opened([Point; 3]),
+    /// The answer to the opening.
+    Answered(Swap),
+    /// The colour it takes.
+    Chose(Player),
+    /// A move.
+    Moved(player::Thought),
+}
+
+/// The engine the page plays against: its random choices (opening shapes)
+/// follow `seed`.
+pub fn engine(seed: u64) -> Engine {
+    let options = Options {
+        tt_bytes: 8 << 20,
+        ..Options::default()
+    };
+    Engine::with_limits(seed, Limits::time(Duration::from_secs(1)), options)
+}
+
+/// Runs `job` on `engine` (blocking: call it off the request threads).
+pub fn work(engine: &mut Engine, job: &Job) -> Done {
+    const ANSWERABLE: &str = "the page asks the engine about positions it can answer";
+    engine.set_limits(Limits::time(job.budget));
+    let board = &job.board;
+    match job.phase {
+        Phase::Open => Done::Opened(engine.open(board).expect(ANSWERABLE)),
+        Phase::Answer => Done::Answered(engine.swap(board).expect(ANSWERABLE)),
+        Phase::Colour => Done::Chose(engine.colour(board).expect(ANSWERABLE)),
+        Phase::Play | Phase::Over => Done::Moved(engine.think(board).expect(ANSWERABLE)),
+    }
+}
