@@ -33,6 +33,11 @@ fn selfplay(args: &[&str]) -> String {
     stdout(&out)
 }
 
+/// One pair of games (40 ms a move) of the engine against `brain`.
+fn one_pair_against(brain: &str) -> String {
+    selfplay(&["--pairs", "1", "--ms", "40", "--b-brain", brain])
+}
+
 /// The `+W =D -L` counts of the summary line.
 fn summary(out: &str) -> (u32, u32, u32) {
     let line = out
@@ -126,7 +131,7 @@ fn the_games_file_replays_to_the_reported_results() {
 #[test]
 fn another_build_plays_through_the_brain_protocol() {
     let brain = env!("CARGO_BIN_EXE_pbrain-inarow");
-    let out = selfplay(&["--pairs", "1", "--ms", "40", "--b-brain", brain]);
+    let out = one_pair_against(brain);
     let (w, d, l) = summary(&out);
     assert_eq!(w + d + l, 2);
     assert!(out.contains("illegal moves: 0"), "{}", out);
@@ -141,14 +146,7 @@ fn a_brain_that_answers_nonsense_loses_every_game() {
         "nonsense",
         "#!/bin/sh\nwhile read line; do case \"$line\" in START*|RESTART*) echo OK;; DONE*) echo nonsense;; END*) exit 0;; esac; done\n",
     );
-    let out = selfplay(&[
-        "--pairs",
-        "1",
-        "--ms",
-        "40",
-        "--b-brain",
-        brain.to_str().unwrap(),
-    ]);
+    let out = one_pair_against(brain.to_str().unwrap());
     assert_eq!(summary(&out), (2, 0, 0));
     assert!(out.contains("illegal moves: 2"));
 }
@@ -270,14 +268,7 @@ fn a_brain_chatting_at_length_plays_on() {
         "def move():\n    say(\"MESSAGE \" + \"pv \" * 20000)\n",
     );
     let brain = brain_in(dir.path(), "chatty", "chatty.py", &chatty);
-    let out = selfplay(&[
-        "--pairs",
-        "1",
-        "--ms",
-        "40",
-        "--b-brain",
-        brain.to_str().unwrap(),
-    ]);
+    let out = one_pair_against(brain.to_str().unwrap());
     assert!(out.contains("illegal moves: 0"), "{out}");
     assert_eq!(summary(&out).0 + summary(&out).1 + summary(&out).2, 2);
 }
