@@ -207,7 +207,7 @@ impl Brain for Pbrain {
         let b = self.board()?;
         let i = b.index_of(point).map_err(|e| e.to_string())?;
         if b.is_empty(i) {
-            let (x, y) = b.xy(i);
+            let (x, y) = (point.col(b.size()), point.row(b.size()));
             return Err(format!("no stone on {x},{y} to take back"));
         }
         b.remove(i);

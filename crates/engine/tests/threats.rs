@@ -10,7 +10,7 @@ mod suite;
 use inarow_engine::vcf::Vcf;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use suite::{core_point, generate_suite, proves_vcf, verify_win};
+use suite::{generate_suite, proves_vcf, verify_win};
 
 /// A game of `plies` plausible moves (each among the six best candidates the
 /// engine generates), or `None` if it ended on the way.
@@ -28,7 +28,7 @@ fn random_middlegame(
         generate(&b, list);
         list.sort();
         let pick = list.get(rng.random_range(0..list.len().min(6)));
-        game.play_unchecked(core_point(&b, pick));
+        game.play_unchecked(b.point(pick));
     }
     game.outcome().is_none().then_some(game)
 }
@@ -42,7 +42,7 @@ fn engine_line(game: &Mnk) -> Option<Vec<inarow_core::Point>> {
         before,
         "the solver leaves the board as it found it"
     );
-    line.map(|l| l.into_iter().map(|i| core_point(&b, i)).collect())
+    line.map(|l| l.into_iter().map(|i| b.point(i)).collect())
 }
 
 #[test]
@@ -127,7 +127,7 @@ fn the_search_defends_against_a_vcf() {
         let mut b = board_of(&game, None).unwrap();
         b.set_to_move(defender);
         let found = searcher.search(&mut b, Limits::depth(2));
-        let m = core_point(&b, found.best);
+        let m = b.point(found.best);
         assert!(
             defences.contains(&m),
             "{m:?} leaves the VCF; defences {defences:?}\n{game}"
@@ -167,7 +167,7 @@ fn vct_claims_survive_every_defence() {
         }
         // One three, then every reply (any empty point) must leave a VCF.
         let me = game.to_move();
-        let m = core_point(&b, m);
+        let m = b.point(m);
         assert!(game.stone(m).is_none());
         game.play_unchecked(m);
         for r in game.empty_points().collect::<Vec<_>>() {

@@ -11,7 +11,6 @@ use inarow_core::{Game, Mnk, Player, Point};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use inarow_engine::board::Board;
 use inarow_engine::movegen::{MoveList, generate};
 use inarow_engine::pattern::Threat;
 use inarow_engine::player::board_of;
@@ -142,12 +141,6 @@ pub fn verify_win(game: &Mnk, line: &[Point]) -> Result<(), String> {
     }
 }
 
-/// The core point of an engine grid index.
-pub fn core_point(b: &Board, i: usize) -> Point {
-    let (x, y) = b.xy(i);
-    Point::at(y, x, b.size())
-}
-
 /// Generates `count` suite positions on the 15x15 board from `seed`: seeded
 /// games where each side picks among its best few candidate moves; a
 /// position joins the suite when the side to move has no five or flex four
@@ -171,7 +164,7 @@ pub fn generate_suite(seed: u64, count: usize, max_attacks: usize) -> Vec<Puzzle
             }
             list.sort();
             let pick = list.get(rng.random_range(0..list.len().min(4)));
-            game.play_unchecked(core_point(&b, pick));
+            game.play_unchecked(b.point(pick));
         }
         if game.outcome().is_some() {
             continue;
@@ -233,7 +226,7 @@ pub fn middlegames(seed: u64, count: usize, plies: usize) -> Vec<Mnk> {
         while game.stones() < plies && game.outcome().is_none() {
             let mut b = board_of(&game, None).expect("live board");
             let found = searcher.search(&mut b, limits);
-            game.play_unchecked(core_point(&b, found.best));
+            game.play_unchecked(b.point(found.best));
         }
         if game.outcome().is_none() {
             out.push(game);

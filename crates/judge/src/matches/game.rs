@@ -55,8 +55,7 @@ impl Contender for Searcher {
         let mut b = board_of(game, None).map_err(|e| e.to_string())?;
         b.set_to_move(game.to_move());
         let found = self.search(&mut b, limits);
-        let (x, y) = b.xy(found.best);
-        Ok((Point::at(y, x, game.cols()), found.elapsed))
+        Ok((b.point(found.best), found.elapsed))
     }
 }
 
