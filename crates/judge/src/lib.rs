@@ -13,7 +13,7 @@
 //! - [`referee`]: one game, the Swap2 opening, forfeits.
 //! - [`tournament`]: the schedule from the tournament seed, parallel games, standings.
 //! - [`output`]: the results file and SGF records.
-//! - [`matches`]: the match runner (openings, games from them, Gomocup
+//! - [`matches`](mod@matches): the match runner (openings, games from them, Gomocup
 //!   brains as contenders, Elo and SPRT) that shows what an engine change gains.
 //! - [`local`]: a player of this process (the house bot) as a contestant.
 //!

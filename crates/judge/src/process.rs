@@ -1,6 +1,6 @@
 //! Every program the judge starts (a tournament's bot for one game, a
 //! Gomocup brain for a whole match) runs behind one layer: started through
-//! the [`sandbox`](crate::sandbox), talked to through non-blocking pipes with
+//! the [`sandbox`](mod@crate::sandbox), talked to through non-blocking pipes with
 //! deadlines, and killed with everything it started.
 //!
 //! The judge thread never blocks on a program without a deadline: writes and

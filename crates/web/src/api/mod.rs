@@ -1,9 +1,9 @@
 //! The HTTP routes. Every body is JSON with no unknown fields; every refusal
 //! is a 4xx whose body is `{"error": "one line"}`.
 //!
-//! The page's three parts each have their routes: [`menace`], [`gomoku`],
-//! [`tournament`]. A request that changes a part goes the same way for all
-//! of them ([`Part::act`]): lock it, act, tell the viewers, answer with the
+//! The page's three parts each have their routes: `menace`, `gomoku`,
+//! `tournament`. A request that changes a part goes the same way for all
+//! of them (`Part::act`): lock it, act, tell the viewers, answer with the
 //! part as they see it.
 
 mod gomoku;

@@ -3,7 +3,7 @@
 //!
 //! A brain is a program the project did not write, so it runs like a
 //! judge's bot, behind the same [process layer](crate::process): contained
-//! by the [`sandbox`](crate::sandbox) (its own folder to read and write,
+//! by the [`sandbox`](mod@crate::sandbox) (its own folder to read and write,
 //! nothing else of ours, every process it starts dies with it), its lines
 //! read within deadlines.
 
