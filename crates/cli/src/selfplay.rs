@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use inarow_core::GameResult;
+use inarow_core::{GameResult, Point};
 use inarow_engine::search::{Limits, Options, Searcher};
 use inarow_judge::matches::brain::{self, BrainProcess, Place};
 use inarow_judge::matches::{self, Contender, Plan, Verdict, openings, stats};
@@ -175,8 +175,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 "{} {colour} {} {} | {}",
                 played.pair + 1,
                 result_mark(g.result),
-                points(played.opening.iter().copied()),
-                points(g.moves.iter().map(|p| (p.col(size), p.row(size))))
+                points(played.opening, size),
+                points(&g.moves, size)
             )
             .and_then(|_| out.flush())
             .context("cannot write the games file")
@@ -231,8 +231,9 @@ fn result_mark(result: GameResult) -> char {
 }
 
 /// Points as `x,y` separated by spaces, as the openings file has them.
-fn points(ps: impl Iterator<Item = (usize, usize)>) -> String {
-    ps.map(|(x, y)| format!("{x},{y}"))
+fn points(ps: &[Point], size: usize) -> String {
+    ps.iter()
+        .map(|p| format!("{},{}", p.col(size), p.row(size)))
         .collect::<Vec<_>>()
         .join(" ")
 }

@@ -66,14 +66,13 @@ pub fn play_match_game(
     first: &mut dyn Contender,
     second: &mut dyn Contender,
     first_is_black: bool,
-    opening: &[(usize, usize)],
+    opening: &[Point],
     size: usize,
     limits: Limits,
 ) -> MatchGame {
     let mut game = Mnk::new(size, size, 5, Rule::Freestyle).expect("a supported size");
     let mut history = Vec::with_capacity(size * size);
-    for &(x, y) in opening {
-        let p = Point::at(y, x, size);
+    for &p in opening {
         game.play(p).expect("a legal opening");
         history.push(p);
     }
@@ -153,10 +152,7 @@ mod tests {
                 decisive += usize::from(g.result != GameResult::Draw);
                 // Replay on the core: every move legal, and the result stands.
                 let mut game = Mnk::gomoku();
-                for &(x, y) in &opening {
-                    game.play(Point::at(y, x, 15)).unwrap();
-                }
-                for &p in &g.moves {
+                for &p in opening.iter().chain(&g.moves) {
                     game.play(p).unwrap();
                 }
                 assert!(game.outcome().is_some());

@@ -17,7 +17,7 @@ pub mod stats;
 
 use std::time::Duration;
 
-use inarow_core::Tally;
+use inarow_core::{Point, Tally};
 use inarow_engine::search::Limits;
 
 pub use game::{Contender, MatchGame, play_match_game};
@@ -50,7 +50,7 @@ pub struct Played<'a> {
     /// Whether A played black.
     pub a_black: bool,
     /// The opening.
-    pub opening: &'a [(usize, usize)],
+    pub opening: &'a [Point],
     /// The game from A's side.
     pub game: &'a MatchGame,
 }

@@ -8,8 +8,8 @@ use inarow_engine::search::{Limits, Options, Searcher};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// An opening: stones in move order (black first), as `(x, y)`.
-pub type Opening = Vec<(usize, usize)>;
+/// An opening: stones in move order (black first).
+pub type Opening = Vec<Point>;
 
 /// Reads openings, one a line: `x,y` points separated by spaces; `#`
 /// starts a comment; blank lines are skipped.
@@ -32,10 +32,11 @@ pub fn parse_openings(text: &str, size: usize) -> Result<Vec<Opening>, String> {
                     n + 1
                 ));
             }
-            if opening.contains(&(x, y)) {
+            let point = Point::at(y, x, size);
+            if opening.contains(&point) {
                 return Err(format!("line {}: point {x},{y} appears twice", n + 1));
             }
-            opening.push((x, y));
+            opening.push(point);
         }
         out.push(opening);
     }
@@ -55,12 +56,11 @@ pub fn random_openings(seed: u64, count: usize, size: usize) -> Vec<Opening> {
 
 fn random_shape(rng: &mut ChaCha8Rng, size: usize, stones: usize) -> Opening {
     let c = size / 2;
-    let mut o: Opening = vec![(c, c)];
+    let mut o: Opening = vec![Point::at(c, c, size)];
     while o.len() < stones {
-        let p = (
-            c + rng.random_range(0..7) - 3,
-            c + rng.random_range(0..7) - 3,
-        );
+        let x = c + rng.random_range(0..7) - 3;
+        let y = c + rng.random_range(0..7) - 3;
+        let p = Point::at(y, x, size);
         if !o.contains(&p) {
             o.push(p);
         }
@@ -88,8 +88,8 @@ pub fn balanced_openings(seed: u64, count: usize, size: usize, stones: usize) ->
                 .map(|_| {
                     let o = random_shape(&mut rng, size, stones);
                     let mut game = Mnk::new(size, size, 5, Rule::Freestyle).expect("size");
-                    for &(x, y) in &o {
-                        game.play(Point::at(y, x, size)).expect("distinct points");
+                    for &p in &o {
+                        game.play(p).expect("distinct points");
                     }
                     let mut b = board_of(&game, None).expect("live board");
                     searcher.clear();
@@ -110,8 +110,11 @@ mod tests {
     #[test]
     fn openings_parse_or_explain() {
         let ops = parse_openings("# comment\n7,7 8,8 6,8\n\n7,7 7,8\n", 15).unwrap();
+        let xy = |o: &Opening| -> Vec<(usize, usize)> {
+            o.iter().map(|p| (p.col(15), p.row(15))).collect()
+        };
         assert_eq!(
-            ops,
+            ops.iter().map(xy).collect::<Vec<_>>(),
             vec![vec![(7, 7), (8, 8), (6, 8)], vec![(7, 7), (7, 8)]]
         );
         assert!(
@@ -131,7 +134,7 @@ mod tests {
         assert!(r.iter().all(|o| {
             o.len() == 3
                 && o.iter()
-                    .all(|&(x, y)| (4..=10).contains(&x) && (4..=10).contains(&y))
+                    .all(|p| (4..=10).contains(&p.col(15)) && (4..=10).contains(&p.row(15)))
         }));
         let balanced = balanced_openings(4, 2, 15, 4);
         assert_eq!(balanced, balanced_openings(4, 2, 15, 4), "seeded");
