@@ -27,8 +27,22 @@ use crate::Shared;
 
 pub use menace::MAX_SPEED;
 
-/// The page, embedded so the program is all there is to install.
-const PAGE: &str = include_str!("../../page/index.html");
+/// The page, embedded so the program is all there is to install: one
+/// document, its style and script written in one file a part.
+const PAGE: &str = concat!(
+    include_str!("../../page/head.html"),
+    "<style>\n",
+    include_str!("../../page/style.css"),
+    "</style>\n",
+    include_str!("../../page/body.html"),
+    "<script>\n",
+    include_str!("../../page/common.js"),
+    include_str!("../../page/menace.js"),
+    include_str!("../../page/gomoku.js"),
+    include_str!("../../page/tournament.js"),
+    include_str!("../../page/live.js"),
+    "</script>\n</body>\n</html>\n",
+);
 
 /// A refused request: its status and one line saying why.
 #[derive(Debug)]

@@ -1,0 +1,85 @@
+// ---------- Tournaments ----------
+const tour = { record: null, step: 0 };
+
+function miniBoard(stones, attrs = {}) {
+  const board = el("div", { class: "mini", ...attrs });
+  const at = new Map(stones.map(([x, y, c], i) => [x + "," + y, [c, i]]));
+  for (let y = 0; y < 15; y++) for (let x = 0; x < 15; x++) {
+    const st = at.get(x + "," + y);
+    const cell = el("span");
+    if (st) { cell.className = st[0] === "B" ? "b" : "w"; if (st[1] === stones.length - 1) cell.classList.add("last"); }
+    board.append(cell);
+  }
+  board.dataset.stones = stones.length;
+  return board;
+}
+
+$("tour-start").onclick = async () => {
+  const body = { jobs: Number($("tour-jobs").value), timeout_ms: Number($("tour-timeout").value) };
+  if ($("tour-seed").value !== "") body.seed = Number($("tour-seed").value);
+  try { drawTournament(await api("POST", "/api/tournament/start", body)); showError("tour-error", null); }
+  catch (e) { showError("tour-error", e); }
+};
+
+function drawTournament(v) {
+  const run = v.run;
+  $("tour-start").disabled = v.running;
+  $("tour-status").textContent = !run ? "No tournament yet." :
+    `${v.running ? "Running" : "Finished"}: seed ${run.seed}, ${run.played} of ${run.total} games played.`;
+  $("tour-status").dataset.running = v.running;
+  const body = $("tour-standings").querySelector("tbody");
+  body.replaceChildren();
+  for (const s of run ? run.standings : []) {
+    const tr = el("tr");
+    for (const c of [s.rank, s.name, s.points, s.wins, s.ties, s.losses, s.forfeits]) tr.append(el("td", {}, String(c)));
+    body.append(tr);
+  }
+  const games = $("tour-games").querySelector("tbody");
+  games.replaceChildren();
+  for (const g of run ? run.games : []) {
+    const tr = el("tr", { "data-game": g.index });
+    const result = g.winner ? `${g.winner} wins (${g.reason})` : `tie (${g.reason})`;
+    tr.append(el("td", {}, `#${g.index}`), el("td", {}, `${g.black ?? "?"} (black) – ${g.white ?? "?"} (white)`),
+      el("td", {}, result + (g.forfeit ? `: ${g.forfeit}` : "")), el("td", {}, `${g.stones} stones`));
+    const td = el("td");
+    const b = el("button", {}, "Replay");
+    b.onclick = () => openReplay(g.index);
+    td.append(b);
+    tr.append(td);
+    games.append(tr);
+  }
+  const live = $("tour-live");
+  live.replaceChildren();
+  if (!run || !run.live.length) live.textContent = "No game in progress.";
+  for (const g of run ? run.live : []) {
+    const box = el("div", { "data-live": g.index });
+    box.append(el("div", {}, `#${g.index} ${g.a} vs ${g.b}: ${g.asking} to answer`), miniBoard(g.stones));
+    live.append(box);
+  }
+}
+
+async function openReplay(index) {
+  try {
+    tour.record = await api("GET", `/api/tournament/games/${index}`);
+    tour.step = tour.record.stones.length;
+    $("tour-replay").hidden = false;
+    drawReplay();
+    showError("tour-error", null);
+  } catch (e) { showError("tour-error", e); }
+}
+
+function drawReplay() {
+  const r = tour.record;
+  const stones = r.stones.slice(0, tour.step).map((s) => [s.x, s.y, s.colour]);
+  $("tour-replay-title").textContent = `Game #${r.index}: ${r.black ?? "?"} (black) – ${r.white ?? "?"} (white)`;
+  $("tour-replay-board").replaceChildren(miniBoard(stones, { id: "tour-replay-grid" }));
+  $("tour-replay-step").textContent = `stone ${tour.step} of ${r.stones.length}`;
+  $("tour-replay-result").textContent = tour.step === r.stones.length
+    ? (r.winner ? `${r.winner} wins: ${r.reason}` : `tie: ${r.reason}`) + (r.forfeit ? ` (${r.forfeit.reason})` : "") : "";
+}
+const stepTo = (n) => { if (tour.record) { tour.step = Math.max(0, Math.min(tour.record.stones.length, n)); drawReplay(); } };
+$("tour-first").onclick = () => stepTo(0);
+$("tour-prev").onclick = () => stepTo(tour.step - 1);
+$("tour-next").onclick = () => stepTo(tour.step + 1);
+$("tour-last").onclick = () => stepTo(Infinity);
+
