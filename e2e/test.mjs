@@ -1,23 +1,12 @@
 // Browser tests of `inarow serve`, run by scripts/e2e.sh with plain node:
 // INAROW_URL is the server, INAROW_STATE its state file (preset michie).
-import { chromium } from "playwright-core";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-
-const url = process.env.INAROW_URL;
-const statePath = process.env.INAROW_STATE;
-if (!url) throw new Error("INAROW_URL is not set: run scripts/e2e.sh");
+// Tests of one part of the page may live in a file of their own,
+// `e2e/NAME.test.mjs`, registering with the harness's `test`.
+import { readFileSync, readdirSync } from "node:fs";
+import { assert, run, statePath, test, url } from "./harness.mjs";
 
 // Bead change per drawn bead under the michie preset (docs/menace.md).
 const MICHIE = { win: 3, draw: 1, loss: -1 };
-
-function assert(cond, message) {
-  if (!cond) throw new Error(message);
-}
-
-const tests = [];
-const test = (name, fn) => tests.push({ name, fn });
 
 async function boxBeads(page) {
   return page.$$eval("#menace-boxes .mbox", (boxes) =>
@@ -163,33 +152,7 @@ test("tournament: run two bots, see standings, replay a game", async (page) => {
   assert(await page.$eval("#tour-replay-grid", (b) => b.querySelectorAll("span.b, span.w").length) === 0, "first step not empty");
 });
 
-const profile = mkdtempSync(join(tmpdir(), "inarow-e2e-"));
-// A persistent context is how Playwright takes a fresh, empty --user-data-dir.
-const browser = await chromium.launchPersistentContext(profile, {
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
-let passed = 0, failed = 0;
-try {
-  for (const { name, fn } of tests) {
-    const page = await browser.newPage();
-    page.setDefaultTimeout(20000);
-    try {
-      await fn(page, browser);
-      passed++;
-      console.log(`ok - ${name}`);
-    } catch (e) {
-      failed++;
-      console.log(`FAIL - ${name}: ${e.message.split("\n")[0]}`);
-    } finally {
-      await page.close();
-    }
-  }
-} finally {
-  await browser.close();
-  rmSync(profile, { recursive: true, force: true });
+for (const file of readdirSync(new URL(".", import.meta.url)).filter((f) => f.endsWith(".test.mjs")).sort()) {
+  await import(`./${file}`);
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+await run();

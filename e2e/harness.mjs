@@ -1,0 +1,74 @@
+// The harness of the browser tests of `inarow serve`: a registry of tests,
+// and one headless Chromium that runs them in turn, a fresh page each.
+// scripts/e2e.sh runs test.mjs, which registers its tests and every
+// `*.test.mjs` file's, then calls run().
+import { chromium } from "playwright-core";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** The server under test (INAROW_URL) and its state file (INAROW_STATE). */
+export const url = process.env.INAROW_URL;
+export const statePath = process.env.INAROW_STATE;
+if (!url) throw new Error("INAROW_URL is not set: run scripts/e2e.sh");
+
+export function assert(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+/** Where screenshots go: CI keeps this folder as an artifact. */
+export const shotsDir = process.env.INAROW_SHOTS || "target/e2e-screenshots";
+
+/** Saves a full-page screenshot of `page` as `shotsDir/NAME.png`. */
+export async function shot(page, name) {
+  mkdirSync(shotsDir, { recursive: true });
+  await page.screenshot({ path: join(shotsDir, `${name}.png`), fullPage: true });
+}
+
+/** The looks every page test is seen in: wide and narrow, light and dark. */
+export const LOOKS = [1400, 400].flatMap((width) =>
+  ["light", "dark"].map((scheme) => ({ width, scheme, name: `${width}-${scheme}` })));
+
+/** Shows `page` in `look` (viewport width and colour scheme). */
+export async function lookAs(page, look) {
+  await page.setViewportSize({ width: look.width, height: 900 });
+  await page.emulateMedia({ colorScheme: look.scheme });
+}
+
+const tests = [];
+/** Registers a test: `fn(page, browser)` throws to fail. */
+export const test = (name, fn) => tests.push({ name, fn });
+
+/** Runs every registered test; exits non-zero if one failed. */
+export async function run() {
+  const profile = mkdtempSync(join(tmpdir(), "inarow-e2e-"));
+  // A persistent context is how Playwright takes a fresh, empty --user-data-dir.
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  let passed = 0, failed = 0;
+  try {
+    for (const { name, fn } of tests) {
+      const page = await browser.newPage();
+      page.setDefaultTimeout(20000);
+      try {
+        await fn(page, browser);
+        passed++;
+        console.log(`ok - ${name}`);
+      } catch (e) {
+        failed++;
+        console.log(`FAIL - ${name}: ${e.message.split("\n")[0]}`);
+      } finally {
+        await page.close();
+      }
+    }
+  } finally {
+    await browser.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
