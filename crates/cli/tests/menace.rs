@@ -48,16 +48,28 @@ fn scripted_session_through_a_pipe() {
     assert_eq!(stdout.matches("new game").count(), 2, "{stdout}");
     assert!(stdout.contains("error: \"zz\" is not a move"), "{stdout}");
     assert!(stdout.contains("error: LL is already taken"), "{stdout}");
-    // Every error is one line, followed by the same prompt.
-    for (i, line) in stdout.lines().enumerate() {
-        if line.contains("error:") {
-            let next = stdout.lines().nth(i + 1).unwrap_or("");
-            assert!(
-                next.starts_with("your move"),
-                "line {i} {line:?} then {next:?}"
-            );
-        }
-    }
+    // Every error is one whole line; the prompts are on standard error, and
+    // one is shown for every line read (so the same prompt after an error).
+    assert!(
+        stdout
+            .lines()
+            .filter(|l| l.contains("error:"))
+            .all(|l| l.starts_with("error: ")),
+        "{stdout}"
+    );
+    let stderr = text(&out.stderr);
+    assert!(!stdout.contains("your move") && !stdout.contains("How many games?"));
+    assert!(
+        stderr.starts_with("How many games? your move (row then column, L/M/R): "),
+        "{stderr}"
+    );
+    let errors = stdout.matches("error:").count();
+    let moves = stdout.matches("you play").count();
+    assert_eq!(
+        stderr.matches("your move").count(),
+        errors + moves,
+        "{stderr}"
+    );
     let results = stdout
         .lines()
         .filter(|l| {
