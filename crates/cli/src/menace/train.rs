@@ -45,7 +45,7 @@ pub struct Args {
     chart: Option<PathBuf>,
     /// Save the state file every N games as well as at the end, so a run
     /// that is killed loses at most N games.
-    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
     save_every: u64,
     #[command(flatten)]
     machine: MachineArgs,
