@@ -33,9 +33,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     // Tournaments from the page ask for their own time per answer; the CPU
     // limit is the backstop of a game without one.
     let sandbox = args.sandbox.sandbox(crate::judge::cpu_for_timeout(None))?;
-    let memory = store::open(&args.machine, true)?;
+    let (memory, lock) = store::open(&args.machine, true)?;
     let machine = args.machine.clone();
-    let saver: inarow_web::Saver = Arc::new(move |memory| store::save(&machine, memory));
+    // The saver lives as long as the server, and holds the state file's
+    // lock till then: no other inarow saves to the file meanwhile.
+    let saver: inarow_web::Saver = Arc::new(move |memory| {
+        let _held = &lock;
+        store::save(&machine, memory)
+    });
     let shared = inarow_web::shared(inarow_web::Config {
         memory,
         seed: args.machine.seed,

@@ -1,7 +1,10 @@
 //! End-to-end: `inarow menace` driven through pipes, as a script would.
 
 use std::fs;
+use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 mod common;
 
@@ -48,16 +51,28 @@ fn scripted_session_through_a_pipe() {
     assert_eq!(stdout.matches("new game").count(), 2, "{stdout}");
     assert!(stdout.contains("error: \"zz\" is not a move"), "{stdout}");
     assert!(stdout.contains("error: LL is already taken"), "{stdout}");
-    // Every error is one line, followed by the same prompt.
-    for (i, line) in stdout.lines().enumerate() {
-        if line.contains("error:") {
-            let next = stdout.lines().nth(i + 1).unwrap_or("");
-            assert!(
-                next.starts_with("your move"),
-                "line {i} {line:?} then {next:?}"
-            );
-        }
-    }
+    // Every error is one whole line; the prompts are on standard error, and
+    // one is shown for every line read (so the same prompt after an error).
+    assert!(
+        stdout
+            .lines()
+            .filter(|l| l.contains("error:"))
+            .all(|l| l.starts_with("error: ")),
+        "{stdout}"
+    );
+    let stderr = text(&out.stderr);
+    assert!(!stdout.contains("your move") && !stdout.contains("How many games?"));
+    assert!(
+        stderr.starts_with("How many games? your move (row then column, L/M/R): "),
+        "{stderr}"
+    );
+    let errors = stdout.matches("error:").count();
+    let moves = stdout.matches("you play").count();
+    assert_eq!(
+        stderr.matches("your move").count(),
+        errors + moves,
+        "{stderr}"
+    );
     let results = stdout
         .lines()
         .filter(|l| {
@@ -271,4 +286,228 @@ fn unwritable_path_and_preset_mismatch_are_reported() {
     let out = inarow(&["menace", "--preset", "fast"], "");
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("unknown preset"));
+}
+
+/// A script reading standard output line by line: the first line is
+/// `new game`, and it answers each board MENACE shows with the first empty
+/// square, prompts never mixed into what it reads.
+#[test]
+fn stdout_reads_line_by_line_on_a_pipe() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_inarow"))
+        .args(["menace", "--seed", "7"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    writeln!(input, "1").unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    assert_eq!(lines.next().unwrap().unwrap(), "new game");
+    let mut board: Vec<String> = Vec::new();
+    let mut last_mover = String::new();
+    let mut result = None;
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        if ["MENACE wins", "you win", "draw", "MENACE resigns: you win"].contains(&line.as_str()) {
+            result = Some(line);
+            break;
+        }
+        if line.starts_with("MENACE plays ") || line.starts_with("you play ") {
+            last_mover = line;
+            board.clear();
+        } else if line.len() == 3 {
+            board.push(line);
+        } else if line.is_empty() && last_mover.starts_with("MENACE") {
+            let cells: String = board.concat();
+            if let Some(i) = cells.find('.') {
+                let name = format!("{}{}", ["L", "M", "R"][i / 3], ["L", "M", "R"][i % 3]);
+                // MENACE may have won with this move: then nobody reads it.
+                let _ = writeln!(input, "{name}");
+            }
+        } else {
+            assert!(line.is_empty(), "unexpected line {line:?}");
+        }
+    }
+    assert!(result.is_some(), "the game ended");
+    let boxes: Vec<String> = lines.map(Result::unwrap).collect();
+    assert_eq!(boxes.len(), 304, "{boxes:?}");
+    assert!(boxes.iter().all(|l| is_box_line(l)));
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(stderr.starts_with("How many games? your move"), "{stderr}");
+}
+
+/// Waits until `done()` holds, for at most a minute.
+fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "waited for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn train_args<'a>(state: &'a str, games: &'a str) -> Vec<&'a str> {
+    vec![
+        "menace",
+        "train",
+        "--opponent",
+        "random",
+        "--games",
+        games,
+        "--state",
+        state,
+    ]
+}
+
+/// The one-line refusal a second writer gets while `pid` holds `state`.
+fn assert_in_use(out: &Output, state: &Path, pid: u32) {
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert_eq!(
+        stderr,
+        format!(
+            "inarow: state file {} is in use by another inarow (pid {pid})\n",
+            state.display()
+        )
+    );
+    assert!(!text(&out.stdout).contains("new game"));
+}
+
+#[test]
+fn a_second_writer_is_refused_and_a_killed_run_keeps_its_saves() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("menace.json");
+    let s = state.to_str().unwrap();
+    let mut args = train_args(s, "1000000000");
+    args.extend(["--save-every", "1000"]);
+    let mut trainer = Command::new(env!("CARGO_BIN_EXE_inarow"))
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // The first save makes the file; the run goes on.
+    wait_for("the first save", || state.exists());
+    let out = inarow(&train_args(s, "10"), "");
+    assert_in_use(&out, &state, trainer.id());
+    let out = inarow(&["menace", "--state", s], "1\nMM\n");
+    assert_in_use(&out, &state, trainer.id());
+    // Readers go on: every save is whole.
+    let out = inarow(&["menace", "show", "--state", s], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).lines().count(), 304);
+
+    wait_for("a few saves", || games_in(&state) >= 3000);
+    trainer.kill().unwrap();
+    trainer.wait().unwrap();
+    let saved = games_in(&state);
+    assert!(saved >= 3000 && saved % 1000 == 0, "{saved}");
+    // The file loads, and the lock went with the killed run.
+    let out = inarow(&train_args(s, "10"), "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(games_in(&state), saved + 10);
+    assert!(!dir.path().join("menace.json.lock").exists());
+}
+
+#[test]
+fn the_page_holds_the_lock_while_it_serves() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("menace.json");
+    let s = state.to_str().unwrap();
+    let mut server = Command::new(env!("CARGO_BIN_EXE_inarow"))
+        .args(["serve", "--port", "0", "--state", s])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(server.stdout.as_mut().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.starts_with("serving on "), "{line}");
+    let out = inarow(&train_args(s, "10"), "");
+    assert_in_use(&out, &state, server.id());
+    let out = inarow(&["serve", "--port", "0", "--state", s], "");
+    assert_in_use(&out, &state, server.id());
+    let status = Command::new("kill")
+        .args(["-INT", &server.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert!(server.wait().unwrap().success());
+    let out = inarow(&train_args(s, "10"), "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(games_in(&state), 10);
+}
+
+#[test]
+fn a_fifo_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("state.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let f = fifo.to_str().unwrap();
+    for (args, verb) in [
+        (train_args(f, "10"), "write"),
+        (vec!["menace", "--state", f], "write"),
+        (vec!["menace", "show", "--state", f], "read"),
+    ] {
+        let out = inarow(&args, "1\n");
+        assert!(!out.status.success());
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "inarow: cannot {verb} state file {f}: it is a FIFO (named pipe), not a regular file\n"
+            )
+        );
+    }
+    assert!(fifo.exists());
+}
+
+#[test]
+fn a_read_only_state_file_is_refused_and_a_mode_is_kept() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("menace.json");
+    let s = state.to_str().unwrap();
+    assert!(inarow(&train_args(s, "10"), "").status.success());
+    let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    fs::set_permissions(&state, fs::Permissions::from_mode(0o640)).unwrap();
+    assert!(inarow(&train_args(s, "10"), "").status.success());
+    assert_eq!(mode(&state), 0o640);
+    assert_eq!(games_in(&state), 20);
+
+    fs::set_permissions(&state, fs::Permissions::from_mode(0o444)).unwrap();
+    let before = fs::read_to_string(&state).unwrap();
+    for args in [train_args(s, "10"), vec!["menace", "--state", s]] {
+        let out = inarow(&args, "1\n");
+        assert!(!out.status.success());
+        let stderr = text(&out.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.starts_with(&format!(
+                "inarow: cannot write state file {s}: it is read-only"
+            )),
+            "{stderr}"
+        );
+    }
+    assert_eq!(fs::read_to_string(&state).unwrap(), before);
+    assert_eq!(mode(&state), 0o444);
+    // Still shown.
+    assert!(
+        inarow(&["menace", "show", "--state", s], "")
+            .status
+            .success()
+    );
+    let names: Vec<_> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["menace.json"]);
 }

@@ -4,7 +4,12 @@
 //! training curves and charts are each written to a temporary file in the
 //! folder they belong in, synced to disk and renamed over the old file: a
 //! reader, or a crash half-way, sees the old file or the new one, never half
-//! of one.
+//! of one. The new file keeps the old one's mode; a read-only file, a FIFO
+//! or a folder in the file's place is refused, not replaced.
+//!
+//! A file that a process loads and saves back for a long time (MENACE's
+//! state) is guarded by a [`Lock`], so that a second writer is refused
+//! instead of silently overwriting the first one's work.
 //!
 //! # Examples
 //!
@@ -16,19 +21,42 @@
 //! ```
 #![deny(missing_docs)]
 
-use std::fs::File;
-use std::io::{self, Write};
+use std::fs::{self, File, Metadata, OpenOptions, Permissions};
+use std::io::{self, Read, Write};
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt, PermissionsExt};
 use std::path::Path;
+
+mod lock;
+
+pub use lock::{Lock, LockError, sidecar_of};
 
 /// Writes `bytes` to `path` through a temporary file in the same folder,
 /// synced to disk and then renamed over `path`.
 ///
 /// On failure `path` keeps its old contents (or stays missing) and no
-/// temporary file is left behind. The error does not name `path`: callers
-/// say which file it was.
+/// temporary file is left behind. The new file keeps the old one's
+/// permissions; a file that did not exist gets the usual mode (0666 less
+/// the umask). A read-only file, or anything but a regular file (a folder,
+/// a FIFO, a device), is refused and left as it is: renaming over it would
+/// replace what its owner protected or meant as a pipe. The error does not
+/// name `path`: callers say which file it was.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let dir = folder_of(path);
-    let mut file = tempfile::NamedTempFile::new_in(dir)?;
+    let old = match fs::metadata(path) {
+        Ok(meta) => {
+            replaceable(&meta)?;
+            Some(meta.permissions())
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => return Err(e),
+    };
+    let mut file = tempfile::Builder::new()
+        .permissions(Permissions::from_mode(0o666))
+        .tempfile_in(dir)?;
+    if let Some(permissions) = old {
+        // Set on the open file, so the umask does not narrow it.
+        file.as_file().set_permissions(permissions)?;
+    }
     file.write_all(bytes)?;
     file.as_file().sync_all()?;
     file.persist(path).map_err(|e| e.error)?;
@@ -39,10 +67,67 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
-/// Fails unless a file can be created in the folder `path` would be written
-/// to: checked before a long run, so it does not end unable to save.
+/// Fails unless [`write_atomic`] can save to `path`: checked before a long
+/// run, so it does not end unable to save. An existing `path` must be a
+/// regular file that is not read-only, and a file must be creatable in its
+/// folder.
 pub fn check_writable(path: &Path) -> io::Result<()> {
+    match fs::metadata(path) {
+        Ok(meta) => replaceable(&meta)?,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
     tempfile::NamedTempFile::new_in(folder_of(path)).map(drop)
+}
+
+/// Reads the whole of `path`, which must be a regular file. A FIFO is
+/// refused, never waited on: the file type is checked first, and the file
+/// is opened without blocking and checked again (it may have been swapped).
+pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
+    regular(&fs::metadata(path)?)?;
+    let mut file = OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
+        .open(path)?;
+    let meta = file.metadata()?;
+    regular(&meta)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Fails unless `meta` is a regular file's.
+fn regular(meta: &Metadata) -> io::Result<()> {
+    let t = meta.file_type();
+    let what = if t.is_file() {
+        return Ok(());
+    } else if t.is_dir() {
+        "a folder"
+    } else if t.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device"
+    } else {
+        "something else"
+    };
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("it is {what}, not a regular file"),
+    ))
+}
+
+/// Fails unless `meta` is a regular file's that may be replaced.
+fn replaceable(meta: &Metadata) -> io::Result<()> {
+    regular(meta)?;
+    if meta.permissions().readonly() {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            "it is read-only, so it is not replaced (make it writable to save to it)",
+        ));
+    }
+    Ok(())
 }
 
 /// The folder a file at `path` lives in: `.` for a bare file name.
@@ -93,6 +178,66 @@ mod tests {
         assert_eq!(fs::read_to_string(&path).unwrap(), "old");
         assert_eq!(fs::read_to_string(folder.join("inside")).unwrap(), "kept");
         assert_eq!(names_in(dir.path()), ["folder", "state.json"]);
+    }
+
+    #[test]
+    fn the_mode_of_a_rewritten_file_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.json");
+        write_atomic(&path, b"old").unwrap();
+        for mode in [0o640, 0o604, 0o666] {
+            fs::set_permissions(&path, Permissions::from_mode(mode)).unwrap();
+            write_atomic(&path, b"new").unwrap();
+            let kept = fs::metadata(&path).unwrap().permissions().mode() & 0o7777;
+            assert_eq!(kept, mode, "{kept:o}");
+        }
+    }
+
+    #[test]
+    fn a_read_only_file_is_not_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.json");
+        fs::write(&path, "kept").unwrap();
+        fs::set_permissions(&path, Permissions::from_mode(0o444)).unwrap();
+        let err = check_writable(&path).unwrap_err();
+        assert!(err.to_string().contains("read-only"), "{err}");
+        let err = write_atomic(&path, b"new").unwrap_err();
+        assert!(err.to_string().contains("read-only"), "{err}");
+        assert_eq!(fs::read_to_string(&path).unwrap(), "kept");
+        assert_eq!(names_in(dir.path()), ["state.json"]);
+        // It can still be read.
+        assert_eq!(read_regular(&path).unwrap(), b"kept");
+    }
+
+    #[test]
+    fn a_fifo_is_refused_without_waiting() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("fifo");
+        nix::unistd::mkfifo(&path, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+        // No writer ever opens it: a blocking open would hang here.
+        let err = read_regular(&path).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "it is a FIFO (named pipe), not a regular file"
+        );
+        assert!(
+            check_writable(&path)
+                .unwrap_err()
+                .to_string()
+                .contains("FIFO")
+        );
+        assert!(
+            write_atomic(&path, b"x")
+                .unwrap_err()
+                .to_string()
+                .contains("FIFO")
+        );
+        assert!(fs::metadata(&path).unwrap().file_type().is_fifo());
+        assert_eq!(names_in(dir.path()), ["fifo"]);
+        let err = read_regular(dir.path()).unwrap_err();
+        assert!(err.to_string().contains("a folder"), "{err}");
+        let err = read_regular(Path::new("/dev/null")).unwrap_err();
+        assert!(err.to_string().contains("a device"), "{err}");
     }
 
     #[test]

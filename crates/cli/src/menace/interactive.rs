@@ -1,5 +1,10 @@
 //! The challenge's interactive program: a person (or a script) plays O
 //! against MENACE for a number of games, typing moves as two letters.
+//!
+//! Prompts go to standard error, everything else to standard output: on a
+//! terminal both show as a dialogue, and a script reading standard output
+//! gets whole lines (`new game`, boards, results, boxes) with no prompt
+//! glued in front of them.
 
 use std::io::{self, BufRead, Write};
 
@@ -11,14 +16,16 @@ use super::{MachineArgs, store};
 /// Letters for rows (top to bottom) and columns (left to right).
 const LETTERS: [char; 3] = ['L', 'M', 'R'];
 
-/// Runs the dialogue on standard input and output.
+/// Runs the dialogue on standard input and output, prompts on standard error.
 pub fn run(args: &MachineArgs) -> anyhow::Result<()> {
-    let mut memory = store::open(args, true)?;
+    // Held till the program ends: the state file is saved after every game.
+    let (mut memory, _lock) = store::open(args, true)?;
     let stdin = io::stdin();
     let stdout = io::stdout();
     let mut dialogue = Dialogue {
         input: stdin.lock(),
         out: stdout.lock(),
+        prompts: io::stderr(),
     };
     let Some(games) = dialogue.read_game_count()? else {
         eprintln!("input ended before the number of games: nothing played");
@@ -72,20 +79,24 @@ pub fn parse_square(text: &str) -> Result<Point, String> {
     }
 }
 
-/// The terminal: questions out, answers in.
-struct Dialogue<R, W> {
+/// The terminal: answers in, the game out, questions to their own stream.
+struct Dialogue<R, W, P> {
     input: R,
     out: W,
+    prompts: P,
 }
 
-impl<R: BufRead, W: Write> Dialogue<R, W> {
+impl<R: BufRead, W: Write, P: Write> Dialogue<R, W, P> {
     /// Shows `prompt` and reads one line; `None` at the end of the input.
     fn ask(&mut self, prompt: &str) -> anyhow::Result<Option<String>> {
-        write!(self.out, "{prompt}")?;
+        // What the prompt follows is shown first.
         self.out.flush()?;
+        write!(self.prompts, "{prompt}")?;
+        self.prompts.flush()?;
         let mut line = String::new();
         if self.input.read_line(&mut line)? == 0 {
-            writeln!(self.out)?;
+            // End the prompt's line.
+            writeln!(self.prompts)?;
             return Ok(None);
         }
         Ok(Some(line))

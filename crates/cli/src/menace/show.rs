@@ -19,7 +19,7 @@ pub struct Args {
 
 /// Runs `inarow menace show`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let memory = store::open(&args.machine, false)?;
+    let (memory, _) = store::open(&args.machine, false)?;
     if let Some(path) = &args.machine.state
         && !path.exists()
     {

@@ -1,12 +1,12 @@
 //! State files on disk: load, check writable, save without ever leaving a
 //! half-written file.
 
-use std::fs;
 use std::io;
 use std::path::Path;
 
-use anyhow::{Context, bail};
+use anyhow::{Context, anyhow, bail};
 use inarow_core::Player;
+use inarow_files::{Lock, LockError};
 use inarow_menace::{Memory, Menace};
 
 use super::MachineArgs;
@@ -14,15 +14,28 @@ use super::MachineArgs;
 /// The machines named by `--state`, `--preset` and `--seed`: loaded from the
 /// state file when it exists, fresh otherwise.
 ///
-/// A state file that exists but cannot be read is an error, and the caller
-/// never saves over it. With `will_save`, a path that cannot be written is
-/// reported before any game is played.
-pub fn open(args: &MachineArgs, will_save: bool) -> anyhow::Result<Memory> {
+/// A state file that exists but cannot be read (or is not a regular file)
+/// is an error, and the caller never saves over it. With `will_save`, a path
+/// that cannot be written (or a read-only file) is reported before any game
+/// is played, and the state file is locked against other inarow processes
+/// that would save to it: keep the returned lock for as long as the file is
+/// used. Only readers (`menace show`) go without the lock; saves are whole,
+/// so they never see half a file.
+pub fn open(args: &MachineArgs, will_save: bool) -> anyhow::Result<(Memory, Option<Lock>)> {
     let Some(path) = &args.state else {
-        return Ok(fresh(args));
+        return Ok((fresh(args), None));
     };
-    let memory = match fs::read_to_string(path) {
-        Ok(text) => {
+    let lock = if will_save {
+        check_writable(path, "state file")?;
+        Some(lock(path)?)
+    } else {
+        None
+    };
+    // Read under the lock: the file no other writer is changing.
+    let memory = match inarow_files::read_regular(path) {
+        Ok(bytes) => {
+            let text = String::from_utf8(bytes)
+                .map_err(|_| anyhow!("state file {} is not text (not UTF-8)", path.display()))?;
             let memory = Memory::from_json(&text, args.seed)
                 .with_context(|| format!("state file {}", path.display()))?;
             if let Some(preset) = args.preset
@@ -41,10 +54,16 @@ pub fn open(args: &MachineArgs, will_save: bool) -> anyhow::Result<Memory> {
             return Err(e).with_context(|| format!("cannot read state file {}", path.display()));
         }
     };
-    if will_save {
-        check_writable(path, "state file")?;
-    }
-    Ok(memory)
+    Ok((memory, lock))
+}
+
+/// Locks the state file at `path` for this process (see
+/// [`inarow_files::Lock`]); a second writer gets a one-line error.
+fn lock(path: &Path) -> anyhow::Result<Lock> {
+    Lock::exclusive(path).map_err(|e| match e {
+        LockError::InUse { .. } => anyhow!("state file {} is {e}", path.display()),
+        LockError::Io(e) => anyhow!("cannot lock state file {}: {e}", path.display()),
+    })
 }
 
 fn fresh(args: &MachineArgs) -> Memory {
@@ -78,6 +97,8 @@ pub fn save(args: &MachineArgs, memory: &Memory) -> anyhow::Result<()> {
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::*;
 
     #[test]

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use anyhow::bail;
 use inarow_agents::{Perfect, RandomAgent};
 use inarow_core::TicTacToe;
-use inarow_menace::{AgentSeat, Curve, GameResult, Menace, Seat, Tally, opponent_seed, results};
+use inarow_menace::{AgentSeat, Curve, GameResult, Memory, Tally, opponent_seed, results};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::chart;
@@ -43,6 +43,10 @@ pub struct Args {
     /// Draw the learning curve to this SVG file.
     #[arg(long, value_name = "FILE.svg")]
     chart: Option<PathBuf>,
+    /// Save the state file every N games as well as at the end, so a run
+    /// that is killed loses at most N games.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    save_every: u64,
     #[command(flatten)]
     machine: MachineArgs,
 }
@@ -56,30 +60,34 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if block == 0 {
         bail!("--block must be at least 1");
     }
+    if args.save_every == 0 {
+        bail!("--save-every must be at least 1");
+    }
     for path in [&args.csv, &args.chart].into_iter().flatten() {
         store::check_writable(path, "output file")?;
     }
-    let mut memory = store::open(&args.machine, true)?;
+    // Held till the end: the state file is saved during the run and after.
+    let (mut memory, _lock) = store::open(&args.machine, true)?;
     let seed = args.machine.seed;
     let opponent_seed = opponent_seed(seed);
     let curve = match args.opponent {
-        Opponent::Random => blocks(
-            &args,
-            block,
-            &mut memory.x,
-            &mut AgentSeat(RandomAgent::new(opponent_seed)),
-        )?,
-        Opponent::Perfect => blocks(
-            &args,
-            block,
-            &mut memory.x,
-            &mut AgentSeat(Perfect::<TicTacToe>::new(opponent_seed)),
-        )?,
-        Opponent::Menace => {
-            // The second learner is kept with MENACE: it learns too.
-            let (menace, second) = memory.with_second_learner(seed);
-            blocks(&args, block, menace, second)?
+        Opponent::Random => {
+            let mut random = AgentSeat(RandomAgent::new(opponent_seed));
+            blocks(&args, block, &mut memory, |m, n, curve| {
+                curve.extend(results(&mut m.x, &mut random, n));
+            })?
         }
+        Opponent::Perfect => {
+            let mut perfect = AgentSeat(Perfect::<TicTacToe>::new(opponent_seed));
+            blocks(&args, block, &mut memory, |m, n, curve| {
+                curve.extend(results(&mut m.x, &mut perfect, n));
+            })?
+        }
+        Opponent::Menace => blocks(&args, block, &mut memory, |m, n, curve| {
+            // The second learner is kept with MENACE: it learns too.
+            let (menace, second) = m.with_second_learner(seed);
+            curve.extend(results(menace, second, n));
+        })?,
     };
     store::save(&args.machine, &memory)?;
     if let Some(path) = &args.csv {
@@ -92,12 +100,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Plays all games in blocks, printing a table row per block.
-fn blocks<O: Seat>(
+/// Plays all games in blocks, printing a table row per block; `play(memory,
+/// n, curve)` plays `n` games and adds them to the curve. The state file
+/// (if any) is saved every `--save-every` games.
+fn blocks(
     args: &Args,
     block: u64,
-    menace: &mut Menace,
-    opponent: &mut O,
+    memory: &mut Memory,
+    mut play: impl FnMut(&mut Memory, u64, &mut Curve),
 ) -> anyhow::Result<Curve> {
     let progress = if std::io::stderr().is_terminal() {
         ProgressBar::new(args.games).with_style(
@@ -112,7 +122,7 @@ fn blocks<O: Seat>(
     writeln!(
         out,
         "MENACE ({} preset) against {:?}: {} games, {} per block",
-        menace.preset(),
+        memory.preset(),
         args.opponent,
         args.games,
         block
@@ -123,16 +133,23 @@ fn blocks<O: Seat>(
         "games", "wins", "draws", "losses", "win%", "draw%", "loss%"
     )?;
     let mut curve = Curve::new(block);
+    let mut unsaved = 0;
     while curve.games() < args.games {
         let len = block.min(args.games - curve.games());
         // Step the progress bar a few times per block even for big blocks.
         let step = len.div_ceil(8).max(1);
         let mut done = 0;
         while done < len {
-            let n = step.min(len - done);
-            curve.extend(results(menace, opponent, n));
+            let n = step.min(len - done).min(args.save_every - unsaved);
+            play(memory, n, &mut curve);
             done += n;
+            unsaved += n;
             progress.inc(n);
+            // The last save is the caller's, after the run.
+            if unsaved == args.save_every && curve.games() < args.games {
+                store::save(&args.machine, memory)?;
+                unsaved = 0;
+            }
         }
         let b = curve.last_block().expect("a block was played");
         progress
@@ -140,7 +157,7 @@ fn blocks<O: Seat>(
     }
     progress.finish_and_clear();
     writeln!(out, "{}", row("all", &curve.total()))?;
-    writeln!(out, "beads in MENACE's boxes: {}", menace.total_beads())?;
+    writeln!(out, "beads in MENACE's boxes: {}", memory.x.total_beads())?;
     Ok(curve)
 }
 
