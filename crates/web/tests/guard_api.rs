@@ -335,7 +335,11 @@ async fn with_a_token_every_request_carries_it() {
     .await;
     assert_eq!(status, StatusCode::OK);
     let bearer = (header::AUTHORIZATION.as_str(), format!("Bearer {TOKEN}"));
-    let (status, view, _) = send(&router, lan("GET", "/api/menace", &[bearer.clone()])).await;
+    let (status, view, _) = send(
+        &router,
+        lan("GET", "/api/menace", std::slice::from_ref(&bearer)),
+    )
+    .await;
     assert_eq!(status, StatusCode::OK);
     assert!(!view["game"].is_null());
     // The token does not make another site's request acceptable.

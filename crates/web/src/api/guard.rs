@@ -211,8 +211,8 @@ async fn check(State(guard): State<Arc<Guard>>, req: Request, next: Next) -> Res
     if req.method() == Method::GET || req.method() == Method::HEAD {
         return next.run(req).await;
     }
-    if let Some(response) = same_origin(headers, &host).err() {
-        return response;
+    if let Err(why) = same_origin(headers, &host) {
+        return refuse(StatusCode::FORBIDDEN, why);
     }
     let content_type = match headers.get(header::CONTENT_TYPE) {
         None => None,
@@ -274,23 +274,21 @@ fn is_json(content_type: &str) -> bool {
 
 /// A state-changing request from the page itself (or from no page at all,
 /// as a command-line client): its `Origin`, when given, is this server and
-/// the browser does not call it cross-site.
-fn same_origin(headers: &HeaderMap, host: &str) -> Result<(), Response> {
+/// the browser does not call it cross-site. Otherwise, why not.
+fn same_origin(headers: &HeaderMap, host: &str) -> Result<(), String> {
     if let Some(origin) = headers.get(header::ORIGIN) {
         let origin = String::from_utf8_lossy(origin.as_bytes());
         if !origin.eq_ignore_ascii_case(&format!("http://{host}")) {
-            return Err(refuse(
-                StatusCode::FORBIDDEN,
-                format!("cross-origin request refused: Origin {origin:?} is not this page"),
+            return Err(format!(
+                "cross-origin request refused: Origin {origin:?} is not this page"
             ));
         }
     }
     if let Some(site) = headers.get("sec-fetch-site") {
         let site = String::from_utf8_lossy(site.as_bytes());
         if site != "same-origin" && site != "none" {
-            return Err(refuse(
-                StatusCode::FORBIDDEN,
-                format!("cross-origin request refused: Sec-Fetch-Site is {site:?}"),
+            return Err(format!(
+                "cross-origin request refused: Sec-Fetch-Site is {site:?}"
             ));
         }
     }
