@@ -47,7 +47,10 @@ export async function run() {
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
     headless: true,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      "--disable-background-networking", "--disable-component-update", "--disable-sync",
+      // Other sites for the safety tests: names the browser resolves to this machine.
+      "--host-resolver-rules=MAP evil.test 127.0.0.1, MAP rebind.test 127.0.0.1",
+      "--disable-features=HttpsUpgrades"],
   });
   let passed = 0, failed = 0;
   try {

@@ -2,7 +2,8 @@
 // INAROW_URL is the server, INAROW_STATE its state file (preset michie).
 // Tests of one part of the page may live in a file of their own,
 // `e2e/NAME.test.mjs`, registering with the harness's `test`.
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { createServer } from "node:http";
 import { assert, run, statePath, test, url } from "./harness.mjs";
 
 // Bead change per drawn bead under the michie preset (docs/menace.md).
@@ -150,6 +151,103 @@ test("tournament: run two bots, see standings, replay a game", async (page) => {
   assert(fewer === total - 1, `one step back shows ${fewer}`);
   await page.click("#tour-first");
   assert(await page.$eval("#tour-replay-grid", (b) => b.querySelectorAll("span.b, span.w").length) === 0, "first step not empty");
+});
+
+// Another site, served by a second server on another port and reached by
+// name (evil.test, mapped to 127.0.0.1 by the browser's resolver rules):
+// its forms and fetches to the inarow server must change nothing.
+const EVIL_PAGE = (target) => `<!doctype html><title>evil</title>
+<iframe name="sink1"></iframe><iframe name="sink2"></iframe><iframe name="sink3"></iframe><iframe name="sink4"></iframe>
+<form id="f1" target="sink1" method="POST" action="${target}/api/menace/new"><input name="a" value="1"></form>
+<form id="f2" target="sink2" method="POST" enctype="text/plain" action="${target}/api/menace/train"><input name='{"opponent":"perfect","speed":7,"x":"' value='"}'></form>
+<form id="f3" target="sink3" method="POST" enctype="multipart/form-data" action="${target}/api/tournament/start"><input name="seed" value="99"></form>
+<form id="f4" target="sink4" method="POST" action="${target}/api/menace/stop"></form>
+<script>
+async function attack() {
+  const forms = ["f1", "f2", "f3", "f4"].map((id, i) => {
+    const loaded = new Promise((r) => document.querySelector("iframe[name=sink" + (i + 1) + "]").addEventListener("load", r, { once: true }));
+    document.getElementById(id).submit();
+    return loaded;
+  });
+  const T = ${JSON.stringify(target)};
+  const fetches = [
+    fetch(T + "/api/menace/stop", { method: "POST", mode: "no-cors" }),
+    fetch(T + "/api/menace/new", { method: "POST", mode: "no-cors", headers: { "content-type": "text/plain" }, body: "{}" }),
+    fetch(T + "/api/gomoku/new", { method: "POST", mode: "no-cors", headers: { "content-type": "text/plain" }, body: '{"opener":"engine","time_ms":100}' }),
+    // Preflighted: the server grants no CORS, so it is never sent.
+    fetch(T + "/api/menace/train", { method: "POST", headers: { "content-type": "application/json" }, body: '{"opponent":"perfect","speed":7}' }),
+  ].map((p) => p.then(() => "sent", (e) => "failed"));
+  await Promise.all(forms);
+  return Promise.all(fetches);
+}
+</script>`;
+
+test("another site cannot change anything: forms, fetches, DNS rebinding", async (page) => {
+  const api = async (method, path, body) => {
+    const init = { method, headers: {} };
+    if (body !== undefined) {
+      init.headers["content-type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    const res = await fetch(new URL(path, url), init);
+    assert(res.ok, `${method} ${path}: ${res.status}`);
+    return res.json();
+  };
+  // What another site might change, and whether training runs.
+  const snapshot = async (whole) => {
+    const m = await api("GET", "/api/menace");
+    const g = await api("GET", "/api/gomoku");
+    const t = await api("GET", "/api/tournament");
+    const seen = { training: m.training, speed: m.speed, opponent: m.opponent,
+      gomoku: [g.game_id, g.phase], tournament: [t.running, t.run && t.run.seed] };
+    // While training, the games and the game on show change by themselves.
+    if (whole) Object.assign(seen, { game: m.game, games: m.games, beads: m.beads });
+    return JSON.stringify(seen);
+  };
+  const inarow = url.replace(/\/$/, "");
+  const refused = [];
+  page.on("response", (r) => {
+    if (r.url().startsWith(inarow) && r.request().method() === "POST") refused.push(r.status());
+  });
+  const evil = createServer((req, res) => {
+    res.writeHead(200, { "content-type": "text/html" });
+    res.end(EVIL_PAGE(inarow));
+  });
+  await new Promise((r) => evil.listen(0, "127.0.0.1", r));
+  try {
+    const evilUrl = `http://evil.test:${evil.address().port}/`;
+    for (const training of [false, true]) {
+      if (training) await api("POST", "/api/menace/train", { opponent: "random", speed: 5 });
+      const before = await snapshot(!training);
+      const mtime = statSync(statePath, { throwIfNoEntry: false })?.mtimeMs;
+      refused.length = 0;
+      await page.goto(evilUrl);
+      const fetches = await page.evaluate(() => attack());
+      assert(JSON.stringify(fetches) === '["sent","sent","sent","failed"]', `fetches ${fetches}`);
+      // Every form and no-cors fetch reached the server and was refused.
+      assert(refused.length >= 7 && refused.every((s) => s === 403), `answers ${refused}`);
+      await new Promise((r) => setTimeout(r, 300));
+      const after = await snapshot(!training);
+      assert(after === before, `changed: ${before} -> ${after}`);
+      if (!training) {
+        const now = statSync(statePath, { throwIfNoEntry: false })?.mtimeMs;
+        assert(now === mtime, "the state file was written");
+      }
+    }
+    await api("POST", "/api/menace/stop");
+  } finally {
+    evil.close();
+  }
+
+  // DNS rebinding: a name of the attacker's now points at this machine;
+  // the browser calls the page same-origin, the server sees a foreign Host.
+  const before = await snapshot(true);
+  const port = new URL(url).port;
+  const res = await page.goto(`http://rebind.test:${port}/`);
+  assert(res.status() === 421, `rebound page: ${res.status()}`);
+  const status = await page.evaluate(async () => (await fetch("/api/menace/new", { method: "POST" })).status);
+  assert(status === 421, `rebound POST: ${status}`);
+  assert(await snapshot(true) === before, "rebinding changed something");
 });
 
 for (const file of readdirSync(new URL(".", import.meta.url)).filter((f) => f.endsWith(".test.mjs")).sort()) {

@@ -16,9 +16,22 @@ pub struct Args {
     /// Port to listen on (0 picks a free one).
     #[arg(long, default_value_t = 8080)]
     port: u16,
-    /// Address to listen on; the default serves this machine only.
-    #[arg(long, default_value = "127.0.0.1")]
+    /// Address to listen on; the default serves this machine only. Any
+    /// other (0.0.0.0 serves the LAN) needs --token.
+    #[arg(long, visible_alias = "host", default_value = "127.0.0.1")]
     bind: IpAddr,
+    /// Also answer requests whose Host is NAME or NAME:PORT (repeatable);
+    /// others get 421.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    allow_hosts: Vec<String>,
+    /// Every request must carry this token (required beyond loopback): open
+    /// the printed http://HOST:PORT/?token=TOKEN once, or send
+    /// `Authorization: Bearer TOKEN`.
+    #[arg(long, value_name = "TOKEN")]
+    token: Option<String>,
+    /// Milliseconds a client may take to send its request headers.
+    #[arg(long, value_name = "MS", default_value_t = 10_000, hide = true)]
+    header_timeout_ms: u64,
     /// Folder of bot folders that tournaments run over.
     #[arg(long, value_name = "DIR", default_value = "bots")]
     bots: PathBuf,
@@ -30,6 +43,23 @@ pub struct Args {
 
 /// Runs `inarow serve` until Ctrl-C or SIGTERM, then saves MENACE.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if !args.bind.is_loopback() && args.token.is_none() {
+        anyhow::bail!(
+            "--host {} serves beyond this machine: give a token with --token TOKEN \
+             (16 or more letters and digits, e.g. from `openssl rand -hex 16`)",
+            args.bind
+        );
+    }
+    let options = inarow_web::Options {
+        access: inarow_web::api::Access {
+            allow_hosts: args.allow_hosts.clone(),
+            token: args.token.clone(),
+        },
+        header_timeout: std::time::Duration::from_millis(args.header_timeout_ms),
+        ..inarow_web::Options::default()
+    };
+    // Bad tokens and names are refused before anything is loaded.
+    inarow_web::api::Guard::new(&options.access, SocketAddr::new(args.bind, args.port))?;
     // Tournaments from the page ask for their own time per answer; the CPU
     // limit is the backstop of a game without one.
     let sandbox = args.sandbox.sandbox(crate::judge::cpu_for_timeout(None))?;
@@ -59,11 +89,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             SocketAddr::V6(_) => format!("[{}]", address.ip()),
             SocketAddr::V4(_) => address.ip().to_string(),
         };
+        let query = match &args.token {
+            Some(token) => format!("?token={token}"),
+            None => String::new(),
+        };
         println!(
-            "serving on http://{host}:{}/ (Ctrl-C stops)",
+            "serving on http://{host}:{}/{query} (Ctrl-C stops)",
             address.port()
         );
-        inarow_web::serve(listener, shared, stopped()).await?;
+        if !args.bind.is_loopback() {
+            eprintln!(
+                "inarow serve: warning: serving on {host}, reachable from other machines; \
+                 every request must carry the token (open the address above once, \
+                 with this machine's address in place of {host} if it is unspecified)"
+            );
+        }
+        inarow_web::serve(listener, shared, options, stopped()).await?;
         println!("stopped; MENACE saved");
         Ok(())
     })

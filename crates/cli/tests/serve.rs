@@ -35,30 +35,41 @@ fn serve(args: &[&str]) -> (Child, String) {
     (child, address)
 }
 
-fn post(address: &str, path: &str) -> String {
+/// Sends `request` as it is and reads the whole reply.
+fn raw(address: &str, request: &str) -> String {
     let mut s = TcpStream::connect(address).unwrap();
-    write!(
-        s,
-        "POST {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
-    )
-    .unwrap();
+    s.write_all(request.as_bytes()).unwrap();
     let mut reply = String::new();
     s.read_to_string(&mut reply).unwrap();
     reply
 }
 
-fn post_json(address: &str, path: &str, body: &str) -> String {
-    let mut s = TcpStream::connect(address).unwrap();
-    write!(
-        s,
-        "POST {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\
-         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
+fn post(address: &str, path: &str) -> String {
+    raw(
+        address,
+        &format!(
+            "POST {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\
+             Content-Length: 0\r\n\r\n"
+        ),
     )
-    .unwrap();
-    let mut reply = String::new();
-    s.read_to_string(&mut reply).unwrap();
-    reply
+}
+
+fn post_json(address: &str, path: &str, body: &str) -> String {
+    raw(
+        address,
+        &format!(
+            "POST {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        ),
+    )
+}
+
+fn get(address: &str, path: &str) -> String {
+    raw(
+        address,
+        &format!("GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"),
+    )
 }
 
 fn interrupt(child: &Child) {
@@ -95,14 +106,7 @@ fn ctrl_c_saves_the_machines_and_exits_cleanly() {
     assert_eq!(beads, 24, "three colours of 8 beads in box 1");
     // The same file serves again with its preset.
     let (child, address) = serve(&["--state", state.to_str().unwrap()]);
-    let mut s = TcpStream::connect(&address).unwrap();
-    write!(
-        s,
-        "GET /api/menace HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut reply = String::new();
-    s.read_to_string(&mut reply).unwrap();
+    let reply = get(&address, "/api/menace");
     assert!(reply.contains("\"preset\":\"scroggs\""), "{reply}");
     interrupt(&child);
     assert!(child.wait_with_output().unwrap().status.success());
@@ -265,4 +269,283 @@ fn ctrl_c_during_a_tournament_leaves_no_bot_running() {
             left()
         );
     }
+}
+
+/// The status line of a reply and its one-line JSON error, if any.
+fn status_and_error(reply: &str) -> (u16, String) {
+    let status = reply
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {reply:?}"));
+    let body = reply.split("\r\n\r\n").nth(1).unwrap_or("");
+    let error = serde_json::from_str::<serde_json::Value>(body)
+        .ok()
+        .and_then(|v| v["error"].as_str().map(str::to_string))
+        .unwrap_or_default();
+    assert!(!error.contains('\n'), "{error}");
+    (status, error)
+}
+
+fn stop(child: Child) -> std::process::Output {
+    interrupt(&child);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    out
+}
+
+#[test]
+fn another_site_cannot_start_a_game_or_stop_training() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("menace.json");
+    let (child, address) = serve(&["--state", state.to_str().unwrap()]);
+    // A form posted by another page, and the same as a fetch.
+    for (path, content_type, body) in [
+        ("/api/menace/new", "application/x-www-form-urlencoded", ""),
+        ("/api/menace/new", "application/json", "{}"),
+        ("/api/menace/stop", "text/plain", "x"),
+        ("/api/tournament/start", "application/json", "{}"),
+    ] {
+        let reply = raw(
+            &address,
+            &format!(
+                "POST {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\
+                 Origin: http://evil.example\r\nSec-Fetch-Site: cross-site\r\n\
+                 Content-Type: {content_type}\r\nContent-Length: {}\r\n\r\n{body}",
+                body.len()
+            ),
+        );
+        let (status, error) = status_and_error(&reply);
+        assert_eq!(status, 403, "{path}: {reply}");
+        assert!(error.starts_with("cross-origin request refused"), "{error}");
+    }
+    // A form without Origin (an old browser): still not JSON.
+    let reply = raw(
+        &address,
+        &format!(
+            "POST /api/menace/new HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\
+             Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 0\r\n\r\n"
+        ),
+    );
+    assert_eq!(status_and_error(&reply).0, 415, "{reply}");
+    assert!(!state.exists(), "the state file was written");
+    assert!(get(&address, "/api/menace").contains("\"game\":null"));
+
+    let reply = post_json(
+        &address,
+        "/api/menace/train",
+        r#"{"opponent": "random", "speed": 100}"#,
+    );
+    assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+    let reply = raw(
+        &address,
+        &format!(
+            "POST /api/menace/stop HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\
+             Origin: http://localhost:1\r\nContent-Type: application/json\r\n\
+             Content-Length: 0\r\n\r\n"
+        ),
+    );
+    assert_eq!(status_and_error(&reply).0, 403, "{reply}");
+    std::thread::sleep(Duration::from_millis(300));
+    let view = get(&address, "/api/menace");
+    assert!(view.contains("\"training\":true"), "{view}");
+    stop(child);
+}
+
+#[test]
+fn only_the_servers_own_host_names_are_answered() {
+    let (child, address) = serve(&["--allow-host", "inarow.lan", "--allow-host", "pi:8080"]);
+    let port = address.rsplit(':').next().unwrap();
+    let request = |host: &str| {
+        raw(
+            &address,
+            &format!("GET /api/menace HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"),
+        )
+    };
+    for host in [
+        address.clone(),
+        format!("localhost:{port}"),
+        format!("inarow.lan:{port}"),
+        "pi:8080".into(),
+    ] {
+        let reply = request(&host);
+        assert!(reply.starts_with("HTTP/1.1 200"), "{host}: {reply}");
+    }
+    let other_port = port.parse::<u16>().unwrap() ^ 1;
+    for host in [
+        format!("evil.example:{port}"),
+        format!("127.0.0.1:{other_port}"),
+        format!("pi:{other_port}"),
+    ] {
+        let (status, error) = status_and_error(&request(&host));
+        assert_eq!(status, 421, "{host}");
+        assert!(error.contains("is not this server's"), "{error}");
+    }
+    stop(child);
+
+    let out = inarow()
+        .args(["serve", "--port", "0", "--allow-host", "bad name/"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("inarow: bad --allow-host"), "{err}");
+}
+
+#[test]
+fn a_10_mb_body_gets_413() {
+    let (child, address) = serve(&[]);
+    for path in ["/api/menace/move", "/api/menace/new"] {
+        let mut s = TcpStream::connect(&address).unwrap();
+        let size = 10 << 20;
+        write!(
+            s,
+            "POST {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\
+             Content-Type: application/json\r\nContent-Length: {size}\r\n\r\n"
+        )
+        .unwrap();
+        let mut writer = s.try_clone().unwrap();
+        // The server answers without reading it all: writing may fail.
+        let sending = std::thread::spawn(move || {
+            let chunk = vec![b' '; 1 << 20];
+            for _ in 0..10 {
+                if writer.write_all(&chunk).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut reply = Vec::new();
+        let _ = s.read_to_end(&mut reply);
+        let reply = String::from_utf8_lossy(&reply);
+        let (status, error) = status_and_error(&reply);
+        assert_eq!(status, 413, "{path}: {reply}");
+        assert!(error.starts_with("request body too large"), "{error}");
+        sending.join().unwrap();
+    }
+    assert!(get(&address, "/api/menace").contains("\"game\":null"));
+    stop(child);
+}
+
+#[test]
+fn a_client_slow_with_its_headers_is_disconnected() {
+    let (child, address) = serve(&["--header-timeout-ms", "300"]);
+    let started = Instant::now();
+    let mut slow = TcpStream::connect(&address).unwrap();
+    slow.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    write!(
+        slow,
+        "GET /api/menace HTTP/1.1\r\nHost: {address}\r\nX-Slow: "
+    )
+    .unwrap();
+    let mut reply = Vec::new();
+    // Ends (an EOF, or a reset) well before the 5 s read timeout.
+    let ended = match slow.read_to_end(&mut reply) {
+        Ok(_) => true,
+        Err(e) => !matches!(
+            e.kind(),
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+        ),
+    };
+    let took = started.elapsed();
+    assert!(ended, "still open after {took:?}");
+    assert!(took >= Duration::from_millis(250), "closed after {took:?}");
+    assert!(took < Duration::from_secs(3), "closed after {took:?}");
+    // Others are served as before.
+    assert!(get(&address, "/api/menace").starts_with("HTTP/1.1 200"));
+    stop(child);
+}
+
+#[test]
+fn serving_the_network_needs_a_token_carried_by_every_request() {
+    const TOKEN: &str = "5b0c3f1e9d2a47c8a1f0";
+    let out = inarow()
+        .args(["serve", "--port", "0", "--host", "0.0.0.0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("inarow: --host 0.0.0.0 serves beyond this machine"),
+        "{err}"
+    );
+    assert!(err.contains("--token TOKEN"), "{err}");
+    let out = inarow()
+        .args([
+            "serve", "--port", "0", "--host", "0.0.0.0", "--token", "secret",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("inarow: bad token"), "{err}");
+
+    let mut child = inarow()
+        .args([
+            "serve", "--port", "0", "--host", "0.0.0.0", "--token", TOKEN,
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.as_mut().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let port = line
+        .strip_prefix("serving on http://0.0.0.0:")
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_string();
+    assert_eq!(
+        line.trim_end(),
+        format!("serving on http://0.0.0.0:{port}/?token={TOKEN} (Ctrl-C stops)")
+    );
+    let address = format!("127.0.0.1:{port}");
+    let request = |method: &str, path: &str, extra: &str| {
+        raw(
+            &address,
+            &format!(
+                "{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\
+                 {extra}Content-Length: 0\r\n\r\n"
+            ),
+        )
+    };
+    for (method, path) in [
+        ("GET", "/"),
+        ("GET", "/api/menace"),
+        ("POST", "/api/menace/new"),
+    ] {
+        let (status, error) = status_and_error(&request(method, path, ""));
+        assert_eq!(status, 401, "{method} {path}");
+        assert!(error.contains("token"), "{error}");
+        let wrong = "Authorization: Bearer 5b0c3f1e9d2a47c8a1f1\r\n";
+        assert_eq!(status_and_error(&request(method, path, wrong)).0, 401);
+    }
+    // The printed address sets a cookie; the cookie or the header is enough.
+    let reply = request("GET", &format!("/?token={TOKEN}"), "");
+    assert!(reply.starts_with("HTTP/1.1 303"), "{reply}");
+    let cookie = reply
+        .lines()
+        .find_map(|l| l.strip_prefix("set-cookie: "))
+        .unwrap_or_else(|| panic!("no cookie in {reply}"));
+    let pair = cookie.split(';').next().unwrap();
+    assert_eq!(pair, format!("inarow_token_{port}={TOKEN}"));
+    let reply = request("GET", "/", &format!("Cookie: {pair}\r\n"));
+    assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+    let reply = request(
+        "POST",
+        "/api/menace/new",
+        &format!("Authorization: Bearer {TOKEN}\r\n"),
+    );
+    assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+    let out = stop(child);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with("inarow serve: warning: serving on 0.0.0.0"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
 }

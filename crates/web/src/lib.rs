@@ -23,9 +23,10 @@ pub mod tournament;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use inarow_menace::Memory;
-use tokio::sync::broadcast;
+use tokio::sync::{Semaphore, broadcast};
 
 /// Saves the MENACE machines (the CLI's atomic state-file writer).
 pub type Saver = Arc<dyn Fn(&Memory) -> anyhow::Result<()> + Send + Sync>;
@@ -110,14 +111,39 @@ pub fn shared(config: Config) -> Arc<Shared> {
     })
 }
 
+/// How the server treats connections and who it answers.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// `Host` names besides its address, and the token (see [`api::guard`]).
+    pub access: api::Access,
+    /// How long a client may take to send a request's headers (also how
+    /// long an idle kept-alive connection stays open).
+    pub header_timeout: Duration,
+    /// Most connections open at once; more wait to be accepted.
+    pub max_connections: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            access: api::Access::default(),
+            header_timeout: Duration::from_secs(10),
+            max_connections: 256,
+        }
+    }
+}
+
 /// Serves `shared` on `listener` until `shutdown` completes, then stops
-/// training and saves MENACE.
+/// training and saves MENACE. Refuses to start on a non-loopback address
+/// without a token.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     shared: Arc<Shared>,
+    options: Options,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
-    let app = api::router(shared.clone());
+    let guard = api::Guard::new(&options.access, listener.local_addr()?)?;
+    let app = api::guarded(api::router(shared.clone()), guard);
     let stop = shared.stop.clone();
     let ending = async move {
         shutdown.await;
@@ -126,8 +152,61 @@ pub async fn serve(
         // Open event streams would otherwise keep the server waiting.
         let _ = stop.send(());
     };
-    axum::serve(listener, app)
-        .with_graceful_shutdown(ending)
-        .await?;
+    connections(listener, app, &options, ending).await;
     shared.shut_down()
+}
+
+/// Accepts connections and serves `app` on each (HTTP/1.1, headers within
+/// the timeout, at most `max_connections` at once) until `ending`; then
+/// lets open connections finish their request, for at most 10 s.
+async fn connections(
+    listener: tokio::net::TcpListener,
+    app: axum::Router,
+    options: &Options,
+    ending: impl std::future::Future<Output = ()>,
+) {
+    let max = options.max_connections.clamp(1, 1 << 16);
+    let open = Arc::new(Semaphore::new(max));
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(options.header_timeout);
+    let (closing, closed) = tokio::sync::watch::channel(false);
+    tokio::pin!(ending);
+    loop {
+        let permit = tokio::select! {
+            _ = &mut ending => break,
+            permit = open.clone().acquire_owned() => permit.expect("the semaphore stays open"),
+        };
+        let stream = tokio::select! {
+            _ = &mut ending => break,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                // Out of file descriptors and the like: wait, then go on.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        let connection = http.serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+        let mut closed = closed.clone();
+        tokio::spawn(async move {
+            let _permit = permit;
+            tokio::pin!(connection);
+            tokio::select! {
+                // A client gone or too slow is no error of the server's.
+                _ = connection.as_mut() => return,
+                _ = closed.changed() => connection.as_mut().graceful_shutdown(),
+            }
+            let _ = connection.await;
+        });
+    }
+    let _ = closing.send(true);
+    // Every connection holds a permit until it ends.
+    let _ = tokio::time::timeout(
+        Duration::from_secs(10),
+        open.acquire_many(u32::try_from(max).unwrap_or(u32::MAX)),
+    )
+    .await;
 }

@@ -276,15 +276,19 @@ async fn events_reach_every_viewer_and_shutdown_saves() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(inarow_web::serve(listener, t.shared.clone(), async {
-        let _ = stop_rx.await;
-    }));
+    let server = tokio::spawn(inarow_web::serve(
+        listener,
+        t.shared.clone(),
+        inarow_web::Options::default(),
+        async {
+            let _ = stop_rx.await;
+        },
+    ));
     let mut viewers = Vec::new();
     for _ in 0..3 {
         let mut s = tokio::net::TcpStream::connect(address).await.unwrap();
-        s.write_all(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
-            .await
-            .unwrap();
+        let request = format!("GET /api/events HTTP/1.1\r\nHost: {address}\r\n\r\n");
+        s.write_all(request.as_bytes()).await.unwrap();
         viewers.push(s);
     }
     tokio::time::sleep(Duration::from_millis(200)).await;

@@ -1,5 +1,7 @@
 //! The HTTP routes. Every body is JSON with no unknown fields; every refusal
-//! is a 4xx whose body is `{"error": "one line"}`.
+//! is a 4xx whose body is `{"error": "one line"}`. Before any route, the
+//! [`guard`] checks the `Host`, the token, and that a request changing state
+//! comes from the page with a small JSON body.
 //!
 //! The page's three parts each have their routes: `menace`, `gomoku`,
 //! `tournament`. A request that changes a part goes the same way for all
@@ -7,6 +9,7 @@
 //! part as they see it.
 
 mod gomoku;
+pub mod guard;
 mod menace;
 mod tournament;
 
@@ -25,6 +28,7 @@ use serde::de::DeserializeOwned;
 
 use crate::Shared;
 
+pub use guard::{Access, Guard, MAX_BODY, guarded};
 pub use menace::MAX_SPEED;
 
 /// The page, embedded so the program is all there is to install: one
@@ -81,6 +85,8 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
 fn json_error(rejection: JsonRejection) -> ApiError {
     let status = match rejection {
         JsonRejection::MissingJsonContentType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        // A body over the limit (the guard's, or axum's own 2 MB).
+        _ if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => StatusCode::PAYLOAD_TOO_LARGE,
         _ => StatusCode::BAD_REQUEST,
     };
     let text = rejection.body_text().replace('\n', " ");
