@@ -42,6 +42,9 @@ pub struct Config {
     pub bots: PathBuf,
     /// How tournament bots are started: contained, and within which limits.
     pub sandbox: inarow_judge::sandbox::Sandbox,
+    /// Where tournaments leave their results and SGF records (none: kept
+    /// in memory only); the results file there is read back at start.
+    pub records: Option<tournament::Records>,
 }
 
 /// The state every request shares.
@@ -57,6 +60,7 @@ pub struct Shared {
     saver: Saver,
     bots: PathBuf,
     sandbox: inarow_judge::sandbox::Sandbox,
+    records: Option<tournament::Records>,
     seed: u64,
     events: broadcast::Sender<&'static str>,
     stop: broadcast::Sender<()>,
@@ -73,6 +77,11 @@ impl Shared {
     /// How tournament bots are started.
     pub fn sandbox(&self) -> &inarow_judge::sandbox::Sandbox {
         &self.sandbox
+    }
+
+    /// Where tournaments leave their files, if anywhere.
+    pub fn records(&self) -> Option<&tournament::Records> {
+        self.records.as_ref()
     }
 
     /// Saves the MENACE machines now.
@@ -100,14 +109,30 @@ pub fn shared(config: Config) -> Arc<Shared> {
         menace: Mutex::new(menace::Room::new(config.memory, config.seed)),
         gomoku: Mutex::new(gomoku::Game::default()),
         engine: Arc::new(Mutex::new(gomoku::engine(config.seed))),
-        tournament: Mutex::new(tournament::Runs::default()),
+        tournament: Mutex::new(past_runs(config.records.as_ref())),
         saver: config.saver,
         bots: config.bots,
         sandbox: config.sandbox,
+        records: config.records,
         seed: config.seed,
         events,
         stop,
     })
+}
+
+/// The run of the results file of `records`, if there is one; a file that
+/// cannot be read is a warning, not a reason to stop.
+fn past_runs(records: Option<&tournament::Records>) -> tournament::Runs {
+    let Some(records) = records else {
+        return tournament::Runs::default();
+    };
+    match tournament::Runs::restore(&records.results) {
+        Ok(runs) => runs.unwrap_or_default(),
+        Err(e) => {
+            eprintln!("inarow: warning: past tournament not shown: {e}");
+            tournament::Runs::default()
+        }
+    }
 }
 
 /// Serves `shared` on `listener` until `shutdown` completes, then stops
