@@ -7,6 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo build -q -p inarow
+# Honour CARGO_TARGET_DIR, as cargo does.
+inarow="${CARGO_TARGET_DIR:-target}/debug/inarow"
 work=$(mktemp -d)
 server=""
 cleanup() {
@@ -33,8 +35,9 @@ if [ "$(id -u)" -eq 0 ]; then
     chown -R 65534:65534 "$work/bots"
 fi
 # Port 0: the server picks a free port and prints it.
-target/debug/inarow serve --port 0 --preset michie --seed 3 --state "$state" \
-    --bots "$work/bots" >"$work/server.log" 2>&1 &
+"$inarow" serve --port 0 --preset michie --seed 3 --state "$state" \
+    --bots "$work/bots" --results "$work/results.json" --sgf "$work/sgf" \
+    >"$work/server.log" 2>&1 &
 server=$!
 url=""
 for _ in $(seq 1 100); do
@@ -46,7 +49,8 @@ done
 [ -n "$url" ] || { cat "$work/server.log"; echo "0 passed, 1 failed"; exit 1; }
 
 status=0
-INAROW_URL="$url" INAROW_STATE="$state" node e2e/test.mjs || status=$?
+INAROW_URL="$url" INAROW_STATE="$state" INAROW_RESULTS="$work/results.json" \
+    node e2e/test.mjs || status=$?
 
 # A clean stop saves the state file: check it survived as valid JSON.
 kill -INT "$server"

@@ -35,6 +35,13 @@ pub struct Args {
     /// Folder of bot folders that tournaments run over.
     #[arg(long, value_name = "DIR", default_value = "bots")]
     bots: PathBuf,
+    /// Where tournaments run from the page write their results (JSON), as
+    /// `inarow judge` does; read back at start so past games replay.
+    #[arg(long, value_name = "FILE", default_value = "results.json")]
+    results: PathBuf,
+    /// Folder for one SGF record per game of those tournaments.
+    #[arg(long, value_name = "DIR", default_value = "sgf")]
+    sgf: PathBuf,
     #[command(flatten)]
     machine: MachineArgs,
     #[command(flatten)]
@@ -77,6 +84,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         saver,
         bots: args.bots,
         sandbox,
+        records: Some(inarow_web::tournament::Records {
+            results: args.results,
+            sgf: args.sgf,
+        }),
     });
     let runtime = tokio::runtime::Runtime::new().context("cannot start the server runtime")?;
     runtime.block_on(async move {

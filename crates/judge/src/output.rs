@@ -60,6 +60,12 @@ fn sgf_point(x: u8, y: u8) -> String {
 /// The game as SGF (`GM[4]`, gomoku), one node per stone in the order placed,
 /// opening stones included, so viewers replay it move by move.
 pub fn sgf(game: &GameRecord) -> String {
+    sgf_by(game, "inarow judge", true)
+}
+
+/// [`sgf`] written by application `app` (`AP`); a game not `finished` has
+/// no result (`RE`) and its comment is left out.
+pub fn sgf_by(game: &GameRecord, app: &str, finished: bool) -> String {
     let black = game.black.as_deref().unwrap_or(&game.a);
     let white = game.white.as_deref().unwrap_or(&game.b);
     let result = match (&game.winner, &game.forfeit) {
@@ -84,14 +90,17 @@ pub fn sgf(game: &GameRecord) -> String {
         None => game.reason.clone(),
     };
     let mut out = format!(
-        "(;FF[4]GM[4]CA[UTF-8]SZ[{SIZE}]AP[inarow judge]GN[game {}: {} opens against {}]PB[{}]PW[{}]RE[{result}]C[{}]",
+        "(;FF[4]GM[4]CA[UTF-8]SZ[{SIZE}]AP[{}]GN[game {}: {} opens against {}]PB[{}]PW[{}]",
+        sgf_text(app),
         game.index,
         sgf_text(&game.a),
         sgf_text(&game.b),
         sgf_text(black),
         sgf_text(white),
-        sgf_text(&comment),
     );
+    if finished {
+        out.push_str(&format!("RE[{result}]C[{}]", sgf_text(&comment)));
+    }
     for stone in &game.stones {
         out.push_str(&format!(
             ";{}[{}]",

@@ -1,7 +1,25 @@
+
 // ---------- Gomoku ----------
-const gomoku = { state: null, marked: [] };
+const gomoku = { state: null, marked: [], seen: 0, timer: null };
 const COLS = "ABCDEFGHJKLMNOP";
 const gname = ([x, y]) => `${COLS[x]}${15 - y}`;
+const STARS = new Set(["3,3", "11,3", "7,7", "3,11", "11,11"]);
+const IN_PROGRESS = ["opening", "answer", "colour", "thinking", "play"];
+
+/** The five (or more) in a row through the last of `stones` ([x, y, colour] in order), or []. */
+function winningLine(stones) {
+  if (!stones.length) return [];
+  const at = new Map(stones.map(([x, y, c]) => [x + "," + y, c]));
+  const [lx, ly, lc] = stones[stones.length - 1];
+  for (const [dx, dy] of [[1, 0], [0, 1], [1, 1], [1, -1]]) {
+    const line = [[lx, ly]];
+    for (const s of [1, -1]) {
+      for (let x = lx + s * dx, y = ly + s * dy; at.get(x + "," + y) === lc; x += s * dx, y += s * dy) line.push([x, y]);
+    }
+    if (line.length >= 5) return line;
+  }
+  return [];
+}
 
 async function gomokuAction(path, body) {
   try {
@@ -11,8 +29,14 @@ async function gomokuAction(path, body) {
     showError("gomoku-error", e);
   }
 }
-$("gomoku-new").onclick = () => { gomoku.marked = []; gomokuAction("/api/gomoku/new",
-  { opener: $("gomoku-opener").value, time_ms: Number($("gomoku-time").value) }); };
+$("gomoku-new").onclick = () => {
+  const s = gomoku.state;
+  if (s && IN_PROGRESS.includes(s.phase) && !confirm("Abandon the game in progress and start a new one?")) return;
+  gomoku.marked = [];
+  gomokuAction("/api/gomoku/new", { opener: $("gomoku-opener").value, time_ms: Number($("gomoku-time").value) });
+};
+$("gomoku-undo").onclick = () => gomokuAction("/api/gomoku/takeback", {});
+$("gomoku-resign").onclick = () => { if (confirm("Resign this game?")) gomokuAction("/api/gomoku/resign", {}); };
 $("gomoku-take-black").onclick = () => gomokuAction("/api/gomoku/answer", { choice: "black" });
 $("gomoku-take-white").onclick = () => {
   const m = gomoku.marked;
@@ -26,6 +50,11 @@ $("gomoku-place").onclick = () => {
 };
 $("gomoku-black").onclick = () => gomokuAction("/api/gomoku/colour", { colour: "black" });
 $("gomoku-white").onclick = () => gomokuAction("/api/gomoku/colour", { colour: "white" });
+$("gomoku-numbers").checked = localStorage.getItem("inarow-gomoku-numbers") === "1";
+$("gomoku-numbers").onchange = () => {
+  localStorage.setItem("inarow-gomoku-numbers", $("gomoku-numbers").checked ? "1" : "0");
+  $("gomoku-board").classList.toggle("numbers", $("gomoku-numbers").checked);
+};
 
 function gomokuClick(x, y) {
   const s = gomoku.state;
@@ -37,35 +66,63 @@ function gomokuClick(x, y) {
   gomokuAction("/api/gomoku/move", { x, y });
 }
 
-function drawGomoku(s) {
-  if (!gomoku.state || gomoku.state.game_id !== s.game_id || s.phase !== "answer") {
-    if (s.phase !== "answer") gomoku.marked = [];
-  }
-  gomoku.state = s;
-  const board = $("gomoku-board");
-  if (!board.children.length) {
-    for (let y = 0; y < 15; y++) for (let x = 0; x < 15; x++) {
+/** The board's points (buttons) with coordinates on the left and at the bottom. */
+function buildGoban(board) {
+  board.classList.toggle("numbers", $("gomoku-numbers").checked);
+  for (let y = 0; y < 15; y++) {
+    board.append(el("span", { class: "coord row" }, String(15 - y)));
+    for (let x = 0; x < 15; x++) {
       const b = el("button", { "data-x": x, "data-y": y, "aria-label": gname([x, y]) });
+      if (STARS.has(x + "," + y)) b.classList.add("star");
       b.onclick = () => gomokuClick(x, y);
       board.append(b);
     }
   }
+  board.append(el("span", { class: "coord" }));
+  for (let x = 0; x < 15; x++) board.append(el("span", { class: "coord col" }, COLS[x]));
+}
+
+const stoneDot = (colour) => el("span", { class: "dot " + (colour === "B" ? "b" : "w") });
+
+function drawGomoku(s) {
+  if (s.phase !== "answer") gomoku.marked = [];
+  gomoku.state = s;
+  gomoku.seen = performance.now();
+  const board = $("gomoku-board");
+  if (!board.children.length) buildGoban(board);
   const at = new Map(s.stones.map((st, i) => [st.x + "," + st.y, { ...st, i }]));
+  const over = s.phase === "over" && !s.resigned;
+  const win = new Set(over ? winningLine(s.stones.map((st) => [st.x, st.y, st.colour])).map(([x, y]) => x + "," + y) : []);
+  // The principal variation after the move played, in the colours that would play it.
   const pv = new Map();
-  if (s.thought && s.phase !== "thinking") s.thought.pv.slice(1).forEach(([x, y], i) => {
-    if (!at.has(x + "," + y)) pv.set(x + "," + y, i + 1);
-  });
+  const t = s.thought;
+  if (t && s.phase !== "thinking" && s.phase !== "over") {
+    const best = at.get(t.best[0] + "," + t.best[1]);
+    const engine = best ? best.colour : "W";
+    t.pv.slice(1).forEach(([x, y], i) => {
+      if (!at.has(x + "," + y) && !pv.has(x + "," + y)) pv.set(x + "," + y, { n: i + 1, colour: i % 2 === 0 ? (engine === "B" ? "W" : "B") : engine });
+    });
+  }
   const open = s.phase === "opening" || s.phase === "answer" || (s.phase === "play" && s.to_move === s.person);
-  for (const b of board.children) {
+  for (const b of board.querySelectorAll("button")) {
     const key = b.dataset.x + "," + b.dataset.y;
     const st = at.get(key);
     b.replaceChildren();
-    b.className = st && st.i === s.stones.length - 1 ? "last" : "";
+    b.classList.toggle("last", !!st && st.i === s.stones.length - 1);
+    b.classList.toggle("win", win.has(key));
     b.dataset.stone = st ? st.colour : "";
-    if (st) b.append(el("span", { class: "stone " + (st.colour === "B" ? "b" : "w") }));
-    else if (gomoku.marked.some(([x, y]) => x + "," + y === key))
-      b.append(el("span", { class: "stone pv", style: "border-color:#06c;color:#06c" }, gomoku.marked.findIndex(([x, y]) => x + "," + y === key) ? "W" : "B"));
-    else if (pv.has(key)) b.append(el("span", { class: "stone pv" }, pv.get(key)));
+    if (st) {
+      b.append(el("span", { class: "stone " + (st.colour === "B" ? "b" : "w"), "data-n": st.i + 1 }, String(st.i + 1)));
+      b.setAttribute("aria-label", `${gname([st.x, st.y])}: ${st.colour === "B" ? "black" : "white"} stone ${st.i + 1}`);
+    } else {
+      b.setAttribute("aria-label", gname([Number(b.dataset.x), Number(b.dataset.y)]));
+      const m = gomoku.marked.findIndex(([x, y]) => x + "," + y === key);
+      if (m >= 0) b.append(el("span", { class: "stone marked" }, m ? "W" : "B"));
+      else if (pv.has(key)) {
+        const p = pv.get(key);
+        b.append(el("span", { class: "stone pv " + (p.colour === "B" ? "b" : "w"), "data-pv": p.n }, String(p.n)));
+      }
+    }
     b.disabled = !open || !!st;
   }
   $("gomoku-note").textContent = s.note;
@@ -73,11 +130,51 @@ function drawGomoku(s) {
   $("gomoku-answer").hidden = s.phase !== "answer";
   $("gomoku-colour").hidden = s.phase !== "colour";
   $("gomoku-marked").textContent = gomoku.marked.length ? gomoku.marked.map(gname).join(", ") : "none";
-  const t = s.thought;
+  $("gomoku-undo").disabled = !s.can_take_back;
+  $("gomoku-resign").disabled = !IN_PROGRESS.includes(s.phase);
+  $("gomoku-sgf").hidden = s.phase === "idle";
+  $("gomoku-sgf").setAttribute("download", `inarow-gomoku-${s.game_id}.sgf`);
+  drawThinking();
   $("gomoku-thought").textContent = !t ? "No move yet." :
     `Played ${gname(t.best)}. Evaluation ${Math.abs(t.score) >= 999000 ? (t.score > 0 ? "won by force" : "lost by force") :
-      (t.score > 0 ? "+" : "") + t.score} for the engine (depth ${t.depth}, ${t.nodes} nodes). ` +
+      (t.score > 0 ? "+" : "") + t.score} for the engine (depth ${t.depth}, ${t.nodes.toLocaleString("en")} nodes). ` +
     `Principal variation: ${t.pv.map(gname).join(" ")}`;
   $("gomoku-thought").dataset.pv = t ? t.pv.length : 0;
+  const pvList = $("gomoku-pv");
+  pvList.replaceChildren();
+  if (t) {
+    const best = at.get(t.best[0] + "," + t.best[1]);
+    const engine = best ? best.colour : "W";
+    t.pv.forEach((p, i) => {
+      const colour = i % 2 === 0 ? engine : (engine === "B" ? "W" : "B");
+      const li = el("li", { "data-i": i });
+      li.append(stoneDot(colour), document.createTextNode(` ${gname(p)}${i === 0 ? " (played)" : ""}`));
+      pvList.append(li);
+    });
+  }
+  const moves = $("gomoku-moves");
+  moves.replaceChildren();
+  s.stones.forEach((st, i) => {
+    const li = el("li", { "data-n": i + 1 });
+    li.append(stoneDot(st.colour), document.createTextNode(` ${gname([st.x, st.y])} `), el("small", {}, st.by));
+    moves.append(li);
+  });
+  moves.scrollTop = moves.scrollHeight;
 }
 
+/** The thinking indicator: shown while the engine thinks, with the time so far. */
+function drawThinking() {
+  const s = gomoku.state;
+  const thinking = !!s && s.phase === "thinking";
+  const box = $("gomoku-thinking");
+  box.dataset.thinking = thinking;
+  if (!thinking) {
+    $("gomoku-elapsed").textContent = "";
+    clearInterval(gomoku.timer);
+    gomoku.timer = null;
+    return;
+  }
+  const ms = (s.thinking_ms || 0) + (performance.now() - gomoku.seen);
+  $("gomoku-elapsed").textContent = `Engine thinking… ${(ms / 1000).toFixed(1)} s of ${(s.time_ms / 1000).toFixed(1)} s`;
+  if (!gomoku.timer) gomoku.timer = setInterval(drawThinking, 100);
+}

@@ -1,13 +1,21 @@
 // ---------- Tournaments ----------
-const tour = { record: null, step: 0 };
+const tour = { record: null, step: 0, timer: null };
 
-function miniBoard(stones, attrs = {}) {
+/** A small board of `stones` ([x, y, colour] in order) with its grid;
+ * `win` lists the points of a winning line to highlight. */
+function miniBoard(stones, attrs = {}, win = []) {
   const board = el("div", { class: "mini", ...attrs });
   const at = new Map(stones.map(([x, y, c], i) => [x + "," + y, [c, i]]));
+  const line = new Set(win.map(([x, y]) => x + "," + y));
   for (let y = 0; y < 15; y++) for (let x = 0; x < 15; x++) {
     const st = at.get(x + "," + y);
-    const cell = el("span");
-    if (st) { cell.className = st[0] === "B" ? "b" : "w"; if (st[1] === stones.length - 1) cell.classList.add("last"); }
+    const cell = el("span", { "data-x": x, "data-y": y });
+    if (st) {
+      cell.className = st[0] === "B" ? "b" : "w";
+      cell.dataset.n = st[1] + 1;
+      if (st[1] === stones.length - 1) cell.classList.add("last");
+      if (line.has(x + "," + y)) cell.classList.add("win");
+    }
     board.append(cell);
   }
   board.dataset.stones = stones.length;
@@ -27,6 +35,9 @@ function drawTournament(v) {
   $("tour-status").textContent = !run ? "No tournament yet." :
     `${v.running ? "Running" : "Finished"}: seed ${run.seed}, ${run.played} of ${run.total} games played.`;
   $("tour-status").dataset.running = v.running;
+  $("tour-files").textContent = !run ? "" : run.save_error ? "" :
+    run.saved ? `Written: ${run.saved}.` : run.restored ? `Read back from ${run.restored}: replay its games below.` : "";
+  if (run && run.save_error) showError("tour-error", run.save_error);
   const body = $("tour-standings").querySelector("tbody");
   body.replaceChildren();
   for (const s of run ? run.standings : []) {
@@ -62,6 +73,7 @@ async function openReplay(index) {
   try {
     tour.record = await api("GET", `/api/tournament/games/${index}`);
     tour.step = tour.record.stones.length;
+    autoplay(false);
     $("tour-replay").hidden = false;
     drawReplay();
     showError("tour-error", null);
@@ -71,15 +83,53 @@ async function openReplay(index) {
 function drawReplay() {
   const r = tour.record;
   const stones = r.stones.slice(0, tour.step).map((s) => [s.x, s.y, s.colour]);
+  const end = tour.step === r.stones.length;
+  const win = end && r.reason === "five" ? winningLine(stones) : [];
   $("tour-replay-title").textContent = `Game #${r.index}: ${r.black ?? "?"} (black) – ${r.white ?? "?"} (white)`;
-  $("tour-replay-board").replaceChildren(miniBoard(stones, { id: "tour-replay-grid" }));
+  const grid = miniBoard(stones, { id: "tour-replay-grid" }, win);
+  grid.classList.add("big");
+  grid.classList.toggle("numbers", $("tour-numbers").checked);
+  $("tour-replay-board").replaceChildren(grid);
   $("tour-replay-step").textContent = `stone ${tour.step} of ${r.stones.length}`;
   $("tour-replay-result").textContent = tour.step === r.stones.length
     ? (r.winner ? `${r.winner} wins: ${r.reason}` : `tie: ${r.reason}`) + (r.forfeit ? ` (${r.forfeit.reason})` : "") : "";
 }
 const stepTo = (n) => { if (tour.record) { tour.step = Math.max(0, Math.min(tour.record.stones.length, n)); drawReplay(); } };
-$("tour-first").onclick = () => stepTo(0);
-$("tour-prev").onclick = () => stepTo(tour.step - 1);
-$("tour-next").onclick = () => stepTo(tour.step + 1);
-$("tour-last").onclick = () => stepTo(Infinity);
+$("tour-first").onclick = () => { autoplay(false); stepTo(0); };
+$("tour-prev").onclick = () => { autoplay(false); stepTo(tour.step - 1); };
+$("tour-next").onclick = () => { autoplay(false); stepTo(tour.step + 1); };
+$("tour-last").onclick = () => { autoplay(false); stepTo(Infinity); };
+$("tour-numbers").onchange = () => { if (tour.record) drawReplay(); };
+
+/** Starts (from the first stone if at the end) or stops stepping on by itself. */
+function autoplay(on) {
+  clearInterval(tour.timer);
+  tour.timer = null;
+  $("tour-play").textContent = on ? "\u23F8 Pause" : "\u25B6 Play";
+  $("tour-play").dataset.playing = on;
+  if (!on || !tour.record) return;
+  if (tour.step >= tour.record.stones.length) stepTo(0);
+  tour.timer = setInterval(() => {
+    stepTo(tour.step + 1);
+    if (tour.step >= tour.record.stones.length) autoplay(false);
+  }, 400);
+}
+$("tour-play").onclick = () => autoplay(!tour.timer);
+
+// Keys step the replay while the tournament tab shows it (not while typing).
+document.addEventListener("keydown", (e) => {
+  if (!tour.record || $("tour-replay").hidden || $("tab-tournament").hidden) return;
+  const target = e.target.closest ? e.target : document.body;
+  if (target.closest('input:not([type="checkbox"]), select, textarea')) return;
+  // A focused button takes space itself.
+  if (e.key === " " && target.closest("button")) return;
+  const keys = {
+    ArrowLeft: () => stepTo(tour.step - 1), ArrowRight: () => stepTo(tour.step + 1),
+    Home: () => stepTo(0), End: () => stepTo(Infinity), " ": () => autoplay(!tour.timer),
+  };
+  if (!keys[e.key] || e.altKey || e.ctrlKey || e.metaKey) return;
+  e.preventDefault();
+  if (e.key !== " ") autoplay(false);
+  keys[e.key]();
+});
 

@@ -43,6 +43,9 @@ pub struct Config {
     pub bots: PathBuf,
     /// How tournament bots are started: contained, and within which limits.
     pub sandbox: inarow_judge::sandbox::Sandbox,
+    /// Where tournaments leave their results and SGF records (none: kept
+    /// in memory only); the results file there is read back at start.
+    pub records: Option<tournament::Records>,
 }
 
 /// The state every request shares.
@@ -58,6 +61,7 @@ pub struct Shared {
     saver: Saver,
     bots: PathBuf,
     sandbox: inarow_judge::sandbox::Sandbox,
+    records: Option<tournament::Records>,
     seed: u64,
     events: broadcast::Sender<&'static str>,
     stop: broadcast::Sender<()>,
@@ -74,6 +78,11 @@ impl Shared {
     /// How tournament bots are started.
     pub fn sandbox(&self) -> &inarow_judge::sandbox::Sandbox {
         &self.sandbox
+    }
+
+    /// Where tournaments leave their files, if anywhere.
+    pub fn records(&self) -> Option<&tournament::Records> {
+        self.records.as_ref()
     }
 
     /// Saves the MENACE machines now.
@@ -101,10 +110,11 @@ pub fn shared(config: Config) -> Arc<Shared> {
         menace: Mutex::new(menace::Room::new(config.memory, config.seed)),
         gomoku: Mutex::new(gomoku::Game::default()),
         engine: Arc::new(Mutex::new(gomoku::engine(config.seed))),
-        tournament: Mutex::new(tournament::Runs::default()),
+        tournament: Mutex::new(past_runs(config.records.as_ref())),
         saver: config.saver,
         bots: config.bots,
         sandbox: config.sandbox,
+        records: config.records,
         seed: config.seed,
         events,
         stop,
@@ -129,6 +139,21 @@ impl Default for Options {
             access: api::Access::default(),
             header_timeout: Duration::from_secs(10),
             max_connections: 256,
+        }
+    }
+}
+
+/// The run of the results file of `records`, if there is one; a file that
+/// cannot be read is a warning, not a reason to stop.
+fn past_runs(records: Option<&tournament::Records>) -> tournament::Runs {
+    let Some(records) = records else {
+        return tournament::Runs::default();
+    };
+    match tournament::Runs::restore(&records.results) {
+        Ok(runs) => runs.unwrap_or_default(),
+        Err(e) => {
+            eprintln!("inarow: warning: past tournament not shown: {e}");
+            tournament::Runs::default()
         }
     }
 }

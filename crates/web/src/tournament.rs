@@ -1,18 +1,20 @@
 //! Judge tournaments started from the page: standings as games finish, the
 //! games in progress drawn from the judge's events (stones as they are put
 //! down, the bot asked), and finished games kept whole for replay. The tournament is `inarow-judge`'s; this
-//! module only keeps what viewers see.
+//! module only keeps what viewers see. A finished run writes its results
+//! file and SGF records as `inarow judge` does ([`Records`]), and the last
+//! results file is read back at start so its games replay after a restart.
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use inarow_core::{Game, Player, Rule};
 use inarow_judge::process::Listener;
 use inarow_judge::sandbox::Sandbox;
 use inarow_judge::tournament::{self, Config, Event, Fixture};
-use inarow_judge::{BotMeta, GameRecord, discover};
+use inarow_judge::{BotMeta, GameRecord, Results, discover, output};
 use serde::Serialize;
 
 /// Most games played at once.
@@ -22,6 +24,37 @@ pub const TIMEOUT_MS: std::ops::RangeInclusive<u64> = 100..=60_000;
 
 /// The rule of the page's tournaments: five or more wins.
 const RULE: Rule = Rule::Freestyle;
+
+/// Where runs leave their files: the results JSON and one SGF per game,
+/// as `inarow judge --results FILE --sgf DIR` writes them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Records {
+    /// The results file.
+    pub results: PathBuf,
+    /// The folder of SGF records.
+    pub sgf: PathBuf,
+}
+
+impl Records {
+    /// Checks before a run that both can be written (one line if not).
+    pub fn check(&self) -> Result<(), String> {
+        output::check_writable(&self.results, &self.sgf)
+            .map_err(|e| format!("cannot start a tournament: {e}"))
+    }
+
+    /// Writes the results of a finished run; says where, or why not.
+    pub fn write(&self, results: &Results) -> Result<String, String> {
+        output::write_atomic(&self.results, output::results_json(results).as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", self.results.display()))?;
+        output::write_sgf_dir(&self.sgf, &results.games)
+            .map_err(|e| format!("cannot write SGF records into {}: {e}", self.sgf.display()))?;
+        Ok(format!(
+            "results in {}, SGF records in {}",
+            self.results.display(),
+            self.sgf.display()
+        ))
+    }
+}
 
 /// What a run was asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +88,10 @@ struct Run {
     running: bool,
     games: Vec<GameRecord>,
     live: BTreeMap<usize, Live>,
+    /// Where its files went, or why they could not be written.
+    saved: Option<Result<String, String>>,
+    /// Read back from this results file at start.
+    restored: Option<PathBuf>,
 }
 
 /// The last tournament started from the page.
@@ -107,7 +144,47 @@ impl Runs {
             running: true,
             games: Vec::new(),
             live: BTreeMap::new(),
+            saved: None,
+            restored: None,
         });
+    }
+
+    /// The run of the results file at `path` (written by `inarow judge` or
+    /// by the page), its games ready to replay; `Ok(None)` if there is no
+    /// such file.
+    pub fn restore(path: &Path) -> Result<Option<Runs>, String> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        };
+        let results: Results = serde_json::from_str(&text)
+            .map_err(|e| format!("{} is not a results file: {e}", path.display()))?;
+        let request = Request {
+            seed: results.seed,
+            jobs: 0,
+            timeout_ms: (results.timeout_seconds * 1000.0).round() as u64,
+        };
+        Ok(Some(Runs {
+            run: Some(Run {
+                request,
+                fixtures: tournament::schedule(results.bots.len(), results.seed),
+                bots: results.bots,
+                running: false,
+                games: results.games,
+                live: BTreeMap::new(),
+                saved: None,
+                restored: Some(path.to_path_buf()),
+            }),
+            notified: None,
+        }))
+    }
+
+    /// The files of the finished run were written (or not).
+    pub fn saved(&mut self, saved: Result<String, String>) {
+        if let Some(run) = self.run.as_mut() {
+            run.saved = Some(saved);
+        }
     }
 
     /// Something happened in a game: the game in progress changes with it,
@@ -227,6 +304,9 @@ impl Runs {
                 "standings": standings,
                 "games": summary,
                 "live": run.live.values().collect::<Vec<_>>(),
+                "saved": run.saved.as_ref().and_then(|s| s.as_ref().ok()),
+                "save_error": run.saved.as_ref().and_then(|s| s.as_ref().err()),
+                "restored": run.restored.as_ref().map(|p| p.display().to_string()),
             }
         })
     }

@@ -250,3 +250,150 @@ async fn a_new_game_drops_the_engine_answer_for_the_old_one() {
     assert_eq!(v["phase"], "opening");
     assert!(stones(&v).is_empty(), "{v}");
 }
+
+#[tokio::test]
+async fn take_back_resign_and_sgf_before_a_game_and_in_the_opening_are_refused() {
+    let t = app(Preset::Challenge);
+    for (path, message) in [
+        (
+            "/api/gomoku/takeback",
+            "no game in progress: nothing to take back",
+        ),
+        (
+            "/api/gomoku/resign",
+            "no game in progress: nothing to resign",
+        ),
+    ] {
+        let (status, body) = post(&t, path, "{}").await;
+        assert_eq!(status, StatusCode::CONFLICT, "{path}");
+        assert_eq!(error_of(&body), message);
+    }
+    let (status, body) = t.call("GET", "/api/gomoku/sgf", None).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(
+        error_of(&body),
+        "no game yet: start one to download its SGF"
+    );
+    post(&t, "/api/gomoku/new", r#"{"opener":"you","time_ms":50}"#).await;
+    let (_, v) = post(&t, "/api/gomoku/move", r#"{"x":7,"y":7}"#).await;
+    assert_eq!(v["can_take_back"], false);
+    let (status, body) = post(&t, "/api/gomoku/takeback", "{}").await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(
+        error_of(&body),
+        "the opening cannot be taken back: start a new game"
+    );
+    // An unfinished game's SGF has its stones and no result.
+    let (status, text) = t.call("GET", "/api/gomoku/sgf", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let text = text.as_str().unwrap();
+    assert!(
+        text.starts_with("(;FF[4]GM[4]CA[UTF-8]SZ[15]AP[inarow serve]"),
+        "{text}"
+    );
+    assert!(!text.contains("RE["), "{text}");
+    assert!(text.ends_with(";B[hh])\n"), "{text}");
+    // Resigning in the opening ends the game.
+    let (status, v) = post(&t, "/api/gomoku/resign", "{}").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v["phase"], "over");
+    assert_eq!(v["resigned"], true);
+    assert_eq!(v["note"], "You resigned: the engine wins.");
+}
+
+#[tokio::test]
+async fn take_back_removes_the_last_move_and_the_reply_then_resign_and_sgf() {
+    let t = app(Preset::Challenge);
+    post(&t, "/api/gomoku/new", r#"{"opener":"engine","time_ms":50}"#).await;
+    let (_, v) = t.call("GET", "/api/gomoku", None).await;
+    if v["phase"] == "thinking" {
+        assert!(v["thinking_ms"].is_u64(), "{v}");
+        let (status, body) = post(&t, "/api/gomoku/takeback", "{}").await;
+        assert_eq!(status, StatusCode::CONFLICT);
+        assert_eq!(
+            error_of(&body),
+            "the engine is thinking: take back after its move"
+        );
+    }
+    settled(&t).await;
+    post(&t, "/api/gomoku/answer", r#"{"choice":"black"}"#).await;
+    let v = settled(&t).await;
+    assert_eq!(v["thinking_ms"], Value::Null);
+    let opening = stones(&v);
+    assert_eq!(opening.len(), 4, "{v}");
+    let by: Vec<_> = v["stones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["by"].clone())
+        .collect();
+    assert_eq!(by, ["engine"; 4], "{v}");
+    assert_eq!(v["can_take_back"], false);
+    let (status, body) = post(&t, "/api/gomoku/takeback", "{}").await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(
+        error_of(&body),
+        "nothing to take back: you have not moved since the opening"
+    );
+    let (x, y) = empty_point(&v);
+    post(&t, "/api/gomoku/move", &format!("{{\"x\":{x},\"y\":{y}}}")).await;
+    let v = settled(&t).await;
+    assert_eq!(stones(&v).len(), 6, "{v}");
+    assert_eq!(v["stones"][4]["by"], "you");
+    assert_eq!(v["can_take_back"], true);
+    let (status, v) = post(&t, "/api/gomoku/takeback", "{}").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(stones(&v), opening);
+    assert_eq!(v["phase"], "play");
+    assert_eq!(v["to_move"], "black");
+    assert_eq!(v["note"], "Move taken back: your move (black).");
+    assert_eq!(v["thought"], Value::Null);
+    // Play on from there, then resign.
+    let (x, y) = empty_point(&v);
+    post(&t, "/api/gomoku/move", &format!("{{\"x\":{x},\"y\":{y}}}")).await;
+    let v = settled(&t).await;
+    let played = stones(&v);
+    assert_eq!(played.len(), 6);
+    let (status, v) = post(&t, "/api/gomoku/resign", "{}").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v["phase"], "over");
+    for (path, body, message) in [
+        (
+            "/api/gomoku/takeback",
+            "{}",
+            "you resigned: start a new game",
+        ),
+        (
+            "/api/gomoku/resign",
+            "{}",
+            "no game in progress: nothing to resign",
+        ),
+        (
+            "/api/gomoku/move",
+            r#"{"x":0,"y":0}"#,
+            "no game in progress: start a new game",
+        ),
+    ] {
+        let (status, reply) = post(&t, path, body).await;
+        assert_eq!(status, StatusCode::CONFLICT, "{path}");
+        assert_eq!(error_of(&reply), message);
+    }
+    // The SGF lists every stone in order and the engine (white) the winner.
+    let (status, text) = t.call("GET", "/api/gomoku/sgf", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let text = text.as_str().unwrap();
+    assert!(
+        text.contains("PB[you]PW[inarow engine]RE[W+]C[you resigned]"),
+        "{text}"
+    );
+    let point = |s: &(u64, u64, String)| {
+        format!(
+            ";{}[{}{}]",
+            s.2,
+            (b'a' + s.0 as u8) as char,
+            (b'a' + s.1 as u8) as char
+        )
+    };
+    let moves: String = played.iter().map(point).collect();
+    assert!(text.ends_with(&format!("{moves})\n")), "{text}");
+}

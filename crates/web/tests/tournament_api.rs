@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
-use common::{app, app_with_bots, error_of};
+use common::{app, app_with_bots, app_with_records, error_of};
 use inarow_menace::Preset;
 
 fn bots(dir: &Path) {
@@ -125,4 +125,92 @@ async fn a_folder_without_two_bots_is_refused() {
     let (status, body) = t.call("POST", "/api/tournament/start", Some("{}")).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert!(error_of(&body).contains("holds 0 bot(s)"), "{body}");
+}
+
+#[tokio::test]
+async fn a_run_writes_results_and_sgf_like_the_judge_and_replays_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots_dir = dir.path().join("bots");
+    bots(&bots_dir);
+    let records = inarow_web::tournament::Records {
+        results: dir.path().join("out/results.json"),
+        sgf: dir.path().join("out/sgf"),
+    };
+    // No folder to write the results in: refused before any game.
+    let t = app_with_records(Preset::Challenge, bots_dir.clone(), Some(records.clone()));
+    let (status, body) = t.call("POST", "/api/tournament/start", Some("{}")).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    let message = error_of(&body);
+    assert!(
+        message.starts_with("cannot start a tournament: cannot write the results to "),
+        "{message}"
+    );
+    fs::create_dir_all(dir.path().join("out")).unwrap();
+    let (status, v) = t
+        .call(
+            "POST",
+            "/api/tournament/start",
+            Some(r#"{"seed":9,"timeout_ms":5000}"#),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let start = Instant::now();
+    let v = loop {
+        let (_, v) = t.call("GET", "/api/tournament", None).await;
+        if v["running"] == false {
+            break v;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "still running: {v}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let saved = v["run"]["saved"].as_str().unwrap();
+    assert!(saved.starts_with("results in "), "{v}");
+    let results: inarow_judge::Results =
+        serde_json::from_str(&fs::read_to_string(&records.results).unwrap()).unwrap();
+    assert_eq!(results.seed, 9);
+    assert_eq!(results.bots, ["alice", "bob"]);
+    assert_eq!(results.games.len(), 2);
+    let mut sgf: Vec<_> = fs::read_dir(&records.sgf)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    sgf.sort();
+    assert_eq!(
+        sgf,
+        ["game-0000-alice-vs-bob.sgf", "game-0001-bob-vs-alice.sgf"]
+    );
+    let text = fs::read_to_string(records.sgf.join(&sgf[0])).unwrap();
+    assert_eq!(text, inarow_judge::output::sgf(&results.games[0]));
+
+    // A restarted server shows the run and replays its games.
+    let t = app_with_records(Preset::Challenge, bots_dir, Some(records.clone()));
+    let (_, again) = t.call("GET", "/api/tournament", None).await;
+    assert_eq!(again["running"], false);
+    let run = &again["run"];
+    assert_eq!(run["restored"], records.results.display().to_string());
+    assert_eq!(run["seed"], 9);
+    assert_eq!(run["played"], 2);
+    assert_eq!(run["total"], 2);
+    assert_eq!(run["standings"], v["run"]["standings"]);
+    assert_eq!(run["games"], v["run"]["games"]);
+    let (status, record) = t.call("GET", "/api/tournament/games/1", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(record, serde_json::to_value(&results.games[1]).unwrap());
+}
+
+#[tokio::test]
+async fn an_unreadable_results_file_is_no_past_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = inarow_web::tournament::Records {
+        results: dir.path().join("results.json"),
+        sgf: dir.path().join("sgf"),
+    };
+    fs::write(&records.results, "not json").unwrap();
+    let t = app_with_records(Preset::Challenge, dir.path().to_path_buf(), Some(records));
+    let (status, v) = t.call("GET", "/api/tournament", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(v["run"].is_null(), "{v}");
 }

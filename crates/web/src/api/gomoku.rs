@@ -4,6 +4,8 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::State;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
 use super::{ApiError, Body, Part, Reply};
@@ -123,4 +125,37 @@ pub(super) async fn colour(
         Colour::White => inarow_core::Player::O,
     };
     act(&shared, |table| table.choose(colour))
+}
+
+/// Takes back the person's last move and the engine's reply.
+pub(super) async fn take_back(State(shared): State<Arc<Shared>>) -> Reply {
+    act(&shared, |table| table.take_back().map(|()| None))
+}
+
+/// The person resigns.
+pub(super) async fn resign(State(shared): State<Arc<Shared>>) -> Reply {
+    act(&shared, |table| table.resign().map(|()| None))
+}
+
+/// The game as an SGF file to download.
+pub(super) async fn sgf(State(shared): State<Arc<Shared>>) -> Result<Response, ApiError> {
+    let (id, text) = {
+        let table = GOMOKU.lock(&shared);
+        let text = table
+            .sgf()
+            .ok_or_else(|| ApiError::conflict("no game yet: start one to download its SGF"))?;
+        (table.game_id(), text)
+    };
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/x-go-sgf".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"inarow-gomoku-{id}.sgf\""),
+            ),
+            (header::CACHE_CONTROL, "no-store".to_string()),
+        ],
+        text,
+    )
+        .into_response())
 }

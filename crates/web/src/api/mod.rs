@@ -146,6 +146,9 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/gomoku/move", post(gomoku::play))
         .route("/api/gomoku/answer", post(gomoku::answer))
         .route("/api/gomoku/colour", post(gomoku::colour))
+        .route("/api/gomoku/takeback", post(gomoku::take_back))
+        .route("/api/gomoku/resign", post(gomoku::resign))
+        .route("/api/gomoku/sgf", get(gomoku::sgf))
         .route("/api/tournament", get(tournament::view))
         .route("/api/tournament/start", post(tournament::start))
         .route("/api/tournament/games/{index}", get(tournament::game));

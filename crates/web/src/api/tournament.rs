@@ -6,7 +6,7 @@ use std::sync::Arc;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use inarow_judge::tournament;
+use inarow_judge::{Results, tournament};
 use serde::Deserialize;
 
 use super::{ApiError, Body, Part, Reply};
@@ -55,6 +55,9 @@ pub(super) async fn start(State(shared): State<Arc<Shared>>, Body(body): Body<St
         timeout_ms,
     };
     let bots = bots_of(&shared.bots).map_err(ApiError::conflict)?;
+    if let Some(records) = shared.records() {
+        records.check().map_err(ApiError::conflict)?;
+    }
     // Each bot's sandbox is tried first: a bot that cannot be contained never runs.
     let checked = {
         let (sandbox, bots) = (shared.sandbox().clone(), bots.clone());
@@ -79,12 +82,21 @@ pub(super) async fn start(State(shared): State<Arc<Shared>>, Body(body): Body<St
             let shared = shared.clone();
             std::thread::spawn(move || {
                 let config = config(&request, shared.sandbox());
-                tournament::play_all_watched(&bots, &config, &|event| {
+                let games = tournament::play_all_watched(&bots, &config, &|event| {
                     if TOURNAMENT.lock(&shared).heard(event) {
                         shared.notify(TOURNAMENT.topic);
                     }
                 });
-                TOURNAMENT.lock(&shared).ended();
+                // The files first, as `inarow judge` does, then the end.
+                let saved = shared
+                    .records()
+                    .map(|records| records.write(&Results::new(&bots, &config, games)));
+                let mut runs = TOURNAMENT.lock(&shared);
+                if let Some(saved) = saved {
+                    runs.saved(saved);
+                }
+                runs.ended();
+                drop(runs);
                 shared.notify(TOURNAMENT.topic);
             });
             Ok(())

@@ -2,10 +2,11 @@
 //! driven through the Swap2 phase machine of the game core.
 
 use std::fmt;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use inarow_core::swap2::{self, Role, Step, Swap, Swap2, Swap2Error};
 use inarow_core::{Game as _, Mnk, Player, Point};
+use inarow_judge::referee::{GameRecord, Seat, Stone};
 use serde::{Deserialize, Serialize};
 
 use super::jobs::{Done, Job, Thought};
@@ -92,6 +93,12 @@ pub struct Game {
     budget: Duration,
     thought: Option<Thought>,
     note: String,
+    /// Every step taken, in order: replayed to take moves back.
+    steps: Vec<(Role, Step)>,
+    /// The person resigned.
+    resigned: bool,
+    /// When the engine began its job, while it thinks.
+    thinking_since: Option<Instant>,
 }
 
 impl Default for Game {
@@ -103,9 +110,17 @@ impl Default for Game {
             budget: Duration::from_millis(1000),
             thought: None,
             note: "Start a game.".into(),
+            steps: Vec::new(),
+            resigned: false,
+            thinking_since: None,
         }
     }
 }
+
+/// The person's name in records.
+const PERSON: &str = "you";
+/// The engine's name in records.
+const ENGINE: &str = "inarow engine";
 
 fn colour_name(p: Player) -> &'static str {
     match p {
@@ -144,6 +159,9 @@ impl Game {
         let Some(swap2) = &self.swap2 else {
             return Phase::Idle;
         };
+        if self.resigned {
+            return Phase::Over;
+        }
         if swap2.to_act() == Some(self.person().other()) {
             return Phase::Thinking;
         }
@@ -187,6 +205,7 @@ impl Game {
     /// The engine's job for the phase the game is in.
     fn job(&mut self, note: &str) -> Job {
         self.note = note.into();
+        self.thinking_since = Some(Instant::now());
         let swap2 = self.swap2.as_ref().expect("a game in progress");
         Job {
             game_id: self.game_id,
@@ -219,6 +238,7 @@ impl Game {
     fn step(&mut self, role: Role, step: Step) {
         let taken: Result<(), Swap2Error> = self.swap2().apply(role, step);
         taken.expect("a checked step");
+        self.steps.push((role, step));
     }
 
     /// The person clicks (x, y): an opening stone or a move.
@@ -312,6 +332,7 @@ impl Game {
             return None;
         }
         let engine = self.person().other();
+        self.thinking_since = None;
         match done {
             Done::Opened(stones) => {
                 self.step(engine, Step::Open(stones));
@@ -339,16 +360,161 @@ impl Game {
         }
     }
 
+    /// Takes back the person's last move and the engine's reply to it
+    /// (after the opening only, and not while the engine thinks).
+    pub fn take_back(&mut self) -> Result<(), Refused> {
+        match self.phase() {
+            Phase::Idle => return Err(conflict("no game in progress: nothing to take back")),
+            Phase::Thinking => {
+                return Err(conflict("the engine is thinking: take back after its move"));
+            }
+            Phase::Opening | Phase::Answer | Phase::Colour => {
+                return Err(conflict(
+                    "the opening cannot be taken back: start a new game",
+                ));
+            }
+            Phase::Play | Phase::Over => {}
+        }
+        if self.resigned {
+            return Err(conflict("you resigned: start a new game"));
+        }
+        let person = self.person();
+        let Some(last) = self
+            .steps
+            .iter()
+            .rposition(|&(role, step)| role == person && matches!(step, Step::Play(_)))
+        else {
+            return Err(conflict(
+                "nothing to take back: you have not moved since the opening",
+            ));
+        };
+        let mut swap2 = Swap2::new(&Mnk::gomoku());
+        for &(role, step) in &self.steps[..last] {
+            swap2.apply(role, step).expect("steps taken before replay");
+        }
+        self.swap2 = Some(swap2);
+        self.steps.truncate(last);
+        self.thought = None;
+        let colour = self.person_colour().expect("colours chosen");
+        self.note = format!("Move taken back: your move ({}).", colour_name(colour));
+        Ok(())
+    }
+
+    /// The person resigns the game in progress: the engine wins.
+    pub fn resign(&mut self) -> Result<(), Refused> {
+        if matches!(self.phase(), Phase::Idle | Phase::Over) {
+            return Err(conflict("no game in progress: nothing to resign"));
+        }
+        self.resigned = true;
+        self.thinking_since = None;
+        self.note = "You resigned: the engine wins.".into();
+        Ok(())
+    }
+
+    /// Who placed each stone, in the order of [`Swap2::stones`].
+    fn placers(&self) -> Vec<Role> {
+        let mut by = Vec::new();
+        for &(role, step) in &self.steps {
+            let n = match step {
+                Step::Open(_) => 3,
+                Step::OpenStone(_) | Step::Play(_) | Step::Answer(Swap::White(_)) => 1,
+                Step::Answer(Swap::Place { .. }) => 2,
+                Step::Answer(Swap::Black) | Step::Colour(_) => 0,
+            };
+            by.extend(std::iter::repeat_n(role, n));
+        }
+        by
+    }
+
+    fn name(&self, role: Role) -> &'static str {
+        if role == self.person() {
+            PERSON
+        } else {
+            ENGINE
+        }
+    }
+
+    /// The game as the judge records one (the person's name is `you`),
+    /// for its SGF; `None` before the first game.
+    pub fn record(&self) -> Option<GameRecord> {
+        let swap2 = self.swap2.as_ref()?;
+        let by = self.placers();
+        let stones = swap2
+            .stones()
+            .iter()
+            .zip(&by)
+            .map(|(&(p, colour), &role)| {
+                let (x, y) = xy(p);
+                Stone {
+                    by: Seat::from(role),
+                    colour: if colour == Player::X { 'B' } else { 'W' },
+                    x: x as u8,
+                    y: y as u8,
+                }
+            })
+            .collect();
+        let swap = self.steps.iter().find_map(|&(_, step)| match step {
+            Step::Answer(Swap::Black) => Some("black"),
+            Step::Answer(Swap::White(_)) => Some("white"),
+            Step::Answer(Swap::Place { .. }) => Some("choose"),
+            _ => None,
+        });
+        let named = |colour: Player| swap2.role(colour).map(|role| self.name(role).to_string());
+        let (winner, reason) = if self.resigned {
+            (Some(ENGINE.to_string()), "you resigned".to_string())
+        } else {
+            match swap2.outcome() {
+                Some(o) => match o.winner() {
+                    Some(p) => (named(p), "five".to_string()),
+                    None => (None, "full board".to_string()),
+                },
+                None => (None, String::new()),
+            }
+        };
+        Some(GameRecord {
+            index: self.game_id as usize,
+            a: self.name(Role::Opener).into(),
+            b: self.name(Role::Answerer).into(),
+            a_seed: 0,
+            b_seed: 0,
+            swap: swap.map(String::from),
+            black: named(Player::X),
+            white: named(Player::O),
+            stones,
+            winner,
+            reason,
+            forfeit: None,
+        })
+    }
+
+    /// The game as SGF, the way the judge writes its records; an
+    /// unfinished game has no result.
+    pub fn sgf(&self) -> Option<String> {
+        let record = self.record()?;
+        Some(inarow_judge::output::sgf_by(
+            &record,
+            "inarow serve",
+            self.phase() == Phase::Over,
+        ))
+    }
+
     /// Everything the page draws.
     pub fn view(&self) -> serde_json::Value {
+        let by = self.placers();
         let stones: Vec<_> = self
             .swap2
             .iter()
             .flat_map(|s| s.stones())
-            .map(|&(p, colour)| {
+            .zip(&by)
+            .map(|(&(p, colour), &role)| {
                 let (x, y) = xy(p);
                 let c = if colour == Player::X { "B" } else { "W" };
-                serde_json::json!({"x": x, "y": y, "colour": c})
+                let by = if role == self.person() {
+                    "you"
+                } else {
+                    "engine"
+                };
+                serde_json::json!({"x": x, "y": y, "colour": c, "by": by})
             })
             .collect();
         let phase = self.phase();
@@ -369,6 +535,22 @@ impl Game {
             "stones": stones,
             "thought": self.thought,
             "note": self.note,
+            "resigned": self.resigned,
+            "thinking_ms": self
+                .thinking_since
+                .filter(|_| phase == Phase::Thinking)
+                .map(|t| t.elapsed().as_millis() as u64),
+            "can_take_back": self.can_take_back(),
         })
+    }
+
+    /// Whether [`Game::take_back`] would take a move back now.
+    fn can_take_back(&self) -> bool {
+        matches!(self.phase(), Phase::Play | Phase::Over)
+            && !self.resigned
+            && self
+                .steps
+                .iter()
+                .any(|&(role, step)| role == self.person() && matches!(step, Step::Play(_)))
     }
 }

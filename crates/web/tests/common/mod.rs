@@ -35,6 +35,15 @@ pub fn app(preset: Preset) -> TestApp {
 }
 
 pub fn app_with_bots(preset: Preset, bots: PathBuf) -> TestApp {
+    app_with_records(preset, bots, None)
+}
+
+/// An app whose tournaments write their files where `records` says.
+pub fn app_with_records(
+    preset: Preset,
+    bots: PathBuf,
+    records: Option<inarow_web::tournament::Records>,
+) -> TestApp {
     let saves = Arc::new(Saves::default());
     let seen = saves.clone();
     let shared = inarow_web::shared(Config {
@@ -55,6 +64,7 @@ pub fn app_with_bots(preset: Preset, bots: PathBuf) -> TestApp {
         // This crate's tests have no launcher to contain bots with; `inarow
         // serve` runs tournaments contained, and its own tests check that.
         sandbox: inarow_judge::sandbox::Sandbox::off(),
+        records,
     });
     TestApp {
         router: inarow_web::api::router(shared.clone()),
