@@ -35,13 +35,19 @@ pub fn app(preset: Preset) -> TestApp {
 }
 
 pub fn app_with_bots(preset: Preset, bots: PathBuf) -> TestApp {
+    let memory = Memory {
+        x: Menace::new(preset, Player::X, 7),
+        o: None,
+    };
+    app_with(memory, bots)
+}
+
+/// An app over `memory`, as `inarow serve` over a loaded state file.
+pub fn app_with(memory: Memory, bots: PathBuf) -> TestApp {
     let saves = Arc::new(Saves::default());
     let seen = saves.clone();
     let shared = inarow_web::shared(Config {
-        memory: Memory {
-            x: Menace::new(preset, Player::X, 7),
-            o: None,
-        },
+        memory,
         seed: 7,
         saver: Arc::new(move |memory: &Memory| {
             if seen.fail.load(Ordering::SeqCst) {
