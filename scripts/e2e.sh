@@ -6,9 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cargo build -q -p inarow
-# Honour CARGO_TARGET_DIR, as cargo does.
-inarow="${CARGO_TARGET_DIR:-target}/debug/inarow"
+[ -n "${INAROW_BIN:-}" ] || cargo build -q -p inarow
+# INAROW_BIN runs another build of inarow (e.g. a copy, when the target
+# folder is shared with other checkouts).
+bin=${INAROW_BIN:-${CARGO_TARGET_DIR:-target}/debug/inarow}
 work=$(mktemp -d)
 server=""
 cleanup() {
@@ -35,7 +36,7 @@ if [ "$(id -u)" -eq 0 ]; then
     chown -R 65534:65534 "$work/bots"
 fi
 # Port 0: the server picks a free port and prints it.
-"$inarow" serve --port 0 --preset michie --seed 3 --state "$state" \
+"$bin" serve --port 0 --preset michie --seed 3 --state "$state" \
     --bots "$work/bots" --results "$work/results.json" --sgf "$work/sgf" \
     >"$work/server.log" 2>&1 &
 server=$!

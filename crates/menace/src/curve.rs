@@ -52,7 +52,32 @@ impl Curve {
         }
     }
 
+    /// A bounded curve from stored blocks of `block` games each (the last
+    /// may hold fewer, none may be empty), merged down to `bound` blocks if
+    /// there are more; `None` if the blocks do not fit that shape.
+    pub fn restore(bound: usize, block: u64, tallies: &[Tally]) -> Option<Curve> {
+        let mut curve = Curve::bounded(bound);
+        if tallies.is_empty() {
+            return Some(curve);
+        }
+        let (last, full) = tallies.split_last()?;
+        let fits = block >= 1
+            && full.iter().all(|t| t.games() == block)
+            && (1..=block).contains(&last.games());
+        if !fits {
+            return None;
+        }
+        curve.block = block;
+        curve.blocks = tallies.to_vec();
+        curve.games = tallies.iter().map(|t| t.games()).sum();
+        while curve.blocks.len() > bound {
+            curve.merge_neighbours();
+        }
+        Some(curve)
+    }
+
     /// Counts one more game.
+    #[inline]
     pub fn add(&mut self, result: GameResult) {
         self.block = self.block.max(1);
         match self.blocks.last_mut() {
@@ -168,6 +193,30 @@ mod tests {
         let wins: Vec<_> = curve.tallies().iter().map(|t| t.wins).collect();
         assert_eq!(wins, [1, 1, 0]);
         assert_eq!(curve.tallies()[2].losses, 1);
+    }
+
+    #[test]
+    fn a_restored_curve_goes_on_as_before() {
+        let results = [GameResult::Win, GameResult::Loss, GameResult::Draw];
+        let mut curve = Curve::bounded(4);
+        curve.extend(results.iter().cycle().take(11).copied());
+        let mut back = Curve::restore(4, curve.block(), curve.tallies()).unwrap();
+        assert_eq!(back, curve);
+        curve.add(GameResult::Win);
+        back.add(GameResult::Win);
+        assert_eq!(back, curve);
+        // More blocks than the bound merge down; bad shapes are refused.
+        let ones: Vec<Tally> = (0..8)
+            .map(|_| [GameResult::Win].into_iter().collect())
+            .collect();
+        let merged = Curve::restore(4, 1, &ones).unwrap();
+        assert_eq!(
+            (merged.block(), merged.tallies().len(), merged.games()),
+            (2, 4, 8)
+        );
+        assert_eq!(Curve::restore(4, 2, &ones), None);
+        assert_eq!(Curve::restore(4, 0, &ones[..1]), None);
+        assert_eq!(Curve::restore(4, 3, &[]), Some(Curve::bounded(4)));
     }
 
     proptest! {

@@ -49,8 +49,8 @@ pub use curve::{Block, Curve};
 // `train` need not name two crates.
 pub use inarow_core::{GameResult, Tally};
 pub use layout::{Layout, Slot};
-pub use machine::{BoxLine, Choice, Matchbox, Menace, colours_of};
-pub use preset::{EmptyBox, Preset, UnknownPreset};
+pub use machine::{BoxLine, CURVE_BLOCKS, Choice, Matchbox, Menace, colours_of};
+pub use preset::{BadRules, EmptyBox, MAX_RULE_BEADS, Preset, Rules, UnknownPreset};
 pub use seeds::{opponent_seed, second_learner_seed};
 pub use session::{Bead, Ending, Move, Refused, Session};
 pub use state::{Memory, StateError};

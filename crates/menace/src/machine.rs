@@ -6,8 +6,12 @@ use inarow_core::{Game, GameResult, Player, Point, Symmetry, TicTacToe};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::curve::Curve;
 use crate::layout::{Layout, square_on_board};
-use crate::preset::{EmptyBox, Preset};
+use crate::preset::{BadRules, EmptyBox, Preset, Rules};
+
+/// Blocks a machine's learning curve keeps (see [`Menace::curve`]).
+pub const CURVE_BLOCKS: usize = 100;
 
 /// One matchbox: how many beads of each colour it holds.
 ///
@@ -140,11 +144,14 @@ struct Drawn {
     square: u8,
 }
 
-/// MENACE: a set of matchboxes for one side, its preset, its dice and the
-/// beads it has drawn in the game being played.
+/// MENACE: a set of matchboxes for one side, its preset and rules, its
+/// dice, the beads it has drawn in the game being played and its learning
+/// curve.
 #[derive(Clone, Debug)]
 pub struct Menace {
     preset: Preset,
+    rules: Rules,
+    curve: Curve,
     layout: &'static Layout,
     boxes: Vec<Matchbox>,
     rng: ChaCha8Rng,
@@ -157,8 +164,15 @@ impl Menace {
     /// Fresh boxes for a machine playing `player` under `preset`; its draws
     /// follow from `seed`.
     pub fn new(preset: Preset, player: Player, seed: u64) -> Menace {
+        Menace::with_rules(preset, Rules::of(preset), player, seed)
+    }
+
+    /// Fresh boxes as [`Menace::new`], with `rules` instead of the preset's
+    /// numbers (the preset still says which colours a box has and what an
+    /// empty box does). `rules` should pass [`Rules::check`].
+    pub fn with_rules(preset: Preset, rules: Rules, player: Player, seed: u64) -> Menace {
         let layout = Layout::of(player);
-        let start = preset.start_beads();
+        let start = rules.start;
         let boxes = layout
             .images()
             .iter()
@@ -170,6 +184,8 @@ impl Menace {
             .collect();
         Menace {
             preset,
+            rules,
+            curve: Curve::bounded(CURVE_BLOCKS),
             layout,
             boxes,
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -182,6 +198,37 @@ impl Menace {
     /// The preset the machine was built with.
     pub fn preset(&self) -> Preset {
         self.preset
+    }
+
+    /// The numbers it was built with and learns by.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Changes what each result pays back from the next game learned on;
+    /// the boxes and start beads stay as they are.
+    pub fn set_rewards(&mut self, win: i32, draw: i32, loss: i32) -> Result<(), BadRules> {
+        let rules = Rules {
+            win,
+            draw,
+            loss,
+            ..self.rules
+        };
+        rules.check()?;
+        self.rules = rules;
+        Ok(())
+    }
+
+    /// The results of the games it learned from, in at most
+    /// [`CURVE_BLOCKS`] blocks (saved with the boxes). A machine loaded
+    /// from a state file without a curve starts one at that point:
+    /// `games() - curve().games()` games came before it.
+    pub fn curve(&self) -> &Curve {
+        &self.curve
+    }
+
+    pub(crate) fn set_curve(&mut self, curve: Curve) {
+        self.curve = curve;
     }
 
     /// The side it plays.
@@ -260,10 +307,12 @@ impl Menace {
         Some(Choice::Play(square_on_board(square, slot.symmetry)))
     }
 
-    /// Pays back every bead drawn this game according to the preset.
+    /// Pays back every bead drawn this game according to its rules, and
+    /// counts the game on its curve.
     #[inline]
     pub fn learn(&mut self, result: GameResult) {
-        let back = self.preset.beads_returned(result);
+        let back = self.rules.beads_returned(result);
+        self.curve.add(result);
         for d in &self.drawn[..self.drawn_len] {
             self.boxes[d.matchbox as usize].add(d.square, back);
         }

@@ -87,6 +87,83 @@ impl Preset {
     }
 }
 
+/// Most beads per colour a fresh box may start with, and most a result may
+/// add per drawn bead, in [`Rules`].
+pub const MAX_RULE_BEADS: u32 = 1000;
+
+/// A preset's numbers, which may be changed: beads per colour in fresh
+/// boxes and the net change in beads per drawn bead for each result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rules {
+    /// Beads per colour in a fresh box for the 1st, 2nd, 3rd and 4th move.
+    pub start: [u32; 4],
+    /// Net change per drawn bead after a win.
+    pub win: i32,
+    /// Net change per drawn bead after a draw.
+    pub draw: i32,
+    /// Net change per drawn bead after a loss.
+    pub loss: i32,
+}
+
+impl Rules {
+    /// The numbers of `preset`.
+    pub fn of(preset: Preset) -> Rules {
+        Rules {
+            start: preset.start_beads(),
+            win: preset.net_change(GameResult::Win),
+            draw: preset.net_change(GameResult::Draw),
+            loss: preset.net_change(GameResult::Loss),
+        }
+    }
+
+    /// Net change in beads of each colour drawn in a game, per result.
+    #[inline]
+    pub fn net_change(&self, result: GameResult) -> i32 {
+        match result {
+            GameResult::Win => self.win,
+            GameResult::Draw => self.draw,
+            GameResult::Loss => self.loss,
+        }
+    }
+
+    /// Beads put back per bead drawn at the end of a game with this result.
+    #[inline]
+    pub fn beads_returned(&self, result: GameResult) -> u32 {
+        // `check` keeps every net change at -1 or more.
+        (self.net_change(result) + 1).max(0) as u32
+    }
+
+    /// Whether the numbers can be used: start beads 1 to
+    /// [`MAX_RULE_BEADS`], net changes -1 (the drawn bead stays out) to
+    /// [`MAX_RULE_BEADS`]. The error is one line.
+    pub fn check(&self) -> Result<(), BadRules> {
+        let max = MAX_RULE_BEADS as i64;
+        if let Some(s) = self
+            .start
+            .iter()
+            .find(|&&s| !(1..=max).contains(&(s as i64)))
+        {
+            return Err(BadRules(format!(
+                "start beads {s} is out of range: use 1 to {max} per colour"
+            )));
+        }
+        for (name, n) in [("win", self.win), ("draw", self.draw), ("loss", self.loss)] {
+            if !(-1..=max).contains(&(n as i64)) {
+                return Err(BadRules(format!(
+                    "{name} reward {n} is out of range: use -1 to {max} beads per drawn bead"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Numbers that [`Rules::check`] refuses, with the one-line reason.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BadRules(pub String);
+
 impl fmt::Display for Preset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -136,5 +213,30 @@ mod tests {
         assert_eq!(Preset::Michie.beads_returned(GameResult::Win), 4);
         assert_eq!(Preset::Challenge.empty_box(), EmptyBox::Refill(3));
         assert_eq!(Preset::Scroggs.empty_box(), EmptyBox::Resign);
+    }
+
+    #[test]
+    fn rules_copy_their_preset_and_refuse_what_cannot_be_played() {
+        for p in Preset::ALL {
+            let rules = Rules::of(p);
+            assert_eq!(rules.check(), Ok(()));
+            for r in GameResult::ALL {
+                assert_eq!(rules.beads_returned(r), p.beads_returned(r));
+            }
+        }
+        let bad = |r: Rules| r.check().unwrap_err().to_string();
+        let base = Rules::of(Preset::Michie);
+        assert_eq!(
+            bad(Rules { loss: -2, ..base }),
+            "loss reward -2 is out of range: use -1 to 1000 beads per drawn bead"
+        );
+        assert_eq!(
+            bad(Rules {
+                start: [4, 0, 2, 1],
+                ..base
+            }),
+            "start beads 0 is out of range: use 1 to 1000 per colour"
+        );
+        assert!(bad(Rules { win: 1001, ..base }).starts_with("win reward 1001"));
     }
 }

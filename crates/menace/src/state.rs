@@ -8,10 +8,17 @@
 //!   "machines": [
 //!     { "player": "X", "games": 12, "boxes": [
 //!         { "image": ".........", "beads": [4, 4, 4, 4, 4, 4, 4, 4, 4] }, ...
-//!     ] }
+//!       ],
+//!       "curve": { "block": 4, "blocks": [[2, 1, 1], [3, 0, 1], [4, 0, 0]] } }
 //!   ]
 //! }
 //! ```
+//!
+//! Two fields were added within version 1, so older files still load:
+//! `curve` (each machine's learning curve: games per block and each
+//! block's wins, draws and losses; a machine without one starts its curve
+//! when loaded) and `rules` (written only when the numbers differ from the
+//! preset's: `{"start": [4, 3, 2, 1], "win": 3, "draw": 1, "loss": -1}`).
 //!
 //! `beads` counts the beads of each colour by square of the image. Boxes are
 //! listed in box order; on reading, every image must be the one this program
@@ -19,11 +26,12 @@
 //! This module turns text into machines and back; reading and writing
 //! files is the caller's business.
 
-use inarow_core::{Player, TicTacToe};
+use inarow_core::{Player, Tally, TicTacToe};
 use serde::{Deserialize, Serialize};
 
-use crate::machine::Menace;
-use crate::preset::Preset;
+use crate::curve::Curve;
+use crate::machine::{CURVE_BLOCKS, Menace};
+use crate::preset::{Preset, Rules};
 use crate::seeds::second_learner_seed;
 
 /// The `format` tag of a state file.
@@ -41,6 +49,9 @@ pub struct StateFile {
     pub version: u32,
     /// The preset all machines were built with.
     pub preset: Preset,
+    /// The numbers, when they are not the preset's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Rules>,
     /// One machine per side: X always, O when a second learner was trained.
     pub machines: Vec<MachineRecord>,
 }
@@ -55,6 +66,19 @@ pub struct MachineRecord {
     pub games: u64,
     /// Its boxes in box order.
     pub boxes: Vec<BoxRecord>,
+    /// Its learning curve; absent in files written before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub curve: Option<CurveRecord>,
+}
+
+/// A learning curve as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CurveRecord {
+    /// Games per block (the last block may hold fewer).
+    pub block: u64,
+    /// Wins, draws and losses of each block, oldest first.
+    pub blocks: Vec<[u64; 3]>,
 }
 
 /// One box as stored.
@@ -104,9 +128,10 @@ impl Memory {
     /// as when it is loaded.
     pub fn with_second_learner(&mut self, seed: u64) -> (&mut Menace, &mut Menace) {
         let preset = self.preset();
-        let o = self
-            .o
-            .get_or_insert_with(|| Menace::new(preset, Player::O, second_learner_seed(seed)));
+        let rules = self.x.rules();
+        let o = self.o.get_or_insert_with(|| {
+            Menace::with_rules(preset, rules, Player::O, second_learner_seed(seed))
+        });
         (&mut self.x, o)
     }
 
@@ -116,6 +141,7 @@ impl Memory {
             format: FORMAT.to_string(),
             version: VERSION,
             preset: self.x.preset(),
+            rules: Some(self.x.rules()).filter(|&r| r != Rules::of(self.x.preset())),
             machines: std::iter::once(&self.x)
                 .chain(self.o.as_ref())
                 .map(record_of)
@@ -154,6 +180,10 @@ impl Memory {
 
     /// Checks a stored form against the enumerated boxes and builds the machines.
     pub fn from_record(file: &StateFile, seed: u64) -> Result<Memory, StateError> {
+        let rules = file.rules.unwrap_or(Rules::of(file.preset));
+        rules
+            .check()
+            .map_err(|e| StateError::Contents(format!("rules: {e}")))?;
         let mut x = None;
         let mut o = None;
         for record in &file.machines {
@@ -175,7 +205,7 @@ impl Memory {
             } else {
                 second_learner_seed(seed)
             };
-            *slot = Some(machine_of(record, player, file.preset, seed)?);
+            *slot = Some(machine_of(record, player, file.preset, rules, seed)?);
         }
         let x = x.ok_or_else(|| StateError::Contents("no machine plays X".into()))?;
         Ok(Memory { x, o })
@@ -196,6 +226,15 @@ fn record_of(menace: &Menace) -> MachineRecord {
                 beads: b.beads(),
             })
             .collect(),
+        curve: Some(CurveRecord {
+            block: menace.curve().block(),
+            blocks: menace
+                .curve()
+                .tallies()
+                .iter()
+                .map(|t| [t.wins, t.draws, t.losses])
+                .collect(),
+        }),
     }
 }
 
@@ -203,9 +242,10 @@ fn machine_of(
     record: &MachineRecord,
     player: Player,
     preset: Preset,
+    rules: Rules,
     seed: u64,
 ) -> Result<Menace, StateError> {
-    let mut menace = Menace::new(preset, player, seed);
+    let mut menace = Menace::with_rules(preset, rules, player, seed);
     let want = menace.boxes().len();
     if record.boxes.len() != want {
         return Err(StateError::Contents(format!(
@@ -233,6 +273,26 @@ fn machine_of(
         })?;
     }
     menace.set_games(record.games);
+    if let Some(stored) = &record.curve {
+        let tallies: Vec<Tally> = stored
+            .blocks
+            .iter()
+            .map(|&[wins, draws, losses]| Tally {
+                wins,
+                draws,
+                losses,
+            })
+            .collect();
+        let curve = Curve::restore(CURVE_BLOCKS, stored.block, &tallies)
+            .filter(|c| c.games() <= record.games)
+            .ok_or_else(|| {
+                StateError::Contents(format!(
+                    "the {player} machine's curve is not blocks of {} games, or counts more games than it learned",
+                    stored.block
+                ))
+            })?;
+        menace.set_curve(curve);
+    }
     Ok(menace)
 }
 
@@ -262,7 +322,50 @@ mod tests {
             memory.o.as_ref().unwrap().boxes()
         );
         assert_eq!(back.x.games(), 600);
+        assert_eq!(back.x.curve(), memory.x.curve());
+        assert_eq!(back.x.curve().games(), 600);
         assert_eq!(back.to_json(), text);
+        assert!(
+            !text.contains("\"rules\""),
+            "the preset's own numbers are not written"
+        );
+    }
+
+    #[test]
+    fn old_files_without_a_curve_still_load_and_start_one() {
+        let memory = trained();
+        let mut file = memory.to_record();
+        for m in &mut file.machines {
+            m.curve = None;
+        }
+        let old = serde_json::to_string_pretty(&file).unwrap();
+        assert!(!old.contains("curve"));
+        let mut back = Memory::from_json(&old, 0).unwrap();
+        assert_eq!(back.x.boxes(), memory.x.boxes());
+        assert_eq!((back.x.games(), back.x.curve().games()), (600, 0));
+        train(&mut back.x, &mut AgentSeat(RandomAgent::new(1)), 10);
+        assert_eq!((back.x.games(), back.x.curve().games()), (610, 10));
+        // A curve that counts more games than were learned is refused.
+        let mut file = memory.to_record();
+        file.machines[0].games = 5;
+        let err = Memory::from_record(&file, 0).unwrap_err().to_string();
+        assert!(err.contains("the X machine's curve"), "{err}");
+    }
+
+    #[test]
+    fn changed_rules_are_kept_and_checked() {
+        let mut memory = trained();
+        memory.x.set_rewards(5, 2, 0).unwrap();
+        assert!(memory.x.set_rewards(5, 2, -3).is_err());
+        let text = memory.to_json();
+        let back = Memory::from_json(&text, 0).unwrap();
+        assert_eq!((back.x.rules().win, back.x.rules().loss), (5, 0));
+        let bad = text.replace("\"loss\": 0", "\"loss\": -4");
+        let err = Memory::from_json(&bad, 0).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "state file does not match MENACE's boxes: rules: loss reward -4 is out of range: use -1 to 1000 beads per drawn bead"
+        );
     }
 
     #[test]

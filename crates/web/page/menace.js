@@ -1,25 +1,78 @@
 // ---------- MENACE ----------
-const menace = { state: null, busy: false };
+const menace = { state: null, queue: Promise.resolve(), rulesEdited: false };
 
 function showError(id, err) { $(id).textContent = err ? String(err.message || err) : ""; }
 
-async function menaceAction(method, path, body) {
-  if (menace.busy) return;
-  menace.busy = true;
-  try {
-    drawMenace(await api(method, path, body));
-    showError("menace-error", null);
-  } catch (e) {
-    showError("menace-error", e);
-  } finally {
-    menace.busy = false;
-  }
+// Requests go one after another, in the order they were made.
+function menaceAction(method, path, body) {
+  menace.queue = menace.queue.then(async () => {
+    try {
+      drawMenace(await api(method, path, body));
+      showError("menace-error", null);
+    } catch (e) {
+      showError("menace-error", e);
+    }
+  });
+  return menace.queue;
 }
 
+const trainerBody = () => ({ opponent: $("menace-opponent").value, speed: Number($("menace-speed").value) });
 $("menace-new").onclick = () => menaceAction("POST", "/api/menace/new");
-$("menace-train").onclick = () => menaceAction("POST", "/api/menace/train", {
-  opponent: $("menace-opponent").value, speed: Number($("menace-speed").value) });
+$("menace-train").onclick = () => menaceAction("POST", "/api/menace/train", trainerBody());
 $("menace-stop").onclick = () => menaceAction("POST", "/api/menace/stop");
+// Settings are the server's: every viewer sees a change at once.
+$("menace-opponent").onchange = $("menace-speed").onchange =
+  () => menaceAction("POST", "/api/menace/trainer", trainerBody());
+$("menace-chart-view").onchange = () => menace.state && drawChart(menace.state.chart);
+
+const START = [1, 2, 3, 4].map((m) => "menace-start-" + m);
+const REWARDS = ["win", "draw", "loss"];
+for (const id of [...START, ...REWARDS.map((r) => "menace-" + r)]) $(id).oninput = () => { menace.rulesEdited = true; };
+$("menace-preset").onchange = () => {
+  const p = menace.state.settings.presets.find((x) => x.name === $("menace-preset").value);
+  fillRules(p.rules);
+  menace.rulesEdited = true;
+};
+function fillRules(r) {
+  START.forEach((id, i) => { $(id).value = r.start[i]; });
+  for (const k of REWARDS) $("menace-" + k).value = r[k];
+}
+const rewardsBody = () => Object.fromEntries(REWARDS.map((k) => [k, Number($("menace-" + k).value)]));
+$("menace-rewards").onclick = async () => {
+  await menaceAction("POST", "/api/menace/rewards", rewardsBody());
+  if (!$("menace-error").textContent) menace.rulesEdited = false;
+};
+$("menace-reset").onclick = async () => {
+  const preset = $("menace-preset").value;
+  if (!confirm(`Throw away all ${menace.state.games.toLocaleString("en")} games MENACE learned and start fresh ${preset} boxes?`)) return;
+  await menaceAction("POST", "/api/menace/reset",
+    { preset, start: START.map((id) => Number($(id).value)), ...rewardsBody() });
+  if (!$("menace-error").textContent) menace.rulesEdited = false;
+};
+$("menace-chart-svg").onclick = () => {
+  const svg = $("menace-chart").cloneNode(true);
+  svg.setAttribute("xmlns", "http://www.w3.org/2000/svg");
+  svg.setAttribute("width", 420); svg.setAttribute("height", 190);
+  const a = el("a", { href: URL.createObjectURL(new Blob([svg.outerHTML], { type: "image/svg+xml" })), download: "menace-chart.svg" });
+  document.body.append(a); a.click(); a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+};
+
+const fmt = (n) => Number(n).toLocaleString("en");
+/** A count in at most four characters: 999, 1.2k, 17k, 1.7M, 17M, 1.7G. */
+function short(n) {
+  for (const [unit, size] of [["G", 1e9], ["M", 1e6], ["k", 1e3]]) {
+    if (n >= size) { const v = n / size; return (v < 10 ? Math.floor(v * 10) / 10 : Math.floor(v)) + unit; }
+  }
+  return String(n);
+}
+/** Sets the select to `value`, adding an option the page does not list. */
+function setSelect(sel, value, label) {
+  if (document.activeElement === sel) return;
+  value = String(value);
+  if (![...sel.options].some((o) => o.value === value)) sel.append(el("option", { value }, label(value)));
+  sel.value = value;
+}
 
 function drawMenace(s) {
   menace.state = s;
@@ -50,21 +103,34 @@ function drawMenace(s) {
     if (st.matchbox !== null) { li.dataset.box = st.matchbox + 1; li.dataset.bead = st.bead; }
     steps.append(li);
   }
-  $("menace-train").disabled = false;
-  $("menace-train").textContent = s.training ? "Apply" : "Start training";
+  const set = s.settings;
+  $("menace-train").disabled = s.training;
+  $("menace-train").textContent = s.training ? "Training…" : "Start training";
   $("menace-stop").disabled = !s.training;
   $("menace-new").disabled = s.training;
-  if (document.activeElement !== $("menace-opponent")) $("menace-opponent").value = s.opponent;
+  $("menace-reset").disabled = s.training;
+  setSelect($("menace-opponent"), set.opponent, (v) => v);
+  setSelect($("menace-speed"), set.speed, (v) => `${fmt(v)} games/s`);
+  if (!menace.rulesEdited && !document.activeElement.closest(".menace-rules")) {
+    $("menace-preset").value = set.preset;
+    fillRules(set.rules);
+  }
+  const r = set.rules;
+  $("menace-rules-now").textContent = `Now: ${set.preset}, start ${r.start.join("/")}, win ${r.win}, draw ${r.draw}, loss ${r.loss}`;
   const t = s.tally;
-  $("menace-info").textContent = `Preset ${s.preset}, seed ${s.seed}: ${s.games} games learned, ${s.beads} beads. ` +
-    `Since the server started: ${t.wins} won, ${t.draws} drawn, ${t.losses} lost` + (s.training ? ` (training vs ${s.opponent})` : "");
-  $("menace-info").dataset.games = s.games;
+  const info = $("menace-info");
+  info.replaceChildren(
+    el("div", {}, `Preset ${s.preset}, seed ${s.seed}`),
+    el("div", { class: "num" }, `${fmt(s.games)} games learned, ${fmt(s.beads)} beads`),
+    el("div", { class: "num" }, `MENACE wins ${fmt(t.wins)}, draw ${fmt(t.draws)}, opponent wins ${fmt(t.losses)}`),
+    el("div", {}, s.training ? `Training against ${s.opponent}` : "Not training"));
+  info.dataset.games = s.games;
   drawChart(s.chart);
   drawBoxes(s);
 }
 
 function drawChart(chart) {
-  const svg = $("menace-chart"), W = 420, H = 180, L = 30, B = 20;
+  const svg = $("menace-chart"), W = 420, H = 190, L = 34, R = 12, T = 8, B = 34;
   svg.replaceChildren();
   const NS = "http://www.w3.org/2000/svg";
   const mk = (tag, attrs, text) => {
@@ -72,32 +138,82 @@ function drawChart(chart) {
     for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
     if (text !== undefined) e.textContent = text;
     svg.append(e);
+    return e;
   };
-  for (const p of [0, 50, 100]) {
-    const y = H - B - (H - B - 10) * p / 100;
-    mk("line", { x1: L, x2: W, y1: y, y2: y, stroke: "#ddd" });
-    mk("text", { x: 2, y: y + 3 }, p + "%");
+  const recent = $("menace-chart-view").value === "recent";
+  const blocks = recent ? chart.recent.blocks : chart.blocks;
+  const block = recent ? chart.recent.block : chart.block;
+  const first = recent ? chart.recent.first : chart.before + 1;
+  const n = blocks.length;
+  const games = blocks.reduce((a, b) => a + b.wins + b.draws + b.losses, 0);
+  const x0 = first, x1 = Math.max(first + games - 1, first + 1);
+  const X = (game) => L + (W - L - R) * (game - x0) / (x1 - x0);
+  const Y = (p) => H - B - (H - B - T) * p;
+  const grey = "#888";
+  for (const p of [0, 0.5, 1]) {
+    mk("line", { x1: L, x2: W - R, y1: Y(p), y2: Y(p), stroke: grey, "stroke-opacity": 0.3 });
+    mk("text", { x: L - 4, y: Y(p) + 3, "text-anchor": "end", fill: grey }, p * 100 + "%");
   }
-  const n = chart.blocks.length;
-  mk("text", { x: L, y: H - 4 }, n ? `games in blocks of ${chart.block} (${n} blocks)` : "no games yet");
-  const series = [["wins", "#2a9d3a"], ["draws", "#888"], ["losses", "#c33"]];
+  if (n) {
+    for (const [i, game] of [x0, (x0 + x1) / 2, x1].entries()) {
+      mk("text", { x: X(game), y: H - B + 12, "text-anchor": ["start", "middle", "end"][i], fill: grey, class: "tick" },
+        fmt(Math.round(game)));
+    }
+  }
+  mk("text", { x: L, y: H - 4, fill: grey, class: "axis" },
+    n ? `game number; each point a block of ${fmt(block)} game${block === 1 ? "" : "s"}` : "no games yet");
+  const series = [["wins", "#2a9d3a"], ["draws", "#8a8a8a"], ["losses", "#d0383a"]];
+  // Each block at the game number of its middle.
+  let at = first;
+  const mids = blocks.map((b) => { const k = b.wins + b.draws + b.losses; const m = at + (k - 1) / 2; at += k; return m; });
   for (const [key, colour] of series) {
-    const pts = chart.blocks.map((b, i) => {
+    const pts = blocks.map((b, i) => {
       const total = b.wins + b.draws + b.losses;
-      const x = L + (n === 1 ? 0 : (W - L - 10) * i / (n - 1));
-      const y = H - B - (H - B - 10) * (total ? b[key] / total : 0);
-      return `${x.toFixed(1)},${y.toFixed(1)}`;
+      return `${X(n === 1 ? x0 : mids[i]).toFixed(1)},${Y(total ? b[key] / total : 0).toFixed(1)}`;
     });
     if (n) mk("polyline", { points: pts.join(" "), fill: "none", stroke: colour, "stroke-width": 2, "data-series": key });
   }
-  let x = W - 150;
-  for (const [key, colour] of series) { mk("text", { x, y: 12, fill: colour }, key); x += 45; }
+  for (const m of chart.marks) {
+    if (!n || m.game < x0 || m.game > x1) continue;
+    const x = X(m.game);
+    mk("line", { x1: x, x2: x, y1: T, y2: H - B, stroke: "#e05d00", "stroke-dasharray": "3 3", class: "mark", "data-opponent": m.opponent });
+    mk("text", { x: x + 2, y: T + 9, fill: "#e05d00" }, m.opponent);
+  }
+}
+
+// The 8 turns and mirror images of the board, as maps from a board square
+// to the square of the image it shows.
+const SYMS = (() => {
+  const rot = (i) => { const r = Math.floor(i / 3), c = i % 3; return c * 3 + (2 - r); };
+  const mir = (i) => { const r = Math.floor(i / 3), c = i % 3; return r * 3 + (2 - c); };
+  const out = [];
+  let f = (i) => i;
+  for (let k = 0; k < 4; k++) {
+    const g = f;
+    out.push([...Array(9).keys()].map(g), [...Array(9).keys()].map((i) => g(mir(i))));
+    f = ((h) => (i) => h(rot(i)))(g);
+  }
+  return out;
+})();
+
+/** How box `image` is turned to show `board`: board square i shows image square map[i]. */
+function turnOf(image, board, bead, square) {
+  return SYMS.find((p) => p.every((j, i) => board[i] === image[j]) && p[square] === bead) ||
+    SYMS.find((p) => p.every((j, i) => board[i] === image[j])) || SYMS[0];
 }
 
 function drawBoxes(s) {
   const used = new Map();
-  const steps = s.game ? s.game.steps.filter((st) => st.matchbox !== null) : [];
-  steps.forEach((st, i) => used.set(st.matchbox, { bead: st.bead, current: i === steps.length - 1 }));
+  const steps = s.game ? s.game.steps : [];
+  let board = ".........".split("");
+  let lastUsed = null;
+  for (const st of steps) {
+    if (st.matchbox !== null) {
+      used.set(st.matchbox, { bead: st.bead, map: null, board: board.join(""), square: st.square });
+      lastUsed = st.matchbox;
+    }
+    board[st.square] = st.player;
+  }
   const root = $("menace-boxes");
   let groups = root.querySelectorAll(".group");
   if (groups.length === 0) {
@@ -119,18 +235,25 @@ function drawBoxes(s) {
     const beadsText = b.beads.join(",");
     const u = used.get(idx);
     box.classList.toggle("used", !!u);
-    box.classList.toggle("current", !!(u && u.current));
-    if (box.dataset.beads === beadsText && box.dataset.drawn === String(u ? u.bead : "")) return;
+    box.classList.toggle("current", !!u && idx === lastUsed);
+    const key = u ? `${u.bead}@${u.board}` : "";
+    if (box.dataset.beads === beadsText && box.dataset.key === key) return;
     box.dataset.beads = beadsText;
+    box.dataset.key = key;
     box.dataset.drawn = u ? u.bead : "";
     const total = b.beads.reduce((a, c) => a + c, 0);
-    box.title = `box ${b.number} (move ${b.move}): ${total} beads`;
-    b.image.split("").forEach((c, i) => {
+    box.title = `box ${b.number} (move ${b.move}): ${fmt(total)} beads` + (u ? ", turned to match the board" : "");
+    // Board square i of the drawing shows image square map[i].
+    const map = u ? turnOf(b.image, u.board, u.bead, u.square) : SYMS[0];
+    box.dataset.turned = u && map !== SYMS[0] ? "yes" : "";
+    for (let i = 0; i < 9; i++) {
+      const j = map[i], c = b.image[j];
       const span = box.children[i];
-      span.className = c === "X" ? "x" : c === "O" ? "o" : b.beads[i] ? "" : "nb";
-      span.textContent = c === "." ? (b.beads[i] || "") : c;
-      if (u && u.bead === i) span.classList.add("drawn");
-    });
+      span.dataset.square = j;
+      span.className = c === "X" ? "x" : c === "O" ? "o" : b.beads[j] ? "" : "nb";
+      span.textContent = c === "." ? (b.beads[j] ? short(b.beads[j]) : "") : c;
+      span.title = c === "." ? `${fmt(b.beads[j])} bead${b.beads[j] === 1 ? "" : "s"} for square ${j} of the box` : "";
+      if (u && u.bead === j) span.classList.add("drawn");
+    }
   });
 }
-

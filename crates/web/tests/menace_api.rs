@@ -316,3 +316,303 @@ async fn events_reach_every_viewer_and_shutdown_saves() {
         .unwrap();
     assert_eq!(t.saves(), 1, "shutdown saves");
 }
+
+/// Trains against a random player for about `ms` milliseconds at full speed
+/// and stops; the view after stopping.
+async fn train_for(t: &common::TestApp, ms: u64) -> Value {
+    let (status, v) = t
+        .call(
+            "POST",
+            "/api/menace/train",
+            Some(r#"{"opponent":"random","speed":100000}"#),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    let (status, v) = t.call("POST", "/api/menace/stop", None).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    v
+}
+
+#[tokio::test]
+async fn the_view_carries_the_real_settings() {
+    let t = app(Preset::Michie);
+    let (_, v) = t.call("GET", "/api/menace", None).await;
+    let s = &v["settings"];
+    assert_eq!(s["preset"], "michie");
+    assert_eq!(s["rules"]["start"], serde_json::json!([4, 3, 2, 1]));
+    assert_eq!(
+        (s["rules"]["win"].as_i64(), s["rules"]["loss"].as_i64()),
+        (Some(3), Some(-1))
+    );
+    assert_eq!(
+        (s["opponent"].as_str(), s["speed"].as_u64()),
+        (Some("random"), Some(10))
+    );
+    assert_eq!(s["training"], false);
+    let names: Vec<_> = s["presets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].clone())
+        .collect();
+    assert_eq!(names, ["challenge", "michie", "scroggs"]);
+    assert_eq!(
+        s["presets"][2]["rules"]["start"],
+        serde_json::json!([8, 4, 2, 1])
+    );
+}
+
+#[tokio::test]
+async fn the_speed_and_opponent_are_shared_without_training() {
+    let t = app(Preset::Challenge);
+    let (status, v) = t
+        .call(
+            "POST",
+            "/api/menace/trainer",
+            Some(r#"{"opponent":"perfect","speed":100000}"#),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    // Another viewer loading the page sees what was set, and nothing runs.
+    let (_, v) = t.call("GET", "/api/menace", None).await;
+    assert_eq!(v["settings"]["speed"], 100000);
+    assert_eq!(v["settings"]["opponent"], "perfect");
+    assert_eq!(v["speed"], 100000);
+    assert_eq!(v["training"], false);
+    // Blocks of the recent chart follow the speed.
+    assert_eq!(v["chart"]["recent"]["block"], 65536);
+    let (status, body) = t
+        .call(
+            "POST",
+            "/api/menace/trainer",
+            Some(r#"{"opponent":"perfect","speed":0}"#),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        error_of(&body),
+        "speed 0 is out of range: use 1 to 100000 games per second"
+    );
+    assert_eq!(t.saves(), 0);
+}
+
+#[tokio::test]
+async fn rewards_change_what_a_game_pays_back_and_are_saved() {
+    let t = app(Preset::Michie);
+    let (status, v) = t
+        .call(
+            "POST",
+            "/api/menace/rewards",
+            Some(r#"{"win":7,"draw":2,"loss":0}"#),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["settings"]["rules"]["win"], 7);
+    assert_eq!(
+        v["settings"]["rules"]["start"],
+        serde_json::json!([4, 3, 2, 1])
+    );
+    assert_eq!(t.saves(), 1);
+    let saved = Memory::from_json(&t.saves.last.lock().unwrap().clone().unwrap(), 0).unwrap();
+    assert_eq!(
+        (
+            saved.x.rules().win,
+            saved.x.rules().draw,
+            saved.x.rules().loss
+        ),
+        (7, 2, 0)
+    );
+    // A whole game pays the new rewards: a loss now puts the bead back.
+    let (_, before) = t.call("GET", "/api/menace", None).await;
+    let (_, mut v) = t.call("POST", "/api/menace/new", None).await;
+    while !v["game"]["over"].as_bool().unwrap() {
+        let square = first_empty(&v);
+        v = t
+            .call(
+                "POST",
+                "/api/menace/move",
+                Some(&format!("{{\"square\":{square}}}")),
+            )
+            .await
+            .1;
+    }
+    let back = match v["game"]["outcome"].as_str().unwrap() {
+        "win" => 7,
+        "draw" => 2,
+        _ => 0,
+    };
+    let first = v["game"]["steps"][0]["bead"].as_u64().unwrap() as usize;
+    assert_eq!(beads(&v, 0)[first], beads(&before, 0)[first] + back);
+    for (body, error) in [
+        (
+            r#"{"win":7,"draw":2,"loss":-2}"#,
+            "loss reward -2 is out of range: use -1 to 1000 beads per drawn bead",
+        ),
+        (r#"{"win":7,"draw":2}"#, "missing field `loss`"),
+        (
+            r#"{"win":7,"draw":2,"loss":0,"bonus":1}"#,
+            "unknown field `bonus`",
+        ),
+    ] {
+        let (status, e) = t.call("POST", "/api/menace/rewards", Some(body)).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(error_of(&e).contains(error), "{e}");
+    }
+}
+
+#[tokio::test]
+async fn reset_gives_fresh_boxes_of_the_chosen_preset() {
+    let t = app(Preset::Challenge);
+    let v = train_for(&t, 300).await;
+    assert!(v["games"].as_u64().unwrap() > 0);
+    let saves = t.saves();
+    let (status, v) = t
+        .call(
+            "POST",
+            "/api/menace/reset",
+            Some(r#"{"preset":"scroggs","start":[9,5,3,2],"win":4}"#),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(t.saves(), saves + 1);
+    assert_eq!(
+        (v["games"].as_u64(), v["preset"].as_str()),
+        (Some(0), Some("scroggs"))
+    );
+    assert_eq!(
+        v["settings"]["rules"],
+        serde_json::json!({"start": [9, 5, 3, 2], "win": 4, "draw": 1, "loss": -1})
+    );
+    // Scroggs merges the symmetric moves of the empty board: 3 colours of 9 beads.
+    assert_eq!(beads(&v, 0).iter().sum::<u64>(), 27);
+    assert!(v["chart"]["blocks"].as_array().unwrap().is_empty());
+    assert_eq!(v["tally"]["wins"], 0);
+    let saved = Memory::from_json(&t.saves.last.lock().unwrap().clone().unwrap(), 0).unwrap();
+    assert_eq!((saved.preset(), saved.x.games()), (Preset::Scroggs, 0));
+    // Refused while training, and for numbers that cannot be played.
+    t.call(
+        "POST",
+        "/api/menace/train",
+        Some(r#"{"opponent":"random","speed":10}"#),
+    )
+    .await;
+    let (status, e) = t
+        .call("POST", "/api/menace/reset", Some(r#"{"preset":"michie"}"#))
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(
+        error_of(&e),
+        "MENACE is training: stop training to reset the boxes"
+    );
+    t.call("POST", "/api/menace/stop", None).await;
+    for (body, error) in [
+        (
+            r#"{"preset":"michie","start":[0,1,1,1]}"#,
+            "start beads 0 is out of range: use 1 to 1000 per colour",
+        ),
+        (r#"{"preset":"fast"}"#, "unknown variant `fast`"),
+        (r#"{}"#, "missing field `preset`"),
+    ] {
+        let (status, e) = t.call("POST", "/api/menace/reset", Some(body)).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        assert!(error_of(&e).contains(error), "{e}");
+    }
+}
+
+#[tokio::test]
+async fn the_state_downloads_as_the_saved_file() {
+    let t = app(Preset::Michie);
+    train_for(&t, 200).await;
+    let res = tower::ServiceExt::oneshot(
+        t.router.clone(),
+        axum::http::Request::get("/api/menace/state")
+            .body(axum::body::Body::empty())
+            .unwrap(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["content-type"], "application/json");
+    assert!(
+        res.headers()["content-disposition"]
+            .to_str()
+            .unwrap()
+            .contains("menace.json")
+    );
+    let (_, v) = t.call("GET", "/api/menace/state", None).await;
+    assert_eq!(v["format"], "inarow-menace");
+    let text = serde_json::to_string(&v).unwrap();
+    let memory = Memory::from_json(&text, 0).unwrap();
+    assert_eq!(
+        memory.x.games(),
+        t.shared.menace.lock().unwrap().memory().x.games()
+    );
+}
+
+#[tokio::test]
+async fn the_curve_survives_a_restart_and_marks_opponent_changes() {
+    let t = app(Preset::Challenge);
+    let (_, v) = t.call("POST", "/api/menace/new", None).await;
+    assert_eq!(
+        v["chart"]["marks"][0],
+        serde_json::json!({"game": 1, "opponent": "you"})
+    );
+    let v = train_for(&t, 300).await;
+    let marks = v["chart"]["marks"].as_array().unwrap();
+    assert_eq!(marks.len(), 2, "{marks:?}");
+    assert_eq!(marks[1]["opponent"], "random");
+    let games = v["games"].as_u64().unwrap();
+    let blocks = v["chart"]["blocks"].clone();
+    assert!(!blocks.as_array().unwrap().is_empty());
+    // The server stops; a new one loads the saved file.
+    let saved = t.saves.last.lock().unwrap().clone().unwrap();
+    let again = common::app_with(Memory::from_json(&saved, 7).unwrap(), "/nonexistent".into());
+    let (_, w) = again.call("GET", "/api/menace", None).await;
+    assert_eq!(w["games"].as_u64(), Some(games));
+    assert_eq!(w["chart"]["blocks"], blocks);
+    assert_eq!(w["chart"]["block"], v["chart"]["block"]);
+    assert_eq!(w["chart"]["before"], 0);
+    assert_eq!(w["tally"], v["tally"]);
+    let counted: u64 = ["wins", "draws", "losses"]
+        .iter()
+        .map(|k| w["tally"][k].as_u64().unwrap())
+        .sum();
+    assert_eq!(counted, games);
+}
+
+#[tokio::test]
+async fn results_read_the_same_for_people_and_training() {
+    let t = app(Preset::Challenge);
+    let (_, mut v) = t.call("POST", "/api/menace/new", None).await;
+    while !v["game"]["over"].as_bool().unwrap() {
+        let square = first_empty(&v);
+        v = t
+            .call(
+                "POST",
+                "/api/menace/move",
+                Some(&format!("{{\"square\":{square}}}")),
+            )
+            .await
+            .1;
+    }
+    let expect = |outcome: &str, other: &str| match outcome {
+        "win" => "MENACE wins".to_string(),
+        "draw" => "draw".to_string(),
+        _ => other.to_string(),
+    };
+    let line = v["game"]["result"].as_str().unwrap();
+    assert!(
+        line.ends_with(&expect(v["game"]["outcome"].as_str().unwrap(), "you win")),
+        "{line}"
+    );
+    let v = train_for(&t, 200).await;
+    let line = v["game"]["result"].as_str().unwrap();
+    assert!(
+        line.ends_with(&expect(
+            v["game"]["outcome"].as_str().unwrap(),
+            "opponent wins"
+        )),
+        "{line}"
+    );
+}

@@ -5,12 +5,14 @@ use std::time::{Duration, Instant};
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{StatusCode, header};
+use axum::response::IntoResponse;
 use serde::Deserialize;
 
 use super::{ApiError, Body, Part, Reply};
 use crate::Shared;
 use crate::menace::{MoveError, Opponent, Room};
+use inarow_menace::{Preset, Rules};
 
 /// Fastest training speed accepted, in games per second.
 pub const MAX_SPEED: u32 = 100_000;
@@ -78,13 +80,111 @@ pub(super) struct TrainBody {
     speed: u32,
 }
 
-pub(super) async fn train(State(shared): State<Arc<Shared>>, Body(body): Body<TrainBody>) -> Reply {
-    if !(1..=MAX_SPEED).contains(&body.speed) {
-        return Err(ApiError::bad(format!(
-            "speed {} is out of range: use 1 to {MAX_SPEED} games per second",
-            body.speed
-        )));
+fn check_speed(speed: u32) -> Result<(), ApiError> {
+    if (1..=MAX_SPEED).contains(&speed) {
+        Ok(())
+    } else {
+        Err(ApiError::bad(format!(
+            "speed {speed} is out of range: use 1 to {MAX_SPEED} games per second"
+        )))
     }
+}
+
+/// Sets the trainer's opponent and speed without starting it (a running
+/// trainer takes them at once), so every viewer sees the same settings.
+pub(super) async fn trainer_settings(
+    State(shared): State<Arc<Shared>>,
+    Body(body): Body<TrainBody>,
+) -> Reply {
+    check_speed(body.speed)?;
+    MENACE.act(
+        &shared,
+        |room| {
+            room.set_trainer(body.opponent, body.speed);
+            Ok(())
+        },
+        |_, ()| Ok(()),
+    )
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RewardsBody {
+    win: i32,
+    draw: i32,
+    loss: i32,
+}
+
+/// Changes the rewards from the next game learned on; saved at once.
+pub(super) async fn rewards(
+    State(shared): State<Arc<Shared>>,
+    Body(body): Body<RewardsBody>,
+) -> Reply {
+    MENACE.act(
+        &shared,
+        |room| {
+            room.set_rewards(body.win, body.draw, body.loss)
+                .map_err(|e| ApiError::bad(e.to_string()))
+        },
+        |shared, ()| save(shared),
+    )
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ResetBody {
+    preset: Preset,
+    /// Each number left out is the preset's.
+    start: Option<[u32; 4]>,
+    win: Option<i32>,
+    draw: Option<i32>,
+    loss: Option<i32>,
+}
+
+/// Throws the boxes away for fresh ones of a preset, with its numbers or
+/// the ones given; saved at once.
+pub(super) async fn reset(State(shared): State<Arc<Shared>>, Body(body): Body<ResetBody>) -> Reply {
+    let own = Rules::of(body.preset);
+    let rules = Rules {
+        start: body.start.unwrap_or(own.start),
+        win: body.win.unwrap_or(own.win),
+        draw: body.draw.unwrap_or(own.draw),
+        loss: body.loss.unwrap_or(own.loss),
+    };
+    rules.check().map_err(|e| ApiError::bad(e.to_string()))?;
+    MENACE.act(
+        &shared,
+        |room| {
+            room.reset(body.preset, rules).map_err(|_| {
+                ApiError::conflict("MENACE is training: stop training to reset the boxes")
+            })
+        },
+        |shared, ()| save(shared),
+    )
+}
+
+/// The state file as it would be saved now, as a download.
+pub(super) async fn state_file(State(shared): State<Arc<Shared>>) -> impl IntoResponse {
+    let text = shared
+        .menace
+        .lock()
+        .expect("menace lock")
+        .memory()
+        .to_json();
+    (
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (
+                header::CONTENT_DISPOSITION,
+                "attachment; filename=\"menace.json\"",
+            ),
+        ],
+        text,
+    )
+}
+
+pub(super) async fn train(State(shared): State<Arc<Shared>>, Body(body): Body<TrainBody>) -> Reply {
+    check_speed(body.speed)?;
     MENACE.act(
         &shared,
         |room| {

@@ -1,6 +1,6 @@
 //! What the page draws: the boxes, the game on show and the curve as JSON.
 
-use inarow_menace::{GameResult, Move};
+use inarow_menace::{GameResult, Move, Preset, Rules, Tally};
 use serde::Serialize;
 
 use super::Room;
@@ -53,18 +53,23 @@ impl Room {
                 "board": s.session.board().compact(),
                 "steps": steps,
                 "over": s.session.is_over(),
-                "result": s.session.result_line("O wins"),
+                "result": s.session.result_line(if s.person { "you win" } else { "opponent wins" }),
                 "outcome": s.session.result().map(outcome_name),
                 "person": s.person,
             })
         });
-        let chart: Vec<_> = self
-            .curve
-            .tallies()
+        let tally_json =
+            |t: &Tally| serde_json::json!({"wins": t.wins, "draws": t.draws, "losses": t.losses});
+        let curve = x.curve();
+        let chart: Vec<_> = curve.tallies().iter().map(tally_json).collect();
+        let recent: Vec<_> = self.recent.blocks.iter().map(tally_json).collect();
+        let marks: Vec<_> = self
+            .marks
             .iter()
-            .map(|t| serde_json::json!({"wins": t.wins, "draws": t.draws, "losses": t.losses}))
+            .map(|m| serde_json::json!({"game": m.game, "opponent": m.who}))
             .collect();
-        let tally = self.curve.total();
+        let tally = curve.total();
+        let rules = x.rules();
         serde_json::json!({
             "preset": self.memory.preset().name(),
             "seed": self.seed,
@@ -75,7 +80,23 @@ impl Room {
             "training": self.training,
             "game": game,
             "tally": {"wins": tally.wins, "draws": tally.draws, "losses": tally.losses},
-            "chart": {"block": self.curve.block(), "blocks": chart},
+            "chart": {
+                "block": curve.block(),
+                // Games learned before the curve began (a state file from
+                // before curves were kept).
+                "before": x.games() - curve.games(),
+                "blocks": chart,
+                "recent": {"block": self.recent.block, "first": self.recent.first, "blocks": recent},
+                "marks": marks,
+            },
+            "settings": {
+                "preset": self.memory.preset().name(),
+                "rules": rules,
+                "presets": Preset::ALL.map(|p| serde_json::json!({"name": p.name(), "rules": Rules::of(p)})),
+                "opponent": self.opponent,
+                "speed": self.speed,
+                "training": self.training,
+            },
             "boxes": boxes,
         })
     }

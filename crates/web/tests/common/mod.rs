@@ -35,7 +35,16 @@ pub fn app(preset: Preset) -> TestApp {
 }
 
 pub fn app_with_bots(preset: Preset, bots: PathBuf) -> TestApp {
-    app_with_records(preset, bots, None)
+    let memory = Memory {
+        x: Menace::new(preset, Player::X, 7),
+        o: None,
+    };
+    app_with(memory, bots)
+}
+
+/// An app over `memory`, as `inarow serve` over a loaded state file.
+pub fn app_with(memory: Memory, bots: PathBuf) -> TestApp {
+    app_over(memory, bots, None)
 }
 
 /// An app whose tournaments write their files where `records` says.
@@ -44,13 +53,22 @@ pub fn app_with_records(
     bots: PathBuf,
     records: Option<inarow_web::tournament::Records>,
 ) -> TestApp {
+    let memory = Memory {
+        x: Menace::new(preset, Player::X, 7),
+        o: None,
+    };
+    app_over(memory, bots, records)
+}
+
+fn app_over(
+    memory: Memory,
+    bots: PathBuf,
+    records: Option<inarow_web::tournament::Records>,
+) -> TestApp {
     let saves = Arc::new(Saves::default());
     let seen = saves.clone();
     let shared = inarow_web::shared(Config {
-        memory: Memory {
-            x: Menace::new(preset, Player::X, 7),
-            o: None,
-        },
+        memory,
         seed: 7,
         saver: Arc::new(move |memory: &Memory| {
             if seen.fail.load(Ordering::SeqCst) {

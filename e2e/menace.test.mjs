@@ -1,0 +1,161 @@
+// Browser tests of the MENACE tab: readable boxes, the chart, the server's
+// settings on every viewer, rules, reset, downloads, the layout in each look.
+import { readFileSync } from "node:fs";
+import { LOOKS, assert, lookAs, shot, statePath, test, url } from "./harness.mjs";
+
+const loaded = (page) => page.waitForFunction(() => document.querySelectorAll("#menace-boxes .mbox").length === 304);
+const noSideScroll = (page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+test("menace: every look has a favicon, no horizontal scroll, and colours from the browser's scheme", async (page) => {
+  const missing = [];
+  page.on("response", (r) => { if (r.status() === 404) missing.push(r.url()); });
+  for (const look of LOOKS) {
+    await lookAs(page, look);
+    await page.goto(url);
+    await loaded(page);
+    const icon = await page.$eval('link[rel="icon"]', (l) => l.href);
+    assert(icon.startsWith("data:image/svg+xml"), `favicon ${icon}`);
+    assert(await noSideScroll(page), `horizontal scroll at ${look.name}`);
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const dark = bg.match(/\d+/g).slice(0, 3).reduce((a, c) => a + Number(c), 0) < 200;
+    assert(dark === (look.scheme === "dark"), `${look.name} background ${bg}`);
+    await shot(page, `menace-${look.name}`);
+  }
+  assert(missing.length === 0, `404s: ${missing}`);
+});
+
+test("menace: the speed and opponent are the server's, for every viewer and after a reload", async (page, browser) => {
+  await page.goto(url);
+  await loaded(page);
+  await page.selectOption("#menace-speed", "100000");
+  await page.selectOption("#menace-opponent", "perfect");
+  await page.waitForFunction(() => document.querySelector("#menace-opponent").value === "perfect");
+  const other = await browser.newPage();
+  try {
+    await other.goto(url);
+    await loaded(other);
+    await other.waitForFunction(() => document.querySelector("#menace-speed").value === "100000" &&
+      document.querySelector("#menace-opponent").value === "perfect");
+    await page.reload();
+    await loaded(page);
+    assert(await page.$eval("#menace-speed", (s) => s.value) === "100000", "speed lost on reload");
+    // Put it back for the other tests.
+    await page.selectOption("#menace-speed", "1000");
+    await page.selectOption("#menace-opponent", "random");
+    await other.waitForFunction(() => document.querySelector("#menace-speed").value === "1000");
+  } finally {
+    await other.close();
+  }
+});
+
+test("menace: training keeps the layout still, and the chart reads game numbers, a legend and opponent marks", async (page) => {
+  for (const look of [LOOKS[0], LOOKS[3]]) {
+    await lookAs(page, look);
+    await page.goto(url);
+    await loaded(page);
+    await page.selectOption("#menace-opponent", "random");
+    await page.selectOption("#menace-speed", "100000");
+    const box = () => page.evaluate(() => ["#menace-chart", ".menace-rules", "#menace-boxes"].map((s) => {
+      const r = document.querySelector(s).getBoundingClientRect();
+      return [Math.round(r.x), Math.round(r.y), Math.round(r.width)].join(",");
+    }).join(" "));
+    const games = () => page.$eval("#menace-info", (i) => Number(i.dataset.games));
+    const before = await games();
+    await page.click("#menace-train");
+    await page.waitForFunction((n) => Number(document.querySelector("#menace-info").dataset.games) > n + 2000, before, { timeout: 15000 });
+    const early = await box();
+    await page.waitForFunction((n) => Number(document.querySelector("#menace-info").dataset.games) > n + 20000, before, { timeout: 30000 });
+    assert(await box() === early, `layout moved while training: ${early} -> ${await box()}`);
+    assert(await noSideScroll(page), `horizontal scroll while training at ${look.name}`);
+    await page.selectOption("#menace-opponent", "perfect");
+    await page.waitForFunction(() => [...document.querySelectorAll("#menace-chart line.mark")].some((l) => l.dataset.opponent === "perfect"), null, { timeout: 10000 });
+    await shot(page, `menace-training-${look.name}`);
+    await page.click("#menace-stop");
+    await page.waitForFunction(() => document.querySelector("#menace-stop").disabled);
+  }
+  const ticks = await page.$$eval("#menace-chart text.tick", (t) => t.map((x) => Number(x.textContent.replace(/,/g, ""))));
+  assert(ticks.length === 3 && ticks[2] > 20000, `x-axis game numbers ${ticks}`);
+  const legend = await page.$eval("#menace-legend", (l) => l.textContent);
+  assert(/MENACE wins.*draw.*opponent wins/.test(legend), `legend ${legend}`);
+  // The legend is not drawn over the curves: it is outside the chart.
+  assert(!(await page.$eval("#menace-chart", (c) => c.textContent)).includes("wins"), "legend inside the chart");
+  // Recent games: blocks follow the speed.
+  await page.selectOption("#menace-chart-view", "recent");
+  const axis = await page.$eval("#menace-chart text.axis", (t) => t.textContent);
+  assert(axis.includes("block of 65,536"), `recent chart ${axis}`);
+});
+
+test("menace: bead counts are whole on hover, short in the box, and used boxes turn with the board", async (page) => {
+  await page.goto(url);
+  await loaded(page);
+  for (const span of await page.$$eval("#menace-boxes .mbox span", (ss) => ss.map((s) => ({ text: s.textContent, title: s.title, w: s.scrollWidth, cw: s.clientWidth })))) {
+    assert(span.w <= span.cw + 1, `bead count cut off: ${span.text}`);
+    if (/\d/.test(span.text)) assert(/^\d[\d,]* beads? for square \d of the box$/.test(span.title), `title ${span.title}`);
+  }
+  await page.selectOption("#menace-opponent", "random");
+  await page.click("#menace-new");
+  await page.waitForFunction(() => document.querySelectorAll("#menace-steps li").length === 1);
+  // Each used box is drawn turned so the drawn bead sits on the square played.
+  for (let move = 0; move < 5; move++) {
+    const steps = await page.$$eval("#menace-steps li", (l) => l.length);
+    const used = await page.$$eval("#menace-steps li[data-box]", (l) => l.map((li) => li.dataset.box));
+    const played = await page.$$eval("#menace-steps li[data-player=X]", (l) => l.map((li) => Number(li.textContent.match(/X on (\d)/)[1])));
+    for (const [i, b] of used.entries()) {
+      const at = await page.$eval(`.mbox[data-box="${b}"]`, (m) => [...m.children].findIndex((s) => s.classList.contains("drawn")));
+      assert(at === played[i], `box ${b}: drawn bead drawn at ${at}, played ${played[i]}`);
+    }
+    if (await page.$eval("#menace-status", (s) => s.dataset.outcome)) break;
+    await page.click("#menace-board button:not([disabled])");
+    await page.waitForFunction((n) => document.querySelectorAll("#menace-steps li").length > n, steps);
+  }
+  await page.waitForFunction(() => document.querySelector("#menace-status").dataset.outcome !== "");
+  const [outcome, text] = await page.$eval("#menace-status", (s) => [s.dataset.outcome, s.textContent]);
+  const expected = { win: "MENACE wins", draw: "draw", loss: "you win" }[outcome];
+  assert(text.endsWith(expected), `${outcome} reads ${text}`);
+});
+
+test("menace: rewards, preset and reset with confirmation, state and chart downloads", async (page) => {
+  await page.goto(url);
+  await loaded(page);
+  await page.fill("#menace-win", "5");
+  await page.fill("#menace-draw", "2");
+  await page.fill("#menace-loss", "0");
+  await page.click("#menace-rewards");
+  await page.waitForFunction(() => document.querySelector("#menace-rules-now").textContent.includes("win 5, draw 2, loss 0"));
+  let saved = JSON.parse(readFileSync(statePath, "utf8"));
+  assert(saved.rules && saved.rules.win === 5, `saved rules ${JSON.stringify(saved.rules)}`);
+  // State download.
+  const [state] = await Promise.all([page.waitForEvent("download"), page.click("#menace-state")]);
+  assert(state.suggestedFilename() === "menace.json", state.suggestedFilename());
+  const text = readFileSync(await state.path(), "utf8");
+  assert(JSON.parse(text).format === "inarow-menace", "downloaded state is not a state file");
+  // Chart download.
+  const [chart] = await Promise.all([page.waitForEvent("download"), page.click("#menace-chart-svg")]);
+  assert(chart.suggestedFilename() === "menace-chart.svg", chart.suggestedFilename());
+  assert(readFileSync(await chart.path(), "utf8").startsWith("<svg"), "chart is not an SVG");
+  // Reset: dismissing the question changes nothing; accepting gives fresh scroggs boxes.
+  const games = await page.$eval("#menace-info", (i) => Number(i.dataset.games));
+  await page.selectOption("#menace-preset", "scroggs");
+  assert(await page.inputValue("#menace-start-1") === "8", "preset did not fill its start beads");
+  page.once("dialog", (d) => d.dismiss());
+  await page.click("#menace-reset");
+  await page.waitForTimeout(300);
+  assert(await page.$eval("#menace-info", (i) => Number(i.dataset.games)) === games, "reset without confirmation");
+  page.once("dialog", (d) => { assert(d.message().includes("Throw away"), d.message()); d.accept(); });
+  await page.click("#menace-reset");
+  await page.waitForFunction(() => document.querySelector("#menace-info").dataset.games === "0");
+  assert((await page.$eval("#menace-rules-now", (r) => r.textContent)).includes("scroggs, start 8/4/2/1"), "rules after reset");
+  saved = JSON.parse(readFileSync(statePath, "utf8"));
+  assert(saved.preset === "scroggs" && saved.machines[0].games === 0, "reset not saved");
+  const first = await page.$eval('.mbox[data-box="1"]', (b) => b.dataset.beads);
+  assert(first === "8,8,0,0,8,0,0,0,0", `scroggs box 1 ${first}`);
+  for (const look of LOOKS) {
+    await lookAs(page, look);
+    await shot(page, `menace-rules-${look.name}`);
+  }
+  // Put michie back for the tests in test.mjs.
+  await page.selectOption("#menace-preset", "michie");
+  page.once("dialog", (d) => d.accept());
+  await page.click("#menace-reset");
+  await page.waitForFunction(() => document.querySelector("#menace-rules-now").textContent.includes("michie"));
+});
