@@ -2,7 +2,7 @@
 // replays: every feature of issue #12's section 2, with screenshots in
 // each look (1400 and 400 px, light and dark).
 import { readFileSync } from "node:fs";
-import { LOOKS, assert, lookAs, shot, test, url } from "./harness.mjs";
+import { LOOKS, assert, lookAs, playNearCentre, shot, test, url } from "./harness.mjs";
 
 const phase = (page) => page.$eval("#gomoku-note", (n) => n.dataset.phase);
 const stoneCount = (page) => page.$$eval("#gomoku-board button", (bs) => bs.filter((b) => b.dataset.stone).length);
@@ -17,14 +17,9 @@ async function settle(page, timeout = 30000) {
 }
 
 /** Plays the empty point nearest the centre and waits for the engine's reply. */
-async function playNearCentre(page) {
+async function playAndWait(page) {
   const before = await stoneCount(page);
-  const target = await page.$$eval("#gomoku-board button:not([disabled])", (bs) => {
-    const d = (b) => Math.abs(b.dataset.x - 7) + Math.abs(b.dataset.y - 7);
-    const b = bs.sort((a, c) => d(a) - d(c))[0];
-    return [b.dataset.x, b.dataset.y];
-  });
-  await page.click(`#gomoku-board button[data-x="${target[0]}"][data-y="${target[1]}"]`);
+  await playNearCentre(page);
   await page.waitForFunction((n) => {
     const stones = [...document.querySelectorAll("#gomoku-board button")].filter((b) => b.dataset.stone).length;
     const phase = document.querySelector("#gomoku-note").dataset.phase;
@@ -64,7 +59,7 @@ test("gomoku: coordinates, thinking, move list, numbers, PV, take back, SGF, new
   const side = () => page.$eval(".gomoku-side", (s) => { const r = s.getBoundingClientRect(); return [r.x, r.y, r.width].join(","); });
   const board = () => page.$eval("#gomoku-board", (s) => { const r = s.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].map(Math.round).join(","); });
   const [sideBefore, boardBefore] = [await side(), await board()];
-  await playNearCentre(page);
+  await playAndWait(page);
   assert(await side() === sideBefore, `engine panel moved: ${sideBefore} -> ${await side()}`);
   assert(await board() === boardBefore, `board moved: ${boardBefore} -> ${await board()}`);
   const boardSize = await page.$eval("#gomoku-board", (b) => b.getBoundingClientRect().width);

@@ -35,6 +35,16 @@ export async function lookAs(page, look) {
   await page.emulateMedia({ colorScheme: look.scheme });
 }
 
+/** Clicks the empty gomoku point nearest the centre of the board. */
+export async function playNearCentre(page) {
+  const target = await page.$$eval("#gomoku-board button:not([disabled])", (bs) => {
+    const d = (b) => Math.abs(b.dataset.x - 7) + Math.abs(b.dataset.y - 7);
+    const b = bs.sort((a, c) => d(a) - d(c))[0];
+    return [b.dataset.x, b.dataset.y];
+  });
+  await page.click(`#gomoku-board button[data-x="${target[0]}"][data-y="${target[1]}"]`);
+}
+
 const tests = [];
 /** Registers a test: `fn(page, browser)` throws to fail. */
 export const test = (name, fn) => tests.push({ name, fn });

@@ -4,7 +4,7 @@
 // `e2e/NAME.test.mjs`, registering with the harness's `test`.
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { createServer } from "node:http";
-import { assert, run, statePath, test, url } from "./harness.mjs";
+import { assert, playNearCentre, run, statePath, test, url } from "./harness.mjs";
 
 // Bead change per drawn bead under the michie preset (docs/menace.md).
 const MICHIE = { win: 3, draw: 1, loss: -1 };
@@ -116,13 +116,7 @@ test("gomoku: open with three stones and play a few moves against the engine", a
     }, null, { timeout: 30000 });
     if (await page.$eval("#gomoku-note", (n) => n.dataset.phase) === "over") break;
     const before = await count();
-    // The empty point nearest the centre.
-    const target = await page.$$eval("#gomoku-board button:not([disabled])", (bs) => {
-      const d = (b) => Math.abs(b.dataset.x - 7) + Math.abs(b.dataset.y - 7);
-      const b = bs.sort((a, c) => d(a) - d(c))[0];
-      return [b.dataset.x, b.dataset.y];
-    });
-    await page.click(`#gomoku-board button[data-x="${target[0]}"][data-y="${target[1]}"]`);
+    await playNearCentre(page);
     await page.waitForFunction((n) => {
       const stones = [...document.querySelectorAll("#gomoku-board button")].filter((b) => b.dataset.stone).length;
       return stones >= n + 2 || document.querySelector("#gomoku-note").dataset.phase === "over";

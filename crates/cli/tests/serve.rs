@@ -14,8 +14,8 @@ fn inarow() -> Command {
     Command::new(env!("CARGO_BIN_EXE_inarow"))
 }
 
-/// Starts `inarow serve` on a free port; returns it with its address.
-fn serve(args: &[&str]) -> (Child, String) {
+/// Starts `inarow serve` on a free port; returns it with the first line it printed.
+fn started(args: &[&str]) -> (Child, String) {
     let mut child = inarow()
         .args(["serve", "--port", "0"])
         .args(args)
@@ -27,6 +27,21 @@ fn serve(args: &[&str]) -> (Child, String) {
     BufReader::new(child.stdout.as_mut().unwrap())
         .read_line(&mut line)
         .unwrap();
+    (child, line)
+}
+
+/// Runs `inarow` with `args`, which must fail with one line on stderr; that line.
+fn refused(args: &[&str]) -> String {
+    let out = inarow().args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    err
+}
+
+/// Starts `inarow serve` on a free port; returns it with its address.
+fn serve(args: &[&str]) -> (Child, String) {
+    let (child, line) = started(args);
     let address = line
         .strip_prefix("serving on http://")
         .and_then(|rest| rest.split('/').next())
@@ -117,13 +132,7 @@ fn bad_state_files_and_flags_are_one_line_errors() {
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("menace.json");
     std::fs::write(&state, "{ not json").unwrap();
-    let out = inarow()
-        .args(["serve", "--port", "0", "--state", state.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "{err}");
+    let err = refused(&["serve", "--port", "0", "--state", state.to_str().unwrap()]);
     assert!(
         err.starts_with(&format!("inarow: state file {}", state.display())),
         "{err}"
@@ -383,13 +392,7 @@ fn only_the_servers_own_host_names_are_answered() {
     }
     stop(child);
 
-    let out = inarow()
-        .args(["serve", "--port", "0", "--allow-host", "bad name/"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "{err}");
+    let err = refused(&["serve", "--port", "0", "--allow-host", "bad name/"]);
     assert!(err.starts_with("inarow: bad --allow-host"), "{err}");
 }
 
@@ -459,13 +462,7 @@ fn a_client_slow_with_its_headers_is_disconnected() {
 #[test]
 fn serving_the_network_needs_a_token_carried_by_every_request() {
     const TOKEN: &str = "5b0c3f1e9d2a47c8a1f0";
-    let out = inarow()
-        .args(["serve", "--port", "0", "--host", "0.0.0.0"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "{err}");
+    let err = refused(&["serve", "--port", "0", "--host", "0.0.0.0"]);
     assert!(
         err.starts_with("inarow: --host 0.0.0.0 serves beyond this machine"),
         "{err}"
@@ -482,18 +479,7 @@ fn serving_the_network_needs_a_token_carried_by_every_request() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with("inarow: bad token"), "{err}");
 
-    let mut child = inarow()
-        .args([
-            "serve", "--port", "0", "--host", "0.0.0.0", "--token", TOKEN,
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.as_mut().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let (child, line) = started(&["--host", "0.0.0.0", "--token", TOKEN]);
     let port = line
         .strip_prefix("serving on http://0.0.0.0:")
         .and_then(|rest| rest.split('/').next())

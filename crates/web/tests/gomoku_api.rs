@@ -57,7 +57,7 @@ fn empty_point(v: &Value) -> (u64, u64) {
 }
 
 async fn post(t: &TestApp, path: &str, body: &str) -> (StatusCode, Value) {
-    t.call("POST", path, Some(body)).await
+    t.post(path, body).await
 }
 
 /// Plays `moves` of the person's moves, checking each engine reply.

@@ -129,11 +129,7 @@ async fn other_sites_change_nothing() {
     assert_eq!(tournament["running"], false);
     // Training on: a stop from elsewhere does not stop it.
     let (status, _) = t
-        .call(
-            "POST",
-            "/api/menace/train",
-            Some(r#"{"opponent": "random", "speed": 1}"#),
-        )
+        .post("/api/menace/train", r#"{"opponent": "random", "speed": 1}"#)
         .await;
     assert_eq!(status, StatusCode::OK);
     cross("/api/menace/stop").await;
@@ -261,7 +257,7 @@ async fn big_bodies_get_413() {
     }
     assert!(!t.shared.menace.lock().unwrap().in_game());
     // Without the guard, axum's own limit reads 413 as well.
-    let (status, body) = t.call("POST", "/api/menace/move", Some(&big)).await;
+    let (status, body) = t.post("/api/menace/move", &big).await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{body}");
     error_of(&body);
 }

@@ -113,9 +113,7 @@ async fn a_whole_game_by_moves_learns_and_saves_once() {
     assert_eq!(memory.x.games(), 1);
     assert_eq!(memory.x.total_beads(), v["beads"].as_u64().unwrap());
     // A finished game takes no more moves.
-    let (status, body) = t
-        .call("POST", "/api/menace/move", Some(r#"{"square":0}"#))
-        .await;
+    let (status, body) = t.post("/api/menace/move", r#"{"square":0}"#).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(
         error_of(&body),
@@ -126,9 +124,7 @@ async fn a_whole_game_by_moves_learns_and_saves_once() {
 #[tokio::test]
 async fn bad_moves_are_refused_with_one_line() {
     let t = app(Preset::Challenge);
-    let (status, body) = t
-        .call("POST", "/api/menace/move", Some(r#"{"square":4}"#))
-        .await;
+    let (status, body) = t.post("/api/menace/move", r#"{"square":4}"#).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert!(error_of(&body).contains("no game in progress"));
     let (_, v) = t.call("POST", "/api/menace/new", None).await;
@@ -223,15 +219,14 @@ async fn training_plays_on_its_own_and_blocks_moves_until_stopped() {
         (r#"{"opponent":"god","speed":10}"#, "unknown variant `god`"),
         (r#"{"opponent":"random"}"#, "missing field `speed`"),
     ] {
-        let (status, reply) = t.call("POST", "/api/menace/train", Some(body)).await;
+        let (status, reply) = t.post("/api/menace/train", body).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
         assert!(error_of(&reply).contains(message), "{body}: {reply}");
     }
     let (status, v) = t
-        .call(
-            "POST",
+        .post(
             "/api/menace/train",
-            Some(r#"{"opponent":"menace","speed":100000}"#),
+            r#"{"opponent":"menace","speed":100000}"#,
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{v}");
@@ -240,9 +235,7 @@ async fn training_plays_on_its_own_and_blocks_moves_until_stopped() {
     let (status, body) = t.call("POST", "/api/menace/new", None).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(error_of(&body), "MENACE is training: stop training to play");
-    let (status, _) = t
-        .call("POST", "/api/menace/move", Some(r#"{"square":1}"#))
-        .await;
+    let (status, _) = t.post("/api/menace/move", r#"{"square":1}"#).await;
     assert_eq!(status, StatusCode::CONFLICT);
     tokio::time::sleep(Duration::from_millis(1300)).await;
     let (status, v) = t.call("POST", "/api/menace/stop", None).await;
@@ -321,10 +314,9 @@ async fn events_reach_every_viewer_and_shutdown_saves() {
 /// and stops; the view after stopping.
 async fn train_for(t: &common::TestApp, ms: u64) -> Value {
     let (status, v) = t
-        .call(
-            "POST",
+        .post(
             "/api/menace/train",
-            Some(r#"{"opponent":"random","speed":100000}"#),
+            r#"{"opponent":"random","speed":100000}"#,
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{v}");
@@ -367,10 +359,9 @@ async fn the_view_carries_the_real_settings() {
 async fn the_speed_and_opponent_are_shared_without_training() {
     let t = app(Preset::Challenge);
     let (status, v) = t
-        .call(
-            "POST",
+        .post(
             "/api/menace/trainer",
-            Some(r#"{"opponent":"perfect","speed":100000}"#),
+            r#"{"opponent":"perfect","speed":100000}"#,
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{v}");
@@ -383,11 +374,7 @@ async fn the_speed_and_opponent_are_shared_without_training() {
     // Blocks of the recent chart follow the speed.
     assert_eq!(v["chart"]["recent"]["block"], 65536);
     let (status, body) = t
-        .call(
-            "POST",
-            "/api/menace/trainer",
-            Some(r#"{"opponent":"perfect","speed":0}"#),
-        )
+        .post("/api/menace/trainer", r#"{"opponent":"perfect","speed":0}"#)
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(
@@ -401,11 +388,7 @@ async fn the_speed_and_opponent_are_shared_without_training() {
 async fn rewards_change_what_a_game_pays_back_and_are_saved() {
     let t = app(Preset::Michie);
     let (status, v) = t
-        .call(
-            "POST",
-            "/api/menace/rewards",
-            Some(r#"{"win":7,"draw":2,"loss":0}"#),
-        )
+        .post("/api/menace/rewards", r#"{"win":7,"draw":2,"loss":0}"#)
         .await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["settings"]["rules"]["win"], 7);
@@ -426,17 +409,7 @@ async fn rewards_change_what_a_game_pays_back_and_are_saved() {
     // A whole game pays the new rewards: a loss now puts the bead back.
     let (_, before) = t.call("GET", "/api/menace", None).await;
     let (_, mut v) = t.call("POST", "/api/menace/new", None).await;
-    while !v["game"]["over"].as_bool().unwrap() {
-        let square = first_empty(&v);
-        v = t
-            .call(
-                "POST",
-                "/api/menace/move",
-                Some(&format!("{{\"square\":{square}}}")),
-            )
-            .await
-            .1;
-    }
+    v = play_out(&t, v).await;
     let back = match v["game"]["outcome"].as_str().unwrap() {
         "win" => 7,
         "draw" => 2,
@@ -455,7 +428,7 @@ async fn rewards_change_what_a_game_pays_back_and_are_saved() {
             "unknown field `bonus`",
         ),
     ] {
-        let (status, e) = t.call("POST", "/api/menace/rewards", Some(body)).await;
+        let (status, e) = t.post("/api/menace/rewards", body).await;
         assert_eq!(status, StatusCode::BAD_REQUEST);
         assert!(error_of(&e).contains(error), "{e}");
     }
@@ -468,10 +441,9 @@ async fn reset_gives_fresh_boxes_of_the_chosen_preset() {
     assert!(v["games"].as_u64().unwrap() > 0);
     let saves = t.saves();
     let (status, v) = t
-        .call(
-            "POST",
+        .post(
             "/api/menace/reset",
-            Some(r#"{"preset":"scroggs","start":[9,5,3,2],"win":4}"#),
+            r#"{"preset":"scroggs","start":[9,5,3,2],"win":4}"#,
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{v}");
@@ -491,15 +463,9 @@ async fn reset_gives_fresh_boxes_of_the_chosen_preset() {
     let saved = Memory::from_json(&t.saves.last.lock().unwrap().clone().unwrap(), 0).unwrap();
     assert_eq!((saved.preset(), saved.x.games()), (Preset::Scroggs, 0));
     // Refused while training, and for numbers that cannot be played.
-    t.call(
-        "POST",
-        "/api/menace/train",
-        Some(r#"{"opponent":"random","speed":10}"#),
-    )
-    .await;
-    let (status, e) = t
-        .call("POST", "/api/menace/reset", Some(r#"{"preset":"michie"}"#))
+    t.post("/api/menace/train", r#"{"opponent":"random","speed":10}"#)
         .await;
+    let (status, e) = t.post("/api/menace/reset", r#"{"preset":"michie"}"#).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(
         error_of(&e),
@@ -514,7 +480,7 @@ async fn reset_gives_fresh_boxes_of_the_chosen_preset() {
         (r#"{"preset":"fast"}"#, "unknown variant `fast`"),
         (r#"{}"#, "missing field `preset`"),
     ] {
-        let (status, e) = t.call("POST", "/api/menace/reset", Some(body)).await;
+        let (status, e) = t.post("/api/menace/reset", body).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
         assert!(error_of(&e).contains(error), "{e}");
     }
@@ -585,17 +551,7 @@ async fn the_curve_survives_a_restart_and_marks_opponent_changes() {
 async fn results_read_the_same_for_people_and_training() {
     let t = app(Preset::Challenge);
     let (_, mut v) = t.call("POST", "/api/menace/new", None).await;
-    while !v["game"]["over"].as_bool().unwrap() {
-        let square = first_empty(&v);
-        v = t
-            .call(
-                "POST",
-                "/api/menace/move",
-                Some(&format!("{{\"square\":{square}}}")),
-            )
-            .await
-            .1;
-    }
+    v = play_out(&t, v).await;
     let expect = |outcome: &str, other: &str| match outcome {
         "win" => "MENACE wins".to_string(),
         "draw" => "draw".to_string(),
@@ -615,4 +571,16 @@ async fn results_read_the_same_for_people_and_training() {
         )),
         "{line}"
     );
+}
+
+/// Plays the first empty square until the game `v` is over; the last view.
+async fn play_out(t: &common::TestApp, mut v: Value) -> Value {
+    while !v["game"]["over"].as_bool().unwrap() {
+        let square = first_empty(&v);
+        v = t
+            .post("/api/menace/move", &format!("{{\"square\":{square}}}"))
+            .await
+            .1;
+    }
+    v
 }

@@ -41,22 +41,21 @@ async fn a_tournament_runs_to_standings_and_its_games_replay() {
         (r#"{"seed":-3}"#, "bad request body"),
         (r#"{"rounds":2}"#, "unknown field `rounds`"),
     ] {
-        let (status, reply) = t.call("POST", "/api/tournament/start", Some(body)).await;
+        let (status, reply) = t.post("/api/tournament/start", body).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
         assert!(error_of(&reply).contains(message), "{body}: {reply}");
     }
     let (status, v) = t
-        .call(
-            "POST",
+        .post(
             "/api/tournament/start",
-            Some(r#"{"seed":5,"jobs":2,"timeout_ms":5000}"#),
+            r#"{"seed":5,"jobs":2,"timeout_ms":5000}"#,
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["running"], true);
     assert_eq!(v["run"]["bots"], serde_json::json!(["alice", "bob"]));
     assert_eq!(v["run"]["total"], 2);
-    let (status, reply) = t.call("POST", "/api/tournament/start", Some("{}")).await;
+    let (status, reply) = t.post("/api/tournament/start", "{}").await;
     if status != StatusCode::OK {
         assert_eq!(status, StatusCode::CONFLICT);
         assert_eq!(
@@ -64,18 +63,7 @@ async fn a_tournament_runs_to_standings_and_its_games_replay() {
             "a tournament is already running: wait for it to end"
         );
     }
-    let start = Instant::now();
-    let v = loop {
-        let (_, v) = t.call("GET", "/api/tournament", None).await;
-        if v["running"] == false {
-            break v;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "still running: {v}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    let v = finished(&t).await;
     let run = &v["run"];
     assert_eq!(run["played"], 2);
     assert!(run["live"].as_array().unwrap().is_empty());
@@ -114,7 +102,7 @@ async fn a_tournament_runs_to_standings_and_its_games_replay() {
 #[tokio::test]
 async fn a_folder_without_two_bots_is_refused() {
     let t = app(Preset::Challenge);
-    let (status, body) = t.call("POST", "/api/tournament/start", Some("{}")).await;
+    let (status, body) = t.post("/api/tournament/start", "{}").await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert!(
         error_of(&body).starts_with("cannot start a tournament: "),
@@ -122,7 +110,7 @@ async fn a_folder_without_two_bots_is_refused() {
     );
     let dir = tempfile::tempdir().unwrap();
     let t = app_with_bots(Preset::Challenge, dir.path().to_path_buf());
-    let (status, body) = t.call("POST", "/api/tournament/start", Some("{}")).await;
+    let (status, body) = t.post("/api/tournament/start", "{}").await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert!(error_of(&body).contains("holds 0 bot(s)"), "{body}");
 }
@@ -138,7 +126,7 @@ async fn a_run_writes_results_and_sgf_like_the_judge_and_replays_after_a_restart
     };
     // No folder to write the results in: refused before any game.
     let t = app_with_records(Preset::Challenge, bots_dir.clone(), Some(records.clone()));
-    let (status, body) = t.call("POST", "/api/tournament/start", Some("{}")).await;
+    let (status, body) = t.post("/api/tournament/start", "{}").await;
     assert_eq!(status, StatusCode::CONFLICT);
     let message = error_of(&body);
     assert!(
@@ -147,25 +135,10 @@ async fn a_run_writes_results_and_sgf_like_the_judge_and_replays_after_a_restart
     );
     fs::create_dir_all(dir.path().join("out")).unwrap();
     let (status, v) = t
-        .call(
-            "POST",
-            "/api/tournament/start",
-            Some(r#"{"seed":9,"timeout_ms":5000}"#),
-        )
+        .post("/api/tournament/start", r#"{"seed":9,"timeout_ms":5000}"#)
         .await;
     assert_eq!(status, StatusCode::OK, "{v}");
-    let start = Instant::now();
-    let v = loop {
-        let (_, v) = t.call("GET", "/api/tournament", None).await;
-        if v["running"] == false {
-            break v;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "still running: {v}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    let v = finished(&t).await;
     let saved = v["run"]["saved"].as_str().unwrap();
     assert!(saved.starts_with("results in "), "{v}");
     let results: inarow_judge::Results =
@@ -213,4 +186,20 @@ async fn an_unreadable_results_file_is_no_past_run() {
     let (status, v) = t.call("GET", "/api/tournament", None).await;
     assert_eq!(status, StatusCode::OK);
     assert!(v["run"].is_null(), "{v}");
+}
+
+/// The tournament's view once its run has ended (within a minute).
+async fn finished(t: &common::TestApp) -> serde_json::Value {
+    let start = Instant::now();
+    loop {
+        let (_, v) = t.call("GET", "/api/tournament", None).await;
+        if v["running"] == false {
+            return v;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "still running: {v}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }

@@ -103,6 +103,11 @@ impl TestApp {
         self.send(req).await
     }
 
+    /// A POST of the JSON `body` to `path`.
+    pub async fn post(&self, path: &str, body: &str) -> (StatusCode, Value) {
+        self.call("POST", path, Some(body)).await
+    }
+
     pub async fn send(&self, req: Request<Body>) -> (StatusCode, Value) {
         let res = self.router.clone().oneshot(req).await.unwrap();
         let status = res.status();
