@@ -52,6 +52,10 @@ done
 status=0
 INAROW_URL="$url" INAROW_STATE="$state" INAROW_RESULTS="$work/results.json" \
     node e2e/test.mjs || status=$?
+# The screenshots of every look (1400 and 400 px, light and dark): CI keeps
+# this folder as an artifact.
+shots=${INAROW_SHOTS:-target/e2e-screenshots}
+echo "screenshots: $(find "$shots" -name '*.png' 2>/dev/null | wc -l) in $shots/"
 
 # A clean stop saves the state file: check it survived as valid JSON.
 kill -INT "$server"
