@@ -226,6 +226,9 @@ fn ctrl_c_during_a_tournament_leaves_no_bot_running() {
     let bots = dir.path().join("bots");
     slow_bots(&bots);
     let state = dir.path().join("menace.json");
+    // The tournament's files go to the test's folder, not the working one.
+    let results = dir.path().join("results.json");
+    let sgf = dir.path().join("sgf");
     let left = || common::processes_in(&bots);
     // A bot left behind happened in some tries only: try several times, at
     // several moments of the games, contained and (every other round)
@@ -236,6 +239,10 @@ fn ctrl_c_during_a_tournament_leaves_no_bot_running() {
             bots.to_str().unwrap(),
             "--state",
             state.to_str().unwrap(),
+            "--results",
+            results.to_str().unwrap(),
+            "--sgf",
+            sgf.to_str().unwrap(),
         ];
         if round % 2 == 0 {
             args.push("--no-sandbox");
