@@ -131,12 +131,18 @@ fn answers(args: &[&str], prompts: &str) -> (Vec<String>, String) {
     (answers, String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
-#[test]
-fn inarow_bot_answers_every_prompt() {
+/// One prompt of each kind (`A`, `B`, `C`, a move with black's open four
+/// to block), then `EXIT`.
+fn every_prompt() -> String {
     let three = r#"[((7,7),"B"),((7,8),"W"),((8,8),"B")]"#;
     let five = r#"[((6,6),"W"),((7,7),"B"),((7,8),"W"),((8,8),"B"),((9,9),"B")]"#;
     let four = r#"[((0,0),"B"),((0,1),"B"),((0,2),"B"),((0,3),"B"),((5,5),"W"),((6,6),"W"),((12,12),"W")]"#;
-    let prompts = format!("A []\nB {three}\nC {five}\n6 {four}\nEXIT someone\n");
+    format!("A []\nB {three}\nC {five}\n6 {four}\nEXIT someone\n")
+}
+
+#[test]
+fn inarow_bot_answers_every_prompt() {
+    let prompts = every_prompt();
     for args in [
         &["--move-time", "0.1", "someone", "12"][..],
         &["--house", "someone", "12"][..],
@@ -168,10 +174,7 @@ const HOSTILE_NAMES: [&str; 7] = [
 
 #[test]
 fn inarow_bot_reads_any_opponent_name_as_a_name() {
-    let three = r#"[((7,7),"B"),((7,8),"W"),((8,8),"B")]"#;
-    let five = r#"[((6,6),"W"),((7,7),"B"),((7,8),"W"),((8,8),"B"),((9,9),"B")]"#;
-    let four = r#"[((0,0),"B"),((0,1),"B"),((0,2),"B"),((0,3),"B"),((5,5),"W"),((6,6),"W"),((12,12),"W")]"#;
-    let prompts = format!("A []\nB {three}\nC {five}\n6 {four}\nEXIT someone\n");
+    let prompts = every_prompt();
     // On a node budget the engine's answers depend on the seed only: a
     // name read as an option (the house bot, another budget, help, the
     // seed taken for the name) shows as other answers or a failure.

@@ -1,10 +1,8 @@
 //! How games ended, seen from one side: one result and a running count.
 //!
-//! Every place that counts games (MENACE's learning curve, an engine match,
-//! a tournament's standings) counts them with [`Tally`], so that merging
-//! counts from several runs is written once.
-
-use std::ops::AddAssign;
+//! MENACE's learning curve and an engine match both count games with
+//! [`Tally`], so that merging counts (blocks of a curve, several runs) is
+//! written once.
 
 use crate::{Outcome, Player};
 
@@ -29,24 +27,6 @@ impl GameResult {
             Outcome::Draw => GameResult::Draw,
             Outcome::Win(winner) if winner == side => GameResult::Win,
             Outcome::Win(_) => GameResult::Loss,
-        }
-    }
-
-    /// The same game seen from the other side.
-    pub fn reversed(self) -> GameResult {
-        match self {
-            GameResult::Win => GameResult::Loss,
-            GameResult::Draw => GameResult::Draw,
-            GameResult::Loss => GameResult::Win,
-        }
-    }
-
-    /// Points for this result: 1 for a win, 1/2 for a draw, 0 for a loss.
-    pub fn score(self) -> f64 {
-        match self {
-            GameResult::Win => 1.0,
-            GameResult::Draw => 0.5,
-            GameResult::Loss => 0.0,
         }
     }
 }
@@ -104,26 +84,11 @@ impl Tally {
         (self.wins as f64 + self.draws as f64 / 2.0) / self.games().max(1) as f64
     }
 
-    /// The same games seen from the other side.
-    pub fn reversed(&self) -> Tally {
-        Tally {
-            wins: self.losses,
-            draws: self.draws,
-            losses: self.wins,
-        }
-    }
-
     /// Adds the games of `other` (another run, another shard).
     pub fn merge(&mut self, other: &Tally) {
         self.wins += other.wins;
         self.draws += other.draws;
         self.losses += other.losses;
-    }
-}
-
-impl AddAssign for Tally {
-    fn add_assign(&mut self, other: Tally) {
-        self.merge(&other);
     }
 }
 
@@ -156,11 +121,10 @@ mod tests {
         let b: Tally = [GameResult::Loss].into_iter().collect();
         assert_eq!((a.wins, a.draws, a.losses), (2, 1, 0));
         let mut both = a;
-        both += b;
+        both.merge(&b);
         assert_eq!(both.games(), 4);
         assert_eq!([a, b].into_iter().sum::<Tally>(), both);
         assert_eq!(both.score(), 2.5 / 4.0);
-        assert_eq!(a.reversed().losses, 2);
         assert_eq!(Tally::default().rate(GameResult::Win), 0.0);
         assert_eq!(b.rate(GameResult::Loss), 1.0);
     }
@@ -174,6 +138,5 @@ mod tests {
             GameResult::for_side(Outcome::Draw, Player::O),
             GameResult::Draw
         );
-        assert_eq!(GameResult::Win.reversed(), GameResult::Loss);
     }
 }

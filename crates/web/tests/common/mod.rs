@@ -35,11 +35,15 @@ pub fn app(preset: Preset) -> TestApp {
 }
 
 pub fn app_with_bots(preset: Preset, bots: PathBuf) -> TestApp {
-    let memory = Memory {
+    app_with(fresh(preset), bots)
+}
+
+/// A new MENACE playing X under `preset`, as `inarow serve` starts without a state file.
+fn fresh(preset: Preset) -> Memory {
+    Memory {
         x: Menace::new(preset, Player::X, 7),
         o: None,
-    };
-    app_with(memory, bots)
+    }
 }
 
 /// An app over `memory`, as `inarow serve` over a loaded state file.
@@ -53,11 +57,7 @@ pub fn app_with_records(
     bots: PathBuf,
     records: Option<inarow_web::tournament::Records>,
 ) -> TestApp {
-    let memory = Memory {
-        x: Menace::new(preset, Player::X, 7),
-        o: None,
-    };
-    app_over(memory, bots, records)
+    app_over(fresh(preset), bots, records)
 }
 
 fn app_over(

@@ -27,8 +27,9 @@ use crate::sandbox::{self, End, Sandbox};
 /// to take a line we write.
 const HANDSHAKE: Duration = Duration::from_secs(10);
 
-/// Longest line read from a brain: a move is a few bytes, and a brain that
-/// never ends its line must not fill our memory.
+/// Longest line kept from a brain: a move is a few bytes; the rest of a
+/// longer line (a chatty `MESSAGE`) is dropped, so a brain that never ends
+/// its line cannot fill our memory.
 const MAX_LINE: usize = 4096;
 
 /// How much of a brain's last standard error line its error messages show.
@@ -160,11 +161,8 @@ impl BrainProcess {
                 );
             }
             Silence::Late => return format!("brain {name} {late}"),
-            Silence::EndlessLine => {
-                return format!(
-                    "brain {name} wrote more than {MAX_LINE} bytes without ending its line"
-                );
-            }
+            // A brain's long lines are cut (`LongLines::Cut`), never refused.
+            Silence::EndlessLine => unreachable!("a brain's long line is cut"),
             Silence::Gone(end) => end,
         };
         let how = match end {
