@@ -1,7 +1,11 @@
 //! Measures the figures the engine's documentation reports: nodes per
 //! second and depth reached in one second from middlegame positions, and
 //! the time to solve the tactical suite. Run with
-//! `cargo run --release -p inarow-engine --example measure [-- SECONDS]`.
+//! `cargo run --release -p inarow-engine --example measure [-- SECONDS]`;
+//! `-- --boards` prints the middlegames instead, one a line as the stones of
+//! a Gomocup `BOARD` command (`x,y,1` for the side to move's, `x,y,2` for
+//! the other's), so other engines can be timed on the same positions
+//! (`scripts/brain-speed.sh`).
 
 use std::time::{Duration, Instant};
 
@@ -14,6 +18,19 @@ mod suite;
 use suite::{generate_suite, middlegames};
 
 fn main() {
+    if std::env::args().any(|a| a == "--boards") {
+        for g in middlegames(2, 8, 20) {
+            let me = g.turn_by_count();
+            let mut fields = Vec::new();
+            for (player, code) in [(me, 1), (me.opponent(), 2)] {
+                for p in g.stones_of(player).ones() {
+                    fields.push(format!("{},{},{code}", p.col(15), p.row(15)));
+                }
+            }
+            println!("{}", fields.join(" "));
+        }
+        return;
+    }
     let secs: f64 = std::env::args()
         .nth(1)
         .and_then(|s| s.parse().ok())

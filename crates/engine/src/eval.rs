@@ -1,24 +1,103 @@
-//! Static evaluation: the point values of both sides, from the side to move.
+//! Static evaluation: what every empty point offers each side, weighed from
+//! the side to move.
 //!
-//! Every empty point is worth what a stone there would make for each
-//! colour (see [`crate::pattern`]); the board keeps the sums. The side to
-//! move gets its sum weighted up because it gets to use a threat first.
+//! The board keeps, for each colour, how many (empty point, direction)
+//! pairs show each line pattern and how many empty points make each threat
+//! (see [`crate::pattern`]). The evaluation is a weighted sum of those
+//! counts, with separate weights for the side to move (who gets to use a
+//! threat first) and for the opponent. The hand-set weights are the
+//! pattern values of [`crate::pattern::line_value`] and the fork bonuses,
+//! the mover's counted 1.2 times; the tuned weights were fitted to the
+//! results of self-play games (`examples/tune.rs`, docs/engine.md).
 
 use crate::board::Board;
-use crate::pattern::Threat;
+use crate::pattern::{self, PATTERNS, Pattern, THREATS, Threat};
 use crate::score::{WIN, loss_in, win_in};
 
-/// Weight of the side to move's sum, in tenths (the default).
+/// Weight of the side to move's sum, in tenths (the hand-set default).
 pub const MOVER_WEIGHT: i32 = 12;
 
-/// The static score of the position for the side to move, its own sum
-/// weighted by `mover_weight` tenths.
+/// The evaluation's weights: one per line pattern and one per threat, for
+/// the side to move and for the opponent; the sum is divided by `scale`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Per line pattern (by [`Pattern`] number), the side to move's.
+    pub mine: [i32; PATTERNS],
+    /// Per threat (by [`Threat`] number), the side to move's.
+    pub mine_threat: [i32; THREATS],
+    /// Per line pattern, the opponent's.
+    pub theirs: [i32; PATTERNS],
+    /// Per threat, the opponent's.
+    pub theirs_threat: [i32; THREATS],
+    /// Divisor of the weighted sum.
+    pub scale: i32,
+}
+
+impl Weights {
+    /// The hand-set weights: line values and fork bonuses, the side to
+    /// move's counted `mover_weight` tenths.
+    pub fn hand_set(mover_weight: i32) -> Weights {
+        let line = Pattern::ALL.map(pattern::line_value);
+        let fork = THREAT_ALL.map(pattern::fork_bonus);
+        Weights {
+            mine: line.map(|v| v * mover_weight),
+            mine_threat: fork.map(|v| v * mover_weight),
+            theirs: line.map(|v| v * 10),
+            theirs_threat: fork.map(|v| v * 10),
+            scale: 10,
+        }
+    }
+
+    /// The weights fitted to self-play results (see `examples/tune.rs`).
+    pub const TUNED: Weights = Weights {
+        mine: [23, 8, 58, 87, 252, 558, 920, 1440, 4800],
+        mine_threat: [-7, 44, 75, 1214, 331, 3198, 3600, 0],
+        theirs: [23, 6, 60, 71, 196, 434, 756, 723, 4000],
+        theirs_threat: [-8, 49, 62, 774, 306, 2484, 2493, 0],
+        scale: 10,
+    };
+}
+
+const THREAT_ALL: [Threat; THREATS] = [
+    Threat::None,
+    Threat::Block3,
+    Threat::Flex3,
+    Threat::Three3,
+    Threat::Block4,
+    Threat::Four3,
+    Threat::Flex4,
+    Threat::Five,
+];
+
+/// The features the weights apply to, for `colour`: its pattern counts,
+/// then its threat counts.
 #[inline]
-pub fn evaluate(b: &Board, mover_weight: i32) -> i32 {
+fn dot(
+    b: &Board,
+    colour: inarow_core::Player,
+    pats: &[i32; PATTERNS],
+    threats: &[i32; THREATS],
+) -> i64 {
+    let mut s = 0i64;
+    for (k, &w) in pats.iter().enumerate() {
+        s += i64::from(w) * i64::from(b.pattern_count(colour, Pattern::from_index(k)));
+    }
+    for (k, &w) in threats.iter().enumerate() {
+        s += i64::from(w) * i64::from(b.threat_count(colour, THREAT_ALL[k]));
+    }
+    s
+}
+
+/// The static score of the position for the side to move.
+#[inline]
+pub fn evaluate(b: &Board, w: &Weights) -> i32 {
     let me = b.to_move();
-    let mine = b.value(me) * mover_weight / 10;
-    let theirs = b.value(me.opponent());
-    (mine - theirs).clamp(-WIN / 2, WIN / 2)
+    let sum =
+        dot(b, me, &w.mine, &w.mine_threat) - dot(b, me.opponent(), &w.theirs, &w.theirs_threat);
+    // Floor division keeps the hand-set weights exactly the old
+    // `mine * 1.2 (rounded down) - theirs`.
+    let score = sum.div_euclid(i64::from(w.scale.max(1)));
+    score.clamp(i64::from(-WIN / 2), i64::from(WIN / 2)) as i32
 }
 
 /// Outcomes decided by the threats already on the board, from the side to
@@ -39,4 +118,59 @@ pub fn decided(b: &Board, ply: usize) -> Option<i32> {
         return Some(win_in(ply + 3));
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// Random positions of up to 40 stones, none of them won.
+    fn positions() -> Vec<Board> {
+        let mut rng = ChaCha8Rng::seed_from_u64(17);
+        let mut out = Vec::new();
+        for _ in 0..60 {
+            let mut b = Board::new(15).unwrap();
+            for _ in 0..rng.random_range(1..40) {
+                let (x, y) = (rng.random_range(0..15), rng.random_range(0..15));
+                if b.play(x, y).is_ok() && b.last_move_won() {
+                    b.undo();
+                }
+            }
+            out.push(b);
+        }
+        out
+    }
+
+    #[test]
+    fn hand_set_weights_are_the_weighted_point_values() {
+        for b in positions() {
+            let me = b.to_move();
+            for mover in [10, 12, 15] {
+                let by_values =
+                    (b.value(me) * mover / 10 - b.value(me.opponent())).clamp(-WIN / 2, WIN / 2);
+                assert_eq!(evaluate(&b, &Weights::hand_set(mover)), by_values, "{b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn tuned_weights_value_threats_above_shapes() {
+        let w = Weights::TUNED;
+        for side in [w.mine, w.theirs] {
+            let shapes = [Pattern::Flex2, Pattern::Flex3, Pattern::Block4];
+            assert!(
+                shapes
+                    .windows(2)
+                    .all(|p| side[p[0] as usize] < side[p[1] as usize])
+            );
+        }
+        // An opponent's four-three point is worth more than any shape of ours.
+        assert!(w.theirs_threat[Threat::Four3 as usize] > w.mine[Pattern::Flex3 as usize]);
+        // The position only moves when stones do: the empty board is even
+        // apart from the mover's edge.
+        let b = Board::new(15).unwrap();
+        assert!(evaluate(&b, &w).abs() < 200);
+    }
 }

@@ -3,14 +3,17 @@
 
 use std::str::FromStr;
 
+use crate::eval::{MOVER_WEIGHT, Weights};
 use crate::search::Options;
 
 impl FromStr for Options {
     type Err = String;
 
-    /// Reads `root_vcf`, `vcf_defence`, `root_vct`, `vct_defence` and `lmr`
-    /// (on/off), `leaf_vcf` (node budget), `width`, `tt_mb`, `soft` and
-    /// `mover`; settings not named keep their defaults, so an empty text
+    /// Reads `root_vcf`, `vcf_defence`, `root_vct`, `vct_defence`, `lmr`, `null_move` and
+    /// `futility`
+    /// (on/off), `leaf_vcf` (node budget), `width`, `tt_mb`, `soft`,
+    /// `mover` (the hand-set evaluation's mover weight in tenths) and `eval`
+    /// (`hand` or `tuned` weights); settings not named keep their defaults, so an empty text
     /// gives [`Options::default`].
     fn from_str(text: &str) -> Result<Options, String> {
         let mut o = Options::default();
@@ -36,11 +39,20 @@ impl FromStr for Options {
                 "leaf_vcf" => o.leaf_vcf_nodes = num()?,
                 "width" => o.width = (num()? as usize).max(1),
                 "tt_mb" => o.tt_bytes = (num()? as usize).max(1) << 20,
-                "mover" => o.mover_weight = num()?.clamp(1, 100) as i32,
+                "mover" => o.weights = Weights::hand_set(num()?.clamp(1, 100) as i32),
+                "eval" => {
+                    o.weights = match v {
+                        "hand" => Weights::hand_set(MOVER_WEIGHT),
+                        "tuned" => Weights::TUNED,
+                        _ => return Err(format!("eval must be hand or tuned, got {v:?}")),
+                    }
+                }
+                "null_move" => o.null_move = flag()?,
+                "futility" => o.futility = flag()?,
                 "soft" => o.soft_percent = num()?.min(100) as u32,
                 _ => {
                     return Err(format!(
-                        "unknown option {k:?} (root_vcf, vcf_defence, root_vct, vct_defence, lmr, leaf_vcf, width, tt_mb, soft, mover)"
+                        "unknown option {k:?} (root_vcf, vcf_defence, root_vct, vct_defence, lmr, leaf_vcf, width, tt_mb, soft, mover, eval, null_move, futility)"
                     ));
                 }
             }
@@ -59,6 +71,18 @@ mod tests {
         assert!(!o.root_vcf && o.width == 12 && o.leaf_vcf_nodes == 0 && o.soft_percent == 80);
         assert_eq!("soft=250".parse::<Options>().unwrap().soft_percent, 100);
         assert_eq!("".parse::<Options>().unwrap(), Options::default());
+        let o: Options = "eval=hand,null_move=on,futility=on".parse().unwrap();
+        assert!(o.weights == Weights::hand_set(MOVER_WEIGHT) && o.null_move && o.futility);
+        assert_eq!(
+            "eval=tuned".parse::<Options>().unwrap().weights,
+            Weights::TUNED
+        );
+        assert!(
+            "eval=magic"
+                .parse::<Options>()
+                .unwrap_err()
+                .contains("hand or tuned")
+        );
         assert!(
             "speed=9"
                 .parse::<Options>()

@@ -282,7 +282,7 @@ pub fn threat_of(pats: [Pattern; 4]) -> Threat {
 }
 
 /// Bonus for a point that makes a fork, on top of its line values.
-const fn fork_bonus(t: Threat) -> i32 {
+pub const fn fork_bonus(t: Threat) -> i32 {
     match t {
         Threat::Flex4 => 300,
         Threat::Four3 => 200,
