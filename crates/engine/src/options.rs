@@ -9,8 +9,8 @@ use crate::search::Options;
 impl FromStr for Options {
     type Err = String;
 
-    /// Reads `root_vcf`, `vcf_defence`, `root_vct`, `vct_defence`, `lmr`, `null_move` and
-    /// `futility`
+    /// Reads `root_vcf`, `vcf_defence`, `root_vct`, `vct_defence`, `lmr`, `null_move`,
+    /// `futility` and `tuned_order`
     /// (on/off), `leaf_vcf` (node budget), `width`, `tt_mb`, `soft`,
     /// `mover` (the hand-set evaluation's mover weight in tenths) and `eval`
     /// (`hand` or `tuned` weights); settings not named keep their defaults, so an empty text
@@ -49,10 +49,11 @@ impl FromStr for Options {
                 }
                 "null_move" => o.null_move = flag()?,
                 "futility" => o.futility = flag()?,
+                "tuned_order" => o.tuned_order = flag()?,
                 "soft" => o.soft_percent = num()?.min(100) as u32,
                 _ => {
                     return Err(format!(
-                        "unknown option {k:?} (root_vcf, vcf_defence, root_vct, vct_defence, lmr, leaf_vcf, width, tt_mb, soft, mover, eval, null_move, futility)"
+                        "unknown option {k:?} (root_vcf, vcf_defence, root_vct, vct_defence, lmr, leaf_vcf, width, tt_mb, soft, mover, eval, null_move, futility, tuned_order)"
                     ));
                 }
             }

@@ -57,6 +57,9 @@ pub struct Options {
     /// Futility pruning: one ply from the horizon, skip quiet moves of a
     /// position whose static score is far below alpha.
     pub futility: bool,
+    /// Order moves by the evaluation's weights rather than the hand-set
+    /// point values.
+    pub tuned_order: bool,
 }
 
 impl Default for Options {
@@ -81,6 +84,7 @@ impl Default for Options {
             weights: Weights::TUNED,
             null_move: false,
             futility: false,
+            tuned_order: false,
         }
     }
 }
@@ -489,7 +493,7 @@ impl Searcher {
                 <= alpha;
         let mut list = std::mem::take(&mut self.lists[ply]);
         let mode = generate(b, &mut list);
-        self.order(&mut list, me, ply, tt_move);
+        self.order(b, &mut list, me, ply, tt_move);
         if mode == Mode::Free {
             list.truncate(self.options.width);
         }
@@ -557,11 +561,23 @@ impl Searcher {
         best_score
     }
 
-    fn order(&self, list: &mut MoveList, me: Player, ply: usize, tt_move: Option<usize>) {
+    fn order(
+        &self,
+        b: &Board,
+        list: &mut MoveList,
+        me: Player,
+        ply: usize,
+        tt_move: Option<usize>,
+    ) {
         let kill = self.killers[ply];
         for k in 0..list.len() {
             let m = list.get(k);
-            let mut s = list.score(k) + self.history[me.index()][m].min(10_000) / 16;
+            let base = if self.options.tuned_order {
+                tuned_point_score(b, m, me, &self.options.weights)
+            } else {
+                list.score(k)
+            };
+            let mut s = base + self.history[me.index()][m].min(10_000) / 16;
             if Some(m) == tt_move {
                 s += 1 << 24;
             } else if kill[0] as usize == m {
@@ -573,6 +589,19 @@ impl Searcher {
         }
         list.sort();
     }
+}
+
+/// The ordering score of point `i` by the evaluation's weights: what a
+/// stone there makes for us (counted twice) and what it takes from the
+/// opponent, in the scale of the hand-set point values.
+fn tuned_point_score(b: &Board, i: usize, me: Player, w: &Weights) -> i32 {
+    let opp = me.opponent();
+    let mut s =
+        2 * w.mine_threat[b.threat(i, me) as usize] + w.theirs_threat[b.threat(i, opp) as usize];
+    for d in 0..4 {
+        s += 2 * w.mine[b.pattern(i, me, d) as usize] + w.theirs[b.pattern(i, opp, d) as usize];
+    }
+    s / w.scale.max(1)
 }
 
 /// If `wins` says the opponent of the side to move would win were it to
