@@ -15,9 +15,10 @@ n=0
 while read -r line; do
     n=$((n + 1))
     for brain in "$@"; do
-        session=$(printf 'START 15\nINFO timeout_turn %s\nINFO timeout_match 0\nINFO rule 0\nBOARD\n%s\nDONE\nEND\n' \
-            "$ms" "$(tr ' ' '\n' <<<"$line")")
-        last=$(timeout $((ms / 1000 + 10)) "$brain" <<<"$session" 2>/dev/null | grep '^MESSAGE' | tail -n 1 || true)
+        # END only after the think: some brains stop searching when it comes.
+        last=$( { printf 'START 15\nINFO timeout_turn %s\nINFO timeout_match 0\nINFO time_left 2147483647\nINFO rule 0\nBOARD\n%s\nDONE\n' \
+            "$ms" "$(tr ' ' '\n' <<<"$line")"; sleep "$(awk "BEGIN { print $ms / 1000 + 1 }")"; echo END; } |
+            timeout $((ms / 1000 + 10)) "$brain" 2>/dev/null | grep -i '^MESSAGE.*depth' | tail -n 1 || true)
         printf '%s\t%s\t%s\n' "$n" "$(basename "$brain")" "${last:-no message}"
     done
 done <"$positions"

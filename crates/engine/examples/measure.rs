@@ -2,7 +2,7 @@
 //! second and depth reached in one second from middlegame positions, and
 //! the time to solve the tactical suite. Run with
 //! `cargo run --release -p inarow-engine --example measure [-- SECONDS]`;
-//! `-- --boards` prints the middlegames instead, one a line as the stones of
+//! `-- --boards` prints twelve 14-stone middlegames instead, one a line as the stones of
 //! a Gomocup `BOARD` command (`x,y,1` for the side to move's, `x,y,2` for
 //! the other's), so other engines can be timed on the same positions
 //! (`scripts/brain-speed.sh`).
@@ -19,7 +19,7 @@ use suite::{generate_suite, middlegames};
 
 fn main() {
     if std::env::args().any(|a| a == "--boards") {
-        for g in middlegames(2, 8, 20) {
+        for g in middlegames(3, 12, 14) {
             let me = g.turn_by_count();
             let mut fields = Vec::new();
             for (player, code) in [(me, 1), (me.opponent(), 2)] {
