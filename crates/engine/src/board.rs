@@ -369,18 +369,23 @@ impl Board {
     /// True if the last stone placed made a five (under exact five, a line
     /// of exactly five).
     pub fn last_move_won(&self) -> bool {
-        let Some(&last) = self.history.last() else {
-            return false;
-        };
-        let last = last as usize;
-        let v = self.cells[last];
+        self.history
+            .last()
+            .is_some_and(|&last| self.wins_through(last as usize))
+    }
+
+    /// True if the stone on grid point `i` is in a winning line now (under
+    /// exact five, a line of exactly five: a five that later grew to six
+    /// no longer counts).
+    pub fn wins_through(&self, i: usize) -> bool {
+        let v = self.cells[i];
         if v != BLACK && v != WHITE {
             return false;
         }
         DIRS.iter().any(|&step| {
             let mut n = 1;
             for sign in [-1isize, 1] {
-                let mut j = last as isize + sign * step;
+                let mut j = i as isize + sign * step;
                 while self.cells[j as usize] == v {
                     n += 1;
                     j += sign * step;
