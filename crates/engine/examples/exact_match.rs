@@ -16,8 +16,8 @@ fn main() {
     let mut args = std::env::args().skip(1).map(|a| a.parse::<u64>());
     let pairs = args.next().and_then(Result::ok).unwrap_or(20);
     let nodes = args.next().and_then(Result::ok).unwrap_or(5_000);
-    // Wins, draws and losses of the exact-five engine.
-    let mut score = [0u32; 3];
+    // Wins, draws and losses of the exact-five engine, by its colour.
+    let mut score = [[0u32; 3]; 2];
     for pair in 0..pairs {
         for exact_colour in 0..2 {
             let mut sides = [Side::new(Rule::Exact), Side::new(Rule::Freestyle)];
@@ -34,14 +34,18 @@ fn main() {
                 Some(Outcome::Win(_)) => 2,
                 _ => 1,
             };
-            score[k] += 1;
+            score[exact_colour][k] += 1;
         }
     }
+    let total: Vec<u32> = (0..3).map(|k| score[0][k] + score[1][k]).collect();
     println!(
-        "exact five engine against freestyle engine, refereed under exact five, {nodes} nodes a move: {}-{}-{} (W-D-L) in {} games",
-        score[0],
-        score[1],
-        score[2],
-        2 * pairs
+        "exact five engine against freestyle engine, refereed under exact five, {nodes} nodes a move:"
     );
+    for (what, s) in [
+        ("as black", &score[0][..]),
+        ("as white", &score[1][..]),
+        ("in all", &total[..]),
+    ] {
+        println!("  {what}: {}-{}-{} (W-D-L)", s[0], s[1], s[2]);
+    }
 }
