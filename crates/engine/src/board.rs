@@ -97,7 +97,12 @@ pub struct Board {
     size: usize,
     rule: Rule,
     cells: Vec<u8>,
-    keys: Vec<[u32; 4]>,
+    /// Each point's key per direction: the four neighbours on each side.
+    keys: Vec<[u16; 4]>,
+    /// The top four bits of an exact-five key (the neighbours at distance
+    /// five), apart so that freestyle's keys stay as small as they were;
+    /// always zero in freestyle.
+    outer: Vec<[u8; 4]>,
     pats: [Vec<[u8; 4]>; 2],
     combo: [Vec<u16>; 2],
     value: [i32; 2],
@@ -156,6 +161,7 @@ impl Board {
             rule,
             cells,
             keys: vec![[0; 4]; CELLS],
+            outer: vec![[0; 4]; CELLS],
             pats: [vec![[0; 4]; CELLS], vec![[0; 4]; CELLS]],
             combo: [vec![0; CELLS], vec![0; CELLS]],
             value: [0; 2],
@@ -172,7 +178,9 @@ impl Board {
         for k in 0..b.on_board.len() {
             let i = b.on_board[k] as usize;
             for d in 0..4 {
-                b.keys[i][d] = b.key_of(i, d);
+                let key = b.key_of(i, d);
+                b.keys[i][d] = key as u16;
+                b.outer[i][d] = (key >> 16) as u8;
             }
             b.refresh(i);
             b.add(i, 1);
@@ -501,10 +509,14 @@ impl Board {
                         continue;
                     }
                     // `q` sees `i` at offset -sign*k.
-                    let bit = u32::from(v) << (2 * pattern::slot(-sign * k));
-                    self.keys[q][d] ^= bit;
+                    let bits = u32::from(v) << (2 * pattern::slot(-sign * k));
+                    if k <= HALF as isize {
+                        self.keys[q][d] ^= bits as u16;
+                    } else {
+                        self.outer[q][d] ^= (bits >> 16) as u8;
+                    }
                     if self.cells[q] == EMPTY {
-                        self.repattern(q, d);
+                        self.repattern::<R>(q, d);
                     }
                 }
             }
@@ -515,8 +527,13 @@ impl Board {
     /// running sums by the difference. Most key changes leave the pattern
     /// as it was, so this is the hot path of making a move.
     #[inline]
-    fn repattern(&mut self, q: usize, d: usize) {
-        let fresh = self.pattern_of[self.keys[q][d] as usize];
+    fn repattern<const R: isize>(&mut self, q: usize, d: usize) {
+        let key = if R > HALF as isize {
+            self.key(q, d)
+        } else {
+            u32::from(self.keys[q][d])
+        };
+        let fresh = self.pattern_of[key as usize];
         for (c, &p) in fresh.iter().enumerate() {
             let old = self.pats[c][q][d];
             let new = p as u8;
@@ -551,9 +568,15 @@ impl Board {
         }
     }
 
+    /// The whole key of point `i` along `d` (20 bits under exact five).
+    #[inline]
+    fn key(&self, i: usize, d: usize) -> u32 {
+        u32::from(self.keys[i][d]) | u32::from(self.outer[i][d]) << 16
+    }
+
     fn refresh_dir(&mut self, i: usize, d: usize) {
         for c in 0..2 {
-            self.pats[c][i][d] = self.pattern_of[self.keys[i][d] as usize][c] as u8;
+            self.pats[c][i][d] = self.pattern_of[self.key(i, d) as usize][c] as u8;
             self.combo[c][i] = combo_index(self.pats[c][i]);
         }
     }
