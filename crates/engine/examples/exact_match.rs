@@ -19,7 +19,7 @@ fn main() {
     // Wins, draws and losses of the exact-five engine, by its colour.
     let mut score = [[0u32; 3]; 2];
     for pair in 0..pairs {
-        for exact_colour in 0..2 {
+        for (exact_colour, tally) in score.iter_mut().enumerate() {
             let mut sides = [Side::new(Rule::Exact), Side::new(Rule::Freestyle)];
             if exact_colour == 1 {
                 sides.swap(0, 1);
@@ -34,7 +34,7 @@ fn main() {
                 Some(Outcome::Win(_)) => 2,
                 _ => 1,
             };
-            score[exact_colour][k] += 1;
+            tally[k] += 1;
         }
     }
     let total: Vec<u32> = (0..3).map(|k| score[0][k] + score[1][k]).collect();
