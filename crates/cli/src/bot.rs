@@ -9,7 +9,7 @@ use anyhow::bail;
 use clap::{CommandFactory, Parser};
 use inarow_agents::house::HouseBot;
 use inarow_core::swap2::{Strategy, Swap};
-use inarow_core::{Mnk, Player, Point};
+use inarow_core::{Mnk, Player, Point, Rule};
 use inarow_engine::player::{Engine, PositionError};
 use inarow_engine::search::{Limits, Options};
 use inarow_protocol::koth;
@@ -103,6 +103,10 @@ struct Settings {
     /// Play the simple house bot instead of the engine.
     #[arg(long)]
     house: bool,
+    /// Exactly five wins, six or more does not (the judge's `--exact`,
+    /// which its prompts do not carry: put it in the bot's meta line).
+    #[arg(long)]
+    exact: bool,
 }
 
 impl Settings {
@@ -205,8 +209,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             fallback: HouseBot::new(args.seed),
         })
     };
+    let rule = if args.exact {
+        Rule::Exact
+    } else {
+        Rule::Freestyle
+    };
     let stdin = std::io::stdin();
-    koth::bot::run(bot.as_mut(), stdin.lock(), std::io::stdout().lock())?;
+    koth::bot::run(bot.as_mut(), rule, stdin.lock(), std::io::stdout().lock())?;
     Ok(())
 }
 
@@ -236,6 +245,7 @@ mod tests {
             "--help",
             "-h",
             "--house",
+            "--exact",
             "--move-time=0.001",
             "--move-nodes",
             "--",
@@ -247,6 +257,7 @@ mod tests {
                 assert_eq!(s.opponent.as_deref(), Some(name), "{args:?}");
                 assert_eq!(s.seed, 12, "{args:?}");
                 assert_eq!(s.house, options == ["--house"], "{args:?}");
+                assert!(!s.exact, "{args:?}");
                 let time = if options.len() == 2 { 0.05 } else { 1.0 };
                 assert_eq!(s.move_time, time, "{args:?}");
                 assert_eq!(s.move_nodes, None, "{args:?}");
@@ -259,7 +270,9 @@ mod tests {
         let s = settings(&[]).unwrap();
         assert_eq!((s.opponent, s.seed, s.move_time), (None, 0, 1.0));
         let s = settings(&["--house"]).unwrap();
-        assert!(s.house && s.opponent.is_none());
+        assert!(s.house && s.opponent.is_none() && !s.exact);
+        let s = settings(&["--exact", "--move-nodes=9", "x", "4"]).unwrap();
+        assert!(s.exact && !s.house && s.opponent.as_deref() == Some("x"));
         let s = settings(&["--move-time", "0.5"]).unwrap();
         assert_eq!((s.opponent, s.move_time), (None, 0.5));
         let s = settings(&["someone"]).unwrap();

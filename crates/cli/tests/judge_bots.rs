@@ -162,15 +162,76 @@ fn inarow_bot_answers_every_prompt() {
 }
 
 /// Names the judge could append that look like `inarow bot`'s options.
-const HOSTILE_NAMES: [&str; 7] = [
+const HOSTILE_NAMES: [&str; 8] = [
     "--help",
     "-h",
     "--house",
+    "--exact",
     "--move-time=0.001",
     "--move-nodes",
     "--",
     "-5",
 ];
+
+/// A judge's `BOARD` of these black and white stones, as `(X,Y)`.
+fn board_of(black: &[(usize, usize)], white: &[(usize, usize)]) -> String {
+    let mut stones: Vec<(usize, usize, char)> = black
+        .iter()
+        .map(|&(x, y)| (x, y, 'B'))
+        .chain(white.iter().map(|&(x, y)| (x, y, 'W')))
+        .collect();
+    stones.sort();
+    let listed: Vec<String> = stones
+        .iter()
+        .map(|(x, y, c)| format!("(({x},{y}),\"{c}\")"))
+        .collect();
+    format!("[{}]", listed.join(","))
+}
+
+#[test]
+fn inarow_bot_plays_exact_five_when_told() {
+    // Black to move has XXX.XX on row 7: filling the gap is five or more
+    // (a freestyle win) but six (nothing under exact five). White's four
+    // on row 9 completes at (7,9) under both rules.
+    let black = [(3, 7), (4, 7), (5, 7), (7, 7), (8, 7), (2, 9)];
+    let white = [(3, 9), (4, 9), (5, 9), (6, 9), (0, 14), (14, 0)];
+    let prompt = |board: String| format!("13 {board}\nEXIT someone\n");
+    let position = prompt(board_of(&black, &white));
+    for (args, want) in [
+        (&["--move-nodes", "2000", "someone", "3"][..], "(6,7)"),
+        (
+            &["--exact", "--move-nodes", "2000", "someone", "3"],
+            "(7,9)",
+        ),
+        (&["--move-time", "0.1", "--exact", "someone", "3"], "(7,9)"),
+    ] {
+        let (got, stderr) = answers(args, &position);
+        assert_eq!(got, [want], "{args:?}");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    }
+    // Under exact five a board with six in a row is a game going on; the
+    // freestyle bot refuses it as over.
+    let mut black = black.to_vec();
+    black.extend([(0, 0), (0, 2), (0, 4), (0, 12), (2, 12), (4, 12)]);
+    let mut white = white.to_vec();
+    white.extend((9..15).map(|x| (x, 13)));
+    let six = prompt(board_of(&black, &white));
+    let (got, stderr) = answers(&["--exact", "--move-nodes", "2000", "someone", "3"], &six);
+    assert_eq!(got, ["(7,9)"], "{stderr}");
+    let out = inarow()
+        .args(["bot", "--move-nodes", "2000", "someone", "3"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut bot| {
+            bot.stdin.take().unwrap().write_all(six.as_bytes())?;
+            bot.wait_with_output()
+        })
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty());
+}
 
 #[test]
 fn inarow_bot_reads_any_opponent_name_as_a_name() {

@@ -111,6 +111,71 @@ fn swap2_opening_answers() {
     assert!(lines[4].starts_with("ERROR") && lines[4].contains("0, 3 or 5"));
 }
 
+/// A `BOARD` where the brain (field 1) has XXX.XX on row 7, filling the gap
+/// makes five or more (a freestyle win) but six (nothing under exact five),
+/// and the opponent's four on row 9 completes at 7,9 under both rules.
+const OVERLINE_OR_BLOCK: &str = "BOARD\n3,7,1\n4,7,1\n5,7,1\n7,7,1\n8,7,1\n2,9,1\n\
+                                 3,9,2\n4,9,2\n5,9,2\n6,9,2\n0,14,2\n14,0,2\nDONE\n";
+
+#[test]
+fn info_rule_sets_exact_five_for_this_game_and_the_next() {
+    let play = |rules: &str| session(&format!("{rules}{OVERLINE_OR_BLOCK}END\n"));
+    let win = "6,7";
+    let block = "7,9";
+    assert_eq!(play(&format!("START 15\n{FAST}")), ["OK", win]);
+    assert_eq!(play(&format!("START 15\n{FAST}INFO rule 0\n")), ["OK", win]);
+    assert_eq!(
+        play(&format!("START 15\n{FAST}INFO rule 1\n")),
+        ["OK", block]
+    );
+    // Bit 2 (continuous game) changes nothing.
+    assert_eq!(play(&format!("START 15\n{FAST}INFO rule 2\n")), ["OK", win]);
+    assert_eq!(
+        play(&format!("START 15\n{FAST}INFO rule 3\n")),
+        ["OK", block]
+    );
+    // Sent before START, and kept by RESTART.
+    assert_eq!(
+        play(&format!("{FAST}INFO rule 1\nSTART 15\n")),
+        ["OK", block]
+    );
+    assert_eq!(
+        play(&format!(
+            "START 15\n{FAST}INFO rule 1\n{OVERLINE_OR_BLOCK}RESTART\n"
+        )),
+        ["OK", block, "OK", block]
+    );
+    // Back to freestyle, and renju: one error line, then exact five.
+    assert_eq!(
+        play(&format!("START 15\n{FAST}INFO rule 1\nINFO rule 0\n")),
+        ["OK", win]
+    );
+    for renju in [4, 5] {
+        let lines = play(&format!("START 15\n{FAST}INFO rule {renju}\n"));
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert_eq!(
+            lines[1],
+            format!(
+                "ERROR rule {renju} is not supported (only freestyle 0 and exact five 1): playing exact five"
+            )
+        );
+        assert_eq!(lines[2], block);
+    }
+    // A rule changed in mid-game applies to the stones already there: the
+    // brain (field 1) has six in a row, a finished game in freestyle only.
+    let six = "BOARD\n2,7,1\n3,7,1\n4,7,1\n5,7,1\n6,7,1\n7,7,1\n2,9,2\nDONE\n";
+    let lines = session(&format!(
+        "START 15\n{FAST}INFO rule 1\n{six}INFO rule 0\nTURN 0,0\nINFO rule 1\nTURN 0,1\nEND\n"
+    ));
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert_eq!(lines[0], "OK");
+    let answer = xy(&lines[1]);
+    assert!(answer.0 < 15 && answer.1 < 15, "{lines:?}");
+    assert_eq!(lines[2], "ERROR the game is already over");
+    let answer = xy(&lines[3]);
+    assert!(answer.0 < 15 && answer.1 < 15, "{lines:?}");
+}
+
 #[test]
 fn bad_input_gets_one_error_line_each_and_the_brain_goes_on() {
     let script = [
@@ -127,8 +192,9 @@ fn bad_input_gets_one_error_line_each_and_the_brain_goes_on() {
             "INFO timeout_turn soon",
             "ERROR INFO timeout_turn needs a whole number",
         ),
-        ("INFO rule 1", "ERROR rule 1 is not supported"),
+        ("INFO rule 1", ""),
         ("INFO rule 4", "ERROR rule 4 is not supported"),
+        ("INFO rule 0", ""),
         ("INFO timeout_turn 100", ""),
         ("TURN 15,0", "ERROR point 15,0 is off the board"),
         ("TURN 1", "ERROR TURN: expected x,y"),

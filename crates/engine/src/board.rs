@@ -2,15 +2,16 @@
 //! patterns kept up to date as stones come and go.
 //!
 //! Placing or removing a stone touches only the 32 points within four steps
-//! along its four lines; for each the key changes by one two-bit field and
-//! the pattern tables give the new patterns. The running sums (evaluation
-//! values, pattern counts, threat counts) change by the difference, so the
-//! search never recounts the board.
+//! along its four lines (40 within five under exact five); for each the key
+//! changes by one two-bit field and the pattern tables give the new
+//! patterns. The running sums (evaluation values, pattern counts, threat
+//! counts) change by the difference, so the search never recounts the
+//! board.
 
-use inarow_core::{Player, Point, zobrist};
+use inarow_core::{Player, Point, Rule, zobrist};
 
 use crate::pattern::{
-    self, BLACK, EMPTY, HALF, PATTERNS, Pattern, THREATS, Threat, WALL, WHITE, combo_index,
+    self, BLACK, EMPTY, HALF, PATTERNS, Pattern, REACH, THREATS, Threat, WALL, WHITE, combo_index,
 };
 
 /// Largest supported board side.
@@ -49,6 +50,11 @@ static ZOBRIST: [[u64; 4]; CELLS] = {
 /// Zobrist key of the side to move being white.
 const WHITE_TO_MOVE: u64 = 0x5851_F42D_4C95_7F2D;
 
+/// Zobrist key of the game being exact five: the same stones are a
+/// different position under another rule (tables and caches keyed by the
+/// hash never mix the two).
+const EXACT_FIVE: u64 = 0xD1B5_4A32_D192_ED03;
+
 /// The state code of a colour's stones.
 #[inline]
 pub fn stone_of(p: Player) -> u8 {
@@ -84,12 +90,19 @@ impl std::fmt::Display for BoardError {
 
 impl std::error::Error for BoardError {}
 
-/// A gomoku position (freestyle: five or more in a row wins).
+/// A gomoku position under its rule: freestyle (five or more in a row
+/// wins) or exact five (exactly five wins, for either colour).
 #[derive(Clone)]
 pub struct Board {
     size: usize,
+    rule: Rule,
     cells: Vec<u8>,
+    /// Each point's key per direction: the four neighbours on each side.
     keys: Vec<[u16; 4]>,
+    /// The top four bits of an exact-five key (the neighbours at distance
+    /// five), apart so that freestyle's keys stay as small as they were;
+    /// always zero in freestyle.
+    outer: Vec<[u8; 4]>,
     pats: [Vec<[u8; 4]>; 2],
     combo: [Vec<u16>; 2],
     value: [i32; 2],
@@ -123,12 +136,17 @@ impl std::fmt::Debug for Board {
 }
 
 impl Board {
-    /// An empty board `size` points wide, black to move.
+    /// An empty freestyle board `size` points wide, black to move.
     pub fn new(size: usize) -> Result<Board, BoardError> {
+        Board::with_rule(size, Rule::Freestyle)
+    }
+
+    /// An empty board `size` points wide under `rule`, black to move.
+    pub fn with_rule(size: usize, rule: Rule) -> Result<Board, BoardError> {
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
             return Err(BoardError::Size(size));
         }
-        pattern::warm_up();
+        pattern::warm_up(rule);
         let mut cells = vec![WALL; CELLS];
         let mut on_board = Vec::with_capacity(size * size);
         for y in 0..size {
@@ -140,33 +158,73 @@ impl Board {
         }
         let mut b = Board {
             size,
+            rule,
             cells,
             keys: vec![[0; 4]; CELLS],
+            outer: vec![[0; 4]; CELLS],
             pats: [vec![[0; 4]; CELLS], vec![[0; 4]; CELLS]],
             combo: [vec![0; CELLS], vec![0; CELLS]],
             value: [0; 2],
             counts: [[0; PATTERNS]; 2],
             threats: [[0; THREATS]; 2],
             near: vec![0; CELLS],
-            hash: 0,
+            hash: if rule == Rule::Exact { EXACT_FIVE } else { 0 },
             history: Vec::with_capacity(MAX_SIZE * MAX_SIZE),
             to_move: Player::X,
             on_board,
-            pattern_of: pattern::pattern_table(),
+            pattern_of: pattern::pattern_table(rule),
             info_of: pattern::info_table(),
         };
         for k in 0..b.on_board.len() {
             let i = b.on_board[k] as usize;
-            for (d, &step) in DIRS.iter().enumerate() {
-                for off in (-(HALF as isize)..=HALF as isize).filter(|&o| o != 0) {
-                    let v = b.cells[(i as isize + off * step) as usize] as u16;
-                    b.keys[i][d] |= v << (2 * pattern::slot(off));
-                }
+            for d in 0..4 {
+                let key = b.key_of(i, d);
+                b.keys[i][d] = key as u16;
+                b.outer[i][d] = (key >> 16) as u8;
             }
             b.refresh(i);
             b.add(i, 1);
         }
         Ok(b)
+    }
+
+    /// The rule the board is played under.
+    #[inline]
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// The same position under `rule`: the stones placed again in the
+    /// order they came, the side to move kept (a manager may change the
+    /// rule in mid-game).
+    pub fn set_rule(&mut self, rule: Rule) {
+        if rule == self.rule {
+            return;
+        }
+        let mut b = Board::with_rule(self.size, rule).expect("the size was accepted");
+        for &i in &self.history {
+            b.put(i as usize, self.cells[i as usize]);
+        }
+        b.set_to_move(self.to_move);
+        *self = b;
+    }
+
+    /// The key of point `i` along direction `d`, read from the cells: the
+    /// neighbours within the rule's reach, off the grid read as off the
+    /// board (the padding is four points wide; exact five looks at five).
+    fn key_of(&self, i: usize, d: usize) -> u32 {
+        let reach = pattern::reach(self.rule) as isize;
+        let mut key = 0u32;
+        for off in (-reach..=reach).filter(|&o| o != 0) {
+            let q = i as isize + off * DIRS[d];
+            let v = if (0..CELLS as isize).contains(&q) {
+                self.cells[q as usize]
+            } else {
+                WALL
+            };
+            key |= u32::from(v) << (2 * pattern::slot(off));
+        }
+        key
     }
 
     /// The board side.
@@ -316,26 +374,32 @@ impl Board {
         self.threat(i, self.to_move) == Threat::Five
     }
 
-    /// True if the last stone placed made a five.
+    /// True if the last stone placed made a five (under exact five, a line
+    /// of exactly five).
     pub fn last_move_won(&self) -> bool {
-        let Some(&last) = self.history.last() else {
-            return false;
-        };
-        let last = last as usize;
-        let v = self.cells[last];
+        self.history
+            .last()
+            .is_some_and(|&last| self.wins_through(last as usize))
+    }
+
+    /// True if the stone on grid point `i` is in a winning line now (under
+    /// exact five, a line of exactly five: a five that later grew to six
+    /// no longer counts).
+    pub fn wins_through(&self, i: usize) -> bool {
+        let v = self.cells[i];
         if v != BLACK && v != WHITE {
             return false;
         }
         DIRS.iter().any(|&step| {
             let mut n = 1;
             for sign in [-1isize, 1] {
-                let mut j = last as isize + sign * step;
+                let mut j = i as isize + sign * step;
                 while self.cells[j as usize] == v {
                     n += 1;
                     j += sign * step;
                 }
             }
-            n >= 5
+            pattern::is_five(n, self.rule)
         })
     }
 
@@ -421,17 +485,38 @@ impl Board {
         self.update(i, v);
     }
 
-    /// Flips neighbour keys for state `v` at `i` (xor: the same call undoes it).
+    /// Flips neighbour keys for state `v` at `i` (xor: the same call undoes
+    /// it), as far as the rule looks.
+    #[inline]
     fn update(&mut self, i: usize, v: u8) {
+        match self.rule {
+            Rule::Freestyle => self.update_within::<{ HALF as isize }>(i, v),
+            Rule::Exact => self.update_within::<{ REACH as isize }>(i, v),
+        }
+    }
+
+    /// [`Board::update`] for the points up to `R` steps away along each line
+    /// (a constant, so that freestyle's loop is exactly what it was).
+    #[inline]
+    fn update_within<const R: isize>(&mut self, i: usize, v: u8) {
         for (d, &step) in DIRS.iter().enumerate() {
-            for k in 1..=HALF as isize {
+            for k in 1..=R {
                 for sign in [-1isize, 1] {
                     let q = (i as isize + sign * k * step) as usize;
+                    // Five steps can leave the four-point padding: nothing
+                    // there to update (a negative index wraps to a huge one).
+                    if R > HALF as isize && q >= CELLS {
+                        continue;
+                    }
                     // `q` sees `i` at offset -sign*k.
-                    let bit = (v as u16) << (2 * pattern::slot(-sign * k));
-                    self.keys[q][d] ^= bit;
+                    let bits = u32::from(v) << (2 * pattern::slot(-sign * k));
+                    if k <= HALF as isize {
+                        self.keys[q][d] ^= bits as u16;
+                    } else {
+                        self.outer[q][d] ^= (bits >> 16) as u8;
+                    }
                     if self.cells[q] == EMPTY {
-                        self.repattern(q, d);
+                        self.repattern::<R>(q, d);
                     }
                 }
             }
@@ -442,8 +527,13 @@ impl Board {
     /// running sums by the difference. Most key changes leave the pattern
     /// as it was, so this is the hot path of making a move.
     #[inline]
-    fn repattern(&mut self, q: usize, d: usize) {
-        let fresh = self.pattern_of[self.keys[q][d] as usize];
+    fn repattern<const R: isize>(&mut self, q: usize, d: usize) {
+        let key = if R > HALF as isize {
+            self.key(q, d)
+        } else {
+            u32::from(self.keys[q][d])
+        };
+        let fresh = self.pattern_of[key as usize];
         for (c, &p) in fresh.iter().enumerate() {
             let old = self.pats[c][q][d];
             let new = p as u8;
@@ -478,9 +568,15 @@ impl Board {
         }
     }
 
+    /// The whole key of point `i` along `d` (20 bits under exact five).
+    #[inline]
+    fn key(&self, i: usize, d: usize) -> u32 {
+        u32::from(self.keys[i][d]) | u32::from(self.outer[i][d]) << 16
+    }
+
     fn refresh_dir(&mut self, i: usize, d: usize) {
         for c in 0..2 {
-            self.pats[c][i][d] = self.pattern_of[self.keys[i][d] as usize][c] as u8;
+            self.pats[c][i][d] = self.pattern_of[self.key(i, d) as usize][c] as u8;
             self.combo[c][i] = combo_index(self.pats[c][i]);
         }
     }
@@ -516,13 +612,9 @@ impl Board {
             }
             for (c, colour) in [Player::X, Player::O].into_iter().enumerate() {
                 let mut pats = [0u8; 4];
-                for (d, &step) in DIRS.iter().enumerate() {
-                    let mut key = 0u16;
-                    for off in (-(HALF as isize)..=HALF as isize).filter(|&o| o != 0) {
-                        let v = self.cells[(i as isize + off * step) as usize] as u16;
-                        key |= v << (2 * pattern::slot(off));
-                    }
-                    pats[d] = pattern::pattern(key, colour.index()) as u8;
+                for d in 0..4 {
+                    let key = self.key_of(i, d);
+                    pats[d] = pattern::pattern(key, colour.index(), self.rule) as u8;
                     counts[c][pats[d] as usize] += 1;
                 }
                 let info = pattern::info(combo_index(pats));

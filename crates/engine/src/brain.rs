@@ -3,20 +3,25 @@
 //! share one protocol loop.
 //!
 //! The brain's own stones are kept as black and the opponent's as white: in
-//! freestyle gomoku the colours differ only in who moves, and the brain is
-//! always the side to move when asked to think.
+//! freestyle and exact five the colours differ only in who moves, and the
+//! brain is always the side to move when asked to think.
 //!
 //! Decisions where the protocol leaves room:
 //! * Board sizes 5 to 20 are accepted.
-//! * Only freestyle is played; `INFO rule` with exact five or renju set is
-//!   answered with an `ERROR` line, and play continues as freestyle.
+//! * `INFO rule` sets the rule from then on, for the game in progress and
+//!   every later one (`START` and `RESTART` keep it, as managers send it
+//!   once): bit 1 (exactly five wins) plays exact five, no bit freestyle;
+//!   bit 2 (continuous game) changes nothing here. Renju (bit 4) and any
+//!   higher bit are answered with one `ERROR` line and exact five is
+//!   played: renju's black wins only with exactly five, the nearest rule
+//!   this brain knows (it knows no forbidden moves).
 //! * `BOARD` field 3 (a stone of a finished line in a continuous game) takes
 //!   the point out of play for both sides.
 
 use std::time::Duration;
 
 use inarow_core::swap2::Phase;
-use inarow_core::{Player, Point};
+use inarow_core::{Player, Point, Rule};
 use inarow_protocol::gomocup::{Brain, Decision, Field, Info, Swap2Move};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -57,7 +62,7 @@ pub struct Pbrain {
     turn: Option<Duration>,
     match_total: Option<Duration>,
     time_left: Option<Duration>,
-    rule: u32,
+    rule: Rule,
     max_memory: Option<usize>,
 }
 
@@ -76,7 +81,7 @@ impl Pbrain {
             turn: None,
             match_total: None,
             time_left: None,
-            rule: 0,
+            rule: Rule::Freestyle,
             max_memory: None,
         }
     }
@@ -117,7 +122,7 @@ impl Pbrain {
     /// A new board of the current size with `stones` placed in order.
     fn fresh(&self, stones: impl IntoIterator<Item = (Point, u8)>) -> Result<Board, String> {
         let size = self.board.as_ref().map(Board::size).ok_or_else(no_board)?;
-        let mut b = Board::new(size).expect("size was accepted");
+        let mut b = Board::with_rule(size, self.rule).expect("size was accepted");
         for (p, v) in stones {
             let i = b.index_of(p).map_err(|e| e.to_string())?;
             let (x, y) = b.xy(i);
@@ -133,7 +138,7 @@ impl Brain for Pbrain {
     }
 
     fn start(&mut self, size: usize) -> Result<(), String> {
-        let b = Board::new(size).map_err(|e| e.to_string())?;
+        let b = Board::with_rule(size, self.rule).map_err(|e| e.to_string())?;
         self.board = Some(b);
         self.searcher.clear();
         Ok(())
@@ -187,6 +192,7 @@ impl Brain for Pbrain {
         Ok(match phase {
             Phase::Open => Swap2Move::Open(opening::open(
                 b.size(),
+                self.rule,
                 &mut self.searcher,
                 &mut self.rng,
                 limits,
@@ -234,10 +240,15 @@ impl Brain for Pbrain {
                 }
             }
             Info::Rule(n) => {
-                self.rule = n as u32;
-                if n & 1 != 0 || n & 4 != 0 {
+                // Bit 1 exactly five; bit 2 (continuous) does not matter here.
+                let exact = n & !2 != 0;
+                self.rule = if exact { Rule::Exact } else { Rule::Freestyle };
+                if let Some(b) = self.board.as_mut() {
+                    b.set_rule(self.rule);
+                }
+                if n & !3 != 0 {
                     return Err(format!(
-                        "rule {n} is not supported: this brain plays freestyle (five or more wins)"
+                        "rule {n} is not supported (only freestyle 0 and exact five 1): playing exact five"
                     ));
                 }
             }
@@ -255,14 +266,7 @@ impl Brain for Pbrain {
 }
 
 fn has_five(b: &Board) -> bool {
-    let mut copy = b.clone();
-    // Any stone of a five shows it as the last move won; check each stone.
-    let stones: Vec<u16> = b.history().to_vec();
-    stones.iter().rev().any(|_| {
-        let won = copy.last_move_won();
-        copy.take_back();
-        won
-    })
+    b.history().iter().any(|&i| b.wins_through(i as usize))
 }
 
 fn message(found: &Found) -> String {

@@ -12,9 +12,12 @@
 //!   better side). Ties go to the simpler answer.
 //! * The chooser (five stones, white to move) takes the colour the search
 //!   prefers.
+//!
+//! Every search runs under the board's rule (the opener's under the rule it
+//! is given), so exact five judges shapes by exact-five threats.
 
 use inarow_core::swap2::Swap;
-use inarow_core::{Player, Point};
+use inarow_core::{Player, Point, Rule};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -26,9 +29,10 @@ use crate::search::{Found, Limits, Searcher};
 const OPENING_CANDIDATES: usize = 8;
 
 /// The three opening stones `[black, black, white]` on an empty board of
-/// side `size`, chosen within `limits` using `rng`.
+/// side `size` under `rule`, chosen within `limits` using `rng`.
 pub fn open(
     size: usize,
+    rule: Rule,
     searcher: &mut Searcher,
     rng: &mut ChaCha8Rng,
     limits: Limits,
@@ -46,7 +50,7 @@ pub fn open(
             }
         }
         let shape = [stones[0], stones[1], stones[2]];
-        let mut b = Board::new(size).expect("supported size");
+        let mut b = Board::with_rule(size, rule).expect("supported size");
         for (k, &(x, y)) in shape.iter().enumerate() {
             b.place(x, y, if k < 2 { BLACK } else { WHITE })
                 .expect("distinct points");

@@ -1,15 +1,19 @@
 //! Line patterns: what one more stone on an empty point makes along one line.
 //!
-//! A point's neighbourhood along a direction is the four points on each side
-//! (the *key*, two bits a point: empty, black, white, off the board). The
-//! pattern of a colour at that point is what a stone of that colour placed
-//! there would make in that line, by the usual recursive definition: a five;
-//! a four with two (flex) or one (block) points that complete a five; a
-//! three that one more stone turns into a flex or block four; a two that one
-//! more stone turns into a flex or block three. Every table here is computed
-//! at first use from that definition, never typed in.
+//! A point's neighbourhood along a direction is the points on each side (the
+//! *key*, two bits a point: empty, black, white, off the board): four in
+//! freestyle, five under exact five, where a sixth stone beyond a five
+//! turns it into an overline that does not win. The pattern of a colour at
+//! that point is what a stone of that colour placed there would make in
+//! that line, by the usual recursive definition: a five; a four with two
+//! (flex) or one (block) points that complete a five; a three that one more
+//! stone turns into a flex or block four; a two that one more stone turns
+//! into a flex or block three. Every table here is computed at first use
+//! from that definition, never typed in.
 
 use std::sync::LazyLock;
+
+use inarow_core::Rule;
 
 /// What a stone on a point would make along one line, weakest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -31,7 +35,7 @@ pub enum Pattern {
     Block4 = 6,
     /// A four with two or more points completing a five.
     Flex4 = 7,
-    /// A five (or longer) line.
+    /// A five (freestyle: or longer; exact five: exactly five).
     Five = 8,
 }
 
@@ -93,22 +97,52 @@ pub const WHITE: u8 = 2;
 /// Off the board (or a point no one may use).
 pub const WALL: u8 = 3;
 
-/// Half the window: neighbours considered on each side of a point.
+/// Half the window of a five: a five through a point lies within this many
+/// points on each side of it, so stones are only ever added there.
 pub const HALF: usize = 4;
 
-/// Key slot of the neighbour at `offset` (-4..=4, not 0) from the point.
+/// The widest reach of a key: exact five also looks one point further, where
+/// an own stone would turn a five into an overline.
+pub const REACH: usize = HALF + 1;
+
+/// Neighbours on each side of a point that its patterns depend on under
+/// `rule`: the key holds exactly these (the rest of its bits stay zero).
+#[inline]
+pub const fn reach(rule: Rule) -> usize {
+    match rule {
+        Rule::Freestyle => HALF,
+        Rule::Exact => REACH,
+    }
+}
+
+/// Whether a run of `run` own stones in a line wins under `rule`.
+#[inline]
+pub const fn is_five(run: usize, rule: Rule) -> bool {
+    match rule {
+        Rule::Freestyle => run >= 5,
+        Rule::Exact => run == 5,
+    }
+}
+
+/// Key slot of the neighbour at `offset` (-5..=5, not 0) from the point.
+/// The four nearest on each side take the low 16 bits, as the freestyle
+/// table wants; the two at distance five take the top four.
 #[inline]
 pub const fn slot(offset: isize) -> u32 {
-    if offset < 0 {
-        (offset + 4) as u32
-    } else {
-        (offset + 3) as u32
+    match offset {
+        -5 => 8,
+        5 => 9,
+        _ if offset < 0 => (offset + 4) as u32,
+        _ => (offset + 3) as u32,
     }
 }
 
 // Line cells for the definition: 0 empty, 1 own, 2 blocked (opponent or wall).
-type Line = [u8; 2 * HALF + 1];
-const CENTRE: usize = HALF;
+type Line = [u8; 2 * REACH + 1];
+const CENTRE: usize = REACH;
+/// Where a stone may go in the definition: a five through the centre lies
+/// within `HALF` of it, so a stone further away never helps one.
+const INNER: std::ops::RangeInclusive<usize> = CENTRE - HALF..=CENTRE + HALF;
 
 fn run_through(line: &Line, i: usize) -> usize {
     let mut n = 1;
@@ -126,22 +160,35 @@ fn run_through(line: &Line, i: usize) -> usize {
 }
 
 /// Points that would complete a five with the stones already on the line.
-fn five_points(line: &Line) -> usize {
-    (0..line.len())
-        .filter(|&j| line[j] == 0 && run_through(line, j) >= 5)
+/// With the centre own, a five through a point within `HALF` of it always
+/// holds the centre, and the run is counted whole: one reaching the end of
+/// the line is six or longer.
+fn five_points(line: &Line, rule: Rule) -> usize {
+    INNER
+        .filter(|&j| line[j] == 0 && is_five(run_through(line, j), rule))
         .count()
 }
 
+/// Whether a five could still be made through the centre: five points free
+/// of the opponent (and, under exact five, not next to an own stone, which
+/// would make the line six).
+fn five_fits(line: &Line, rule: Rule) -> bool {
+    (CENTRE - HALF..=CENTRE).any(|s| {
+        line[s..s + 5].iter().all(|&v| v != 2)
+            && (rule == Rule::Freestyle || (line[s - 1] != 1 && line[s + 5] != 1))
+    })
+}
+
 /// The three level of a line whose centre is own: Flex3, Block3 or Open.
-fn three_level(line: &Line) -> Pattern {
+fn three_level(line: &Line, rule: Rule) -> Pattern {
     let mut best = Pattern::Open;
-    for j in 0..line.len() {
+    for j in INNER {
         if line[j] != 0 {
             continue;
         }
         let mut next = *line;
         next[j] = 1;
-        match five_points(&next) {
+        match five_points(&next, rule) {
             0 => {}
             1 => best = best.max(Pattern::Block3),
             _ => return Pattern::Flex3,
@@ -150,32 +197,35 @@ fn three_level(line: &Line) -> Pattern {
     best
 }
 
-/// The pattern of `line` (centre treated as an own stone), by definition.
-pub fn classify(mut line: Line) -> Pattern {
+/// The pattern of `line` (centre treated as an own stone) under `rule`, by
+/// definition. The line is the centre and five points on each side: 0
+/// empty, 1 own, 2 opponent or off the board. Freestyle never looks at the
+/// outermost two.
+pub fn classify(mut line: Line, rule: Rule) -> Pattern {
     line[CENTRE] = 1;
-    if run_through(&line, CENTRE) >= 5 {
+    if is_five(run_through(&line, CENTRE), rule) {
         return Pattern::Five;
     }
-    if !(0..=line.len() - 5).any(|s| line[s..s + 5].iter().all(|&v| v != 2)) {
+    if !five_fits(&line, rule) {
         return Pattern::Dead;
     }
-    match five_points(&line) {
+    match five_points(&line, rule) {
         0 => {}
         1 => return Pattern::Block4,
         _ => return Pattern::Flex4,
     }
-    let three = three_level(&line);
+    let three = three_level(&line, rule);
     if three != Pattern::Open {
         return three;
     }
     let mut best = Pattern::Open;
-    for j in 0..line.len() {
+    for j in INNER {
         if line[j] != 0 {
             continue;
         }
         let mut next = line;
         next[j] = 1;
-        match three_level(&next) {
+        match three_level(&next, rule) {
             Pattern::Flex3 => return Pattern::Flex2,
             Pattern::Block3 => best = Pattern::Block2,
             _ => {}
@@ -185,8 +235,8 @@ pub fn classify(mut line: Line) -> Pattern {
 }
 
 /// The line a key shows to `colour` (1 black, 2 white): own, empty or blocked.
-fn line_of(key: u16, colour: u8) -> Line {
-    let mut line = [0u8; 2 * HALF + 1];
+fn line_of(key: u32, colour: u8) -> Line {
+    let mut line = [0u8; 2 * REACH + 1];
     for (pos, cell) in line.iter_mut().enumerate() {
         if pos == CENTRE {
             continue;
@@ -202,33 +252,43 @@ fn line_of(key: u16, colour: u8) -> Line {
     line
 }
 
-/// Pattern of each colour for every key: `PATTERN_OF[key][colour]`.
-static PATTERN_OF: LazyLock<Vec<[Pattern; 2]>> = LazyLock::new(|| {
+/// Pattern of each colour for every key under `rule`: `[key][colour]`,
+/// 2^16 keys in freestyle, 2^20 under exact five.
+fn build(rule: Rule) -> Vec<[Pattern; 2]> {
     // Many keys show the same line to a colour, so classify each line once.
-    let mut by_line = vec![None; 3usize.pow(2 * HALF as u32 + 1)];
-    let mut out = Vec::with_capacity(1 << 16);
-    for key in 0..=u16::MAX {
+    let mut by_line = vec![None; 3usize.pow(2 * REACH as u32 + 1)];
+    let keys = 1u32 << (4 * reach(rule));
+    let mut out = Vec::with_capacity(keys as usize);
+    for key in 0..keys {
         let mut pair = [Pattern::Dead; 2];
         for (c, p) in pair.iter_mut().enumerate() {
             let line = line_of(key, c as u8 + 1);
             let code = line.iter().fold(0usize, |acc, &v| acc * 3 + v as usize);
-            *p = *by_line[code].get_or_insert_with(|| classify(line));
+            *p = *by_line[code].get_or_insert_with(|| classify(line, rule));
         }
         out.push(pair);
     }
     out
-});
-
-/// The pattern `colour` (0 black, 1 white) would make at a point with `key`.
-#[inline]
-pub fn pattern(key: u16, colour: usize) -> Pattern {
-    PATTERN_OF[key as usize][colour]
 }
 
-/// The whole pattern table, `[key][colour]`, for holders that look up
-/// often and want to skip the lazy initialisation check.
-pub fn pattern_table() -> &'static [[Pattern; 2]] {
-    &PATTERN_OF
+static FREESTYLE: LazyLock<Vec<[Pattern; 2]>> = LazyLock::new(|| build(Rule::Freestyle));
+// Built only when an exact-five board is first made (2 MB).
+static EXACT: LazyLock<Vec<[Pattern; 2]>> = LazyLock::new(|| build(Rule::Exact));
+
+/// The pattern `colour` (0 black, 1 white) would make under `rule` at a
+/// point with `key` (its bits beyond [`reach`] zero).
+#[inline]
+pub fn pattern(key: u32, colour: usize, rule: Rule) -> Pattern {
+    pattern_table(rule)[key as usize][colour]
+}
+
+/// The whole pattern table of `rule`, `[key][colour]`, for holders that
+/// look up often and want to skip the lazy initialisation check.
+pub fn pattern_table(rule: Rule) -> &'static [[Pattern; 2]] {
+    match rule {
+        Rule::Freestyle => &FREESTYLE,
+        Rule::Exact => &EXACT,
+    }
 }
 
 /// The whole combination table, indexed by [`combo_index`].
@@ -236,9 +296,9 @@ pub fn info_table() -> &'static [PointInfo] {
     &COMBO
 }
 
-/// Forces the tables to be built now (e.g. before a timed search).
-pub fn warm_up() {
-    LazyLock::force(&PATTERN_OF);
+/// Forces the tables of `rule` to be built now (e.g. before a timed search).
+pub fn warm_up(rule: Rule) {
+    pattern_table(rule);
     LazyLock::force(&COMBO);
 }
 
@@ -331,10 +391,13 @@ pub fn info(combo: u16) -> PointInfo {
 mod tests {
     use super::*;
 
+    /// A line written with the stone's point as `*`: nine characters (the
+    /// freestyle window) or eleven (exact five's).
     fn line(s: &str) -> Line {
-        let mut l = [0u8; 9];
+        let pad = (11 - s.len()) / 2;
+        let mut l = [0u8; 11];
         for (i, ch) in s.chars().enumerate() {
-            l[i] = match ch {
+            l[pad + i] = match ch {
                 'x' | '*' => 1,
                 'o' => 2,
                 _ => 0,
@@ -345,27 +408,52 @@ mod tests {
 
     #[test]
     fn textbook_patterns() {
-        // The centre (index 4) is where the stone goes, written `*`.
-        assert_eq!(classify(line("xx.x*x...")), Pattern::Block4);
-        assert_eq!(classify(line("..xx*xx..")), Pattern::Five);
-        assert_eq!(classify(line("...x*xx..")), Pattern::Flex4);
-        assert_eq!(classify(line("..ox*xx..")), Pattern::Block4);
-        assert_eq!(classify(line("x.xx*.x..")), Pattern::Flex4);
-        assert_eq!(classify(line("....*xx..")), Pattern::Flex3);
-        assert_eq!(classify(line("...o*xx..")), Pattern::Block3);
-        assert_eq!(classify(line("....*x...")), Pattern::Flex2);
-        assert_eq!(classify(line("...o*x...")), Pattern::Block2);
-        assert_eq!(classify(line("....*....")), Pattern::Open);
-        assert_eq!(classify(line("oooo*o...")), Pattern::Dead);
-        assert_eq!(classify(line("o...*o...")), Pattern::Dead);
+        let free = |s| classify(line(s), Rule::Freestyle);
+        assert_eq!(free("xx.x*x..."), Pattern::Block4);
+        assert_eq!(free("..xx*xx.."), Pattern::Five);
+        assert_eq!(free("...x*xx.."), Pattern::Flex4);
+        assert_eq!(free("..ox*xx.."), Pattern::Block4);
+        assert_eq!(free("x.xx*.x.."), Pattern::Flex4);
+        assert_eq!(free("....*xx.."), Pattern::Flex3);
+        assert_eq!(free("...o*xx.."), Pattern::Block3);
+        assert_eq!(free("....*x..."), Pattern::Flex2);
+        assert_eq!(free("...o*x..."), Pattern::Block2);
+        assert_eq!(free("....*...."), Pattern::Open);
+        assert_eq!(free("oooo*o..."), Pattern::Dead);
+        assert_eq!(free("o...*o..."), Pattern::Dead);
+        assert_eq!(free(".xxx*xx.."), Pattern::Five);
+    }
+
+    #[test]
+    fn exact_five_patterns() {
+        let exact = |s| classify(line(s), Rule::Exact);
+        assert_eq!(exact("...xx*xx..."), Pattern::Five);
+        // Six in a row: no five, now or ever, through this point.
+        assert_eq!(exact("..xxx*xx..."), Pattern::Dead);
+        // The right completion would make six: one way to five, not two.
+        assert_eq!(exact("..xxx*.x..."), Pattern::Block4);
+        assert_eq!(exact("x.xxx*....."), Pattern::Block4);
+        assert_eq!(exact("....x*xx..."), Pattern::Flex4);
+        // Both completions make six: not a four, and no five can fit.
+        assert_eq!(exact("x.xxx*.x..."), Pattern::Dead);
+        assert_eq!(exact("....x*xx.x."), Pattern::Block4);
+        // A stone five points away is what turns this four into nothing.
+        assert_eq!(exact("xxxx.*o...."), Pattern::Dead);
+        assert_eq!(exact(".xxx.*o...."), Pattern::Block4);
+        // The same lines in freestyle, where longer lines win.
+        let free = |s| classify(line(s), Rule::Freestyle);
+        assert_eq!(free(".xxx*.x.."), Pattern::Flex4);
+        assert_eq!(free("xxx.*o..."), Pattern::Block4);
     }
 
     #[test]
     fn slots_are_a_bijection() {
-        let mut seen = [false; 8];
-        for off in [-4, -3, -2, -1, 1, 2, 3, 4] {
+        let mut seen = [false; 10];
+        for off in (-5..=5).filter(|&o| o != 0) {
             seen[slot(off) as usize] = true;
         }
         assert!(seen.iter().all(|&s| s));
+        // The freestyle key is the low 16 bits.
+        assert!((-4..=4).all(|o| o == 0 || slot(o) < 8));
     }
 }

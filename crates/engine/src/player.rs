@@ -1,8 +1,8 @@
 //! The engine as a Swap2 gomoku player ([`Strategy`]): it opens with three
 //! stones, answers them, chooses a colour and plays moves, each within a
 //! per-move budget and driven by one seed. Boards come and go as the
-//! core's [`Mnk`]; the side to move is the colour with fewer stones, black
-//! on equal counts.
+//! core's [`Mnk`], whose rule (freestyle or exact five) the engine plays;
+//! the side to move is the colour with fewer stones, black on equal counts.
 
 use std::time::Duration;
 
@@ -116,9 +116,10 @@ impl Strategy for Engine {
         if rows != size {
             return Err(PositionError::Board(BoardError::Size(rows.max(size))));
         }
-        Board::new(size).map_err(PositionError::Board)?;
+        Board::with_rule(size, game.rule()).map_err(PositionError::Board)?;
         Ok(opening::open(
             size,
+            game.rule(),
             &mut self.searcher,
             &mut self.rng,
             self.limits,
@@ -140,13 +141,14 @@ impl Strategy for Engine {
     }
 }
 
-/// The engine's board for a core position; side to move by stone counts.
+/// The engine's board for a core position, under the game's rule; side to
+/// move by stone counts.
 pub fn board_of(game: &Mnk, stones: Option<usize>) -> Result<Board, PositionError> {
     let (rows, cols) = (game.rows(), game.cols());
     if rows != cols {
         return Err(PositionError::Board(BoardError::Size(rows.max(cols))));
     }
-    let mut b = Board::new(cols).map_err(PositionError::Board)?;
+    let mut b = Board::with_rule(cols, game.rule()).map_err(PositionError::Board)?;
     let mut count = [0usize; 2];
     for y in 0..rows {
         for x in 0..cols {

@@ -1,8 +1,9 @@
 //! The board's pattern counts against a brute-force counter written straight
 //! from the definitions, on random boards; and incremental updates against a
-//! full recount through long random play with take-backs.
+//! full recount through long random play with take-backs. One suite, run
+//! under both rules: freestyle (five or more wins) and exact five.
 
-use inarow_core::Player;
+use inarow_core::{Player, Rule};
 use inarow_engine::board::{Board, DIRS};
 use inarow_engine::pattern::{BLACK, EMPTY, PATTERNS, Pattern, WALL, WHITE, threat_of};
 use rand::{Rng, SeedableRng};
@@ -26,6 +27,14 @@ impl Grid {
 
 const STEPS: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
 
+/// Whether a run of `n` stones wins under `rule`.
+fn wins(n: usize, rule: Rule) -> bool {
+    match rule {
+        Rule::Freestyle => n >= 5,
+        Rule::Exact => n == 5,
+    }
+}
+
 /// Own-stone run through (x, y) along a direction, (x, y) counted as own.
 fn run(g: &Grid, own: u8, x: isize, y: isize, (dx, dy): (isize, isize)) -> usize {
     let mut n = 1;
@@ -40,8 +49,15 @@ fn run(g: &Grid, own: u8, x: isize, y: isize, (dx, dy): (isize, isize)) -> usize
 }
 
 /// Empty points within 4 of p along the line where `own` completes a five
-/// containing p.
-fn five_points(g: &mut Grid, own: u8, px: isize, py: isize, d: (isize, isize)) -> usize {
+/// (under `rule`) containing p.
+fn five_points(
+    g: &mut Grid,
+    rule: Rule,
+    own: u8,
+    px: isize,
+    py: isize,
+    d: (isize, isize),
+) -> usize {
     let mut count = 0;
     for k in -4..=4isize {
         let (x, y) = (px + k * d.0, py + k * d.1);
@@ -59,7 +75,7 @@ fn five_points(g: &mut Grid, own: u8, px: isize, py: isize, d: (isize, isize)) -
         while g.at(x + (hi + 1) * d.0, y + (hi + 1) * d.1) == Some(own) {
             hi += 1;
         }
-        if hi - lo + 1 >= 5 && (lo..=hi).contains(&-k) {
+        if wins((hi - lo + 1) as usize, rule) && (lo..=hi).contains(&-k) {
             count += 1;
         }
         g.cells[i] = EMPTY;
@@ -67,7 +83,7 @@ fn five_points(g: &mut Grid, own: u8, px: isize, py: isize, d: (isize, isize)) -
     count
 }
 
-fn three(g: &mut Grid, own: u8, px: isize, py: isize, d: (isize, isize)) -> Pattern {
+fn three(g: &mut Grid, rule: Rule, own: u8, px: isize, py: isize, d: (isize, isize)) -> Pattern {
     let mut best = Pattern::Open;
     for k in -4..=4isize {
         let (x, y) = (px + k * d.0, py + k * d.1);
@@ -76,7 +92,7 @@ fn three(g: &mut Grid, own: u8, px: isize, py: isize, d: (isize, isize)) -> Patt
         }
         let i = (y * g.n + x) as usize;
         g.cells[i] = own;
-        let f = five_points(g, own, px, py, d);
+        let f = five_points(g, rule, own, px, py, d);
         g.cells[i] = EMPTY;
         if f >= 2 {
             return Pattern::Flex3;
@@ -88,23 +104,35 @@ fn three(g: &mut Grid, own: u8, px: isize, py: isize, d: (isize, isize)) -> Patt
     best
 }
 
-fn brute_pattern(g: &mut Grid, own: u8, px: isize, py: isize, d: (isize, isize)) -> Pattern {
+fn brute_pattern(
+    g: &mut Grid,
+    rule: Rule,
+    own: u8,
+    px: isize,
+    py: isize,
+    d: (isize, isize),
+) -> Pattern {
     let i = (py * g.n + px) as usize;
     g.cells[i] = own;
     let result = (|| {
-        if run(g, own, px, py, d) >= 5 {
+        if wins(run(g, own, px, py, d), rule) {
             return Pattern::Five;
         }
-        let free = |k: isize| matches!(g.at(px + k * d.0, py + k * d.1), Some(v) if v == EMPTY || v == own);
-        if !(-4..=0).any(|s| (s..s + 5).all(free)) {
+        let at = |k: isize| g.at(px + k * d.0, py + k * d.1);
+        let free = |k: isize| matches!(at(k), Some(v) if v == EMPTY || v == own);
+        // Under exact five an own stone just beyond the five makes it six.
+        let bounded = |s: isize| {
+            rule == Rule::Freestyle || (at(s - 1) != Some(own) && at(s + 5) != Some(own))
+        };
+        if !(-4..=0).any(|s| (s..s + 5).all(free) && bounded(s)) {
             return Pattern::Dead;
         }
-        match five_points(g, own, px, py, d) {
+        match five_points(g, rule, own, px, py, d) {
             0 => {}
             1 => return Pattern::Block4,
             _ => return Pattern::Flex4,
         }
-        let t = three(g, own, px, py, d);
+        let t = three(g, rule, own, px, py, d);
         if t != Pattern::Open {
             return t;
         }
@@ -116,7 +144,7 @@ fn brute_pattern(g: &mut Grid, own: u8, px: isize, py: isize, d: (isize, isize))
             }
             let j = (y * g.n + x) as usize;
             g.cells[j] = own;
-            let t = three(g, own, px, py, d);
+            let t = three(g, rule, own, px, py, d);
             g.cells[j] = EMPTY;
             match t {
                 Pattern::Flex3 => return Pattern::Flex2,
@@ -130,8 +158,8 @@ fn brute_pattern(g: &mut Grid, own: u8, px: isize, py: isize, d: (isize, isize))
     result
 }
 
-fn random_board(rng: &mut ChaCha8Rng, n: usize) -> (Board, Grid) {
-    let mut b = Board::new(n).unwrap();
+fn random_board(rng: &mut ChaCha8Rng, n: usize, rule: Rule) -> (Board, Grid) {
+    let mut b = Board::with_rule(n, rule).unwrap();
     let mut g = Grid {
         n: n as isize,
         cells: vec![EMPTY; n * n],
@@ -153,12 +181,11 @@ fn random_board(rng: &mut ChaCha8Rng, n: usize) -> (Board, Grid) {
     (b, g)
 }
 
-#[test]
-fn pattern_counts_agree_with_brute_force() {
-    let mut rng = ChaCha8Rng::seed_from_u64(5);
+fn pattern_counts_agree_with_brute_force(rule: Rule, seed: u64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for round in 0..60 {
         let n = [15, 15, 20, 7][round % 4];
-        let (b, mut g) = random_board(&mut rng, n);
+        let (b, mut g) = random_board(&mut rng, n, rule);
         let mut counts = [[0i32; PATTERNS]; 2];
         for y in 0..n {
             for x in 0..n {
@@ -170,11 +197,12 @@ fn pattern_counts_agree_with_brute_force() {
                     let own = [BLACK, WHITE][c];
                     let mut pats = [Pattern::Dead; 4];
                     for d in 0..4 {
-                        let want = brute_pattern(&mut g, own, x as isize, y as isize, STEPS[d]);
+                        let want =
+                            brute_pattern(&mut g, rule, own, x as isize, y as isize, STEPS[d]);
                         let got = b.pattern(i, colour, d);
                         assert_eq!(
                             got, want,
-                            "round {round}, {x},{y}, {colour:?}, dir {d}\n{b:?}"
+                            "{rule:?} round {round}, {x},{y}, {colour:?}, dir {d}\n{b:?}"
                         );
                         pats[d] = want;
                         counts[c][want as usize] += 1;
@@ -188,7 +216,20 @@ fn pattern_counts_agree_with_brute_force() {
             assert_eq!(b.pattern_count(Player::X, p), counts[0][p as usize]);
         }
     }
-    // The directions of the board match the steps used here.
+}
+
+#[test]
+fn freestyle_pattern_counts_agree_with_brute_force() {
+    pattern_counts_agree_with_brute_force(Rule::Freestyle, 5);
+}
+
+#[test]
+fn exact_five_pattern_counts_agree_with_brute_force() {
+    pattern_counts_agree_with_brute_force(Rule::Exact, 7);
+}
+
+#[test]
+fn the_board_directions_are_the_steps_used_here() {
     let b = Board::new(15).unwrap();
     let (x, y) = (7, 7);
     for (d, &(dx, dy)) in STEPS.iter().enumerate() {
@@ -197,12 +238,11 @@ fn pattern_counts_agree_with_brute_force() {
     }
 }
 
-#[test]
-fn incremental_update_equals_full_recount() {
-    let mut rng = ChaCha8Rng::seed_from_u64(6);
+fn incremental_update_equals_full_recount(rule: Rule, seed: u64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for game in 0..12 {
         let n = if game % 3 == 0 { 20 } else { 15 };
-        let mut b = Board::new(n).unwrap();
+        let mut b = Board::with_rule(n, rule).unwrap();
         let empty_hash = b.hash();
         let mut played = 0;
         for step in 0..260 {
@@ -241,9 +281,34 @@ fn incremental_update_equals_full_recount() {
             }
         }
         assert_eq!(b.kept_counts(), b.recount());
+        // The same stones under the other rule, and back: a manager may
+        // change the rule in mid-game.
+        let other = match rule {
+            Rule::Freestyle => Rule::Exact,
+            Rule::Exact => Rule::Freestyle,
+        };
+        let hash = b.hash();
+        b.set_rule(other);
+        assert_ne!(b.hash(), hash, "the rule is part of the position");
+        assert_eq!(b.kept_counts(), b.recount());
+        b.set_rule(rule);
+        assert_eq!((b.hash(), b.kept_counts()), (hash, b.recount()));
         while b.take_back().is_some() {}
         b.set_to_move(Player::X);
         assert_eq!(b.hash(), empty_hash);
-        assert_eq!(b.kept_counts(), Board::new(n).unwrap().kept_counts());
+        assert_eq!(
+            b.kept_counts(),
+            Board::with_rule(n, rule).unwrap().kept_counts()
+        );
     }
+}
+
+#[test]
+fn freestyle_incremental_update_equals_full_recount() {
+    incremental_update_equals_full_recount(Rule::Freestyle, 6);
+}
+
+#[test]
+fn exact_five_incremental_update_equals_full_recount() {
+    incremental_update_equals_full_recount(Rule::Exact, 8);
 }

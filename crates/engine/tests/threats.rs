@@ -1,6 +1,7 @@
 //! The VCF search against the exhaustive core prover: it solves every
 //! suite position, its claimed wins survive every defence, and it misses
-//! no short win the prover finds.
+//! no short win the prover finds. The prover and the checker judge wins by
+//! the core's rule, so each check runs for freestyle and for exact five.
 
 use inarow_core::{Game, Mnk};
 use inarow_engine::movegen::{MoveList, generate};
@@ -10,16 +11,17 @@ mod suite;
 use inarow_engine::vcf::Vcf;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use suite::{generate_suite, proves_vcf, verify_win};
+use suite::{generate_suite_on, proves_vcf, verify_win};
 
-/// A game of `plies` plausible moves (each among the six best candidates the
-/// engine generates), or `None` if it ended on the way.
+/// A game of `plies` plausible moves on `empty` (each among the six best
+/// candidates the engine generates), or `None` if it ended on the way.
 fn random_middlegame(
+    empty: &Mnk,
     rng: &mut ChaCha8Rng,
     list: &mut MoveList,
     plies: std::ops::Range<usize>,
 ) -> Option<Mnk> {
-    let mut game = Mnk::gomoku();
+    let mut game = empty.clone();
     for _ in 0..rng.random_range(plies) {
         if game.outcome().is_some() {
             return None;
@@ -45,9 +47,8 @@ fn engine_line(game: &Mnk) -> Option<Vec<inarow_core::Point>> {
     line.map(|l| l.into_iter().map(|i| b.point(i)).collect())
 }
 
-#[test]
-fn solves_every_suite_position_with_a_sound_line() {
-    let suite = generate_suite(11, 24, 4);
+fn solves_every_suite_position_with_a_sound_line(empty: &Mnk, seed: u64) {
+    let suite = generate_suite_on(empty, seed, 24, 4);
     assert_eq!(suite.len(), 24);
     for (k, puzzle) in suite.iter().enumerate() {
         let line = engine_line(&puzzle.game)
@@ -58,12 +59,21 @@ fn solves_every_suite_position_with_a_sound_line() {
 }
 
 #[test]
-fn claims_only_real_wins_and_misses_no_short_one() {
-    let mut rng = ChaCha8Rng::seed_from_u64(12);
+fn freestyle_solves_every_suite_position_with_a_sound_line() {
+    solves_every_suite_position_with_a_sound_line(&Mnk::gomoku(), 11);
+}
+
+#[test]
+fn exact_five_solves_every_suite_position_with_a_sound_line() {
+    solves_every_suite_position_with_a_sound_line(&Mnk::gomoku_exact(), 11);
+}
+
+fn claims_only_real_wins_and_misses_no_short_one(empty: &Mnk, seed: u64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut list = MoveList::default();
     let (mut claims, mut proofs) = (0, 0);
     for _ in 0..150 {
-        let Some(mut game) = random_middlegame(&mut rng, &mut list, 6..50) else {
+        let Some(mut game) = random_middlegame(empty, &mut rng, &mut list, 6..50) else {
             continue;
         };
         let claim = engine_line(&game);
@@ -84,6 +94,16 @@ fn claims_only_real_wins_and_misses_no_short_one() {
 }
 
 #[test]
+fn freestyle_claims_only_real_wins_and_misses_no_short_one() {
+    claims_only_real_wins_and_misses_no_short_one(&Mnk::gomoku(), 12);
+}
+
+#[test]
+fn exact_five_claims_only_real_wins_and_misses_no_short_one() {
+    claims_only_real_wins_and_misses_no_short_one(&Mnk::gomoku_exact(), 12);
+}
+
+#[test]
 fn the_checker_rejects_a_wrong_line() {
     // Black has an open three on row 7 (x 5..7); a lone stone is no win.
     let mut game = Mnk::gomoku();
@@ -96,15 +116,14 @@ fn the_checker_rejects_a_wrong_line() {
     verify_win(&game, &right).unwrap();
 }
 
-#[test]
-fn the_search_defends_against_a_vcf() {
+fn the_search_defends_against_a_vcf(empty: &Mnk) {
     use inarow_engine::search::{Limits, Options, Searcher};
     let mut searcher = Searcher::new(Options {
         tt_bytes: 1 << 20,
         ..Options::default()
     });
     let mut defended = 0;
-    for puzzle in generate_suite(31, 12, 3) {
+    for puzzle in generate_suite_on(empty, 31, 12, 3) {
         // Give the move to the defender of the puzzle.
         let mut game = puzzle.game.clone();
         let defender = game.to_move().opponent();
@@ -138,7 +157,16 @@ fn the_search_defends_against_a_vcf() {
 }
 
 #[test]
-fn vct_claims_survive_every_defence() {
+fn freestyle_search_defends_against_a_vcf() {
+    the_search_defends_against_a_vcf(&Mnk::gomoku());
+}
+
+#[test]
+fn exact_five_search_defends_against_a_vcf() {
+    the_search_defends_against_a_vcf(&Mnk::gomoku_exact());
+}
+
+fn vct_claims_survive_every_defence(empty: &Mnk) {
     use inarow_engine::vct::Vct;
     let mut rng = ChaCha8Rng::seed_from_u64(13);
     let mut list = MoveList::default();
@@ -146,7 +174,7 @@ fn vct_claims_survive_every_defence() {
     let mut tried = 0;
     while claims < 6 && tried < 400 {
         tried += 1;
-        let Some(mut game) = random_middlegame(&mut rng, &mut list, 6..30) else {
+        let Some(mut game) = random_middlegame(empty, &mut rng, &mut list, 6..30) else {
             continue;
         };
         let mut b = board_of(&game, None).unwrap();
@@ -187,6 +215,16 @@ fn vct_claims_survive_every_defence() {
 }
 
 #[test]
+fn freestyle_vct_claims_survive_every_defence() {
+    vct_claims_survive_every_defence(&Mnk::gomoku());
+}
+
+#[test]
+fn exact_five_vct_claims_survive_every_defence() {
+    vct_claims_survive_every_defence(&Mnk::gomoku_exact());
+}
+
+#[test]
 fn the_search_defends_against_a_vct_when_asked() {
     use inarow_engine::movegen::Mode;
     use inarow_engine::search::{Limits, Options, Searcher};
@@ -211,7 +249,7 @@ fn the_search_defends_against_a_vct_when_asked() {
     let (mut defended, mut tried) = (0, 0);
     while defended < 3 && tried < 5000 {
         tried += 1;
-        let Some(game) = random_middlegame(&mut rng, &mut list, 8..30) else {
+        let Some(game) = random_middlegame(&Mnk::gomoku(), &mut rng, &mut list, 8..30) else {
             continue;
         };
         let mut b = board_of(&game, None).unwrap();

@@ -7,14 +7,15 @@
 //! (`#[path = ".../tests/support/suite.rs"] mod suite;`), each using some of it.
 #![allow(dead_code)]
 
-use inarow_core::{Game, Mnk, Player, Point};
+use inarow_core::{Game, Mnk, Player, Point, Rule};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use inarow_engine::board::{Board, stone_of};
 use inarow_engine::movegen::{MoveList, generate};
 use inarow_engine::pattern::Threat;
 use inarow_engine::player::board_of;
-use inarow_engine::search::{Limits, Options, Searcher};
+use inarow_engine::search::{Found, Limits, Options, Searcher};
 
 /// One suite position: the board (side to move has a VCF) and the proof depth.
 #[derive(Clone, Debug)]
@@ -141,17 +142,22 @@ pub fn verify_win(game: &Mnk, line: &[Point]) -> Result<(), String> {
     }
 }
 
-/// Generates `count` suite positions on the 15x15 board from `seed`: seeded
-/// games where each side picks among its best few candidate moves; a
-/// position joins the suite when the side to move has no five or flex four
-/// on the spot but the exhaustive search proves a VCF of at most
-/// `max_attacks` attacking moves.
+/// Generates `count` freestyle suite positions (see [`generate_suite_on`]).
 pub fn generate_suite(seed: u64, count: usize, max_attacks: usize) -> Vec<Puzzle> {
+    generate_suite_on(&Mnk::gomoku(), seed, count, max_attacks)
+}
+
+/// Generates `count` suite positions on `empty` (the 15x15 board under its
+/// rule) from `seed`: seeded games where each side picks among its best
+/// few candidate moves; a position joins the suite when the side to move
+/// has no five or flex four on the spot but the exhaustive search proves a
+/// VCF of at most `max_attacks` attacking moves.
+pub fn generate_suite_on(empty: &Mnk, seed: u64, count: usize, max_attacks: usize) -> Vec<Puzzle> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut out = Vec::new();
     let mut list = MoveList::default();
     while out.len() < count {
-        let mut game = Mnk::gomoku();
+        let mut game = empty.clone();
         let plies = rng.random_range(8..40);
         for _ in 0..plies {
             if game.outcome().is_some() {
@@ -187,7 +193,7 @@ pub fn generate_suite(seed: u64, count: usize, max_attacks: usize) -> Vec<Puzzle
 /// Three seeded stones within three points of the centre, the centre
 /// first: the shape of a match's random openings
 /// (`inarow_judge::matches::openings::random_openings` with one opening).
-fn three_near_the_centre(seed: u64) -> Vec<Point> {
+pub fn three_near_the_centre(seed: u64) -> Vec<Point> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let centre = 7;
     let mut stones = vec![Point::at(centre, centre, 15)];
@@ -233,4 +239,64 @@ pub fn middlegames(seed: u64, count: usize, plies: usize) -> Vec<Mnk> {
         }
     }
     out
+}
+
+/// One side of a refereed game: its searcher and the rule it plays by
+/// (which need not be the referee's).
+pub struct Side {
+    /// The side's search, kept across its moves.
+    pub searcher: Searcher,
+    /// The rule of the side's board.
+    pub rule: Rule,
+}
+
+impl Side {
+    /// A side searching with a 1 MB table under `rule`.
+    pub fn new(rule: Rule) -> Side {
+        Side {
+            searcher: Searcher::new(Options {
+                tt_bytes: 1 << 20,
+                ..Options::default()
+            }),
+            rule,
+        }
+    }
+}
+
+/// The engine's board of `game`'s stones under `rule`, whatever rule the
+/// game has: how a side that plays by another rule sees the position.
+pub fn board_under(game: &Mnk, rule: Rule) -> Board {
+    let n = game.cols();
+    let mut b = Board::with_rule(n, rule).expect("a supported size");
+    for p in (0..n * n).map(|i| Point(i as u16)) {
+        if let Some(colour) = game.stone(p) {
+            b.place(p.col(n), p.row(n), stone_of(colour))
+                .expect("a free point");
+        }
+    }
+    b.set_to_move(game.to_move());
+    b
+}
+
+/// Plays `game` to its end, refereed by the core under the game's own
+/// rule: the side to move searches within `limits` on its own board
+/// ([`board_under`] its rule), and `check` sees the position, that board
+/// and the search's result before the move is played. Returns the
+/// finished game.
+pub fn play_refereed(
+    mut game: Mnk,
+    sides: &mut [Side; 2],
+    limits: Limits,
+    mut check: impl FnMut(&Mnk, &Board, &Found),
+) -> Mnk {
+    while game.outcome().is_none() {
+        let side = &mut sides[game.to_move().index()];
+        let mut b = board_under(&game, side.rule);
+        let found = side.searcher.search(&mut b, limits);
+        check(&game, &b, &found);
+        let p = b.point(found.best);
+        assert!(game.stone(p).is_none(), "{p:?} is taken\n{game}");
+        game.play_unchecked(p);
+    }
+    game
 }

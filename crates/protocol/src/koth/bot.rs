@@ -5,8 +5,8 @@
 use std::fmt;
 use std::io::{self, BufRead, Write};
 
-use inarow_core::Mnk;
 use inarow_core::swap2::Strategy;
+use inarow_core::{Game, Mnk, PlayError, Player, Rule};
 
 use super::{AnswerError, format_colour, format_opening, format_point, format_swap, parse_board};
 
@@ -54,14 +54,22 @@ impl<E: fmt::Display> fmt::Display for ReplyError<E> {
 
 impl<E: fmt::Debug + fmt::Display> std::error::Error for ReplyError<E> {}
 
-/// Reads one line from the judge.
+/// Reads one line from the judge, for a freestyle game.
 pub fn parse_prompt(line: &str) -> Result<Prompt, AnswerError> {
+    parse_prompt_under(line, Rule::Freestyle)
+}
+
+/// Reads one line from the judge, for a game under `rule`. The protocol
+/// does not say the rule: the bot is told it some other way (`inarow bot
+/// --exact`), and a board with an overline is a game still going on under
+/// exact five.
+pub fn parse_prompt_under(line: &str, rule: Rule) -> Result<Prompt, AnswerError> {
     let line = line.trim();
     let (kind, board) = line.split_once(' ').unwrap_or((line, ""));
     if kind == "EXIT" {
         return Ok(Prompt::Exit);
     }
-    let game = position(board)?;
+    let game = position(board, rule)?;
     match kind {
         "A" => Ok(Prompt::Open),
         "B" => Ok(Prompt::Swap(game)),
@@ -76,26 +84,66 @@ pub fn parse_prompt(line: &str) -> Result<Prompt, AnswerError> {
     }
 }
 
-/// The position a prompt's `BOARD` describes, side to move by the opening rule.
-pub fn position(board: &str) -> Result<Mnk, AnswerError> {
-    let mut game = Mnk::gomoku();
+/// The position a prompt's `BOARD` describes under `rule`, side to move by
+/// the opening rule.
+pub fn position(board: &str, rule: Rule) -> Result<Mnk, AnswerError> {
+    let refused = |e: PlayError| AnswerError::Syntax {
+        expected: "a board with each point once",
+        answer: e.to_string(),
+    };
+    let empty = empty(rule);
+    let mut cells = vec![None; empty.points()];
     for (point, colour) in parse_board(board)? {
-        game.place(point, colour).map_err(|e| AnswerError::Syntax {
+        let cell = cells
+            .get_mut(point.index())
+            .ok_or(refused(PlayError::OffBoard(point)))?;
+        if cell.is_some() {
+            return Err(refused(PlayError::Occupied(point)));
+        }
+        *cell = Some(colour);
+    }
+    // Lines are judged once every stone stands: under exact five a five
+    // met on the way may be part of a six.
+    let mut game = empty
+        .setup(&cells, Player::X)
+        .map_err(|e| AnswerError::Syntax {
             expected: "a board with each point once",
             answer: e.to_string(),
         })?;
+    if game.outcome().is_some() {
+        return Err(refused(PlayError::GameOver));
     }
+    let turn = game.turn_by_count();
+    game.set_to_move(turn);
     Ok(game)
 }
 
-/// Answers one judge line with `strategy`.
+/// The empty board of the judge's game under `rule`.
+fn empty(rule: Rule) -> Mnk {
+    match rule {
+        Rule::Freestyle => Mnk::gomoku(),
+        Rule::Exact => Mnk::gomoku_exact(),
+    }
+}
+
+/// Answers one judge line of a freestyle game with `strategy`.
 pub fn reply<S: Strategy + ?Sized>(
     strategy: &mut S,
     line: &str,
 ) -> Result<Reply, ReplyError<S::Error>> {
-    let answer = match parse_prompt(line).map_err(ReplyError::Prompt)? {
+    reply_under(strategy, line, Rule::Freestyle)
+}
+
+/// Answers one judge line of a game under `rule` with `strategy`: the
+/// boards it is shown carry the rule.
+pub fn reply_under<S: Strategy + ?Sized>(
+    strategy: &mut S,
+    line: &str,
+    rule: Rule,
+) -> Result<Reply, ReplyError<S::Error>> {
+    let answer = match parse_prompt_under(line, rule).map_err(ReplyError::Prompt)? {
         Prompt::Exit => return Ok(Reply::Exit),
-        Prompt::Open => strategy.open(&Mnk::gomoku()).map(format_opening),
+        Prompt::Open => strategy.open(&empty(rule)).map(format_opening),
         Prompt::Swap(game) => strategy.swap(&game).map(format_swap),
         Prompt::Colour(game) => strategy.colour(&game).map(format_colour),
         Prompt::Move(_, game) => strategy.play(&game).map(format_point),
@@ -131,16 +179,18 @@ impl<E: fmt::Display> fmt::Display for SessionError<E> {
 
 impl<E: fmt::Debug + fmt::Display> std::error::Error for SessionError<E> {}
 
-/// Answers the judge's lines from `input` on `output` (flushed after each
-/// answer) with `strategy`, until `EXIT` or the end of input.
+/// Answers the judge's lines of a game under `rule` from `input` on
+/// `output` (flushed after each answer) with `strategy`, until `EXIT` or
+/// the end of input.
 pub fn run<S: Strategy + ?Sized, R: BufRead, W: Write>(
     strategy: &mut S,
+    rule: Rule,
     input: R,
     mut output: W,
 ) -> Result<(), SessionError<S::Error>> {
     for line in input.lines() {
         let line = line.map_err(SessionError::Read)?;
-        match reply(strategy, &line) {
+        match reply_under(strategy, &line, rule) {
             Ok(Reply::Answer(answer)) => writeln!(output, "{answer}")
                 .and_then(|()| output.flush())
                 .map_err(SessionError::Write)?,
@@ -155,8 +205,8 @@ pub fn run<S: Strategy + ?Sized, R: BufRead, W: Write>(
 mod tests {
     use std::convert::Infallible;
 
+    use inarow_core::Point;
     use inarow_core::swap2::Swap;
-    use inarow_core::{Player, Point};
 
     use super::*;
     use crate::koth::{self, SIZE};
@@ -215,12 +265,55 @@ mod tests {
     fn a_session_answers_until_exit() {
         let input = "A []\n1 []\nEXIT TIE\nA []\n";
         let mut out = Vec::new();
-        run(&mut Fixed, input.as_bytes(), &mut out).unwrap();
+        run(&mut Fixed, Rule::Freestyle, input.as_bytes(), &mut out).unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "(7,7) (8,8) (7,8)\n(0,14)\n"
         );
-        let err = run(&mut Fixed, "Q []\n".as_bytes(), Vec::new()).unwrap_err();
+        let err = run(&mut Fixed, Rule::Freestyle, "Q []\n".as_bytes(), Vec::new()).unwrap_err();
         assert!(err.to_string().starts_with("cannot answer \"Q []\""));
+    }
+
+    #[test]
+    fn an_exact_five_board_with_an_overline_is_a_game_going_on() {
+        // Black has six in a row: a win in freestyle, nothing under exact five.
+        let six: Vec<String> = (2..8)
+            .map(|x| format!("(({x},7),\"B\")"))
+            .chain((2..6).map(|x| format!("(({x},9),\"W\")")))
+            .chain(["((0,0),\"W\")".into(), "((14,14),\"W\")".into()])
+            .collect();
+        let board = format!("[{}]", six.join(","));
+        assert!(parse_prompt(&format!("13 {board}")).is_err());
+        match parse_prompt_under(&format!("13 {board}"), Rule::Exact).unwrap() {
+            Prompt::Move(13, game) => {
+                assert_eq!(game.rule(), Rule::Exact);
+                assert_eq!(game.outcome(), None);
+            }
+            other => panic!("{other:?}"),
+        }
+        struct Rules(Vec<Rule>);
+        impl Strategy for Rules {
+            type Error = Infallible;
+            fn open(&mut self, game: &Mnk) -> Result<[Point; 3], Infallible> {
+                self.0.push(game.rule());
+                Ok([xy(7, 7), xy(8, 8), xy(7, 8)])
+            }
+            fn swap(&mut self, game: &Mnk) -> Result<Swap, Infallible> {
+                self.0.push(game.rule());
+                Ok(Swap::Black)
+            }
+            fn colour(&mut self, game: &Mnk) -> Result<Player, Infallible> {
+                self.0.push(game.rule());
+                Ok(Player::X)
+            }
+            fn play(&mut self, game: &Mnk) -> Result<Point, Infallible> {
+                self.0.push(game.rule());
+                Ok(xy(0, 14))
+            }
+        }
+        let mut seen = Rules(Vec::new());
+        let input = format!("A []\nB [((7,7),\"B\")]\n13 {board}\nEXIT TIE\n");
+        run(&mut seen, Rule::Exact, input.as_bytes(), Vec::new()).unwrap();
+        assert_eq!(seen.0, [Rule::Exact; 3]);
     }
 }

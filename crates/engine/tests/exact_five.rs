@@ -1,0 +1,210 @@
+//! Exact five by hand and against a referee: positions where filling a gap
+//! makes six, which is no win for either side (the engine must neither
+//! claim it nor block it), and whole games refereed by the core under
+//! exact five in which every win the engine claims must be real.
+
+use inarow_core::{Game, Mnk, Outcome, Player, Point, Rule};
+use inarow_engine::board::Board;
+use inarow_engine::movegen::{Mode, MoveList, generate};
+use inarow_engine::pattern::{BLACK, Threat, WHITE};
+use inarow_engine::player::board_of;
+use inarow_engine::score::win_in;
+use inarow_engine::search::{Limits, Options, PV_LIMIT, Searcher};
+use inarow_engine::vcf::Vcf;
+
+#[path = "support/suite.rs"]
+mod suite;
+use suite::{Side, play_refereed, proves_vcf, three_near_the_centre, verify_win};
+
+/// Black's `XXX.XX` on row 7 (x 3..8, the gap at 6): under exact five the
+/// gap makes six. White's stones are far from it.
+const BLACK_GAP_SIX: [(usize, usize); 5] = [(3, 7), (4, 7), (5, 7), (7, 7), (8, 7)];
+const GAP: (usize, usize) = (6, 7);
+
+fn board(rule: Rule, black: &[(usize, usize)], white: &[(usize, usize)], to_move: Player) -> Board {
+    let mut b = Board::with_rule(15, rule).unwrap();
+    for &(x, y) in black {
+        b.place(x, y, BLACK).unwrap();
+    }
+    for &(x, y) in white {
+        b.place(x, y, WHITE).unwrap();
+    }
+    b.set_to_move(to_move);
+    b
+}
+
+fn game(rule: Rule, black: &[(usize, usize)], white: &[(usize, usize)], to_move: Player) -> Mnk {
+    let mut g = match rule {
+        Rule::Freestyle => Mnk::gomoku(),
+        Rule::Exact => Mnk::gomoku_exact(),
+    };
+    for &(x, y) in black {
+        g.place(Point::at(y, x, 15), Player::X).unwrap();
+    }
+    for &(x, y) in white {
+        g.place(Point::at(y, x, 15), Player::O).unwrap();
+    }
+    g.set_to_move(to_move);
+    g
+}
+
+fn searcher() -> Searcher {
+    Searcher::new(Options {
+        tt_bytes: 1 << 20,
+        ..Options::default()
+    })
+}
+
+#[test]
+fn filling_a_gap_that_makes_six_is_no_win() {
+    let white = [(0, 0), (14, 0), (0, 14), (14, 14), (12, 2)];
+    for rule in [Rule::Freestyle, Rule::Exact] {
+        let mut b = board(rule, &BLACK_GAP_SIX, &white, Player::X);
+        let gap = b.index(GAP.0, GAP.1);
+        let mut g = game(rule, &BLACK_GAP_SIX, &white, Player::X);
+        let five = rule == Rule::Freestyle;
+        assert_eq!(b.wins_now(gap), five, "{rule:?}");
+        assert_eq!(g.wins_at(Point::at(GAP.1, GAP.0, 15), Player::X), five);
+        assert_eq!(b.threat_count(Player::X, Threat::Five) > 0, five);
+        // The threat search and the core's prover agree: freestyle wins
+        // at once, exact five has no win by fours here at all.
+        let line = Vcf::new(1_000_000, 40).solve(&mut b);
+        assert_eq!(line.is_some(), five, "{rule:?}: {line:?}");
+        assert_eq!(proves_vcf(&mut g, 4), five, "{rule:?}");
+        let found = searcher().search(&mut b, Limits::depth(4));
+        if five {
+            assert_eq!(b.xy(found.best), GAP);
+            assert_eq!(found.score, win_in(1));
+        } else {
+            assert_ne!(b.xy(found.best), GAP);
+            assert!(!found.vcf && found.score < win_in(40), "{found:?}");
+        }
+        // Black's move to the gap ends the game only in freestyle.
+        b.play_unchecked(gap);
+        assert_eq!(b.last_move_won(), five);
+    }
+}
+
+#[test]
+fn a_four_whose_completion_makes_six_is_no_four() {
+    // With XXX.XX a stone on 6,7 makes six, so under exact five 2,7 makes
+    // four stones that only one point (1,7) completes, and 6,7 nothing.
+    let black = BLACK_GAP_SIX;
+    let white = [(0, 0), (14, 0), (0, 14), (14, 14), (12, 2)];
+    let b = board(Rule::Exact, &black, &white, Player::X);
+    assert_eq!(b.threat(b.index(2, 7), Player::X), Threat::Block4);
+    assert_eq!(b.threat(b.index(6, 7), Player::X), Threat::None);
+    let b = board(Rule::Freestyle, &black, &white, Player::X);
+    assert_eq!(b.threat(b.index(2, 7), Player::X), Threat::Flex4);
+    assert_eq!(b.threat(b.index(6, 7), Player::X), Threat::Five);
+}
+
+#[test]
+fn an_opponent_six_is_not_blocked() {
+    // White to move with an open three on row 11 (x 5..7); black threatens
+    // the gap of XXX.XX, a five only in freestyle. Freestyle white must
+    // block it; exact-five white ignores it and makes its flex four.
+    let white = [(5, 11), (6, 11), (7, 11), (0, 0), (14, 0)];
+    let black: Vec<_> = BLACK_GAP_SIX.iter().copied().chain([(14, 14)]).collect();
+    for rule in [Rule::Freestyle, Rule::Exact] {
+        let mut b = board(rule, &black, &white, Player::O);
+        let mut list = MoveList::default();
+        let mode = generate(&b, &mut list);
+        let found = searcher().search(&mut b, Limits::depth(4));
+        let g = game(rule, &black, &white, Player::O);
+        match rule {
+            Rule::Freestyle => {
+                assert_eq!(mode, Mode::Block);
+                assert_eq!(b.xy(found.best), GAP);
+            }
+            Rule::Exact => {
+                assert_eq!(mode, Mode::Free);
+                assert!(found.vcf, "{found:?}");
+                assert_eq!(b.threat(found.best, Player::O), Threat::Flex4);
+                let pv: Vec<Point> = found.pv.iter().map(|&m| b.point(m)).collect();
+                verify_win(&g, &pv).unwrap();
+            }
+        }
+    }
+}
+
+/// Empty points where `player` would make six or more in a row.
+fn overline_points(game: &Mnk, player: Player) -> usize {
+    let n = game.cols() as isize;
+    game.empty_points()
+        .filter(|&p| {
+            let (r, c) = (p.row(15) as isize, p.col(15) as isize);
+            [(0, 1), (1, 0), (1, 1), (1, -1)].iter().any(|&(dr, dc)| {
+                let mut run = 1;
+                for s in [-1, 1] {
+                    let (mut rr, mut cc) = (r + s * dr, c + s * dc);
+                    while (0..n).contains(&rr)
+                        && (0..n).contains(&cc)
+                        && game.stone(Point::at(rr as usize, cc as usize, 15)) == Some(player)
+                    {
+                        run += 1;
+                        rr += s * dr;
+                        cc += s * dc;
+                    }
+                }
+                run >= 6
+            })
+        })
+        .count()
+}
+
+#[test]
+fn refereed_games_never_see_a_false_win_claimed() {
+    // Exact five against itself and against the freestyle engine (which
+    // plays overlines believing they win), refereed by the core under
+    // exact five. Every move of the exact side is checked: a five on
+    // offer is taken, a lone opponent five is blocked, and a claimed win
+    // (a five, a flex four or a threat line) beats every defence under the
+    // core's rule, so an overline is never taken for a five.
+    let limits = Limits::nodes(2_000);
+    let (mut claims, mut overlines, mut decided) = (0, 0, 0);
+    for k in 0..16u64 {
+        let opponent = if k % 2 == 0 {
+            Rule::Exact
+        } else {
+            Rule::Freestyle
+        };
+        let mut sides = [Side::new(Rule::Exact), Side::new(opponent)];
+        if k % 4 >= 2 {
+            sides.swap(0, 1);
+        }
+        let mut start = Mnk::gomoku_exact();
+        for p in three_near_the_centre(40 + k) {
+            start.play_unchecked(p);
+        }
+        let end = play_refereed(start, &mut sides, limits, |game, b, found| {
+            if b.rule() != Rule::Exact {
+                return;
+            }
+            let me = game.to_move();
+            let best = b.point(found.best);
+            let mine = suite::five_points(game, me);
+            let theirs = suite::five_points(game, me.opponent());
+            overlines += overline_points(game, me) + overline_points(game, me.opponent());
+            if !mine.is_empty() {
+                assert!(mine.contains(&best), "missed a five\n{game}");
+            } else if theirs.len() == 1 {
+                assert_eq!(best, theirs[0], "did not block\n{game}");
+            }
+            if found.vcf && found.pv.len() < PV_LIMIT {
+                claims += 1;
+                let pv: Vec<Point> = found.pv.iter().map(|&m| b.point(m)).collect();
+                verify_win(game, &pv).unwrap_or_else(|e| panic!("{e}: {pv:?}\n{game}"));
+            }
+        });
+        decided += usize::from(matches!(end.outcome(), Some(Outcome::Win(_))));
+    }
+    // The games must hold claims and overline chances to mean anything.
+    assert!(
+        claims >= 5 && overlines >= 5 && decided >= 4,
+        "claims {claims}, overlines {overlines}, decided games {decided}"
+    );
+    // A game refereed under exact five hands the engine exact-five boards.
+    let g = Mnk::gomoku_exact();
+    assert_eq!(board_of(&g, None).unwrap().rule(), Rule::Exact);
+}
