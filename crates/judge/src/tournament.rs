@@ -516,13 +516,6 @@ impl Results {
             games,
         }
     }
-
-    /// Forfeits in schedule order, for a summary.
-    pub fn forfeits(&self) -> impl Iterator<Item = (&GameRecord, &Forfeit)> {
-        self.games
-            .iter()
-            .filter_map(|g| g.forfeit.as_ref().map(|f| (g, f)))
-    }
 }
 
 #[cfg(test)]
