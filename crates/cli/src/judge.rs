@@ -295,7 +295,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// The share this process plays: `--shard`, or the one a scheduler gave
 /// it (said on standard error); `None` for the whole tournament.
-fn which_shard(given: Option<Shard>, shards: Option<usize>) -> anyhow::Result<Option<Shard>> {
+pub fn which_shard(given: Option<Shard>, shards: Option<usize>) -> anyhow::Result<Option<Shard>> {
     if given.is_some() {
         return Ok(given);
     }
