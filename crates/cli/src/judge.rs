@@ -8,14 +8,21 @@ use anyhow::{Context, bail};
 use inarow_agents::house::HouseBot;
 use inarow_core::Rule;
 use inarow_judge::local::Local;
+use inarow_judge::merge::{self, Part, Tournament};
 use inarow_judge::process::{BotProcess, Listener, Start};
 use inarow_judge::sandbox::{self, Launcher, Limits, Program, Sandbox, limits};
-use inarow_judge::{BotMeta, Config, Results, discover, output, play_game, process, tournament};
+use inarow_judge::shard::{self, Shard};
+use inarow_judge::{
+    BotMeta, Config, GameRecord, Results, discover, output, play_game, process, tournament,
+};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Options of `inarow judge`.
 #[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct Args {
+    #[command(subcommand)]
+    command: Option<JudgeCommand>,
     /// Folder holding one subfolder per bot, each with a `meta` file.
     #[arg(long, default_value = "bots")]
     bots: PathBuf,
@@ -28,9 +35,10 @@ pub struct Args {
     /// Time limit per answer in seconds; 0 for none.
     #[arg(long, default_value = "10", value_parser = parse_seconds)]
     timeout: f64,
-    /// Where to write the results (JSON).
-    #[arg(long, default_value = "results.json")]
-    results: PathBuf,
+    /// Where to write the results (JSON); with a shard, its part file
+    /// (default `part-I-of-N.json`).
+    #[arg(long)]
+    results: Option<PathBuf>,
     /// Folder for one SGF record per game.
     #[arg(long, default_value = "sgf")]
     sgf: PathBuf,
@@ -47,6 +55,37 @@ pub struct Args {
     /// of the bots folder), then exit.
     #[arg(long)]
     check_sandbox: bool,
+    /// Play only share I of N (from 0) of the schedule and write a part
+    /// file for `inarow judge merge`; needs --seed. Without it, a Slurm
+    /// job array or a Kubernetes Indexed Job gives the share.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<Shard>,
+    /// The number of shares of a Kubernetes Indexed Job (its completions),
+    /// whose JOB_COMPLETION_INDEX gives this share (or INAROW_SHARDS).
+    #[arg(long, value_name = "N")]
+    shards: Option<usize>,
+}
+
+/// What `inarow judge` can do besides playing a tournament.
+#[derive(clap::Subcommand, Debug)]
+enum JudgeCommand {
+    /// Merge the part files of a tournament played in shares into its
+    /// results and standings, as one machine would have written them.
+    Merge(MergeArgs),
+}
+
+/// Options of `inarow judge merge`.
+#[derive(clap::Args, Debug)]
+struct MergeArgs {
+    /// The part files, one per share, in any order.
+    #[arg(required = true, value_name = "PARTS")]
+    parts: Vec<PathBuf>,
+    /// Where to write the results (JSON).
+    #[arg(long, default_value = "results.json")]
+    results: PathBuf,
+    /// Folder for one SGF record per game.
+    #[arg(long, default_value = "sgf")]
+    sgf: PathBuf,
 }
 
 /// How contestants (bots, brains: programs the project did not write) are
@@ -137,6 +176,9 @@ macro_rules! say {
 
 /// Runs `inarow judge`.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(JudgeCommand::Merge(merge)) = args.command {
+        return run_merge(merge);
+    }
     let timeout = (args.timeout > 0.0).then(|| Duration::from_secs_f64(args.timeout));
     let sandbox = args.sandbox.sandbox(cpu_for_timeout(timeout))?;
     if args.check_sandbox {
@@ -152,10 +194,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         Rule::Freestyle
     };
-    let seed = args.seed.unwrap_or_else(rand::random);
     if let Some(bot) = &args.debug {
+        let seed = args.seed.unwrap_or_else(rand::random);
         return debug(&args.bots, bot, seed, timeout, rule, &sandbox);
     }
+    let shard = which_shard(args.shard, args.shards)?;
+    let seed = match (args.seed, shard) {
+        (Some(seed), _) => seed,
+        (None, None) => rand::random(),
+        (None, Some(shard)) => {
+            bail!("shard {shard} needs --seed: every share must play the same tournament")
+        }
+    };
+    let results_path = args.results.clone().unwrap_or_else(|| match shard {
+        Some(s) => PathBuf::from(format!("part-{}-of-{}.json", s.index, s.count)),
+        None => PathBuf::from("results.json"),
+    });
     let bots = discover(&args.bots)?;
     if bots.len() < 2 {
         bail!(
@@ -170,7 +224,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if jobs == 0 {
         bail!("-j must be at least 1");
     }
-    output::check_writable(&args.results, &args.sgf).map_err(anyhow::Error::msg)?;
+    output::check_writable(&results_path, &args.sgf).map_err(anyhow::Error::msg)?;
     verify(&sandbox, &bots)?;
     let config = Config {
         seed,
@@ -183,9 +237,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let _ = writeln!(std::io::stderr().lock(), "{}", said.shown(bot));
         })),
     };
-    let games = tournament::schedule(bots.len(), seed).len();
+    // A share names its tournament as it stands before its first game.
+    let part_of = match shard {
+        Some(_) => Some(Tournament::new(&bots, &config).map_err(anyhow::Error::msg)?),
+        None => None,
+    };
+    let shard = shard.unwrap_or(Shard::WHOLE);
+    let games = tournament::share(bots.len(), seed, shard).len();
+    let share = if shard.is_whole() {
+        String::new()
+    } else {
+        format!(", share {shard}")
+    };
     say!(
-        "tournament seed {seed} (replay with --seed {seed}): {} bots, {games} games, {jobs} at once",
+        "tournament seed {seed} (replay with --seed {seed}){share}: {} bots, {games} games, {jobs} at once",
         bots.len()
     );
     let bar = ProgressBar::with_draw_target(
@@ -200,35 +265,108 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed} {msg}")
             .expect("valid template"),
     );
-    let records = tournament::play_all(&bots, &config, &|record| {
+    let records = tournament::play_share(&bots, &config, shard, &|record| {
         bar.set_message(format!("{} vs {}", record.a, record.b));
         bar.inc(1);
     });
     bar.finish_and_clear();
-    let results = Results::new(&bots, &config, records);
-    // The files first: whatever happens to standard output, they are kept.
-    output::write_atomic(&args.results, output::results_json(&results).as_bytes())
-        .with_context(|| format!("cannot write {}", args.results.display()))?;
-    output::write_sgf_dir(&args.sgf, &results.games)
+    let Some(part_of) = part_of else {
+        return keep(
+            &Results::new(&bots, &config, records),
+            &results_path,
+            &args.sgf,
+        );
+    };
+    let part = Part::new(shard, part_of, records);
+    output::write_atomic(&results_path, part.to_json().as_bytes())
+        .with_context(|| format!("cannot write {}", results_path.display()))?;
+    output::write_sgf_dir(&args.sgf, &part.games)
         .with_context(|| format!("cannot write SGF records into {}", args.sgf.display()))?;
+    say!(
+        "share {shard}: {} games played; part in {}, their SGF records in {}",
+        part.games.len(),
+        results_path.display(),
+        args.sgf.display()
+    );
+    say_forfeits(&part.games);
+    say!("when every share is played: inarow judge merge PARTS... --results FILE");
+    Ok(())
+}
+
+/// The share this process plays: `--shard`, or the one a scheduler gave
+/// it (said on standard error); `None` for the whole tournament.
+pub fn which_shard(given: Option<Shard>, shards: Option<usize>) -> anyhow::Result<Option<Shard>> {
+    if given.is_some() {
+        return Ok(given);
+    }
+    match shard::from_scheduler(|name| std::env::var(name).ok(), shards)
+        .map_err(anyhow::Error::msg)?
+    {
+        Some((found, source)) => {
+            eprintln!("inarow: playing shard {found}, from the {source}");
+            Ok(Some(found))
+        }
+        None if shards.is_some() => bail!(
+            "--shards needs JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) to say which share to play; or give --shard I/N"
+        ),
+        None => Ok(None),
+    }
+}
+
+/// `inarow judge merge`: the parts' results, written and shown as a
+/// one-machine run writes and shows them.
+fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
+    let texts = args
+        .parts
+        .iter()
+        .map(|path| shard::read_part(path).map(|text| (path.display().to_string(), text)))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(anyhow::Error::msg)?;
+    let parts: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (&n[..], &t[..])).collect();
+    let results = merge::merge(&parts).map_err(anyhow::Error::msg)?;
+    output::check_writable(&args.results, &args.sgf).map_err(anyhow::Error::msg)?;
+    say!(
+        "tournament seed {}: {} parts, {} bots, {} games",
+        results.seed,
+        parts.len(),
+        results.bots.len(),
+        results.games.len()
+    );
+    keep(&results, &args.results, &args.sgf)
+}
+
+/// Writes the results file and the SGF records, then shows the standings.
+fn keep(results: &Results, path: &Path, sgf: &Path) -> anyhow::Result<()> {
+    // The files first: whatever happens to standard output, they are kept.
+    output::write_atomic(path, output::results_json(results).as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    output::write_sgf_dir(sgf, &results.games)
+        .with_context(|| format!("cannot write SGF records into {}", sgf.display()))?;
     say!(
         "{}",
         tournament::format_standings(&results.standings).trim_end()
     );
-    for (game, forfeit) in results.forfeits() {
-        say!(
-            "game {}: {} forfeits: {}",
-            game.index,
-            forfeit.by,
-            forfeit.reason
-        );
-    }
+    say_forfeits(&results.games);
     say!(
         "results in {}, SGF records in {}",
-        args.results.display(),
-        args.sgf.display()
+        path.display(),
+        sgf.display()
     );
     Ok(())
+}
+
+/// One line per forfeit, in schedule order.
+fn say_forfeits(games: &[GameRecord]) {
+    for game in games {
+        if let Some(forfeit) = &game.forfeit {
+            say!(
+                "game {}: {} forfeits: {}",
+                game.index,
+                forfeit.by,
+                forfeit.reason
+            );
+        }
+    }
 }
 
 /// Before the first game: each bot's sandbox works, or the judge refuses

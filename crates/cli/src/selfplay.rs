@@ -9,12 +9,18 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use inarow_core::{GameResult, Point};
 use inarow_engine::search::{Limits, Options, Searcher};
+use inarow_files::write_atomic;
 use inarow_judge::matches::brain::{self, BrainProcess, Place};
+use inarow_judge::matches::shard::{GameRow, Match, PairRecord, Part, mark, xy};
 use inarow_judge::matches::{self, Contender, Plan, Verdict, openings, stats};
+use inarow_judge::shard::{self, Shard};
 
 /// Options of `inarow selfplay`.
 #[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct Args {
+    #[command(subcommand)]
+    command: Option<SelfplayCommand>,
     /// Settings of engine A, e.g. `width=20,leaf_vcf=0,root_vcf=on,vcf_defence=on,lmr=on,tt_mb=32`.
     #[arg(long, default_value = "")]
     pub a: String,
@@ -61,10 +67,47 @@ pub struct Args {
     /// engines of this build run in this process).
     #[command(flatten)]
     pub sandbox: crate::judge::SandboxArgs,
+    /// Play only share I of N (from 0): pairs k with k mod N = I, never
+    /// stopping on the SPRT, and keep them in a part file for `inarow
+    /// selfplay merge`. Without it, a Slurm job array or a Kubernetes
+    /// Indexed Job gives the share.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
+    /// The number of shares of a Kubernetes Indexed Job (its completions).
+    #[arg(long, value_name = "N")]
+    pub shards: Option<usize>,
+    /// The part file of a share, rewritten after every pair (default
+    /// `selfplay-part-I-of-N.json`).
+    #[arg(long, value_name = "FILE")]
+    pub part: Option<PathBuf>,
+}
+
+/// What `inarow selfplay` can do besides playing a match.
+#[derive(clap::Subcommand, Debug)]
+enum SelfplayCommand {
+    /// Merge the part files of a match played in shares: the score, Elo and
+    /// SPRT verdict of the pairs one machine would have played, and whether
+    /// the SPRT has stopped (parts may still be playing).
+    Merge(MergeArgs),
+}
+
+/// Options of `inarow selfplay merge`.
+#[derive(clap::Args, Debug)]
+struct MergeArgs {
+    /// The part files, one per share, in any order.
+    #[arg(required = true, value_name = "PARTS")]
+    parts: Vec<PathBuf>,
+    /// Write the games counted to this file, as `--games` does.
+    #[arg(long)]
+    games: Option<PathBuf>,
 }
 
 /// Runs the match and prints a line per pair and a summary.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(SelfplayCommand::Merge(merge)) = args.command {
+        return run_merge(merge);
+    }
+    let share = crate::judge::which_shard(args.shard, args.shards)?;
     let size = 15;
     let a: Options = args.a.parse().map_err(anyhow::Error::msg).context("--a")?;
     let b: Options = args.b.parse().map_err(anyhow::Error::msg).context("--b")?;
@@ -140,6 +183,56 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         )),
         None => None,
     };
+    let side = |k: usize, settings: &str| -> anyhow::Result<String> {
+        Ok(match &brains[k] {
+            Some(place) => format!(
+                "brain {} (folder SHA-256 {})",
+                place.folder().display(),
+                shard::folder_digest(place.folder()).map_err(anyhow::Error::msg)?
+            ),
+            None => settings.to_string(),
+        })
+    };
+    // A share keeps its pairs in a part file, rewritten whole after each.
+    let mut part = match share {
+        Some(shard) => Some((
+            Part::new(
+                shard,
+                Match {
+                    a: side(0, &args.a)?,
+                    b: side(1, &args.b)?,
+                    openings: openings
+                        .iter()
+                        .map(|o| o.iter().map(|&p| xy(p, size)).collect())
+                        .collect(),
+                    pairs: args.pairs,
+                    size,
+                    nodes: args.nodes,
+                    ms: args.ms,
+                    elo0: args.elo0,
+                    elo1: args.elo1,
+                },
+            ),
+            args.part.clone().unwrap_or_else(|| {
+                format!("selfplay-part-{}-of-{}.json", shard.index, shard.count).into()
+            }),
+        )),
+        None => None,
+    };
+    let keep_part = |part: &Part, path: &PathBuf| {
+        write_atomic(path, part.to_json().as_bytes())
+            .with_context(|| format!("cannot write the part file {}", path.display()))
+    };
+    if let Some((part, path)) = &part {
+        keep_part(part, path)?;
+        println!(
+            "share {} of the match: pairs k with k mod {} = {}; part in {}",
+            part.shard,
+            part.shard.count,
+            part.shard.index,
+            path.display()
+        );
+    }
     let mut sa = contender(0, a)?;
     let mut sb = contender(1, b)?;
     let plan = Plan {
@@ -149,7 +242,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         limits,
         elo0: args.elo0,
         elo1: args.elo1,
+        share: share.unwrap_or(Shard::WHOLE),
     };
+    // The games of the pair being played: heard game by game, kept by pair.
+    let rows: std::cell::RefCell<Vec<GameRow>> = Default::default();
+    let sharing = part.is_some();
     // A contender that cannot answer loses the game: say why, once for
     // each side rather than once a game.
     let mut reported: [Option<String>; 2] = [None, None];
@@ -159,6 +256,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         &plan,
         |played| -> anyhow::Result<()> {
             let g = played.game;
+            if sharing {
+                rows.borrow_mut().push(GameRow {
+                    a_black: played.a_black,
+                    result: mark(g.result),
+                    moves: g.moves.iter().map(|&p| xy(p, size)).collect(),
+                    illegal: g.illegal,
+                    failure: g.failure.clone(),
+                    longest_ms: g.longest.as_millis() as u64,
+                });
+            }
             if let Some(why) = &g.failure {
                 let side = usize::from(g.result == GameResult::Win);
                 if reported[side].as_ref() != Some(why) {
@@ -169,33 +276,165 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let Some(out) = record.as_mut() else {
                 return Ok(());
             };
-            let colour = if played.a_black { "black" } else { "white" };
             writeln!(
                 out,
-                "{} {colour} {} {} | {}",
-                played.pair + 1,
-                result_mark(g.result),
-                points(played.opening, size),
-                points(&g.moves, size)
+                "{}",
+                game_line(
+                    played.pair,
+                    played.a_black,
+                    g.result,
+                    &xys(played.opening, size),
+                    &xys(&g.moves, size)
+                )
             )
             .and_then(|_| out.flush())
             .context("cannot write the games file")
         },
         |pair| {
-            let line: String = pair.results.iter().map(|&r| result_mark(r)).collect();
-            println!(
-                "pair {:>3}: {line}  A {}-{}-{}  LLR {:.2}",
-                pair.pair + 1,
-                pair.tally.wins,
-                pair.tally.draws,
-                pair.tally.losses,
-                pair.llr
-            );
+            match part.as_mut() {
+                Some((part, path)) => {
+                    part.pairs.push(PairRecord {
+                        pair: pair.pair,
+                        games: rows.take(),
+                    });
+                    let results: String = pair.results.iter().map(|&r| mark(r)).collect();
+                    println!("pair {:>3}: {results}", pair.pair + 1);
+                    // A part that cannot be kept stops nothing here; the
+                    // next pair tries again, and the end says so.
+                    if let Err(e) = keep_part(part, path) {
+                        eprintln!("inarow: {e:#}");
+                    }
+                }
+                None => println!(
+                    "{}",
+                    pair_line(pair.pair, pair.results, pair.tally, pair.llr)
+                ),
+            }
         },
     )?;
-    let tally = summary.tally;
+    if let Some((mut part, path)) = part {
+        part.finished = true;
+        keep_part(&part, &path)?;
+        println!(
+            "share {}: {} pairs played, part in {}; merge every share with: inarow selfplay merge PARTS...",
+            part.shard,
+            part.pairs.len(),
+            path.display()
+        );
+        return Ok(());
+    }
+    print_summary(
+        summary.tally,
+        (args.elo0, args.elo1),
+        summary.illegal,
+        summary.longest.as_millis(),
+    );
+    Ok(())
+}
+
+/// `inarow selfplay merge`: the pairs one machine would have played, as it
+/// prints them, and whether the SPRT has stopped.
+fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
+    let texts = args
+        .parts
+        .iter()
+        .map(|path| shard::read_part(path).map(|text| (path.display().to_string(), text)))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(anyhow::Error::msg)?;
+    let parts: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (&n[..], &t[..])).collect();
+    let merged = matches::shard::merge(&parts).map_err(anyhow::Error::msg)?;
+    let of = &merged.of;
+    let mut tally = inarow_core::Tally::default();
+    let mut lines = String::new();
+    for record in &merged.pairs {
+        let opening = &of.openings[record.pair % of.openings.len()];
+        let mut results = Vec::new();
+        for game in &record.games {
+            let result = match game.result {
+                '1' => GameResult::Win,
+                '0' => GameResult::Loss,
+                _ => GameResult::Draw,
+            };
+            tally.add(result);
+            results.push(result);
+            lines.push_str(&game_line(
+                record.pair,
+                game.a_black,
+                result,
+                opening,
+                &game.moves,
+            ));
+            lines.push('\n');
+        }
+        let (llr, _) = stats::sprt(&tally, of.elo0, of.elo1);
+        println!("{}", pair_line(record.pair, &results, tally, llr));
+    }
+    if let Some(path) = &args.games {
+        write_atomic(path, lines.as_bytes())
+            .with_context(|| format!("cannot write games file {}", path.display()))?;
+    }
+    print_summary(
+        merged.tally,
+        (of.elo0, of.elo1),
+        merged.illegal,
+        u128::from(merged.longest_ms),
+    );
+    if merged.verdict == Verdict::Continue {
+        println!("all {} pairs are in: the SPRT did not stop", of.pairs);
+    } else {
+        println!(
+            "the SPRT stopped after pair {}: the merge counts the pairs one machine would have played{}",
+            merged.pairs.len(),
+            match merged.beyond {
+                0 => String::new(),
+                n => format!(" ({n} later pairs played by the shares are not counted)"),
+            }
+        );
+    }
+    Ok(())
+}
+
+/// A pair's line: A's results, black first, the tally so far and the LLR.
+fn pair_line(pair: usize, results: &[GameResult], tally: inarow_core::Tally, llr: f64) -> String {
+    let line: String = results.iter().map(|&r| mark(r)).collect();
+    format!(
+        "pair {:>3}: {line}  A {}-{}-{}  LLR {llr:.2}",
+        pair + 1,
+        tally.wins,
+        tally.draws,
+        tally.losses,
+    )
+}
+
+/// A game's line in the games file: pair, A's colour, A's result, the
+/// opening's points, `|`, the moves.
+fn game_line(
+    pair: usize,
+    a_black: bool,
+    result: GameResult,
+    opening: &[[usize; 2]],
+    moves: &[[usize; 2]],
+) -> String {
+    let colour = if a_black { "black" } else { "white" };
+    format!(
+        "{} {colour} {} {} | {}",
+        pair + 1,
+        mark(result),
+        points(opening),
+        points(moves)
+    )
+}
+
+/// The match's score, Elo with its interval, the SPRT verdict and the
+/// illegal moves and longest think.
+fn print_summary(
+    tally: inarow_core::Tally,
+    (elo0, elo1): (f64, f64),
+    illegal: usize,
+    longest_ms: u128,
+) {
     let (lo, elo, hi) = stats::elo(&tally);
-    let (llr, verdict) = stats::sprt(&tally, args.elo0, args.elo1);
+    let (llr, verdict) = stats::sprt(&tally, elo0, elo1);
     println!(
         "A vs B: +{} ={} -{} score {:.3}  Elo {elo:+.0} [{lo:+.0}, {hi:+.0}] (95%)",
         tally.wins,
@@ -204,36 +443,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         tally.score()
     );
     println!(
-        "SPRT elo0 {} elo1 {}: LLR {llr:.2} (bounds -2.94, 2.94): {}",
-        args.elo0,
-        args.elo1,
+        "SPRT elo0 {elo0} elo1 {elo1}: LLR {llr:.2} (bounds -2.94, 2.94): {}",
         match verdict {
             Verdict::Accept => "H1 accepted (A gains)",
             Verdict::Reject => "H0 accepted (no gain)",
             Verdict::Continue => "undecided",
         }
     );
-    println!(
-        "illegal moves: {}; longest think: {} ms",
-        summary.illegal,
-        summary.longest.as_millis()
-    );
-    Ok(())
+    println!("illegal moves: {illegal}; longest think: {longest_ms} ms");
 }
 
-/// A's result as the pair lines and the games file show it.
-fn result_mark(result: GameResult) -> char {
-    match result {
-        GameResult::Win => '1',
-        GameResult::Draw => '=',
-        GameResult::Loss => '0',
-    }
+/// Points as `[x, y]`.
+fn xys(ps: &[Point], size: usize) -> Vec<[usize; 2]> {
+    ps.iter().map(|&p| xy(p, size)).collect()
 }
 
 /// Points as `x,y` separated by spaces, as the openings file has them.
-fn points(ps: &[Point], size: usize) -> String {
+fn points(ps: &[[usize; 2]]) -> String {
     ps.iter()
-        .map(|p| format!("{},{}", p.col(size), p.row(size)))
+        .map(|[x, y]| format!("{x},{y}"))
         .collect::<Vec<_>>()
         .join(" ")
 }

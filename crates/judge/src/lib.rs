@@ -16,6 +16,10 @@
 //! - [`matches`](mod@matches): the match runner (openings, games from them, Gomocup
 //!   brains as contenders, Elo and SPRT) that shows what an engine change gains.
 //! - [`local`]: a player of this process (the house bot) as a contestant.
+//! - [`shard`]: a machine's share of a tournament or match on a cluster
+//!   (`I/N`, Slurm job arrays, Kubernetes Indexed Jobs), bot folder digests.
+//! - [`merge`]: a tournament's part files and their merge into the results
+//!   a one-machine run writes.
 //!
 //! The wire format is `inarow_protocol::koth`; the Swap2 game the referee
 //! drives is `inarow_core::swap2`.
@@ -29,11 +33,13 @@
 
 pub mod local;
 pub mod matches;
+pub mod merge;
 pub mod meta;
 pub mod output;
 pub mod process;
 pub mod referee;
 pub mod sandbox;
+pub mod shard;
 pub mod tournament;
 
 pub use meta::{BotMeta, discover};

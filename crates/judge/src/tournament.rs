@@ -17,6 +17,7 @@ use crate::meta::BotMeta;
 use crate::process::{BotProcess, Listener, Start};
 use crate::referee::{Contestant, Fault, Forfeit, GameRecord, Seat, play_game_watched};
 use crate::sandbox::{ProbeError, Sandbox};
+use crate::shard::Shard;
 
 /// How a tournament is run.
 #[derive(Clone, Debug)]
@@ -296,7 +297,27 @@ pub fn play_all(
     config: &Config,
     on_game: &(dyn Fn(&GameRecord) + Sync),
 ) -> Vec<GameRecord> {
-    play_all_watched(bots, config, &|event| {
+    play_share(bots, config, Shard::WHOLE, on_game)
+}
+
+/// The games of the schedule that are `shard`'s, in schedule order.
+pub fn share(bots: usize, seed: u64, shard: Shard) -> Vec<Fixture> {
+    schedule(bots, seed)
+        .into_iter()
+        .filter(|f| shard.owns(f.index))
+        .collect()
+}
+
+/// [`play_all`] for one machine's `shard` of the schedule: its records in
+/// schedule order.
+pub fn play_share(
+    bots: &[BotMeta],
+    config: &Config,
+    shard: Shard,
+    on_game: &(dyn Fn(&GameRecord) + Sync),
+) -> Vec<GameRecord> {
+    let fixtures = share(bots.len(), config.seed, shard);
+    play_fixtures_watched(bots, &fixtures, config, &|event| {
         if let Event::End { record } = event {
             on_game(record);
         }
@@ -310,7 +331,17 @@ pub fn play_all_watched(
     config: &Config,
     on_event: OnEvent<'_>,
 ) -> Vec<GameRecord> {
-    let fixtures = schedule(bots.len(), config.seed);
+    play_fixtures_watched(bots, &schedule(bots.len(), config.seed), config, on_event)
+}
+
+/// Plays `fixtures` (the whole schedule, or a machine's share of it) on
+/// `config.jobs` threads and returns the records in the order given.
+pub fn play_fixtures_watched(
+    bots: &[BotMeta],
+    fixtures: &[Fixture],
+    config: &Config,
+    on_event: OnEvent<'_>,
+) -> Vec<GameRecord> {
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<Option<GameRecord>>> = Mutex::new(vec![None; fixtures.len()]);
     std::thread::scope(|scope| {
@@ -423,6 +454,19 @@ pub fn format_standings(table: &[Standing]) -> String {
     out
 }
 
+/// A rule as the results file names it.
+pub fn rule_name(rule: Rule) -> &'static str {
+    match rule {
+        Rule::Freestyle => "freestyle",
+        Rule::Exact => "exact",
+    }
+}
+
+/// The time limit per answer as the results file keeps it: seconds, 0 for none.
+pub fn timeout_seconds(timeout: Option<Duration>) -> f64 {
+    timeout.map_or(0.0, |t| t.as_secs_f64())
+}
+
 /// The whole tournament as written to the results file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Results {
@@ -444,25 +488,33 @@ impl Results {
     /// Gathers the results of a finished tournament.
     pub fn new(bots: &[BotMeta], config: &Config, games: Vec<GameRecord>) -> Results {
         let names: Vec<String> = bots.iter().map(|b| b.name.clone()).collect();
-        Results {
-            seed: config.seed,
-            rule: match config.rule {
-                Rule::Freestyle => "freestyle",
-                Rule::Exact => "exact",
-            }
-            .into(),
-            timeout_seconds: config.timeout.map_or(0.0, |t| t.as_secs_f64()),
-            standings: standings(&names, &games),
-            bots: names,
+        Results::of_games(
+            config.seed,
+            rule_name(config.rule),
+            timeout_seconds(config.timeout),
+            names,
             games,
-        }
+        )
     }
 
-    /// Forfeits in schedule order, for a summary.
-    pub fn forfeits(&self) -> impl Iterator<Item = (&GameRecord, &Forfeit)> {
-        self.games
-            .iter()
-            .filter_map(|g| g.forfeit.as_ref().map(|f| (g, f)))
+    /// The results of the tournament that played `games` (every game of
+    /// the schedule, in its order), as a one-machine run or a merge of
+    /// its shares writes them.
+    pub fn of_games(
+        seed: u64,
+        rule: &str,
+        timeout_seconds: f64,
+        bots: Vec<String>,
+        games: Vec<GameRecord>,
+    ) -> Results {
+        Results {
+            seed,
+            rule: rule.into(),
+            timeout_seconds,
+            standings: standings(&bots, &games),
+            bots,
+            games,
+        }
     }
 }
 

@@ -7,12 +7,14 @@
 //! - [`game`]: one game from an opening, the [`Contender`] trait and the engine as one.
 //! - [`brain`]: a Gomocup brain program as a contender.
 //! - [`stats`]: Elo with error bars and the SPRT over a [`Tally`].
+//! - [`shard`]: a match played in shares on many machines, and their merge.
 //!
 //! The runner prints nothing: the front hears of each game and each pair.
 
 pub mod brain;
 pub mod game;
 pub mod openings;
+pub mod shard;
 pub mod stats;
 
 use std::time::Duration;
@@ -40,6 +42,10 @@ pub struct Plan<'a> {
     pub elo0: f64,
     /// ... or `elo1` better (H1); the match stops once one is accepted.
     pub elo1: f64,
+    /// The pairs played here: pair `k` if the share owns it. A share of
+    /// a match cut in several never stops on the SPRT (it sees only its
+    /// own pairs); the merge does.
+    pub share: crate::shard::Shard,
 }
 
 /// One game as the match played it.
@@ -90,7 +96,8 @@ pub fn play_match<E>(
     mut on_pair: impl FnMut(&PairEnd),
 ) -> Result<Summary, E> {
     let mut summary = Summary::default();
-    for (k, opening) in plan.openings.iter().cycle().take(plan.pairs).enumerate() {
+    let pairs = plan.openings.iter().cycle().take(plan.pairs).enumerate();
+    for (k, opening) in pairs.filter(|(k, _)| plan.share.owns(*k)) {
         let mut results = Vec::with_capacity(2);
         for a_black in [true, false] {
             let g = play_match_game(a, b, a_black, opening, plan.size, plan.limits);
@@ -112,7 +119,7 @@ pub fn play_match<E>(
             tally: summary.tally,
             llr,
         });
-        if verdict != Verdict::Continue {
+        if verdict != Verdict::Continue && plan.share.is_whole() {
             break;
         }
     }

@@ -1,0 +1,118 @@
+//! `inarow selfplay --shard I/N` and `inarow selfplay merge` end to end, on
+//! a node budget: the merged pair lines, score, Elo, SPRT verdict and games
+//! file are the one-machine run's, and a merge says when the SPRT stopped.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+use common::{inarow, stderr, stdout};
+
+fn ok(args: &[&str]) -> String {
+    let out = inarow(args, "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    stdout(&out)
+}
+
+/// The lines a merge must reproduce: pairs, score with Elo, and the SPRT.
+fn verdict_lines(out: &str) -> Vec<&str> {
+    out.lines()
+        .filter(|l| l.starts_with("pair ") || l.starts_with("A vs B") || l.starts_with("SPRT"))
+        .collect()
+}
+
+/// Plays `args` whole and in `count` shares, merges, and returns the
+/// one-machine output and the merge's (games files compared on the way).
+fn whole_and_merged(dir: &Path, args: &[&str], count: usize) -> (String, String) {
+    let games = dir.join("whole.txt");
+    let whole = ok(&[&["selfplay"], args, &["--games", games.to_str().unwrap()]].concat());
+    let mut parts = Vec::new();
+    for index in 0..count {
+        let part = dir.join(format!("part-{index}.json"));
+        let shard = format!("{index}/{count}");
+        let out = ok(&[
+            &["selfplay"],
+            args,
+            &["--shard", &shard, "--part", part.to_str().unwrap()],
+        ]
+        .concat());
+        assert!(out.contains(&format!("share {shard}: ")), "{out}");
+        parts.push(part.to_str().unwrap().to_string());
+    }
+    let merged_games = dir.join("merged.txt");
+    let mut merge = vec!["selfplay", "merge"];
+    merge.extend(parts.iter().map(String::as_str));
+    merge.extend(["--games", merged_games.to_str().unwrap()]);
+    let merged = ok(&merge);
+    assert_eq!(
+        fs::read(&merged_games).unwrap(),
+        fs::read(&games).unwrap(),
+        "the games file"
+    );
+    (whole, merged)
+}
+
+#[test]
+fn shares_merged_score_as_one_machine_on_a_node_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "--a", "width=12", "--pairs", "5", "--nodes", "300", "--seed", "3",
+    ];
+    let (whole, merged) = whole_and_merged(dir.path(), &args, 3);
+    assert_eq!(verdict_lines(&merged), verdict_lines(&whole), "{merged}");
+    assert_eq!(verdict_lines(&whole).len(), 5 + 2);
+    assert!(
+        merged.contains("all 5 pairs are in: the SPRT did not stop"),
+        "{merged}"
+    );
+}
+
+#[test]
+fn a_merge_stops_where_the_sprt_stopped_one_machine() {
+    let dir = tempfile::tempdir().unwrap();
+    // The same engine on both sides scores about half: "A is 300 Elo
+    // better" against "600 better" is decided for H0 within a few pairs.
+    let args = [
+        "--pairs", "12", "--nodes", "200", "--seed", "5", "--elo0", "300", "--elo1", "600",
+    ];
+    let (whole, merged) = whole_and_merged(dir.path(), &args, 2);
+    assert!(whole.contains("H0 accepted"), "{whole}");
+    let played = whole.lines().filter(|l| l.starts_with("pair ")).count();
+    assert!(played < 12, "{whole}");
+    assert_eq!(verdict_lines(&merged), verdict_lines(&whole), "{merged}");
+    assert!(
+        merged.contains(&format!("the SPRT stopped after pair {played}")),
+        "{merged}"
+    );
+}
+
+#[test]
+fn a_part_of_another_match_is_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let part = |name: &str, shard: &str, a: &str| {
+        let path = dir.path().join(name);
+        let p = path.to_str().unwrap();
+        ok(&[
+            "selfplay", "--a", a, "--pairs", "2", "--nodes", "100", "--shard", shard, "--part", p,
+        ]);
+        p.to_string()
+    };
+    let p0 = part("p0.json", "0/2", "width=12");
+    let other = part("other.json", "1/2", "width=10");
+    let out = inarow(&["selfplay", "merge", &p0, &other], "");
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("other.json: a part of another match")
+            && err.contains("A width=10, not width=12"),
+        "{err}"
+    );
+    let out = inarow(&["selfplay", "merge", &p0], "");
+    assert!(
+        stderr(&out).contains("pair 2 is share 1/2's, which is missing"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -1,0 +1,519 @@
+//! A tournament played in shares on many machines: the part file each
+//! share writes, and the merge of the parts into the results a one-machine
+//! run writes, byte for byte (for bots that depend only on their seed).
+//!
+//! A part says which tournament it belongs to (seed, rule, time limit,
+//! sandbox limits, and every bot with its meta and a digest of its folder)
+//! and holds its share's games. The merge trusts no part: each must be of
+//! the same tournament as the others, every share must be there once, and
+//! every game must be the scheduled game of its share (same bots, same
+//! seeds, a winner who played it, stones on the board).
+
+use serde::{Deserialize, Serialize};
+
+use crate::meta::BotMeta;
+use crate::referee::GameRecord;
+use crate::sandbox::Limits;
+use crate::shard::{self, Shard};
+use crate::tournament::{self, Config, Fixture, Results};
+
+/// What a part file says it is, so that a results file or a match's part
+/// given by mistake is named as such.
+pub const FORMAT: &str = "inarow judge part, version 1";
+
+/// One bot of the tournament as every share must have seen it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bot {
+    /// Its name (meta line 1).
+    pub name: String,
+    /// Its program (meta line 2).
+    pub command: String,
+    /// Its arguments (meta line 3).
+    pub args: Vec<String>,
+    /// The SHA-256 of its folder ([`shard::folder_digest`]) when the share started.
+    pub folder_sha256: String,
+}
+
+/// Which tournament a part belongs to: everything that decides its games.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tournament {
+    /// The tournament seed.
+    pub seed: u64,
+    /// `freestyle` or `exact`.
+    pub rule: String,
+    /// The time limit per answer in seconds; 0 for none.
+    pub timeout_seconds: f64,
+    /// The sandbox's limits for every bot; `None` when bots ran uncontained.
+    pub limits: Option<Limits>,
+    /// The bots in folder order.
+    pub bots: Vec<Bot>,
+}
+
+impl Tournament {
+    /// The tournament `config` plays among `bots`, digesting each bot's folder.
+    pub fn new(bots: &[BotMeta], config: &Config) -> Result<Tournament, String> {
+        let bots = bots
+            .iter()
+            .map(|bot| {
+                Ok(Bot {
+                    name: bot.name.clone(),
+                    command: bot.command.clone(),
+                    args: bot.args.clone(),
+                    folder_sha256: shard::folder_digest(&bot.folder)?,
+                })
+            })
+            .collect::<Result<_, String>>()?;
+        Ok(Tournament {
+            seed: config.seed,
+            rule: tournament::rule_name(config.rule).into(),
+            timeout_seconds: tournament::timeout_seconds(config.timeout),
+            limits: config.sandbox.is_on().then(|| *config.sandbox.limits()),
+            bots,
+        })
+    }
+
+    /// The first thing in which `other` is another tournament, in words.
+    fn difference(&self, other: &Tournament) -> Option<String> {
+        if self.seed != other.seed {
+            return Some(format!("seed {}, not {}", other.seed, self.seed));
+        }
+        if self.rule != other.rule {
+            return Some(format!("rule {}, not {}", other.rule, self.rule));
+        }
+        if self.timeout_seconds.to_bits() != other.timeout_seconds.to_bits() {
+            return Some(format!(
+                "time limit {} s, not {} s",
+                other.timeout_seconds, self.timeout_seconds
+            ));
+        }
+        if self.limits != other.limits {
+            let say = |l: &Option<Limits>| match l {
+                Some(l) => format!("{l:?}"),
+                None => "no sandbox".into(),
+            };
+            return Some(format!(
+                "sandbox limits {}, not {}",
+                say(&other.limits),
+                say(&self.limits)
+            ));
+        }
+        let names = |t: &Tournament| t.bots.iter().map(|b| b.name.clone()).collect::<Vec<_>>();
+        if names(self) != names(other) {
+            return Some(format!(
+                "bots {}, not {}",
+                names(other).join(" "),
+                names(self).join(" ")
+            ));
+        }
+        let (mine, theirs) = self
+            .bots
+            .iter()
+            .zip(&other.bots)
+            .find(|(mine, theirs)| mine != theirs)?;
+        Some(
+            if (&mine.command, &mine.args) != (&theirs.command, &theirs.args) {
+                format!(
+                    "bot {} runs `{} {}`, not `{} {}`",
+                    mine.name,
+                    theirs.command,
+                    theirs.args.join(" "),
+                    mine.command,
+                    mine.args.join(" ")
+                )
+            } else {
+                format!(
+                    "bot {}'s folder has other files (SHA-256 {}, not {})",
+                    mine.name, theirs.folder_sha256, mine.folder_sha256
+                )
+            },
+        )
+    }
+}
+
+/// One share's part of a tournament, as written to its part file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Part {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// The share this part played.
+    pub shard: Shard,
+    /// The tournament it is a share of.
+    pub tournament: Tournament,
+    /// The share's games in schedule order.
+    pub games: Vec<GameRecord>,
+}
+
+impl Part {
+    /// The part of `shard` that played `games` of `tournament`.
+    pub fn new(shard: Shard, tournament: Tournament, games: Vec<GameRecord>) -> Part {
+        Part {
+            format: FORMAT.into(),
+            shard,
+            tournament,
+            games,
+        }
+    }
+
+    /// The part as pretty JSON, for its file.
+    pub fn to_json(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self).expect("parts serialize");
+        text.push('\n');
+        text
+    }
+
+    /// Reads a part from the text of file `name`; the error names it.
+    pub fn parse(name: &str, text: &str) -> Result<Part, String> {
+        let part: Part = serde_json::from_str(text)
+            .map_err(|e| format!("{name}: not a part file of `inarow judge --shard`: {e}"))?;
+        if part.format != FORMAT {
+            return Err(format!(
+                "{name}: a part file of another kind ({:?}, not {FORMAT:?})",
+                part.format
+            ));
+        }
+        Ok(part)
+    }
+}
+
+/// Checks that `game` is the scheduled `fixture` played among `names`: the
+/// same bots and seeds, a winner and a forfeiter who played it, stones on
+/// the board. What is wrong comes back in words.
+fn check_game(game: &GameRecord, fixture: &Fixture, names: &[String]) -> Result<(), String> {
+    let (a, b) = (&names[fixture.a], &names[fixture.b]);
+    if game.index != fixture.index {
+        return Err(format!(
+            "holds game {} where its share's game {} belongs",
+            game.index, fixture.index
+        ));
+    }
+    let game_no = fixture.index;
+    if (&game.a, &game.b) != (a, b)
+        || (game.a_seed, game.b_seed) != (fixture.a_seed, fixture.b_seed)
+    {
+        return Err(format!(
+            "game {game_no} is not the scheduled one ({a} opens against {b} with seeds {} and {})",
+            fixture.a_seed, fixture.b_seed
+        ));
+    }
+    let played = |who: &Option<String>| who.as_ref().is_none_or(|w| w == a || w == b);
+    let forfeiter = game.forfeit.as_ref().map(|f| f.by.clone());
+    if !played(&game.winner) || !played(&game.black) || !played(&game.white) || !played(&forfeiter)
+    {
+        return Err(format!("game {game_no} names a bot that did not play it"));
+    }
+    let size = inarow_protocol::koth::SIZE as u8;
+    if let Some(stone) = game
+        .stones
+        .iter()
+        .find(|s| s.x >= size || s.y >= size || !matches!(s.colour, 'B' | 'W'))
+    {
+        return Err(format!(
+            "game {game_no} has a stone off the board or of no colour ({:?} at {},{})",
+            stone.colour, stone.x, stone.y
+        ));
+    }
+    Ok(())
+}
+
+/// Merges the parts of a tournament (`(name, text)` of each part file) into
+/// its results, as one machine would have written them. A missing,
+/// duplicated or foreign part, or a game that is not its share's, is a
+/// one-line error naming the part.
+pub fn merge(parts: &[(&str, &str)]) -> Result<Results, String> {
+    let parsed = parts
+        .iter()
+        .map(|&(name, text)| Part::parse(name, text).map(|p| (name, p)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let shares: Vec<(&str, Shard)> = parsed.iter().map(|(name, p)| (*name, p.shard)).collect();
+    let missing = shard::missing_shares(&shares)?;
+    let (first_name, first) = &parsed[0];
+    let tournament = first.tournament.clone();
+    for (name, part) in &parsed[1..] {
+        if let Some(why) = tournament.difference(&part.tournament) {
+            return Err(format!(
+                "{name}: a part of another tournament than {first_name}: {why}"
+            ));
+        }
+    }
+    if let Some(share) = missing.first() {
+        return Err(format!(
+            "share {share} is missing: no part file given played it (parts are written by `inarow judge --shard {share}`)"
+        ));
+    }
+    let names: Vec<String> = tournament.bots.iter().map(|b| b.name.clone()).collect();
+    if names.len() < 2 {
+        return Err(format!("{first_name}: a tournament needs at least 2 bots"));
+    }
+    let schedule = tournament::schedule(names.len(), tournament.seed);
+    let mut games: Vec<Option<GameRecord>> = vec![None; schedule.len()];
+    for (name, part) in parsed {
+        let fixtures = schedule.iter().filter(|f| part.shard.owns(f.index));
+        if part.games.len() != fixtures.clone().count() {
+            return Err(format!(
+                "{name}: share {} holds {} games, but its share of the schedule is {}",
+                part.shard,
+                part.games.len(),
+                fixtures.count()
+            ));
+        }
+        for (game, fixture) in part.games.into_iter().zip(fixtures) {
+            check_game(&game, fixture, &names).map_err(|why| format!("{name}: {why}"))?;
+            games[fixture.index] = Some(game);
+        }
+    }
+    let games = games
+        .into_iter()
+        .map(|g| g.expect("every share is there, and each gave its games"))
+        .collect();
+    Ok(Results::of_games(
+        tournament.seed,
+        &tournament.rule,
+        tournament.timeout_seconds,
+        names,
+        games,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::referee::{Fault, Forfeit, Seat, Stone};
+
+    /// A made-up but well-formed record of `fixture`: its outcome a pure
+    /// function of the fixture, as with bots that depend only on their seed.
+    fn record(fixture: &Fixture, names: &[String]) -> GameRecord {
+        let (a, b) = (names[fixture.a].clone(), names[fixture.b].clone());
+        let k = fixture.a_seed ^ fixture.b_seed;
+        let stones = (0..(k % 9) as u8)
+            .map(|i| Stone {
+                by: if i % 2 == 0 { Seat::A } else { Seat::B },
+                colour: if i % 2 == 0 { 'B' } else { 'W' },
+                x: i,
+                y: (k % 15) as u8,
+            })
+            .collect();
+        let (winner, forfeit) = match k % 4 {
+            0 => (None, None),
+            1 => (Some(a.clone()), None),
+            2 => (Some(b.clone()), None),
+            _ => (
+                Some(b.clone()),
+                Some(Forfeit {
+                    by: a.clone(),
+                    fault: Fault::Timeout { seconds: 0.1 },
+                    reason: "timeout: no answer within 0.1 s".into(),
+                }),
+            ),
+        };
+        GameRecord {
+            index: fixture.index,
+            a_seed: fixture.a_seed,
+            b_seed: fixture.b_seed,
+            swap: Some("black".into()),
+            black: Some(b.clone()),
+            white: Some(a.clone()),
+            stones,
+            reason: if forfeit.is_some() { "forfeit" } else { "five" }.into(),
+            winner,
+            forfeit,
+            a,
+            b,
+        }
+    }
+
+    fn tournament(seed: u64, bots: usize) -> Tournament {
+        Tournament {
+            seed,
+            rule: "freestyle".into(),
+            timeout_seconds: 0.1,
+            limits: Some(Limits::default()),
+            bots: (0..bots)
+                .map(|i| Bot {
+                    name: format!("bot{i:02}"),
+                    command: "./run".into(),
+                    args: vec![],
+                    folder_sha256: format!("{i:064}"),
+                })
+                .collect(),
+        }
+    }
+
+    fn whole(t: &Tournament) -> Results {
+        let names: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
+        let games = tournament::schedule(names.len(), t.seed)
+            .iter()
+            .map(|f| record(f, &names))
+            .collect();
+        Results::of_games(t.seed, &t.rule, t.timeout_seconds, names, games)
+    }
+
+    /// The part files of `t` cut into `count` shares, named `part-I`.
+    fn parts(t: &Tournament, count: usize) -> Vec<(String, String)> {
+        let names: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
+        (0..count)
+            .map(|index| {
+                let shard = Shard::new(index, count).unwrap();
+                let games = tournament::share(names.len(), t.seed, shard)
+                    .iter()
+                    .map(|f| record(f, &names))
+                    .collect();
+                let part = Part::new(shard, t.clone(), games);
+                (format!("part-{index}"), part.to_json())
+            })
+            .collect()
+    }
+
+    fn merged(parts: &[(String, String)]) -> Result<Results, String> {
+        let refs: Vec<(&str, &str)> = parts.iter().map(|(n, t)| (&n[..], &t[..])).collect();
+        merge(&refs)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn the_shares_are_the_whole_schedule_with_no_game_twice(
+            bots in 2usize..24, count in 1usize..40, seed in any::<u64>()
+        ) {
+            let schedule = tournament::schedule(bots, seed);
+            let mut seen = vec![0u32; schedule.len()];
+            for index in 0..count {
+                for fixture in tournament::share(bots, seed, Shard::new(index, count).unwrap()) {
+                    prop_assert_eq!(fixture, schedule[fixture.index]);
+                    seen[fixture.index] += 1;
+                }
+            }
+            prop_assert!(seen.iter().all(|&n| n == 1), "{:?}", seen);
+        }
+
+        #[test]
+        fn a_merge_of_the_parts_is_the_one_machine_results_file_byte_for_byte(
+            bots in 2usize..12, count in 1usize..20, seed in any::<u64>(), shuffle in any::<u64>()
+        ) {
+            let t = tournament(seed, bots);
+            let mut given = parts(&t, count);
+            // The order parts are given in does not matter.
+            let turn = (shuffle as usize) % given.len();
+            given.rotate_left(turn);
+            let results = merged(&given).unwrap();
+            prop_assert_eq!(
+                crate::output::results_json(&results),
+                crate::output::results_json(&whole(&t))
+            );
+        }
+    }
+
+    /// The one-line error of merging `parts`, which must start with `start`.
+    fn refused(parts: &[(String, String)], start: &str) -> String {
+        let err = merged(parts).unwrap_err();
+        assert!(!err.contains('\n'), "{err}");
+        assert!(err.starts_with(start), "{err}");
+        err
+    }
+
+    #[test]
+    fn a_missing_duplicated_or_foreign_part_is_named() {
+        let t = tournament(5, 6);
+        let good = parts(&t, 4);
+        assert!(merged(&good).is_ok());
+        refused(&good[..3], "share 3/4 is missing");
+        let mut twice = good.clone();
+        twice.push(("again".into(), good[1].1.clone()));
+        refused(&twice, "again: share 1/4 is given twice (also part-1)");
+        refused(&[], "no part files");
+        let mut other_count = good[..3].to_vec();
+        other_count.push(parts(&t, 5).remove(3));
+        refused(&other_count, "part-3: share 3/5");
+
+        // A share of another tournament, each way it can differ.
+        let foreign = |change: &dyn Fn(&mut Tournament), says: &str| {
+            let mut other = t.clone();
+            change(&mut other);
+            let mut mixed = good[..3].to_vec();
+            mixed.push(parts(&other, 4).remove(3));
+            let err = refused(&mixed, "part-3: a part of another tournament than part-0");
+            assert!(err.contains(says), "{err}");
+        };
+        foreign(&|t| t.seed = 6, "seed 6, not 5");
+        foreign(&|t| t.rule = "exact".into(), "rule exact");
+        foreign(&|t| t.timeout_seconds = 10.0, "time limit 10 s");
+        foreign(&|t| t.limits = None, "no sandbox");
+        foreign(&|t| t.bots[2].name = "eve".into(), "bots bot00 bot01 eve");
+        foreign(&|t| t.bots.pop().map(drop).unwrap_or(()), "bots");
+        foreign(
+            &|t| t.bots[1].args = vec!["--fast".into()],
+            "bot bot01 runs `./run --fast`",
+        );
+        foreign(
+            &|t| t.bots[4].folder_sha256 = "f".repeat(64),
+            "bot bot04's folder has other files",
+        );
+    }
+
+    #[test]
+    fn a_part_whose_games_are_not_its_share_is_refused() {
+        let t = tournament(9, 5);
+        let good = parts(&t, 3);
+        // Edits one game of part 1 (its first) and merges.
+        let edit = |change: &dyn Fn(&mut serde_json::Value), says: &str| {
+            let mut given = good.clone();
+            let mut json: serde_json::Value = serde_json::from_str(&given[1].1).unwrap();
+            change(&mut json["games"][0]);
+            given[1].1 = json.to_string();
+            let err = refused(&given, "part-1: ");
+            assert!(err.contains(says), "{err}");
+        };
+        edit(
+            &|g| g["index"] = 0.into(),
+            "holds game 0 where its share's game 1",
+        );
+        edit(
+            &|g| g["a_seed"] = 7.into(),
+            "game 1 is not the scheduled one",
+        );
+        edit(&|g| g["a"] = "bot04".into(), "not the scheduled one");
+        edit(&|g| g["winner"] = "mallory".into(), "did not play it");
+        edit(&|g| g["black"] = "mallory".into(), "did not play it");
+        edit(
+            &|g| g["stones"] = serde_json::json!([{"by": "A", "colour": "B", "x": 15, "y": 0}]),
+            "off the board",
+        );
+        edit(
+            &|g| g["stones"] = serde_json::json!([{"by": "A", "colour": "R", "x": 1, "y": 0}]),
+            "of no colour",
+        );
+        edit(&|g| g["winner"] = 1.into(), "not a part file");
+
+        // A game too few or too many.
+        let mut short = good.clone();
+        let mut json: serde_json::Value = serde_json::from_str(&short[2].1).unwrap();
+        json["games"].as_array_mut().unwrap().pop();
+        short[2].1 = json.to_string();
+        refused(&short, "part-2: share 2/3 holds");
+
+        // Not a part at all: truncated, empty, a results file, another kind.
+        let mut cut = good.clone();
+        let half = cut[0].1.len() / 2;
+        cut[0].1.truncate(half);
+        refused(&cut, "part-0: not a part file");
+        let mut empty = good.clone();
+        empty[0].1 = String::new();
+        refused(&empty, "part-0: not a part file");
+        let mut results = good.clone();
+        results[0].1 = crate::output::results_json(&whole(&t));
+        refused(&results, "part-0: not a part file");
+        let mut kind = good.clone();
+        kind[0].1 = kind[0].1.replace(FORMAT, "inarow selfplay part, version 1");
+        refused(&kind, "part-0: a part file of another kind");
+        let mut hostile_count = good.clone();
+        let mut json: serde_json::Value = serde_json::from_str(&hostile_count[0].1).unwrap();
+        json["shard"]["count"] = (1u64 << 62).into();
+        hostile_count[0].1 = json.to_string();
+        refused(&hostile_count, "part-0: the number of shards must be");
+    }
+}

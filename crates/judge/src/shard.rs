@@ -1,0 +1,420 @@
+//! Shares of a tournament or a match for the machines of a cluster: which
+//! share this process plays (`I/N`, or read from the scheduler), a digest of
+//! a bot's folder that tells the same bot on every machine, and the checks a
+//! merge makes on the set of parts it is given.
+//!
+//! A share is a pure function of the schedule and `I/N`: item `k` (a game
+//! of a tournament, a pair of a match) belongs to share `k mod N`, which
+//! also spreads long and short games evenly over the shares.
+
+use std::fmt;
+use std::io::Read;
+use std::path::Path;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// Share `index` of `count` (from 0): this process plays the items `k`
+/// with `k mod count == index`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Shard {
+    /// Which share, from 0.
+    pub index: usize,
+    /// How many shares the work is cut into.
+    pub count: usize,
+}
+
+/// The most shares one piece of work is cut into: far beyond any cluster's
+/// machines for one tournament, and it keeps hostile part files from
+/// announcing billions of shares.
+pub const MAX_SHARES: usize = 1 << 20;
+
+impl Shard {
+    /// The whole work in one share.
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// Share `index` of `count`, checked.
+    pub fn new(index: usize, count: usize) -> Result<Shard, String> {
+        if count == 0 || count > MAX_SHARES {
+            return Err(format!(
+                "the number of shards must be between 1 and {MAX_SHARES}, not {count}"
+            ));
+        }
+        if index >= count {
+            return Err(format!(
+                "shard {index} does not exist among {count} (they count from 0 to {})",
+                count - 1
+            ));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Whether item `k` of the schedule is this share's.
+    pub fn owns(&self, k: usize) -> bool {
+        k % self.count == self.index
+    }
+
+    /// Whether this is the whole work, not a share of it.
+    pub fn is_whole(&self) -> bool {
+        self.count == 1
+    }
+
+    /// The share that owns item `k` among `count` shares.
+    pub fn owner(k: usize, count: usize) -> Shard {
+        Shard {
+            index: k % count,
+            count,
+        }
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl FromStr for Shard {
+    type Err = String;
+
+    /// Reads `I/N`, such as `0/4` for the first of four shares.
+    fn from_str(text: &str) -> Result<Shard, String> {
+        let bad = || format!("{text:?} is not a shard: write I/N, such as 0/4 (I from 0 to N-1)");
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let i = i.trim().parse().map_err(|_| bad())?;
+        let n = n.trim().parse().map_err(|_| bad())?;
+        Shard::new(i, n)
+    }
+}
+
+/// Where a share was found: on the command line or in a scheduler's variables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A Slurm job array (`SLURM_ARRAY_TASK_ID`, `SLURM_ARRAY_TASK_COUNT`).
+    Slurm,
+    /// A Kubernetes Indexed Job (`JOB_COMPLETION_INDEX`).
+    Kubernetes,
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Source::Slurm => "SLURM_ARRAY_TASK_ID of a Slurm job array",
+            Source::Kubernetes => "JOB_COMPLETION_INDEX of a Kubernetes Indexed Job",
+        })
+    }
+}
+
+/// The variable that gives a Kubernetes Indexed Job's number of shares
+/// when `--shards` does not (Kubernetes does not set one itself).
+pub const SHARDS_VARIABLE: &str = "INAROW_SHARDS";
+
+/// The share a scheduler gave this process, read through `var` (the
+/// environment, or a table in tests): a Slurm job array, or a Kubernetes
+/// Indexed Job whose count comes from `shards` (`--shards`) or
+/// [`SHARDS_VARIABLE`]. `None` when no scheduler set one.
+pub fn from_scheduler(
+    var: impl Fn(&str) -> Option<String>,
+    shards: Option<usize>,
+) -> Result<Option<(Shard, Source)>, String> {
+    let number = |name: &str| -> Result<Option<usize>, String> {
+        var(name)
+            .map(|v| {
+                v.trim()
+                    .parse::<usize>()
+                    .map_err(|_| format!("{name}={v:?} is not a whole number"))
+            })
+            .transpose()
+    };
+    if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
+        let count = number("SLURM_ARRAY_TASK_COUNT")?.ok_or(
+            "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not (Slurm 18.08 or later sets both)",
+        )?;
+        // `--array=1-4` numbers tasks from 1: shares count from the first task.
+        let first = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+        let index = id.checked_sub(first).ok_or_else(|| {
+            format!("SLURM_ARRAY_TASK_ID {id} is below SLURM_ARRAY_TASK_MIN {first}")
+        })?;
+        let shard = Shard::new(index, count).map_err(|e| {
+            format!("SLURM_ARRAY_TASK_ID {id} of {count} tasks from {first}: {e} (the array must be a range without gaps, such as --array=0-{})", count.max(1) - 1)
+        })?;
+        return Ok(Some((shard, Source::Slurm)));
+    }
+    if let Some(index) = number("JOB_COMPLETION_INDEX")? {
+        let count = match shards {
+            Some(n) => n,
+            None => number(SHARDS_VARIABLE)?.ok_or(format!(
+                "JOB_COMPLETION_INDEX is set but not the number of shards: give --shards N or {SHARDS_VARIABLE} (the Job's completions)"
+            ))?,
+        };
+        let shard =
+            Shard::new(index, count).map_err(|e| format!("JOB_COMPLETION_INDEX {index}: {e}"))?;
+        return Ok(Some((shard, Source::Kubernetes)));
+    }
+    Ok(None)
+}
+
+/// The SHA-256 of a folder: every file's path (relative to `folder`, in
+/// sorted order), its kind and its bytes, and every symbolic link's
+/// target (not followed). The same bot copied to another machine has the
+/// same digest; a changed program, book or meta file has another.
+pub fn folder_digest(folder: &Path) -> Result<String, String> {
+    let mut hash = Sha256::new();
+    let mut stack = vec![folder.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let mut entries = std::fs::read_dir(&dir)
+            .and_then(|entries| {
+                entries
+                    .map(|e| e.map(|e| e.path()))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+        entries.sort();
+        // Folders are entered after their own files, in sorted order.
+        let mut folders = Vec::new();
+        for path in entries {
+            let name = path.strip_prefix(folder).unwrap_or(&path);
+            let name = name.as_os_str().as_encoded_bytes();
+            let kind = std::fs::symlink_metadata(&path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+                .file_type();
+            let field = |hash: &mut Sha256, tag: &[u8], bytes: &[u8]| {
+                hash.update(tag);
+                hash.update((bytes.len() as u64).to_le_bytes());
+                hash.update(bytes);
+            };
+            field(&mut hash, b"path", name);
+            if kind.is_symlink() {
+                let target = std::fs::read_link(&path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                field(&mut hash, b"link", target.as_os_str().as_encoded_bytes());
+            } else if kind.is_dir() {
+                field(&mut hash, b"folder", b"");
+                folders.push(path);
+            } else if kind.is_file() {
+                let mut bytes = Vec::new();
+                std::fs::File::open(&path)
+                    .and_then(|mut f| f.read_to_end(&mut bytes))
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                field(&mut hash, b"file", &bytes);
+            } else {
+                field(&mut hash, b"other", b"");
+            }
+        }
+        stack.extend(folders.into_iter().rev());
+    }
+    Ok(hex(&hash.finalize()))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The largest part file a merge reads: a part of a 100-bot tournament is a
+/// few megabytes; anything far larger is not a part.
+pub const MAX_PART_BYTES: u64 = 1 << 30;
+
+/// Reads a part file as text, refusing what cannot be one (too large, not
+/// UTF-8); the error names the file.
+pub fn read_part(path: &Path) -> Result<String, String> {
+    let file =
+        std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_PART_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if bytes.len() as u64 > MAX_PART_BYTES {
+        return Err(format!(
+            "{}: larger than {} MiB, not a part file",
+            path.display(),
+            MAX_PART_BYTES >> 20
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| format!("{}: not text, not a part file", path.display()))
+}
+
+/// Checks the shares of the parts given to a merge (`name` of each part and
+/// its share, in the order given): all of one count, none twice. Returns
+/// the shares missing, for the caller to say whether it can do without them.
+pub fn missing_shares(parts: &[(&str, Shard)]) -> Result<Vec<Shard>, String> {
+    let Some(&(first_name, first)) = parts.first() else {
+        return Err("no part files given to merge".into());
+    };
+    for &(name, shard) in parts {
+        Shard::new(shard.index, shard.count).map_err(|e| format!("{name}: {e}"))?;
+        if shard.count != first.count {
+            return Err(format!(
+                "{name}: share {shard} is of a run cut into {} shards, but {first_name} is of one cut into {}",
+                shard.count, first.count
+            ));
+        }
+    }
+    let mut seen: Vec<Option<&str>> = vec![None; first.count];
+    for &(name, shard) in parts {
+        if let Some(other) = seen[shard.index].replace(name) {
+            return Err(format!(
+                "{name}: share {shard} is given twice (also {other})"
+            ));
+        }
+    }
+    Ok((0..first.count)
+        .filter(|&i| seen[i].is_none())
+        .map(|index| Shard {
+            index,
+            count: first.count,
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    #[test]
+    fn shards_read_as_i_of_n_from_zero() {
+        assert_eq!("2/4".parse::<Shard>(), Ok(Shard { index: 2, count: 4 }));
+        assert_eq!("0/1".parse::<Shard>(), Ok(Shard::WHOLE));
+        for bad in ["4/4", "1/0", "a/b", "3", "-1/4", "1/4/5", ""] {
+            let err = bad.parse::<Shard>().unwrap_err();
+            assert!(err.contains("shard") && !err.contains('\n'), "{bad}: {err}");
+        }
+        assert_eq!(Shard { index: 3, count: 8 }.to_string(), "3/8");
+    }
+
+    fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+        let table: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        move |k| table.get(k).cloned()
+    }
+
+    #[test]
+    fn schedulers_give_the_share() {
+        assert_eq!(from_scheduler(env(&[]), None), Ok(None));
+        let slurm = env(&[
+            ("SLURM_ARRAY_TASK_ID", "3"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+        ]);
+        assert_eq!(
+            from_scheduler(slurm, None),
+            Ok(Some((Shard { index: 3, count: 4 }, Source::Slurm)))
+        );
+        // An array numbered from 1 (--array=1-4).
+        let from_one = env(&[
+            ("SLURM_ARRAY_TASK_ID", "1"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+        ]);
+        assert_eq!(
+            from_scheduler(from_one, None).unwrap().unwrap().0,
+            Shard { index: 0, count: 4 }
+        );
+        let gaps = env(&[
+            ("SLURM_ARRAY_TASK_ID", "5"),
+            ("SLURM_ARRAY_TASK_COUNT", "3"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+        ]);
+        assert!(
+            from_scheduler(gaps, None)
+                .unwrap_err()
+                .contains("without gaps")
+        );
+        let no_count = env(&[("SLURM_ARRAY_TASK_ID", "1")]);
+        assert!(
+            from_scheduler(no_count, None)
+                .unwrap_err()
+                .contains("SLURM_ARRAY_TASK_COUNT")
+        );
+        let k8s = env(&[("JOB_COMPLETION_INDEX", "2")]);
+        assert_eq!(
+            from_scheduler(&k8s, Some(5)),
+            Ok(Some((Shard { index: 2, count: 5 }, Source::Kubernetes)))
+        );
+        assert!(from_scheduler(&k8s, None).unwrap_err().contains("--shards"));
+        let k8s_env = env(&[("JOB_COMPLETION_INDEX", "2"), ("INAROW_SHARDS", "3")]);
+        assert_eq!(
+            from_scheduler(k8s_env, None).unwrap().unwrap().0,
+            Shard { index: 2, count: 3 }
+        );
+        let beyond = env(&[("JOB_COMPLETION_INDEX", "3")]);
+        assert!(
+            from_scheduler(beyond, Some(3))
+                .unwrap_err()
+                .contains("JOB_COMPLETION_INDEX 3")
+        );
+        let junk = env(&[("JOB_COMPLETION_INDEX", "x")]);
+        assert!(
+            from_scheduler(junk, Some(3))
+                .unwrap_err()
+                .contains("not a whole number")
+        );
+    }
+
+    #[test]
+    fn a_folder_digest_changes_with_any_file_and_not_with_its_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let make = |name: &str| {
+            let bot = dir.path().join(name);
+            std::fs::create_dir_all(bot.join("book")).unwrap();
+            std::fs::write(bot.join("meta"), "bot\npython3\nbot.py\n0\n").unwrap();
+            std::fs::write(bot.join("book/openings"), "7,7\n").unwrap();
+            bot
+        };
+        let (one, two) = (make("one"), make("two"));
+        let digest = folder_digest(&one).unwrap();
+        assert_eq!(digest.len(), 64);
+        assert_eq!(
+            folder_digest(&two).unwrap(),
+            digest,
+            "same files, another place"
+        );
+        std::fs::write(two.join("book/openings"), "7,8\n").unwrap();
+        assert_ne!(folder_digest(&two).unwrap(), digest);
+        std::fs::write(two.join("book/openings"), "7,7\n").unwrap();
+        std::fs::rename(two.join("book"), two.join("books")).unwrap();
+        assert_ne!(folder_digest(&two).unwrap(), digest, "a renamed folder");
+        let err = folder_digest(&dir.path().join("none")).unwrap_err();
+        assert!(err.contains("none"), "{err}");
+    }
+
+    #[test]
+    fn every_share_once_and_none_twice() {
+        let s = |index, count| Shard { index, count };
+        assert_eq!(
+            missing_shares(&[("a", s(1, 2)), ("b", s(0, 2))]),
+            Ok(vec![])
+        );
+        assert_eq!(
+            missing_shares(&[("a", s(1, 3))]),
+            Ok(vec![s(0, 3), s(2, 3)])
+        );
+        let twice = missing_shares(&[("a", s(1, 2)), ("b", s(1, 2))]).unwrap_err();
+        assert!(
+            twice.starts_with("b: share 1/2 is given twice (also a)"),
+            "{twice}"
+        );
+        let counts = missing_shares(&[("a", s(0, 2)), ("b", s(1, 3))]).unwrap_err();
+        assert!(counts.starts_with("b:"), "{counts}");
+        let beyond = missing_shares(&[("a", s(5, 2))]).unwrap_err();
+        assert!(beyond.starts_with("a:"), "{beyond}");
+        assert!(missing_shares(&[]).is_err());
+    }
+
+    #[test]
+    fn parts_too_large_or_not_text_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let binary = dir.path().join("binary");
+        std::fs::write(&binary, [0xff, 0xfe, 0]).unwrap();
+        assert!(read_part(&binary).unwrap_err().contains("not text"));
+        assert!(
+            read_part(&dir.path().join("none"))
+                .unwrap_err()
+                .contains("none")
+        );
+    }
+}
