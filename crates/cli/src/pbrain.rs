@@ -14,12 +14,21 @@ pub struct Args {
     /// Do not print a MESSAGE line with the search figures before each move.
     #[arg(long)]
     pub quiet: bool,
+    /// Search settings, as `inarow selfplay --a` takes them (e.g.
+    /// `width=10,vct_defence=on`); settings not named keep their defaults.
+    #[arg(long, default_value = "", value_name = "SETTINGS")]
+    pub settings: String,
 }
 
 /// Runs a brain session until `END` or the end of input.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    let options = args
+        .settings
+        .parse()
+        .map_err(|e| anyhow::anyhow!("bad --settings: {e}"))?;
     let settings = Settings {
         seed: args.seed,
+        options,
         messages: !args.quiet,
         ..Settings::default()
     };

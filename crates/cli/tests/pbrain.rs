@@ -271,3 +271,29 @@ fn unfinished_board_and_end_of_input() {
     let (ok, lines) = session_with(env!("CARGO_BIN_EXE_pbrain-inarow"), &["--seed"], "");
     assert!(!ok && lines.is_empty(), "a bad command line is refused");
 }
+
+#[test]
+fn search_settings_from_the_command_line() {
+    let input = format!("START 15\n{FAST}BOARD\n7,7,1\n8,7,1\n9,7,1\n10,7,1\nDONE\nEND\n");
+    let (ok, lines) = session_with(
+        env!("CARGO_BIN_EXE_pbrain-inarow"),
+        &["--quiet", "--settings", "width=8,vct_defence=on"],
+        &input,
+    );
+    assert!(ok, "{lines:?}");
+    assert!(
+        lines.contains(&"6,7".to_string()) || lines.contains(&"11,7".to_string()),
+        "still completes the five: {lines:?}"
+    );
+    let out = common::run(
+        env!("CARGO_BIN_EXE_pbrain-inarow"),
+        &["--settings", "width=wide"],
+        "",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.lines().count() == 1, "{err}");
+    assert!(
+        err.contains("bad --settings") && err.contains("width"),
+        "{err}"
+    );
+}

@@ -50,10 +50,10 @@ impl Weights {
 
     /// The weights fitted to self-play results (see `examples/tune.rs`).
     pub const TUNED: Weights = Weights {
-        mine: [23, 8, 58, 87, 252, 558, 920, 1440, 4800],
-        mine_threat: [-7, 44, 75, 1214, 331, 3198, 3600, 0],
-        theirs: [23, 6, 60, 71, 196, 434, 756, 723, 4000],
-        theirs_threat: [-8, 49, 62, 774, 306, 2484, 2493, 0],
+        mine: [21, 8, 58, 90, 251, 554, 909, 1440, 4800],
+        mine_threat: [-7, 44, 70, 1241, 322, 3204, 3600, 0],
+        theirs: [21, 6, 60, 74, 198, 432, 742, 732, 4000],
+        theirs_threat: [-7, 49, 58, 805, 293, 2469, 2502, 0],
         scale: 10,
     };
 }
