@@ -316,12 +316,7 @@ pub fn which_shard(given: Option<Shard>, shards: Option<usize>) -> anyhow::Resul
 /// `inarow judge merge`: the parts' results, written and shown as a
 /// one-machine run writes and shows them.
 fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
-    let texts = args
-        .parts
-        .iter()
-        .map(|path| shard::read_part(path).map(|text| (path.display().to_string(), text)))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(anyhow::Error::msg)?;
+    let texts = shard::read_parts(&args.parts).map_err(anyhow::Error::msg)?;
     let parts: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (&n[..], &t[..])).collect();
     let results = merge::merge(&parts).map_err(anyhow::Error::msg)?;
     output::check_writable(&args.results, &args.sgf).map_err(anyhow::Error::msg)?;

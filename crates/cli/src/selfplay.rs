@@ -335,12 +335,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// `inarow selfplay merge`: the pairs one machine would have played, as it
 /// prints them, and whether the SPRT has stopped.
 fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
-    let texts = args
-        .parts
-        .iter()
-        .map(|path| shard::read_part(path).map(|text| (path.display().to_string(), text)))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(anyhow::Error::msg)?;
+    let texts = shard::read_parts(&args.parts).map_err(anyhow::Error::msg)?;
     let parts: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (&n[..], &t[..])).collect();
     let merged = matches::shard::merge(&parts).map_err(anyhow::Error::msg)?;
     let of = &merged.of;

@@ -33,23 +33,12 @@ fn features(b: &Board) -> [f64; FEATURES] {
         for k in 0..PATTERNS {
             x[base + k] = b.pattern_count(colour, Pattern::from_index(k)) as f64;
         }
-        for (k, t) in THREAT_ALL.iter().enumerate() {
+        for (k, t) in Threat::ALL.iter().enumerate() {
             x[base + PATTERNS + k] = b.threat_count(colour, *t) as f64;
         }
     }
     x
 }
-
-const THREAT_ALL: [Threat; THREATS] = [
-    Threat::None,
-    Threat::Block3,
-    Threat::Flex3,
-    Threat::Three3,
-    Threat::Block4,
-    Threat::Four3,
-    Threat::Flex4,
-    Threat::Five,
-];
 
 fn point(field: &str) -> Result<(usize, usize), String> {
     let (x, y) = field

@@ -38,7 +38,7 @@ impl Weights {
     /// move's counted `mover_weight` tenths.
     pub fn hand_set(mover_weight: i32) -> Weights {
         let line = Pattern::ALL.map(pattern::line_value);
-        let fork = THREAT_ALL.map(pattern::fork_bonus);
+        let fork = Threat::ALL.map(pattern::fork_bonus);
         Weights {
             mine: line.map(|v| v * mover_weight),
             mine_threat: fork.map(|v| v * mover_weight),
@@ -58,17 +58,6 @@ impl Weights {
     };
 }
 
-const THREAT_ALL: [Threat; THREATS] = [
-    Threat::None,
-    Threat::Block3,
-    Threat::Flex3,
-    Threat::Three3,
-    Threat::Block4,
-    Threat::Four3,
-    Threat::Flex4,
-    Threat::Five,
-];
-
 /// The features the weights apply to, for `colour`: its pattern counts,
 /// then its threat counts.
 #[inline]
@@ -83,7 +72,7 @@ fn dot(
         s += i64::from(w) * i64::from(b.pattern_count(colour, Pattern::from_index(k)));
     }
     for (k, &w) in threats.iter().enumerate() {
-        s += i64::from(w) * i64::from(b.threat_count(colour, THREAT_ALL[k]));
+        s += i64::from(w) * i64::from(b.threat_count(colour, Threat::ALL[k]));
     }
     s
 }

@@ -88,6 +88,20 @@ pub enum Threat {
 /// Number of distinct threats.
 pub const THREATS: usize = 8;
 
+impl Threat {
+    /// All threats, weakest first.
+    pub const ALL: [Threat; THREATS] = [
+        Threat::None,
+        Threat::Block3,
+        Threat::Flex3,
+        Threat::Three3,
+        Threat::Block4,
+        Threat::Four3,
+        Threat::Flex4,
+        Threat::Five,
+    ];
+}
+
 /// Cell states in a key: two bits per neighbour.
 pub const EMPTY: u8 = 0;
 /// A black stone.

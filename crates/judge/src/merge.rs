@@ -159,22 +159,14 @@ impl Part {
 
     /// The part as pretty JSON, for its file.
     pub fn to_json(&self) -> String {
-        let mut text = serde_json::to_string_pretty(self).expect("parts serialize");
-        text.push('\n');
-        text
+        shard::part_json(self)
     }
 
     /// Reads a part from the text of file `name`; the error names it.
     pub fn parse(name: &str, text: &str) -> Result<Part, String> {
-        let part: Part = serde_json::from_str(text)
-            .map_err(|e| format!("{name}: not a part file of `inarow judge --shard`: {e}"))?;
-        if part.format != FORMAT {
-            return Err(format!(
-                "{name}: a part file of another kind ({:?}, not {FORMAT:?})",
-                part.format
-            ));
-        }
-        Ok(part)
+        shard::parse_part(name, text, "inarow judge --shard", FORMAT, |p: &Part| {
+            &p.format
+        })
     }
 }
 
@@ -223,12 +215,7 @@ fn check_game(game: &GameRecord, fixture: &Fixture, names: &[String]) -> Result<
 /// duplicated or foreign part, or a game that is not its share's, is a
 /// one-line error naming the part.
 pub fn merge(parts: &[(&str, &str)]) -> Result<Results, String> {
-    let parsed = parts
-        .iter()
-        .map(|&(name, text)| Part::parse(name, text).map(|p| (name, p)))
-        .collect::<Result<Vec<_>, _>>()?;
-    let shares: Vec<(&str, Shard)> = parsed.iter().map(|(name, p)| (*name, p.shard)).collect();
-    let missing = shard::missing_shares(&shares)?;
+    let (parsed, missing) = shard::parse_parts(parts, Part::parse, |p: &Part| p.shard)?;
     let (first_name, first) = &parsed[0];
     let tournament = first.tournament.clone();
     for (name, part) in &parsed[1..] {

@@ -234,6 +234,62 @@ pub fn read_part(path: &Path) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|_| format!("{}: not text, not a part file", path.display()))
 }
 
+/// Reads every part file named, each as its name and its text.
+pub fn read_parts(paths: &[std::path::PathBuf]) -> Result<Vec<(String, String)>, String> {
+    paths
+        .iter()
+        .map(|path| read_part(path).map(|text| (path.display().to_string(), text)))
+        .collect()
+}
+
+/// A part file's contents: the part as pretty JSON and a final newline.
+pub fn part_json<T: serde::Serialize>(part: &T) -> String {
+    let mut text = serde_json::to_string_pretty(part).expect("parts serialize");
+    text.push('\n');
+    text
+}
+
+/// Reads a part from the text of file `name`: JSON of the part written by
+/// `command`, whose `format` (read by `format_of`) must be `format`. The
+/// error names the file.
+pub fn parse_part<T: serde::de::DeserializeOwned>(
+    name: &str,
+    text: &str,
+    command: &str,
+    format: &str,
+    format_of: impl Fn(&T) -> &str,
+) -> Result<T, String> {
+    let part: T = serde_json::from_str(text)
+        .map_err(|e| format!("{name}: not a part file of `{command}`: {e}"))?;
+    let found = format_of(&part);
+    if found != format {
+        return Err(format!(
+            "{name}: a part file of another kind ({found:?}, not {format:?})"
+        ));
+    }
+    Ok(part)
+}
+
+/// Parses the parts given to a merge (`(name, text)` of each) with `parse`
+/// and checks their shares (read by `share_of`) with [`missing_shares`]:
+/// the parts by name, and the shares missing.
+pub fn parse_parts<'a, T>(
+    parts: &[(&'a str, &str)],
+    parse: impl Fn(&str, &str) -> Result<T, String>,
+    share_of: impl Fn(&T) -> Shard,
+) -> Result<(Vec<(&'a str, T)>, Vec<Shard>), String> {
+    let parsed = parts
+        .iter()
+        .map(|&(name, text)| parse(name, text).map(|p| (name, p)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let shares: Vec<(&str, Shard)> = parsed
+        .iter()
+        .map(|(name, p)| (*name, share_of(p)))
+        .collect();
+    let missing = missing_shares(&shares)?;
+    Ok((parsed, missing))
+}
+
 /// Checks the shares of the parts given to a merge (`name` of each part and
 /// its share, in the order given): all of one count, none twice. Returns
 /// the shares missing, for the caller to say whether it can do without them.

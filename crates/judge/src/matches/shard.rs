@@ -124,22 +124,14 @@ impl Part {
 
     /// The part as pretty JSON, for its file.
     pub fn to_json(&self) -> String {
-        let mut text = serde_json::to_string_pretty(self).expect("parts serialize");
-        text.push('\n');
-        text
+        shard::part_json(self)
     }
 
     /// Reads a part from the text of file `name`; the error names it.
     pub fn parse(name: &str, text: &str) -> Result<Part, String> {
-        let part: Part = serde_json::from_str(text)
-            .map_err(|e| format!("{name}: not a part file of `inarow selfplay --shard`: {e}"))?;
-        if part.format != FORMAT {
-            return Err(format!(
-                "{name}: a part file of another kind ({:?}, not {FORMAT:?})",
-                part.format
-            ));
-        }
-        Ok(part)
+        shard::parse_part(name, text, "inarow selfplay --shard", FORMAT, |p: &Part| {
+            &p.format
+        })
     }
 }
 
@@ -256,12 +248,7 @@ pub struct Merged {
 /// within the pairs that are in. Otherwise a one-line error says which
 /// share is missing or still playing and how the SPRT stands.
 pub fn merge(parts: &[(&str, &str)]) -> Result<Merged, String> {
-    let parsed = parts
-        .iter()
-        .map(|&(name, text)| Part::parse(name, text).map(|p| (name, p)))
-        .collect::<Result<Vec<_>, _>>()?;
-    let shares: Vec<(&str, Shard)> = parsed.iter().map(|(name, p)| (*name, p.shard)).collect();
-    let missing = shard::missing_shares(&shares)?;
+    let (parsed, missing) = shard::parse_parts(parts, Part::parse, |p: &Part| p.shard)?;
     let (first_name, first) = &parsed[0];
     let of = first.of.clone();
     for (name, part) in &parsed[1..] {
