@@ -30,7 +30,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         seed: args.seed,
         options,
         messages: !args.quiet,
-        ..Settings::default()
     };
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();

@@ -270,6 +270,9 @@ pub fn parse_part<T: serde::de::DeserializeOwned>(
     Ok(part)
 }
 
+/// Parts read for a merge, by name, and the shares missing among them.
+pub type Parsed<'a, T> = (Vec<(&'a str, T)>, Vec<Shard>);
+
 /// Parses the parts given to a merge (`(name, text)` of each) with `parse`
 /// and checks their shares (read by `share_of`) with [`missing_shares`]:
 /// the parts by name, and the shares missing.
@@ -277,7 +280,7 @@ pub fn parse_parts<'a, T>(
     parts: &[(&'a str, &str)],
     parse: impl Fn(&str, &str) -> Result<T, String>,
     share_of: impl Fn(&T) -> Shard,
-) -> Result<(Vec<(&'a str, T)>, Vec<Shard>), String> {
+) -> Result<Parsed<'a, T>, String> {
     let parsed = parts
         .iter()
         .map(|&(name, text)| parse(name, text).map(|p| (name, p)))
