@@ -9,11 +9,11 @@ use crate::search::Options;
 impl FromStr for Options {
     type Err = String;
 
-    /// Reads `root_vcf`, `vcf_defence`, `root_vct`, `vct_defence`, `lmr`, `null_move`,
-    /// `futility` and `tuned_order`
-    /// (on/off), `leaf_vcf` (node budget), `width`, `tt_mb`, `soft`,
-    /// `mover` (the hand-set evaluation's mover weight in tenths) and `eval`
-    /// (`hand` or `tuned` weights); settings not named keep their defaults, so an empty text
+    /// Reads `root_vcf`, `vcf_defence`, `root_vct`, `vct_defence`, `lmr`,
+    /// `null_move`, `futility` and `tuned_order` (on/off), `leaf_vcf` (node
+    /// budget), `width`, `tt_mb`, `soft`, `mover` (the hand-set
+    /// evaluation's mover weight in tenths) and `eval` (`hand` or `tuned`
+    /// weights); settings not named keep their defaults, so an empty text
     /// gives [`Options::default`].
     fn from_str(text: &str) -> Result<Options, String> {
         let mut o = Options::default();

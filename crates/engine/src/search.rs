@@ -461,16 +461,13 @@ impl Searcher {
             return evaluate(b, &self.options.weights);
         }
         let opp = me.opponent();
-        // Lazily: only the pruning rules below need the static score.
+        // Lazily: only the pruning rules below, both off by default, need
+        // the static score and the opponent's threats.
         let mut stand = None;
-        let quiet_opponent = !opp_five
-            && b.threat_count(opp, Threat::Flex4) == 0
-            && b.threat_count(opp, Threat::Four3) == 0
-            && b.threat_count(opp, Threat::Block4) == 0;
         if self.options.null_move
             && depth >= 3
             && beta.abs() < WIN / 2
-            && quiet_opponent
+            && no_four_to_come(b, opp)
             && b.threat_count(opp, Threat::Three3) == 0
             && *stand.get_or_insert_with(|| evaluate(b, &self.options.weights)) >= beta
         {
@@ -488,7 +485,7 @@ impl Searcher {
         let futile = self.options.futility
             && depth == 1
             && alpha.abs() < WIN / 2
-            && quiet_opponent
+            && no_four_to_come(b, opp)
             && *stand.get_or_insert_with(|| evaluate(b, &self.options.weights)) + FUTILITY_MARGIN
                 <= alpha;
         let mut list = std::mem::take(&mut self.lists[ply]);
@@ -589,6 +586,14 @@ impl Searcher {
         }
         list.sort();
     }
+}
+
+/// True if `opp` has no five, flex four, four-three or four to make: the
+/// position holds no forcing reply that a pruning rule could miss.
+fn no_four_to_come(b: &Board, opp: Player) -> bool {
+    [Threat::Five, Threat::Flex4, Threat::Four3, Threat::Block4]
+        .iter()
+        .all(|&t| b.threat_count(opp, t) == 0)
 }
 
 /// The ordering score of point `i` by the evaluation's weights: what a
