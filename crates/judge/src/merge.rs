@@ -161,13 +161,6 @@ impl Part {
     pub fn to_json(&self) -> String {
         shard::part_json(self)
     }
-
-    /// Reads a part from the text of file `name`; the error names it.
-    pub fn parse(name: &str, text: &str) -> Result<Part, String> {
-        shard::parse_part(name, text, "inarow judge --shard", FORMAT, |p: &Part| {
-            &p.format
-        })
-    }
 }
 
 /// Checks that `game` is the scheduled `fixture` played among `names`: the
@@ -210,21 +203,32 @@ fn check_game(game: &GameRecord, fixture: &Fixture, names: &[String]) -> Result<
     Ok(())
 }
 
+impl shard::PartFile for Part {
+    const COMMAND: &'static str = "inarow judge --shard";
+    const FORMAT: &'static str = FORMAT;
+    const WHOLE: &'static str = "tournament";
+
+    fn format(&self) -> &str {
+        &self.format
+    }
+
+    fn shard(&self) -> Shard {
+        self.shard
+    }
+
+    fn difference(&self, other: &Part) -> Option<String> {
+        self.tournament.difference(&other.tournament)
+    }
+}
+
 /// Merges the parts of a tournament (`(name, text)` of each part file) into
 /// its results, as one machine would have written them. A missing,
 /// duplicated or foreign part, or a game that is not its share's, is a
 /// one-line error naming the part.
 pub fn merge(parts: &[(&str, &str)]) -> Result<Results, String> {
-    let (parsed, missing) = shard::parse_parts(parts, Part::parse, |p: &Part| p.shard)?;
+    let (parsed, missing) = shard::parse_parts::<Part>(parts)?;
     let (first_name, first) = &parsed[0];
     let tournament = first.tournament.clone();
-    for (name, part) in &parsed[1..] {
-        if let Some(why) = tournament.difference(&part.tournament) {
-            return Err(format!(
-                "{name}: a part of another tournament than {first_name}: {why}"
-            ));
-        }
-    }
     if let Some(share) = missing.first() {
         return Err(format!(
             "share {share} is missing: no part file given played it (parts are written by `inarow judge --shard {share}`)"

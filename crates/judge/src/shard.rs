@@ -249,22 +249,33 @@ pub fn part_json<T: serde::Serialize>(part: &T) -> String {
     text
 }
 
-/// Reads a part from the text of file `name`: JSON of the part written by
-/// `command`, whose `format` (read by `format_of`) must be `format`. The
-/// error names the file.
-pub fn parse_part<T: serde::de::DeserializeOwned>(
-    name: &str,
-    text: &str,
-    command: &str,
-    format: &str,
-    format_of: impl Fn(&T) -> &str,
-) -> Result<T, String> {
+/// A part file: one share's work, as a merge reads and checks it.
+pub trait PartFile: serde::de::DeserializeOwned {
+    /// The command that writes such parts, as errors name it.
+    const COMMAND: &'static str;
+    /// The format line such parts carry.
+    const FORMAT: &'static str;
+    /// What the parts together make up, as errors name it.
+    const WHOLE: &'static str;
+    /// The format line this part carries.
+    fn format(&self) -> &str;
+    /// The share this part played.
+    fn shard(&self) -> Shard;
+    /// The first thing in which `other` is a part of another whole, in
+    /// words.
+    fn difference(&self, other: &Self) -> Option<String>;
+}
+
+/// Reads a part from the text of file `name`: JSON of a part of kind `T`.
+/// The error names the file.
+pub fn parse_part<T: PartFile>(name: &str, text: &str) -> Result<T, String> {
     let part: T = serde_json::from_str(text)
-        .map_err(|e| format!("{name}: not a part file of `{command}`: {e}"))?;
-    let found = format_of(&part);
-    if found != format {
+        .map_err(|e| format!("{name}: not a part file of `{}`: {e}", T::COMMAND))?;
+    if part.format() != T::FORMAT {
         return Err(format!(
-            "{name}: a part file of another kind ({found:?}, not {format:?})"
+            "{name}: a part file of another kind ({:?}, not {:?})",
+            part.format(),
+            T::FORMAT
         ));
     }
     Ok(part)
@@ -273,23 +284,25 @@ pub fn parse_part<T: serde::de::DeserializeOwned>(
 /// Parts read for a merge, by name, and the shares missing among them.
 pub type Parsed<'a, T> = (Vec<(&'a str, T)>, Vec<Shard>);
 
-/// Parses the parts given to a merge (`(name, text)` of each) with `parse`
-/// and checks their shares (read by `share_of`) with [`missing_shares`]:
-/// the parts by name, and the shares missing.
-pub fn parse_parts<'a, T>(
-    parts: &[(&'a str, &str)],
-    parse: impl Fn(&str, &str) -> Result<T, String>,
-    share_of: impl Fn(&T) -> Shard,
-) -> Result<Parsed<'a, T>, String> {
+/// Reads the parts given to a merge (`(name, text)` of each), checks their
+/// shares with [`missing_shares`] and that every part is of the first
+/// one's whole: the parts by name, and the shares missing.
+pub fn parse_parts<'a, T: PartFile>(parts: &[(&'a str, &str)]) -> Result<Parsed<'a, T>, String> {
     let parsed = parts
         .iter()
-        .map(|&(name, text)| parse(name, text).map(|p| (name, p)))
+        .map(|&(name, text)| parse_part::<T>(name, text).map(|p| (name, p)))
         .collect::<Result<Vec<_>, _>>()?;
-    let shares: Vec<(&str, Shard)> = parsed
-        .iter()
-        .map(|(name, p)| (*name, share_of(p)))
-        .collect();
+    let shares: Vec<(&str, Shard)> = parsed.iter().map(|(name, p)| (*name, p.shard())).collect();
     let missing = missing_shares(&shares)?;
+    let (first_name, first) = &parsed[0];
+    for (name, part) in &parsed[1..] {
+        if let Some(why) = first.difference(part) {
+            return Err(format!(
+                "{name}: a part of another {} than {first_name}: {why}",
+                T::WHOLE
+            ));
+        }
+    }
     Ok((parsed, missing))
 }
 

@@ -126,13 +126,6 @@ impl Part {
     pub fn to_json(&self) -> String {
         shard::part_json(self)
     }
-
-    /// Reads a part from the text of file `name`; the error names it.
-    pub fn parse(name: &str, text: &str) -> Result<Part, String> {
-        shard::parse_part(name, text, "inarow selfplay --shard", FORMAT, |p: &Part| {
-            &p.format
-        })
-    }
 }
 
 impl Match {
@@ -242,22 +235,33 @@ pub struct Merged {
     pub beyond: usize,
 }
 
+impl shard::PartFile for Part {
+    const COMMAND: &'static str = "inarow selfplay --shard";
+    const FORMAT: &'static str = FORMAT;
+    const WHOLE: &'static str = "match";
+
+    fn format(&self) -> &str {
+        &self.format
+    }
+
+    fn shard(&self) -> Shard {
+        self.shard
+    }
+
+    fn difference(&self, other: &Part) -> Option<String> {
+        self.of.difference(&other.of)
+    }
+}
+
 /// Merges a match's parts (`(name, text)` of each part file). Every part
 /// must be of the same match and hold its share's pairs in order; shares
 /// may be missing or still playing only if the SPRT has already stopped
 /// within the pairs that are in. Otherwise a one-line error says which
 /// share is missing or still playing and how the SPRT stands.
 pub fn merge(parts: &[(&str, &str)]) -> Result<Merged, String> {
-    let (parsed, missing) = shard::parse_parts(parts, Part::parse, |p: &Part| p.shard)?;
+    let (parsed, missing) = shard::parse_parts::<Part>(parts)?;
     let (first_name, first) = &parsed[0];
     let of = first.of.clone();
-    for (name, part) in &parsed[1..] {
-        if let Some(why) = of.difference(&part.of) {
-            return Err(format!(
-                "{name}: a part of another match than {first_name}: {why}"
-            ));
-        }
-    }
     if of.openings.is_empty() || of.pairs == 0 {
         return Err(format!("{first_name}: a match needs openings and pairs"));
     }
