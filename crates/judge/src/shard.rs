@@ -15,6 +15,8 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::sandbox::launcher::PROBE_FILE_PREFIX;
+
 /// Share `index` of `count` (from 0): this process plays the items `k`
 /// with `k mod count == index`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -158,7 +160,8 @@ pub fn from_scheduler(
 /// The SHA-256 of a folder: every file's path (relative to `folder`, in
 /// sorted order), its kind and its bytes, and every symbolic link's
 /// target (not followed). The same bot copied to another machine has the
-/// same digest; a changed program, book or meta file has another.
+/// same digest; a changed program, book or meta file has another. The
+/// judge's own probe files ([`PROBE_FILE_PREFIX`]) are not part of a bot.
 pub fn folder_digest(folder: &Path) -> Result<String, String> {
     let mut hash = Sha256::new();
     let mut stack = vec![folder.to_path_buf()];
@@ -174,6 +177,13 @@ pub fn folder_digest(folder: &Path) -> Result<String, String> {
         // Folders are entered after their own files, in sorted order.
         let mut folders = Vec::new();
         for path in entries {
+            let probe = path.file_name().is_some_and(|name| {
+                name.as_encoded_bytes()
+                    .starts_with(PROBE_FILE_PREFIX.as_bytes())
+            });
+            if probe {
+                continue;
+            }
             let name = path.strip_prefix(folder).unwrap_or(&path);
             let name = name.as_os_str().as_encoded_bytes();
             let kind = std::fs::symlink_metadata(&path)
@@ -450,6 +460,12 @@ mod tests {
         std::fs::write(two.join("book/openings"), "7,7\n").unwrap();
         std::fs::rename(two.join("book"), two.join("books")).unwrap();
         assert_ne!(folder_digest(&two).unwrap(), digest, "a renamed folder");
+        std::fs::write(one.join(format!("{PROBE_FILE_PREFIX}1-5")), "probe").unwrap();
+        assert_eq!(
+            folder_digest(&one).unwrap(),
+            digest,
+            "another share's probe file is not part of the bot"
+        );
         let err = folder_digest(&dir.path().join("none")).unwrap_err();
         assert!(err.contains("none"), "{err}");
     }

@@ -489,6 +489,11 @@ fn restrict(paths: &Paths) -> Result<(RulesetStatus, LandlockStatus), String> {
     }
 }
 
+/// How the name of the file the probe writes (and at once removes) in a
+/// bot's folder begins. A folder's digest leaves such files out: another
+/// share's probe may come and go while it is read.
+pub const PROBE_FILE_PREFIX: &str = ".inarow-probe-";
+
 /// What a contained process finds when it looks around: the probe's report.
 fn probe(spec: &Spec, landlock: &(RulesetStatus, LandlockStatus)) -> Vec<(String, String)> {
     let mut found = Vec::new();
@@ -550,10 +555,15 @@ fn probe(spec: &Spec, landlock: &(RulesetStatus, LandlockStatus)) -> Vec<(String
             format!("uid {}", geteuid())
         },
     );
+    // Inside its own PID namespace every probe is process 1, so the name
+    // takes the clock too: shares of one tournament probe one folder at once.
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |t| t.as_nanos());
     let test = spec
         .paths
         .folder
-        .join(format!(".inarow-probe-{}", std::process::id()));
+        .join(format!("{PROBE_FILE_PREFIX}{}-{stamp}", std::process::id()));
     let folder = match fs::write(&test, b"probe") {
         Ok(()) => {
             let _ = fs::remove_file(&test);
