@@ -1,7 +1,8 @@
 //! Measures the figures the engine's documentation reports: nodes per
 //! second and depth reached in one second from middlegame positions, and
 //! the time to solve the tactical suite. Run with
-//! `cargo run --release -p inarow-engine --example measure [-- SECONDS]`;
+//! `cargo run --release -p inarow-engine --example measure [-- SECONDS]`
+//! (with `OPTIONS=...`, settings as `inarow selfplay --a` takes them);
 //! `-- --boards` prints twelve 14-stone middlegames instead, one a line as the stones of
 //! a Gomocup `BOARD` command (`x,y,1` for the side to move's, `x,y,2` for
 //! the other's), so other engines can be timed on the same positions
@@ -36,7 +37,12 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(1.0);
     let games = middlegames(2, 8, 20);
-    let mut searcher = Searcher::new(Options::default());
+    // `OPTIONS=quiet_fours=4,...` measures other settings.
+    let options: Options = std::env::var("OPTIONS")
+        .unwrap_or_default()
+        .parse()
+        .expect("OPTIONS: settings as `inarow selfplay --a` takes them");
+    let mut searcher = Searcher::new(options);
     let (mut nodes, mut time, mut depths) = (0u64, Duration::ZERO, Vec::new());
     for g in &games {
         let mut b = board_of(g, None).expect("live board");

@@ -109,9 +109,26 @@ pub fn decided(b: &Board, ply: usize) -> Option<i32> {
     None
 }
 
+/// A four-three that wins whatever the opponent does, from the side to
+/// move at `ply`: when the opponent has no four to make, the block of our
+/// four makes none either, and it cannot break the three (the two lines
+/// meet only at the new stone), so the three becomes a flex four. Call it
+/// where [`decided`] found nothing.
+#[inline]
+pub fn four_three_wins(b: &Board, ply: usize) -> Option<i32> {
+    let me = b.to_move();
+    let opp = me.opponent();
+    let wins = b.threat_count(me, Threat::Four3) > 0
+        && [Threat::Five, Threat::Flex4, Threat::Four3, Threat::Block4]
+            .iter()
+            .all(|&t| b.threat_count(opp, t) == 0);
+    wins.then(|| win_in(ply + 5))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use inarow_core::Rule;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -142,6 +159,59 @@ mod tests {
                 assert_eq!(evaluate(&b, &Weights::hand_set(mover)), by_values, "{b:?}");
             }
         }
+    }
+
+    #[test]
+    fn a_four_three_against_no_four_wins_against_every_reply() {
+        let mut rng = ChaCha8Rng::seed_from_u64(43);
+        let mut checked = 0;
+        for game in 0..4000 {
+            let rule = if game % 2 == 0 {
+                Rule::Freestyle
+            } else {
+                Rule::Exact
+            };
+            let mut b = Board::with_rule(15, rule).unwrap();
+            // Crowded play in the middle makes forks common.
+            for _ in 0..rng.random_range(8..30) {
+                let (x, y) = (rng.random_range(4..11), rng.random_range(4..11));
+                if b.play(x, y).is_ok() && b.last_move_won() {
+                    b.undo();
+                }
+            }
+            if decided(&b, 0).is_some() || four_three_wins(&b, 0).is_none() {
+                continue;
+            }
+            checked += 1;
+            let me = b.to_move();
+            let forks: Vec<usize> = b
+                .points()
+                .iter()
+                .map(|&i| i as usize)
+                .filter(|&i| b.is_empty(i) && b.threat(i, me) == Threat::Four3)
+                .collect();
+            for p in forks {
+                b.play_unchecked(p);
+                let replies: Vec<usize> = b
+                    .points()
+                    .iter()
+                    .map(|&i| i as usize)
+                    .filter(|&i| b.is_empty(i))
+                    .collect();
+                for q in replies {
+                    b.play_unchecked(q);
+                    // Our move again: a five to make, or a flex four against no five.
+                    let won = decided(&b, 0).is_some_and(|s| s > 0);
+                    assert!(
+                        won && !b.last_move_won(),
+                        "{rule:?} fork {p} reply {q}: {b:?}"
+                    );
+                    b.undo();
+                }
+                b.undo();
+            }
+        }
+        assert!(checked >= 20, "only {checked} positions had a four-three");
     }
 
     #[test]

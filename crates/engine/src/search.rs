@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use inarow_core::Player;
 
 use crate::board::{Board, CELLS};
-use crate::eval::{Weights, decided, evaluate};
+use crate::eval::{Weights, decided, evaluate, four_three_wins};
 use crate::movegen::{Mode, MoveList, generate};
 use crate::pattern::Threat;
 use crate::score::{WIN, is_decided, loss_in, win_in};
@@ -60,6 +60,16 @@ pub struct Options {
     /// Order moves by the evaluation's weights rather than the hand-set
     /// point values.
     pub tuned_order: bool,
+    /// Quiescence at the horizon: how many fours in a row the side to move
+    /// may play on past it instead of taking the static score (0: none).
+    pub quiet_fours: u32,
+    /// Extend by a ply the search of a position where the opponent has an
+    /// open three to answer (while the line is shorter than twice the
+    /// iteration's depth), so threat sequences are seen to their end.
+    pub three_ext: bool,
+    /// Score a four-three against an opponent with no four to make as the
+    /// win it is ([`four_three_wins`]), at every node.
+    pub four_three: bool,
 }
 
 impl Default for Options {
@@ -85,6 +95,9 @@ impl Default for Options {
             null_move: false,
             futility: false,
             tuned_order: false,
+            quiet_fours: 0,
+            four_three: false,
+            three_ext: false,
         }
     }
 }
@@ -182,6 +195,8 @@ pub struct Searcher {
     node_limit: u64,
     next_check: u64,
     stopped: bool,
+    /// Depth of the iteration under way.
+    iteration: i32,
 }
 
 impl Searcher {
@@ -200,6 +215,7 @@ impl Searcher {
             node_limit: u64::MAX,
             next_check: 0,
             stopped: false,
+            iteration: 0,
         }
     }
 
@@ -376,6 +392,7 @@ impl Searcher {
         let mut alpha = -WIN - 1;
         let beta = WIN + 1;
         let mut best = None;
+        self.iteration = depth;
         for k in 0..root.len() {
             let m = root.get(k);
             b.play_unchecked(m);
@@ -428,7 +445,7 @@ impl Searcher {
         if self.stopped {
             return 0;
         }
-        if let Some(s) = decided(b, ply) {
+        if let Some(s) = self.decided(b, ply) {
             return s;
         }
         if b.empty_count() == 0 {
@@ -457,6 +474,9 @@ impl Searcher {
                 if won {
                     return win_in(ply + 3);
                 }
+            }
+            if self.options.quiet_fours > 0 {
+                return self.quiesce(b, ply, alpha, beta, self.options.quiet_fours);
             }
             return evaluate(b, &self.options.weights);
         }
@@ -495,7 +515,12 @@ impl Searcher {
             list.truncate(self.options.width);
         }
         // A forced block costs nothing: search it one ply deeper.
-        let extend = i32::from(list.len() == 1);
+        let extend = i32::from(
+            list.len() == 1
+                || (self.options.three_ext
+                    && mode == Mode::Defend
+                    && (ply as i32) < 2 * self.iteration),
+        );
         let original_alpha = alpha;
         let mut best_score = -WIN - 1;
         let mut best_move = None;
@@ -558,6 +583,109 @@ impl Searcher {
         best_score
     }
 
+    /// What the threats on the board already decide ([`decided`], and
+    /// four-threes if that option is on).
+    #[inline]
+    fn decided(&self, b: &Board, ply: usize) -> Option<i32> {
+        decided(b, ply).or_else(|| {
+            if self.options.four_three {
+                four_three_wins(b, ply)
+            } else {
+                None
+            }
+        })
+    }
+
+    /// The horizon's search: a five to block is blocked; otherwise the side
+    /// to move takes the static score or, if it can do better, plays on
+    /// with one of its fours (each forces the reply), at most `fours` of
+    /// them. Only fours near the side's last stone are tried, and after the
+    /// first only four-threes unless the chain goes on from a four, so the
+    /// threat lines the full-width search cuts off are followed cheaply.
+    fn quiesce(&mut self, b: &mut Board, ply: usize, mut alpha: i32, beta: i32, fours: u32) -> i32 {
+        self.nodes += 1;
+        self.check_time();
+        if self.stopped {
+            return 0;
+        }
+        if let Some(s) = self.decided(b, ply) {
+            return s;
+        }
+        if b.empty_count() == 0 {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(b, &self.options.weights);
+        }
+        let me = b.to_move();
+        if b.threat_count(me.opponent(), Threat::Five) > 0 {
+            // One five point: two would have been decided above.
+            let block = b
+                .find_threat(me.opponent(), Threat::Five)
+                .expect("five point");
+            b.play_unchecked(block);
+            let score = -self.quiesce(b, ply + 1, -beta, -alpha, fours);
+            b.undo();
+            return score;
+        }
+        let stand = evaluate(b, &self.options.weights);
+        let played = self.options.quiet_fours - fours;
+        if stand >= beta
+            || fours == 0
+            || b.threat_count(me, Threat::Four3)
+                + if played == 1 {
+                    0
+                } else {
+                    b.threat_count(me, Threat::Block4)
+                }
+                == 0
+        {
+            return stand;
+        }
+        let history = b.history();
+        let Some(&last) = history.len().checked_sub(2).map(|k| &history[k]) else {
+            return stand;
+        };
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        // A fixed array keeps the horizon free of allocation; four-threes first.
+        let mut moves = [0u16; 64];
+        let mut n = 0;
+        for &i in b.points() {
+            let t = b.threat(i as usize, me);
+            let wanted = t == Threat::Four3 || (t == Threat::Block4 && played != 1);
+            if wanted
+                && b.is_empty(i as usize)
+                && near(b, i as usize, last as usize)
+                && n < moves.len()
+            {
+                moves[n] = i;
+                if t == Threat::Four3 {
+                    moves.swap(0, n);
+                }
+                n += 1;
+            }
+        }
+        for &m in &moves[..n] {
+            b.play_unchecked(m as usize);
+            let score = -self.quiesce(b, ply + 1, -beta, -alpha, fours - 1);
+            b.undo();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
     fn order(
         &self,
         b: &Board,
@@ -586,6 +714,15 @@ impl Searcher {
         }
         list.sort();
     }
+}
+
+/// True if grid points `a` and `b` are within two king steps, or on one
+/// line within four: where a stone can join a threat the other is part of.
+fn near(b: &Board, a: usize, c: usize) -> bool {
+    let ((ax, ay), (cx, cy)) = (b.xy(a), b.xy(c));
+    let (dx, dy) = (ax.abs_diff(cx), ay.abs_diff(cy));
+    let far = dx.max(dy);
+    far <= 2 || (far <= 4 && (dx == 0 || dy == 0 || dx == dy))
 }
 
 /// True if `opp` has no five, flex four, four-three or four to make: the

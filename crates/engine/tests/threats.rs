@@ -286,3 +286,63 @@ fn the_search_defends_against_a_vct_when_asked() {
     );
     println!("{tried} positions, {defended} defended only with the VCT defence");
 }
+
+/// The horizon's fours ([`Options::quiet_fours`]) and the four-three rule
+/// ([`Options::four_three`]) let a one-ply search see wins it could not
+/// see before; each such claim must be a real win: the VCF solver finds
+/// one and the core's checker accepts its line.
+///
+/// [`Options::quiet_fours`]: inarow_engine::search::Options::quiet_fours
+/// [`Options::four_three`]: inarow_engine::search::Options::four_three
+fn horizon_wins_are_real(empty: &Mnk, seed: u64) {
+    use inarow_engine::score::WIN;
+    use inarow_engine::search::{Limits, Options, Searcher};
+    let one_ply = |quiet_fours, four_three| {
+        Searcher::new(Options {
+            root_vcf: false,
+            vcf_defence: false,
+            quiet_fours,
+            four_three,
+            three_ext: false,
+            tt_bytes: 1 << 20,
+            ..Options::default()
+        })
+    };
+    let (mut threats, mut plain) = (one_ply(8, true), one_ply(0, false));
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut list = MoveList::default();
+    let (mut claims, mut new_sight) = (0, 0);
+    for _ in 0..400 {
+        let Some(game) = random_middlegame(empty, &mut rng, &mut list, 8..40) else {
+            continue;
+        };
+        let mut b = board_of(&game, None).unwrap();
+        threats.clear();
+        plain.clear();
+        let found = threats.search(&mut b, Limits::depth(1));
+        if found.score < WIN / 2 {
+            continue;
+        }
+        claims += 1;
+        let line = engine_line(&game)
+            .unwrap_or_else(|| panic!("a claimed win the VCF solver cannot find:\n{game}"));
+        verify_win(&game, &line).unwrap_or_else(|e| panic!("{e}\n{game}"));
+        if plain.search(&mut b, Limits::depth(1)).score < WIN / 2 {
+            new_sight += 1;
+        }
+    }
+    assert!(
+        claims >= 10 && new_sight >= 3,
+        "claims {claims}, of them unseen without: {new_sight}"
+    );
+}
+
+#[test]
+fn freestyle_horizon_wins_are_real() {
+    horizon_wins_are_real(&Mnk::gomoku(), 19);
+}
+
+#[test]
+fn exact_five_horizon_wins_are_real() {
+    horizon_wins_are_real(&Mnk::gomoku_exact(), 19);
+}
