@@ -1,6 +1,8 @@
 //! The main search: principal-variation alpha-beta with iterative
 //! deepening, a transposition table, killer and history move ordering, late
-//! move reductions, and a VCF probe first at the root and at the leaves.
+//! move reductions, a VCF probe first at the root, and threat rules: an open
+//! three to answer extends the line, fours are played on past the horizon,
+//! and a four-three against no four is a win.
 
 use std::time::{Duration, Instant};
 
@@ -602,9 +604,10 @@ impl Searcher {
     /// The horizon's search: a five to block is blocked; otherwise the side
     /// to move takes the static score or, if it can do better, plays on
     /// with one of its fours (each forces the reply), at most `fours` of
-    /// them. Only fours near the side's last stone are tried, and after the
-    /// first only four-threes unless the chain goes on from a four, so the
-    /// threat lines the full-width search cuts off are followed cheaply.
+    /// them. Only fours near the side's last stone are tried, and as the
+    /// second four only four-threes (a lone four there is most often a
+    /// wasted threat), so the threat lines the full-width search cuts off
+    /// are followed without the tree growing with every four on the board.
     fn quiesce(&mut self, b: &mut Board, ply: usize, mut alpha: i32, beta: i32, fours: u32) -> i32 {
         self.nodes += 1;
         self.check_time();
