@@ -14,7 +14,7 @@ use crate::movegen::{Mode, MoveList, generate};
 use crate::pattern::Threat;
 use crate::score::{WIN, is_decided, loss_in, win_in};
 use crate::tt::{Bound, Table};
-use crate::vcf::Vcf;
+use crate::vcf::{Vcf, gather_fours};
 use crate::vct::Vct;
 
 /// The score reported for a VCT win (its length is not tracked).
@@ -444,20 +444,32 @@ impl Searcher {
         }
     }
 
-    fn pvs(&mut self, b: &mut Board, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+    /// What every node of the main search and of the horizon's search
+    /// does first: count itself, watch the clock, and settle the positions
+    /// that need no search (stopped, decided by threats, a full board, the
+    /// deepest ply). `None`: search on.
+    #[inline]
+    fn enter(&mut self, b: &Board, ply: usize) -> Option<i32> {
         self.nodes += 1;
         self.check_time();
         if self.stopped {
-            return 0;
+            return Some(0);
         }
         if let Some(s) = self.decided(b, ply) {
-            return s;
+            return Some(s);
         }
         if b.empty_count() == 0 {
-            return 0;
+            return Some(0);
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(b, &self.options.weights);
+            return Some(evaluate(b, &self.options.weights));
+        }
+        None
+    }
+
+    fn pvs(&mut self, b: &mut Board, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        if let Some(s) = self.enter(b, ply) {
+            return s;
         }
         let key = b.hash();
         let mut tt_move = None;
@@ -609,19 +621,8 @@ impl Searcher {
     /// wasted threat), so the threat lines the full-width search cuts off
     /// are followed without the tree growing with every four on the board.
     fn quiesce(&mut self, b: &mut Board, ply: usize, mut alpha: i32, beta: i32, fours: u32) -> i32 {
-        self.nodes += 1;
-        self.check_time();
-        if self.stopped {
-            return 0;
-        }
-        if let Some(s) = self.decided(b, ply) {
+        if let Some(s) = self.enter(b, ply) {
             return s;
-        }
-        if b.empty_count() == 0 {
-            return 0;
-        }
-        if ply >= MAX_PLY - 1 {
-            return evaluate(b, &self.options.weights);
         }
         let me = b.to_move();
         if b.threat_count(me.opponent(), Threat::Five) > 0 {
@@ -654,24 +655,10 @@ impl Searcher {
         };
         alpha = alpha.max(stand);
         let mut best = stand;
-        // A fixed array keeps the horizon free of allocation; four-threes first.
         let mut moves = [0u16; 64];
-        let mut n = 0;
-        for &i in b.points() {
-            let t = b.threat(i as usize, me);
-            let wanted = t == Threat::Four3 || (t == Threat::Block4 && played != 1);
-            if wanted
-                && b.is_empty(i as usize)
-                && near(b, i as usize, last as usize)
-                && n < moves.len()
-            {
-                moves[n] = i;
-                if t == Threat::Four3 {
-                    moves.swap(0, n);
-                }
-                n += 1;
-            }
-        }
+        let n = gather_fours(b, me, &mut moves, |i, t| {
+            (t == Threat::Four3 || played != 1) && near(b, i, last as usize)
+        });
         for &m in &moves[..n] {
             b.play_unchecked(m as usize);
             let score = -self.quiesce(b, ply + 1, -beta, -alpha, fours - 1);

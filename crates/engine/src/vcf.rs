@@ -122,32 +122,15 @@ impl Vcf {
             self.limit = self.nodes;
             return false;
         }
-        // Four-threes first: they win unless the block itself defends.
-        // The fours, four-threes first (they win unless the block defends);
-        // a fixed array keeps the hot path free of allocation.
+        // The fours, four-threes first (they win unless the block defends).
         let mut fours = [0u16; 64];
-        let mut n = 0;
-        match forced {
+        let n = match forced {
             Some(f) => {
                 fours[0] = f as u16;
-                n = 1;
+                1
             }
-            None => {
-                for &i in b.points() {
-                    let t = b.threat(i as usize, me);
-                    if (t == Threat::Block4 || t == Threat::Four3)
-                        && b.is_empty(i as usize)
-                        && n < fours.len()
-                    {
-                        fours[n] = i;
-                        if t == Threat::Four3 {
-                            fours.swap(0, n);
-                        }
-                        n += 1;
-                    }
-                }
-            }
-        }
+            None => gather_fours(b, me, &mut fours, |_, _| true),
+        };
         for &i in &fours[..n] {
             let i = i as usize;
             b.play_unchecked(i);
@@ -173,6 +156,35 @@ impl Vcf {
         }
         false
     }
+}
+
+/// Fills `out` with the empty points where `me` makes a four (a block four
+/// or a four-three) and `keep` agrees, four-threes first, and returns how
+/// many; points beyond the array's length are left out. The caller's array
+/// keeps threat searches free of allocation.
+#[inline]
+pub(crate) fn gather_fours(
+    b: &Board,
+    me: Player,
+    out: &mut [u16; 64],
+    keep: impl Fn(usize, Threat) -> bool,
+) -> usize {
+    let mut n = 0;
+    for &i in b.points() {
+        let t = b.threat(i as usize, me);
+        if (t == Threat::Block4 || t == Threat::Four3)
+            && b.is_empty(i as usize)
+            && keep(i as usize, t)
+            && n < out.len()
+        {
+            out[n] = i;
+            if t == Threat::Four3 {
+                out.swap(0, n);
+            }
+            n += 1;
+        }
+    }
+    n
 }
 
 /// The point where `me` completes a five in a line through `i`.
