@@ -3,7 +3,14 @@
 # c-gomoku-cli (a tournament manager built outside this repository), from
 # inarow's balanced three-stone openings, each played twice with colours
 # swapped, on 15x15, one game at a time. Prints c-gomoku-cli's last score
-# line; its log, SGF and PGN stay in OUT.
+# line, then inarow's score counted from the SGF without the void games;
+# its log, SGF and PGN stay in OUT.
+#
+# Void games: when a brain is still finishing its search as a game ends
+# (Rapfi, when inarow's five comes at once), it can drop the next game's
+# START and answer the size with ERROR; c-gomoku-cli then ends that game
+# before any move as a "time forfeit" of the side to move and counts it for
+# one side or the other. No move was played, so such games are left out.
 #
 #   scripts/match-cli.sh CLI OURS THEIRS OUT [GAMES] [SECONDS_A_MOVE] [RULE] [SEED]
 #
@@ -38,3 +45,19 @@ cd "$out"
     -openings file="$out/openings.txt" type=offset order=sequential \
     -sgf games.sgf -pgn games.pgn >match.log 2>&1
 grep '^Score' match.log | tail -n 1
+awk -v ours=inarow '
+    /^\(;/ { pb = pw = re = te = ""; moves = 0; opening = 0 }
+    match($0, /PB\[[^]]*\]/) { pb = substr($0, RSTART + 3, RLENGTH - 4) }
+    match($0, /PW\[[^]]*\]/) { pw = substr($0, RSTART + 3, RLENGTH - 4) }
+    match($0, /RE\[[^]]*\]/) { re = substr($0, RSTART + 3, RLENGTH - 4) }
+    match($0, /TE\[[^]]*\]/) { te = substr($0, RSTART + 3, RLENGTH - 4) }
+    { moves += gsub(/;[BW]\[/, "&"); opening += gsub(/opening move/, "&") }
+    /\)$/ {
+        if (te ~ /forfeit|crash/ && moves == opening) { void++; next }
+        winner = re ~ /^B/ ? pb : re ~ /^W/ ? pw : ""
+        if (winner == "") d++; else if (winner == ours) w++; else l++
+    }
+    END {
+        n = w + d + l
+        printf "inarow: %d-%d-%d (W-D-L) over %d games, %.1f%%; %d void\n", w, d, l, n, n ? 100 * (w + d / 2) / n : 0, void
+    }' games.sgf
