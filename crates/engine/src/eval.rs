@@ -116,9 +116,26 @@ pub fn decided(b: &Board, ply: usize) -> Option<i32> {
 /// where [`decided`] found nothing.
 #[inline]
 pub fn four_three_wins(b: &Board, ply: usize) -> Option<i32> {
+    unanswered_fork(b, ply, Threat::Four3)
+}
+
+/// A three-three that wins whatever the opponent does, from the side to
+/// move at `ply`: when the opponent has no four to make, no reply makes
+/// one, and one stone cannot stop both threes (their lines meet only at
+/// the new stone), so the other three becomes a flex four. Call it where
+/// [`decided`] found nothing.
+#[inline]
+pub fn three_three_wins(b: &Board, ply: usize) -> Option<i32> {
+    unanswered_fork(b, ply, Threat::Three3)
+}
+
+/// A win in five plies if the side to move has a `fork` point and the
+/// opponent has no four (or better) to make.
+#[inline]
+fn unanswered_fork(b: &Board, ply: usize, fork: Threat) -> Option<i32> {
     let me = b.to_move();
     let opp = me.opponent();
-    let wins = b.threat_count(me, Threat::Four3) > 0
+    let wins = b.threat_count(me, fork) > 0
         && [Threat::Five, Threat::Flex4, Threat::Four3, Threat::Block4]
             .iter()
             .all(|&t| b.threat_count(opp, t) == 0);
@@ -161,9 +178,16 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_four_three_against_no_four_wins_against_every_reply() {
-        let mut rng = ChaCha8Rng::seed_from_u64(43);
+    /// Plays random crowded games and, wherever `rule_says` calls the
+    /// position won, plays every `fork` point and every reply to it and
+    /// checks that the mover then has a five to make or a flex four
+    /// against no five. Returns how many positions were checked.
+    fn forks_win_against_every_reply(
+        seed: u64,
+        fork: Threat,
+        rule_says: fn(&Board, usize) -> Option<i32>,
+    ) -> usize {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut checked = 0;
         for game in 0..4000 {
             let rule = if game % 2 == 0 {
@@ -179,7 +203,7 @@ mod tests {
                     b.undo();
                 }
             }
-            if decided(&b, 0).is_some() || four_three_wins(&b, 0).is_none() {
+            if decided(&b, 0).is_some() || rule_says(&b, 0).is_none() {
                 continue;
             }
             checked += 1;
@@ -188,8 +212,9 @@ mod tests {
                 .points()
                 .iter()
                 .map(|&i| i as usize)
-                .filter(|&i| b.is_empty(i) && b.threat(i, me) == Threat::Four3)
+                .filter(|&i| b.is_empty(i) && b.threat(i, me) == fork)
                 .collect();
+            assert!(!forks.is_empty());
             for p in forks {
                 b.play_unchecked(p);
                 let replies: Vec<usize> = b
@@ -204,14 +229,26 @@ mod tests {
                     let won = decided(&b, 0).is_some_and(|s| s > 0);
                     assert!(
                         won && !b.last_move_won(),
-                        "{rule:?} fork {p} reply {q}: {b:?}"
+                        "{rule:?} {fork:?} {p} reply {q}: {b:?}"
                     );
                     b.undo();
                 }
                 b.undo();
             }
         }
+        checked
+    }
+
+    #[test]
+    fn a_four_three_against_no_four_wins_against_every_reply() {
+        let checked = forks_win_against_every_reply(43, Threat::Four3, four_three_wins);
         assert!(checked >= 20, "only {checked} positions had a four-three");
+    }
+
+    #[test]
+    fn a_three_three_against_no_four_wins_against_every_reply() {
+        let checked = forks_win_against_every_reply(47, Threat::Three3, three_three_wins);
+        assert!(checked >= 20, "only {checked} positions had a three-three");
     }
 
     #[test]

@@ -10,7 +10,7 @@ impl FromStr for Options {
     type Err = String;
 
     /// Reads `root_vcf`, `vcf_defence`, `root_vct`, `vct_defence`, `lmr`,
-    /// `null_move`, `futility`, `tuned_order`, `four_three` and `three_ext` (on/off), `leaf_vcf` (node
+    /// `null_move`, `futility`, `tuned_order`, `four_three`, `three_three` and `three_ext` (on/off), `leaf_vcf` (node
     /// budget), `quiet_fours` (fours past the horizon), `width`, `tt_mb`, `soft`, `mover` (the hand-set
     /// evaluation's mover weight in tenths) and `eval` (`hand` or `tuned`
     /// weights); settings not named keep their defaults, so an empty text
@@ -54,9 +54,10 @@ impl FromStr for Options {
                 "four_three" => o.four_three = flag()?,
                 "three_ext" => o.three_ext = flag()?,
                 "quiet_fours" => o.quiet_fours = num()?.min(32) as u32,
+                "three_three" => o.three_three = flag()?,
                 _ => {
                     return Err(format!(
-                        "unknown option {k:?} (root_vcf, vcf_defence, root_vct, vct_defence, lmr, leaf_vcf, width, tt_mb, soft, mover, eval, null_move, futility, tuned_order, quiet_fours, four_three, three_ext)"
+                        "unknown option {k:?} (root_vcf, vcf_defence, root_vct, vct_defence, lmr, leaf_vcf, width, tt_mb, soft, mover, eval, null_move, futility, tuned_order, quiet_fours, four_three, three_three, three_ext)"
                     ));
                 }
             }
@@ -75,8 +76,10 @@ mod tests {
         assert!(!o.root_vcf && o.width == 12 && o.leaf_vcf_nodes == 0 && o.soft_percent == 80);
         assert_eq!("soft=250".parse::<Options>().unwrap().soft_percent, 100);
         assert_eq!("".parse::<Options>().unwrap(), Options::default());
-        let o: Options = "quiet_fours=4,four_three=on,three_ext=on".parse().unwrap();
-        assert!(o.quiet_fours == 4 && o.four_three && o.three_ext);
+        let o: Options = "quiet_fours=4,four_three=on,three_ext=on,three_three=on"
+            .parse()
+            .unwrap();
+        assert!(o.quiet_fours == 4 && o.four_three && o.three_ext && o.three_three);
         assert_eq!("quiet_fours=99".parse::<Options>().unwrap().quiet_fours, 32);
         let o: Options = "eval=hand,null_move=on,futility=on".parse().unwrap();
         assert!(o.weights == Weights::hand_set(MOVER_WEIGHT) && o.null_move && o.futility);

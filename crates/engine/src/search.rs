@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use inarow_core::Player;
 
 use crate::board::{Board, CELLS};
-use crate::eval::{Weights, decided, evaluate, four_three_wins};
+use crate::eval::{Weights, decided, evaluate, four_three_wins, three_three_wins};
 use crate::movegen::{Mode, MoveList, generate};
 use crate::pattern::Threat;
 use crate::score::{WIN, is_decided, loss_in, win_in};
@@ -72,6 +72,9 @@ pub struct Options {
     /// Score a four-three against an opponent with no four to make as the
     /// win it is ([`four_three_wins`]), at every node.
     pub four_three: bool,
+    /// Score a three-three against an opponent with no four to make as the
+    /// win it is ([`three_three_wins`]), at every node.
+    pub three_three: bool,
 }
 
 impl Default for Options {
@@ -103,6 +106,7 @@ impl Default for Options {
             quiet_fours: 4,
             four_three: true,
             three_ext: true,
+            three_three: false,
         }
     }
 }
@@ -601,16 +605,12 @@ impl Searcher {
     }
 
     /// What the threats on the board already decide ([`decided`], and
-    /// four-threes if that option is on).
+    /// four-threes and three-threes if those options are on).
     #[inline]
     fn decided(&self, b: &Board, ply: usize) -> Option<i32> {
-        decided(b, ply).or_else(|| {
-            if self.options.four_three {
-                four_three_wins(b, ply)
-            } else {
-                None
-            }
-        })
+        decided(b, ply)
+            .or_else(|| self.options.four_three.then(|| four_three_wins(b, ply))?)
+            .or_else(|| self.options.three_three.then(|| three_three_wins(b, ply))?)
     }
 
     /// The horizon's search: a five to block is blocked; otherwise the side
