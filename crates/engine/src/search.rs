@@ -101,8 +101,8 @@ impl Default for Options {
             futility: false,
             tuned_order: false,
             // These three together, against Rapfi at 200 ms a move (c-gomoku-cli,
-            // the same 160 games): 57-0-103 (36%) against 27-1-132 (17%) for
-            // the search without them; see docs/engine.md.
+            // the same openings, void games left out): 49-0-100 (33%) against
+            // 25-1-130 (16%) for the search without them; see docs/engine.md.
             quiet_fours: 4,
             four_three: true,
             three_ext: true,
