@@ -6,18 +6,17 @@
 # line, then inarow's score counted from the SGF without the void games;
 # its log, SGF and PGN stay in OUT.
 #
-# Void games: when a brain is still finishing its search as a game ends
-# (Rapfi, when inarow's five comes at once), it can drop the next game's
-# START and answer the size with ERROR; c-gomoku-cli then ends that game
-# before any move as a "time forfeit" of the side to move and counts it for
-# one side or the other. No move was played, so such games are left out.
+# Void games (see scripts/sgf-score.sh): a brain that drops a START makes
+# c-gomoku-cli end the game before any move as a time forfeit and count it
+# for one side or the other; no move was played, so they are left out.
 #
 #   scripts/match-cli.sh CLI OURS THEIRS OUT [GAMES] [SECONDS_A_MOVE] [RULE] [SEED]
 #
 # CLI: the c-gomoku-cli binary; OURS: pbrain-inarow; THEIRS: the opponent;
 # RULE: 0 freestyle, 1 exact five; SEED: the openings' seed (default 2026).
 set -euo pipefail
-[ $# -ge 4 ] || { sed -n '2,12p' "$0" >&2; exit 2; }
+here=$(cd "$(dirname "$0")" && pwd)
+[ $# -ge 4 ] || { sed -n '2,16p' "$0" >&2; exit 2; }
 cli=$(realpath "$1") ours=$(realpath "$2") theirs=$(realpath "$3") out=$4
 games=${5:-80} turn=${6:-0.2} rule=${7:-0} seed=${8:-2026}
 for f in "$cli" "$ours" "$theirs"; do
@@ -45,19 +44,4 @@ cd "$out"
     -openings file="$out/openings.txt" type=offset order=sequential \
     -sgf games.sgf -pgn games.pgn >match.log 2>&1
 grep '^Score' match.log | tail -n 1
-awk -v ours=inarow '
-    /^\(;/ { pb = pw = re = te = ""; moves = 0; opening = 0 }
-    match($0, /PB\[[^]]*\]/) { pb = substr($0, RSTART + 3, RLENGTH - 4) }
-    match($0, /PW\[[^]]*\]/) { pw = substr($0, RSTART + 3, RLENGTH - 4) }
-    match($0, /RE\[[^]]*\]/) { re = substr($0, RSTART + 3, RLENGTH - 4) }
-    match($0, /TE\[[^]]*\]/) { te = substr($0, RSTART + 3, RLENGTH - 4) }
-    { moves += gsub(/;[BW]\[/, "&"); opening += gsub(/opening move/, "&") }
-    /\)$/ {
-        if (te ~ /forfeit|crash/ && moves == opening) { void++; next }
-        winner = re ~ /^B/ ? pb : re ~ /^W/ ? pw : ""
-        if (winner == "") d++; else if (winner == ours) w++; else l++
-    }
-    END {
-        n = w + d + l
-        printf "inarow: %d-%d-%d (W-D-L) over %d games, %.1f%%; %d void\n", w, d, l, n, n ? 100 * (w + d / 2) / n : 0, void
-    }' games.sgf
+"$here/sgf-score.sh" games.sgf inarow
