@@ -134,12 +134,18 @@ pub fn three_three_wins(b: &Board, ply: usize) -> Option<i32> {
 #[inline]
 fn unanswered_fork(b: &Board, ply: usize, fork: Threat) -> Option<i32> {
     let me = b.to_move();
-    let opp = me.opponent();
-    let wins = b.threat_count(me, fork) > 0
-        && [Threat::Five, Threat::Flex4, Threat::Four3, Threat::Block4]
-            .iter()
-            .all(|&t| b.threat_count(opp, t) == 0);
+    let wins = b.threat_count(me, fork) > 0 && no_four_to_come(b, me.opponent());
     wins.then(|| win_in(ply + 5))
+}
+
+/// True if `colour` has no five, flex four, four-three or four to make:
+/// no forcing reply of its own can answer a fork, or be missed by a
+/// pruning rule.
+#[inline]
+pub fn no_four_to_come(b: &Board, colour: inarow_core::Player) -> bool {
+    [Threat::Five, Threat::Flex4, Threat::Four3, Threat::Block4]
+        .iter()
+        .all(|&t| b.threat_count(colour, t) == 0)
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use inarow_core::Player;
 
 use crate::board::{Board, CELLS};
-use crate::eval::{Weights, decided, evaluate, four_three_wins, three_three_wins};
+use crate::eval::{Weights, decided, evaluate, four_three_wins, no_four_to_come, three_three_wins};
 use crate::movegen::{Mode, MoveList, generate};
 use crate::pattern::Threat;
 use crate::score::{WIN, is_decided, loss_in, win_in};
@@ -716,14 +716,6 @@ fn near(b: &Board, a: usize, c: usize) -> bool {
     let (dx, dy) = (ax.abs_diff(cx), ay.abs_diff(cy));
     let far = dx.max(dy);
     far <= 2 || (far <= 4 && (dx == 0 || dy == 0 || dx == dy))
-}
-
-/// True if `opp` has no five, flex four, four-three or four to make: the
-/// position holds no forcing reply that a pruning rule could miss.
-fn no_four_to_come(b: &Board, opp: Player) -> bool {
-    [Threat::Five, Threat::Flex4, Threat::Four3, Threat::Block4]
-        .iter()
-        .all(|&t| b.threat_count(opp, t) == 0)
 }
 
 /// The ordering score of point `i` by the evaluation's weights: what a
