@@ -649,8 +649,8 @@ impl Searcher {
         {
             return stand;
         }
-        let history = b.history();
-        let Some(&last) = history.len().checked_sub(2).map(|k| &history[k]) else {
+        // The side's last stone: the second last in the game.
+        let Some(&last) = b.history().iter().rev().nth(1) else {
             return stand;
         };
         alpha = alpha.max(stand);
