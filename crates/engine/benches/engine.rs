@@ -16,12 +16,7 @@ use suite::{generate_suite, middlegames};
 fn make_unmake(c: &mut Criterion) {
     let games = middlegames(1, 1, 24);
     let mut b = board_of(&games[0], None).unwrap();
-    let empties: Vec<usize> = b
-        .points()
-        .iter()
-        .map(|&i| i as usize)
-        .filter(|&i| b.is_empty(i) && b.is_near(i))
-        .collect();
+    let empties: Vec<usize> = b.empty_points().filter(|&i| b.is_near(i)).collect();
     c.bench_function("play+undo each candidate (middlegame)", |bench| {
         bench.iter(|| {
             for &i in &empties {

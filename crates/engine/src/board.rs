@@ -271,6 +271,15 @@ impl Board {
         &self.on_board
     }
 
+    /// The grid indices of the empty points, row by row.
+    #[inline]
+    pub fn empty_points(&self) -> impl Iterator<Item = usize> + '_ {
+        self.on_board
+            .iter()
+            .map(|&i| i as usize)
+            .filter(|&i| self.is_empty(i))
+    }
+
     /// State of a grid point: `EMPTY`, `BLACK`, `WHITE` or `WALL`.
     #[inline]
     pub fn cell(&self, i: usize) -> u8 {

@@ -215,20 +215,13 @@ mod tests {
             checked += 1;
             let me = b.to_move();
             let forks: Vec<usize> = b
-                .points()
-                .iter()
-                .map(|&i| i as usize)
-                .filter(|&i| b.is_empty(i) && b.threat(i, me) == fork)
+                .empty_points()
+                .filter(|&i| b.threat(i, me) == fork)
                 .collect();
             assert!(!forks.is_empty());
             for p in forks {
                 b.play_unchecked(p);
-                let replies: Vec<usize> = b
-                    .points()
-                    .iter()
-                    .map(|&i| i as usize)
-                    .filter(|&i| b.is_empty(i))
-                    .collect();
+                let replies: Vec<usize> = b.empty_points().collect();
                 for q in replies {
                     b.play_unchecked(q);
                     // Our move again: a five to make, or a flex four against no five.

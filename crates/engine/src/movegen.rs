@@ -138,9 +138,8 @@ pub fn generate(b: &Board, out: &mut MoveList) -> Mode {
     } else {
         Mode::Free
     };
-    for &i in b.points() {
-        let i = i as usize;
-        if !b.is_empty(i) || !b.is_near(i) {
+    for i in b.empty_points() {
+        if !b.is_near(i) {
             continue;
         }
         let keep = match mode {
@@ -154,8 +153,8 @@ pub fn generate(b: &Board, out: &mut MoveList) -> Mode {
     }
     if out.is_empty() {
         // No stone near any empty point (e.g. only walls): any empty point.
-        if let Some(&i) = b.points().iter().find(|&&i| b.is_empty(i as usize)) {
-            out.push(i as usize, 0);
+        if let Some(i) = b.empty_points().next() {
+            out.push(i, 0);
         }
     }
     mode

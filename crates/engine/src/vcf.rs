@@ -170,14 +170,10 @@ pub(crate) fn gather_fours(
     keep: impl Fn(usize, Threat) -> bool,
 ) -> usize {
     let mut n = 0;
-    for &i in b.points() {
-        let t = b.threat(i as usize, me);
-        if (t == Threat::Block4 || t == Threat::Four3)
-            && b.is_empty(i as usize)
-            && keep(i as usize, t)
-            && n < out.len()
-        {
-            out[n] = i;
+    for i in b.empty_points() {
+        let t = b.threat(i, me);
+        if (t == Threat::Block4 || t == Threat::Four3) && keep(i, t) && n < out.len() {
+            out[n] = i as u16;
             if t == Threat::Four3 {
                 out.swap(0, n);
             }

@@ -126,9 +126,8 @@ impl Vct {
 
 fn list_threes(b: &Board, me: Player, out: &mut MoveList) {
     out.truncate(0);
-    for &i in b.points() {
-        let i = i as usize;
-        if !b.is_empty(i) || !b.is_near(i) {
+    for i in b.empty_points() {
+        if !b.is_near(i) {
             continue;
         }
         let t = b.threat(i, me);

@@ -246,12 +246,7 @@ fn incremental_update_equals_full_recount(rule: Rule, seed: u64) {
         let empty_hash = b.hash();
         let mut played = 0;
         for step in 0..260 {
-            let empties: Vec<usize> = b
-                .points()
-                .iter()
-                .map(|&i| i as usize)
-                .filter(|&i| b.is_empty(i))
-                .collect();
+            let empties: Vec<usize> = b.empty_points().collect();
             if empties.is_empty() {
                 break;
             }
