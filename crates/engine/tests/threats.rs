@@ -3,7 +3,7 @@
 //! no short win the prover finds. The prover and the checker judge wins by
 //! the core's rule, so each check runs for freestyle and for exact five.
 
-use inarow_core::{Game, Mnk};
+use inarow_core::{Game, Mnk, Point};
 use inarow_engine::movegen::{MoveList, generate};
 use inarow_engine::player::board_of;
 #[path = "support/suite.rs"]
@@ -170,8 +170,7 @@ fn vct_claims_survive_every_defence(empty: &Mnk) {
     use inarow_engine::vct::Vct;
     let mut rng = ChaCha8Rng::seed_from_u64(13);
     let mut list = MoveList::default();
-    let mut claims = 0;
-    let mut tried = 0;
+    let (mut claims, mut tried, mut countered) = (0, 0, 0);
     while claims < 6 && tried < 400 {
         tried += 1;
         let Some(mut game) = random_middlegame(empty, &mut rng, &mut list, 6..30) else {
@@ -193,25 +192,70 @@ fn vct_claims_survive_every_defence(empty: &Mnk) {
             let found = s.search(&mut b, Limits::depth(1));
             assert!(found.vcf && found.score == VCT_WIN, "{found:?}");
         }
-        // One three, then every reply (any empty point) must leave a VCF.
-        let me = game.to_move();
+        // One threat, then every reply (any empty point) must leave a VCF,
+        // or be a counter-four that, once blocked, leaves the same again.
         let m = b.point(m);
         assert!(game.stone(m).is_none());
         game.play_unchecked(m);
-        for r in game.empty_points().collect::<Vec<_>>() {
-            assert!(
-                !game.wins_at(r, me.opponent()),
-                "the defender wins at {r:?}\n{game}"
-            );
-            game.play_unchecked(r);
-            assert!(
-                proves_vcf(&mut game, 8),
-                "after three {m:?} the reply {r:?} holds\n{game}"
-            );
-            game.undo(r);
+        if let Err(line) = every_reply_loses(&mut game, 4, &mut countered) {
+            panic!("after the threat {m:?} the replies {line:?} hold\n{game}");
         }
     }
     assert!(claims >= 3, "only {claims} VCT claims in {tried} positions");
+    // Claims that a counter-four does not refute are the ones a solver
+    // giving up at the defender's first four would miss.
+    assert!(countered > 0, "no claim met a counter-four");
+}
+
+/// Checks by brute force that the defender, to move against the
+/// attacker's threats, loses whatever it plays: after any reply the
+/// attacker has a VCF, or the reply is a four which the attacker blocks
+/// and the same holds again (at most `counters` such fours in a row;
+/// `countered` counts them). On failure returns the defender's replies
+/// that hold.
+fn every_reply_loses(
+    game: &mut Mnk,
+    counters: usize,
+    countered: &mut usize,
+) -> Result<(), Vec<Point>> {
+    let defender = game.to_move();
+    let attacker = defender.opponent();
+    for r in game.empty_points().collect::<Vec<_>>() {
+        if game.wins_at(r, defender) {
+            return Err(vec![r]);
+        }
+        game.play_unchecked(r);
+        let blocks: Vec<Point> = game
+            .empty_points()
+            .filter(|&q| game.wins_at(q, defender))
+            .collect();
+        let result = if game.empty_points().any(|q| game.wins_at(q, attacker)) {
+            Ok(())
+        } else if blocks.len() == 1 && counters > 0 {
+            game.play_unchecked(blocks[0]);
+            if !game.empty_points().any(|q| game.wins_at(q, attacker)) {
+                // No four of ours: a solver giving up at the counter-four
+                // would miss what follows.
+                *countered += 1;
+            }
+            let after = every_reply_loses(game, counters - 1, countered);
+            game.undo(blocks[0]);
+            after.map_err(|mut line| {
+                line.insert(0, blocks[0]);
+                line
+            })
+        } else if blocks.is_empty() && proves_vcf(game, 8) {
+            Ok(())
+        } else {
+            Err(Vec::new())
+        };
+        game.undo(r);
+        result.map_err(|mut line| {
+            line.insert(0, r);
+            line
+        })?;
+    }
+    Ok(())
 }
 
 #[test]
