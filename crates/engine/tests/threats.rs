@@ -11,7 +11,7 @@ mod suite;
 use inarow_engine::vcf::Vcf;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use suite::{generate_suite_on, proves_vcf, verify_win};
+use suite::{five_points, generate_suite_on, proves_vcf, verify_win};
 
 /// A game of `plies` plausible moves on `empty` (each among the six best
 /// candidates the engine generates), or `None` if it ended on the way.
@@ -225,15 +225,12 @@ fn every_reply_loses(
             return Err(vec![r]);
         }
         game.play_unchecked(r);
-        let blocks: Vec<Point> = game
-            .empty_points()
-            .filter(|&q| game.wins_at(q, defender))
-            .collect();
-        let result = if game.empty_points().any(|q| game.wins_at(q, attacker)) {
+        let blocks = five_points(game, defender);
+        let result = if !five_points(game, attacker).is_empty() {
             Ok(())
         } else if blocks.len() == 1 && counters > 0 {
             game.play_unchecked(blocks[0]);
-            if !game.empty_points().any(|q| game.wins_at(q, attacker)) {
+            if five_points(game, attacker).is_empty() {
                 // No four of ours: a solver giving up at the counter-four
                 // would miss what follows.
                 *countered += 1;
