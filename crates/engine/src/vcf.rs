@@ -19,6 +19,9 @@ const FAIL_SLOTS: usize = 1 << 16;
 pub struct Vcf {
     failed: Vec<(u64, usize)>,
     nodes: u64,
+    /// The node budget of each search.
+    budget: u64,
+    /// The budget of the search under way (cut short at the deadline).
     limit: u64,
     max_depth: usize,
     line: Vec<usize>,
@@ -37,6 +40,7 @@ impl Vcf {
         Vcf {
             failed: vec![(0, 0); FAIL_SLOTS],
             nodes: 0,
+            budget: limit,
             limit,
             max_depth,
             line: Vec::with_capacity(2 * max_depth + 2),
@@ -46,7 +50,7 @@ impl Vcf {
 
     /// Changes the node budget for the next searches.
     pub fn set_limit(&mut self, limit: u64) {
-        self.limit = limit;
+        self.budget = limit;
     }
 
     /// Stops searching at `deadline` (a failure, as if the budget ran out).
@@ -63,17 +67,14 @@ impl Vcf {
     /// line (attacker and defender moves alternating, ending with the move
     /// that makes a five, flex four or double four).
     pub fn solve(&mut self, b: &mut Board) -> Option<Vec<usize>> {
-        self.nodes = 0;
-        self.line.clear();
-        let me = b.to_move();
-        self.attack(b, me, self.max_depth)
-            .then(|| self.line.clone())
+        self.wins(b).then(|| self.line.clone())
     }
 
     /// Like [`Vcf::solve`] but only says whether a win was found, without
     /// allocating (for use inside the main search).
     pub fn wins(&mut self, b: &mut Board) -> bool {
         self.nodes = 0;
+        self.limit = self.budget;
         self.line.clear();
         let me = b.to_move();
         self.attack(b, me, self.max_depth)

@@ -28,7 +28,6 @@ const MAX_LEVEL: usize = 48;
 /// A VCT solver with a node budget; VCF probes have their own budget.
 pub struct Vct {
     vcf: Vcf,
-    vcf_limit: u64,
     nodes: u64,
     /// The node budget of each search.
     budget: u64,
@@ -44,11 +43,10 @@ impl Vct {
     pub fn new(limit: u64, vcf_limit: u64) -> Vct {
         Vct {
             vcf: Vcf::new(vcf_limit, 20),
-            vcf_limit,
             nodes: 0,
             budget: limit,
             limit,
-            lists: Vec::new(),
+            lists: (0..MAX_LEVEL).map(|_| MoveList::default()).collect(),
             failed: vec![(0, 0); FAIL_SLOTS],
             deadline: None,
         }
@@ -72,10 +70,6 @@ impl Vct {
     pub fn solve(&mut self, b: &mut Board, threats: usize) -> Option<usize> {
         self.nodes = 0;
         self.limit = self.budget;
-        self.vcf.set_limit(self.vcf_limit);
-        if self.lists.len() < MAX_LEVEL + 2 {
-            self.lists = (0..MAX_LEVEL + 2).map(|_| MoveList::default()).collect();
-        }
         if b.threat_count(b.to_move().opponent(), Threat::Five) > 0 || self.vcf.wins(b) {
             return None;
         }
