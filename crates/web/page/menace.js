@@ -20,9 +20,10 @@ const trainerBody = () => ({ opponent: $("menace-opponent").value, speed: Number
 $("menace-new").onclick = () => menaceAction("POST", "/api/menace/new");
 $("menace-train").onclick = () => menaceAction("POST", "/api/menace/train", trainerBody());
 $("menace-stop").onclick = () => menaceAction("POST", "/api/menace/stop");
-// Settings are the server's: every viewer sees a change at once.
-$("menace-opponent").onchange = $("menace-speed").onchange =
-  () => menaceAction("POST", "/api/menace/trainer", trainerBody());
+// Settings are the server's: every viewer sees a change at once. Only the
+// setting changed is sent, so a stale value of the other cannot undo a change.
+$("menace-opponent").onchange = () => menaceAction("POST", "/api/menace/trainer", { opponent: $("menace-opponent").value });
+$("menace-speed").onchange = () => menaceAction("POST", "/api/menace/trainer", { speed: Number($("menace-speed").value) });
 $("menace-chart-view").onchange = () => menace.state && drawChart(menace.state.chart);
 
 const START = [1, 2, 3, 4].map((m) => "menace-start-" + m);

@@ -381,6 +381,23 @@ async fn the_speed_and_opponent_are_shared_without_training() {
         error_of(&body),
         "speed 0 is out of range: use 1 to 100000 games per second"
     );
+    // One setting alone keeps the other: a viewer changing the speed cannot
+    // undo another's change of opponent.
+    let (status, v) = t.post("/api/menace/trainer", r#"{"speed":1000}"#).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["settings"]["opponent"], "perfect");
+    assert_eq!(v["settings"]["speed"], 1000);
+    let (status, v) = t
+        .post("/api/menace/trainer", r#"{"opponent":"random"}"#)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["settings"]["opponent"], "random");
+    assert_eq!(v["settings"]["speed"], 1000);
+    let (status, body) = t
+        .post("/api/menace/trainer", r#"{"speed":1000,"colour":"red"}"#)
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error_of(&body).contains("colour"), "{body}");
     assert_eq!(t.saves(), 0);
 }
 

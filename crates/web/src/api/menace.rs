@@ -90,17 +90,32 @@ fn check_speed(speed: u32) -> Result<(), ApiError> {
     }
 }
 
-/// Sets the trainer's opponent and speed without starting it (a running
-/// trainer takes them at once), so every viewer sees the same settings.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct TrainerBody {
+    opponent: Option<Opponent>,
+    speed: Option<u32>,
+}
+
+/// Sets the trainer's opponent, speed or both without starting it (a
+/// running trainer takes them at once), so every viewer sees the same
+/// settings. A setting left out keeps the server's: two viewers changing
+/// different settings at once, or a page that has not yet drawn the other
+/// viewer's change, cannot undo each other's.
 pub(super) async fn trainer_settings(
     State(shared): State<Arc<Shared>>,
-    Body(body): Body<TrainBody>,
+    Body(body): Body<TrainerBody>,
 ) -> Reply {
-    check_speed(body.speed)?;
+    if let Some(speed) = body.speed {
+        check_speed(speed)?;
+    }
     MENACE.act(
         &shared,
         |room| {
-            room.set_trainer(body.opponent, body.speed);
+            room.set_trainer(
+                body.opponent.unwrap_or(room.opponent()),
+                body.speed.unwrap_or(room.speed()),
+            );
             Ok(())
         },
         |_, ()| Ok(()),

@@ -111,6 +111,11 @@ impl Room {
         self.training
     }
 
+    /// The trainer's opponent.
+    pub fn opponent(&self) -> Opponent {
+        self.opponent
+    }
+
     /// Games per second the trainer aims at.
     pub fn speed(&self) -> u32 {
         self.speed
