@@ -78,6 +78,11 @@ pub enum Fault {
         /// The limit in bytes.
         limit: u64,
     },
+    /// The bot's folder grew past its disk limit while it ran.
+    Disk {
+        /// The limit in bytes.
+        limit: u64,
+    },
     /// The bot's sandbox could not be set up, so it never ran.
     Sandbox {
         /// What failed.
@@ -94,6 +99,7 @@ impl Fault {
             Limit::Processes => Fault::Processes { limit: value },
             Limit::Cpu => Fault::Cpu { seconds: value },
             Limit::FileSize => Fault::FileSize { limit: value },
+            Limit::Disk => Fault::Disk { limit: value },
         }
     }
 }
@@ -122,6 +128,7 @@ impl fmt::Display for Fault {
             Fault::FileSize { limit } => {
                 write!(f, "file size: {}", Limit::FileSize.describe(*limit))
             }
+            Fault::Disk { limit } => write!(f, "disk: {}", Limit::Disk.describe(*limit)),
             Fault::Sandbox { detail } => write!(f, "sandbox: {detail}"),
         }
     }

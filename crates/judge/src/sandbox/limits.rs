@@ -20,6 +20,21 @@ pub struct Limits {
     pub cpu_seconds: Option<u64>,
     /// The largest file it may write, in bytes.
     pub file_size: u64,
+    /// The most its folder may hold while it runs, in bytes.
+    #[serde(default = "default_disk")]
+    pub disk: u64,
+    /// The most standard error shown of one game, in bytes (the rest is
+    /// dropped and counted).
+    #[serde(default = "default_stderr")]
+    pub stderr: u64,
+}
+
+fn default_disk() -> u64 {
+    256 * MIB
+}
+
+fn default_stderr() -> u64 {
+    MIB
 }
 
 impl Default for Limits {
@@ -29,6 +44,8 @@ impl Default for Limits {
             processes: 256,
             cpu_seconds: None,
             file_size: 64 * MIB,
+            disk: default_disk(),
+            stderr: default_stderr(),
         }
     }
 }
@@ -45,6 +62,8 @@ pub enum Limit {
     Cpu,
     /// The size of a file it wrote.
     FileSize,
+    /// What its folder holds.
+    Disk,
 }
 
 impl Limit {
@@ -55,6 +74,7 @@ impl Limit {
             Limit::Processes => "processes",
             Limit::Cpu => "cpu",
             Limit::FileSize => "file-size",
+            Limit::Disk => "disk",
         }
     }
 
@@ -65,6 +85,7 @@ impl Limit {
             Limit::Processes => format!("over its {value} processes and threads"),
             Limit::Cpu => format!("over {value} s of CPU time in one process"),
             Limit::FileSize => format!("wrote past the {} file-size limit", format_size(value)),
+            Limit::Disk => format!("filled its folder past {}", format_size(value)),
         }
     }
 }
@@ -77,6 +98,7 @@ impl Limits {
             Limit::Processes => self.processes,
             Limit::Cpu => self.cpu_seconds.unwrap_or(0),
             Limit::FileSize => self.file_size,
+            Limit::Disk => self.disk,
         }
     }
 }
