@@ -6,17 +6,23 @@
 //! Two stages, because a new PID namespace applies to the children of the
 //! process that makes it:
 //!
-//! 1. **outer** (a child of the judge): dies with the judge, joins the
-//!    contestant's control groups, makes new user (when not root), PID,
-//!    network, mount, IPC and UTS namespaces, covers `/run` and `/tmp` with
-//!    empty file systems, and starts stage 2. It then relays, as frames on its
-//!    standard error, the contestant's standard error (cut into bounded
-//!    lines) and what stage 2 reports. (After `unshare(CLONE_NEWPID)` a
-//!    process may start no thread, so stage 1 relays with `poll`.)
-//! 2. **init** (PID 1 of the new namespace): dies with stage 1, sets the
-//!    resource limits, restricts itself with Landlock, starts the program as
-//!    the contestant's user, and reaps every process of the namespace. When
-//!    it ends, the kernel kills everything left in the namespace.
+//! 1. **outer** (a child of the judge): closes every file descriptor but
+//!    0, 1 and 2, dies with the judge, joins the contestant's control groups,
+//!    (as root) makes the user namespace that maps the contestant's folder to
+//!    its own uid, makes new user (when not root), PID, network, mount, IPC
+//!    and UTS namespaces, and starts stage 2. It then relays, as frames on
+//!    its standard error, the contestant's standard error (cut into bounded
+//!    lines, bounded in total) and what stage 2 reports, and measures the
+//!    contestant's folder against its disk limit. (After
+//!    `unshare(CLONE_NEWPID)` a process may start no thread, so stage 1
+//!    relays with `poll`.)
+//! 2. **init** (PID 1 of the new namespace): leaves the judge's session,
+//!    dies with stage 1, builds and enters the contestant's own view of the
+//!    file system ([`super::view`]), sets the resource limits, becomes the
+//!    contestant's uid (as an ordinary user, in a user namespace nested in
+//!    its own), restricts itself with Landlock, starts the program, and reaps
+//!    every process of the namespace. When it ends, the kernel kills
+//!    everything left in the namespace.
 //!
 //! Stage 2 reports to stage 1 through a pipe the program never holds, so a
 //! contestant cannot forge what the judge hears about it.
@@ -44,8 +50,8 @@ use nix::sys::wait::{WaitStatus, waitpid};
 use nix::unistd::{Gid, Uid, getegid, geteuid, getppid, pipe2};
 use serde::{Deserialize, Serialize};
 
-use super::limits::Limits;
-use super::lines::{Cutter, MAX_STDERR_LINE};
+use super::limits::{Limit, Limits};
+use super::lines::{Budget, Cutter, MAX_STDERR_LINE};
 use super::paths::Paths;
 
 /// The landlock ABI whose rights are asked for; older kernels enforce what
@@ -73,15 +79,32 @@ pub struct Spec {
     pub nproc: bool,
     /// The `cgroup.procs` files to join before anything else.
     pub cgroups: Vec<PathBuf>,
-    /// The user and group to run as (the judge runs as root).
-    pub identity: Option<(u32, u32)>,
-    /// Folders to cover with an empty file system (they hold other users'
-    /// sockets, which Landlock cannot close on older kernels).
-    pub cover: Vec<PathBuf>,
+    /// Who the contestant is.
+    pub identity: Identity,
+    /// Whether the judge is an ordinary user (the contestant's uid is then
+    /// one of a user namespace nested in the launcher's own).
+    pub rootless: bool,
+    /// Paths that must not exist in the contestant's view (the other
+    /// contestants' folders): what the probe checks.
+    pub hidden: Vec<PathBuf>,
     /// The judge's process id: the launcher ends itself if the judge is gone.
     pub judge: u32,
     /// Check the sandbox and report instead of running the program.
     pub probe: bool,
+}
+
+/// The contestant's uid and gid (its own, no other contestant's and not the
+/// judge's), and the owner of its folder on disk, whose files it sees as its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Identity {
+    /// The contestant's uid.
+    pub uid: u32,
+    /// The contestant's gid.
+    pub gid: u32,
+    /// The uid owning its folder on disk.
+    pub owner_uid: u32,
+    /// The gid owning its folder on disk.
+    pub owner_gid: u32,
 }
 
 /// One message of the launcher to the judge, a line on the launcher's stderr.
@@ -99,6 +122,9 @@ pub enum Frame {
     Sandbox(String),
     /// One finding of a probe: what, and what was found.
     Probe(String, String),
+    /// The contestant went over a limit the launcher watches (its disk), and
+    /// was killed.
+    Over(Limit),
 }
 
 impl Frame {
@@ -114,6 +140,7 @@ impl Frame {
             Frame::Probe(what, found) => {
                 format!("P {} {}", flat(what).replace(' ', "-"), flat(found))
             }
+            Frame::Over(limit) => format!("O {}", limit.name()),
         }
     }
 
@@ -133,6 +160,10 @@ impl Frame {
                 let (what, found) = rest.split_once(' ').unwrap_or((rest, ""));
                 Frame::Probe(what.to_string(), found.to_string())
             }
+            "O" => Frame::Over(match rest {
+                "disk" => Limit::Disk,
+                _ => return None,
+            }),
             _ => return None,
         })
     }
@@ -148,28 +179,115 @@ fn report(frame: &Frame) {
 
 /// The launcher's entry point. `prefix` is what its own program needs
 /// before the stage (`["__contain"]` for `inarow __contain`), `args` what
-/// follows: `outer JSON` or `init FD OUTER-PID JSON`. Returns the exit code.
+/// follows: `outer JSON`, `init FD IDMAP-FD OUTER-PID JSON` or `hold`.
+/// Returns the exit code.
 pub fn main(prefix: &[&str], args: &[String]) -> i32 {
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     let parsed = |json: &str| serde_json::from_str::<Spec>(json).map_err(|e| e.to_string());
     match words.as_slice() {
-        ["outer", json] => match parsed(json) {
-            Ok(spec) => outer(prefix, &spec, json),
-            Err(e) => fail(&format!("the launcher's settings do not read: {e}")),
-        },
-        ["init", fd, outer_pid, json] => {
-            match (parsed(json), fd.parse::<i32>(), outer_pid.parse::<i32>()) {
-                (Ok(spec), Ok(fd), Ok(outer_pid)) => init(&spec, fd, outer_pid),
+        ["outer", json] => {
+            // Whatever the judge was started with (`exec 8<secret`) stays out.
+            close_inherited(&[]);
+            match parsed(json) {
+                Ok(spec) => outer(prefix, &spec, json),
+                Err(e) => fail(&format!("the launcher's settings do not read: {e}")),
+            }
+        }
+        ["init", fd, idmap, outer_pid, json] => {
+            match (
+                parsed(json),
+                fd.parse::<i32>(),
+                idmap.parse::<i32>(),
+                outer_pid.parse::<i32>(),
+            ) {
+                (Ok(spec), Ok(fd), Ok(idmap), Ok(outer_pid)) => {
+                    close_inherited(&[fd, idmap]);
+                    init(&spec, fd, idmap, outer_pid)
+                }
                 _ => fail("the launcher's second stage was started wrongly"),
             }
         }
+        ["hold"] => hold(),
         _ => {
             eprintln!(
-                "inarow: the launcher is started by the judge only (outer JSON | init FD PID JSON)"
+                "inarow: the launcher is started by the judge only (outer JSON | init FD FD PID JSON | hold)"
             );
             2
         }
     }
+}
+
+/// Closes every file descriptor above 2 but `keep`: nothing the judge
+/// inherited reaches a contestant.
+fn close_inherited(keep: &[i32]) {
+    let open: Vec<i32> = match fs::read_dir("/proc/self/fd") {
+        Ok(entries) => entries
+            .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+            .collect(),
+        Err(_) => (3..1024).collect(),
+    };
+    for fd in open {
+        if fd > 2 && !keep.contains(&fd) {
+            let _ = nix::unistd::close(fd);
+        }
+    }
+}
+
+/// A process that only holds a new user namespace for stage 1 to map and
+/// open (a process cannot make one for others): says `ready`, then waits
+/// for its standard input to close.
+fn hold() -> i32 {
+    if unshare(CloneFlags::CLONE_NEWUSER).is_err() {
+        return 1;
+    }
+    println!("ready");
+    let _ = std::io::stdout().flush();
+    let mut rest = Vec::new();
+    let _ = std::io::stdin().read_to_end(&mut rest);
+    0
+}
+
+/// As root: a user namespace mapping the folder's owner to the
+/// contestant, for an id-mapped mount of its folder. Made by a `hold`
+/// process, since this one must stay in the judge's user namespace.
+fn idmap_namespace(prefix: &[&str], identity: &Identity) -> Result<OwnedFd, String> {
+    let err = |e: &dyn std::fmt::Display| format!("cannot map the bot's folder to its uid: {e}");
+    let mut holder = Command::new("/proc/self/exe")
+        .args(prefix)
+        .arg("hold")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| err(&e))?;
+    let result = (|| {
+        let mut ready = [0u8; 6];
+        holder
+            .stdout
+            .as_mut()
+            .expect("piped stdout")
+            .read_exact(&mut ready)
+            .map_err(|e| err(&e))?;
+        let pid = holder.id();
+        let map = |file: &str, text: String| {
+            fs::write(format!("/proc/{pid}/{file}"), text).map_err(|e| err(&e))
+        };
+        map(
+            "uid_map",
+            format!("{} {} 1", identity.owner_uid, identity.uid),
+        )?;
+        map(
+            "gid_map",
+            format!("{} {} 1", identity.owner_gid, identity.gid),
+        )?;
+        fs::File::open(format!("/proc/{pid}/ns/user"))
+            .map(OwnedFd::from)
+            .map_err(|e| err(&e))
+    })();
+    drop(holder.stdin.take());
+    let _ = holder.kill();
+    let _ = holder.wait();
+    result
 }
 
 fn fail(why: &str) -> i32 {
@@ -189,21 +307,36 @@ fn outer(prefix: &[&str], spec: &Spec, json: &str) -> i32 {
             return fail(&format!("cannot join the cgroup {}: {e}", procs.display()));
         }
     }
-    if let Err(why) = namespaces(spec) {
+    // Before the new PID namespace: the holder must not become its init.
+    let idmap = if geteuid().is_root() {
+        match idmap_namespace(prefix, &spec.identity) {
+            Ok(fd) => Some(fd),
+            Err(why) => return fail(&why),
+        }
+    } else {
+        None
+    };
+    if let Err(why) = namespaces() {
         return fail(&why);
     }
     let (status_read, status_write) = match pipe2(OFlag::O_CLOEXEC) {
         Ok(fds) => fds,
         Err(e) => return fail(&format!("cannot make a pipe: {e}")),
     };
-    // Stage 2 inherits the write end (and reopens it close-on-exec).
-    if let Err(e) = fcntl(&status_write, FcntlArg::F_SETFD(FdFlag::empty())) {
-        return fail(&format!("cannot pass a pipe on: {e}"));
+    // Stage 2 inherits the write end (and reopens it close-on-exec) and the
+    // namespace of the id mapping. This process runs no other thread, so no
+    // other child can inherit them.
+    for fd in std::iter::once(&status_write).chain(idmap.as_ref()) {
+        if let Err(e) = fcntl(fd, FcntlArg::F_SETFD(FdFlag::empty())) {
+            return fail(&format!("cannot pass a file descriptor on: {e}"));
+        }
     }
+    let idmap_fd = idmap.as_ref().map_or(-1, |fd| fd.as_raw_fd());
     let child = Command::new("/proc/self/exe")
         .args(prefix)
         .arg("init")
         .arg(status_write.as_raw_fd().to_string())
+        .arg(idmap_fd.to_string())
         .arg(&pid)
         .arg(json)
         .stdin(Stdio::inherit())
@@ -211,27 +344,73 @@ fn outer(prefix: &[&str], spec: &Spec, json: &str) -> i32 {
         .stderr(Stdio::piped())
         .spawn();
     drop(status_write);
+    drop(idmap);
     let mut child = match child {
         Ok(child) => child,
         Err(e) => return fail(&format!("cannot start the launcher's second stage: {e}")),
     };
     let_go_of_the_pipes();
     let stderr = OwnedFd::from(child.stderr.take().expect("piped stderr"));
-    relay(fs::File::from(stderr), fs::File::from(status_read));
+    let watch = Watch {
+        folder: (!spec.probe).then(|| spec.paths.folder.clone()),
+        disk: spec.limits.disk,
+        stderr: Budget::new(spec.limits.stderr),
+    };
+    relay(
+        fs::File::from(stderr),
+        fs::File::from(status_read),
+        watch,
+        &mut child,
+    );
     let _ = child.wait();
     0
 }
 
+/// What stage 1 watches while it relays: the folder's size against the disk
+/// limit, and the standard error shown against its budget.
+struct Watch {
+    folder: Option<PathBuf>,
+    disk: u64,
+    stderr: Budget,
+}
+
+/// The shortest time between two measures of a folder; a folder that takes
+/// long to walk is measured less often (at most a tenth of the time goes
+/// to measuring).
+const DISK_EVERY: std::time::Duration = std::time::Duration::from_millis(20);
+
 /// Relays, until both close, the program's standard error (cut into
-/// bounded lines) and stage 2's reports. One thread: after a new PID
-/// namespace, this process can start no thread.
-fn relay(stderr: fs::File, status: fs::File) {
+/// bounded lines, bounded in total) and stage 2's reports, and kills stage
+/// 2 (so the whole namespace) when the folder grows past its disk limit.
+/// One thread: after a new PID namespace, this process can start no thread.
+fn relay(stderr: fs::File, status: fs::File, mut watch: Watch, stage2: &mut std::process::Child) {
     let mut sources = [
         (Some(stderr), Cutter::new(MAX_STDERR_LINE)),
         (Some(status), Cutter::new(MAX_STDERR_LINE + 64)),
     ];
     let mut chunk = [0u8; 8192];
+    let mut next_measure = std::time::Instant::now();
+    let mut over = false;
     while sources.iter().any(|(s, _)| s.is_some()) {
+        if let Some(folder) = watch.folder.as_ref().filter(|_| !over) {
+            let now = std::time::Instant::now();
+            if now >= next_measure {
+                let usage = super::disk::usage(folder);
+                if usage.over(watch.disk) {
+                    over = true;
+                    report(&Frame::Over(Limit::Disk));
+                    let _ = stage2.kill();
+                }
+                next_measure = now + DISK_EVERY.max(now.elapsed() * 10);
+            }
+        }
+        let timeout = match watch.folder.as_ref().filter(|_| !over) {
+            Some(_) => {
+                let left = next_measure.saturating_duration_since(std::time::Instant::now());
+                PollTimeout::try_from(left).unwrap_or(PollTimeout::ZERO)
+            }
+            None => PollTimeout::NONE,
+        };
         let ready: Vec<bool> = {
             let mut fds: Vec<PollFd> = sources
                 .iter()
@@ -240,7 +419,7 @@ fn relay(stderr: fs::File, status: fs::File) {
                         .map(|s| PollFd::new(s.as_fd(), PollFlags::POLLIN))
                 })
                 .collect();
-            match poll(&mut fds, PollTimeout::NONE) {
+            match poll(&mut fds, timeout) {
                 Ok(_) => fds
                     .iter()
                     .map(|f| f.revents().is_some_and(|r| !r.is_empty()))
@@ -257,9 +436,12 @@ fn relay(stderr: fs::File, status: fs::File) {
             if ready.next() != Some(true) {
                 continue;
             }
+            let budget = &mut watch.stderr;
             let mut emit = |text: &str, cut: u64| {
                 if i == 0 {
-                    report(&Frame::Stderr(text.to_string(), cut));
+                    if budget.allows(text.len(), cut) {
+                        report(&Frame::Stderr(text.to_string(), cut));
+                    }
                 } else {
                     match Frame::decode(text) {
                         Some(Frame::Stderr(..)) | None => {}
@@ -276,10 +458,14 @@ fn relay(stderr: fs::File, status: fs::File) {
             }
         }
     }
+    if let Some(note) = watch.stderr.dropped_note() {
+        report(&Frame::Stderr(note, 0));
+    }
 }
 
-/// Makes the namespaces of stage 1 and covers the socket folders.
-fn namespaces(spec: &Spec) -> Result<(), String> {
+/// Makes the namespaces of stage 1. Without root, its own user namespace
+/// (where it is root, so stage 2 can build the view) is what allows the others.
+fn namespaces() -> Result<(), String> {
     let root = geteuid().is_root();
     let mut flags = CloneFlags::CLONE_NEWPID
         | CloneFlags::CLONE_NEWNET
@@ -306,8 +492,8 @@ fn namespaces(spec: &Spec) -> Result<(), String> {
                 .map_err(|e| format!("cannot write /proc/self/{file}: {e}"))
         };
         map("setgroups", "deny".into())?;
-        map("uid_map", format!("{uid} {uid} 1"))?;
-        map("gid_map", format!("{gid} {gid} 1"))?;
+        map("uid_map", format!("0 {uid} 1"))?;
+        map("gid_map", format!("0 {gid} 1"))?;
     }
     // Mounts made here must not reach the judge's namespace.
     mount(
@@ -318,21 +504,11 @@ fn namespaces(spec: &Spec) -> Result<(), String> {
         None::<&str>,
     )
     .map_err(|e| format!("cannot make the mounts private: {e}"))?;
-    for dir in &spec.cover {
-        mount(
-            Some("tmpfs"),
-            dir,
-            Some("tmpfs"),
-            MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC,
-            Some("size=64k,mode=755"),
-        )
-        .map_err(|e| format!("cannot cover {}: {e}", dir.display()))?;
-    }
     Ok(())
 }
 
 /// Stage 2: see the module documentation.
-fn init(spec: &Spec, fd: i32, outer_pid: i32) -> i32 {
+fn init(spec: &Spec, fd: i32, idmap: i32, outer_pid: i32) -> i32 {
     // Reopened (std opens close-on-exec), so the program never holds the report pipe.
     let status = fs::OpenOptions::new()
         .write(true)
@@ -345,7 +521,28 @@ fn init(spec: &Spec, fd: i32, outer_pid: i32) -> i32 {
     if prctl::set_pdeathsig(Signal::SIGKILL).is_err() || parent_pid() != Some(outer_pid) {
         return 1;
     }
+    // Its own session: no controlling terminal to inject keystrokes into.
+    let _ = nix::unistd::setsid();
+    // Reopened close-on-exec like the report pipe, so the program never holds it.
+    let idmap = (idmap >= 0).then(|| {
+        let reopened = fs::File::open(format!("/proc/self/fd/{idmap}")).ok();
+        let _ = nix::unistd::close(idmap);
+        reopened.map(OwnedFd::from)
+    });
+    let notes = match super::view::enter(&spec.paths, idmap.flatten()) {
+        Ok(notes) => notes,
+        Err(why) => {
+            say(Frame::Sandbox(why));
+            return 1;
+        }
+    };
     if let Err(why) = set_limits(spec) {
+        say(Frame::Sandbox(why));
+        return 1;
+    }
+    if spec.rootless
+        && let Err(why) = nested_user(&spec.identity)
+    {
         say(Frame::Sandbox(why));
         return 1;
     }
@@ -357,7 +554,7 @@ fn init(spec: &Spec, fd: i32, outer_pid: i32) -> i32 {
         }
     };
     if spec.probe {
-        for (what, found) in probe(spec, &landlock) {
+        for (what, found) in probe(spec, &landlock, &notes) {
             say(Frame::Probe(what, found));
         }
         return 0;
@@ -369,8 +566,8 @@ fn init(spec: &Spec, fd: i32, outer_pid: i32) -> i32 {
         .current_dir(&spec.paths.folder)
         .env_clear()
         .envs(&spec.env);
-    if let Some((uid, gid)) = spec.identity {
-        command.uid(uid).gid(gid);
+    if !spec.rootless {
+        command.uid(spec.identity.uid).gid(spec.identity.gid);
     }
     let bot = match command.spawn() {
         Ok(child) => child.id() as i32,
@@ -392,6 +589,23 @@ fn init(spec: &Spec, fd: i32, outer_pid: i32) -> i32 {
         }
     }
     0
+}
+
+/// As an ordinary user's launcher (root only in its own user namespace):
+/// becomes the contestant's uid in a user namespace nested in that one,
+/// where the folder's owner (root here) is the contestant. An unprivileged
+/// process may map only its own id, so this is the one uid the contestant
+/// has; it holds no capability anywhere.
+fn nested_user(identity: &Identity) -> Result<(), String> {
+    unshare(CloneFlags::CLONE_NEWUSER)
+        .map_err(|e| format!("cannot give the bot a user of its own: {e}"))?;
+    let map = |file: &str, text: String| {
+        fs::write(format!("/proc/self/{file}"), text)
+            .map_err(|e| format!("cannot give the bot a user of its own: {file}: {e}"))
+    };
+    map("setgroups", "deny".into())?;
+    map("uid_map", format!("{} 0 1", identity.uid))?;
+    map("gid_map", format!("{} 0 1", identity.gid))
 }
 
 /// Closes this process's standard input and output once the next stage
@@ -468,9 +682,13 @@ fn restrict(paths: &Paths) -> Result<(RulesetStatus, LandlockStatus), String> {
         .create()
         .map_err(err)?;
     let device = AccessFs::ReadFile | AccessFs::WriteFile | AccessFs::Truncate;
-    let rules = std::iter::once((&paths.folder, all))
+    let (tmp, proc) = (PathBuf::from("/tmp"), PathBuf::from("/proc"));
+    let rules = [(&paths.folder, all), (&tmp, all), (&proc, read)]
+        .into_iter()
         .chain(paths.read.iter().map(|p| (p, read)))
-        .chain(paths.devices.iter().map(|p| (p, device)));
+        .chain(paths.devices.iter().map(|p| (p, device)))
+        // A system path this machine lacks is missing from the view too.
+        .filter(|(path, _)| path.exists());
     for (path, access) in rules {
         let fd = PathFd::new(path).map_err(|e| format!("Landlock: {}: {e}", path.display()))?;
         // Rights on a file are those a file can have.
@@ -495,7 +713,11 @@ fn restrict(paths: &Paths) -> Result<(RulesetStatus, LandlockStatus), String> {
 pub const PROBE_FILE_PREFIX: &str = ".inarow-probe-";
 
 /// What a contained process finds when it looks around: the probe's report.
-fn probe(spec: &Spec, landlock: &(RulesetStatus, LandlockStatus)) -> Vec<(String, String)> {
+fn probe(
+    spec: &Spec,
+    landlock: &(RulesetStatus, LandlockStatus),
+    notes: &super::view::Notes,
+) -> Vec<(String, String)> {
     let mut found = Vec::new();
     let mut note = |what: &str, text: String| found.push((what.to_string(), text));
     let abi = match landlock.1 {
@@ -516,6 +738,23 @@ fn probe(spec: &Spec, landlock: &(RulesetStatus, LandlockStatus)) -> Vec<(String
         Err(e) => format!("{path} is closed ({e})"),
     };
     note("files", closed("/"));
+    let visible: Vec<String> = spec
+        .hidden
+        .iter()
+        .filter(|p| p.symlink_metadata().is_ok())
+        .map(|p| p.display().to_string())
+        .collect();
+    note(
+        "view",
+        if visible.is_empty() {
+            format!(
+                "own (its folder, the system's programs; {} other folders absent)",
+                spec.hidden.len()
+            )
+        } else {
+            format!("shared ({} visible)", visible.join(", "))
+        },
+    );
     note(
         "pid-namespace",
         if std::process::id() == 1 {
@@ -538,7 +777,8 @@ fn probe(spec: &Spec, landlock: &(RulesetStatus, LandlockStatus)) -> Vec<(String
             format!("shared ({})", interfaces.join(", "))
         },
     );
-    if let Some((uid, gid)) = spec.identity {
+    if !spec.rootless {
+        let Identity { uid, gid, .. } = spec.identity;
         let dropped = nix::unistd::setgroups(&[])
             .and_then(|()| nix::unistd::setgid(Gid::from_raw(gid)))
             .and_then(|()| nix::unistd::setuid(Uid::from_raw(uid)));
@@ -569,7 +809,10 @@ fn probe(spec: &Spec, landlock: &(RulesetStatus, LandlockStatus)) -> Vec<(String
             let _ = fs::remove_file(&test);
             "writable".to_string()
         }
-        Err(e) => format!("not writable ({e})"),
+        Err(e) => match &notes.idmap {
+            Some(why) => format!("not writable ({e}; {why})"),
+            None => format!("not writable ({e})"),
+        },
     };
     note("folder", folder);
     let program = match fs::File::open(&spec.program) {
@@ -594,6 +837,7 @@ mod tests {
             Frame::NoStart("no such file".into()),
             Frame::Sandbox("Landlock: nope".into()),
             Frame::Probe("user".into(), "uid 65534".into()),
+            Frame::Over(Limit::Disk),
         ] {
             let line = frame.encode();
             assert!(!line.contains('\n'));

@@ -57,6 +57,53 @@ impl Cutter {
     }
 }
 
+/// The standard error one contestant may show in one game: lines are shown
+/// until their bytes reach the budget, the rest is counted and dropped, so
+/// a bot that floods its standard error costs the judge and the terminal
+/// no more than the budget.
+#[derive(Debug, Clone, Copy)]
+pub struct Budget {
+    left: u64,
+    limit: u64,
+    dropped: u64,
+}
+
+impl Budget {
+    /// A budget of `limit` bytes.
+    pub fn new(limit: u64) -> Budget {
+        Budget {
+            left: limit,
+            limit,
+            dropped: 0,
+        }
+    }
+
+    /// Whether a line of `len` bytes (and `cut` more already cut from it)
+    /// may still be shown; if not, its bytes are counted as dropped.
+    pub fn allows(&mut self, len: usize, cut: u64) -> bool {
+        let size = len as u64 + cut + 1;
+        if size <= self.left {
+            self.left -= size;
+            true
+        } else {
+            self.left = 0;
+            self.dropped += size;
+            false
+        }
+    }
+
+    /// The line that says how much was dropped, if anything was.
+    pub fn dropped_note(&self) -> Option<String> {
+        (self.dropped > 0).then(|| {
+            format!(
+                "[{} bytes of standard error dropped: over the {} a game]",
+                self.dropped,
+                super::limits::format_size(self.limit)
+            )
+        })
+    }
+}
+
 /// Calls `line` with each line of `reader` (without its newline, at most
 /// `max` bytes of it, lossily decoded) and how many bytes of it were cut.
 /// A last line without a newline counts as a line. Ends at end of input or
@@ -112,5 +159,18 @@ mod tests {
         each_line(endless, 16, |l, cut| lines.push((l.len(), cut)));
         assert_eq!(lines, [(16, (1 << 26) - 16)]);
         assert_eq!(shown("abc", 7), "abc [... 7 more bytes cut]");
+    }
+
+    #[test]
+    fn a_budget_shows_lines_until_it_is_spent_and_counts_the_rest() {
+        let mut budget = Budget::new(10);
+        assert!(budget.allows(4, 0));
+        assert!(budget.allows(4, 0));
+        assert_eq!(budget.dropped_note(), None);
+        assert!(!budget.allows(4, 0));
+        assert!(!budget.allows(1, 0), "nothing more once spent");
+        assert!(!budget.allows(100, 900));
+        let note = budget.dropped_note().unwrap();
+        assert!(note.starts_with("[1008 bytes"), "{note}");
     }
 }

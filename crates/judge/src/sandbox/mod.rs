@@ -16,10 +16,13 @@
 //! it kills every process it started.
 
 pub mod cgroup;
+pub mod disk;
 pub mod launcher;
 pub mod limits;
 pub mod lines;
 pub mod paths;
+mod sys;
+pub mod view;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
@@ -34,13 +37,15 @@ use nix::sys::signal::{Signal, killpg};
 use nix::unistd::{Pid, geteuid};
 
 pub use cgroup::Cgroups;
-use launcher::{Frame, Spec};
+use launcher::{Frame, Identity, Spec};
 pub use limits::{Limit, Limits};
 use paths::Paths;
 
-/// The user a bot runs as when the judge is root and its folder belongs to
-/// root too: the kernel's overflow user, `nobody`.
-pub const NOBODY: (u32, u32) = (65534, 65534);
+/// The first uid given to contestants: far above the uids of people and
+/// system services, below 2^31 (which some programs read as negative).
+pub const FIRST_UID: u32 = 0x7000_0000;
+/// Contestants one judge can tell apart by uid.
+pub const MAX_CONTESTANTS: u32 = 1 << 12;
 
 /// The judge's own program, started in place of each contestant.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,6 +83,11 @@ struct Containment {
     devices: Vec<PathBuf>,
     /// The judge's environment a contestant keeps.
     env: BTreeMap<String, String>,
+    /// Where commands are looked up: the judge's `PATH`, then the judge's
+    /// own folder (so `inarow` names the judge's own program).
+    path_var: Option<std::ffi::OsString>,
+    /// The uid of each contestant folder met so far, by its place in this list.
+    uids: Arc<Mutex<Vec<PathBuf>>>,
 }
 
 /// One program to start.
@@ -133,12 +143,26 @@ impl Sandbox {
     pub fn contained(launcher: Launcher, limits: Limits, grants: Vec<PathBuf>) -> Sandbox {
         let mut read = paths::system();
         read.extend(grants);
-        let env = std::env::vars()
+        let own = std::env::current_exe()
+            .ok()
+            .and_then(|exe| exe.parent().map(PathBuf::from));
+        let path_var = std::env::join_paths(
+            std::env::var_os("PATH")
+                .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+                .unwrap_or_default()
+                .into_iter()
+                .chain(own),
+        )
+        .ok();
+        let mut env: BTreeMap<String, String> = std::env::vars()
             .filter(|(key, _)| {
-                ["PATH", "LANG", "LANGUAGE", "TZ", "TERM"].contains(&key.as_str())
+                ["LANG", "LANGUAGE", "TZ", "TERM"].contains(&key.as_str())
                     || key.starts_with("LC_")
             })
             .collect();
+        if let Some(path) = path_var.as_ref().and_then(|p| p.to_str()) {
+            env.insert("PATH".into(), path.to_string());
+        }
         Sandbox {
             containment: Some(Containment {
                 launcher,
@@ -146,6 +170,8 @@ impl Sandbox {
                 read,
                 devices: paths::devices(),
                 env,
+                path_var,
+                uids: Arc::new(Mutex::new(Vec::new())),
             }),
             limits,
         }
@@ -187,40 +213,24 @@ impl Sandbox {
     }
 
     fn spec(&self, containment: &Containment, program: &Program, probe: bool) -> io::Result<Spec> {
-        let path_var = std::env::var_os("PATH");
+        let path_var = containment.path_var.as_deref();
         let folder = program.folder.canonicalize()?;
-        let root = geteuid().is_root();
-        let identity = root.then(|| identity(&folder));
-        let resolved = paths::resolve_as(
-            program.command,
-            program.folder,
-            path_var.as_deref(),
-            identity,
-        )
-        .map_err(|e| io::Error::new(io::ErrorKind::NotFound, e.0))?;
-        let mut closed = others(program.closed, &[program.folder, &folder]);
+        let rootless = !geteuid().is_root();
+        let identity = identity(&containment.uids, &folder, rootless)?;
+        let resolved = paths::resolve_in_view(program.command, &folder, path_var, rootless)
+            .map_err(|e| io::Error::new(io::ErrorKind::NotFound, e.0))?;
+        let hidden = others(program.closed, &[program.folder, &folder]);
+        let mut closed = hidden.clone();
         closed.extend(std::env::var_os("HOME").map(PathBuf::from));
         let mut read = containment.read.clone();
-        read.extend(paths::installation(
-            &resolved,
-            program.folder,
-            path_var.as_deref(),
-            &closed,
-        ));
+        if !resolved.starts_with(&folder) {
+            read.extend(paths::installation(&resolved, &folder, path_var, &closed));
+        }
         read.extend(program.grants.iter().cloned());
-        let cover = ["/run", "/var/run", "/tmp", "/var/tmp", "/dev/shm"]
-            .iter()
-            .map(PathBuf::from)
-            .filter(|dir| {
-                let real = dir.symlink_metadata().is_ok_and(|m| m.is_dir());
-                real && !folder.starts_with(dir) && !read.iter().any(|r| r.starts_with(dir))
-            })
-            .collect();
         let cgroups = &containment.cgroups;
         let mut env = containment.env.clone();
-        let home = folder.display().to_string();
-        env.insert("HOME".into(), home.clone());
-        env.insert("TMPDIR".into(), home);
+        env.insert("HOME".into(), folder.display().to_string());
+        env.insert("TMPDIR".into(), "/tmp".into());
         Ok(Spec {
             program: resolved,
             arg0: program.command.to_string(),
@@ -229,6 +239,8 @@ impl Sandbox {
                 folder: folder.clone(),
                 read,
                 devices: containment.devices.clone(),
+                fixed: vec![folder.join("meta")],
+                tmp_size: paths::TMP_SIZE,
             },
             env,
             limits: self.limits,
@@ -239,10 +251,11 @@ impl Sandbox {
             } else {
                 self.limits.memory
             },
-            nproc: !root || !cgroups.pids(),
+            nproc: rootless || !cgroups.pids(),
             cgroups: Vec::new(),
             identity,
-            cover,
+            rootless,
+            hidden,
             judge: std::process::id(),
             probe,
         })
@@ -277,6 +290,7 @@ impl Sandbox {
         let end = contained.end_slot.clone();
         let mut stderr = stderr;
         let probes = contained.probes.clone();
+        let over = contained.watched.clone();
         std::thread::spawn(move || {
             lines::each_line(
                 frames,
@@ -293,6 +307,9 @@ impl Sandbox {
                     Some(Frame::Sandbox(why)) => end.set(End::Sandbox(why)),
                     Some(Frame::Probe(what, found)) => {
                         lock(&probes).push((what, found));
+                    }
+                    Some(Frame::Over(limit)) => {
+                        lock(&over).get_or_insert(limit);
                     }
                     None => {}
                 },
@@ -405,13 +422,41 @@ fn others(all: &[PathBuf], own: &[&Path]) -> Vec<PathBuf> {
         .collect()
 }
 
-/// Who a contained bot runs as when the judge is root: its folder's owner,
-/// or [`NOBODY`] when root owns the folder.
-fn identity(folder: &Path) -> (u32, u32) {
-    match folder.metadata() {
-        Ok(m) if m.uid() != 0 => (m.uid(), m.gid()),
-        _ => NOBODY,
+/// Who the contestant of `folder` is: its own uid and gid, the same in
+/// every game of this judge and no other contestant's (the first folder met
+/// gets [`FIRST_UID`] plus a number of this judge's, the next one more), and
+/// the owner of its folder, whose files it sees as its own.
+fn identity(uids: &Mutex<Vec<PathBuf>>, folder: &Path, rootless: bool) -> io::Result<Identity> {
+    let mut known = lock(uids);
+    let index = match known.iter().position(|f| f == folder) {
+        Some(index) => index,
+        None => {
+            known.push(folder.to_path_buf());
+            known.len() - 1
+        }
+    } as u32;
+    if index >= MAX_CONTESTANTS {
+        return Err(io::Error::other(format!(
+            "more than {MAX_CONTESTANTS} contestants: no uid left for {}",
+            folder.display()
+        )));
     }
+    // Judges running at once (shares, a server) most likely differ here.
+    let judge = std::process::id() % (1 << 16);
+    let uid = FIRST_UID + judge * MAX_CONTESTANTS + index;
+    let meta = folder.metadata()?;
+    let (owner_uid, owner_gid) = if rootless {
+        // Inside the launcher's user namespace the judge's own ids are root.
+        (0, 0)
+    } else {
+        (meta.uid(), meta.gid())
+    };
+    Ok(Identity {
+        uid,
+        gid: uid,
+        owner_uid,
+        owner_gid,
+    })
 }
 
 fn start_plain(program: &Program, stderr: StderrSink) -> io::Result<Contained> {
@@ -476,6 +521,7 @@ fn register(
         contained,
         end_slot: Arc::new(EndSlot::default()),
         probes: Arc::new(Mutex::new(Vec::new())),
+        watched: Arc::new(Mutex::new(None)),
         went_over: None,
         files: None,
         finished: false,
@@ -588,6 +634,8 @@ pub struct Contained {
     contained: bool,
     end_slot: Arc<EndSlot>,
     probes: Arc<Mutex<Vec<(String, String)>>>,
+    /// A limit the launcher watched and saw passed (the disk).
+    watched: Arc<Mutex<Option<Limit>>>,
     went_over: Option<Limit>,
     /// Its folder and file-size limit, until looked through once.
     files: Option<(PathBuf, u64)>,
@@ -636,10 +684,9 @@ impl Contained {
                 let (folder, limit) = self.files.take_if(|_| failed)?;
                 holds_file_of(&folder, limit).then_some(Limit::FileSize)
             };
-            self.went_over = self
-                .cgroup
-                .as_ref()
-                .and_then(cgroup::Group::went_over)
+            let watched = *lock(&self.watched);
+            self.went_over = watched
+                .or_else(|| self.cgroup.as_ref().and_then(cgroup::Group::went_over))
                 .or(by_signal)
                 .or_else(by_file);
         }

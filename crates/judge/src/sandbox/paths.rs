@@ -8,7 +8,7 @@
 use std::ffi::OsStr;
 use std::fs;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -74,6 +74,20 @@ pub struct Paths {
     pub read: Vec<PathBuf>,
     /// Device files: read and write.
     pub devices: Vec<PathBuf>,
+    /// Files inside the folder that stay read-only (its `meta`: the
+    /// organiser's, not the contestant's).
+    #[serde(default)]
+    pub fixed: Vec<PathBuf>,
+    /// The size of its private `/tmp`, in bytes.
+    #[serde(default = "default_tmp_size")]
+    pub tmp_size: u64,
+}
+
+/// The size of a contestant's private `/tmp`.
+pub const TMP_SIZE: u64 = 64 << 20;
+
+fn default_tmp_size() -> u64 {
+    TMP_SIZE
 }
 
 /// Why a contestant's paths cannot be set up: one line for the operator.
@@ -126,7 +140,18 @@ pub fn resolve(
     folder: &Path,
     path_var: Option<&OsStr>,
 ) -> Result<PathBuf, PathError> {
-    resolve_as(command, folder, path_var, None)
+    if command.contains('/') {
+        let path = as_given(command, folder);
+        return if path.is_file() {
+            Ok(path)
+        } else {
+            Err(PathError(format!(
+                "the program {} does not exist",
+                path.display()
+            )))
+        };
+    }
+    resolve_in_view(command, folder, path_var, true)
 }
 
 /// The program `command` names before any `PATH` lookup: a path with a
@@ -140,22 +165,30 @@ pub fn as_given(command: &str, folder: &Path) -> PathBuf {
     }
 }
 
-/// [`resolve`] as the user `who` (uid, gid) would: a `PATH` entry that user
-/// cannot run (a pyenv under `/root`) is passed over, as a shell does.
-pub fn resolve_as(
+/// Where the program of `command` lies in a contestant's view, found
+/// without following anything the contestant controls: a path with a `/` is
+/// a file in its folder (checked inside the view, where the kernel also
+/// follows its `#!` line); a bare name is the first executable of that name
+/// in `path_var` that the contestant may run (with a root judge it is a
+/// stranger to every file outside its folder, so the file must be
+/// executable by others).
+pub fn resolve_in_view(
     command: &str,
     folder: &Path,
     path_var: Option<&OsStr>,
-    who: Option<(u32, u32)>,
+    rootless: bool,
 ) -> Result<PathBuf, PathError> {
     if command.contains('/') {
-        let path = as_given(command, folder);
-        return if path.is_file() {
-            Ok(path)
+        let relative = Path::new(command);
+        let inside = relative.is_relative()
+            && relative
+                .components()
+                .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+        return if inside {
+            Ok(folder.join(relative))
         } else {
             Err(PathError(format!(
-                "the program {} does not exist",
-                path.display()
+                "the command {command:?} must be a file in the bot's folder or a program on PATH"
             )))
         };
     }
@@ -163,42 +196,30 @@ pub fn resolve_as(
         std::env::split_paths(var)
             .filter(|dir| dir.is_absolute())
             .map(|dir| dir.join(command))
-            .find(|candidate| {
-                is_executable(candidate)
-                    && who.is_none_or(|(uid, gid)| runs_as(candidate, uid, gid))
-            })
+            .find(|candidate| runs_in_view(candidate, rootless))
     });
     found.ok_or_else(|| PathError(format!("the program {command:?} is not in PATH")))
 }
 
-fn is_executable(path: &Path) -> bool {
+/// Whether a contestant may run `path` as a shell of its own would find it:
+/// an ordinary judge's contestant is the judge's user outside, so the
+/// judge's own rights decide; a root judge's contestant is a stranger to
+/// every file outside its folder, so every folder on the way must be
+/// searchable and the file executable by others (a pyenv under `/root` is
+/// passed over, as it always was).
+fn runs_in_view(path: &Path, rootless: bool) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-}
-
-/// Whether user `uid` (group `gid`) may run `path` by its permission bits:
-/// every folder on the way searchable, the file executable (symbolic links
-/// followed). Supplementary groups and ACLs are not read.
-pub fn runs_as(path: &Path, uid: u32, gid: u32) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    let allowed = |meta: &fs::Metadata| {
-        let mode = meta.mode();
-        let bit = if uid == 0 {
-            0o111
-        } else if meta.uid() == uid {
-            0o100
-        } else if meta.gid() == gid {
-            0o010
-        } else {
-            0o001
-        };
-        mode & bit != 0
-    };
+    if !fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    if rootless {
+        return nix::unistd::access(path, nix::unistd::AccessFlags::X_OK).is_ok();
+    }
     let Ok(real) = path.canonicalize() else {
         return false;
     };
     real.ancestors()
-        .all(|p| fs::metadata(p).is_ok_and(|m| allowed(&m)))
+        .all(|p| fs::metadata(p).is_ok_and(|m| m.permissions().mode() & 0o001 != 0))
 }
 
 /// Whether granting `grant` would open any of `closed` (a folder inside it,
@@ -337,35 +358,44 @@ mod tests {
     }
 
     #[test]
-    fn a_path_entry_the_bot_cannot_run_is_passed_over() {
+    fn a_program_others_cannot_run_is_passed_over_for_a_root_judge() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
         executable(&root.join("private/bin/tool"), "");
         executable(&root.join("public/bin/tool"), "");
-        fs::set_permissions(root.join("private"), fs::Permissions::from_mode(0o700)).unwrap();
+        let tool = root.join("private/bin/tool");
         fs::set_permissions(&root, fs::Permissions::from_mode(0o755)).unwrap();
+        fs::set_permissions(root.join("private"), fs::Permissions::from_mode(0o750)).unwrap();
         let path_var =
             std::env::join_paths([root.join("private/bin"), root.join("public/bin")]).unwrap();
-        let owner = fs::metadata(&root).map(|m| {
-            use std::os::unix::fs::MetadataExt;
-            (m.uid(), m.gid())
-        });
-        let (uid, gid) = owner.unwrap();
-        let stranger = (uid + 12345, gid + 12345);
-        assert!(runs_as(&root.join("private/bin/tool"), uid, gid));
-        assert!(!runs_as(
-            &root.join("private/bin/tool"),
-            stranger.0,
-            stranger.1
-        ));
+        let folder = root.join("bot");
         assert_eq!(
-            resolve_as("tool", &root, Some(&path_var), Some(stranger)),
-            Ok(root.join("public/bin/tool"))
+            resolve_in_view("tool", &folder, Some(&path_var), false),
+            Ok(root.join("public/bin/tool")),
+            "a root judge's bot is a stranger to the file"
         );
         assert_eq!(
-            resolve_as("tool", &root, Some(&path_var), None),
-            Ok(root.join("private/bin/tool"))
+            resolve_in_view("tool", &folder, Some(&path_var), true),
+            Ok(tool),
+            "an ordinary judge's bot runs as the judge's user outside"
         );
+    }
+
+    #[test]
+    fn a_command_is_a_file_in_the_folder_or_a_name_never_a_path_out() {
+        let folder = Path::new("/bots/alice");
+        assert_eq!(
+            resolve_in_view("./run", folder, None, false),
+            Ok(folder.join("./run"))
+        );
+        assert_eq!(
+            resolve_in_view("bin/run", folder, None, false),
+            Ok(folder.join("bin/run"))
+        );
+        for out in ["../bob/bot.py", "bin/../../bob/run", "/usr/bin/python3", "./.."] {
+            let refused = resolve_in_view(out, folder, None, false).unwrap_err();
+            assert!(refused.0.contains("must be a file in the bot's folder"), "{out}: {refused}");
+        }
     }
 
     #[test]

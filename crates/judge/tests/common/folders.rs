@@ -6,7 +6,10 @@ use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use inarow_judge::sandbox::{NOBODY, judge_is_root};
+use inarow_judge::sandbox::judge_is_root;
+
+/// The kernel's overflow user.
+const NOBODY: (u32, u32) = (65534, 65534);
 
 /// A fresh folder for bot folders that the bots' user can reach.
 pub fn workspace() -> tempfile::TempDir {

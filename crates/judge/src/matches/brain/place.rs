@@ -10,8 +10,8 @@ use crate::sandbox::{ProbeError, Program, Sandbox};
 pub struct Place {
     /// The path as given, for messages.
     pub(super) name: String,
-    /// The canonical absolute path: the brain runs in its folder, where a
-    /// relative path would no longer lead to it.
+    /// Its file in its folder (`./pbrain-x`): a contestant's command is a
+    /// file in its own folder, where it runs.
     command: String,
     /// The folder it keeps its files in.
     folder: PathBuf,
@@ -28,9 +28,10 @@ impl Place {
         }
         let folder = real.parent().expect("a file has a folder").to_path_buf();
         let command = real
-            .to_str()
-            .ok_or_else(|| format!("brain {name}: its path is not UTF-8"))?
-            .to_string();
+            .file_name()
+            .and_then(|n| n.to_str())
+            .map(|n| format!("./{n}"))
+            .ok_or_else(|| format!("brain {name}: its file name is not UTF-8"))?;
         Ok(Place {
             name,
             command,

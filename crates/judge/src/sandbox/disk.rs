@@ -1,0 +1,90 @@
+//! What a contestant's folder holds, measured while it runs: its `--disk`
+//! limit covers the whole folder, not only each file.
+
+use std::fs;
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+
+/// The most entries a folder may hold; a folder with more is over its
+/// limit whatever their size (walking millions of tiny files would make
+/// the measure itself a cost).
+pub const MAX_ENTRIES: usize = 100_000;
+
+/// What a walk of a folder found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Usage {
+    /// Bytes of disk its files and folders take (their allocated blocks:
+    /// a sparse file costs what it holds, not its length).
+    pub bytes: u64,
+    /// Files, folders and links in it.
+    pub entries: usize,
+}
+
+impl Usage {
+    /// Whether this is over `limit` bytes, or over [`MAX_ENTRIES`].
+    pub fn over(&self, limit: u64) -> bool {
+        self.bytes > limit || self.entries > MAX_ENTRIES
+    }
+}
+
+/// Walks `folder` without following links, stopping once past
+/// [`MAX_ENTRIES`] entries.
+pub fn usage(folder: &Path) -> Usage {
+    let mut found = Usage {
+        bytes: 0,
+        entries: 0,
+    };
+    let mut stack = vec![folder.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.filter_map(Result::ok) {
+            found.entries += 1;
+            if found.entries > MAX_ENTRIES {
+                return found;
+            }
+            let Ok(meta) = entry.path().symlink_metadata() else {
+                continue;
+            };
+            found.bytes += meta.blocks() * 512;
+            if meta.is_dir() {
+                stack.push(entry.path());
+            }
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_folder_counts_every_file_below_it_but_not_what_links_point_to() {
+        let dir = tempfile::tempdir().unwrap();
+        let deep = dir.path().join("a/b/c");
+        fs::create_dir_all(&deep).unwrap();
+        let empty = usage(dir.path());
+        fs::write(deep.join("one"), vec![7u8; 1 << 20]).unwrap();
+        fs::write(dir.path().join("two"), vec![7u8; 1 << 20]).unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        fs::write(outside.path().join("big"), vec![7u8; 4 << 20]).unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("link")).unwrap();
+        let full = usage(dir.path());
+        let added = full.bytes - empty.bytes;
+        assert!((2 << 20..3 << 20).contains(&added), "{added}");
+        assert!(!full.over(3 << 20));
+        assert!(full.over(1 << 20));
+        assert_eq!(full.entries, 6, "a, b, c, one, two, link");
+    }
+
+    #[test]
+    fn too_many_entries_is_over_any_size() {
+        let many = Usage {
+            bytes: 0,
+            entries: MAX_ENTRIES + 1,
+        };
+        assert!(many.over(u64::MAX));
+    }
+}

@@ -1,0 +1,299 @@
+//! A contestant's own view of the file system, made by the launcher's
+//! second stage inside the contestant's mount namespace: a new root (an
+//! empty file system, read-only once built) holding only the system's
+//! program and library folders and the command's installation (read-only,
+//! at their own paths), the contestant's folder (read-write, at its own
+//! path, its `meta` read-only), a private `/tmp`, `/proc` of its own PID
+//! namespace and a minimal `/dev`. Nothing else exists inside: no other
+//! contestant's folder, no judge tree, no home folder.
+//!
+//! Built as contest sandboxes build theirs: a scratch file system becomes the
+//! root with the old root below it (`/old`), the view is assembled in
+//! `/new` from paths under `/old`, then `/new` becomes the root and the old
+//! one is detached.
+
+use std::fs;
+use std::os::fd::OwnedFd;
+use std::path::{Path, PathBuf};
+
+use nix::mount::{MntFlags, MsFlags, mount, umount2};
+use nix::sys::statvfs::{FsFlags, statvfs};
+use rustix::mount::{MoveMountFlags, OpenTreeFlags, move_mount, open_tree};
+
+use super::paths::Paths;
+
+/// Where the scratch root is mounted before it becomes the root: a folder
+/// every Linux system has, and (in the contestant's mount namespace) no one
+/// else's business.
+const SCRATCH: &str = "/tmp";
+/// The old root, below the scratch root.
+const OLD: &str = "/old";
+/// The view being built, below the scratch root.
+const NEW: &str = "/new";
+
+/// Device files linked to their `/proc` equivalents.
+const DEV_LINKS: &[(&str, &str)] = &[
+    ("fd", "/proc/self/fd"),
+    ("stdin", "/proc/self/fd/0"),
+    ("stdout", "/proc/self/fd/1"),
+    ("stderr", "/proc/self/fd/2"),
+    // POSIX shared memory (Python's multiprocessing) lives in /dev/shm.
+    ("shm", "/tmp"),
+];
+
+/// What building the view noticed but did not fail on.
+#[derive(Debug, Default)]
+pub struct Notes {
+    /// Why the folder could not be given the contestant's uid, if it could not.
+    pub idmap: Option<String>,
+}
+
+/// Builds the view of `paths` and enters it: afterwards `/` is the new
+/// root. `idmap`, a user namespace, maps the folder's owner to the
+/// contestant's uid (the judge runs as root).
+pub fn enter(paths: &Paths, idmap: Option<OwnedFd>) -> Result<Notes, String> {
+    let mut notes = Notes::default();
+    let scratch = |what: &str, e: nix::Error| format!("cannot build the bot's view: {what}: {e}");
+    mount(
+        Some("tmpfs"),
+        SCRATCH,
+        Some("tmpfs"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+        Some("size=64k,mode=700"),
+    )
+    .map_err(|e| scratch("a scratch file system on /tmp", e))?;
+    for dir in [OLD, NEW] {
+        fs::create_dir(Path::new(SCRATCH).join(&dir[1..]))
+            .map_err(|e| format!("cannot build the bot's view: {dir}: {e}"))?;
+    }
+    mount(
+        Some("tmpfs"),
+        &Path::new(SCRATCH).join(&NEW[1..]),
+        Some("tmpfs"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+        Some("size=1m,mode=755"),
+    )
+    .map_err(|e| scratch("the new root", e))?;
+    nix::unistd::pivot_root(SCRATCH, &Path::new(SCRATCH).join(&OLD[1..]))
+        .map_err(|e| scratch("pivot_root", e))?;
+    std::env::set_current_dir("/").map_err(|e| format!("cannot build the bot's view: /: {e}"))?;
+
+    // Read-only paths, parents first; a path inside one already placed is
+    // visible already.
+    let mut read: Vec<&PathBuf> = paths.read.iter().collect();
+    read.sort_by_key(|p| p.components().count());
+    let mut placed: Vec<&Path> = Vec::new();
+    let tmp = Path::new("/tmp");
+    // System paths first, then the private /tmp, /proc and /dev, then what
+    // may lie below /tmp (grants, installations): a path under /tmp is
+    // placed on the private /tmp, never hidden by it.
+    let (under_tmp, elsewhere): (Vec<&PathBuf>, Vec<&PathBuf>) =
+        read.into_iter().partition(|p| p.starts_with(tmp));
+    for path in elsewhere {
+        if !placed.iter().any(|done| path.starts_with(done)) && place(path, true)? {
+            placed.push(path);
+        }
+    }
+    special(paths)?;
+    for path in under_tmp {
+        if !placed.iter().any(|done| path.starts_with(done)) && place(path, true)? {
+            placed.push(path);
+        }
+    }
+    // The folder, read-write, as the contestant's own.
+    folder(&paths.folder, idmap, &mut notes)?;
+    for file in &paths.fixed {
+        if fs::symlink_metadata(under(OLD, file)).is_ok_and(|m| m.is_file()) {
+            bind(file, true)?;
+        }
+    }
+
+    // The new root becomes read-only and the root; the old one goes.
+    mount(
+        None::<&str>,
+        NEW,
+        None::<&str>,
+        MsFlags::MS_REMOUNT | MsFlags::MS_RDONLY | MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+        None::<&str>,
+    )
+    .map_err(|e| scratch("the new root read-only", e))?;
+    std::env::set_current_dir(NEW).map_err(|e| format!("cannot build the bot's view: {e}"))?;
+    nix::unistd::pivot_root(".", ".").map_err(|e| scratch("pivot_root into the view", e))?;
+    umount2(".", MntFlags::MNT_DETACH).map_err(|e| scratch("letting go of the old root", e))?;
+    std::env::set_current_dir("/").map_err(|e| format!("cannot build the bot's view: {e}"))?;
+    Ok(notes)
+}
+
+/// `path` below `base` (`/old` or `/new`).
+fn under(base: &str, path: &Path) -> PathBuf {
+    Path::new(base).join(path.strip_prefix("/").unwrap_or(path))
+}
+
+/// Puts `path` of the old root into the view at the same place: a link as
+/// a link (`/bin -> usr/bin`), a folder or file bound. False if it is not
+/// there.
+fn place(path: &Path, read_only: bool) -> Result<bool, String> {
+    let source = under(OLD, path);
+    let Ok(meta) = fs::symlink_metadata(&source) else {
+        return Ok(false);
+    };
+    if meta.file_type().is_symlink() {
+        let target = fs::read_link(&source).map_err(|e| view_error(path, e))?;
+        let link = under(NEW, path);
+        make_parent(&link)?;
+        std::os::unix::fs::symlink(target, &link).map_err(|e| view_error(path, e))?;
+        return Ok(true);
+    }
+    bind(path, read_only)?;
+    Ok(true)
+}
+
+fn view_error(path: &Path, e: impl std::fmt::Display) -> String {
+    format!("cannot build the bot's view: {}: {e}", path.display())
+}
+
+fn make_parent(path: &Path) -> Result<(), String> {
+    match path.parent() {
+        Some(parent) => fs::create_dir_all(parent).map_err(|e| view_error(path, e)),
+        None => Ok(()),
+    }
+}
+
+/// Makes the mount point for `path` in the view (a folder, or an empty
+/// file for a file), unless something is there already.
+fn mount_point(path: &Path, is_dir: bool) -> Result<PathBuf, String> {
+    let target = under(NEW, path);
+    if fs::symlink_metadata(&target).is_err() {
+        make_parent(&target)?;
+        if is_dir {
+            fs::create_dir(&target).map_err(|e| view_error(path, e))?;
+        } else {
+            fs::write(&target, b"").map_err(|e| view_error(path, e))?;
+        }
+    }
+    Ok(target)
+}
+
+/// Binds `path` of the old root at the same place in the view.
+fn bind(path: &Path, read_only: bool) -> Result<(), String> {
+    let source = under(OLD, path);
+    let is_dir = fs::metadata(&source).map_err(|e| view_error(path, e))?.is_dir();
+    let target = mount_point(path, is_dir)?;
+    mount(
+        Some(&source),
+        &target,
+        None::<&str>,
+        MsFlags::MS_BIND | MsFlags::MS_REC,
+        None::<&str>,
+    )
+    .map_err(|e| view_error(path, e))?;
+    restrict_mount(&source, &target, read_only).map_err(|e| view_error(path, e))
+}
+
+/// Remounts the bind at `target` nosuid and nodev (and read-only if asked),
+/// keeping the flags the source's mount already has: inside a user
+/// namespace those are locked, and a remount that drops one is refused.
+fn restrict_mount(source: &Path, target: &Path, read_only: bool) -> nix::Result<()> {
+    let mut flags = MsFlags::MS_BIND | MsFlags::MS_REMOUNT | MsFlags::MS_NOSUID;
+    if let Ok(fs) = statvfs(source) {
+        let kept = fs.flags();
+        for (has, flag) in [
+            (FsFlags::ST_RDONLY, MsFlags::MS_RDONLY),
+            (FsFlags::ST_NODEV, MsFlags::MS_NODEV),
+            (FsFlags::ST_NOEXEC, MsFlags::MS_NOEXEC),
+            (FsFlags::ST_NOATIME, MsFlags::MS_NOATIME),
+            (FsFlags::ST_NODIRATIME, MsFlags::MS_NODIRATIME),
+            (FsFlags::ST_RELATIME, MsFlags::MS_RELATIME),
+        ] {
+            if kept.contains(has) {
+                flags |= flag;
+            }
+        }
+    }
+    if read_only {
+        flags |= MsFlags::MS_RDONLY;
+    }
+    mount(None::<&str>, target, None::<&str>, flags, None::<&str>)
+}
+
+/// The private `/tmp`, `/proc` and `/dev`.
+fn special(paths: &Paths) -> Result<(), String> {
+    let tmp = mount_point(Path::new("/tmp"), true)?;
+    mount(
+        Some("tmpfs"),
+        &tmp,
+        Some("tmpfs"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+        Some(format!("size={},mode=1777", paths.tmp_size.max(4096)).as_str()),
+    )
+    .map_err(|e| view_error(&tmp, e))?;
+    let proc = mount_point(Path::new("/proc"), true)?;
+    mount(
+        Some("proc"),
+        &proc,
+        Some("proc"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC,
+        None::<&str>,
+    )
+    .map_err(|e| view_error(Path::new("/proc (of the bot's own PID namespace)"), e))?;
+    let dev = mount_point(Path::new("/dev"), true)?;
+    mount(
+        Some("tmpfs"),
+        &dev,
+        Some("tmpfs"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NOEXEC,
+        Some("size=64k,mode=755"),
+    )
+    .map_err(|e| view_error(&dev, e))?;
+    for device in &paths.devices {
+        let source = under(OLD, device);
+        let target = mount_point(device, false)?;
+        mount(
+            Some(&source),
+            &target,
+            None::<&str>,
+            MsFlags::MS_BIND,
+            None::<&str>,
+        )
+        .map_err(|e| view_error(device, e))?;
+    }
+    for (name, target) in DEV_LINKS {
+        std::os::unix::fs::symlink(target, dev.join(name))
+            .map_err(|e| view_error(&dev.join(name), e))?;
+    }
+    Ok(())
+}
+
+/// The contestant's folder, read-write at its own path; with `idmap`, its
+/// owner's files appear as the contestant's (and what it writes is kept as
+/// the owner's on disk).
+fn folder(path: &Path, idmap: Option<OwnedFd>, notes: &mut Notes) -> Result<(), String> {
+    if let Some(userns) = idmap {
+        match idmapped(path, &userns) {
+            Ok(()) => return Ok(()),
+            // Some file systems cannot map ids: the folder is bound as it is
+            // and the contestant cannot write it (the probe warns).
+            Err(e) => notes.idmap = Some(format!("its file system cannot map ids: {e}")),
+        }
+    }
+    bind(path, false)
+}
+
+fn idmapped(path: &Path, userns: &OwnedFd) -> std::io::Result<()> {
+    let tree = open_tree(
+        rustix::fs::CWD,
+        under(OLD, path),
+        OpenTreeFlags::OPEN_TREE_CLONE | OpenTreeFlags::OPEN_TREE_CLOEXEC,
+    )?;
+    super::sys::idmap_mount(&tree, userns)?;
+    let target = mount_point(path, true).map_err(std::io::Error::other)?;
+    move_mount(
+        &tree,
+        "",
+        rustix::fs::CWD,
+        &target,
+        MoveMountFlags::MOVE_MOUNT_F_EMPTY_PATH,
+    )?;
+    restrict_mount(&under(OLD, path), &target, false)?;
+    Ok(())
+}
