@@ -207,7 +207,7 @@ impl Sandbox {
     /// thread), so start it from the thread that plays its games.
     pub fn start(&self, program: &Program, stderr: StderrSink) -> io::Result<Contained> {
         match &self.containment {
-            None => start_plain(program, stderr),
+            None => start_plain(program, stderr, &self.limits),
             Some(containment) => self.start_contained(containment, program, stderr, false),
         }
     }
@@ -384,6 +384,9 @@ pub fn verdict(findings: &[(String, String)]) -> Result<Vec<String>, String> {
     if !get("files").contains("is closed") {
         problems.push(format!("files: {}", get("files")));
     }
+    if !get("view").starts_with("own") {
+        problems.push(format!("view: {}", get("view")));
+    }
     if !get("pid-namespace").starts_with("own") {
         problems.push(format!("processes: {}", get("pid-namespace")));
     }
@@ -399,14 +402,14 @@ pub fn verdict(findings: &[(String, String)]) -> Result<Vec<String>, String> {
     let mut warnings = Vec::new();
     if get("folder") != "writable" {
         warnings.push(format!(
-            "its folder is {} for {}: it cannot keep files (give the folder to the user it should run as)",
+            "its folder is {} for {}: it cannot keep files",
             get("folder"),
             get("user")
         ));
     }
     if get("program") != "readable" {
         warnings.push(format!(
-            "its program {} inside the sandbox (grant its folder with --allow-read, or a bot's meta line `read: PATH`)",
+            "its program {} inside its view (grant what it needs with --allow-read BOT=PATH)",
             get("program")
         ));
     }
@@ -459,7 +462,7 @@ fn identity(uids: &Mutex<Vec<PathBuf>>, folder: &Path, rootless: bool) -> io::Re
     })
 }
 
-fn start_plain(program: &Program, stderr: StderrSink) -> io::Result<Contained> {
+fn start_plain(program: &Program, stderr: StderrSink, limits: &Limits) -> io::Result<Contained> {
     let path = paths::as_given(program.command, program.folder);
     let mut command = Command::new(&path);
     command
@@ -473,12 +476,18 @@ fn start_plain(program: &Program, stderr: StderrSink) -> io::Result<Contained> {
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
     let err = contained.child.stderr.take().expect("piped stderr");
     let mut stderr = stderr;
+    let mut budget = lines::Budget::new(limits.stderr);
     std::thread::spawn(move || {
         lines::each_line(err, lines::MAX_STDERR_LINE, |text, cut| {
-            if let Some(sink) = stderr.as_mut() {
+            if let Some(sink) = stderr.as_mut()
+                && budget.allows(text.len(), cut)
+            {
                 sink(&lines::shown(text, cut));
             }
         });
+        if let (Some(sink), Some(note)) = (stderr.as_mut(), budget.dropped_note()) {
+            sink(&note);
+        }
     });
     Ok(contained)
 }
@@ -802,6 +811,7 @@ mod tests {
         let good = [
             ("landlock", "fully enforced"),
             ("files", "/ is closed (Permission denied)"),
+            ("view", "own (its folder, the system's programs; 2 other folders absent)"),
             ("pid-namespace", "own (...)"),
             ("network", "none (own namespace, loopback only)"),
             ("user", "uid 65534"),
@@ -810,21 +820,28 @@ mod tests {
         ];
         assert_eq!(verdict(&findings(&good)), Ok(Vec::new()));
         let mut shared = good;
-        shared[3] = ("network", "shared (eth0, lo)");
+        shared[4] = ("network", "shared (eth0, lo)");
         assert!(
             verdict(&findings(&shared))
                 .unwrap_err()
                 .contains("network: shared")
         );
         let mut root = good;
-        root[4] = ("user", "root");
+        root[5] = ("user", "root");
         assert!(
             verdict(&findings(&root))
                 .unwrap_err()
                 .contains("user: root")
         );
+        let mut seen = good;
+        seen[2] = ("view", "shared (/bots/bob visible)");
+        assert!(
+            verdict(&findings(&seen))
+                .unwrap_err()
+                .contains("/bots/bob visible")
+        );
         let mut read_only = good;
-        read_only[5] = ("folder", "not writable (Permission denied)");
+        read_only[6] = ("folder", "not writable (Permission denied)");
         let warnings = verdict(&findings(&read_only)).unwrap();
         assert!(warnings[0].contains("cannot keep files"), "{warnings:?}");
         assert!(
