@@ -34,10 +34,8 @@ fn bots_folder(dir: &Path, inarow_args: &str) -> std::path::PathBuf {
     );
     let engine = bots.join("inarow");
     fs::create_dir_all(&engine).unwrap();
-    let meta = format!(
-        "inarow\n{}\n{inarow_args}\n0\n",
-        env!("CARGO_BIN_EXE_inarow")
-    );
+    // `inarow` by name: the judge's own program.
+    let meta = format!("inarow\ninarow\n{inarow_args}\n0\n");
     fs::write(engine.join("meta"), meta).unwrap();
     common::give_to_bot(&engine);
     bots

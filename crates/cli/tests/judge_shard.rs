@@ -15,7 +15,8 @@ fn house_bots(dir: &Path) -> PathBuf {
     for name in ["amy", "bob", "cal", "dan"] {
         let folder = bots.join(name);
         fs::create_dir_all(&folder).unwrap();
-        let meta = format!("{name}\n{}\nbot --house\n0\n", env!("CARGO_BIN_EXE_inarow"));
+        // `inarow` by name: the judge's own program.
+        let meta = format!("{name}\ninarow\nbot --house\n0\n");
         fs::write(folder.join("meta"), meta).unwrap();
         common::give_to_bot(&folder);
     }

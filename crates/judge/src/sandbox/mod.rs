@@ -83,8 +83,9 @@ struct Containment {
     devices: Vec<PathBuf>,
     /// The judge's environment a contestant keeps.
     env: BTreeMap<String, String>,
-    /// Where commands are looked up: the judge's `PATH`, then the judge's
-    /// own folder (so `inarow` names the judge's own program).
+    /// Where commands are looked up: the judge's own folder (so `inarow`
+    /// names the judge's own program, whatever else `PATH` holds), then the
+    /// judge's `PATH`.
     path_var: Option<std::ffi::OsString>,
     /// The uid of each contestant folder met so far, by its place in this list.
     uids: Arc<Mutex<Vec<PathBuf>>>,
@@ -147,11 +148,11 @@ impl Sandbox {
             .ok()
             .and_then(|exe| exe.parent().map(PathBuf::from));
         let path_var = std::env::join_paths(
-            std::env::var_os("PATH")
-                .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
-                .unwrap_or_default()
-                .into_iter()
-                .chain(own),
+            own.into_iter().chain(
+                std::env::var_os("PATH")
+                    .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+                    .unwrap_or_default(),
+            ),
         )
         .ok();
         let mut env: BTreeMap<String, String> = std::env::vars()
