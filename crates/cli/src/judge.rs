@@ -1,5 +1,6 @@
 //! The `judge` subcommand: a thin front on the `inarow-judge` crate.
 
+use std::fmt;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -9,12 +10,11 @@ use inarow_agents::house::HouseBot;
 use inarow_core::Rule;
 use inarow_judge::local::Local;
 use inarow_judge::merge::{self, Part, Tournament};
+use inarow_judge::meta::{self, Survey, survey};
 use inarow_judge::process::{BotProcess, Listener, Start};
 use inarow_judge::sandbox::{self, Launcher, Limits, Program, Sandbox, limits};
 use inarow_judge::shard::{self, Shard};
-use inarow_judge::{
-    BotMeta, Config, GameRecord, Results, discover, output, play_game, process, tournament,
-};
+use inarow_judge::{BotMeta, Config, GameRecord, Results, output, play_game, process, tournament};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Options of `inarow judge`.
@@ -64,6 +64,11 @@ pub struct Args {
     /// whose JOB_COMPLETION_INDEX gives this share (or INAROW_SHARDS).
     #[arg(long, value_name = "N")]
     shards: Option<usize>,
+    /// Refuse to play, before any game, when any bot is bad (a meta file
+    /// refused, a name taken twice, a bot the sandbox cannot contain);
+    /// without it such a bot is left out and the others play.
+    #[arg(long)]
+    strict: bool,
 }
 
 /// What `inarow judge` can do besides playing a tournament.
@@ -106,14 +111,63 @@ pub struct SandboxArgs {
     /// The largest file a contestant may write (e.g. 64M).
     #[arg(long, default_value = "64M", value_parser = limits::parse_size)]
     file_size: u64,
-    /// A file or folder every contestant may also read (repeatable); a
-    /// bot's meta file can grant more with a fifth line `read: PATH ...`.
-    #[arg(long, value_name = "PATH")]
-    allow_read: Vec<PathBuf>,
+    /// The most each contestant's folder may hold while it runs (e.g. 256M).
+    #[arg(long, default_value = "256M", value_parser = limits::parse_size)]
+    disk: u64,
+    /// The most standard error a contestant may print in one game (e.g.
+    /// 1M); the rest is dropped and counted.
+    #[arg(long, default_value = "1M", value_parser = limits::parse_size)]
+    stderr_limit: u64,
+    /// A file or folder every contestant may also read, or, as BOT=PATH
+    /// (`inarow judge` only), that only the bot BOT (its meta name or its
+    /// folder) may read (repeatable).
+    #[arg(long, value_name = "[BOT=]PATH", value_parser = parse_read_grant)]
+    allow_read: Vec<ReadGrant>,
     /// Run contestants uncontained, as plain child processes (they can then
     /// read and write anything this user can).
     #[arg(long)]
     no_sandbox: bool,
+}
+
+/// One `--allow-read`: a path every contestant may read, or one that only
+/// the bot `bot` may read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadGrant {
+    /// The bot (meta name or folder name); `None` for every contestant.
+    pub bot: Option<String>,
+    /// The file or folder, as given.
+    pub path: PathBuf,
+}
+
+impl fmt::Display for ReadGrant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.bot {
+            Some(bot) => write!(f, "{bot}={}", self.path.display()),
+            None => write!(f, "{}", self.path.display()),
+        }
+    }
+}
+
+/// Reads `PATH` or `BOT=PATH`: text before the first `=` that holds no
+/// `/` names a bot (bot names hold no `=`; write `./a=b` for a file
+/// named `a=b`).
+pub fn parse_read_grant(text: &str) -> Result<ReadGrant, String> {
+    match text.split_once('=') {
+        Some((bot, path)) if !bot.is_empty() && !bot.contains('/') => {
+            if path.is_empty() {
+                return Err(format!("{text:?} names no path: write BOT=PATH"));
+            }
+            Ok(ReadGrant {
+                bot: Some(bot.to_string()),
+                path: PathBuf::from(path),
+            })
+        }
+        _ if text.is_empty() => Err("an empty path: write PATH or BOT=PATH".into()),
+        _ => Ok(ReadGrant {
+            bot: None,
+            path: PathBuf::from(text),
+        }),
+    }
 }
 
 /// The default CPU seconds of a judge's bot in one game: 250 answers' worth
@@ -127,8 +181,36 @@ pub fn cpu_for_timeout(timeout: Option<Duration>) -> u64 {
 }
 
 impl SandboxArgs {
-    /// The sandbox these options ask for; `default_cpu` seconds unless `--cpu` is given.
+    /// The sandbox these options ask for; `default_cpu` seconds unless
+    /// `--cpu` is given. A grant to one bot (`--allow-read BOT=PATH`) is
+    /// refused: only `inarow judge` knows its bots by name.
     pub fn sandbox(&self, default_cpu: u64) -> anyhow::Result<Sandbox> {
+        if let Some(grant) = self.allow_read.iter().find(|g| g.bot.is_some()) {
+            bail!(
+                "--allow-read {grant}: only `inarow judge` grants a path to one bot; give the PATH alone for every contestant"
+            );
+        }
+        self.for_everyone(default_cpu)
+    }
+
+    /// The paths every contestant may read (`--allow-read PATH`), as given.
+    fn everyone(&self) -> impl Iterator<Item = &Path> {
+        self.allow_read
+            .iter()
+            .filter(|g| g.bot.is_none())
+            .map(|g| g.path.as_path())
+    }
+
+    /// The grants to one bot (`--allow-read BOT=PATH`): the bot and the path.
+    fn per_bot(&self) -> impl Iterator<Item = (&str, &Path)> {
+        self.allow_read
+            .iter()
+            .filter_map(|g| g.bot.as_deref().map(|bot| (bot, g.path.as_path())))
+    }
+
+    /// [`SandboxArgs::sandbox`] with the grants to every contestant; the
+    /// grants to one bot are the caller's.
+    fn for_everyone(&self, default_cpu: u64) -> anyhow::Result<Sandbox> {
         if self.no_sandbox {
             eprintln!(
                 "inarow: warning: --no-sandbox: contestants run uncontained and can read and write anything this user can"
@@ -141,10 +223,11 @@ impl SandboxArgs {
             processes: self.processes,
             cpu_seconds: Some(cpu),
             file_size: self.file_size,
+            disk: self.disk,
+            stderr: self.stderr_limit,
         };
         let grants = self
-            .allow_read
-            .iter()
+            .everyone()
             .map(|p| {
                 p.canonicalize()
                     .with_context(|| format!("--allow-read {}", p.display()))
@@ -180,9 +263,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return run_merge(merge);
     }
     let timeout = (args.timeout > 0.0).then(|| Duration::from_secs_f64(args.timeout));
-    let sandbox = args.sandbox.sandbox(cpu_for_timeout(timeout))?;
+    let sandbox = args.sandbox.for_everyone(cpu_for_timeout(timeout))?;
     if args.check_sandbox {
-        return check_sandbox(&sandbox, &args.bots);
+        return check_sandbox(&sandbox, &args);
     }
     process::install_interrupt_handler(|killed| {
         eprintln!("inarow judge: interrupted; killed {killed} bot(s)");
@@ -196,7 +279,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     if let Some(bot) = &args.debug {
         let seed = args.seed.unwrap_or_else(rand::random);
-        return debug(&args.bots, bot, seed, timeout, rule, &sandbox);
+        return debug(&args, bot, seed, timeout, rule, &sandbox);
     }
     let shard = which_shard(args.shard, args.shards)?;
     let seed = match (args.seed, shard) {
@@ -210,14 +293,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(s) => PathBuf::from(format!("part-{}-of-{}.json", s.index, s.count)),
         None => PathBuf::from("results.json"),
     });
-    let bots = discover(&args.bots)?;
-    if bots.len() < 2 {
-        bail!(
-            "{} holds {} bot(s); a tournament needs at least 2 folders with a meta file",
-            args.bots.display(),
-            bots.len()
-        );
+    let mut found = survey(&args.bots)?;
+    if args.strict {
+        refuse_bad_bots(&found, &args.bots)?;
     }
+    grant(&mut found, &args.sandbox, &args.bots)?;
+    enough_bots(&found, &args.bots)?;
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -225,7 +306,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bail!("-j must be at least 1");
     }
     output::check_writable(&results_path, &args.sgf).map_err(anyhow::Error::msg)?;
-    verify(&sandbox, &bots)?;
+    verify_all(&sandbox, &mut found, &args.bots, args.strict)?;
+    enough_bots(&found, &args.bots)?;
+    for left in &found.left_out {
+        eprintln!(
+            "inarow judge: leaving out {}: {}",
+            args.bots.join(&left.folder).display(),
+            left.reason
+        );
+    }
+    let Survey { bots, left_out } = found;
     let config = Config {
         seed,
         jobs,
@@ -236,6 +326,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         stderr: Some(Listener::new(|bot, said| {
             let _ = writeln!(std::io::stderr().lock(), "{}", said.shown(bot));
         })),
+        left_out,
     };
     // A share names its tournament as it stands before its first game.
     let part_of = match shard {
@@ -327,6 +418,9 @@ fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
         results.bots.len(),
         results.games.len()
     );
+    for left in &results.left_out {
+        say!("left out of every share: {}: {}", left.folder, left.reason);
+    }
     keep(&results, &args.results, &args.sgf)
 }
 
@@ -364,17 +458,117 @@ fn say_forfeits(games: &[GameRecord]) {
     }
 }
 
-/// Before the first game: each bot's sandbox works, or the judge refuses
-/// to start (one line); what only hurts a bot itself is a warning.
-fn verify(sandbox: &Sandbox, bots: &[BotMeta]) -> anyhow::Result<()> {
-    for warning in tournament::check_bots(sandbox, bots).map_err(anyhow::Error::msg)? {
+/// `--strict`: the first bad bot of the bots folder `dir` stops the judge
+/// (one line; how many more there are, if any).
+fn refuse_bad_bots(found: &Survey, dir: &Path) -> anyhow::Result<()> {
+    let Some(first) = found.left_out.first() else {
+        return Ok(());
+    };
+    let more = match found.left_out.len() - 1 {
+        0 => String::new(),
+        n => format!(" (and {n} more bad bot(s))"),
+    };
+    bail!(
+        "{}: {}{more}; --strict plays no game while a bot is bad",
+        dir.join(&first.folder).display(),
+        first.reason
+    )
+}
+
+/// Gives the organiser's grants: each `--allow-read PATH` must open no bot
+/// folder; each `--allow-read BOT=PATH` goes to the bot BOT (by meta name
+/// or folder; an unknown one is an error, one left out is passed over)
+/// and must exist and open no other bot's folder.
+fn grant(found: &mut Survey, args: &SandboxArgs, dir: &Path) -> anyhow::Result<()> {
+    let all = found.folders();
+    for path in args.everyone() {
+        sandbox::paths::check_grant(path, &all)
+            .map_err(|e| anyhow::anyhow!("--allow-read {}: {}", path.display(), e.0))?;
+    }
+    for (name, path) in args.per_bot() {
+        let bot = found
+            .bots
+            .iter_mut()
+            .find(|b| b.name == name || b.folder_name() == name);
+        match bot {
+            Some(bot) => bot.grants.push(path.to_path_buf()),
+            None if found.left_out.iter().any(|l| l.folder == name) => {}
+            None => bail!(
+                "--allow-read {name}={}: {} holds no bot {name:?} (name a bot by its meta name or its folder)",
+                path.display(),
+                dir.display()
+            ),
+        }
+    }
+    for bot in found.bots.iter_mut().filter(|b| !b.grants.is_empty()) {
+        meta::check_grants(bot, &all).map_err(anyhow::Error::msg)?;
+    }
+    Ok(())
+}
+
+/// A tournament needs two bots: fewer is one line, with the bots left out
+/// and why.
+fn enough_bots(found: &Survey, dir: &Path) -> anyhow::Result<()> {
+    if found.bots.len() >= 2 {
+        return Ok(());
+    }
+    let left_out = if found.left_out.is_empty() {
+        String::new()
+    } else {
+        let each: Vec<String> = found
+            .left_out
+            .iter()
+            .map(|l| format!("{}: {}", l.folder, l.reason))
+            .collect();
+        format!(" (left out: {})", each.join("; "))
+    };
+    bail!(
+        "{} holds {} bot(s) that can play; a tournament needs at least 2 folders with a good meta file{left_out}",
+        dir.display(),
+        found.bots.len()
+    )
+}
+
+/// Before the first game: each bot's sandbox is tried. A bot it cannot
+/// contain is left out (with `strict`, it stops the judge, one line), and
+/// a sandbox that contains none stops it too; what only hurts a bot
+/// itself is a warning.
+fn verify_all(
+    sandbox: &Sandbox,
+    found: &mut Survey,
+    dir: &Path,
+    strict: bool,
+) -> anyhow::Result<()> {
+    let checked = tournament::check_bots(sandbox, &found.bots, &found.folders())
+        .map_err(anyhow::Error::msg)?;
+    if let (true, Some((i, why))) = (strict, checked.uncontained.first()) {
+        bail!(
+            "{}: {why}; --strict plays no game while a bot is bad",
+            dir.join(found.bots[*i].folder_name()).display()
+        );
+    }
+    for warning in checked.warnings {
+        eprintln!("inarow: warning: {warning}");
+    }
+    for (i, why) in checked.uncontained.into_iter().rev() {
+        found.leave_out(i, why);
+    }
+    Ok(())
+}
+
+/// Before `-d`'s games: the bot's sandbox works, or the judge refuses to
+/// start (one line); what only hurts the bot itself is a warning.
+fn verify(sandbox: &Sandbox, bot: &BotMeta, closed: &[PathBuf]) -> anyhow::Result<()> {
+    let checked = tournament::check_bots(sandbox, std::slice::from_ref(bot), closed)
+        .map_err(anyhow::Error::msg)?;
+    for warning in checked.warnings {
         eprintln!("inarow: warning: {warning}");
     }
     Ok(())
 }
 
 /// `--check-sandbox`: what is in force here, and inside each bot's sandbox.
-fn check_sandbox(sandbox: &Sandbox, bots_dir: &Path) -> anyhow::Result<()> {
+fn check_sandbox(sandbox: &Sandbox, args: &Args) -> anyhow::Result<()> {
     if !sandbox.is_on() {
         say!("sandbox: off (--no-sandbox): bots run as plain child processes");
         return Ok(());
@@ -414,7 +608,17 @@ fn check_sandbox(sandbox: &Sandbox, bots_dir: &Path) -> anyhow::Result<()> {
             "each bot runs as this user, in a user namespace of its own"
         }
     );
-    let bots = discover(bots_dir).unwrap_or_default();
+    let mut found = survey(&args.bots).unwrap_or_default();
+    grant(&mut found, &args.sandbox, &args.bots)?;
+    for left in &found.left_out {
+        say!(
+            "bot folder {}: left out: {}",
+            args.bots.join(&left.folder).display(),
+            left.reason
+        );
+    }
+    let folders = found.folders();
+    let bots = found.bots;
     let scratch = tempfile::tempdir().context("cannot make a folder to probe in")?;
     let mut all_ok = true;
     let mut report = |name: &str, program: &Program| match sandbox.probe(program) {
@@ -448,7 +652,6 @@ fn check_sandbox(sandbox: &Sandbox, bots_dir: &Path) -> anyhow::Result<()> {
             },
         );
     }
-    let folders = tournament::folders(&bots);
     for bot in &bots {
         report(
             &format!("bot {} ({})", bot.name, bot.folder.display()),
@@ -464,26 +667,38 @@ fn check_sandbox(sandbox: &Sandbox, bots_dir: &Path) -> anyhow::Result<()> {
 /// Plays the bot twice against the house bot, once opening and once
 /// answering, echoing every line.
 fn debug(
-    bots: &Path,
+    args: &Args,
     bot: &Path,
     seed: u64,
     timeout: Option<Duration>,
     rule: Rule,
     sandbox: &Sandbox,
 ) -> anyhow::Result<()> {
-    let folder = if bot.join("meta").is_file() {
+    let bots = &args.bots;
+    let folder = if std::fs::symlink_metadata(bot.join("meta")).is_ok() {
         bot.to_path_buf()
     } else {
         bots.join(bot)
     };
     let mut meta = BotMeta::load(&folder)?;
     // Other bots beside it stay closed to it, as in a tournament.
-    let mut all = discover(bots)
-        .map(|b| tournament::folders(&b))
-        .unwrap_or_default();
+    let mut all = survey(bots).map(|s| s.folders()).unwrap_or_default();
     all.push(meta.folder.clone());
-    inarow_judge::meta::check_grants(&mut meta, &all)?;
-    verify(sandbox, std::slice::from_ref(&meta))?;
+    for path in args.sandbox.everyone() {
+        sandbox::paths::check_grant(path, &all)
+            .map_err(|e| anyhow::anyhow!("--allow-read {}: {}", path.display(), e.0))?;
+    }
+    // Its own grants; those to other bots are theirs.
+    let own = |name: &str| name == meta.name || name == meta.folder_name();
+    let grants: Vec<PathBuf> = args
+        .sandbox
+        .per_bot()
+        .filter(|(name, _)| own(name))
+        .map(|(_, path)| path.to_path_buf())
+        .collect();
+    meta.grants = grants;
+    meta::check_grants(&mut meta, &all).map_err(anyhow::Error::msg)?;
+    verify(sandbox, &meta, &all)?;
     let house_name = if meta.name == "house" {
         "house-judge"
     } else {

@@ -289,8 +289,10 @@ fn the_judge_refuses_a_bot_named_like_an_option() {
     fs::write(evil.join("meta"), "--help\npython3\nbot.py\n1\n").unwrap();
     common::give_to_bot(&evil);
 
+    // With --strict the judge refuses it before any game (without, it
+    // leaves it out and the others play: judge_cli.rs).
     let out = inarow()
-        .args(["judge", "--timeout", "30", "--bots"])
+        .args(["judge", "--strict", "--timeout", "30", "--bots"])
         .arg(&bots)
         .arg("--results")
         .arg(dir.path().join("results.json"))
@@ -299,8 +301,8 @@ fn the_judge_refuses_a_bot_named_like_an_option() {
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
-    let meta = evil.join("meta");
-    assert!(stderr.contains(&*meta.to_string_lossy()), "{stderr}");
+    let named = format!("{}: meta: line 1", evil.display());
+    assert!(stderr.contains(&named), "{stderr}");
     assert!(stderr.contains("\"--help\""), "{stderr}");
     assert!(!dir.path().join("results.json").exists());
 }

@@ -58,10 +58,8 @@ impl World {
         hostile(&bots, mode, mode, &marker, show_stderr);
         let engine = bots.join("engine");
         fs::create_dir_all(&engine).unwrap();
-        let meta = format!(
-            "engine\n{}\nbot --move-nodes 300\n0\n",
-            env!("CARGO_BIN_EXE_inarow")
-        );
+        // `inarow` by name: the judge's own program.
+        let meta = "engine\ninarow\nbot --move-nodes 300\n0\n";
         fs::write(engine.join("meta"), meta).unwrap();
         common::give_to_bot(&engine);
         fs::write(dir.path().join("secret.txt"), SECRET).unwrap();

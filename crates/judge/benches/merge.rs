@@ -27,6 +27,7 @@ fn parts() -> Vec<(String, String)> {
                 folder_sha256: format!("{i:064}"),
             })
             .collect(),
+        left_out: Vec::new(),
     };
     let names: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
     (0..SHARDS)

@@ -3,15 +3,15 @@
 //! run writes, byte for byte (for bots that depend only on their seed).
 //!
 //! A part says which tournament it belongs to (seed, rule, time limit,
-//! sandbox limits, and every bot with its meta and a digest of its folder)
-//! and holds its share's games. The merge trusts no part: each must be of
+//! sandbox limits, every bot with its meta and a digest of its folder, and
+//! the bot folders left out, with why) and holds its share's games. The merge trusts no part: each must be of
 //! the same tournament as the others, every share must be there once, and
 //! every game must be the scheduled game of its share (same bots, same
 //! seeds, a winner who played it, stones on the board).
 
 use serde::{Deserialize, Serialize};
 
-use crate::meta::BotMeta;
+use crate::meta::{BotMeta, LeftOut};
 use crate::referee::GameRecord;
 use crate::sandbox::Limits;
 use crate::shard::{self, Shard};
@@ -49,6 +49,10 @@ pub struct Tournament {
     pub limits: Option<Limits>,
     /// The bots in folder order.
     pub bots: Vec<Bot>,
+    /// The bot folders left out, in folder order (missing in parts that
+    /// left none out, and in parts written before bots could be left out).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<LeftOut>,
 }
 
 impl Tournament {
@@ -71,6 +75,7 @@ impl Tournament {
             timeout_seconds: tournament::timeout_seconds(config.timeout),
             limits: config.sandbox.is_on().then(|| *config.sandbox.limits()),
             bots,
+            left_out: config.left_out.clone(),
         })
     }
 
@@ -106,6 +111,19 @@ impl Tournament {
                 names(other).join(" "),
                 names(self).join(" ")
             ));
+        }
+        if self.left_out != other.left_out {
+            let say = |t: &Tournament| {
+                if t.left_out.is_empty() {
+                    return "none".to_string();
+                }
+                t.left_out
+                    .iter()
+                    .map(|l| format!("{} ({})", l.folder, l.reason))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            return Some(format!("left out {}, not {}", say(other), say(self)));
         }
         let (mine, theirs) = self
             .bots
@@ -259,13 +277,16 @@ pub fn merge(parts: &[(&str, &str)]) -> Result<Results, String> {
         .into_iter()
         .map(|g| g.expect("every share is there, and each gave its games"))
         .collect();
-    Ok(Results::of_games(
-        tournament.seed,
-        &tournament.rule,
-        tournament.timeout_seconds,
-        names,
-        games,
-    ))
+    Ok(Results {
+        left_out: tournament.left_out,
+        ..Results::of_games(
+            tournament.seed,
+            &tournament.rule,
+            tournament.timeout_seconds,
+            names,
+            games,
+        )
+    })
 }
 
 #[cfg(test)]
@@ -331,6 +352,7 @@ mod tests {
                     folder_sha256: format!("{i:064}"),
                 })
                 .collect(),
+            left_out: Vec::new(),
         }
     }
 
@@ -340,7 +362,10 @@ mod tests {
             .iter()
             .map(|f| record(f, &names))
             .collect();
-        Results::of_games(t.seed, &t.rule, t.timeout_seconds, names, games)
+        Results {
+            left_out: t.left_out.clone(),
+            ..Results::of_games(t.seed, &t.rule, t.timeout_seconds, names, games)
+        }
     }
 
     /// The part files of `t` cut into `count` shares, named `part-I`.
@@ -444,6 +469,49 @@ mod tests {
             &|t| t.bots[4].folder_sha256 = "f".repeat(64),
             "bot bot04's folder has other files",
         );
+        foreign(
+            &|t| t.left_out = vec![left_out("evil")],
+            "left out evil (meta: line 2: refused), not none",
+        );
+    }
+
+    fn left_out(folder: &str) -> LeftOut {
+        LeftOut {
+            folder: folder.into(),
+            reason: "meta: line 2: refused".into(),
+            path: std::path::PathBuf::new(),
+        }
+    }
+
+    #[test]
+    fn the_bots_left_out_are_carried_and_must_be_the_same_in_every_part() {
+        let mut t = tournament(3, 4);
+        t.left_out = vec![left_out("evil"), left_out("twin")];
+        let given = parts(&t, 3);
+        assert!(given[0].1.contains("\"left_out\""), "{}", given[0].1);
+        let results = merged(&given).unwrap();
+        assert_eq!(results.left_out, t.left_out);
+        let json = crate::output::results_json(&results);
+        assert_eq!(json, crate::output::results_json(&whole(&t)));
+        assert!(json.contains("\"folder\": \"evil\""), "{json}");
+        // One part that left out another set, or none.
+        let mut other = t.clone();
+        other.left_out.pop();
+        let mut mixed = given[..2].to_vec();
+        mixed.push(parts(&other, 3).remove(2));
+        let err = refused(&mixed, "part-2: a part of another tournament than part-0");
+        assert!(
+            err.contains("left out evil (meta: line 2: refused), not evil"),
+            "{err}"
+        );
+        // Without bots left out, parts and results hold no such field,
+        // and parts written before there was one read as none left out.
+        let plain = tournament(3, 4);
+        let plain_parts = parts(&plain, 2);
+        assert!(!plain_parts[0].1.contains("left_out"));
+        let merged_plain = merged(&plain_parts).unwrap();
+        assert!(merged_plain.left_out.is_empty());
+        assert!(!crate::output::results_json(&merged_plain).contains("left_out"));
     }
 
     #[test]

@@ -1,9 +1,22 @@
 //! Bot folders and their `meta` files.
+//!
+//! The meta file is the organiser's record of a bot, but it lies in the
+//! bot's folder, where the bot writes: it is read without following links,
+//! only as a small regular file, and it can ask for nothing outside the
+//! bot's folder (more to read comes only from the organiser's
+//! `--allow-read BOT=PATH`).
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::io::Read;
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
+use std::path::{Component, Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
 
 use crate::sandbox::Program;
+
+/// The largest meta file the judge reads, in bytes.
+pub const MAX_META_BYTES: u64 = 4096;
 
 /// What the judge knows about one bot, read from `<folder>/meta`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -12,16 +25,15 @@ pub struct BotMeta {
     pub folder: PathBuf,
     /// The bot's name (first line), as it appears in `EXIT NAME` and the standings.
     pub name: String,
-    /// The program to run (second line). A relative path with a `/` is
-    /// taken from the bot's folder.
+    /// The program to run (second line): a name without `/`, looked up in
+    /// `PATH`, or a relative path to a file inside the bot's folder.
     pub command: String,
     /// Arguments from the third line; the opponent's name and the seed follow them.
     pub args: Vec<String>,
     /// Whether the bot's standard error is shown (fourth line `1`) or discarded (`0`).
     pub show_stderr: bool,
-    /// More paths the bot may read, from an optional fifth line
-    /// `read: PATH ...` (relative to its folder); checked when the bots
-    /// folder is read.
+    /// More paths the bot may read, resolved: given only by the organiser
+    /// (`--allow-read BOT=PATH`, see [`check_grants`]), never by the meta file.
     pub grants: Vec<PathBuf>,
 }
 
@@ -38,7 +50,7 @@ pub enum MetaError {
         /// The operating system's reason.
         reason: std::io::Error,
     },
-    /// The `meta` file is malformed.
+    /// The `meta` file is malformed, or not a file the judge reads.
     #[error("{path}: {problem}")]
     Invalid {
         /// The `meta` file.
@@ -48,23 +60,157 @@ pub enum MetaError {
     },
 }
 
+impl MetaError {
+    /// What is wrong, naming the file by its name alone (`meta: line 2:
+    /// ...`): the same words on every machine, as a results file keeps them.
+    pub fn reason(&self) -> String {
+        let (path, what) = match self {
+            MetaError::Io { path, reason } => (path, format!("cannot read it: {reason}")),
+            MetaError::Invalid { path, problem } => (path, problem.clone()),
+        };
+        match path.file_name() {
+            Some(name) if name == "meta" => format!("meta: {what}"),
+            _ => what,
+        }
+    }
+}
+
+/// What a command (meta line 2) may be, as refusals say it.
+const COMMAND_RULE: &str = "a command is a program name without '/' (looked up in PATH) or a relative path to a file inside the bot's folder (./run, bin/run), never absolute and never with '..'";
+
+/// Reads the meta file at `path` once: without following a link, without
+/// waiting on a FIFO, and only a regular file of at most
+/// [`MAX_META_BYTES`] with no other hard link (a bot could link a file it
+/// cannot read there, for the judge to quote). What is refused says why in
+/// words; the content of whatever was refused is never read.
+fn read_meta(path: &Path) -> Result<String, MetaError> {
+    let invalid = |problem: String| MetaError::Invalid {
+        path: path.to_path_buf(),
+        problem,
+    };
+    let flags = nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK;
+    let file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(flags.bits())
+        .open(path)
+        .map_err(|reason| {
+            if reason.raw_os_error() == Some(nix::errno::Errno::ELOOP as i32) {
+                invalid(
+                    "a symbolic link; the meta file must be a regular file in the bot's folder"
+                        .into(),
+                )
+            } else {
+                MetaError::Io {
+                    path: path.to_path_buf(),
+                    reason,
+                }
+            }
+        })?;
+    let io = |reason| MetaError::Io {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let meta = file.metadata().map_err(io)?;
+    let kind = meta.file_type();
+    if !kind.is_file() {
+        let what = if kind.is_dir() {
+            "a folder"
+        } else if kind.is_fifo() {
+            "a FIFO"
+        } else {
+            "not a regular file"
+        };
+        return Err(invalid(format!(
+            "{what}; the meta file must be a regular file of at most {MAX_META_BYTES} bytes"
+        )));
+    }
+    if meta.nlink() > 1 {
+        return Err(invalid(
+            "a hard link to a file elsewhere; the meta file must be the bot folder's own regular file"
+                .into(),
+        ));
+    }
+    let too_large = || {
+        invalid(format!(
+            "larger than {MAX_META_BYTES} bytes; a meta file is four short lines"
+        ))
+    };
+    if meta.len() > MAX_META_BYTES {
+        return Err(too_large());
+    }
+    // It may grow between the look and the read: the read is bounded too.
+    let mut bytes = Vec::new();
+    file.take(MAX_META_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_META_BYTES {
+        return Err(too_large());
+    }
+    String::from_utf8(bytes).map_err(|_| invalid("not text (UTF-8)".into()))
+}
+
+/// Checks the command of meta line 2 as written: a program name without
+/// `/`, or a relative path without `..`.
+fn check_command(command: &str) -> Result<(), String> {
+    if command.is_empty() {
+        return Err("line 2 (the command) is empty".into());
+    }
+    if !command.contains('/') {
+        return Ok(());
+    }
+    let path = Path::new(command);
+    let outside = command.ends_with('/')
+        || path.components().any(|c| {
+            matches!(
+                c,
+                Component::RootDir | Component::ParentDir | Component::Prefix(_)
+            )
+        });
+    if outside {
+        return Err(format!(
+            "line 2: the command {command:?} is refused: {COMMAND_RULE}"
+        ));
+    }
+    Ok(())
+}
+
+/// Checks that a command with a `/` does not lead out of `folder` (its
+/// canonical path) through a symbolic link, where it exists now.
+fn check_command_inside(command: &str, folder: &Path) -> Result<(), String> {
+    if !command.contains('/') {
+        return Ok(());
+    }
+    match folder.join(command).canonicalize() {
+        Ok(real) if !real.starts_with(folder) => Err(format!(
+            "line 2: the command {command:?} leads out of the bot's folder through a symbolic link: {COMMAND_RULE}"
+        )),
+        // Missing, it forfeits its games as a program that cannot start.
+        _ => Ok(()),
+    }
+}
+
 impl BotMeta {
-    /// Reads `<folder>/meta`.
+    /// Reads `<folder>/meta` and checks it. The file is opened once without
+    /// following a link or waiting on a FIFO, and read only when it is a
+    /// regular file of at most [`MAX_META_BYTES`] with no other hard link;
+    /// anything else is refused by kind, its content never read.
     pub fn load(folder: &Path) -> Result<BotMeta, MetaError> {
         let path = folder.join("meta");
-        let text = fs::read_to_string(&path).map_err(|reason| MetaError::Io {
-            path: path.clone(),
-            reason,
-        })?;
+        let text = read_meta(&path)?;
         let folder = folder.canonicalize().map_err(|reason| MetaError::Io {
             path: folder.to_path_buf(),
             reason,
         })?;
-        BotMeta::parse(&text, folder).map_err(|problem| MetaError::Invalid { path, problem })
+        let invalid = |problem| MetaError::Invalid {
+            path: path.clone(),
+            problem,
+        };
+        let meta = BotMeta::parse(&text, folder).map_err(invalid)?;
+        check_command_inside(&meta.command, &meta.folder).map_err(invalid)?;
+        Ok(meta)
     }
 
-    /// Reads the four lines of a `meta` file for a bot living in `folder`,
-    /// and the optional fifth, `read: PATH ...`.
+    /// Reads the four lines of a `meta` file for a bot living in `folder`.
     pub fn parse(text: &str, folder: PathBuf) -> Result<BotMeta, String> {
         let lines: Vec<&str> = text.lines().map(str::trim).collect();
         // Trailing blank lines are common; the fourth line (1 or 0) never is blank.
@@ -72,31 +218,26 @@ impl BotMeta {
             .iter()
             .rposition(|l| !l.is_empty())
             .map_or(0, |i| i + 1);
-        if !(4..=5).contains(&used) {
+        let line = |i: usize| lines.get(i).copied().unwrap_or("");
+        if let Some(i) = (4..used).find(|&i| line(i).starts_with("read:")) {
             return Err(format!(
-                "meta needs 4 lines (name, command, arguments, 1/0 show stderr) and an optional `read: PATHS`, found {used}"
+                "line {} `read: ...` is not accepted: extra read paths come only from the organiser, with `--allow-read BOT=PATH`",
+                i + 1
             ));
         }
-        let line = |i: usize| lines.get(i).copied().unwrap_or("");
+        if used != 4 {
+            return Err(format!(
+                "meta needs 4 lines (name, command, arguments, 1/0 show stderr), found {used}"
+            ));
+        }
         let name = line(0);
         check_name(name)?;
         let command = line(1);
-        if command.is_empty() {
-            return Err("line 2 (the command) is empty".into());
-        }
+        check_command(command)?;
         let show_stderr = match line(3) {
             "1" => true,
             "0" => false,
             other => return Err(format!("line 4 must be 1 or 0, found {other:?}")),
-        };
-        let grants = match line(4) {
-            "" => Vec::new(),
-            fifth => {
-                let paths = fifth.strip_prefix("read:").ok_or_else(|| {
-                    format!("line 5 must be `read: PATH ...` (more paths the bot may read), found {fifth:?}")
-                })?;
-                paths.split_whitespace().map(|p| folder.join(p)).collect()
-            }
         };
         Ok(BotMeta {
             folder,
@@ -104,7 +245,7 @@ impl BotMeta {
             command: command.to_string(),
             args: line(2).split_whitespace().map(String::from).collect(),
             show_stderr,
-            grants,
+            grants: Vec::new(),
         })
     }
 
@@ -126,6 +267,18 @@ impl BotMeta {
             closed: folders,
         }
     }
+
+    /// The name of the bot's folder (its last component).
+    pub fn folder_name(&self) -> String {
+        folder_name(&self.folder)
+    }
+}
+
+fn folder_name(folder: &Path) -> String {
+    folder.file_name().map_or_else(
+        || folder.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }
 
 /// A name travels in `EXIT NAME` lines and as a bot's argument, so it is
@@ -150,10 +303,11 @@ fn check_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Checks `bot`'s extra read-only paths: each must exist and open no other
-/// bot's folder (`folders`: every bot's; its own is skipped). Grants come
-/// back resolved.
-pub fn check_grants(bot: &mut BotMeta, folders: &[PathBuf]) -> Result<(), MetaError> {
+/// Checks the extra read-only paths the organiser gave `bot`
+/// (`--allow-read BOT=PATH`): each must exist and open no other bot's
+/// folder (`folders`: every bot folder, left out or not; its own is
+/// skipped). Grants come back resolved; the error is one line.
+pub fn check_grants(bot: &mut BotMeta, folders: &[PathBuf]) -> Result<(), String> {
     let others: Vec<PathBuf> = folders
         .iter()
         .filter(|f| **f != bot.folder)
@@ -164,17 +318,79 @@ pub fn check_grants(bot: &mut BotMeta, folders: &[PathBuf]) -> Result<(), MetaEr
         .iter()
         .map(|g| crate::sandbox::paths::check_grant(g, &others))
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| MetaError::Invalid {
-            path: bot.folder.join("meta"),
-            problem: format!("line 5: {e}"),
-        })?;
+        .map_err(|e| format!("--allow-read for bot {}: {}", bot.name, e.0))?;
     bot.grants = checked;
     Ok(())
 }
 
-/// Every bot in `dir`: each subfolder holding a `meta` file, sorted by folder
-/// name. Names must be unique.
-pub fn discover(dir: &Path) -> Result<Vec<BotMeta>, MetaError> {
+/// A bot folder left out of a tournament, and why: as the results file
+/// keeps it (`"left_out": [{"folder": "evil", "reason": "..."}]`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LeftOut {
+    /// The folder's name inside the bots folder.
+    pub folder: String,
+    /// Why, in one line that names no path of this machine.
+    pub reason: String,
+    /// Where the folder is: it stays closed to the bots that play. Not
+    /// written to results or part files.
+    #[serde(skip)]
+    pub path: PathBuf,
+}
+
+impl LeftOut {
+    /// `bot` left out for `reason`.
+    pub fn bot(bot: &BotMeta, reason: String) -> LeftOut {
+        LeftOut {
+            folder: bot.folder_name(),
+            reason,
+            path: bot.folder.clone(),
+        }
+    }
+}
+
+/// The bot folders of a bots folder: the bots that may play, in folder
+/// order, and those left out (a meta file the judge refuses, a name
+/// already taken), also in folder order.
+#[derive(Clone, Debug, Default)]
+pub struct Survey {
+    /// The bots that may play.
+    pub bots: Vec<BotMeta>,
+    /// The bots left out.
+    pub left_out: Vec<LeftOut>,
+}
+
+impl Survey {
+    /// Moves `bots[index]` to the bots left out, for `reason`.
+    pub fn leave_out(&mut self, index: usize, reason: String) {
+        let bot = self.bots.remove(index);
+        self.left_out.push(LeftOut::bot(&bot, reason));
+        self.left_out.sort_by(|a, b| a.folder.cmp(&b.folder));
+    }
+
+    /// Every bot folder, playing or left out: each stays closed to the others.
+    pub fn folders(&self) -> Vec<PathBuf> {
+        closed(&self.bots, &self.left_out)
+    }
+}
+
+/// The folders of `bots` and of the bots `left_out`: every bot folder of a
+/// tournament, each kept closed to the others.
+pub fn closed(bots: &[BotMeta], left_out: &[LeftOut]) -> Vec<PathBuf> {
+    bots.iter()
+        .map(|b| b.folder.clone())
+        .chain(left_out.iter().map(|l| l.path.clone()))
+        .collect()
+}
+
+/// A bot folder and its meta file read, or why it is refused.
+type Scanned = (PathBuf, Result<BotMeta, MetaError>);
+
+/// Every bot folder of `dir` (each subfolder holding an entry named
+/// `meta`, whatever it is), sorted, each with its meta file read or the
+/// error that refuses it; a name already used by an earlier folder is an
+/// error too. `Err` only when `dir` itself cannot be read.
+fn scan(dir: &Path) -> Result<Vec<Scanned>, MetaError> {
     let io = |reason| MetaError::Io {
         path: dir.to_path_buf(),
         reason,
@@ -182,30 +398,56 @@ pub fn discover(dir: &Path) -> Result<Vec<BotMeta>, MetaError> {
     let mut folders: Vec<PathBuf> = fs::read_dir(dir)
         .map_err(io)?
         .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|path| path.join("meta").is_file())
+        // A link, a FIFO or a folder named `meta` makes a bot folder too,
+        // so that it is refused by name, not passed over in silence.
+        .filter(|path| fs::symlink_metadata(path.join("meta")).is_ok())
         .collect();
     folders.sort();
-    let mut bots = folders
-        .iter()
-        .map(|f| BotMeta::load(f))
-        .collect::<Result<Vec<_>, _>>()?;
-    let all: Vec<PathBuf> = bots.iter().map(|b| b.folder.clone()).collect();
-    for bot in &mut bots {
-        check_grants(bot, &all)?;
-    }
-    for (i, bot) in bots.iter().enumerate() {
-        if let Some(other) = bots[..i].iter().find(|b| b.name == bot.name) {
-            return Err(MetaError::Invalid {
-                path: bot.folder.join("meta"),
-                problem: format!(
-                    "the name {:?} is already used by {}",
-                    bot.name,
-                    other.folder.display()
-                ),
+    let mut found: Vec<Scanned> = Vec::new();
+    for folder in folders {
+        let mut loaded = BotMeta::load(&folder);
+        if let Ok(bot) = &loaded {
+            let taken = found.iter().find_map(|(_, b)| match b {
+                Ok(b) if b.name == bot.name => Some(b.folder_name()),
+                _ => None,
             });
+            if let Some(first) = taken {
+                loaded = Err(MetaError::Invalid {
+                    path: folder.join("meta"),
+                    problem: format!(
+                        "the name {:?} is already used by the bot in folder {first}, which plays",
+                        bot.name
+                    ),
+                });
+            }
+        }
+        found.push((folder, loaded));
+    }
+    Ok(found)
+}
+
+/// The bots of `dir` (see [`Survey`]): a bot whose meta file is refused,
+/// or whose name an earlier folder already uses, is left out, and the
+/// others may play. `Err` only when `dir` itself cannot be read.
+pub fn survey(dir: &Path) -> Result<Survey, MetaError> {
+    let mut survey = Survey::default();
+    for (folder, loaded) in scan(dir)? {
+        match loaded {
+            Ok(bot) => survey.bots.push(bot),
+            Err(e) => survey.left_out.push(LeftOut {
+                folder: folder_name(&folder),
+                reason: e.reason(),
+                path: folder.canonicalize().unwrap_or(folder),
+            }),
         }
     }
-    Ok(bots)
+    Ok(survey)
+}
+
+/// Every bot in `dir`, sorted by folder name, strictly: the first folder
+/// that [`survey`] would leave out is the error.
+pub fn discover(dir: &Path) -> Result<Vec<BotMeta>, MetaError> {
+    scan(dir)?.into_iter().map(|(_, bot)| bot).collect()
 }
 
 #[cfg(test)]
@@ -231,8 +473,9 @@ mod tests {
         assert!(err("A\npython3\nx\n2\n").contains("line 4"));
         assert!(err("My Bot\npython3\nx\n1\n").contains("holds ' '"));
         assert!(err("\npython3\nx\n1\n").contains("name"));
-        assert!(err("A\npython3\nx\n1\nextra\n").contains("line 5"));
-        assert!(err("A\npython3\nx\n1\nread: a\nmore\n").contains("4 lines"));
+        assert!(err("A\n\nx\n1\n").contains("line 2"));
+        assert!(err("A\npython3\nx\n1\nextra\n").contains("4 lines"));
+        assert!(err("A\npython3\nx\n1\nread: a\nmore\n").contains("--allow-read BOT=PATH"));
     }
 
     #[test]
@@ -249,36 +492,240 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_fifth_line_grants_more_paths_to_read_but_never_another_bot() {
-        let dir = tempfile::tempdir().unwrap();
-        let bots = dir.path().join("bots");
-        for name in ["alice", "bob"] {
-            std::fs::create_dir_all(bots.join(name)).unwrap();
-        }
-        std::fs::create_dir_all(dir.path().join("books")).unwrap();
-        std::fs::write(bots.join("bob/meta"), "bob\npython3\n\n0\n").unwrap();
-        std::fs::write(
-            bots.join("alice/meta"),
-            "alice\npython3\n\n0\nread: ../../books\n",
-        )
-        .unwrap();
-        let found = discover(&bots).unwrap();
-        assert_eq!(
-            found[0].grants,
-            [dir.path().join("books").canonicalize().unwrap()]
-        );
-        std::fs::write(
-            bots.join("alice/meta"),
-            "alice\npython3\n\n0\nread: ../bob\n",
-        )
-        .unwrap();
-        let err = discover(&bots).unwrap_err().to_string();
+    /// A fresh bots folder with a bot folder `name` holding `meta` text.
+    fn bot_with(dir: &Path, name: &str, meta: &str) -> PathBuf {
+        let folder = dir.join(name);
+        fs::create_dir_all(&folder).unwrap();
+        fs::write(folder.join("meta"), meta).unwrap();
+        folder
+    }
+
+    /// The one-line error of loading `folder`, which must name its meta file.
+    fn refused(folder: &Path) -> String {
+        let err = BotMeta::load(folder).unwrap_err().to_string();
+        assert!(!err.contains('\n'), "{err}");
         assert!(
-            err.contains("alice/meta") && err.contains("would open"),
+            err.contains(&*folder.join("meta").to_string_lossy()),
             "{err}"
         );
-        std::fs::write(bots.join("alice/meta"), "alice\npython3\n\n0\nread: ..\n").unwrap();
-        assert!(discover(&bots).is_err());
+        err
+    }
+
+    #[test]
+    fn a_meta_that_is_a_link_is_refused_without_reading_what_it_points_at() {
+        let dir = tempfile::tempdir().unwrap();
+        let secret = dir.path().join("secret");
+        fs::write(&secret, "hunter2\npython3\n\n1\n").unwrap();
+        let folder = dir.path().join("evil");
+        fs::create_dir_all(&folder).unwrap();
+        std::os::unix::fs::symlink(&secret, folder.join("meta")).unwrap();
+        let err = refused(&folder);
+        assert!(err.contains("symbolic link"), "{err}");
+        assert!(!err.contains("hunter2"), "{err}");
+        // A link to nothing is refused the same way, not passed over.
+        let dangling = dir.path().join("dangling");
+        fs::create_dir_all(&dangling).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("none"), dangling.join("meta")).unwrap();
+        assert!(refused(&dangling).contains("symbolic link"));
+        // A hard link is refused too: the judge runs as root, and the file
+        // could be one the bot itself may not read.
+        let hard = dir.path().join("hard");
+        fs::create_dir_all(&hard).unwrap();
+        fs::hard_link(&secret, hard.join("meta")).unwrap();
+        let err = refused(&hard);
+        assert!(
+            err.contains("hard link") && !err.contains("hunter2"),
+            "{err}"
+        );
+        let found = survey(dir.path()).unwrap();
+        assert!(found.bots.is_empty());
+        let folders: Vec<&str> = found.left_out.iter().map(|l| &l.folder[..]).collect();
+        assert_eq!(folders, ["dangling", "evil", "hard"]);
+    }
+
+    #[test]
+    fn a_meta_that_is_a_fifo_is_refused_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("fifo");
+        fs::create_dir_all(&folder).unwrap();
+        nix::unistd::mkfifo(&folder.join("meta"), nix::sys::stat::Mode::S_IRWXU).unwrap();
+        // Nobody writes the FIFO: a blocking open would hang here for good.
+        let start = std::time::Instant::now();
+        let err = refused(&folder);
+        assert!(start.elapsed() < std::time::Duration::from_secs(5));
+        assert!(err.contains("a FIFO"), "{err}");
+    }
+
+    #[test]
+    fn a_meta_that_is_a_folder_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("nested");
+        fs::create_dir_all(folder.join("meta")).unwrap();
+        assert!(refused(&folder).contains("a folder"));
+        let found = survey(dir.path()).unwrap();
+        assert_eq!(found.left_out[0].folder, "nested");
+    }
+
+    #[test]
+    fn a_meta_over_4_kib_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let padded = format!("big\npython3\n{}\n1\n", "x ".repeat(2100));
+        assert!(padded.len() as u64 > MAX_META_BYTES);
+        let folder = bot_with(dir.path(), "big", &padded);
+        let err = refused(&folder);
+        assert!(err.contains("larger than 4096 bytes"), "{err}");
+        // Just under the bound is read.
+        let fits = format!("big\npython3\n{}\n1\n", "x ".repeat(2000));
+        assert!(fits.len() as u64 <= MAX_META_BYTES);
+        fs::write(folder.join("meta"), fits).unwrap();
+        assert_eq!(BotMeta::load(&folder).unwrap().args.len(), 2000);
+    }
+
+    #[test]
+    fn a_read_line_is_refused_grants_come_from_the_organiser() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("books")).unwrap();
+        let folder = bot_with(
+            dir.path(),
+            "alice",
+            "alice\npython3\nbot.py\n0\nread: ../books\n",
+        );
+        let err = refused(&folder);
+        assert!(
+            err.contains("line 5") && err.contains("--allow-read BOT=PATH"),
+            "{err}"
+        );
+        fs::write(folder.join("meta"), "alice\npython3\nbot.py\n0\n\n\n").unwrap();
+        assert!(BotMeta::load(&folder).unwrap().grants.is_empty());
+    }
+
+    #[test]
+    fn an_absolute_command_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = bot_with(dir.path(), "abs", "abs\n/usr/bin/python3\nbot.py\n0\n");
+        let err = refused(&folder);
+        assert!(
+            err.contains("line 2")
+                && err.contains("\"/usr/bin/python3\"")
+                && err.contains("never absolute"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_command_with_dot_dot_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        for command in ["../honest/bot.py", "./a/../../b", "bin/..", "a/../run"] {
+            let folder = bot_with(dir.path(), "up", &format!("up\n{command}\n\n0\n"));
+            let err = refused(&folder);
+            assert!(err.contains("never with '..'"), "{command}: {err}");
+            assert_eq!(
+                BotMeta::load(&folder).unwrap_err().reason(),
+                format!("meta: line 2: the command {command:?} is refused: {COMMAND_RULE}"),
+                "a reason without this machine's paths"
+            );
+        }
+    }
+
+    #[test]
+    fn a_command_that_leads_out_through_a_link_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("honest")).unwrap();
+        fs::write(dir.path().join("honest/bot.py"), "print()").unwrap();
+        let folder = bot_with(dir.path(), "evil", "evil\n./run\n\n0\n");
+        std::os::unix::fs::symlink("../honest/bot.py", folder.join("run")).unwrap();
+        assert!(refused(&folder).contains("leads out of the bot's folder"));
+        fs::remove_file(folder.join("run")).unwrap();
+        std::os::unix::fs::symlink("../honest", folder.join("bin")).unwrap();
+        fs::write(folder.join("meta"), "evil\nbin/bot.py\n\n0\n").unwrap();
+        assert!(refused(&folder).contains("leads out"));
+    }
+
+    #[test]
+    fn good_commands_are_a_relative_path_inside_or_a_bare_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = bot_with(dir.path(), "good", "good\n./run\n\n0\n");
+        fs::write(folder.join("run"), "#!/bin/sh\n").unwrap();
+        let bot = BotMeta::load(&folder).unwrap();
+        assert_eq!(bot.command, "./run");
+        assert_eq!(bot.program(), folder.canonicalize().unwrap().join("./run"));
+        // A link that stays inside is fine, and so is a program not there yet.
+        fs::create_dir_all(folder.join("bin")).unwrap();
+        std::os::unix::fs::symlink("../run", folder.join("bin/run")).unwrap();
+        for command in ["bin/run", "bot.py/x", "./not-yet", "python3", "node"] {
+            fs::write(folder.join("meta"), format!("good\n{command}\n\n0\n")).unwrap();
+            let bot = BotMeta::load(&folder).unwrap();
+            assert_eq!(bot.command, command);
+        }
+        fs::write(folder.join("meta"), "good\npython3\nbot.py\n0\n").unwrap();
+        assert_eq!(
+            BotMeta::load(&folder).unwrap().program(),
+            PathBuf::from("python3")
+        );
+    }
+
+    #[test]
+    fn a_survey_leaves_out_bad_bots_and_a_later_name_twice() {
+        let dir = tempfile::tempdir().unwrap();
+        bot_with(dir.path(), "a-first", "twin\npython3\n\n0\n");
+        bot_with(dir.path(), "b-evil", "evil\n../a-first/run\n\n0\n");
+        bot_with(dir.path(), "c-second", "twin\npython3\n\n0\n");
+        bot_with(dir.path(), "d-fine", "fine\npython3\n\n0\n");
+        fs::create_dir_all(dir.path().join("e-no-meta")).unwrap();
+        fs::write(dir.path().join("README.md"), "not a bot").unwrap();
+        let found = survey(dir.path()).unwrap();
+        let names: Vec<&str> = found.bots.iter().map(|b| &b.name[..]).collect();
+        assert_eq!(names, ["twin", "fine"]);
+        assert_eq!(found.bots[0].folder_name(), "a-first");
+        let left: Vec<(&str, &str)> = found
+            .left_out
+            .iter()
+            .map(|l| (&l.folder[..], &l.reason[..]))
+            .collect();
+        assert_eq!(left.len(), 2, "{left:?}");
+        assert_eq!(left[0].0, "b-evil");
+        assert!(
+            left[0]
+                .1
+                .starts_with("meta: line 2: the command \"../a-first/run\"")
+        );
+        assert_eq!(
+            left[1],
+            (
+                "c-second",
+                "meta: the name \"twin\" is already used by the bot in folder a-first, which plays"
+            )
+        );
+        // Left out, a folder stays closed to the others.
+        assert_eq!(found.folders().len(), 4);
+        // Strictly, the first bad folder is the error.
+        let err = discover(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("b-evil/meta: line 2"), "{err}");
+        assert!(survey(&dir.path().join("none")).is_err());
+    }
+
+    #[test]
+    fn organiser_grants_must_exist_and_never_open_another_bot() {
+        let dir = tempfile::tempdir().unwrap();
+        let bots = dir.path().join("bots");
+        bot_with(&bots, "alice", "alice\npython3\n\n0\n");
+        bot_with(&bots, "bob", "bob\npython3\n\n0\n");
+        fs::create_dir_all(dir.path().join("books")).unwrap();
+        let found = survey(&bots).unwrap();
+        let all = found.folders();
+        let mut alice = found.bots[0].clone();
+        alice.grants = vec![dir.path().join("books/../books")];
+        check_grants(&mut alice, &all).unwrap();
+        assert_eq!(
+            alice.grants,
+            [dir.path().join("books").canonicalize().unwrap()]
+        );
+        for bad in [bots.join("bob"), bots.clone(), dir.path().join("none")] {
+            let mut alice = found.bots[0].clone();
+            alice.grants = vec![bad.clone()];
+            let err = check_grants(&mut alice, &all).unwrap_err();
+            assert!(err.starts_with("--allow-read for bot alice: "), "{err}");
+            assert!(!err.contains('\n'));
+        }
     }
 }

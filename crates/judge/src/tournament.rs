@@ -13,7 +13,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::meta::BotMeta;
+use crate::meta::{BotMeta, LeftOut};
 use crate::process::{BotProcess, Listener, Start};
 use crate::referee::{Contestant, Fault, Forfeit, GameRecord, Seat, play_game_watched};
 use crate::sandbox::{ProbeError, Sandbox};
@@ -35,6 +35,9 @@ pub struct Config {
     /// Hears the standard error of bots whose meta file asks to show it;
     /// `None` drops it.
     pub stderr: Option<Listener>,
+    /// The bots of the bots folder left out of this tournament: named in
+    /// its results, and their folders stay closed to the bots that play.
+    pub left_out: Vec<LeftOut>,
 }
 
 /// One scheduled game: which bots, who opens, which seeds.
@@ -84,26 +87,54 @@ pub fn schedule(bots: usize, seed: u64) -> Vec<Fixture> {
     fixtures
 }
 
-/// Before the first game: starts each bot's sandbox with a probe inside.
-/// `Err` says, in one line, why a bot would not be contained; the warnings
-/// (`name: what`) say what only hurts a bot itself, such as a folder it
-/// cannot write or a program it cannot reach (it then forfeits its games).
-pub fn check_bots(sandbox: &Sandbox, bots: &[BotMeta]) -> Result<Vec<String>, String> {
-    let folders = folders(bots);
-    let mut warnings = Vec::new();
-    for bot in bots {
-        match sandbox.check(&bot.contestant(&bot.args, &folders)) {
-            Ok(found) => warnings.extend(found.into_iter().map(|w| format!("{}: {w}", bot.name))),
-            Err(ProbeError::NoProgram(e)) => warnings.push(format!("{}: {e}", bot.name)),
+/// What [`check_bots`] found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Checked {
+    /// What only hurts a bot itself (`name: what`), such as a folder it
+    /// cannot write or a program it cannot reach (it then forfeits its games).
+    pub warnings: Vec<String>,
+    /// The bots (by index) the sandbox cannot contain, each with why in one
+    /// line: they must not play.
+    pub uncontained: Vec<(usize, String)>,
+}
+
+/// Before the first game: starts each bot's sandbox with a probe inside,
+/// each kept out of every folder of `closed` but its own (every bot
+/// folder, those left out included). `Err` says, in one line, that the
+/// sandbox contains none of them: the machine, not the bots.
+pub fn check_bots(
+    sandbox: &Sandbox,
+    bots: &[BotMeta],
+    closed: &[std::path::PathBuf],
+) -> Result<Checked, String> {
+    let mut checked = Checked::default();
+    let mut first_failure = None;
+    for (i, bot) in bots.iter().enumerate() {
+        match sandbox.check(&bot.contestant(&bot.args, closed)) {
+            Ok(found) => checked
+                .warnings
+                .extend(found.into_iter().map(|w| format!("{}: {w}", bot.name))),
+            Err(ProbeError::NoProgram(e)) => checked.warnings.push(format!("{}: {e}", bot.name)),
             Err(ProbeError::Uncontained(e)) => {
-                return Err(format!(
-                    "the sandbox cannot contain {} on this machine: {e} (--no-sandbox runs bots uncontained)",
-                    bot.name
+                first_failure.get_or_insert_with(|| {
+                    format!(
+                        "the sandbox cannot contain {} on this machine: {e} (--no-sandbox runs bots uncontained)",
+                        bot.name
+                    )
+                });
+                checked.uncontained.push((
+                    i,
+                    format!(
+                        "the sandbox cannot contain it on this machine: {e} (--no-sandbox runs bots uncontained)"
+                    ),
                 ));
             }
         }
     }
-    Ok(warnings)
+    match first_failure {
+        Some(why) if checked.uncontained.len() == bots.len() => Err(why),
+        _ => Ok(checked),
+    }
 }
 
 /// Every bot's folder: each bot is kept out of the others'.
@@ -137,7 +168,7 @@ fn start(
     seed: u64,
     config: &Config,
 ) -> Box<dyn Contestant> {
-    let folders = folders(bots);
+    let folders = crate::meta::closed(bots, &config.left_out);
     let start = Start {
         sandbox: &config.sandbox,
         timeout: config.timeout,
@@ -478,6 +509,10 @@ pub struct Results {
     pub timeout_seconds: f64,
     /// The bots by name, in folder order.
     pub bots: Vec<String>,
+    /// The bot folders left out, and why (written only when there are some,
+    /// so results without them read as before).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<LeftOut>,
     /// Every game in schedule order.
     pub games: Vec<GameRecord>,
     /// The final standings.
@@ -488,18 +523,22 @@ impl Results {
     /// Gathers the results of a finished tournament.
     pub fn new(bots: &[BotMeta], config: &Config, games: Vec<GameRecord>) -> Results {
         let names: Vec<String> = bots.iter().map(|b| b.name.clone()).collect();
-        Results::of_games(
-            config.seed,
-            rule_name(config.rule),
-            timeout_seconds(config.timeout),
-            names,
-            games,
-        )
+        Results {
+            left_out: config.left_out.clone(),
+            ..Results::of_games(
+                config.seed,
+                rule_name(config.rule),
+                timeout_seconds(config.timeout),
+                names,
+                games,
+            )
+        }
     }
 
     /// The results of the tournament that played `games` (every game of
     /// the schedule, in its order), as a one-machine run or a merge of
-    /// its shares writes them.
+    /// its shares writes them (no bot left out; set [`Results::left_out`]
+    /// for those).
     pub fn of_games(
         seed: u64,
         rule: &str,
@@ -513,6 +552,7 @@ impl Results {
             timeout_seconds,
             standings: standings(&bots, &games),
             bots,
+            left_out: Vec::new(),
             games,
         }
     }
@@ -583,5 +623,31 @@ mod tests {
         assert_eq!(row("r").points, 2);
         assert_eq!((row("p").rank, row("q").rank, row("r").rank), (1, 1, 3));
         assert!(format_standings(&table).contains("forfeits"));
+    }
+
+    #[test]
+    fn results_name_the_bots_left_out_only_when_there_are_some() {
+        let names: Vec<String> = ["p", "q"].map(String::from).to_vec();
+        let games = vec![game("p", "q", Some("p"), false)];
+        let plain = Results::of_games(1, "freestyle", 1.0, names, games);
+        let text = crate::output::results_json(&plain);
+        assert!(!text.contains("left_out"), "{text}");
+        let read: Results = serde_json::from_str(&text).unwrap();
+        assert!(read.left_out.is_empty());
+        let with = Results {
+            left_out: vec![LeftOut {
+                folder: "evil".into(),
+                reason: "meta: line 2: refused".into(),
+                path: "/bots/evil".into(),
+            }],
+            ..plain
+        };
+        let text = crate::output::results_json(&with);
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            json["left_out"],
+            serde_json::json!([{"folder": "evil", "reason": "meta: line 2: refused"}]),
+            "the folder by name, never its path on this machine"
+        );
     }
 }

@@ -275,6 +275,7 @@ fn a_bot_that_cannot_start_forfeits() {
         rule: Rule::Freestyle,
         sandbox: common::sandbox(),
         stderr: None,
+        left_out: Vec::new(),
     };
     let records = tournament::play_all(&[a, ghost], &config, &|_| {});
     assert_eq!(records.len(), 2);
@@ -342,6 +343,7 @@ fn tournament_json(dir: &Path, seed: u64, jobs: usize) -> String {
         rule: Rule::Freestyle,
         sandbox: common::sandbox(),
         stderr: None,
+        left_out: Vec::new(),
     };
     let records = tournament::play_all(&bots, &config, &|_| {});
     output::results_json(&Results::new(&bots, &config, records))

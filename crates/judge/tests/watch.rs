@@ -49,6 +49,7 @@ fn watching_sees_every_event_and_changes_no_game() {
         rule: Rule::Freestyle,
         sandbox: common::sandbox(),
         stderr: None,
+        left_out: Vec::new(),
     };
     let plain = tournament::play_all(&bots, &config, &|_| {});
     let events: Mutex<Vec<(usize, Seen)>> = Mutex::new(Vec::new());

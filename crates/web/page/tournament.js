@@ -33,7 +33,8 @@ function drawTournament(v) {
   const run = v.run;
   $("tour-start").disabled = v.running;
   $("tour-status").textContent = !run ? "No tournament yet." :
-    `${v.running ? "Running" : "Finished"}: seed ${run.seed}, ${run.played} of ${run.total} games played.`;
+    `${v.running ? "Running" : "Finished"}: seed ${run.seed}, ${run.played} of ${run.total} games played.` +
+    (run.left_out || []).map((l) => ` Left out: ${l.folder} (${l.reason}).`).join("");
   $("tour-status").dataset.running = v.running;
   $("tour-files").textContent = !run ? "" : run.save_error ? "" :
     run.saved ? `Written: ${run.saved}.` : run.restored ? `Read back from ${run.restored}: replay its games below.` : "";

@@ -11,10 +11,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use inarow_core::{Game, Player, Rule};
+use inarow_judge::meta::{LeftOut, Survey, survey};
 use inarow_judge::process::Listener;
 use inarow_judge::sandbox::Sandbox;
 use inarow_judge::tournament::{self, Config, Event, Fixture};
-use inarow_judge::{BotMeta, GameRecord, Results, discover, output};
+use inarow_judge::{BotMeta, GameRecord, Results, output};
 use serde::Serialize;
 
 /// Most games played at once.
@@ -84,6 +85,8 @@ struct Live {
 struct Run {
     request: Request,
     bots: Vec<String>,
+    /// The bot folders left out, and why.
+    left_out: Vec<LeftOut>,
     fixtures: Vec<Fixture>,
     running: bool,
     games: Vec<GameRecord>,
@@ -101,21 +104,40 @@ pub struct Runs {
     notified: Option<Instant>,
 }
 
-/// The bots of `dir`, or why no tournament can be played there.
-pub fn bots_of(dir: &Path) -> Result<Vec<BotMeta>, String> {
-    let bots = discover(dir).map_err(|e| format!("cannot start a tournament: {e}"))?;
-    if bots.len() < 2 {
-        return Err(format!(
-            "cannot start a tournament: {} holds {} bot(s); it needs at least 2 folders with a meta file",
-            dir.display(),
-            bots.len()
-        ));
-    }
-    Ok(bots)
+/// The bots of `dir` that may play and those left out (a meta file
+/// refused, a name taken twice), or why no tournament can be played there.
+pub fn bots_of(dir: &Path) -> Result<Survey, String> {
+    let found = survey(dir).map_err(|e| format!("cannot start a tournament: {e}"))?;
+    enough(&found, dir)?;
+    Ok(found)
 }
 
-/// The judge's settings for `request`, its bots started by `sandbox`.
-pub fn config(request: &Request, sandbox: &Sandbox) -> Config {
+/// A tournament needs two bots that may play: fewer is one line, with the
+/// bots left out and why.
+pub fn enough(found: &Survey, dir: &Path) -> Result<(), String> {
+    if found.bots.len() >= 2 {
+        return Ok(());
+    }
+    let left_out = if found.left_out.is_empty() {
+        String::new()
+    } else {
+        let each: Vec<String> = found
+            .left_out
+            .iter()
+            .map(|l| format!("{}: {}", l.folder, l.reason))
+            .collect();
+        format!(" (left out: {})", each.join("; "))
+    };
+    Err(format!(
+        "cannot start a tournament: {} holds {} bot(s) that can play; it needs at least 2 folders with a good meta file{left_out}",
+        dir.display(),
+        found.bots.len()
+    ))
+}
+
+/// The judge's settings for `request`, its bots started by `sandbox`, the
+/// bots `left_out` named in its results.
+pub fn config(request: &Request, sandbox: &Sandbox, left_out: Vec<LeftOut>) -> Config {
     Config {
         seed: request.seed,
         jobs: request.jobs,
@@ -126,6 +148,7 @@ pub fn config(request: &Request, sandbox: &Sandbox) -> Config {
         stderr: Some(Listener::new(|bot, said| {
             let _ = writeln!(std::io::stderr().lock(), "{}", said.shown(bot));
         })),
+        left_out,
     }
 }
 
@@ -135,11 +158,13 @@ impl Runs {
         self.run.as_ref().is_some_and(|r| r.running)
     }
 
-    /// Records a new run over `bots` (the previous run's games are dropped).
-    pub fn start(&mut self, request: Request, bots: &[BotMeta]) {
+    /// Records a new run over `bots`, with the bots `left_out` (the
+    /// previous run's games are dropped).
+    pub fn start(&mut self, request: Request, bots: &[BotMeta], left_out: &[LeftOut]) {
         self.run = Some(Run {
             request,
             bots: bots.iter().map(|b| b.name.clone()).collect(),
+            left_out: left_out.to_vec(),
             fixtures: tournament::schedule(bots.len(), request.seed),
             running: true,
             games: Vec::new(),
@@ -170,6 +195,7 @@ impl Runs {
                 request,
                 fixtures: tournament::schedule(results.bots.len(), results.seed),
                 bots: results.bots,
+                left_out: results.left_out,
                 running: false,
                 games: results.games,
                 live: BTreeMap::new(),
@@ -299,6 +325,7 @@ impl Runs {
                 "jobs": run.request.jobs,
                 "timeout_ms": run.request.timeout_ms,
                 "bots": run.bots,
+                "left_out": run.left_out,
                 "total": run.fixtures.len(),
                 "played": games.len(),
                 "standings": standings,
@@ -337,7 +364,7 @@ mod tests {
             jobs: 1,
             timeout_ms: 1000,
         };
-        runs.start(request, &[bot("alice"), bot("bob")]);
+        runs.start(request, &[bot("alice"), bot("bob")], &[]);
         assert!(runs.running());
         let names = ["alice", "bob"];
         let fixtures = runs.run.as_ref().unwrap().fixtures.clone();

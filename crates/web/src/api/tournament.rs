@@ -6,6 +6,7 @@ use std::sync::Arc;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
+use inarow_judge::meta::Survey;
 use inarow_judge::{Results, tournament};
 use serde::Deserialize;
 
@@ -33,7 +34,7 @@ pub(super) struct StartBody {
 }
 
 pub(super) async fn start(State(shared): State<Arc<Shared>>, Body(body): Body<StartBody>) -> Reply {
-    use crate::tournament::{MAX_JOBS, Request, TIMEOUT_MS, bots_of, config};
+    use crate::tournament::{MAX_JOBS, Request, TIMEOUT_MS, bots_of, config, enough};
     let jobs = body.jobs.unwrap_or(2);
     if !(1..=MAX_JOBS).contains(&jobs) {
         return Err(ApiError::bad(format!(
@@ -54,19 +55,31 @@ pub(super) async fn start(State(shared): State<Arc<Shared>>, Body(body): Body<St
         jobs,
         timeout_ms,
     };
-    let bots = bots_of(&shared.bots).map_err(ApiError::conflict)?;
+    // A bad bot (a meta file refused, a name taken twice) is left out and
+    // the others play, as with `inarow judge`.
+    let mut found = bots_of(&shared.bots).map_err(ApiError::conflict)?;
     if let Some(records) = shared.records() {
         records.check().map_err(ApiError::conflict)?;
     }
-    // Each bot's sandbox is tried first: a bot that cannot be contained never runs.
+    // Each bot's sandbox is tried first: a bot that cannot be contained never
+    // runs (it is left out; a sandbox that contains none refuses the run).
     let checked = {
-        let (sandbox, bots) = (shared.sandbox().clone(), bots.clone());
-        tokio::task::spawn_blocking(move || tournament::check_bots(&sandbox, &bots))
+        let (sandbox, bots, closed) = (
+            shared.sandbox().clone(),
+            found.bots.clone(),
+            found.folders(),
+        );
+        tokio::task::spawn_blocking(move || tournament::check_bots(&sandbox, &bots, &closed))
             .await
             .map_err(|e| ApiError::conflict(format!("cannot check the bots: {e}")))?
     };
-    checked.map_err(ApiError::conflict)?;
-    let players = bots.clone();
+    let checked = checked.map_err(ApiError::conflict)?;
+    for (i, why) in checked.uncontained.into_iter().rev() {
+        found.leave_out(i, why);
+    }
+    enough(&found, &shared.bots).map_err(ApiError::conflict)?;
+    let Survey { bots, left_out } = found;
+    let (players, left) = (bots.clone(), left_out.clone());
     TOURNAMENT.act(
         &shared,
         |runs| {
@@ -75,13 +88,13 @@ pub(super) async fn start(State(shared): State<Arc<Shared>>, Body(body): Body<St
                     "a tournament is already running: wait for it to end",
                 ));
             }
-            runs.start(request, &players);
+            runs.start(request, &players, &left);
             Ok(())
         },
         move |shared, ()| {
             let shared = shared.clone();
             std::thread::spawn(move || {
-                let config = config(&request, shared.sandbox());
+                let config = config(&request, shared.sandbox(), left_out);
                 let games = tournament::play_all_watched(&bots, &config, &|event| {
                     if TOURNAMENT.lock(&shared).heard(event) {
                         shared.notify(TOURNAMENT.topic);
