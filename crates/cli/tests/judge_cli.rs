@@ -421,3 +421,166 @@ fn a_judge_that_is_not_root_contains_its_bots_in_user_namespaces() {
         serde_json::from_str(&fs::read_to_string(&results).unwrap()).unwrap();
     assert_eq!(written["games"].as_array().unwrap().len(), 2);
 }
+
+/// A bots folder with two good bots (`ann`, `honest`) and `evil`, whose
+/// meta runs the honest bot's program from outside its own folder.
+fn with_a_bad_bot(dir: &Path) -> (PathBuf, PathBuf) {
+    let bots = dir.join("bots");
+    let ann = bot(&bots, "ann", "play=random");
+    bot(&bots, "honest", "play=random");
+    let evil = bot(&bots, "evil", "play=random");
+    fs::write(evil.join("meta"), "evil\n../honest/bot.py\n\n0\n").unwrap();
+    (ann, evil)
+}
+
+#[test]
+fn a_bad_bot_is_left_out_and_the_others_play() {
+    let dir = common::workspace();
+    let (_, evil) = with_a_bad_bot(dir.path());
+    let (out, results, sgf) = judge(dir.path(), &["--seed", "6", "-j", "1"], "left-out");
+    let stderr = text(&out.stderr);
+    let lines: Vec<&str> = stderr.lines().filter(|l| l.contains("evil")).collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    assert!(
+        lines[0].starts_with(&format!(
+            "inarow judge: leaving out {}: meta: line 2: the command \"../honest/bot.py\"",
+            evil.display()
+        )),
+        "{stderr}"
+    );
+    assert!(!evil.join("log.txt").exists(), "the bad bot never ran");
+    let results: serde_json::Value = serde_json::from_str(&results).unwrap();
+    assert_eq!(results["bots"], serde_json::json!(["ann", "honest"]));
+    let left = results["left_out"].as_array().unwrap();
+    assert_eq!(left.len(), 1, "{results}");
+    assert_eq!(left[0]["folder"], "evil");
+    let reason = left[0]["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("meta: line 2: the command \"../honest/bot.py\" is refused")
+            && !reason.contains(&*dir.path().to_string_lossy()),
+        "a reason that names no path of this machine: {reason}"
+    );
+    assert_eq!(results["games"].as_array().unwrap().len(), 2);
+    assert_eq!(fs::read_dir(sgf).unwrap().count(), 2);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("2 bots, 2 games"), "{stdout}");
+}
+
+#[test]
+fn with_strict_a_bad_bot_stops_the_judge_before_any_game() {
+    let dir = common::workspace();
+    let (ann, evil) = with_a_bad_bot(dir.path());
+    let results = dir.path().join("results.json");
+    let out = inarow()
+        .args(["judge", "--strict", "--timeout", "30", "--bots"])
+        .arg(dir.path().join("bots"))
+        .arg("--results")
+        .arg(&results)
+        .arg("--sgf")
+        .arg(dir.path().join("sgf"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(&*evil.to_string_lossy())
+            && stderr.contains("../honest/bot.py")
+            && stderr.contains("--strict"),
+        "{stderr}"
+    );
+    assert!(!ann.join("log.txt").exists(), "no game was played");
+    assert!(!results.exists());
+    assert!(text(&out.stdout).is_empty());
+}
+
+#[test]
+fn one_good_bot_is_no_tournament() {
+    let dir = common::workspace();
+    let bots = dir.path().join("bots");
+    let ann = bot(&bots, "ann", "play=random");
+    let out = inarow()
+        .args(["judge", "--bots"])
+        .arg(&bots)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("holds 1 bot(s) that can play"), "{stderr}");
+    // One good bot and one left out: still one line, naming why.
+    let twin = bot(&bots, "twin", "play=random");
+    fs::write(twin.join("meta"), "ann\npython3\nfake_bot.py\n0\n").unwrap();
+    let out = inarow()
+        .args(["judge", "--bots"])
+        .arg(&bots)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(
+            "left out: twin: meta: the name \"ann\" is already used by the bot in folder ann"
+        ),
+        "{stderr}"
+    );
+    assert!(!ann.join("log.txt").exists());
+}
+
+#[test]
+fn read_grants_to_one_bot_name_a_bot_of_the_folder() {
+    let dir = common::workspace();
+    let bots = dir.path().join("bots");
+    let ann = bot(&bots, "ann", "play=random");
+    bot(&bots, "ben", "play=random");
+    let books = dir.path().join("books");
+    fs::create_dir_all(&books).unwrap();
+    let refused = |grant: &str, says: &str| {
+        let out = inarow()
+            .args(["judge", "--timeout", "30", "--bots"])
+            .arg(&bots)
+            .args(["--allow-read", grant])
+            .arg("--results")
+            .arg(dir.path().join("results.json"))
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{grant}");
+        let stderr = text(&out.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{grant}: {stderr}");
+        assert!(stderr.contains(says), "{grant}: {stderr}");
+    };
+    let books_arg = books.to_str().unwrap();
+    refused(
+        &format!("nobody={books_arg}"),
+        "holds no bot \"nobody\" (name a bot by its meta name or its folder)",
+    );
+    refused(
+        &format!("ann={}", bots.join("ben").display()),
+        "--allow-read for bot ann: cannot grant",
+    );
+    refused(&format!("ann={books_arg}/none"), "cannot grant");
+    refused(bots.to_str().unwrap(), "it would open");
+    assert!(!ann.join("log.txt").exists(), "no game was played");
+    assert!(!dir.path().join("results.json").exists());
+    // By meta name or folder, a good grant plays.
+    let (_, results, _) = judge(
+        dir.path(),
+        &["--seed", "2", "--allow-read", &format!("ann={books_arg}")],
+        "granted",
+    );
+    assert!(results.contains("\"games\""));
+    // Sizes are read as --memory reads them.
+    let out = inarow()
+        .args(["judge", "--disk", "lots", "--bots"])
+        .arg(&bots)
+        .output()
+        .unwrap();
+    assert!(text(&out.stderr).contains("not a size"));
+    let out = inarow()
+        .args(["judge", "--stderr-limit", "0", "--bots"])
+        .arg(&bots)
+        .output()
+        .unwrap();
+    assert!(text(&out.stderr).contains("not a usable size"));
+}

@@ -268,3 +268,75 @@ fn a_missing_duplicated_or_foreign_part_is_one_line_naming_it() {
     assert!(err.contains("/no/such/part.json"), "{err}");
     assert!(!results.exists(), "a refused merge writes nothing");
 }
+
+#[test]
+fn the_bots_left_out_travel_with_the_parts_and_must_match() {
+    let dir = common::workspace();
+    let bots = house_bots(dir.path());
+    let evil = bots.join("evil");
+    fs::create_dir_all(&evil).unwrap();
+    fs::write(evil.join("meta"), "evil\n/usr/bin/python3\nbot.py\n0\n").unwrap();
+    common::give_to_bot(&evil);
+    let base = ["--seed", "4", "--bots", path(&bots), "--timeout", "30"];
+    let whole = dir.path().join("whole.json");
+    let sgf = dir.path().join("sgf");
+    ok(judge(
+        &[&base[..], &["--results", path(&whole), "--sgf", path(&sgf)]].concat(),
+        &[],
+    ));
+    let expected = fs::read_to_string(&whole).unwrap();
+    assert!(expected.contains("\"left_out\""), "{expected}");
+    let part = |index: usize, tag: &str| {
+        let file = dir.path().join(format!("part-{index}-{tag}.json"));
+        let shard = format!("{index}/2");
+        ok(judge(
+            &[
+                &base[..],
+                &[
+                    "--shard",
+                    &shard,
+                    "--results",
+                    path(&file),
+                    "--sgf",
+                    path(&sgf),
+                ],
+            ]
+            .concat(),
+            &[],
+        ));
+        file
+    };
+    let (first, second) = (part(0, "a"), part(1, "a"));
+    assert!(fs::read_to_string(&first).unwrap().contains("\"left_out\""));
+    let merged = dir.path().join("merged.json");
+    let merge = |parts: [&Path; 2]| {
+        judge(
+            &[
+                "merge",
+                path(parts[0]),
+                path(parts[1]),
+                "--results",
+                path(&merged),
+                "--sgf",
+                path(&sgf),
+            ],
+            &[],
+        )
+    };
+    let out = ok(merge([&first, &second]));
+    assert!(
+        out.contains("left out of every share: evil: meta: line 2"),
+        "{out}"
+    );
+    assert_eq!(fs::read_to_string(&merged).unwrap(), expected);
+    // A share that left the bot out for another reason played another
+    // tournament.
+    fs::write(evil.join("meta"), "evil\n../amy/run\n\n0\n").unwrap();
+    let other = part(1, "b");
+    let err = refused(merge([&first, &other]));
+    assert!(
+        err.contains("a part of another tournament")
+            && err.contains("left out evil (meta: line 2: the command \"../amy/run\""),
+        "{err}"
+    );
+}

@@ -175,6 +175,58 @@ async fn a_run_writes_results_and_sgf_like_the_judge_and_replays_after_a_restart
 }
 
 #[tokio::test]
+async fn a_bad_bot_is_left_out_and_the_others_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots_dir = dir.path().join("bots");
+    bots(&bots_dir);
+    // A command out of its folder, and a name already taken.
+    for (folder, meta) in [
+        ("evil", "evil\n../alice/bot.py\n\n0\n"),
+        ("twin", "alice\npython3\nbot.py\n0\n"),
+    ] {
+        fs::create_dir_all(bots_dir.join(folder)).unwrap();
+        fs::write(bots_dir.join(folder).join("meta"), meta).unwrap();
+    }
+    let records = inarow_web::tournament::Records {
+        results: dir.path().join("results.json"),
+        sgf: dir.path().join("sgf"),
+    };
+    let t = app_with_records(Preset::Challenge, bots_dir.clone(), Some(records.clone()));
+    let (status, v) = t
+        .post("/api/tournament/start", r#"{"seed":3,"timeout_ms":5000}"#)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["run"]["bots"], serde_json::json!(["alice", "bob"]));
+    let left = v["run"]["left_out"].as_array().unwrap();
+    assert_eq!(left.len(), 2, "{v}");
+    assert_eq!(left[0]["folder"], "evil");
+    assert!(
+        left[0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("\"../alice/bot.py\""),
+        "{v}"
+    );
+    assert_eq!(left[1]["folder"], "twin");
+    let v = finished(&t).await;
+    assert_eq!(v["run"]["played"], 2);
+    let results: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&records.results).unwrap()).unwrap();
+    assert_eq!(results["left_out"], v["run"]["left_out"]);
+    assert_eq!(results["bots"], serde_json::json!(["alice", "bob"]));
+
+    // With one good bot left, no run: one line naming the rest.
+    fs::remove_dir_all(bots_dir.join("bob")).unwrap();
+    let (status, body) = t.post("/api/tournament/start", "{}").await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    let message = error_of(&body);
+    assert!(
+        message.contains("holds 1 bot(s) that can play") && message.contains("evil: meta: line 2"),
+        "{message}"
+    );
+}
+
+#[tokio::test]
 async fn an_unreadable_results_file_is_no_past_run() {
     let dir = tempfile::tempdir().unwrap();
     let records = inarow_web::tournament::Records {
