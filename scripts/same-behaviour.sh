@@ -27,11 +27,14 @@ play() {
     out=$2
     mkdir -p "$out/bots/engine" "$out/bots/house"
     cp -r bots/random-python "$out/bots/"
-    printf 'engine\n%s\nbot --move-nodes 3000\n0\n' "$bin" >"$out/bots/engine/meta"
-    printf 'house\n%s\nbot --house\n0\n' "$bin" >"$out/bots/house/meta"
+    # `inarow` by name (a meta's command is never absolute): each build
+    # finds itself first in PATH.
+    printf 'engine\ninarow\nbot --move-nodes 3000\n0\n' >"$out/bots/engine/meta"
+    printf 'house\ninarow\nbot --house\n0\n' >"$out/bots/house/meta"
     chmod -R a+rX "$out"
     (
         cd "$out"
+        PATH="$(dirname "$bin"):$PATH"
         for seed in 42 7; do
             "$bin" judge --bots bots --seed "$seed" --results "judge$seed.json" --sgf "sgf$seed" -j2 >"judge$seed.out" 2>&1
         done
