@@ -84,6 +84,9 @@ pub struct Spec {
     /// Whether the judge is an ordinary user (the contestant's uid is then
     /// one of a user namespace nested in the launcher's own).
     pub rootless: bool,
+    /// As root: the judge's file descriptor of the user namespace mapping
+    /// the folder's owner to the contestant (see [`hold`]).
+    pub idmap: Option<i32>,
     /// Paths that must not exist in the contestant's view (the other
     /// contestants' folders): what the probe checks.
     pub hidden: Vec<PathBuf>,
@@ -233,9 +236,9 @@ fn close_inherited(keep: &[i32]) {
     }
 }
 
-/// A process that only holds a new user namespace for stage 1 to map and
-/// open (a process cannot make one for others): says `ready`, then waits
-/// for its standard input to close.
+/// A process that only holds a new user namespace for the judge to map and
+/// open (a process cannot make one for others, and the judge runs threads,
+/// which may not): says `ready`, then waits for its standard input to close.
 fn hold() -> i32 {
     if unshare(CloneFlags::CLONE_NEWUSER).is_err() {
         return 1;
@@ -245,49 +248,6 @@ fn hold() -> i32 {
     let mut rest = Vec::new();
     let _ = std::io::stdin().read_to_end(&mut rest);
     0
-}
-
-/// As root: a user namespace mapping the folder's owner to the
-/// contestant, for an id-mapped mount of its folder. Made by a `hold`
-/// process, since this one must stay in the judge's user namespace.
-fn idmap_namespace(prefix: &[&str], identity: &Identity) -> Result<OwnedFd, String> {
-    let err = |e: &dyn std::fmt::Display| format!("cannot map the bot's folder to its uid: {e}");
-    let mut holder = Command::new("/proc/self/exe")
-        .args(prefix)
-        .arg("hold")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| err(&e))?;
-    let result = (|| {
-        let mut ready = [0u8; 6];
-        holder
-            .stdout
-            .as_mut()
-            .expect("piped stdout")
-            .read_exact(&mut ready)
-            .map_err(|e| err(&e))?;
-        let pid = holder.id();
-        let map = |file: &str, text: String| {
-            fs::write(format!("/proc/{pid}/{file}"), text).map_err(|e| err(&e))
-        };
-        map(
-            "uid_map",
-            format!("{} {} 1", identity.owner_uid, identity.uid),
-        )?;
-        map(
-            "gid_map",
-            format!("{} {} 1", identity.owner_gid, identity.gid),
-        )?;
-        fs::File::open(format!("/proc/{pid}/ns/user"))
-            .map(OwnedFd::from)
-            .map_err(|e| err(&e))
-    })();
-    drop(holder.stdin.take());
-    let _ = holder.kill();
-    let _ = holder.wait();
-    result
 }
 
 fn fail(why: &str) -> i32 {
@@ -307,14 +267,14 @@ fn outer(prefix: &[&str], spec: &Spec, json: &str) -> i32 {
             return fail(&format!("cannot join the cgroup {}: {e}", procs.display()));
         }
     }
-    // Before the new PID namespace: the holder must not become its init.
-    let idmap = if geteuid().is_root() {
-        match idmap_namespace(prefix, &spec.identity) {
-            Ok(fd) => Some(fd),
-            Err(why) => return fail(&why),
-        }
-    } else {
-        None
+    // The judge made (once per contestant) the user namespace that maps the
+    // folder's owner to the contestant, and holds it open.
+    let idmap = match spec.idmap {
+        Some(fd) => match fs::File::open(format!("/proc/{}/fd/{fd}", spec.judge)) {
+            Ok(file) => Some(OwnedFd::from(file)),
+            Err(e) => return fail(&format!("cannot map the bot's folder to its uid: {e}")),
+        },
+        None => None,
     };
     if let Err(why) = namespaces() {
         return fail(&why);

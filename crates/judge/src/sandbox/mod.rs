@@ -25,7 +25,8 @@ mod sys;
 pub mod view;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io;
+use std::io::{self, Read};
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::fs::MetadataExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
@@ -89,6 +90,9 @@ struct Containment {
     path_var: Option<std::ffi::OsString>,
     /// The uid of each contestant folder met so far, by its place in this list.
     uids: Arc<Mutex<Vec<PathBuf>>>,
+    /// As root: for each contestant folder, the user namespace that maps its
+    /// owner to the contestant (made once, held open for the launchers).
+    idmaps: Arc<Mutex<BTreeMap<PathBuf, OwnedFd>>>,
 }
 
 /// One program to start.
@@ -144,17 +148,7 @@ impl Sandbox {
     pub fn contained(launcher: Launcher, limits: Limits, grants: Vec<PathBuf>) -> Sandbox {
         let mut read = paths::system();
         read.extend(grants);
-        let own = std::env::current_exe()
-            .ok()
-            .and_then(|exe| exe.parent().map(PathBuf::from));
-        let path_var = std::env::join_paths(
-            own.into_iter().chain(
-                std::env::var_os("PATH")
-                    .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
-                    .unwrap_or_default(),
-            ),
-        )
-        .ok();
+        let path_var = lookup_path();
         let mut env: BTreeMap<String, String> = std::env::vars()
             .filter(|(key, _)| {
                 ["LANG", "LANGUAGE", "TZ", "TERM"].contains(&key.as_str())
@@ -173,6 +167,7 @@ impl Sandbox {
                 env,
                 path_var,
                 uids: Arc::new(Mutex::new(Vec::new())),
+                idmaps: Arc::new(Mutex::new(BTreeMap::new())),
             }),
             limits,
         }
@@ -218,6 +213,11 @@ impl Sandbox {
         let folder = program.folder.canonicalize()?;
         let rootless = !geteuid().is_root();
         let identity = identity(&containment.uids, &folder, rootless)?;
+        let idmap = if rootless {
+            None
+        } else {
+            Some(containment.idmap(&folder, &identity)?)
+        };
         let resolved = paths::resolve_in_view(program.command, &folder, path_var, rootless)
             .map_err(|e| io::Error::new(io::ErrorKind::NotFound, e.0))?;
         let hidden = others(program.closed, &[program.folder, &folder]);
@@ -256,6 +256,7 @@ impl Sandbox {
             cgroups: Vec::new(),
             identity,
             rootless,
+            idmap,
             hidden,
             judge: std::process::id(),
             probe,
@@ -367,6 +368,78 @@ impl Sandbox {
     }
 }
 
+impl Containment {
+    /// The file descriptor of the user namespace that maps `folder`'s owner
+    /// to its contestant, made on first use by a `hold` launcher (this
+    /// process runs threads, so it cannot make one itself).
+    fn idmap(&self, folder: &Path, identity: &Identity) -> io::Result<i32> {
+        let mut known = lock(&self.idmaps);
+        if let Some(fd) = known.get(folder) {
+            return Ok(fd.as_raw_fd());
+        }
+        let err = |e: &dyn std::fmt::Display| {
+            io::Error::other(format!("cannot map the bot's folder to its uid: {e}"))
+        };
+        let mut holder = Command::new(&self.launcher.program)
+            .args(&self.launcher.prefix)
+            .arg("hold")
+            .env_clear()
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| err(&e))?;
+        let made = (|| {
+            let mut ready = [0u8; 6];
+            holder
+                .stdout
+                .as_mut()
+                .expect("piped stdout")
+                .read_exact(&mut ready)
+                .map_err(|e| err(&e))?;
+            let pid = holder.id();
+            let map = |file: &str, text: String| {
+                std::fs::write(format!("/proc/{pid}/{file}"), text).map_err(|e| err(&e))
+            };
+            map(
+                "uid_map",
+                format!("{} {} 1", identity.owner_uid, identity.uid),
+            )?;
+            map(
+                "gid_map",
+                format!("{} {} 1", identity.owner_gid, identity.gid),
+            )?;
+            std::fs::File::open(format!("/proc/{pid}/ns/user"))
+                .map(OwnedFd::from)
+                .map_err(|e| err(&e))
+        })();
+        drop(holder.stdin.take());
+        let _ = holder.kill();
+        let _ = holder.wait();
+        let fd = made?;
+        let raw = fd.as_raw_fd();
+        known.insert(folder.to_path_buf(), fd);
+        Ok(raw)
+    }
+}
+
+/// Where a contestant's command is looked up: the judge's own folder (so
+/// `inarow` names the judge's own program, whatever else `PATH` holds),
+/// then the judge's `PATH`.
+fn lookup_path() -> Option<std::ffi::OsString> {
+    let own = std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(PathBuf::from));
+    std::env::join_paths(
+        own.into_iter().chain(
+            std::env::var_os("PATH")
+                .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+                .unwrap_or_default(),
+        ),
+    )
+    .ok()
+}
+
 /// Whether the judge runs as root, so that bots run as other users.
 pub fn judge_is_root() -> bool {
     geteuid().is_root()
@@ -464,7 +537,15 @@ fn identity(uids: &Mutex<Vec<PathBuf>>, folder: &Path, rootless: bool) -> io::Re
 }
 
 fn start_plain(program: &Program, stderr: StderrSink, limits: &Limits) -> io::Result<Contained> {
-    let path = paths::as_given(program.command, program.folder);
+    // Found as a contained one would be (a file in its folder, or a name
+    // in the judge's folder or PATH), so a meta means the same either way.
+    let path = paths::resolve_in_view(
+        program.command,
+        program.folder,
+        lookup_path().as_deref(),
+        true,
+    )
+    .map_err(|e| io::Error::new(io::ErrorKind::NotFound, e.0))?;
     let mut command = Command::new(&path);
     command
         .args(program.args)
