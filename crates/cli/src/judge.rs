@@ -215,7 +215,11 @@ impl SandboxArgs {
             eprintln!(
                 "inarow: warning: --no-sandbox: contestants run uncontained and can read and write anything this user can"
             );
-            return Ok(Sandbox::off());
+            // Only the standard error bound holds uncontained.
+            return Ok(Sandbox::off_with(Limits {
+                stderr: self.stderr_limit,
+                ..Limits::default()
+            }));
         }
         let cpu = self.cpu.unwrap_or(default_cpu);
         let limits = Limits {
@@ -224,6 +228,7 @@ impl SandboxArgs {
             cpu_seconds: Some(cpu),
             file_size: self.file_size,
             disk: self.disk,
+            disk_growth: false,
             stderr: self.stderr_limit,
         };
         let grants = self
@@ -601,11 +606,16 @@ fn check_sandbox(sandbox: &Sandbox, args: &Args) -> anyhow::Result<()> {
         limits::format_size(limits.file_size)
     );
     say!(
+        "  disk: {} per bot folder, measured while it runs; standard error: {} shown a game",
+        limits::format_size(limits.disk),
+        limits::format_size(limits.stderr)
+    );
+    say!(
         "  user: {}",
         if sandbox::judge_is_root() {
-            "the judge runs as root: each bot runs as its folder's owner, or nobody (65534) for root's folders"
+            "the judge runs as root: each bot runs as a uid of its own, its folder mapped to it (id-mapped mount)"
         } else {
-            "each bot runs as this user, in a user namespace of its own"
+            "each bot runs as a uid of its own in a user namespace nested in its launcher's (the judge's uid outside)"
         }
     );
     let mut found = survey(&args.bots).unwrap_or_default();

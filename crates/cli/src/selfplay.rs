@@ -154,7 +154,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let sandbox = if brains.iter().any(Option::is_some) {
         let sandbox = args
             .sandbox
-            .sandbox(brain::cpu_budget(args.pairs, size, turn))?;
+            .sandbox(brain::cpu_budget(args.pairs, size, turn))?
+            // A brain lives in an installation: --disk bounds what it adds.
+            .disk_counts_growth();
         for place in brains.iter().flatten() {
             for warning in place
                 .check(&sandbox, &folders)

@@ -398,9 +398,10 @@ fn a_judge_that_is_not_root_contains_its_bots_in_user_namespaces() {
     let report = text(&out.stdout);
     assert!(out.status.success(), "{report}{}", text(&out.stderr));
     assert!(
-        report.contains("in a user namespace of its own"),
+        report.contains("a uid of its own in a user namespace nested"),
         "{report}"
     );
+    assert_eq!(report.matches("view: own").count(), 2, "{report}");
     assert_eq!(report.matches("pid-namespace: own").count(), 2, "{report}");
     assert_eq!(report.matches("network: none").count(), 2, "{report}");
     let results = out_dir.join("r.json");

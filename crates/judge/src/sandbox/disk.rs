@@ -21,15 +21,28 @@ pub struct Usage {
 }
 
 impl Usage {
-    /// Whether this is over `limit` bytes, or over [`MAX_ENTRIES`].
-    pub fn over(&self, limit: u64) -> bool {
-        self.bytes > limit || self.entries > MAX_ENTRIES
+    /// Whether this is over `limit`.
+    pub fn over(&self, limit: &Usage) -> bool {
+        self.bytes > limit.bytes || self.entries > limit.entries
+    }
+
+    /// The limit of a folder that may hold `bytes` and [`MAX_ENTRIES`]
+    /// entries, more than `base` already holds when `growth` is set.
+    pub fn limit(bytes: u64, base: Option<&Usage>) -> Usage {
+        let base = base.copied().unwrap_or(Usage {
+            bytes: 0,
+            entries: 0,
+        });
+        Usage {
+            bytes: base.bytes.saturating_add(bytes),
+            entries: base.entries.saturating_add(MAX_ENTRIES),
+        }
     }
 }
 
 /// Walks `folder` without following links, stopping once past
-/// [`MAX_ENTRIES`] entries.
-pub fn usage(folder: &Path) -> Usage {
+/// `max_entries` entries.
+pub fn usage(folder: &Path, max_entries: usize) -> Usage {
     let mut found = Usage {
         bytes: 0,
         entries: 0,
@@ -41,7 +54,7 @@ pub fn usage(folder: &Path) -> Usage {
         };
         for entry in entries.filter_map(Result::ok) {
             found.entries += 1;
-            if found.entries > MAX_ENTRIES {
+            if found.entries > max_entries {
                 return found;
             }
             let Ok(meta) = entry.path().symlink_metadata() else {
@@ -65,18 +78,25 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let deep = dir.path().join("a/b/c");
         fs::create_dir_all(&deep).unwrap();
-        let empty = usage(dir.path());
+        let empty = usage(dir.path(), MAX_ENTRIES);
         fs::write(deep.join("one"), vec![7u8; 1 << 20]).unwrap();
         fs::write(dir.path().join("two"), vec![7u8; 1 << 20]).unwrap();
         let outside = tempfile::tempdir().unwrap();
         fs::write(outside.path().join("big"), vec![7u8; 4 << 20]).unwrap();
         std::os::unix::fs::symlink(outside.path(), dir.path().join("link")).unwrap();
-        let full = usage(dir.path());
+        let full = usage(dir.path(), MAX_ENTRIES);
         let added = full.bytes - empty.bytes;
         assert!((2 << 20..3 << 20).contains(&added), "{added}");
-        assert!(!full.over(3 << 20));
-        assert!(full.over(1 << 20));
+        assert!(!full.over(&Usage::limit(3 << 20, None)));
+        assert!(full.over(&Usage::limit(1 << 20, None)));
         assert_eq!(full.entries, 6, "a, b, c, one, two, link");
+        // Counting growth: what it already holds is allowed, more is not.
+        assert!(!full.over(&Usage::limit(1 << 20, Some(&full))));
+        assert_eq!(
+            usage(dir.path(), 2).entries,
+            3,
+            "the walk stops past the cap"
+        );
     }
 
     #[test]
@@ -85,6 +105,6 @@ mod tests {
             bytes: 0,
             entries: MAX_ENTRIES + 1,
         };
-        assert!(many.over(u64::MAX));
+        assert!(many.over(&Usage::limit(u64::MAX / 2, None)));
     }
 }

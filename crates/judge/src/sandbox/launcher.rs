@@ -85,7 +85,7 @@ pub struct Spec {
     /// one of a user namespace nested in the launcher's own).
     pub rootless: bool,
     /// As root: the judge's file descriptor of the user namespace mapping
-    /// the folder's owner to the contestant (see [`hold`]).
+    /// the folder's owner to the contestant (made by a `hold` launcher).
     pub idmap: Option<i32>,
     /// Paths that must not exist in the contestant's view (the other
     /// contestants' folders): what the probe checks.
@@ -314,6 +314,7 @@ fn outer(prefix: &[&str], spec: &Spec, json: &str) -> i32 {
     let watch = Watch {
         folder: (!spec.probe).then(|| spec.paths.folder.clone()),
         disk: spec.limits.disk,
+        growth: spec.limits.disk_growth,
         stderr: Budget::new(spec.limits.stderr),
     };
     relay(
@@ -331,6 +332,8 @@ fn outer(prefix: &[&str], spec: &Spec, json: &str) -> i32 {
 struct Watch {
     folder: Option<PathBuf>,
     disk: u64,
+    /// Whether `disk` bounds the growth over the first measure.
+    growth: bool,
     stderr: Budget,
 }
 
@@ -351,12 +354,22 @@ fn relay(stderr: fs::File, status: fs::File, mut watch: Watch, stage2: &mut std:
     let mut chunk = [0u8; 8192];
     let mut next_measure = std::time::Instant::now();
     let mut over = false;
+    let mut limit = None;
     while sources.iter().any(|(s, _)| s.is_some()) {
         if let Some(folder) = watch.folder.as_ref().filter(|_| !over) {
             let now = std::time::Instant::now();
             if now >= next_measure {
-                let usage = super::disk::usage(folder);
-                if usage.over(watch.disk) {
+                use super::disk::{MAX_ENTRIES, Usage, usage};
+                let limit: &Usage = match &limit {
+                    Some(limit) => limit,
+                    None => {
+                        // Counting growth, the first measure is the base.
+                        let base = watch.growth.then(|| usage(folder, usize::MAX));
+                        limit.insert(Usage::limit(watch.disk, base.as_ref()))
+                    }
+                };
+                let found = usage(folder, limit.entries.max(MAX_ENTRIES));
+                if found.over(limit) {
                     over = true;
                     report(&Frame::Over(Limit::Disk));
                     let _ = stage2.kill();

@@ -23,6 +23,12 @@ pub struct Limits {
     /// The most its folder may hold while it runs, in bytes.
     #[serde(default = "default_disk")]
     pub disk: u64,
+    /// Whether `disk` bounds what the folder gains while the contestant
+    /// runs rather than all it holds: a Gomocup brain lives in an
+    /// installation (`target/release`, an engine with its weights) that may
+    /// be large to begin with.
+    #[serde(default)]
+    pub disk_growth: bool,
     /// The most standard error shown of one game, in bytes (the rest is
     /// dropped and counted).
     #[serde(default = "default_stderr")]
@@ -45,6 +51,7 @@ impl Default for Limits {
             cpu_seconds: None,
             file_size: 64 * MIB,
             disk: default_disk(),
+            disk_growth: false,
             stderr: default_stderr(),
         }
     }

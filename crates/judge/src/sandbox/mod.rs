@@ -151,8 +151,7 @@ impl Sandbox {
         let path_var = lookup_path();
         let mut env: BTreeMap<String, String> = std::env::vars()
             .filter(|(key, _)| {
-                ["LANG", "LANGUAGE", "TZ", "TERM"].contains(&key.as_str())
-                    || key.starts_with("LC_")
+                ["LANG", "LANGUAGE", "TZ", "TERM"].contains(&key.as_str()) || key.starts_with("LC_")
             })
             .collect();
         if let Some(path) = path_var.as_ref().and_then(|p| p.to_str()) {
@@ -175,10 +174,24 @@ impl Sandbox {
 
     /// Contestants run as plain children, uncontained (`--no-sandbox`).
     pub fn off() -> Sandbox {
+        Sandbox::off_with(Limits::default())
+    }
+
+    /// Contestants run uncontained, with `limits` where they still hold
+    /// (the standard error shown).
+    pub fn off_with(limits: Limits) -> Sandbox {
         Sandbox {
             containment: None,
-            limits: Limits::default(),
+            limits,
         }
+    }
+
+    /// The same sandbox, with each contestant's disk limit bounding what its
+    /// folder gains while it runs rather than all it holds (for brains,
+    /// which live in installations).
+    pub fn disk_counts_growth(mut self) -> Sandbox {
+        self.limits.disk_growth = true;
+        self
     }
 
     /// Whether contestants are contained.
@@ -893,7 +906,10 @@ mod tests {
         let good = [
             ("landlock", "fully enforced"),
             ("files", "/ is closed (Permission denied)"),
-            ("view", "own (its folder, the system's programs; 2 other folders absent)"),
+            (
+                "view",
+                "own (its folder, the system's programs; 2 other folders absent)",
+            ),
             ("pid-namespace", "own (...)"),
             ("network", "none (own namespace, loopback only)"),
             ("user", "uid 65534"),

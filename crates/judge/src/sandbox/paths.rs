@@ -392,9 +392,17 @@ mod tests {
             resolve_in_view("bin/run", folder, None, false),
             Ok(folder.join("bin/run"))
         );
-        for out in ["../bob/bot.py", "bin/../../bob/run", "/usr/bin/python3", "./.."] {
+        for out in [
+            "../bob/bot.py",
+            "bin/../../bob/run",
+            "/usr/bin/python3",
+            "./..",
+        ] {
             let refused = resolve_in_view(out, folder, None, false).unwrap_err();
-            assert!(refused.0.contains("must be a file in the bot's folder"), "{out}: {refused}");
+            assert!(
+                refused.0.contains("must be a file in the bot's folder"),
+                "{out}: {refused}"
+            );
         }
     }
 

@@ -177,7 +177,9 @@ fn mount_point(path: &Path, is_dir: bool) -> Result<PathBuf, String> {
 /// Binds `path` of the old root at the same place in the view.
 fn bind(path: &Path, read_only: bool) -> Result<(), String> {
     let source = under(OLD, path);
-    let is_dir = fs::metadata(&source).map_err(|e| view_error(path, e))?.is_dir();
+    let is_dir = fs::metadata(&source)
+        .map_err(|e| view_error(path, e))?
+        .is_dir();
     let target = mount_point(path, is_dir)?;
     mount(
         Some(&source),
