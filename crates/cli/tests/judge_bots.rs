@@ -20,7 +20,6 @@ fn copy_bot(from: &Path, to: &Path) {
             fs::copy(&path, to.join(name)).unwrap();
         }
     }
-    common::give_to_bot(to);
 }
 
 /// A bots folder holding the example `bots/random-python` and an `inarow`
@@ -37,7 +36,6 @@ fn bots_folder(dir: &Path, inarow_args: &str) -> std::path::PathBuf {
     // `inarow` by name: the judge's own program.
     let meta = format!("inarow\ninarow\n{inarow_args}\n0\n");
     fs::write(engine.join("meta"), meta).unwrap();
-    common::give_to_bot(&engine);
     bots
 }
 
@@ -287,7 +285,6 @@ fn the_judge_refuses_a_bot_named_like_an_option() {
     let evil = bots.join("evil");
     copy_bot(&repo.join("bots/random-python"), &evil);
     fs::write(evil.join("meta"), "--help\npython3\nbot.py\n1\n").unwrap();
-    common::give_to_bot(&evil);
 
     // With --strict the judge refuses it before any game (without, it
     // leaves it out and the others play: judge_cli.rs).

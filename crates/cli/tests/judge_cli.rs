@@ -23,7 +23,6 @@ fn bot(dir: &Path, name: &str, opts: &str) -> PathBuf {
     fs::copy(fixture(), folder.join("fake_bot.py")).unwrap();
     let meta = format!("{name}\npython3\nfake_bot.py {opts}\n0\n");
     fs::write(folder.join("meta"), meta).unwrap();
-    common::give_to_bot(&folder);
     folder
 }
 
@@ -325,7 +324,8 @@ fn where_the_kernel_refuses_the_sandbox_the_judge_refuses_to_start() {
     bot(&bots, "ben", "play=random");
     let out_dir = dir.path().join("out");
     fs::create_dir_all(&out_dir).unwrap();
-    common::give_to_bot(&out_dir);
+    common::give_to_nobody(&out_dir);
+    common::give_to_nobody(&bots);
     let results = out_dir.join("r.json");
     let sgf = out_dir.join("sgf");
     let args = [
@@ -381,7 +381,8 @@ fn a_judge_that_is_not_root_contains_its_bots_in_user_namespaces() {
     bot(&bots, "ben", "play=random");
     let out_dir = dir.path().join("out");
     fs::create_dir_all(&out_dir).unwrap();
-    common::give_to_bot(&out_dir);
+    common::give_to_nobody(&out_dir);
+    common::give_to_nobody(&bots);
     let as_user = |args: &[&str]| {
         let mut command = if inarow_judge::sandbox::judge_is_root() {
             let mut setpriv = Command::new("setpriv");

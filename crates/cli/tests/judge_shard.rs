@@ -18,7 +18,6 @@ fn house_bots(dir: &Path) -> PathBuf {
         // `inarow` by name: the judge's own program.
         let meta = format!("{name}\ninarow\nbot --house\n0\n");
         fs::write(folder.join("meta"), meta).unwrap();
-        common::give_to_bot(&folder);
     }
     bots
 }
@@ -276,7 +275,6 @@ fn the_bots_left_out_travel_with_the_parts_and_must_match() {
     let evil = bots.join("evil");
     fs::create_dir_all(&evil).unwrap();
     fs::write(evil.join("meta"), "evil\n/usr/bin/python3\nbot.py\n0\n").unwrap();
-    common::give_to_bot(&evil);
     let base = ["--seed", "4", "--bots", path(&bots), "--timeout", "30"];
     let whole = dir.path().join("whole.json");
     let sgf = dir.path().join("sgf");

@@ -19,7 +19,6 @@ fn brain_in(dir: &Path, name: &str, file: &str, script: &str) -> PathBuf {
     let brain = folder.join(file);
     fs::write(&brain, script).unwrap();
     fs::set_permissions(&brain, fs::Permissions::from_mode(0o755)).unwrap();
-    common::give_to_bot(&folder);
     brain
 }
 

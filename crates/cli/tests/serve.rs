@@ -192,7 +192,6 @@ fn slow_bots(bots: &Path) {
         std::fs::write(folder.join("bot.py"), SLOW_BOT).unwrap();
         let meta = format!("{name}\npython3\nbot.py\n1\n");
         std::fs::write(folder.join("meta"), meta).unwrap();
-        common::give_to_bot(&folder);
     }
 }
 

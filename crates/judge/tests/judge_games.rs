@@ -26,7 +26,6 @@ fn bot(dir: &Path, name: &str, opts: &[&str]) -> BotMeta {
     fs::copy(fixture(), folder.join("fake_bot.py")).unwrap();
     let meta = format!("{name}\npython3\nfake_bot.py {}\n0\n", opts.join(" "));
     fs::write(folder.join("meta"), meta).unwrap();
-    common::give_to_bot(&folder);
     BotMeta::load(&folder).unwrap()
 }
 

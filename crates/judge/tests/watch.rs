@@ -22,7 +22,6 @@ fn bots(dir: &Path) -> Vec<BotMeta> {
             fs::create_dir_all(&folder).unwrap();
             fs::copy(&script, folder.join("bot.py")).unwrap();
             fs::write(folder.join("meta"), format!("{name}\npython3\nbot.py\n0\n")).unwrap();
-            common::give_to_bot(&folder);
             BotMeta::load(&folder).unwrap()
         })
         .collect()

@@ -18,10 +18,11 @@ pub fn workspace() -> tempfile::TempDir {
     dir
 }
 
-/// Makes `folder` (and what is in it) the bots' own: a judge running as
-/// root runs a bot as its folder's owner, and `nobody` could not write a
-/// folder of root's.
-pub fn give_to_bot(folder: &Path) {
+/// Makes `folder` (and what is in it) `nobody`'s, when the tests run as
+/// root: the folders of a judge the tests run as an ordinary user
+/// (`nobody`), whose bots are that user outside their namespaces. A root
+/// judge needs nothing of the kind: each bot's folder is mapped to its uid.
+pub fn give_to_nobody(folder: &Path) {
     if !judge_is_root() {
         return;
     }
