@@ -586,3 +586,28 @@ fn read_grants_to_one_bot_name_a_bot_of_the_folder() {
         .unwrap();
     assert!(text(&out.stderr).contains("not a usable size"));
 }
+
+#[test]
+fn bots_in_a_folder_only_root_may_enter_play_as_their_own_users_without_a_warning() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    // A `mktemp -d` (mode 700, root's when the tests run as root): no bot's
+    // uid could enter it, but each bot sees only its own folder, at its path.
+    let dir = tempfile::tempdir().unwrap();
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o700)).unwrap();
+    let bots = dir.path().join("bots");
+    for name in ["ann", "ben"] {
+        let folder = bot(&bots, name, "play=random");
+        // Each bot keeps a file of its own; the fake bot logs its games.
+        fs::write(folder.join("keep.txt"), name).unwrap();
+    }
+    let (out, results, _) = judge(dir.path(), &["--seed", "5"], "closed");
+    let stderr = text(&out.stderr);
+    assert!(!stderr.contains("warning"), "{stderr}");
+    assert!(!results.contains("\"forfeit\": {"), "{results}");
+    for name in ["ann", "ben"] {
+        let log = bots.join(name).join("log.txt");
+        let meta = fs::metadata(&log).unwrap_or_else(|e| panic!("{name} kept no log: {e}"));
+        // Written by the bot's own uid, kept on disk as the folder owner's.
+        assert_eq!(meta.uid(), fs::metadata(bots.join(name)).unwrap().uid());
+    }
+}
