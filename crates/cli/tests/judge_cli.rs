@@ -611,3 +611,21 @@ fn bots_in_a_folder_only_root_may_enter_play_as_their_own_users_without_a_warnin
         assert_eq!(meta.uid(), fs::metadata(bots.join(name)).unwrap().uid());
     }
 }
+
+#[test]
+fn a_bot_whose_program_is_not_there_is_left_out_and_the_others_play() {
+    let dir = common::workspace();
+    let bots = dir.path().join("bots");
+    bot(&bots, "ann", "play=random");
+    bot(&bots, "ben", "play=random");
+    let ghost = bots.join("ghost");
+    fs::create_dir_all(&ghost).unwrap();
+    fs::write(ghost.join("meta"), "ghost\n./missing\n\n0\n").unwrap();
+    let (out, results, _) = judge(dir.path(), &["--seed", "3"], "ghost");
+    let stderr = text(&out.stderr);
+    let lines: Vec<&str> = stderr.lines().filter(|l| l.contains("ghost")).collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    assert!(lines[0].contains("./missing"), "{stderr}");
+    assert!(results.contains("\"left_out\""), "{results}");
+    assert!(!results.contains("\"forfeit\": {"), "{results}");
+}

@@ -93,8 +93,9 @@ pub struct Checked {
     /// What only hurts a bot itself (`name: what`), such as a folder it
     /// cannot write or a program it cannot reach (it then forfeits its games).
     pub warnings: Vec<String>,
-    /// The bots (by index) the sandbox cannot contain, each with why in one
-    /// line: they must not play.
+    /// The bots (by index) that must not play, each with why in one line:
+    /// the sandbox cannot contain them, or their program cannot be started
+    /// inside it.
     pub uncontained: Vec<(usize, String)>,
 }
 
@@ -114,7 +115,9 @@ pub fn check_bots(
             Ok(found) => checked
                 .warnings
                 .extend(found.into_iter().map(|w| format!("{}: {w}", bot.name))),
-            Err(ProbeError::NoProgram(e)) => checked.warnings.push(format!("{}: {e}", bot.name)),
+            Err(ProbeError::NoProgram(e)) => checked
+                .uncontained
+                .push((i, format!("it cannot be started in its sandbox: {e}"))),
             Err(ProbeError::Uncontained(e)) => {
                 first_failure.get_or_insert_with(|| {
                     format!(
@@ -131,8 +134,13 @@ pub fn check_bots(
             }
         }
     }
+    let machine_failures = checked
+        .uncontained
+        .iter()
+        .filter(|(_, why)| why.starts_with("the sandbox cannot contain"))
+        .count();
     match first_failure {
-        Some(why) if checked.uncontained.len() == bots.len() => Err(why),
+        Some(why) if machine_failures == bots.len() => Err(why),
         _ => Ok(checked),
     }
 }

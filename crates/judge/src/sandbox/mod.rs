@@ -342,7 +342,15 @@ impl Sandbox {
         if !self.is_on() {
             return Ok(Vec::new());
         }
-        verdict(&self.probe(program)?).map_err(ProbeError::Uncontained)
+        let found = self.probe(program)?;
+        let warnings = verdict(&found).map_err(ProbeError::Uncontained)?;
+        // A program missing from its view would forfeit every game.
+        match found.iter().find(|(what, _)| what == "program") {
+            Some((_, finding)) if finding.contains("No such file") => Err(ProbeError::NoProgram(
+                format!("its program {} is not there ({finding})", program.command),
+            )),
+            _ => Ok(warnings),
+        }
     }
 
     /// Starts `program`'s sandbox with a probe in place of the program and
