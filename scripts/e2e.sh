@@ -23,18 +23,14 @@ trap cleanup EXIT
 
 state="$work/menace.json"
 # Two copies of the random Python example bot for the tournament test. The
-# judge contains each bot in its own folder, so the program lives there, the
-# folders are reachable, and a judge running as root runs them as their
-# owner: give them to nobody, who may then write them but nothing else.
-chmod 755 "$work"
+# judge contains each bot in a view of its own holding its folder, so the
+# program lives there; each runs as a uid of its own with its folder mapped
+# to it, so the folders stay as they are made.
 for name in alice bob; do
     mkdir -p "$work/bots/$name"
     cp bots/random-python/bot.py "$work/bots/$name/bot.py"
     printf '%s\npython3\nbot.py\n0\n' "$name" >"$work/bots/$name/meta"
 done
-if [ "$(id -u)" -eq 0 ]; then
-    chown -R 65534:65534 "$work/bots"
-fi
 # Port 0: the server picks a free port and prints it.
 "$bin" serve --port 0 --preset michie --seed 3 --state "$state" \
     --bots "$work/bots" --results "$work/results.json" --sgf "$work/sgf" \
