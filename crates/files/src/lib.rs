@@ -7,6 +7,14 @@
 //! of one. The new file keeps the old one's mode; a read-only file, a FIFO
 //! or a folder in the file's place is refused, not replaced.
 //!
+//! Nothing is written through a link an attacker could have placed. The
+//! temporary file, `.NAME.tmp-PID-N`, is created exclusively and without
+//! following links, readable by its owner only until it is whole; one
+//! that a killed writer left behind is removed by the next writer in that
+//! folder. A symbolic link in the file's place is followed, so its target
+//! is replaced and the link stays, but only a link of the user running
+//! inarow or of root: another user's link is refused.
+//!
 //! A file that a process loads and saves back for a long time (MENACE's
 //! state) is guarded by a [`Lock`], so that a second writer is refused
 //! instead of silently overwriting the first one's work.
@@ -26,40 +34,52 @@ use std::io::{self, Read, Write};
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt, PermissionsExt};
 use std::path::Path;
 
+use nix::fcntl::OFlag;
+
+mod links;
 mod lock;
+mod temp;
 
 pub use lock::{Lock, LockError, sidecar_of};
+use temp::Temporary;
 
 /// Writes `bytes` to `path` through a temporary file in the same folder,
 /// synced to disk and then renamed over `path`.
 ///
 /// On failure `path` keeps its old contents (or stays missing) and no
-/// temporary file is left behind. The new file keeps the old one's
-/// permissions; a file that did not exist gets the usual mode (0666 less
-/// the umask). A read-only file, or anything but a regular file (a folder,
-/// a FIFO, a device), is refused and left as it is: renaming over it would
-/// replace what its owner protected or meant as a pipe. The error does not
-/// name `path`: callers say which file it was.
+/// temporary file is left behind; one left by a writer that was killed
+/// (`.NAME.tmp-PID-N`, PID gone) is removed, once per folder and process.
+/// The new file keeps the old one's permissions; a file that did not exist
+/// gets the usual mode (0666 less the umask). Until it is whole, the
+/// temporary file is its owner's alone (0600). A read-only file, or
+/// anything but a regular file (a folder, a FIFO, a device), is refused
+/// and left as it is: renaming over it would replace what its owner
+/// protected or meant as a pipe.
+///
+/// A symbolic link at `path` is followed (a chain of them to its end):
+/// the temporary file is made in the target's folder and renamed over the
+/// target, so the link stays and goes on naming the new file. A link that
+/// belongs neither to the user running this nor to root is refused. The
+/// error does not name `path`: callers say which file it was.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = folder_of(path);
-    let old = match fs::metadata(path) {
+    let target = links::target_of(path)?;
+    let dir = folder_of(&target);
+    let mode = match fs::symlink_metadata(&target) {
         Ok(meta) => {
             replaceable(&meta)?;
-            Some(meta.permissions())
+            meta.permissions().mode() & 0o7777
         }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => 0o666 & !umask(),
         Err(e) => return Err(e),
     };
-    let mut file = tempfile::Builder::new()
-        .permissions(Permissions::from_mode(0o666))
-        .tempfile_in(dir)?;
-    if let Some(permissions) = old {
-        // Set on the open file, so the umask does not narrow it.
-        file.as_file().set_permissions(permissions)?;
-    }
+    temp::remove_leftovers(dir);
+    let temporary = Temporary::beside(&target)?;
+    let mut file = temporary.file();
     file.write_all(bytes)?;
-    file.as_file().sync_all()?;
-    file.persist(path).map_err(|e| e.error)?;
+    // Set on the open file, so the umask does not narrow it.
+    file.set_permissions(Permissions::from_mode(mode))?;
+    file.sync_all()?;
+    temporary.rename_over(&target)?;
     // Make the rename itself durable where folders can be synced.
     if let Ok(d) = File::open(dir) {
         let _ = d.sync_all();
@@ -68,27 +88,31 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 }
 
 /// Fails unless [`write_atomic`] can save to `path`: checked before a long
-/// run, so it does not end unable to save. An existing `path` must be a
+/// run, so it does not end unable to save. An existing `path` (or the
+/// target of a link there, which must be one that is followed) must be a
 /// regular file that is not read-only, and a file must be creatable in its
 /// folder.
 pub fn check_writable(path: &Path) -> io::Result<()> {
-    match fs::metadata(path) {
+    let target = links::target_of(path)?;
+    match fs::symlink_metadata(&target) {
         Ok(meta) => replaceable(&meta)?,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
         Err(e) => return Err(e),
     }
-    tempfile::NamedTempFile::new_in(folder_of(path)).map(drop)
+    Temporary::beside(&target).map(drop)
 }
 
-/// Reads the whole of `path`, which must be a regular file. A FIFO is
-/// refused, never waited on: the file type is checked first, and the file
-/// is opened without blocking and checked again (it may have been swapped).
+/// Reads the whole of `path`, which must be a regular file (or a link that
+/// [`write_atomic`] follows, to one). A FIFO is refused, never waited on:
+/// the file type is checked first, and the file is opened without
+/// blocking and checked again (it may have been swapped).
 pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
-    regular(&fs::metadata(path)?)?;
+    let target = links::target_of(path)?;
+    regular(&fs::symlink_metadata(&target)?)?;
     let mut file = OpenOptions::new()
         .read(true)
-        .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
-        .open(path)?;
+        .custom_flags((OFlag::O_NONBLOCK | OFlag::O_NOFOLLOW | OFlag::O_NOCTTY).bits())
+        .open(&target)?;
     let meta = file.metadata()?;
     regular(&meta)?;
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
@@ -96,13 +120,30 @@ pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Fails unless `meta` is a regular file's.
-fn regular(meta: &Metadata) -> io::Result<()> {
+/// This process's umask, from `/proc/self/status` (setting it to read it
+/// would race with other threads); 022 where that is not to be had.
+fn umask() -> u32 {
+    fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|line| line.strip_prefix("Umask:"))
+                .and_then(|mask| u32::from_str_radix(mask.trim(), 8).ok())
+        })
+        .unwrap_or(0o022)
+}
+
+/// What kind of file `meta` describes, in words: "a folder", "a FIFO
+/// (named pipe)", ...; "a regular file" for one.
+fn kind_of(meta: &Metadata) -> &'static str {
     let t = meta.file_type();
-    let what = if t.is_file() {
-        return Ok(());
+    if t.is_file() {
+        "a regular file"
     } else if t.is_dir() {
         "a folder"
+    } else if t.is_symlink() {
+        "a symbolic link"
     } else if t.is_fifo() {
         "a FIFO (named pipe)"
     } else if t.is_socket() {
@@ -111,10 +152,17 @@ fn regular(meta: &Metadata) -> io::Result<()> {
         "a device"
     } else {
         "something else"
-    };
+    }
+}
+
+/// Fails unless `meta` is a regular file's.
+fn regular(meta: &Metadata) -> io::Result<()> {
+    if meta.file_type().is_file() {
+        return Ok(());
+    }
     Err(io::Error::new(
         io::ErrorKind::InvalidInput,
-        format!("it is {what}, not a regular file"),
+        format!("it is {}, not a regular file", kind_of(meta)),
     ))
 }
 
@@ -238,6 +286,82 @@ mod tests {
         assert!(err.to_string().contains("a folder"), "{err}");
         let err = read_regular(Path::new("/dev/null")).unwrap_err();
         assert!(err.to_string().contains("a device"), "{err}");
+    }
+
+    #[test]
+    fn a_linked_file_is_replaced_at_its_target_and_the_link_stays() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        fs::create_dir(&real).unwrap();
+        let target = real.join("s.json");
+        fs::write(&target, "old").unwrap();
+        fs::set_permissions(&target, Permissions::from_mode(0o640)).unwrap();
+        let link = dir.path().join("s.json");
+        symlink("real/s.json", &link).unwrap();
+        check_writable(&link).unwrap();
+        write_atomic(&link, b"new").unwrap();
+        assert!(fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert_eq!(fs::read_to_string(&target).unwrap(), "new");
+        assert_eq!(read_regular(&link).unwrap(), b"new");
+        let mode = fs::metadata(&target).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640);
+        assert_eq!(names_in(dir.path()), ["real", "s.json"]);
+        assert_eq!(names_in(&real), ["s.json"]);
+        // A dangling link makes its target.
+        let dangling = dir.path().join("d.json");
+        symlink("real/d.json", &dangling).unwrap();
+        write_atomic(&dangling, b"made").unwrap();
+        assert_eq!(fs::read_to_string(real.join("d.json")).unwrap(), "made");
+        assert!(fs::symlink_metadata(&dangling).unwrap().is_symlink());
+        // A link to a read-only file or a folder is refused like them.
+        fs::set_permissions(&target, Permissions::from_mode(0o444)).unwrap();
+        let err = write_atomic(&link, b"x").unwrap_err();
+        assert!(err.to_string().contains("read-only"), "{err}");
+        let to_folder = dir.path().join("f.json");
+        symlink("real", &to_folder).unwrap();
+        let err = write_atomic(&to_folder, b"x").unwrap_err();
+        assert!(err.to_string().contains("a folder"), "{err}");
+    }
+
+    #[test]
+    fn another_users_link_is_neither_read_nor_written_through() {
+        use std::os::unix::fs::{MetadataExt, lchown, symlink};
+        if !nix::unistd::geteuid().is_root() {
+            return; // Only root can give a link away.
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("root-owned");
+        fs::write(&target, "precious").unwrap();
+        let link = dir.path().join("s.json");
+        symlink(&target, &link).unwrap();
+        lchown(&link, Some(65534), Some(65534)).unwrap();
+        for err in [
+            write_atomic(&link, b"x").unwrap_err(),
+            check_writable(&link).unwrap_err(),
+            read_regular(&link).unwrap_err(),
+        ] {
+            assert!(
+                err.to_string()
+                    .contains("belongs to another user (uid 65534)"),
+                "{err}"
+            );
+        }
+        assert_eq!(fs::read_to_string(&target).unwrap(), "precious");
+        assert_eq!(fs::symlink_metadata(&link).unwrap().uid(), 65534);
+        assert_eq!(names_in(dir.path()), ["root-owned", "s.json"]);
+    }
+
+    #[test]
+    fn a_new_file_gets_the_usual_mode() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("new.json");
+        write_atomic(&path, b"{}").unwrap();
+        let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o666 & !umask());
+        let mask = nix::sys::stat::umask(nix::sys::stat::Mode::empty());
+        nix::sys::stat::umask(mask);
+        assert_eq!(umask(), mask.bits());
     }
 
     #[test]

@@ -3,13 +3,16 @@
 
 use std::ffi::OsString;
 use std::fmt;
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File, Metadata, OpenOptions};
 use std::io::{self, Read, Seek, Write};
-use std::os::unix::fs::MetadataExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use nix::errno::Errno;
-use nix::fcntl::{Flock, FlockArg};
+use nix::fcntl::{Flock, FlockArg, OFlag};
+
+/// Tries at a sidecar that keeps changing under us before giving up.
+const TRIES: usize = 100;
 
 /// An exclusive advisory lock on a file (`flock(2)`), held until dropped.
 ///
@@ -19,12 +22,20 @@ use nix::fcntl::{Flock, FlockArg};
 /// the first save a second process opening `FILE` would find the new inode
 /// unlocked. The sidecar is never renamed over; it may also exist before
 /// the file does. A folder-wide lock would instead keep two state files in
-/// one folder from being used at once.
+/// one folder from being used at once. When `FILE` is a symbolic link that
+/// [`write_atomic`](crate::write_atomic) follows, the sidecar is the
+/// target's, so every name of one file shares one lock.
 ///
 /// The sidecar holds the holder's process id, so a second process can say
 /// who has the file. It is removed on drop (a killed process leaves it
-/// behind, unlocked, and the next one reuses it). The lock is advisory:
-/// it keeps inarow processes apart, not other programs.
+/// behind, unlocked, and the next one reuses it). It is never opened
+/// through a link: a new one is created exclusively (mode 0644, less the
+/// umask), and an existing one must be a regular file with no other name
+/// (hard link); anything else in its place (a symbolic link, a folder, a
+/// FIFO, a file with another name) is refused and left untouched, so a
+/// link planted there by another user cannot make this process write into
+/// the file it names. The lock is advisory: it keeps inarow processes
+/// apart, not other programs.
 #[derive(Debug)]
 pub struct Lock {
     path: PathBuf,
@@ -41,7 +52,8 @@ pub enum LockError {
         /// The holder's process id.
         pid: Option<u32>,
     },
-    /// The sidecar could not be opened or locked.
+    /// The sidecar could not be opened or locked, or is not a lock file
+    /// (the message says what it is).
     Io(io::Error),
 }
 
@@ -70,14 +82,11 @@ impl Lock {
     /// [`LockError::InUse`] if another process (or another `Lock` in this
     /// one) holds it.
     pub fn exclusive(path: &Path) -> Result<Lock, LockError> {
-        let sidecar = sidecar_of(path);
-        loop {
-            let file = OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .open(&sidecar)?;
+        let sidecar = sidecar_of(&crate::links::target_of(path)?);
+        for _ in 0..TRIES {
+            let Some(file) = open_sidecar(&sidecar)? else {
+                continue;
+            };
             let mut file = match Flock::lock(file, FlockArg::LockExclusiveNonblock) {
                 Ok(locked) => locked,
                 Err((mut file, Errno::EWOULDBLOCK)) => {
@@ -91,7 +100,7 @@ impl Lock {
             // our open and our lock: then we locked a file no one else will
             // find, and must start again on the one at the path now.
             let ours = file.metadata()?;
-            match fs::metadata(&sidecar) {
+            match fs::symlink_metadata(&sidecar) {
                 Ok(now) if now.dev() == ours.dev() && now.ino() == ours.ino() => {}
                 Ok(_) => continue,
                 Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
@@ -105,6 +114,10 @@ impl Lock {
                 _file: file,
             });
         }
+        Err(LockError::Io(io::Error::other(format!(
+            "{} kept changing while it was being locked",
+            sidecar.display()
+        ))))
     }
 
     /// The sidecar file the lock is held on.
@@ -127,11 +140,71 @@ pub fn sidecar_of(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// Opens the sidecar for reading and writing, never through a link: a new
+/// one is created exclusively, an existing one must be a regular file with
+/// one name. Nothing is written here. `None` if an existing one went away
+/// in the meantime (try again).
+fn open_sidecar(sidecar: &Path) -> io::Result<Option<File>> {
+    // O_NONBLOCK: a FIFO in its place is not waited on (and is refused).
+    let flags = (OFlag::O_NOFOLLOW | OFlag::O_NONBLOCK | OFlag::O_NOCTTY).bits();
+    match OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .mode(0o644)
+        .custom_flags(flags)
+        .open(sidecar)
+    {
+        Ok(file) => return Ok(Some(file)),
+        // O_EXCL: anything by that name, a dangling link too.
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    match OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(flags)
+        .open(sidecar)
+    {
+        Ok(file) => {
+            lock_file(sidecar, &file.metadata()?)?;
+            Ok(Some(file))
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        // A link (ELOOP), a folder (EISDIR), a socket (ENXIO), ...: say
+        // what it is rather than what opening it did.
+        Err(e) => match fs::symlink_metadata(sidecar) {
+            Ok(meta) => lock_file(sidecar, &meta).and(Err(e)),
+            Err(_) => Err(e),
+        },
+    }
+}
+
+/// Fails, saying what is there instead, unless `meta` is that of a regular
+/// file with no other hard link.
+fn lock_file(sidecar: &Path, meta: &Metadata) -> io::Result<()> {
+    let what = if !meta.file_type().is_file() {
+        crate::kind_of(meta)
+    } else if meta.nlink() != 1 {
+        "a file with other hard links"
+    } else {
+        return Ok(());
+    };
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!(
+            "{} is {what}, not a lock file; it is left as it is \
+             (remove it if no inarow is using the file)",
+            sidecar.display()
+        ),
+    ))
+}
+
 /// The process id written in a locked sidecar; `None` if the holder has
 /// not written it yet.
 fn holder_of(file: &mut File) -> Option<u32> {
     let mut text = String::new();
-    file.read_to_string(&mut text).ok()?;
+    file.take(64).read_to_string(&mut text).ok()?;
     text.trim().parse().ok()
 }
 
@@ -185,6 +258,90 @@ mod tests {
             fs::read_to_string(lock.sidecar()).unwrap(),
             format!("{}\n", std::process::id())
         );
+    }
+
+    /// The one-line refusal of `what` in the sidecar's place.
+    fn refused(path: &Path, what: &str) -> String {
+        format!(
+            "cannot lock: {}.lock is {what}, not a lock file; it is left as it is \
+             (remove it if no inarow is using the file)",
+            path.display()
+        )
+    }
+
+    #[test]
+    fn a_link_in_the_sidecars_place_is_refused_and_not_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.json");
+        let victim = dir.path().join("victim");
+        fs::write(&victim, "precious\n").unwrap();
+        std::os::unix::fs::symlink(&victim, sidecar_of(&path)).unwrap();
+        let err = Lock::exclusive(&path).unwrap_err();
+        assert_eq!(err.to_string(), refused(&path, "a symbolic link"));
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "precious\n");
+        assert!(
+            fs::symlink_metadata(sidecar_of(&path))
+                .unwrap()
+                .is_symlink()
+        );
+        // Dangling, it would have been created through: refused as well.
+        fs::remove_file(&victim).unwrap();
+        let err = Lock::exclusive(&path).unwrap_err();
+        assert_eq!(err.to_string(), refused(&path, "a symbolic link"));
+        assert!(!victim.exists());
+    }
+
+    #[test]
+    fn a_hard_link_folder_or_fifo_in_the_sidecars_place_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.json");
+        let victim = dir.path().join("victim");
+        fs::write(&victim, "precious\n").unwrap();
+        fs::hard_link(&victim, sidecar_of(&path)).unwrap();
+        let err = Lock::exclusive(&path).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            refused(&path, "a file with other hard links")
+        );
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "precious\n");
+        fs::remove_file(sidecar_of(&path)).unwrap();
+        fs::create_dir(sidecar_of(&path)).unwrap();
+        let err = Lock::exclusive(&path).unwrap_err();
+        assert_eq!(err.to_string(), refused(&path, "a folder"));
+        fs::remove_dir(sidecar_of(&path)).unwrap();
+        nix::unistd::mkfifo(
+            &sidecar_of(&path),
+            nix::sys::stat::Mode::from_bits_truncate(0o600),
+        )
+        .unwrap();
+        let err = Lock::exclusive(&path).unwrap_err();
+        assert_eq!(err.to_string(), refused(&path, "a FIFO (named pipe)"));
+    }
+
+    #[test]
+    fn a_new_sidecar_is_not_writable_by_others() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let lock = Lock::exclusive(&dir.path().join("x.json")).unwrap();
+        let mode = fs::symlink_metadata(lock.sidecar())
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o022, 0, "{mode:o}");
+    }
+
+    #[test]
+    fn a_linked_file_shares_its_targets_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.json");
+        let link = dir.path().join("link.json");
+        std::os::unix::fs::symlink("real.json", &link).unwrap();
+        let lock = Lock::exclusive(&link).unwrap();
+        assert_eq!(lock.sidecar(), sidecar_of(&real));
+        assert!(matches!(
+            Lock::exclusive(&real),
+            Err(LockError::InUse { .. })
+        ));
     }
 
     #[test]
