@@ -511,3 +511,219 @@ fn a_read_only_state_file_is_refused_and_a_mode_is_kept() {
         .collect();
     assert_eq!(names, ["menace.json"]);
 }
+
+/// Whether the tests run as root (as in CI): only then can a file be given
+/// to another user.
+fn is_root() -> bool {
+    let out = Command::new("id").arg("-u").output().unwrap();
+    text(&out.stdout).trim() == "0"
+}
+
+/// Makes `link` a symbolic link to `target`, made by user nobody (65534)
+/// when the tests run as root: with `setpriv`, else made here and given
+/// away with `lchown`. Returns the link's owner.
+fn link_as_nobody(target: &Path, link: &Path) -> u32 {
+    use std::os::unix::fs::MetadataExt;
+    if is_root() {
+        let _ = Command::new("setpriv")
+            .args(["--reuid", "65534", "--regid", "65534", "--clear-groups"])
+            .arg("ln")
+            .arg("-s")
+            .arg(target)
+            .arg(link)
+            .stderr(Stdio::null())
+            .status();
+        if fs::symlink_metadata(link).is_err() {
+            std::os::unix::fs::symlink(target, link).unwrap();
+            std::os::unix::fs::lchown(link, Some(65534), Some(65534)).unwrap();
+        }
+    } else {
+        std::os::unix::fs::symlink(target, link).unwrap();
+    }
+    fs::symlink_metadata(link).unwrap().uid()
+}
+
+/// What is kept of a file's metadata to tell it was not touched.
+fn fingerprint(path: &Path) -> (u64, u32, u32, u64, i64, i64) {
+    use std::os::unix::fs::MetadataExt;
+    let m = fs::symlink_metadata(path).unwrap();
+    (
+        m.ino(),
+        m.mode(),
+        m.uid(),
+        m.len(),
+        m.mtime(),
+        m.mtime_nsec(),
+    )
+}
+
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Another user links the state's lock file to a file of root's; root's
+/// run refuses in one line and never writes through the link.
+#[test]
+fn a_lock_file_linked_by_another_user_is_refused_and_not_written_through() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    let victim = dir.path().join("root-only.txt");
+    fs::write(&victim, "root's own data\n").unwrap();
+    fs::set_permissions(&victim, fs::Permissions::from_mode(0o600)).unwrap();
+    // A folder everyone may write (not sticky: the kernel's protection of
+    // links in sticky folders is not what is tested here).
+    let shared = dir.path().join("shared");
+    fs::create_dir(&shared).unwrap();
+    fs::set_permissions(&shared, fs::Permissions::from_mode(0o777)).unwrap();
+    let state = shared.join("x.json");
+    let lock = shared.join("x.json.lock");
+    let owner = link_as_nobody(&victim, &lock);
+    if is_root() {
+        assert_eq!(owner, 65534);
+    }
+    let before = fingerprint(&victim);
+    let s = state.to_str().unwrap();
+    for args in [train_args(s, "10"), vec!["menace", "--state", s]] {
+        let out = inarow(&args, "1\nMM\n");
+        assert!(!out.status.success());
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "inarow: cannot lock state file {s}: {s}.lock is a symbolic link, not a lock \
+                 file; it is left as it is (remove it if no inarow is using the file)\n"
+            )
+        );
+        assert!(!text(&out.stdout).contains("new game"));
+    }
+    assert_eq!(fs::read_to_string(&victim).unwrap(), "root's own data\n");
+    assert_eq!(fingerprint(&victim), before);
+    assert!(fs::symlink_metadata(&lock).unwrap().is_symlink());
+    assert_eq!(names_in(&shared), ["x.json.lock"]);
+}
+
+/// A writer killed between making its temporary file and renaming it
+/// leaves the file behind; the next writer removes those of writers that
+/// are gone, and the state is whole after every kill.
+#[test]
+fn temporaries_left_by_killed_writers_are_removed_by_the_next() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("x.json");
+    let s = state.to_str().unwrap();
+    assert!(inarow(&train_args(s, "10"), "").status.success());
+
+    // Left as a killed writer leaves them: its process is gone.
+    let mut gone = Command::new("true").spawn().unwrap();
+    let gone_pid = gone.id();
+    gone.wait().unwrap();
+    let live = format!(".x.json.tmp-{}-0", std::process::id());
+    let other = ".tmpAbC123".to_string();
+    for name in [
+        format!(".x.json.tmp-{gone_pid}-0"),
+        format!(".x.json.tmp-{gone_pid}-5"),
+        live.clone(),
+        other.clone(),
+    ] {
+        fs::write(dir.path().join(name), "{\"half\": ").unwrap();
+    }
+    assert!(inarow(&train_args(s, "10"), "").status.success());
+    // A live writer's (this test's) and a name that is not ours are kept.
+    let mut expected = vec![live.clone(), other.clone(), "x.json".to_string()];
+    expected.sort();
+    assert_eq!(names_in(dir.path()), expected);
+    assert_eq!(games_in(&state), 20);
+
+    // Really killed, while saving after every game.
+    let mut saved = games_in(&state);
+    let start = Instant::now();
+    for round in 0..6u64 {
+        let mut args = train_args(s, "1000000000");
+        args.extend(["--save-every", "1"]);
+        let mut trainer = Command::new(env!("CARGO_BIN_EXE_inarow"))
+            .args(&args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(60 + 25 * round));
+        trainer.kill().unwrap();
+        trainer.wait().unwrap();
+        let now = games_in(&state);
+        assert!(now >= saved, "{now} < {saved}");
+        saved = now;
+    }
+    assert!(start.elapsed() < Duration::from_secs(60));
+    let out = inarow(&train_args(s, "10"), "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(games_in(&state), saved + 10);
+    assert_eq!(names_in(dir.path()), expected);
+}
+
+/// A state path that is a symbolic link is followed: its target is saved
+/// in place, in the target's folder, the link stays, and the target's lock
+/// covers both names. Another user's link is refused.
+#[test]
+fn a_linked_state_is_saved_at_its_target_and_the_link_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("real");
+    fs::create_dir(&real).unwrap();
+    let target = real.join("s.json");
+    let link = dir.path().join("x.json");
+    std::os::unix::fs::symlink("real/s.json", &link).unwrap();
+    let (l, t) = (link.to_str().unwrap(), target.to_str().unwrap());
+    // Dangling at first: the first save makes the target.
+    assert!(inarow(&train_args(l, "10"), "").status.success());
+    assert!(fs::symlink_metadata(&link).unwrap().is_symlink());
+    assert_eq!(games_in(&target), 10);
+    assert!(inarow(&train_args(t, "10"), "").status.success());
+    assert!(inarow(&train_args(l, "10"), "").status.success());
+    assert_eq!(games_in(&target), 30);
+    assert!(fs::symlink_metadata(&link).unwrap().is_symlink());
+    assert_eq!(names_in(dir.path()), ["real", "x.json"]);
+    assert_eq!(names_in(&real), ["s.json"]);
+
+    // One lock for both names, kept beside the target.
+    let mut args = train_args(l, "1000000000");
+    args.extend(["--save-every", "1000"]);
+    let mut trainer = Command::new(env!("CARGO_BIN_EXE_inarow"))
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for("a save through the link", || games_in(&target) >= 1030);
+    assert!(real.join("s.json.lock").exists());
+    assert_in_use(&inarow(&train_args(t, "10"), ""), &target, trainer.id());
+    assert_in_use(&inarow(&train_args(l, "10"), ""), &link, trainer.id());
+    trainer.kill().unwrap();
+    trainer.wait().unwrap();
+    let out = inarow(&["menace", "show", "--state", l], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(fs::symlink_metadata(&link).unwrap().is_symlink());
+
+    if is_root() {
+        // Another user's link could point anywhere root may write.
+        std::os::unix::fs::lchown(&link, Some(65534), Some(65534)).unwrap();
+        let before = fingerprint(&target);
+        for (args, verb) in [
+            (train_args(l, "10"), "write"),
+            (vec!["menace", "show", "--state", l], "read"),
+        ] {
+            let out = inarow(&args, "");
+            assert!(!out.status.success());
+            assert_eq!(
+                text(&out.stderr),
+                format!(
+                    "inarow: cannot {verb} state file {l}: the symbolic link {l} belongs to \
+                     another user (uid 65534), so it is not followed\n"
+                )
+            );
+        }
+        assert_eq!(fingerprint(&target), before);
+    }
+}
