@@ -38,6 +38,7 @@ pub mod meta;
 pub mod output;
 pub mod process;
 pub mod referee;
+pub mod replay;
 pub mod sandbox;
 pub mod shard;
 pub mod tournament;

@@ -1,0 +1,1158 @@
+//! A game's record replayed on the rules: what a merge checks of every game
+//! a part file brings, so that a part edited by hand is refused.
+//!
+//! The stones are played from the empty board through the Swap2 machine
+//! ([`inarow_core::swap2::Swap2`]) in the order recorded: the opener's two
+//! black stones and one white, the answer the record's `swap` names (`black`,
+//! `white` and its white stone, or `choose` and its black and white stones,
+//! then the opener's colour as `black` and `white` say), then the moves,
+//! each by the bot playing the colour to move (the colour with fewer stones,
+//! black on equal counts), each on the board and on an empty point. The
+//! result must be what the stones give: `five` where the last stone made a
+//! five (exactly five under the exact rule) and its maker is the winner,
+//! `full board` where the board is full with no five, and `forfeit` only
+//! where the bot at fault is the one whose answer was awaited and the game
+//! was not over on the board; only a limit (memory, processes, cpu, file
+//! size, disk) may cost a bot a game already over on the board, since the
+//! judge reads the limits again at the end. A fault's details must be the
+//! tournament's (its time limit, its sandbox's limits) and fit the board (a
+//! taken point is taken, an off-board point is off the board), and its
+//! words must be the fault's.
+//!
+//! What a replay cannot see is why a bot forfeited: a timeout, a crash or
+//! a bad answer at the point where its answer was awaited leaves the same
+//! stones.
+
+use inarow_core::swap2::{Phase, Role, Step, Swap, Swap2};
+use inarow_core::{Game, Outcome, Player, Point, Rule};
+use inarow_protocol::koth::{self, SIZE};
+
+use crate::referee::{Fault, GameRecord, Seat, Stone};
+use crate::sandbox::{Limit, Limits};
+use crate::tournament;
+
+/// The terms of the tournament a game is checked against.
+#[derive(Clone, Copy, Debug)]
+pub struct Terms<'a> {
+    /// Freestyle (five or more wins) or exact five.
+    pub rule: Rule,
+    /// The time limit per answer in seconds; 0 for none.
+    pub timeout_seconds: f64,
+    /// The sandbox's limits, when the bots ran contained.
+    pub limits: Option<&'a Limits>,
+}
+
+/// The rule a results or part file names (`freestyle` or `exact`).
+pub fn rule(name: &str) -> Option<Rule> {
+    [Rule::Freestyle, Rule::Exact]
+        .into_iter()
+        .find(|&rule| tournament::rule_name(rule) == name)
+}
+
+/// Replays `record` on `terms` and checks that its colours and result are
+/// what its stones give. What is wrong comes back in words (one line, not
+/// naming the game).
+pub fn replay(record: &GameRecord, terms: &Terms<'_>) -> Result<(), String> {
+    let mut replay = Replay {
+        record,
+        game: Swap2::new(&tournament::board(terms.rule)),
+        taken: vec![0; SIZE * SIZE],
+        next: 0,
+        ended_at: 0,
+        half_answer: false,
+    };
+    replay.stones()?;
+    replay.result(terms)
+}
+
+/// A colour in words.
+fn colour_name(colour: Player) -> &'static str {
+    match colour {
+        Player::X => "black",
+        Player::O => "white",
+    }
+}
+
+/// The limit a fault is for going over, if it is one.
+fn limit_of(fault: &Fault) -> Option<Limit> {
+    Some(match fault {
+        Fault::Memory { .. } => Limit::Memory,
+        Fault::Processes { .. } => Limit::Processes,
+        Fault::Cpu { .. } => Limit::Cpu,
+        Fault::FileSize { .. } => Limit::FileSize,
+        Fault::Disk { .. } => Limit::Disk,
+        _ => return None,
+    })
+}
+
+/// The seat acting in `role`.
+fn seat(role: Role) -> Seat {
+    Seat::from(role)
+}
+
+/// A replay under way.
+struct Replay<'r> {
+    record: &'r GameRecord,
+    game: Swap2,
+    /// For each point of the board, the number (from 1) of the stone on it; 0 when empty.
+    taken: Vec<usize>,
+    /// The index of the next stone of the record to play.
+    next: usize,
+    /// The number of the stone that ended the game on the board, once it did.
+    ended_at: usize,
+    /// The answerer laid the black stone of a `choose` answer and its white
+    /// one was found taken: the record keeps the black stone, the answer is
+    /// not given, and the answerer forfeits.
+    half_answer: bool,
+}
+
+impl Replay<'_> {
+    /// The name of the bot in `seat`.
+    fn name(&self, seat: Seat) -> &str {
+        match seat {
+            Seat::A => &self.record.a,
+            Seat::B => &self.record.b,
+        }
+    }
+
+    /// The seat the bot `name` plays in, if it plays this game.
+    fn seat_of(&self, name: &str) -> Option<Seat> {
+        if name == self.record.a {
+            Some(Seat::A)
+        } else if name == self.record.b {
+            Some(Seat::B)
+        } else {
+            None
+        }
+    }
+
+    /// A seat and its bot, in words: `A (amy)`.
+    fn who(&self, seat: Seat) -> String {
+        format!("{seat:?} ({})", self.name(seat))
+    }
+
+    /// Takes the next stone of the record, which must be `seat`'s, of
+    /// `colour`, on the board and on an empty point (`what` says what it
+    /// is, for the error).
+    fn take(&mut self, seat: Seat, colour: Player, what: &str) -> Result<Point, String> {
+        let number = self.next + 1;
+        let Some(stone) = self.record.stones.get(self.next) else {
+            return Err(format!("the stones stop before {what}"));
+        };
+        let Stone {
+            by,
+            colour: c,
+            x,
+            y,
+        } = *stone;
+        let (x, y) = (x as usize, y as usize);
+        if x >= SIZE || y >= SIZE {
+            return Err(format!("stone {number} at ({x},{y}) is off the board"));
+        }
+        if (by, c) != (seat, koth::colour_letter(colour)) {
+            let c = match c {
+                'B' => "black".to_string(),
+                'W' => "white".to_string(),
+                other => format!("{other:?}"),
+            };
+            return Err(format!(
+                "stone {number} at ({x},{y}) is {by:?}'s {c}, but {what} is {seat:?}'s {}",
+                colour_name(colour)
+            ));
+        }
+        let point = Point::at(y, x, SIZE);
+        match self.taken[point.index()] {
+            0 => self.taken[point.index()] = number,
+            first => {
+                return Err(format!(
+                    "stone {number} at ({x},{y}) is on a point stone {first} already holds"
+                ));
+            }
+        }
+        self.next += 1;
+        Ok(point)
+    }
+
+    /// Applies a step the record's stones make; the stones were checked,
+    /// so a refusal means the record's steps are out of order.
+    fn apply(&mut self, role: Role, step: Step) -> Result<(), String> {
+        self.game
+            .apply(role, step)
+            .map_err(|e| format!("stone {} breaks the rules: {e}", self.next))?;
+        if self.game.outcome().is_some() && self.ended_at == 0 {
+            self.ended_at = self.next;
+        }
+        Ok(())
+    }
+
+    /// Plays the record's stones: the opening, the answer its `swap` names,
+    /// the opener's colour, the moves.
+    fn stones(&mut self) -> Result<(), String> {
+        let record = self.record;
+        let count = record.stones.len();
+        if count == 0 {
+            return match (&record.swap, &record.black, &record.white) {
+                (None, None, None) => Ok(()),
+                _ => Err("names an answer to the opening or colours, but has no stones".into()),
+            };
+        }
+        if count < 3 {
+            return Err(format!(
+                "the opening stops after {count} stones (the opener places all three at once)"
+            ));
+        }
+        let b1 = self.take(Seat::A, Player::X, "the opener's first stone")?;
+        let b2 = self.take(Seat::A, Player::X, "the opener's second stone")?;
+        let w = self.take(Seat::A, Player::O, "the opener's third stone")?;
+        self.apply(Role::Opener, Step::Open([b1, b2, w]))?;
+        self.answer()?;
+        self.colours()?;
+        while self.next < count {
+            let number = self.next + 1;
+            if let Some(outcome) = self.game.outcome() {
+                return Err(format!(
+                    "stone {number} comes after the game was over ({})",
+                    self.ending(outcome)
+                ));
+            }
+            let Some(role) = self
+                .game
+                .to_act()
+                .filter(|_| self.game.phase() == Phase::Play)
+            else {
+                return Err(format!(
+                    "stone {number} comes while {} was awaited",
+                    self.awaited()
+                ));
+            };
+            let colour = self.game.game().to_move();
+            let point = self.take(seat(role), colour, "the move")?;
+            self.apply(role, Step::Play(point))?;
+        }
+        Ok(())
+    }
+
+    /// Plays the answer to the opening that the record's `swap` names.
+    fn answer(&mut self) -> Result<(), String> {
+        let stones = &self.record.stones;
+        match self.record.swap.as_deref() {
+            None => {
+                // No answer given: the answerer forfeited, after laying at
+                // most the black stone of two.
+                if self.next < stones.len() {
+                    let what = "the black stone of the answerer's two";
+                    self.take(Seat::B, Player::X, what)?;
+                    self.half_answer = true;
+                }
+                Ok(())
+            }
+            Some("black") => self.apply(Role::Answerer, Step::Answer(Swap::Black)),
+            Some("white") => {
+                let white = self.take(Seat::B, Player::O, "the answer `white`'s stone")?;
+                self.apply(Role::Answerer, Step::Answer(Swap::White(white)))
+            }
+            Some("choose") => {
+                let black = self.take(Seat::B, Player::X, "the answer `choose`'s first stone")?;
+                let white = self.take(Seat::B, Player::O, "the answer `choose`'s second stone")?;
+                self.apply(Role::Answerer, Step::Answer(Swap::Place { black, white }))?;
+                // The opener's choice, as the colours recorded say.
+                match self.record.black.as_deref().map(|b| self.seat_of(b)) {
+                    None => Ok(()),
+                    Some(Some(seat)) => {
+                        let colour = if seat == Seat::A {
+                            Player::X
+                        } else {
+                            Player::O
+                        };
+                        self.apply(Role::Opener, Step::Colour(colour))
+                    }
+                    Some(None) => Err(format!(
+                        "black is {:?}, who did not play it",
+                        self.record.black.as_deref().unwrap_or_default()
+                    )),
+                }
+            }
+            Some(other) => Err(format!(
+                "the answer to the opening is {other:?}, not black, white or choose"
+            )),
+        }
+    }
+
+    /// Checks the colours recorded against those the answer settled.
+    fn colours(&self) -> Result<(), String> {
+        let record = self.record;
+        let settled = Player::BOTH.map(|colour| {
+            self.game
+                .role(colour)
+                .map(|role| self.name(seat(role)).to_string())
+        });
+        let recorded = [record.black.clone(), record.white.clone()];
+        if settled == recorded {
+            return Ok(());
+        }
+        let say = |names: &[Option<String>; 2]| match names {
+            [Some(black), Some(white)] => format!("black {black} and white {white}"),
+            [None, None] => "no colours".to_string(),
+            [black, white] => format!(
+                "black {} and white {}",
+                black.as_deref().unwrap_or("nobody"),
+                white.as_deref().unwrap_or("nobody")
+            ),
+        };
+        let answer = record.swap.as_deref().unwrap_or("none");
+        Err(format!(
+            "names {}, but the answer to the opening ({answer}) gives {}",
+            say(&recorded),
+            say(&settled)
+        ))
+    }
+
+    /// How the game ended on the board, in words.
+    fn ending(&self, outcome: Outcome) -> String {
+        match outcome {
+            Outcome::Win(colour) => format!(
+                "a five by {} ({}) at stone {}",
+                colour_name(colour),
+                self.maker(colour),
+                self.ended_at
+            ),
+            Outcome::Draw => format!("the board full at stone {}", self.ended_at),
+        }
+    }
+
+    /// The bot playing `colour`, once colours are settled.
+    fn maker(&self, colour: Player) -> String {
+        self.game
+            .role(colour)
+            .map_or_else(|| "nobody".into(), |role| self.name(seat(role)).into())
+    }
+
+    /// The seat whose answer was awaited when the stones stop; `None` once
+    /// the game is over on the board.
+    fn to_act(&self) -> Option<Seat> {
+        if self.half_answer {
+            return Some(Seat::B);
+        }
+        self.game.to_act().map(seat)
+    }
+
+    /// What was awaited when the stones stop, in words.
+    fn awaited(&self) -> String {
+        let Some(seat) = self.to_act() else {
+            return "nothing (the game was over)".into();
+        };
+        let what = match self.game.phase() {
+            _ if self.half_answer => "answer to the opening",
+            Phase::Open => "opening",
+            Phase::Answer => "answer to the opening",
+            Phase::Colour => "choice of a colour",
+            Phase::Play | Phase::Over => "move",
+        };
+        format!("{}'s {what}", self.who(seat))
+    }
+
+    /// Checks the result recorded against what the stones give.
+    fn result(&self, terms: &Terms<'_>) -> Result<(), String> {
+        let record = self.record;
+        let outcome = self.game.outcome();
+        let winner = record.winner.as_deref();
+        match (record.reason.as_str(), &record.forfeit) {
+            ("five", None) => {
+                let Some(Outcome::Win(colour)) = outcome else {
+                    let exact = match terms.rule {
+                        Rule::Exact => " (exactly five under the exact rule)",
+                        Rule::Freestyle => "",
+                    };
+                    return Err(format!(
+                        "says five, but its {} stones make no five{exact}",
+                        record.stones.len()
+                    ));
+                };
+                let maker = self.maker(colour);
+                if winner != Some(maker.as_str()) {
+                    return Err(format!(
+                        "names {} the winner, but {maker} made the five ({})",
+                        winner.unwrap_or("nobody"),
+                        colour_name(colour)
+                    ));
+                }
+                Ok(())
+            }
+            ("full board", None) => {
+                if outcome != Some(Outcome::Draw) {
+                    return Err(format!(
+                        "says full board, but its {} stones {}",
+                        record.stones.len(),
+                        match outcome {
+                            Some(won) => format!("end in {}", self.ending(won)),
+                            None => format!("leave {} points empty", SIZE * SIZE - self.next),
+                        }
+                    ));
+                }
+                match winner {
+                    None => Ok(()),
+                    Some(w) => Err(format!(
+                        "a full board is a tie, but it names {w} the winner"
+                    )),
+                }
+            }
+            ("forfeit", Some(forfeit)) => self.forfeit(forfeit, terms),
+            ("five" | "full board", Some(forfeit)) => Err(format!(
+                "ends by {}, but records a forfeit by {}",
+                record.reason, forfeit.by
+            )),
+            ("forfeit", None) => Err("ends by forfeit, but names no forfeit".into()),
+            (other, _) => Err(format!(
+                "ends by {other:?}, not five, full board or forfeit"
+            )),
+        }
+    }
+
+    /// Checks a forfeit: by a bot of the game, the other one the winner, its
+    /// fault in its own words, the tournament's, fitting the board, and
+    /// where that bot's answer was awaited.
+    fn forfeit(&self, forfeit: &crate::referee::Forfeit, terms: &Terms<'_>) -> Result<(), String> {
+        let record = self.record;
+        let Some(by) = self.seat_of(&forfeit.by) else {
+            return Err(format!(
+                "the forfeit is by {}, who did not play",
+                forfeit.by
+            ));
+        };
+        let other = match by {
+            Seat::A => Seat::B,
+            Seat::B => Seat::A,
+        };
+        if record.winner.as_deref() != Some(self.name(other)) {
+            return Err(format!(
+                "{} forfeited, so {} wins, not {}",
+                forfeit.by,
+                self.name(other),
+                record.winner.as_deref().unwrap_or("nobody")
+            ));
+        }
+        let fault = &forfeit.fault;
+        if forfeit.reason != fault.to_string() {
+            return Err(format!(
+                "the forfeit's reason {:?} is not its fault's ({fault})",
+                forfeit.reason
+            ));
+        }
+        self.fault_fits(fault, terms)?;
+        let limit = limit_of(fault).is_some();
+        if let Some(outcome) = self.game.outcome() {
+            // The judge reads the limits again when the game is over: a bot
+            // over one loses even a game it won on the board.
+            if limit {
+                return Ok(());
+            }
+            return Err(format!(
+                "{} forfeits for {fault} after the game was over ({})",
+                forfeit.by,
+                self.ending(outcome)
+            ));
+        }
+        let awaited = self.to_act().expect("a game not over has a bot to act");
+        if by != awaited {
+            return Err(format!(
+                "{} forfeits for {fault}, but {} was awaited, not {}'s",
+                self.who(by),
+                self.awaited(),
+                forfeit.by
+            ));
+        }
+        if self.half_answer && !matches!(fault, Fault::Occupied { .. }) {
+            return Err(format!(
+                "the answerer laid one stone of two and forfeits for {fault}: only a taken point stops an answer half way"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks that a fault's details are the tournament's and fit the board.
+    fn fault_fits(&self, fault: &Fault, terms: &Terms<'_>) -> Result<(), String> {
+        let on_board = |p: [u8; 2]| (p[0] as usize) < SIZE && (p[1] as usize) < SIZE;
+        match *fault {
+            Fault::Timeout { seconds } => {
+                if terms.timeout_seconds == 0.0 {
+                    return Err(format!(
+                        "a forfeit for {fault}, but the tournament has no time limit"
+                    ));
+                }
+                if seconds.to_bits() != terms.timeout_seconds.to_bits() {
+                    return Err(format!(
+                        "a forfeit for {fault}, but the time limit is {} s",
+                        terms.timeout_seconds
+                    ));
+                }
+            }
+            Fault::Occupied { point } => {
+                let taken = if on_board(point) {
+                    self.taken[Point::at(point[1] as usize, point[0] as usize, SIZE).index()]
+                } else {
+                    0
+                };
+                // Half an answer: its white point was taken before its black stone was laid.
+                let before = if self.half_answer {
+                    self.next
+                } else {
+                    self.next + 1
+                };
+                if taken == 0 || taken >= before {
+                    return Err(format!(
+                        "a forfeit for {fault}, but no stone stood there when it was named"
+                    ));
+                }
+            }
+            Fault::Repeated { point } => {
+                // Only the opening (three points) and an answer (two) name more than one.
+                let many =
+                    matches!(self.game.phase(), Phase::Open | Phase::Answer) && !self.half_answer;
+                if !on_board(point) || !many {
+                    return Err(format!(
+                        "a forfeit for {fault}, but {} names a single point on the board",
+                        self.awaited()
+                    ));
+                }
+            }
+            Fault::OffBoard { x, y } => {
+                let size = SIZE as i64;
+                if (0..size).contains(&x) && (0..size).contains(&y) {
+                    return Err(format!(
+                        "a forfeit for {fault}, but ({x},{y}) is on the board"
+                    ));
+                }
+            }
+            Fault::Memory { .. }
+            | Fault::Processes { .. }
+            | Fault::Cpu { .. }
+            | Fault::FileSize { .. }
+            | Fault::Disk { .. } => {
+                let expected = limit_of(fault)
+                    .zip(terms.limits)
+                    .map(|(limit, limits)| Fault::over(limit, limits));
+                if let Some(expected) = expected.filter(|e| e != fault) {
+                    return Err(format!(
+                        "a forfeit for {fault}, but under the tournament's limits it reads {expected}"
+                    ));
+                }
+            }
+            Fault::Syntax { .. }
+            | Fault::Crash { .. }
+            | Fault::Eof
+            | Fault::EndlessLine { .. }
+            | Fault::NoStart { .. }
+            | Fault::Sandbox { .. } => {}
+        }
+        Ok(())
+    }
+}
+
+/// Games played by the referee itself from scripts, for the tests of the
+/// replay and of the merge: every record here is one the judge writes.
+#[cfg(test)]
+pub(crate) mod examples {
+    use std::collections::VecDeque;
+
+    use inarow_core::swap2::{Phase, Role, Step, Swap, Swap2};
+    use inarow_core::{Game, Player, Point, Rule};
+    use inarow_protocol::koth;
+
+    use crate::referee::{Contestant, Fault, GameRecord, play_game};
+    use crate::tournament;
+
+    /// Answers from a script; once it runs dry, forfeits for `then`.
+    struct Script {
+        name: String,
+        answers: VecDeque<String>,
+        then: Fault,
+    }
+
+    impl Contestant for Script {
+        fn name(&self) -> &str {
+            &self.name
+        }
+        fn ask(&mut self, _prompt: &str) -> Result<String, Fault> {
+            self.answers.pop_front().ok_or_else(|| self.then.clone())
+        }
+        fn exit(&mut self, _line: &str) {}
+        fn finish(&mut self) {}
+    }
+
+    /// The game the referee records between `a` (who opens) and `b` when
+    /// each answers as `answers` says, in turn (each answer with the role
+    /// that gives it); the first bot asked past its script forfeits for
+    /// `then`.
+    pub(crate) fn refereed(
+        rule: Rule,
+        a: &str,
+        b: &str,
+        answers: &[(Role, String)],
+        then: Fault,
+    ) -> GameRecord {
+        let script = |name: &str, role: Role| Script {
+            name: name.into(),
+            answers: answers
+                .iter()
+                .filter(|(r, _)| *r == role)
+                .map(|(_, answer)| answer.clone())
+                .collect(),
+            then: then.clone(),
+        };
+        let (mut a, mut b) = (script(a, Role::Opener), script(b, Role::Answerer));
+        play_game(&tournament::board(rule), &mut a, &mut b)
+    }
+
+    /// How a planned game goes.
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) struct Plan {
+        /// The answer to the opening: 0 take black, 1 a white stone, 2 two
+        /// stones and the opener takes black, 3 two stones and the opener
+        /// takes white.
+        pub answer: u8,
+        /// Who makes a five (on row 12, after `delay` other stones of its
+        /// own); `None` fills the board with no five.
+        pub five: Option<Player>,
+        /// Stones of the maker of the five before it starts its line.
+        pub delay: usize,
+        /// The answers stop once this many stones are down (or, with 0
+        /// to 3, before the opening, the answer or the choice).
+        pub stop: Option<usize>,
+        /// Varies where the stones go.
+        pub shift: usize,
+    }
+
+    /// The points of the board that a colouring without five in a row
+    /// gives `colour` ((x + 2y) mod 4 below 2 is black: runs of at most
+    /// two along rows and both diagonals, one along columns), in rows
+    /// `0..rows`, turned by `shift`.
+    fn pattern(colour: Player, rows: usize, shift: usize) -> VecDeque<Point> {
+        let mut cells: VecDeque<Point> = (0..rows)
+            .flat_map(|y| (0..15).map(move |x| (x, y)))
+            .filter(|&(x, y)| ((x + 2 * y) % 4 < 2) == (colour == Player::X))
+            .map(|(x, y)| Point::at(y, x, 15))
+            .collect();
+        cells.rotate_left(shift % cells.len());
+        cells
+    }
+
+    /// The answers of a game played as `plan` says, each with its role.
+    pub(crate) fn answers(plan: Plan) -> Vec<(Role, String)> {
+        let rows = if plan.five.is_some() { 9 } else { 15 };
+        let mut cells = Player::BOTH.map(|c| pattern(c, rows, plan.shift));
+        let mut line: VecDeque<Point> = (0..5)
+            .map(|i| Point::at(12, plan.shift % 11 + i, 15))
+            .collect();
+        let mut own = 0;
+        let mut next = |colour: Player, cells: &mut [VecDeque<Point>; 2]| {
+            if Some(colour) == plan.five {
+                own += 1;
+                if own > plan.delay {
+                    return line.pop_front().expect("five stones make the five");
+                }
+            }
+            cells[colour.index()].pop_front().expect("enough cells")
+        };
+        let mut g = Swap2::new(&inarow_core::Mnk::gomoku());
+        let mut out = Vec::new();
+        while let Some(role) = g.to_act() {
+            let phase = g.phase();
+            let down = g.stones().len();
+            if plan.stop.is_some_and(|stop| down >= stop) {
+                break;
+            }
+            let step = match phase {
+                Phase::Open => Step::Open([
+                    next(Player::X, &mut cells),
+                    next(Player::X, &mut cells),
+                    next(Player::O, &mut cells),
+                ]),
+                Phase::Answer => Step::Answer(match plan.answer {
+                    0 => Swap::Black,
+                    1 => Swap::White(next(Player::O, &mut cells)),
+                    _ => Swap::Place {
+                        black: next(Player::X, &mut cells),
+                        white: next(Player::O, &mut cells),
+                    },
+                }),
+                Phase::Colour if plan.stop == Some(5) && plan.answer >= 2 => break,
+                Phase::Colour => Step::Colour(if plan.answer == 2 {
+                    Player::X
+                } else {
+                    Player::O
+                }),
+                Phase::Play => Step::Play(next(g.game().to_move(), &mut cells)),
+                Phase::Over => unreachable!("the game is over"),
+            };
+            let answer = match step {
+                Step::Open(stones) => koth::format_opening(stones),
+                Step::Answer(swap) => koth::format_swap(swap),
+                Step::Colour(colour) => koth::format_colour(colour),
+                Step::Play(p) => koth::format_point(p),
+                Step::OpenStone(_) => unreachable!(),
+            };
+            g.apply(role, step).expect("the plan is legal");
+            out.push((role, answer));
+        }
+        out
+    }
+
+    /// The game the referee records of `plan` between `a` and `b`.
+    pub(crate) fn planned(rule: Rule, a: &str, b: &str, plan: Plan, then: Fault) -> GameRecord {
+        refereed(rule, a, b, &answers(plan), then)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use inarow_core::swap2::Role;
+    use inarow_core::{Player, Rule};
+
+    use super::examples::{Plan, planned, refereed};
+    use super::*;
+    use crate::referee::{Forfeit, Seat, Stone};
+
+    const TIMEOUT: Fault = Fault::Timeout { seconds: 10.0 };
+
+    fn terms(rule: Rule) -> Terms<'static> {
+        static LIMITS: std::sync::LazyLock<Limits> = std::sync::LazyLock::new(Limits::default);
+        Terms {
+            rule,
+            timeout_seconds: 10.0,
+            limits: Some(&LIMITS),
+        }
+    }
+
+    fn plan(answer: u8, five: Option<Player>) -> Plan {
+        Plan {
+            answer,
+            five,
+            delay: 2,
+            stop: None,
+            shift: 3,
+        }
+    }
+
+    /// The refusal of `record`, which must hold `says`.
+    fn refused(record: &GameRecord, rule: Rule, says: &str) {
+        let err = replay(record, &terms(rule)).expect_err(says);
+        assert!(!err.contains('\n'), "{err}");
+        assert!(err.contains(says), "{err}\nnot: {says}");
+    }
+
+    fn accepted(record: &GameRecord, rule: Rule) {
+        if let Err(e) = replay(record, &terms(rule)) {
+            panic!("{e}: {record:?}");
+        }
+    }
+
+    #[test]
+    fn legal_games_with_a_five_replay_under_both_rules() {
+        for rule in [Rule::Freestyle, Rule::Exact] {
+            for answer in 0..4 {
+                for five in Player::BOTH {
+                    let record = planned(rule, "amy", "bob", plan(answer, Some(five)), TIMEOUT);
+                    assert_eq!(record.reason, "five", "{record:?}");
+                    accepted(&record, rule);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_full_board_replays_as_a_tie() {
+        for answer in 0..4 {
+            let record = planned(Rule::Freestyle, "amy", "bob", plan(answer, None), TIMEOUT);
+            assert_eq!(
+                (record.reason.as_str(), record.stones.len()),
+                ("full board", 225)
+            );
+            accepted(&record, Rule::Freestyle);
+            accepted(&record, Rule::Exact);
+            let mut cut = record.clone();
+            cut.stones.pop();
+            refused(
+                &cut,
+                Rule::Freestyle,
+                "says full board, but its 224 stones leave 1 points empty",
+            );
+            let mut won = record;
+            won.winner = Some("amy".into());
+            refused(
+                &won,
+                Rule::Freestyle,
+                "a full board is a tie, but it names amy the winner",
+            );
+        }
+    }
+
+    /// Black (bee) closes a gap to make six in a row on row 0: a win under
+    /// the freestyle rule only (the referee's own test game).
+    fn overline() -> Vec<(Role, String)> {
+        let a = [
+            "(0,0) (1,0) (0,9)",
+            "(10,10)",
+            "(12,12)",
+            "(10,12)",
+            "(12,10)",
+            "(14,14)",
+        ];
+        let b = ["B", "(3,0)", "(4,0)", "(5,0)", "(2,0)", "(9,9)"];
+        let mut out = vec![
+            (Role::Opener, a[0].to_string()),
+            (Role::Answerer, b[0].to_string()),
+        ];
+        for (x, y) in a[1..].iter().zip(&b[1..]) {
+            out.push((Role::Opener, x.to_string()));
+            out.push((Role::Answerer, y.to_string()));
+        }
+        out
+    }
+
+    #[test]
+    fn under_the_exact_rule_a_six_is_not_a_win() {
+        let free = refereed(Rule::Freestyle, "ay", "bee", &overline(), TIMEOUT);
+        assert_eq!(
+            (free.reason.as_str(), free.winner.as_deref()),
+            ("five", Some("bee"))
+        );
+        accepted(&free, Rule::Freestyle);
+        refused(
+            &free,
+            Rule::Exact,
+            "says five, but its 11 stones make no five (exactly five under the exact rule)",
+        );
+        // Under the exact rule the game goes on past the six; A forfeits
+        // when its script runs dry, with its move awaited.
+        let exact = refereed(Rule::Exact, "ay", "bee", &overline(), TIMEOUT);
+        assert_eq!(exact.forfeit.as_ref().map(|f| f.by.as_str()), Some("ay"));
+        accepted(&exact, Rule::Exact);
+        // Under the freestyle rule the six ended the game: the stones after it are not the game's.
+        refused(
+            &exact,
+            Rule::Freestyle,
+            "comes after the game was over (a five by black (bee) at stone 11)",
+        );
+    }
+
+    #[test]
+    fn a_forfeit_by_the_bot_whose_answer_was_awaited_is_accepted() {
+        // Stopped before the opening (A), the answer (B), the colour
+        // choice (A), and in play at each side's move.
+        for (answer, stop, by) in [
+            (0, 0, "amy"),
+            (1, 3, "bob"),
+            (2, 3, "bob"),
+            (2, 5, "amy"),
+            (0, 9, "amy"),
+            (0, 10, "bob"),
+            (1, 9, "bob"),
+            (3, 12, "bob"),
+            (1, 10, "amy"),
+        ] {
+            let plan = Plan {
+                stop: Some(stop),
+                ..plan(answer, Some(Player::X))
+            };
+            let record = planned(Rule::Freestyle, "amy", "bob", plan, TIMEOUT);
+            let forfeit = record.forfeit.clone().expect("a forfeit");
+            assert_eq!(
+                (forfeit.by.as_str(), record.stones.len()),
+                (by, stop),
+                "{record:?}"
+            );
+            accepted(&record, Rule::Freestyle);
+            // The same forfeit by the other bot is refused.
+            let mut other = record.clone();
+            let (loser, winner) = if by == "amy" {
+                ("bob", "amy")
+            } else {
+                ("amy", "bob")
+            };
+            other.forfeit = Some(Forfeit {
+                by: loser.into(),
+                ..forfeit
+            });
+            other.winner = Some(winner.into());
+            refused(
+                &other,
+                Rule::Freestyle,
+                &format!(
+                    "forfeits for timeout: no answer within 10 s, but {} ",
+                    if by == "amy" {
+                        "A (amy)'s"
+                    } else {
+                        "B (bob)'s"
+                    }
+                ),
+            );
+        }
+    }
+
+    #[test]
+    fn an_answer_stopped_by_a_taken_point_keeps_its_black_stone() {
+        // B's two stones: black on (5,5), white on A's first stone.
+        let answers = [
+            (Role::Opener, "(7,7) (8,8) (7,8)".to_string()),
+            (Role::Answerer, "(5,5) (7,7)".to_string()),
+        ];
+        let record = refereed(Rule::Freestyle, "amy", "bob", &answers, TIMEOUT);
+        assert_eq!(record.stones.len(), 4);
+        assert_eq!(
+            record.forfeit.as_ref().unwrap().fault,
+            Fault::Occupied { point: [7, 7] }
+        );
+        accepted(&record, Rule::Freestyle);
+        // A taken point that was not taken, or another fault, is refused.
+        let mut elsewhere = record.clone();
+        let point = [5, 5];
+        let fault = Fault::Occupied { point };
+        elsewhere.forfeit = Some(Forfeit {
+            by: "bob".into(),
+            reason: fault.to_string(),
+            fault,
+        });
+        refused(
+            &elsewhere,
+            Rule::Freestyle,
+            "no stone stood there when it was named",
+        );
+        let mut timeout = record;
+        timeout.forfeit = Some(Forfeit {
+            by: "bob".into(),
+            reason: TIMEOUT.to_string(),
+            fault: TIMEOUT,
+        });
+        refused(
+            &timeout,
+            Rule::Freestyle,
+            "only a taken point stops an answer half way",
+        );
+    }
+
+    #[test]
+    fn a_limit_may_cost_a_game_already_won_on_the_board_but_nothing_else_may() {
+        let record = planned(
+            Rule::Freestyle,
+            "amy",
+            "bob",
+            plan(0, Some(Player::X)),
+            TIMEOUT,
+        );
+        // Black is bob (B took black).
+        assert_eq!(record.winner.as_deref(), Some("bob"));
+        let limits = Limits::default();
+        for (by, winner) in [("bob", "amy"), ("amy", "bob")] {
+            let fault = Fault::over(Limit::Memory, &limits);
+            let mut over = record.clone();
+            over.reason = "forfeit".into();
+            over.winner = Some(winner.into());
+            over.forfeit = Some(Forfeit {
+                by: by.into(),
+                reason: fault.to_string(),
+                fault,
+            });
+            accepted(&over, Rule::Freestyle);
+            let mut other_limit = over.clone();
+            let fault = Fault::Memory { limit: 1 << 20 };
+            other_limit.forfeit = Some(Forfeit {
+                by: by.into(),
+                reason: fault.to_string(),
+                fault,
+            });
+            refused(
+                &other_limit,
+                Rule::Freestyle,
+                "but under the tournament's limits it reads memory: over its 1 GiB",
+            );
+        }
+        // A five turned into a timeout forfeit by the real winner's opponent, or by the winner.
+        for (by, winner) in [("amy", "bob"), ("bob", "amy")] {
+            let mut forged = record.clone();
+            forged.reason = "forfeit".into();
+            forged.winner = Some(winner.into());
+            forged.forfeit = Some(Forfeit {
+                by: by.into(),
+                reason: TIMEOUT.to_string(),
+                fault: TIMEOUT,
+            });
+            refused(
+                &forged,
+                Rule::Freestyle,
+                "after the game was over (a five by black (bob) at stone",
+            );
+        }
+    }
+
+    #[test]
+    fn forged_results_and_stones_are_refused() {
+        let record = planned(
+            Rule::Freestyle,
+            "amy",
+            "bob",
+            plan(1, Some(Player::O)),
+            TIMEOUT,
+        );
+        // B answered with a white stone: B is white and made the five.
+        assert_eq!(
+            (record.white.as_deref(), record.winner.as_deref()),
+            (Some("bob"), Some("bob"))
+        );
+        accepted(&record, Rule::Freestyle);
+        let forge = |change: &dyn Fn(&mut GameRecord), says: &str| {
+            let mut forged = record.clone();
+            change(&mut forged);
+            refused(&forged, Rule::Freestyle, says);
+        };
+        forge(
+            &|r| r.winner = Some("amy".into()),
+            "names amy the winner, but bob made the five (white)",
+        );
+        forge(&|r| r.winner = None, "names nobody the winner");
+        forge(
+            &|r| {
+                r.reason = "full board".into();
+                r.winner = None;
+            },
+            "says full board, but its",
+        );
+        forge(
+            &|r| r.stones.truncate(6),
+            "says five, but its 6 stones make no five",
+        );
+        forge(
+            &|r| {
+                let last = r.stones.len() - 1;
+                r.stones[last].x = 0;
+                r.stones[last].y = 14;
+            },
+            "make no five",
+        );
+        forge(
+            &|r| {
+                let (x, y) = (r.stones[4].x, r.stones[4].y);
+                r.stones[6].x = x;
+                r.stones[6].y = y;
+            },
+            "on a point stone 5 already holds",
+        );
+        forge(
+            &|r| {
+                let last = r.stones.len() - 1;
+                let stone = r.stones[last - 2].clone();
+                r.stones[last] = stone;
+            },
+            "already holds",
+        );
+        forge(&|r| r.stones.swap(4, 5), "but the move is");
+        forge(&|r| r.stones[1].colour = 'W', "stone 2 at");
+        forge(&|r| r.stones[3].by = Seat::A, "stone 4 at");
+        forge(
+            &|r| r.swap = Some("black".into()),
+            "but the answer to the opening (black) gives black bob and white amy",
+        );
+        forge(
+            &|r| r.swap = Some("pass".into()),
+            "not black, white or choose",
+        );
+        forge(
+            &|r| std::mem::swap(&mut r.black, &mut r.white),
+            "names black bob and white amy, but the answer to the opening (white) gives black amy and white bob",
+        );
+        forge(&|r| r.reason = "resigned".into(), "ends by \"resigned\"");
+        forge(
+            &|r| {
+                r.stones.push(Stone {
+                    by: Seat::A,
+                    colour: 'B',
+                    x: 14,
+                    y: 14,
+                });
+            },
+            "comes after the game was over",
+        );
+        forge(
+            &|r| r.stones.truncate(2),
+            "the opening stops after 2 stones",
+        );
+    }
+
+    #[test]
+    fn a_fault_must_be_the_tournaments_and_fit_the_board() {
+        let plan = Plan {
+            stop: Some(9),
+            ..plan(0, Some(Player::X))
+        };
+        let record = planned(Rule::Freestyle, "amy", "bob", plan, TIMEOUT);
+        accepted(&record, Rule::Freestyle);
+        let with = |fault: Fault, says: &str| {
+            let mut forged = record.clone();
+            let by = forged.forfeit.as_ref().unwrap().by.clone();
+            forged.forfeit = Some(Forfeit {
+                by,
+                reason: fault.to_string(),
+                fault,
+            });
+            match says {
+                "" => accepted(&forged, Rule::Freestyle),
+                says => refused(&forged, Rule::Freestyle, says),
+            }
+        };
+        with(
+            Fault::Timeout { seconds: 2.0 },
+            "but the time limit is 10 s",
+        );
+        with(Fault::OffBoard { x: 3, y: 4 }, "(3,4) is on the board");
+        with(Fault::OffBoard { x: 15, y: 4 }, "");
+        let first = &record.stones[0];
+        with(
+            Fault::Occupied {
+                point: [first.x, first.y],
+            },
+            "",
+        );
+        with(Fault::Occupied { point: [14, 14] }, "no stone stood there");
+        with(Fault::Repeated { point: [1, 1] }, "names a single point");
+        with(Fault::Eof, "");
+        with(
+            Fault::Crash {
+                status: "exit status 1".into(),
+            },
+            "",
+        );
+        let mut words = record.clone();
+        words.forfeit.as_mut().unwrap().reason = "timeout: no answer within 1 s".into();
+        refused(&words, Rule::Freestyle, "is not its fault's");
+        let mut winner = record.clone();
+        winner.winner = winner.forfeit.as_ref().map(|f| f.by.clone());
+        refused(&winner, Rule::Freestyle, "forfeited, so");
+        let untimed = Terms {
+            timeout_seconds: 0.0,
+            ..terms(Rule::Freestyle)
+        };
+        let err = replay(&record, &untimed).unwrap_err();
+        assert!(err.contains("the tournament has no time limit"), "{err}");
+    }
+
+    #[test]
+    fn games_of_the_house_bot_replay() {
+        use inarow_agents::house::HouseBot;
+
+        use crate::local::Local;
+        for rule in [Rule::Freestyle, Rule::Exact] {
+            for seed in 0..4 {
+                let mut a = Local::new("one", HouseBot::new(seed));
+                let mut b = Local::new("two", HouseBot::new(seed + 100));
+                let record = crate::referee::play_game(&tournament::board(rule), &mut a, &mut b);
+                accepted(&record, rule);
+            }
+        }
+    }
+
+    #[test]
+    fn rules_are_read_by_name() {
+        assert_eq!(rule("freestyle"), Some(Rule::Freestyle));
+        assert_eq!(rule("exact"), Some(Rule::Exact));
+        assert_eq!(rule("renju"), None);
+    }
+}
