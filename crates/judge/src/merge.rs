@@ -5,14 +5,17 @@
 //! A part says which tournament it belongs to (seed, rule, time limit,
 //! sandbox limits, every bot with its meta and a digest of its folder, and
 //! the bot folders left out, with why) and holds its share's games. The merge trusts no part: each must be of
-//! the same tournament as the others, every share must be there once, and
-//! every game must be the scheduled game of its share (same bots, same
-//! seeds, a winner who played it, stones on the board).
+//! the same tournament as the others, every share must be there once,
+//! every game must be the scheduled game of its share (the bots, who
+//! opens and the seeds the tournament seed gives), and every game must
+//! replay on the rules to its recorded colours and result
+//! ([`crate::replay`]).
 
 use serde::{Deserialize, Serialize};
 
 use crate::meta::{BotMeta, LeftOut};
 use crate::referee::GameRecord;
+use crate::replay::{self, Terms};
 use crate::sandbox::Limits;
 use crate::shard::{self, Shard};
 use crate::tournament::{self, Config, Fixture, Results};
@@ -241,8 +244,9 @@ impl shard::PartFile for Part {
 
 /// Merges the parts of a tournament (`(name, text)` of each part file) into
 /// its results, as one machine would have written them. A missing,
-/// duplicated or foreign part, or a game that is not its share's, is a
-/// one-line error naming the part.
+/// duplicated or foreign part, a game that is not its share's, or one whose
+/// stones do not give its colours and result, is a one-line error naming
+/// the part (and the game).
 pub fn merge(parts: &[(&str, &str)]) -> Result<Results, String> {
     let (parsed, missing) = shard::parse_parts::<Part>(parts)?;
     let (first_name, first) = &parsed[0];
@@ -256,6 +260,27 @@ pub fn merge(parts: &[(&str, &str)]) -> Result<Results, String> {
     if names.len() < 2 {
         return Err(format!("{first_name}: a tournament needs at least 2 bots"));
     }
+    if let Some((i, name)) = names
+        .iter()
+        .enumerate()
+        .find(|(i, name)| names[..*i].contains(name))
+    {
+        return Err(format!(
+            "{first_name}: bot {} is named {name}, as an earlier bot is",
+            i + 1
+        ));
+    }
+    let rule = replay::rule(&tournament.rule).ok_or_else(|| {
+        format!(
+            "{first_name}: the rule {:?} is neither freestyle nor exact",
+            tournament.rule
+        )
+    })?;
+    let terms = Terms {
+        rule,
+        timeout_seconds: tournament.timeout_seconds,
+        limits: tournament.limits.as_ref(),
+    };
     let schedule = tournament::schedule(names.len(), tournament.seed);
     let mut games: Vec<Option<GameRecord>> = vec![None; schedule.len()];
     for (name, part) in parsed {
@@ -270,6 +295,8 @@ pub fn merge(parts: &[(&str, &str)]) -> Result<Results, String> {
         }
         for (game, fixture) in part.games.into_iter().zip(fixtures) {
             check_game(&game, fixture, &names).map_err(|why| format!("{name}: {why}"))?;
+            replay::replay(&game, &terms)
+                .map_err(|why| format!("{name}: game {}: {why}", fixture.index))?;
             games[fixture.index] = Some(game);
         }
     }
@@ -293,48 +320,36 @@ pub fn merge(parts: &[(&str, &str)]) -> Result<Results, String> {
 mod tests {
     use proptest::prelude::*;
 
-    use super::*;
-    use crate::referee::{Fault, Forfeit, Seat, Stone};
+    use inarow_core::{Player, Rule};
 
-    /// A made-up but well-formed record of `fixture`: its outcome a pure
-    /// function of the fixture, as with bots that depend only on their seed.
+    use super::*;
+    use crate::referee::Fault;
+    use crate::replay::examples::{Plan, planned};
+
+    /// A record of `fixture` as the referee writes it: its outcome a pure
+    /// function of the fixture, as with bots that depend only on their
+    /// seed (a five by either colour after each answer to the opening, a
+    /// timeout at some point of the game, now and then a full board).
     fn record(fixture: &Fixture, names: &[String]) -> GameRecord {
-        let (a, b) = (names[fixture.a].clone(), names[fixture.b].clone());
+        let (a, b) = (&names[fixture.a], &names[fixture.b]);
         let k = fixture.a_seed ^ fixture.b_seed;
-        let stones = (0..(k % 9) as u8)
-            .map(|i| Stone {
-                by: if i % 2 == 0 { Seat::A } else { Seat::B },
-                colour: if i % 2 == 0 { 'B' } else { 'W' },
-                x: i,
-                y: (k % 15) as u8,
-            })
-            .collect();
-        let (winner, forfeit) = match k % 4 {
-            0 => (None, None),
-            1 => (Some(a.clone()), None),
-            2 => (Some(b.clone()), None),
-            _ => (
-                Some(b.clone()),
-                Some(Forfeit {
-                    by: a.clone(),
-                    fault: Fault::Timeout { seconds: 0.1 },
-                    reason: "timeout: no answer within 0.1 s".into(),
-                }),
-            ),
+        let plan = Plan {
+            answer: (k % 4) as u8,
+            five: match (k / 4) % 16 {
+                0 => None,
+                n if n % 2 == 0 => Some(Player::X),
+                _ => Some(Player::O),
+            },
+            delay: ((k / 64) % 4) as usize,
+            stop: ((k / 256) % 3 == 0).then_some(((k / 1024) % 12) as usize),
+            shift: (k / 4096 % 64) as usize,
         };
+        let timeout = Fault::Timeout { seconds: 0.1 };
         GameRecord {
             index: fixture.index,
             a_seed: fixture.a_seed,
             b_seed: fixture.b_seed,
-            swap: Some("black".into()),
-            black: Some(b.clone()),
-            white: Some(a.clone()),
-            stones,
-            reason: if forfeit.is_some() { "forfeit" } else { "five" }.into(),
-            winner,
-            forfeit,
-            a,
-            b,
+            ..planned(Rule::Freestyle, a, b, plan, timeout)
         }
     }
 
@@ -512,6 +527,106 @@ mod tests {
         let merged_plain = merged(&plain_parts).unwrap();
         assert!(merged_plain.left_out.is_empty());
         assert!(!crate::output::results_json(&merged_plain).contains("left_out"));
+    }
+
+    #[test]
+    fn a_part_whose_games_do_not_replay_is_refused_naming_the_game() {
+        let t = tournament(9, 5);
+        let good = parts(&t, 3);
+        // The first game won by a five, in the part that holds it.
+        let json = |text: &str| serde_json::from_str::<serde_json::Value>(text).unwrap();
+        let (part, place) = (0..3)
+            .find_map(|p| {
+                let games = json(&good[p].1)["games"].as_array().unwrap().clone();
+                let i = games.iter().position(|g| g["reason"] == "five")?;
+                Some((p, i))
+            })
+            .expect("a five among the games");
+        let game = json(&good[part].1)["games"][place].clone();
+        let index = game["index"].as_u64().unwrap();
+        let winner = game["winner"].as_str().unwrap().to_string();
+        let loser = if game["a"] == *winner {
+            &game["b"]
+        } else {
+            &game["a"]
+        };
+        let loser = loser.as_str().unwrap().to_string();
+        let edit = |change: &dyn Fn(&mut serde_json::Value), says: &str| {
+            let mut given = good.clone();
+            let mut part_json = json(&given[part].1);
+            change(&mut part_json["games"][place]);
+            given[part].1 = part_json.to_string();
+            let err = refused(&given, &format!("part-{part}: game {index}: "));
+            assert!(err.contains(says), "{err}\nnot: {says}");
+        };
+        edit(
+            &|g| g["winner"] = loser.clone().into(),
+            &format!("names {loser} the winner, but {winner} made the five"),
+        );
+        let timeout = |by: &str| {
+            serde_json::json!({"by": by, "fault": {"kind": "timeout", "seconds": 0.1},
+                               "reason": "timeout: no answer within 0.1 s"})
+        };
+        edit(
+            &|g| {
+                g["reason"] = "forfeit".into();
+                g["forfeit"] = timeout(&loser);
+            },
+            "after the game was over (a five by",
+        );
+        edit(
+            &|g| {
+                g["reason"] = "forfeit".into();
+                g["winner"] = loser.clone().into();
+                g["forfeit"] = timeout(&winner);
+            },
+            "after the game was over (a five by",
+        );
+        edit(
+            &|g| {
+                g["reason"] = "full board".into();
+                g["winner"] = serde_json::Value::Null;
+            },
+            "says full board, but its",
+        );
+        edit(
+            &|g| g["stones"].as_array_mut().unwrap().truncate(6),
+            "says five, but its 6 stones make no five",
+        );
+        edit(
+            &|g| {
+                let stones = g["stones"].as_array_mut().unwrap();
+                let last = stones.len() - 1;
+                stones[last]["x"] = stones[last - 2]["x"].clone();
+                stones[last]["y"] = stones[last - 2]["y"].clone();
+            },
+            "already holds",
+        );
+        edit(
+            &|g| {
+                let stones = g["stones"].as_array_mut().unwrap();
+                let last = stones.len() - 1;
+                stones[last]["x"] = 14.into();
+                stones[last]["y"] = 14.into();
+            },
+            "make no five",
+        );
+    }
+
+    #[test]
+    fn a_tournament_with_a_name_twice_or_an_unknown_rule_is_refused() {
+        let mut t = tournament(2, 3);
+        t.bots[2].name = "bot00".into();
+        refused(
+            &parts(&t, 2),
+            "part-0: bot 3 is named bot00, as an earlier bot is",
+        );
+        let mut t = tournament(2, 3);
+        t.rule = "renju".into();
+        refused(
+            &parts(&t, 2),
+            "part-0: the rule \"renju\" is neither freestyle nor exact",
+        );
     }
 
     #[test]
