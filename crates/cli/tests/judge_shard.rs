@@ -338,3 +338,135 @@ fn the_bots_left_out_travel_with_the_parts_and_must_match() {
         "{err}"
     );
 }
+
+#[test]
+fn a_part_edited_by_hand_is_refused_naming_the_part_and_the_game() {
+    let dir = common::workspace();
+    let bots = house_bots(dir.path());
+    let sgf = dir.path().join("sgf");
+    let base = ["--seed", "11", "--bots", path(&bots), "--timeout", "30"];
+    let parts: Vec<PathBuf> = (0..2)
+        .map(|index| {
+            let part = dir.path().join(format!("part-{index}.json"));
+            let shard = format!("{index}/2");
+            ok(judge(
+                &[
+                    &base[..],
+                    &[
+                        "--shard",
+                        &shard,
+                        "--results",
+                        path(&part),
+                        "--sgf",
+                        path(&sgf),
+                    ],
+                ]
+                .concat(),
+                &[],
+            ));
+            part
+        })
+        .collect();
+    let results = dir.path().join("results.json");
+    let merge = |parts: &[&Path]| {
+        let mut args = vec!["merge"];
+        args.extend(parts.iter().map(|p| path(p)));
+        args.extend(["--results", path(&results), "--sgf", path(&sgf)]);
+        judge(&args, &[])
+    };
+    ok(merge(&[&parts[0], &parts[1]]));
+    fs::remove_file(&results).unwrap();
+
+    // A game the house bots won with a five, and the part that holds it.
+    let read = |p: &Path| -> serde_json::Value {
+        serde_json::from_str(&fs::read_to_string(p).unwrap()).unwrap()
+    };
+    let (share, place) = (0..2)
+        .find_map(|s| {
+            let games = read(&parts[s])["games"].as_array().unwrap().clone();
+            Some((s, games.iter().position(|g| g["reason"] == "five")?))
+        })
+        .expect("a game won with a five");
+    let original = read(&parts[share]);
+    let game = &original["games"][place];
+    let index = game["index"].as_u64().unwrap();
+    let winner = game["winner"].as_str().unwrap().to_string();
+    let loser = if game["a"] == *winner.as_str() {
+        &game["b"]
+    } else {
+        &game["a"]
+    };
+    let loser = loser.as_str().unwrap().to_string();
+    let forged = dir.path().join("forged.json");
+    let other = &parts[1 - share];
+    let forge = |change: &dyn Fn(&mut serde_json::Value), says: &str| {
+        let mut part = original.clone();
+        change(&mut part["games"][place]);
+        fs::write(&forged, serde_json::to_string_pretty(&part).unwrap()).unwrap();
+        let err = refused(merge(&[other, &forged]));
+        assert!(
+            err.contains(&format!("{}: game {index}", path(&forged))) && err.contains(says),
+            "{err}\nnot: {says}"
+        );
+    };
+    // The winner flipped.
+    forge(
+        &|g| g["winner"] = loser.clone().into(),
+        &format!("names {loser} the winner, but {winner} made the five"),
+    );
+    // The five turned into a timeout forfeit by the real winner.
+    forge(
+        &|g| {
+            g["reason"] = "forfeit".into();
+            g["winner"] = loser.clone().into();
+            g["forfeit"] = serde_json::json!({
+                "by": winner, "fault": {"kind": "timeout", "seconds": 30.0},
+                "reason": "timeout: no answer within 30 s"});
+        },
+        "forfeits for timeout: no answer within 30 s after the game was over (a five by",
+    );
+    // The five turned into a full-board tie.
+    forge(
+        &|g| {
+            g["reason"] = "full board".into();
+            g["winner"] = serde_json::Value::Null;
+        },
+        "says full board, but its",
+    );
+    // The stones cut to 6, the result still a five.
+    forge(
+        &|g| g["stones"].as_array_mut().unwrap().truncate(6),
+        "says five, but its 6 stones make no five",
+    );
+    // A stone played twice: the last one on the point of its side's stone before.
+    forge(
+        &|g| {
+            let stones = g["stones"].as_array_mut().unwrap();
+            let last = stones.len() - 1;
+            stones[last]["x"] = stones[last - 2]["x"].clone();
+            stones[last]["y"] = stones[last - 2]["y"].clone();
+        },
+        "already holds",
+    );
+    // The winning stone moved to an empty point away from the five.
+    forge(
+        &|g| {
+            let stones = g["stones"].as_array_mut().unwrap();
+            let taken: Vec<(u64, u64)> = stones
+                .iter()
+                .map(|s| (s["x"].as_u64().unwrap(), s["y"].as_u64().unwrap()))
+                .collect();
+            let (x, y) = [(0, 0), (14, 0), (0, 14), (14, 14), (0, 7), (7, 0)]
+                .into_iter()
+                .find(|p| !taken.contains(p))
+                .unwrap();
+            let last = stones.len() - 1;
+            stones[last]["x"] = x.into();
+            stones[last]["y"] = y.into();
+        },
+        "make no five",
+    );
+    // A seed changed.
+    forge(&|g| g["b_seed"] = 12345.into(), "is not the scheduled one");
+    assert!(!results.exists(), "a refused merge writes nothing");
+}
