@@ -20,6 +20,8 @@
 //!   (`I/N`, Slurm job arrays, Kubernetes Indexed Jobs), bot folder digests.
 //! - [`merge`]: a tournament's part files and their merge into the results
 //!   a one-machine run writes.
+//! - [`replay`]: a recorded game played again through the rules, so a
+//!   merge takes no part whose games the stones do not bear out.
 //!
 //! The wire format is `inarow_protocol::koth`; the Swap2 game the referee
 //! drives is `inarow_core::swap2`.
