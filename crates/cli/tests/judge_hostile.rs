@@ -1,89 +1,811 @@
-//! Hostile bots against the judge's sandbox. Each plays a tournament with an
-//! honest bot and the engine; afterwards the honest bot's files are as they
-//! were, nothing outside the bot folders was read or written, no process of
-//! the tournament is alive, the judge stayed small, each offender forfeited
-//! for the limit it went over, the honest bot and the engine forfeited
-//! nothing, and the same seed gives the same standings.
+//! Hostile bots against the judge's sandbox (docs/judge.md, Containment).
+//!
+//! Each attack (a mode of `fixtures/hostile_bot.py`, which logs every
+//! attempt to `attack.log` and then plays random legal stones) plays a
+//! tournament with an honest bot and the engine (the meta command `inarow`:
+//! the judge's own program), judged once by root and once by an ordinary
+//! user (`setpriv` to 65534 when the tests run as root; the test's folder
+//! is then that user's). The judge runs in a folder holding a secret, with
+//! a home of its own holding another, and with a third open as its fd 8 and
+//! a log open as its fd 9. Afterwards:
+//!
+//! - nothing outside the hostile bots' own folders was changed (kind,
+//!   content, mode, owner, size, mtime and ctime of every path), and no
+//!   secret's file was read (its access time, set long ago, did not move);
+//! - no secret is in what any bot wrote or in anything the judge printed;
+//! - no two bots exchanged a byte (a socket by path and by abstract name,
+//!   files left in /tmp and /dev/shm);
+//! - no process of the tournament is left;
+//! - the judge stayed small, exited 0 and printed no warning; the honest
+//!   bot and the engine forfeited nothing; each offender lost for the right
+//!   reason (a limit's forfeit, or left out of the tournament in one line);
+//! - each bot ran as a uid of its own (from `FIRST_UID`, never the judge's),
+//!   and what it wrote is its folder owner's on disk (root's folders stay
+//!   root's: nothing is chowned for a bot);
+//! - the same seed gave the same standings.
+//!
+//! Attacks: `files` (rewrite, read, shebang, chmod, meta-read,
+//! relink-meta, climb), `channels` (listen, connect, fds, disk), `escape`,
+//! and the limits `hog`, `fork`, `spin`, `bigfile`, `flood`, `flood_lines`
+//! (`-d` with a bot flooding its standard error). The checks collect what
+//! broke instead of stopping at the first, so that
+//! `the_checks_catch_a_judge_without_its_sandbox` can show they fail on a
+//! judge run with `--no-sandbox`. `setuid` (ignored) shows a hole the
+//! sandbox does not close yet.
 
 mod common;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, ExitStatus, Output, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use inarow_judge::sandbox::{FIRST_UID, judge_is_root};
 use serde_json::Value;
 
+/// The content of `secret.txt` in the test's folder, the judge's working
+/// folder, and of the file the judge holds open as fd 8.
 const SECRET: &str = "the secret outside every bot folder";
+/// The judge's home folder's `.ssh/id_rsa`.
+const SSH_KEY: &str = "the judge's own ssh key, a secret";
+/// The first line of `root-only.txt` (mode 600, root's).
+const ROOT_ONLY: &str = "root-only: a first line only root may read";
+/// The content of the log the judge holds open for appending as fd 9.
+const FD_LOG: &str = "the judge's own log, open as its fd 9\n";
+/// The user an ordinary judge runs as, when the tests run as root.
+const NOBODY: u32 = 65534;
+/// The files of the secrets, in the test's folder.
+const SECRET_FILES: [&str; 3] = ["secret.txt", "home/.ssh/id_rsa", "root-only.txt"];
+/// The last access the secrets' files show until someone reads them: long
+/// ago, so that a read moves it even where the file system updates access
+/// times lazily (`relatime`).
+const LONG_AGO: Duration = Duration::from_secs(1_000_000_000);
+/// `open`'s flag that leaves a file's access time alone (Linux).
+const O_NOATIME: i32 = 0o1_000_000;
+
+/// Who runs the judge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum As {
+    /// Root (the tests' own user when they do not run as root).
+    Root,
+    /// An ordinary user: nobody (65534) when the tests run as root.
+    User,
+}
+
+impl As {
+    /// Whether the judge drops to [`NOBODY`] (the tests run as root).
+    fn drops(self) -> bool {
+        self == As::User && judge_is_root()
+    }
+
+    /// The uid the judge runs as.
+    fn uid(self) -> u32 {
+        if self.drops() {
+            NOBODY
+        } else {
+            fs::metadata("/proc/self").unwrap().uid()
+        }
+    }
+}
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile_bot.py")
 }
 
-/// A folder `name` playing `hostile_bot.py MODE MARKER`.
-fn hostile(bots: &Path, name: &str, mode: &str, marker: &str, show_stderr: bool) -> PathBuf {
-    let folder = bots.join(name);
-    fs::create_dir_all(&folder).unwrap();
-    fs::copy(fixture(), folder.join("bot.py")).unwrap();
-    let meta = format!(
-        "{name}\npython3\nbot.py {mode} {marker}\n{}\n",
-        u8::from(show_stderr)
-    );
-    fs::write(folder.join("meta"), meta).unwrap();
-    common::give_to_bot(&folder);
-    folder
-}
-
-/// The test's world: bots (honest, the engine, and `mode`), a secret and an
-/// empty folder outside them.
+/// The test's world: a folder holding the bots (honest, the engine and the
+/// hostile ones named by their modes), secrets beside them, the judge's
+/// home, and `runs/` for what the judge writes.
 struct World {
     dir: tempfile::TempDir,
+    who: As,
     marker: String,
+    /// The bots that write their own folders (the hostile ones that run).
+    hostile: Vec<String>,
 }
 
 impl World {
-    fn new(mode: &str, show_stderr: bool) -> World {
+    /// A world with the hostile bots `modes`, each in a folder named as its
+    /// mode; `climb` is a bot whose command is `../honest/bot.py`.
+    fn new(who: As, modes: &[&str]) -> World {
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let dir = common::workspace();
         let marker = format!(
-            "inarow-hostile-{mode}-{}-{}",
+            "inarow-hostile-{}-{}",
             std::process::id(),
             NEXT.fetch_add(1, Ordering::Relaxed)
         );
-        let bots = dir.path().join("bots");
-        hostile(&bots, "honest", "honest", &marker, false);
-        hostile(&bots, mode, mode, &marker, show_stderr);
+        let root = dir.path().to_path_buf();
+        let root = root.as_path();
+        let bots = root.join("bots");
+        let mut world = World {
+            dir,
+            who,
+            marker,
+            hostile: Vec::new(),
+        };
+        world.bot("honest", "honest", "python3\nbot.py", false);
         let engine = bots.join("engine");
         fs::create_dir_all(&engine).unwrap();
-        // `inarow` by name: the judge's own program.
-        let meta = "engine\ninarow\nbot --move-nodes 300\n0\n";
-        fs::write(engine.join("meta"), meta).unwrap();
-        common::give_to_bot(&engine);
-        fs::write(dir.path().join("secret.txt"), SECRET).unwrap();
-        fs::create_dir_all(dir.path().join("outside")).unwrap();
-        World { dir, marker }
+        // A bare name: the judge's own program, found after PATH.
+        fs::write(
+            engine.join("meta"),
+            "engine\ninarow\nbot --move-nodes 300\n0\n",
+        )
+        .unwrap();
+        for &mode in modes {
+            world.hostile(mode);
+        }
+        fs::write(root.join("secret.txt"), SECRET).unwrap();
+        fs::write(root.join("root-only.txt"), format!("{ROOT_ONLY}\nmore\n")).unwrap();
+        fs::set_permissions(
+            root.join("root-only.txt"),
+            fs::Permissions::from_mode(0o600),
+        )
+        .unwrap();
+        fs::write(root.join("judge-fd9.log"), FD_LOG).unwrap();
+        fs::create_dir_all(root.join("home/.ssh")).unwrap();
+        fs::write(root.join("home/.ssh/id_rsa"), SSH_KEY).unwrap();
+        fs::set_permissions(
+            root.join("home/.ssh/id_rsa"),
+            fs::Permissions::from_mode(0o600),
+        )
+        .unwrap();
+        fs::create_dir_all(root.join("outside")).unwrap();
+        fs::create_dir_all(root.join("runs")).unwrap();
+        for secret in SECRET_FILES {
+            let file = fs::File::open(root.join(secret)).unwrap();
+            let times = fs::FileTimes::new()
+                .set_accessed(std::time::UNIX_EPOCH + LONG_AGO)
+                .set_modified(file.metadata().unwrap().modified().unwrap());
+            file.set_times(times).unwrap();
+        }
+        if who.drops() {
+            // An ordinary user's judge runs in its user's folders; the
+            // root-only file stays root's.
+            for path in walk(root) {
+                if path != root.join("root-only.txt") {
+                    std::os::unix::fs::lchown(&path, Some(NOBODY), Some(NOBODY)).unwrap();
+                }
+            }
+        }
+        world
+    }
+
+    /// A bot folder `name` running `command` (two lines of meta: the
+    /// command and the arguments before the mode).
+    fn bot(&self, name: &str, mode: &str, command: &str, show_stderr: bool) -> PathBuf {
+        let folder = self.bots().join(name);
+        fs::create_dir_all(&folder).unwrap();
+        fs::copy(fixture(), folder.join("bot.py")).unwrap();
+        let meta = format!(
+            "{name}\n{command} {mode} {}\n{}\n",
+            self.marker,
+            u8::from(show_stderr)
+        );
+        fs::write(folder.join("meta"), meta).unwrap();
+        folder
+    }
+
+    fn hostile(&mut self, mode: &str) {
+        let show_stderr = mode.starts_with("flood");
+        let link = |folder: &Path, name: &str, target: &str| {
+            std::os::unix::fs::symlink(target, folder.join(name)).unwrap();
+        };
+        match mode {
+            "climb" => {
+                // Refused: never runs, so its folder is checked as outside.
+                let folder = self.bot(mode, "honest", "../honest/bot.py\n", false);
+                fs::remove_file(folder.join("bot.py")).unwrap();
+                return;
+            }
+            "shebang" => {
+                // `./run` names `secret.txt` as its interpreter: relative,
+                // so the kernel finds it in the bot's folder (a link to
+                // python3), never the judge's secret.txt.
+                let folder = self.bot(mode, mode, "./run\n", false);
+                let script = fs::read_to_string(fixture()).unwrap();
+                let body = script.split_once('\n').unwrap().1;
+                fs::write(folder.join("run"), format!("#!secret.txt\n{body}")).unwrap();
+                fs::set_permissions(folder.join("run"), fs::Permissions::from_mode(0o755)).unwrap();
+                fs::remove_file(folder.join("bot.py")).unwrap();
+                assert!(Path::new("/usr/bin/python3").is_file());
+                link(&folder, "secret.txt", "/usr/bin/python3");
+                link(&folder, "z", "/");
+            }
+            "connect" => {
+                let folder = self.bot(mode, mode, "python3\nbot.py", false);
+                link(&folder, "z", "/");
+            }
+            _ => {
+                self.bot(mode, mode, "python3\nbot.py", show_stderr);
+            }
+        }
+        self.hostile.push(mode.to_string());
+    }
+
+    fn root(&self) -> &Path {
+        self.dir.path()
     }
 
     fn bots(&self) -> PathBuf {
-        self.dir.path().join("bots")
+        self.root().join("bots")
     }
 
     fn attack_log(&self, bot: &str) -> String {
         fs::read_to_string(self.bots().join(bot).join("attack.log")).unwrap_or_default()
     }
+
+    /// Runs `inarow ARGS` as [`As`] says, in the test's folder with its
+    /// `home` as HOME, holding the secret open as fd 8 and the log as fd 9
+    /// (nothing else above 2).
+    fn inarow(&self, args: &[String]) -> Ran {
+        let script = r#"for fd in /proc/$$/fd/*; do fd=${fd##*/}; [ "$fd" -gt 2 ] && eval "exec $fd<&-"; done; exec 8<"$1" 9>>"$2"; shift 2; exec "$@""#;
+        let mut command = Command::new("bash");
+        command
+            .args(["-c", script, "bash"])
+            .arg(self.root().join("secret.txt"))
+            .arg(self.root().join("judge-fd9.log"));
+        if self.who.drops() {
+            command.args(["setpriv", "--reuid", "65534", "--regid", "65534"]);
+            command.arg("--clear-groups");
+        }
+        let child = command
+            .arg(env!("CARGO_BIN_EXE_inarow"))
+            .args(args)
+            .current_dir(self.root())
+            .env("HOME", self.root().join("home"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let pid = child.id();
+        let done = Arc::new(AtomicBool::new(false));
+        let watcher = {
+            let done = done.clone();
+            // What the bots start (a grandchild, children) carries this.
+            let offspring = format!("{}-", self.marker);
+            std::thread::spawn(move || {
+                let (mut peak, mut saw) = (0u64, false);
+                while !done.load(Ordering::Relaxed) {
+                    let status =
+                        fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+                    if let Some(kib) = status
+                        .lines()
+                        .find_map(|l| l.strip_prefix("VmHWM:"))
+                        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+                    {
+                        peak = peak.max(kib);
+                    }
+                    saw |= !marked(&offspring).is_empty();
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                (peak, saw)
+            })
+        };
+        let output = child.wait_with_output().unwrap();
+        done.store(true, Ordering::Relaxed);
+        let (peak_kib, saw_offspring) = watcher.join().unwrap();
+        Ran {
+            output,
+            peak_kib,
+            saw_offspring,
+        }
+    }
+
+    /// Plays the tournament with small limits (and `extra` options),
+    /// writing to `runs/TAG`.
+    fn judge(&self, tag: &str, extra: &[&str]) -> Run {
+        let out = self.root().join("runs").join(tag);
+        fs::create_dir_all(&out).unwrap();
+        if self.who.drops() {
+            std::os::unix::fs::lchown(&out, Some(NOBODY), Some(NOBODY)).unwrap();
+        }
+        let mut args: Vec<String> = [
+            "judge",
+            "--seed",
+            "7",
+            "-j",
+            "1",
+            "--timeout",
+            "20",
+            "--memory",
+            "256M",
+            "--processes",
+            "48",
+            "--bots",
+        ]
+        .map(String::from)
+        .to_vec();
+        args.push(self.bots().display().to_string());
+        args.push("--results".into());
+        args.push(out.join("results.json").display().to_string());
+        args.push("--sgf".into());
+        args.push(out.join("sgf").display().to_string());
+        args.extend(extra.iter().map(|a| a.to_string()));
+        let ran = self.inarow(&args);
+        let results_text = fs::read_to_string(out.join("results.json")).unwrap_or_default();
+        Run {
+            tag: tag.to_string(),
+            status: ran.output.status,
+            stdout: String::from_utf8_lossy(&ran.output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&ran.output.stderr).into_owned(),
+            results: serde_json::from_str(&results_text).unwrap_or(Value::Null),
+            results_text,
+            peak_kib: ran.peak_kib,
+            saw_offspring: ran.saw_offspring,
+        }
+    }
+
+    /// Every path of the world outside the hostile bots' folders and
+    /// `runs/`, with what it is.
+    fn snapshot(&self) -> Snapshot {
+        let skip: Vec<PathBuf> = self
+            .hostile
+            .iter()
+            .map(|bot| self.bots().join(bot))
+            .chain([self.root().join("runs")])
+            .collect();
+        let mut found = BTreeMap::new();
+        let mut stack = vec![self.root().to_path_buf()];
+        while let Some(path) = stack.pop() {
+            if skip.iter().any(|s| path.starts_with(s)) {
+                continue;
+            }
+            let mut entry = Entry::of(&path);
+            // The judge's probe writes (and removes) a file in each bot's
+            // folder: the folder's times are the judge's to change.
+            if let Ok(entry) = &mut entry
+                && path.parent() == Some(&self.bots())
+            {
+                (entry.mtime, entry.ctime) = ((0, 0), (0, 0));
+            }
+            if let Ok(entry) = &entry
+                && entry.kind == 'd'
+            {
+                match fs::read_dir(&path) {
+                    Ok(list) => stack.extend(list.map(|e| e.unwrap().path())),
+                    Err(e) => {
+                        found.insert(path.join("*"), Err(e.to_string()));
+                    }
+                }
+            }
+            found.insert(path, entry);
+        }
+        found
+    }
+
+    /// Processes of the tournament still alive (the kernel finishes
+    /// killing a namespace a moment after its game ends).
+    fn leftovers(&self) -> Vec<i32> {
+        let start = Instant::now();
+        loop {
+            let mut left = common::processes_in(&self.bots());
+            left.extend(marked(&self.marker));
+            left.sort_unstable();
+            left.dedup();
+            if left.is_empty() || start.elapsed() > Duration::from_secs(3) {
+                return left;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// What every tournament of hostile bots must show after `runs` (the
+    /// first two of the same bots): one line per thing that broke.
+    fn findings(&self, before: &Snapshot, runs: &[&Run]) -> Vec<String> {
+        let mut found = self.reads();
+        for run in runs {
+            if !run.status.success() {
+                found.push(format!(
+                    "run {}: the judge failed ({}): {}",
+                    run.tag,
+                    run.status,
+                    tail(&run.stderr)
+                ));
+            }
+            if run.results.is_null() {
+                found.push(format!("run {}: no results file", run.tag));
+            }
+            if let Some(line) = run
+                .stderr
+                .lines()
+                .find(|l| l.to_lowercase().contains("warning"))
+            {
+                found.push(format!("run {}: the judge warned: {line}", run.tag));
+            }
+            if run.peak_kib >= 200 * 1024 {
+                found.push(format!(
+                    "run {}: the judge grew to {} KiB",
+                    run.tag, run.peak_kib
+                ));
+            }
+            for (by, kind) in forfeits(&run.results) {
+                if by == "honest" || by == "engine" {
+                    found.push(format!("run {}: {by} forfeited ({kind})", run.tag));
+                }
+            }
+            for (what, text) in [("stdout", &run.stdout), ("stderr", &run.stderr)] {
+                found.extend(secrets_in(
+                    &format!("run {}: the judge's {what}", run.tag),
+                    text,
+                ));
+            }
+            found.extend(secrets_in(
+                &format!("run {}: the results", run.tag),
+                &run.results_text,
+            ));
+        }
+        if let [first, second, ..] = runs
+            && first.results["standings"] != second.results["standings"]
+        {
+            found.push(format!(
+                "the same seed gave other standings: {} then {}",
+                first.results["standings"], second.results["standings"]
+            ));
+        }
+        found.extend(changes(before, &self.snapshot()));
+        let left = self.leftovers();
+        if !left.is_empty() {
+            found.push(format!("processes {left:?} outlived the tournament"));
+        }
+        for bot in &self.hostile {
+            for file in ["loot.txt", "attack.log"] {
+                let text = fs::read_to_string(self.bots().join(bot).join(file)).unwrap_or_default();
+                found.extend(secrets_in(&format!("{bot}'s {file}"), &text));
+            }
+        }
+        found.extend(self.uid_findings());
+        found.extend(self.owner_findings());
+        found
+    }
+
+    /// What the hostile bots wrote in their folders belongs on disk to
+    /// their folders' owner (root's folders stay root's: nothing was
+    /// chowned to let a bot write).
+    fn owner_findings(&self) -> Vec<String> {
+        let mut found = Vec::new();
+        for bot in &self.hostile {
+            let folder = self.bots().join(bot);
+            let owner = fs::metadata(&folder).unwrap().uid();
+            if let Ok(log) = fs::metadata(folder.join("attack.log"))
+                && log.uid() != owner
+            {
+                found.push(format!(
+                    "{bot}'s attack.log is uid {}'s on disk, its folder uid {owner}'s",
+                    log.uid()
+                ));
+            }
+        }
+        found
+    }
+
+    /// Whether reading a file of the world moves its access time (not on
+    /// a file system mounted `noatime`).
+    fn keeps_access_times(&self) -> bool {
+        let probe = self.root().join("runs/atime-probe");
+        fs::write(&probe, "probe").unwrap();
+        let file = fs::File::open(&probe).unwrap();
+        file.set_times(fs::FileTimes::new().set_accessed(std::time::UNIX_EPOCH + LONG_AGO))
+            .unwrap();
+        fs::read(&probe).unwrap();
+        let moved =
+            file.metadata().unwrap().accessed().unwrap() != std::time::UNIX_EPOCH + LONG_AGO;
+        fs::remove_file(&probe).unwrap();
+        moved
+    }
+
+    /// The secrets whose files were read (their access time moved), where
+    /// this file system keeps access times.
+    fn reads(&self) -> Vec<String> {
+        SECRET_FILES
+            .into_iter()
+            .filter(|secret| {
+                let meta = fs::metadata(self.root().join(secret)).unwrap();
+                meta.accessed().unwrap() != std::time::UNIX_EPOCH + LONG_AGO
+            })
+            .map(|secret| format!("{secret} was read (its access time moved)"))
+            .collect()
+    }
+
+    /// Each hostile bot ran as a uid of its own (from [`FIRST_UID`]), never
+    /// the judge's.
+    fn uid_findings(&self) -> Vec<String> {
+        let mut found = Vec::new();
+        let judge = self.who.uid();
+        let mut owners: BTreeMap<u32, &str> = BTreeMap::new();
+        for bot in &self.hostile {
+            let uids: BTreeSet<u32> = self
+                .attack_log(bot)
+                .lines()
+                .filter_map(|l| l.strip_prefix("uid ")?.parse().ok())
+                .collect();
+            if uids.is_empty() {
+                found.push(format!("{bot} never said which uid it ran as"));
+            }
+            for uid in uids {
+                if uid < FIRST_UID || uid == judge {
+                    found.push(format!(
+                        "{bot} ran as uid {uid} (the judge is {judge}; a bot's uid is from {FIRST_UID})"
+                    ));
+                }
+                if let Some(other) = owners.insert(uid, bot)
+                    && other != bot
+                {
+                    found.push(format!("{other} and {bot} both ran as uid {uid}"));
+                }
+            }
+        }
+        found
+    }
+
+    /// Every attempt of `bot` whose line starts with one of `attempts` was
+    /// made and denied.
+    fn denied(&self, bot: &str, attempts: &[&str]) -> Vec<String> {
+        let log = self.attack_log(bot);
+        let mut found = Vec::new();
+        for attempt in attempts {
+            let lines: Vec<&str> = log.lines().filter(|l| l.starts_with(attempt)).collect();
+            if lines.is_empty() {
+                found.push(format!("{bot}: {attempt:?} was never tried"));
+            }
+            for line in lines.into_iter().filter(|l| !l.contains(": denied (")) {
+                found.push(format!("{bot}: {line}"));
+            }
+        }
+        found
+    }
 }
 
-/// Every file of a folder and its bytes.
-fn snapshot(folder: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    fs::read_dir(folder)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_file())
-        .map(|p| (p.clone(), fs::read(&p).unwrap()))
+impl Drop for World {
+    /// Whatever the checks found, nothing of the test is left running, and
+    /// every folder can be removed.
+    fn drop(&mut self) {
+        for pid in marked(&self.marker) {
+            let _ = Command::new("kill")
+                .args(["-9", &pid.to_string()])
+                .stderr(Stdio::null())
+                .status();
+        }
+        // Where an uncontained listener left them.
+        for folder in ["/tmp", "/dev/shm"] {
+            let _ = fs::remove_file(format!("{folder}/inarow-drop-{}", self.marker));
+        }
+        for path in walk(self.root()) {
+            if path.symlink_metadata().is_ok_and(|m| m.is_dir()) {
+                let _ = fs::set_permissions(&path, fs::Permissions::from_mode(0o755));
+            }
+        }
+    }
+}
+
+/// What one start of `inarow` left.
+struct Ran {
+    output: Output,
+    /// Its peak resident memory in KiB, as last seen.
+    peak_kib: u64,
+    /// Whether a process a bot started (a grandchild, a child) was seen
+    /// while it ran.
+    saw_offspring: bool,
+}
+
+/// What one tournament left.
+struct Run {
+    tag: String,
+    status: ExitStatus,
+    stdout: String,
+    stderr: String,
+    /// The results file (null if none was written).
+    results: Value,
+    results_text: String,
+    peak_kib: u64,
+    saw_offspring: bool,
+}
+
+impl Run {
+    /// The bots left out, as (folder, reason).
+    fn left_out(&self) -> Vec<(String, String)> {
+        self.results["left_out"]
+            .as_array()
+            .map(|list| {
+                list.iter()
+                    .map(|l| {
+                        (
+                            l["folder"].as_str().unwrap_or("").to_string(),
+                            l["reason"].as_str().unwrap_or("").to_string(),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The bots that played.
+    fn bots(&self) -> Vec<String> {
+        self.results["bots"]
+            .as_array()
+            .map(|list| {
+                list.iter()
+                    .map(|b| b.as_str().unwrap_or("").to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// `folder` was left out (the reason holding `why`) with one line
+    /// naming it, and the others played every game.
+    fn left_out_findings(&self, folder: &str, why: &str, playing: usize) -> Vec<String> {
+        let mut found = Vec::new();
+        let tag = &self.tag;
+        match self.left_out().iter().find(|(f, _)| f == folder) {
+            Some((_, reason)) if reason.contains(why) => {}
+            Some((_, reason)) => found.push(format!(
+                "run {tag}: {folder} was left out for {reason:?}, not {why:?}"
+            )),
+            None => found.push(format!("run {tag}: {folder} was not left out")),
+        }
+        let named: Vec<&str> = self
+            .stderr
+            .lines()
+            .filter(|l| l.contains(&format!("/{folder}")))
+            .collect();
+        if named.len() != 1 || !named[0].contains("leaving out") {
+            found.push(format!(
+                "run {tag}: the judge named {folder} in {} lines: {named:?}",
+                named.len()
+            ));
+        }
+        if self.bots().iter().any(|b| b == folder) {
+            found.push(format!("run {tag}: {folder} played"));
+        }
+        let games = self.results["games"].as_array().map_or(0, Vec::len);
+        if self.bots().len() != playing || games != playing * (playing - 1) {
+            found.push(format!(
+                "run {tag}: {} bots played {games} games, not {playing} bots all their games",
+                self.bots().len()
+            ));
+        }
+        found
+    }
+}
+
+/// A path's kind, mode, owner, size, times and content (a link's target).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Entry {
+    kind: char,
+    mode: u32,
+    owner: (u32, u32),
+    size: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+    content: Vec<u8>,
+}
+
+type Snapshot = BTreeMap<PathBuf, Result<Entry, String>>;
+
+impl Entry {
+    fn of(path: &Path) -> Result<Entry, String> {
+        let meta = path.symlink_metadata().map_err(|e| e.to_string())?;
+        let kind = if meta.is_dir() {
+            'd'
+        } else if meta.is_symlink() {
+            'l'
+        } else if meta.is_file() {
+            'f'
+        } else {
+            '?'
+        };
+        let content = match kind {
+            'f' => read_quietly(path).map_err(|e| e.to_string())?,
+            'l' => fs::read_link(path)
+                .map_err(|e| e.to_string())?
+                .into_os_string()
+                .into_encoded_bytes(),
+            _ => Vec::new(),
+        };
+        Ok(Entry {
+            kind,
+            mode: meta.mode(),
+            owner: (meta.uid(), meta.gid()),
+            size: meta.len(),
+            mtime: (meta.mtime(), meta.mtime_nsec()),
+            ctime: (meta.ctime(), meta.ctime_nsec()),
+            content,
+        })
+    }
+
+    /// The names of what differs from `other`.
+    fn differences(&self, other: &Entry) -> Vec<&'static str> {
+        [
+            ("kind", self.kind != other.kind),
+            ("mode", self.mode != other.mode),
+            ("owner", self.owner != other.owner),
+            ("size", self.size != other.size),
+            ("mtime", self.mtime != other.mtime),
+            (
+                "ctime (mode, owner, times or attributes)",
+                self.ctime != other.ctime,
+            ),
+            ("content", self.content != other.content),
+        ]
+        .into_iter()
+        .filter_map(|(name, differs)| differs.then_some(name))
         .collect()
+    }
+}
+
+/// The bytes of `path`, read without moving its access time where this
+/// process may (its owner, or root).
+fn read_quietly(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(O_NOATIME)
+        .open(path)
+        .or_else(|_| fs::File::open(path))?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// What differs between two snapshots, one line per path.
+fn changes(before: &Snapshot, after: &Snapshot) -> Vec<String> {
+    let paths: BTreeSet<&PathBuf> = before.keys().chain(after.keys()).collect();
+    paths
+        .into_iter()
+        .filter_map(|path| {
+            let (a, b) = (before.get(path), after.get(path));
+            let what = match (a, b) {
+                _ if a == b => return None,
+                (Some(_), None) => "removed".to_string(),
+                (None, Some(_)) => "appeared".to_string(),
+                (Some(Ok(a)), Some(Ok(b))) => format!("{} changed", a.differences(b).join(", ")),
+                (a, b) => format!("{a:?} became {b:?}"),
+            };
+            Some(format!(
+                "outside the bots' folders: {}: {what}",
+                path.display()
+            ))
+        })
+        .collect()
+}
+
+/// Every path under `root`, `root` included, links not followed.
+fn walk(root: &Path) -> Vec<PathBuf> {
+    let mut all = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(path) = stack.pop() {
+        if path.symlink_metadata().is_ok_and(|m| m.is_dir())
+            && let Ok(list) = fs::read_dir(&path)
+        {
+            stack.extend(list.filter_map(|e| e.ok()).map(|e| e.path()));
+        }
+        all.push(path);
+    }
+    all
+}
+
+/// A line per secret that `text` (what `whose`) holds.
+fn secrets_in(whose: &str, text: &str) -> Vec<String> {
+    [SECRET, SSH_KEY, ROOT_ONLY, FD_LOG.trim_end()]
+        .into_iter()
+        .filter(|secret| text.contains(secret))
+        .map(|secret| format!("{whose} holds the secret {secret:?}"))
+        .collect()
+}
+
+/// The last lines of a long text.
+fn tail(text: &str) -> &str {
+    let cut = text.len().saturating_sub(2000);
+    let cut = (cut..text.len())
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(text.len());
+    &text[cut..]
 }
 
 /// Live processes whose command line holds `marker`.
@@ -106,85 +828,26 @@ fn marked(marker: &str) -> Vec<i32> {
         .collect()
 }
 
-/// What one run of the judge left.
-struct Run {
-    results: Value,
-    stderr: String,
-    /// The judge's peak resident memory in KiB, as it was last seen.
-    peak_kib: u64,
-    /// Whether a marked process was seen while the judge ran.
-    saw_marked: bool,
-}
-
-/// Runs `inarow judge ARGS` over the world's bots with small limits.
-fn judge(world: &World, tag: &str, extra: &[&str]) -> Run {
-    let out = world.dir.path().join(format!("out-{tag}"));
-    fs::create_dir_all(&out).unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_inarow"))
-        .args(["judge", "--seed", "7", "-j", "1", "--timeout", "20"])
-        .args(["--memory", "256M", "--processes", "48"])
-        .arg("--bots")
-        .arg(world.bots())
-        .arg("--results")
-        .arg(out.join("results.json"))
-        .arg("--sgf")
-        .arg(out.join("sgf"))
-        .args(extra)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let pid = child.id();
-    let done = Arc::new(AtomicBool::new(false));
-    let watcher = {
-        let done = done.clone();
-        let marker = world.marker.clone();
-        std::thread::spawn(move || {
-            let (mut peak, mut saw) = (0u64, false);
-            while !done.load(Ordering::Relaxed) {
-                let status = fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-                if let Some(kib) = status
-                    .lines()
-                    .find_map(|l| l.strip_prefix("VmHWM:"))
-                    .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-                {
-                    peak = peak.max(kib);
-                }
-                saw |= !marked(&marker).is_empty();
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            (peak, saw)
-        })
-    };
-    let output = child.wait_with_output().unwrap();
-    done.store(true, Ordering::Relaxed);
-    let (peak_kib, saw_marked) = watcher.join().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert!(output.status.success(), "the judge failed: {stderr}");
-    let results =
-        serde_json::from_str(&fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
-    Run {
-        results,
-        stderr,
-        peak_kib,
-        saw_marked,
-    }
-}
-
 /// The forfeits of a run as (bot, fault kind).
 fn forfeits(results: &Value) -> Vec<(String, String)> {
     results["games"]
         .as_array()
-        .unwrap()
-        .iter()
-        .filter(|g| !g["forfeit"].is_null())
-        .map(|g| {
-            (
-                g["forfeit"]["by"].as_str().unwrap().to_string(),
-                g["forfeit"]["fault"]["kind"].as_str().unwrap().to_string(),
-            )
+        .map(|games| {
+            games
+                .iter()
+                .filter(|g| !g["forfeit"].is_null())
+                .map(|g| {
+                    (
+                        g["forfeit"]["by"].as_str().unwrap_or("").to_string(),
+                        g["forfeit"]["fault"]["kind"]
+                            .as_str()
+                            .unwrap_or("")
+                            .to_string(),
+                    )
+                })
+                .collect()
         })
-        .collect()
+        .unwrap_or_default()
 }
 
 /// The fault kinds of `bot`'s forfeits.
@@ -196,220 +859,637 @@ fn forfeits_by(results: &Value, bot: &str) -> Vec<String> {
         .collect()
 }
 
-/// Plays the world's tournament twice and checks what every hostile bot
-/// must leave untouched; returns the first run.
-fn contained(world: &World, mode: &str) -> Run {
-    let honest = world.bots().join("honest");
-    let before = snapshot(&honest);
-    let first = judge(world, "first", &[]);
-    let second = judge(world, "second", &[]);
-    assert_eq!(
-        snapshot(&honest),
-        before,
-        "{mode}: the honest bot's files changed"
+/// `bot` forfeited every game of every run for `kind`: `games` each run.
+fn lost_every_game(runs: &[&Run], bot: &str, kind: &str, games: usize) -> Vec<String> {
+    runs.iter()
+        .filter_map(|run| {
+            let kinds = forfeits_by(&run.results, bot);
+            (kinds != vec![kind; games]).then(|| {
+                format!(
+                    "run {}: {bot} forfeited {kinds:?}, not {games} times {kind}",
+                    run.tag
+                )
+            })
+        })
+        .collect()
+}
+
+/// Fails with every finding, one a line.
+fn assert_held(found: &[String]) {
+    assert!(
+        found.is_empty(),
+        "the sandbox let through:\n  {}",
+        found.join("\n  ")
     );
-    assert_eq!(
-        fs::read_to_string(world.dir.path().join("secret.txt")).unwrap(),
-        SECRET
+}
+
+/// The bots that attack files: other bots' folders (`rewrite`), secrets
+/// outside (`read`; `shebang`: through a `#!` line naming a file of the
+/// judge's working folder and a link to `/`), modes and times outside
+/// (`chmod`), their own meta files (`meta-read`, `relink-meta`), and a
+/// meta whose command climbs into another bot's folder (`climb`, left out).
+/// Played twice, then once more after the test itself has made
+/// `relink-meta`'s meta a link to a root-only file.
+fn file_attacks(who: As, extra: &[&str]) -> (World, Vec<String>) {
+    let world = World::new(
+        who,
+        &[
+            "rewrite",
+            "read",
+            "shebang",
+            "chmod",
+            "meta-read",
+            "relink-meta",
+            "climb",
+        ],
     );
-    let outside: Vec<_> = fs::read_dir(world.dir.path().join("outside"))
-        .unwrap()
-        .collect();
-    assert!(outside.is_empty(), "{mode}: something was written outside");
-    let mut left = Vec::new();
-    let start = Instant::now();
-    // The kernel finishes killing a namespace a moment after its game ends.
-    while start.elapsed() < Duration::from_secs(3) {
-        left = common::processes_in(&world.bots());
-        left.extend(marked(&world.marker));
-        if left.is_empty() {
-            break;
+    let metas = ["meta-read", "relink-meta"].map(|bot| world.bots().join(bot).join("meta"));
+    let metas_before = metas.clone().map(|m| fs::read(m).unwrap());
+    let before = world.snapshot();
+    let first = world.judge("first", extra);
+    let second = world.judge("second", extra);
+    let mut found = Vec::new();
+    for (meta, content) in metas.iter().zip(&metas_before) {
+        let now = meta.symlink_metadata();
+        if !now.is_ok_and(|m| m.is_file()) || fs::read(meta).ok().as_ref() != Some(content) {
+            found.push(format!("{} changed", meta.display()));
         }
-        std::thread::sleep(Duration::from_millis(50));
     }
-    assert!(
-        left.is_empty(),
-        "{mode}: processes {left:?} outlived the tournament"
-    );
     for run in [&first, &second] {
-        assert!(
-            run.peak_kib < 200 * 1024,
-            "{mode}: the judge grew to {} KiB",
-            run.peak_kib
-        );
-        let innocent: Vec<_> = forfeits(&run.results)
-            .into_iter()
-            .filter(|(by, _)| by == "honest" || by == "engine")
-            .collect();
-        assert!(innocent.is_empty(), "{mode}: {innocent:?}");
+        found.extend(run.left_out_findings("climb", "\"../honest/bot.py\"", 8));
+        // Nothing the meta-read bot wrote into its meta was granted, or refused.
+        if run.left_out().len() != 1 {
+            found.push(format!("run {}: left out {:?}", run.tag, run.left_out()));
+        }
     }
-    assert_eq!(
-        first.results["standings"], second.results["standings"],
-        "{mode}: the same seed, the same standings"
-    );
-    first
-}
-
-#[test]
-fn a_bot_cannot_rewrite_its_opponents_program() {
-    let world = World::new("rewrite", false);
-    let run = contained(&world, "rewrite");
-    let log = world.attack_log("rewrite");
-    // Three attempts in each of its four games, in each of the two runs.
-    assert_eq!(log.matches(": denied").count(), 3 * 4 * 2, "{log}");
-    assert!(!log.contains("done"), "{log}");
-    // A judge started as root does not run bots as root.
-    assert!(log.contains("uid ") && !log.contains("uid 0\n"), "{log}");
-    assert!(
-        forfeits(&run.results).is_empty(),
-        "{:?}",
-        forfeits(&run.results)
-    );
-}
-
-#[test]
-fn a_bot_reads_nothing_outside_its_folder() {
-    let world = World::new("read", false);
-    contained(&world, "read");
-    let log = world.attack_log("read");
-    for attempt in [
-        "read ../../secret.txt",
-        "read /etc/shadow",
-        "list /",
-        "plant",
-    ] {
-        assert!(
-            log.lines()
-                .filter(|l| l.starts_with(attempt))
-                .all(|l| l.contains("denied")),
-            "{attempt}: {log}"
-        );
-        assert!(log.contains(attempt), "{attempt} was tried: {log}");
+    found.extend(world.denied(
+        "rewrite",
+        &[
+            "rewrite ../honest/bot.py",
+            "append to ../honest/meta",
+            "remove ../honest/bot.py",
+        ],
+    ));
+    found.extend(world.denied(
+        "read",
+        &[
+            "read ../../secret.txt",
+            "read /etc/shadow",
+            "plant ../../outside/planted.txt",
+        ],
+    ));
+    let shebang = world.attack_log("shebang");
+    if !shebang.contains("/shebang/./run by /usr/bin/python3") {
+        found.push(format!(
+            "the shebang bot did not run through its #! line: {shebang}"
+        ));
     }
-    let loot = world.bots().join("read/loot.txt");
-    assert!(!loot.exists(), "{:?}", fs::read_to_string(loot));
+    found.extend(world.denied("shebang", &["read z/", "read /proc/1/", "read ../"]));
+    for line in shebang.lines().filter(|l| l.starts_with("list ")) {
+        if line.contains("honest") || line.contains("engine") {
+            found.push(format!("shebang saw another bot: {line}"));
+        }
+    }
+    // `..` and `../..` are folders of the bot's own view (its private
+    // /tmp): what it does there must only leave the real ones alone.
+    found.extend(world.denied(
+        "chmod",
+        &[
+            "chmod 000 ../honest",
+            "utime ../honest",
+            "setxattr ../honest",
+            "chmod 000 ../../secret.txt",
+            "utime ../../secret.txt",
+            "setxattr ../../secret.txt",
+        ],
+    ));
+    found.extend(world.denied(
+        "meta-read",
+        &["append read: to meta", "read ../../secret.txt"],
+    ));
+    found.extend(world.denied(
+        "relink-meta",
+        &[
+            "rename a link over meta",
+            "remove meta",
+            "rename meta away",
+            "link as meta",
+            "write meta",
+            "chmod meta",
+            "read ../../root-only.txt",
+        ],
+    ));
+    // The organiser's own mistake: the meta a link to a root-only file.
+    let meta = world.bots().join("relink-meta/meta");
+    let _ = fs::remove_file(&meta);
+    std::os::unix::fs::symlink("../../root-only.txt", &meta).unwrap();
+    let third = world.judge("third", extra);
+    found.extend(third.left_out_findings("relink-meta", "symbolic link", 7));
+    found.extend(third.left_out_findings("climb", "\"../honest/bot.py\"", 7));
+    found.extend(world.findings(&before, &[&first, &second, &third]));
+    (world, found)
 }
 
-#[test]
-fn a_grandchild_in_its_own_session_dies_with_the_game() {
-    let world = World::new("escape", false);
-    let run = contained(&world, "escape");
-    assert!(world.attack_log("escape").contains("started a grandchild"));
-    assert!(run.saw_marked, "the grandchild ran while the judge did");
-    assert!(
-        forfeits(&run.results).is_empty(),
-        "{:?}",
-        forfeits(&run.results)
-    );
+/// The bots that attack through channels: a unix socket served by one
+/// (`listen`) that another (`connect`) tries to reach by path, by a link
+/// to `/` and by its abstract name; the judge's inherited file descriptors
+/// and the terminal (`fds`); and a folder filled past `--disk` (`disk`).
+fn channel_attacks(who: As, extra: &[&str]) -> (World, Vec<String>) {
+    let world = World::new(who, &["listen", "connect", "fds", "disk"]);
+    let before = world.snapshot();
+    let mut options = vec!["--disk", "64M", "--file-size", "32M"];
+    options.extend(extra);
+    let first = world.judge("first", &options);
+    let second = world.judge("second", &options);
+    let mut found = world.findings(&before, &[&first, &second]);
+    let listen = world.attack_log("listen");
+    for served in ["listen: serving sock", "listen: serving @abstract"] {
+        if !listen.contains(served) {
+            found.push(format!(
+                "the listener could not serve, so proves nothing: {listen}"
+            ));
+        }
+    }
+    for line in listen.lines() {
+        let heard = line.starts_with("listen: accepted")
+            || (line.starts_with("listen: received") && line != "listen: received 0 bytes in all");
+        if heard {
+            found.push(format!("the listener heard from another bot: {line}"));
+        }
+    }
+    for folder in ["/tmp", "/dev/shm"] {
+        if !listen.contains(&format!("listen: left a file in {folder}\n")) {
+            found.push(format!("the listener left nothing in {folder}: {listen}"));
+        }
+    }
+    if !listen.contains("listen: received 0 bytes in all") {
+        found.push(format!("the listener never summed up: {listen}"));
+    }
+    found.extend(world.denied(
+        "connect",
+        &[
+            "connect ../listen/sock (vs listen)",
+            &format!(
+                "connect z{}/listen/sock (vs listen)",
+                world.bots().display()
+            ),
+            "connect @abstract (vs listen)",
+            "read /tmp/inarow-drop (vs listen)",
+            "read /dev/shm/inarow-drop (vs listen)",
+        ],
+    ));
+    found.extend(world.denied("connect", &["connect "]));
+    let fds = world.attack_log("fds");
+    let open: Vec<&str> = fds
+        .lines()
+        .filter(|l| l.starts_with("fds: open above 2:"))
+        .collect();
+    if open.is_empty() || open.iter().any(|l| *l != "fds: open above 2: []") {
+        found.push(format!("the fds bot held more than 0, 1 and 2: {open:?}"));
+    }
+    found.extend(world.denied(
+        "fds",
+        &["read fd 8", "read fd ", "write fd 9", "TIOCSTI fd "],
+    ));
+    // Five opponents, two games each.
+    found.extend(lost_every_game(&[&first, &second], "disk", "disk", 10));
+    (world, found)
 }
 
-#[test]
-fn a_bot_over_its_memory_forfeits_for_memory() {
-    let world = World::new("hog", false);
-    let run = contained(&world, "hog");
-    assert_eq!(
-        forfeits_by(&run.results, "hog"),
-        ["memory"; 4],
-        "every game of the hog"
-    );
+fn files(who: As) {
+    assert_held(&file_attacks(who, &[]).1);
+}
+
+fn channels(who: As) {
+    assert_held(&channel_attacks(who, &[]).1);
+}
+
+/// A tournament of honest, the engine and the bot `mode`, played twice with
+/// `extra` options: the findings, and the two runs.
+fn alone(who: As, mode: &str, extra: &[&str]) -> (World, Vec<String>, [Run; 2]) {
+    let world = World::new(who, &[mode]);
+    let before = world.snapshot();
+    let first = world.judge("first", extra);
+    let second = world.judge("second", extra);
+    let found = world.findings(&before, &[&first, &second]);
+    (world, found, [first, second])
+}
+
+/// A grandchild in a session of its own (`escape`) dies with its game. (Each
+/// of its games waits out the grace period after EXIT, so it plays alone.)
+fn escape(who: As) {
+    let (world, mut found, runs) = alone(who, "escape", &[]);
+    if !world
+        .attack_log("escape")
+        .contains("escape: started a grandchild")
+    {
+        found.push("the escape bot started no grandchild".into());
+    }
+    if !runs.iter().any(|run| run.saw_offspring) {
+        found.push("the grandchild was never seen running, so its end proves nothing".into());
+    }
+    for run in &runs {
+        if !forfeits(&run.results).is_empty() {
+            found.push(format!("run {}: {:?}", run.tag, forfeits(&run.results)));
+        }
+    }
+    assert_held(&found);
+}
+
+fn hog(who: As) {
+    let (world, mut found, runs) = alone(who, "hog", &[]);
+    // The memory group names the limit; without one (an ordinary user's
+    // judge has no cgroup delegated here) the per-process floor makes
+    // Python fail, a crash.
+    let kind = if who == As::Root { "memory" } else { "crash" };
+    found.extend(lost_every_game(&[&runs[0], &runs[1]], "hog", kind, 4));
     let log = world.attack_log("hog");
-    assert!(log.contains("holding 64 MiB"), "{log}");
-    assert!(!log.contains("holding 512 MiB"), "{log}");
-    let sgf_dir = world.dir.path().join("out-first/sgf");
-    let sgf: String = fs::read_dir(sgf_dir)
-        .unwrap()
-        .map(|e| fs::read_to_string(e.unwrap().path()).unwrap())
+    if !log.contains("holding 64 MiB") || log.contains("holding 512 MiB") {
+        found.push(format!("the hog held what it should not: {log}"));
+    }
+    if who == As::Root {
+        let sgf: String = fs::read_dir(world.root().join("runs/first/sgf"))
+            .unwrap()
+            .map(|e| fs::read_to_string(e.unwrap().path()).unwrap())
+            .collect();
+        if !sgf.contains("hog forfeits: memory: over its 256 MiB of memory") {
+            found.push(format!("the SGF does not name the limit: {sgf}"));
+        }
+    }
+    assert_held(&found);
+}
+
+fn fork(who: As) {
+    let (world, mut found, runs) = alone(who, "fork", &[]);
+    let log = world.attack_log("fork");
+    if !log.contains("refused after") {
+        found.push(format!("the forker was never refused: {log}"));
+    }
+    if !runs[0].saw_offspring {
+        found.push("the forker's children were never seen".into());
+    }
+    if who == As::Root {
+        found.extend(lost_every_game(
+            &[&runs[0], &runs[1]],
+            "fork",
+            "processes",
+            4,
+        ));
+    }
+    // Without a pids group (an ordinary user's judge here) RLIMIT_NPROC
+    // refuses the fork and the bot plays on: no forfeit to name.
+    assert_held(&found);
+}
+
+fn spin(who: As) {
+    let (world, mut found, runs) = alone(who, "spin", &["--cpu", "1"]);
+    found.extend(lost_every_game(&[&runs[0], &runs[1]], "spin", "cpu", 4));
+    if !world.attack_log("spin").contains("computing") {
+        found.push("the spinner never ran".into());
+    }
+    assert_held(&found);
+}
+
+fn bigfile(who: As) {
+    let (world, mut found, runs) = alone(who, "bigfile", &["--file-size", "1M"]);
+    found.extend(lost_every_game(
+        &[&runs[0], &runs[1]],
+        "bigfile",
+        "file-size",
+        4,
+    ));
+    let big = fs::metadata(world.bots().join("bigfile/big.bin")).map(|m| m.len());
+    if big.as_ref().ok() != Some(&(1 << 20)) {
+        found.push(format!("big.bin is {big:?} bytes, not cut at the limit"));
+    }
+    if world.attack_log("bigfile").contains("wrote 4 MiB") {
+        found.push("the writer wrote past the limit".into());
+    }
+    assert_held(&found);
+}
+
+/// The standard error a bot may show in one game (`--stderr-limit`'s default).
+const STDERR_LIMIT: usize = 1 << 20;
+
+fn flood(who: As) {
+    let (world, mut found, runs) = alone(who, "flood", &[]);
+    for run in &runs {
+        if !forfeits(&run.results).is_empty() {
+            found.push(format!("run {}: {:?}", run.tag, forfeits(&run.results)));
+        }
+        // 256 MiB without a newline: one line, cut, over the budget.
+        if !run.stderr.contains("bytes of standard error dropped") {
+            found.push(format!(
+                "run {}: no dropped line: {}",
+                run.tag,
+                tail(&run.stderr)
+            ));
+        }
+        if run.stderr.len() > 64 * 1024 {
+            found.push(format!(
+                "run {}: {} bytes of stderr",
+                run.tag,
+                run.stderr.len()
+            ));
+        }
+    }
+    let ran = world.inarow(&debug_args(&world, "flood"));
+    let stdout = String::from_utf8_lossy(&ran.output.stdout);
+    let dropped = stdout.contains("bytes of standard error dropped");
+    if !ran.output.status.success() || !dropped || stdout.len() > 256 * 1024 {
+        found.push(format!(
+            "-d: {} with {} bytes echoed: {}",
+            ran.output.status,
+            stdout.len(),
+            String::from_utf8_lossy(&ran.output.stderr)
+        ));
+    }
+    assert_held(&found);
+}
+
+fn debug_args(world: &World, bot: &str) -> Vec<String> {
+    let bots = world.bots().display().to_string();
+    [
+        "judge",
+        "--seed",
+        "3",
+        "--timeout",
+        "20",
+        "--bots",
+        &bots,
+        "-d",
+        bot,
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// `-d` echoes a bot's standard error; a bot writing hundreds of
+/// megabytes of lines is shown its budget's worth in each game, and the
+/// rest is a line saying how much was dropped.
+fn flood_lines(who: As) {
+    let world = World::new(who, &["flood-lines"]);
+    let ran = world.inarow(&debug_args(&world, "flood-lines"));
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&ran.output.stdout),
+        String::from_utf8_lossy(&ran.output.stderr),
+    );
+    assert!(ran.output.status.success(), "{}", tail(&stderr));
+    let total = stdout.len() + stderr.len();
+    assert!(
+        total < 2 * STDERR_LIMIT + 256 * 1024,
+        "{total} bytes of output for two games"
+    );
+    assert!(stdout.contains("flood-lines ! yyyy"), "{}", tail(&stdout));
+    assert_eq!(
+        stdout
+            .matches("bytes of standard error dropped: over the 1 MiB a game]")
+            .count(),
+        2,
+        "one dropped line per game: {}",
+        tail(&stdout)
+    );
+    let log = world.attack_log("flood-lines");
+    let written: Vec<u64> = log
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("flood-lines: wrote ")?
+                .strip_suffix(" bytes to stderr")?
+                .parse()
+                .ok()
+        })
         .collect();
     assert!(
-        sgf.contains("hog forfeits: memory: over its 256 MiB of memory"),
-        "{sgf}"
+        written.len() == 2 && written.iter().all(|&n| n > 8 * STDERR_LIMIT as u64),
+        "the flood was no flood: {log}"
+    );
+    assert!(world.leftovers().is_empty());
+}
+
+macro_rules! under_both_judges {
+    ($($attack:ident),* $(,)?) => {
+        $(
+            mod $attack {
+                #[test]
+                fn under_a_root_judge() {
+                    super::$attack(super::As::Root)
+                }
+
+                #[test]
+                fn under_an_ordinary_judge() {
+                    super::$attack(super::As::User)
+                }
+            }
+        )*
+    };
+}
+
+under_both_judges!(
+    files,
+    channels,
+    escape,
+    hog,
+    fork,
+    spin,
+    bigfile,
+    flood,
+    flood_lines
+);
+
+/// A bot plants a setuid and setgid program in its own folder. In its view
+/// the folder is mounted nosuid, but on disk the program is the folder
+/// owner's (root's, under a root judge; the judge's user's otherwise), so
+/// anyone who can reach the folder could run it as that owner: no file of a
+/// bot folder may keep those bits.
+fn setuid(who: As) {
+    let (world, mut found, _) = alone(who, "setuid", &[]);
+    let log = world.attack_log("setuid");
+    if !log.contains("plant setuid-id") || !log.contains("plant setuid-new") {
+        found.push(format!("the setuid bot never tried: {log}"));
+    }
+    for path in walk(&world.bots()) {
+        let Ok(meta) = path.symlink_metadata() else {
+            continue;
+        };
+        if meta.is_file() && meta.mode() & 0o6000 != 0 {
+            found.push(format!(
+                "{} has mode {:o} on disk, owned by uid {} gid {}: it runs as them for anyone",
+                path.display(),
+                meta.mode(),
+                meta.uid(),
+                meta.gid()
+            ));
+        }
+    }
+    assert_held(&found);
+}
+
+/// Not yet held: see [`setuid`] (the sandbox would need to refuse the
+/// setuid and setgid bits, as systemd's `RestrictSUIDSGID=` does).
+mod setuid {
+    #[test]
+    #[ignore = "the sandbox lets a bot plant a setuid program of its folder's owner"]
+    fn under_a_root_judge() {
+        super::setuid(super::As::Root)
+    }
+
+    #[test]
+    #[ignore = "the sandbox lets a bot plant a setuid program of its folder's owner"]
+    fn under_an_ordinary_judge() {
+        super::setuid(super::As::User)
+    }
+}
+
+/// The same attacks with the sandbox off: every check that the contained
+/// runs pass must fail here, or it could not have caught anything.
+#[test]
+fn the_checks_catch_a_judge_without_its_sandbox() {
+    let (world, found) = file_attacks(As::Root, &["--no-sandbox"]);
+    let expected = [
+        "run first: the judge warned: inarow: warning: --no-sandbox".to_string(),
+        "outside the bots' folders: ".to_string(),
+        "honest forfeited".to_string(),
+        format!("{}/bots/honest/bot.py: ", world.root().display()),
+        format!("{}/outside/planted.txt: appeared", world.root().display()),
+        format!("{}/bots/honest: mode", world.root().display()),
+        format!("{}/secret.txt: mode", world.root().display()),
+        format!("loot.txt holds the secret {SECRET:?}"),
+        format!("shebang's loot.txt holds the secret {SSH_KEY:?}"),
+        "rewrite: rewrite ../honest/bot.py: done".to_string(),
+        "shebang: read z/".to_string(),
+        "chmod: utime ../honest: done".to_string(),
+        "meta-read/meta changed".to_string(),
+        "relink-meta/meta changed".to_string(),
+        "the same seed gave other standings".to_string(),
+        "ran as uid 0".to_string(),
+    ];
+    let mut expected = expected.to_vec();
+    if world.keeps_access_times() {
+        expected.push("secret.txt was read".into());
+        expected.push("home/.ssh/id_rsa was read".into());
+    }
+    let missing: Vec<&String> = expected
+        .iter()
+        .filter(|e| !found.iter().any(|f| f.contains(e.as_str())))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "uncontained, the checks missed {missing:?}; they found:\n  {}",
+        found.join("\n  ")
+    );
+    drop(world);
+
+    let (world, found) = channel_attacks(As::Root, &["--no-sandbox"]);
+    let expected = [
+        "the listener heard from another bot: listen: accepted".to_string(),
+        "connect: connect ../listen/sock (vs listen): sent".to_string(),
+        "connect: connect @abstract (vs listen): sent".to_string(),
+        "connect: read /tmp/inarow-drop (vs listen): done".to_string(),
+        "fds's loot.txt holds the secret".to_string(),
+        "the fds bot held more than 0, 1 and 2".to_string(),
+        format!("{}/judge-fd9.log: size", world.root().display()),
+        "disk forfeited [], not 10 times disk".to_string(),
+    ];
+    let missing: Vec<&String> = expected
+        .iter()
+        .filter(|e| !found.iter().any(|f| f.contains(e.as_str())))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "uncontained, the checks missed {missing:?}; they found:\n  {}",
+        found.join("\n  ")
+    );
+    drop(world);
+
+    let (_world, found, _) = alone(As::Root, "escape", &["--no-sandbox"]);
+    assert!(
+        found.iter().any(|f| f.contains("outlived the tournament")),
+        "uncontained, the grandchild was not caught: {found:?}"
     );
 }
 
+/// The README's tournament: the repository's own bots, copied into a
+/// folder of root's, judged by root from the folder above them: no
+/// warning, no error of a bot, every game played out, and the Node bot's
+/// memory kept (by root, on disk: its folder was never given away).
 #[test]
-fn a_bot_that_forks_without_end_forfeits_for_processes() {
-    let world = World::new("fork", false);
-    let run = contained(&world, "fork");
-    assert_eq!(
-        forfeits_by(&run.results, "fork"),
-        ["processes"; 4],
-        "every game of the forker"
-    );
-    let log = world.attack_log("fork");
-    assert!(log.contains("refused after"), "{log}");
-    assert!(run.saw_marked);
-}
+fn the_readmes_tournament_as_root_prints_no_warning() {
+    let dir = common::workspace();
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bots");
+    let bots = dir.path().join("bots");
+    for path in walk(&repo) {
+        let relative = path.strip_prefix(&repo).unwrap();
+        let name = relative.to_string_lossy();
+        if name.contains("memory.json") || name.ends_with(".tmp") || name.contains("__pycache__") {
+            continue;
+        }
+        let target = bots.join(relative);
+        if path.is_dir() {
+            fs::create_dir_all(&target).unwrap();
+        } else {
+            fs::copy(&path, &target).unwrap();
+        }
+    }
+    // The engine on a node budget, not the clock: same command, faster.
+    let meta_path = bots.join("inarow/meta");
+    let meta = fs::read_to_string(&meta_path).unwrap();
+    let mut lines: Vec<String> = meta.lines().map(String::from).collect();
+    assert_eq!(lines[1], "inarow", "the engine is the judge's own program");
+    let args: Vec<&str> = lines[2].split_whitespace().collect();
+    let mut kept = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        if args[i] == "--move-time" {
+            i += 2;
+        } else {
+            kept.push(args[i]);
+            i += 1;
+        }
+    }
+    kept.extend(["--move-nodes", "300"]);
+    lines[2] = kept.join(" ");
+    fs::write(&meta_path, lines.join("\n") + "\n").unwrap();
 
-#[test]
-fn a_bot_flooding_its_stderr_costs_the_judge_nothing() {
-    let world = World::new("flood", true);
-    let run = contained(&world, "flood");
-    assert!(
-        forfeits(&run.results).is_empty(),
-        "{:?}",
-        forfeits(&run.results)
-    );
-    assert!(
-        run.stderr.contains("more bytes cut]"),
-        "{}",
-        &run.stderr[..run.stderr.len().min(500)]
-    );
-    assert!(
-        run.stderr.len() < 64 * 1024,
-        "{} bytes of stderr",
-        run.stderr.len()
-    );
-    // The same in -d mode, where every line is echoed.
     let out = Command::new(env!("CARGO_BIN_EXE_inarow"))
-        .args(["judge", "--seed", "3", "--timeout", "20", "--bots"])
-        .arg(world.bots())
-        .args(["-d", "flood"])
+        .args(["judge", "--seed", "5", "-j", "1"])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        stdout.contains("flood ! xxxx"),
-        "{}",
-        &stdout[..stdout.len().min(500)]
-    );
-    assert!(stdout.contains("more bytes cut]"));
-    assert!(stdout.len() < 256 * 1024, "{} bytes echoed", stdout.len());
-}
-
-/// Plays the world's tournament once with `extra` limits; the forfeits of `bot`.
-fn forfeits_of(world: &World, bot: &str, extra: &[&str]) -> Vec<String> {
-    let run = judge(world, "limits", extra);
-    let innocent: Vec<_> = forfeits(&run.results)
-        .into_iter()
-        .filter(|(by, _)| by != bot)
-        .collect();
-    assert!(innocent.is_empty(), "{innocent:?}");
-    forfeits_by(&run.results, bot)
-}
-
-#[test]
-fn a_bot_over_its_cpu_time_forfeits_for_cpu() {
-    let world = World::new("spin", false);
-    let kinds = forfeits_of(&world, "spin", &["--cpu", "1"]);
-    assert_eq!(kinds, ["cpu"; 4], "every game of the spinner");
-    assert!(world.attack_log("spin").contains("computing"));
-}
-
-#[test]
-fn a_bot_writing_past_the_file_size_limit_forfeits_for_file_size() {
-    let world = World::new("bigfile", false);
-    let kinds = forfeits_of(&world, "bigfile", &["--file-size", "1M"]);
-    assert_eq!(kinds, ["file-size"; 4], "every game of the writer");
-    let big = world.bots().join("bigfile/big.bin");
-    assert_eq!(
-        fs::metadata(big).unwrap().len(),
-        1 << 20,
-        "cut at the limit"
-    );
-    assert!(!world.attack_log("bigfile").contains("wrote 4 MiB"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    for bad in [
+        "warning",
+        "eacces",
+        "permission denied",
+        "traceback",
+        "error",
+        "    at ",
+    ] {
+        assert!(
+            !stderr.to_lowercase().contains(bad),
+            "{bad:?} in the judge's stderr:\n{stderr}"
+        );
+    }
+    let results: Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join("results.json")).unwrap())
+            .unwrap();
+    let games = results["games"].as_array().unwrap();
+    assert_eq!(games.len(), 6);
+    for game in games {
+        assert!(game["forfeit"].is_null(), "{game}");
+        assert!(
+            ["five", "full board"].contains(&game["reason"].as_str().unwrap()),
+            "{game}"
+        );
+    }
+    let memory_path = bots.join("random-js/memory.json");
+    let memory: Value = serde_json::from_str(&fs::read_to_string(&memory_path).unwrap()).unwrap();
+    for opponent in ["random-python", "inarow"] {
+        assert_eq!(memory[opponent]["played"], 2, "{memory}");
+    }
+    if judge_is_root() {
+        let owner = fs::metadata(&memory_path).unwrap().uid();
+        assert_eq!(owner, 0, "the bot's files stay root's on disk");
+    }
 }
