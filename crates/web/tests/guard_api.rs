@@ -343,3 +343,65 @@ async fn with_a_token_every_request_carries_it() {
     let (status, _, _) = send(&router, lan("POST", "/api/menace/stop", &[bearer, evil])).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
 }
+
+#[tokio::test]
+async fn doubled_headers_and_targets_naming_another_host_are_refused() {
+    let (t, router) = guarded_app(HOST, Access::default());
+    let page = format!("http://{HOST}");
+    for (name, first, second) in [
+        ("Host", HOST, "evil.example"),
+        ("Host", "evil.example", HOST),
+        ("Origin", page.as_str(), "http://evil.example"),
+        ("Origin", "http://evil.example", page.as_str()),
+        ("Sec-Fetch-Site", "same-origin", "cross-site"),
+        ("Content-Type", "application/json", "text/plain"),
+    ] {
+        let mut req = Request::builder().method("POST").uri("/api/menace/new");
+        if name != "Host" {
+            req = req.header(header::HOST, HOST);
+        }
+        let req = req
+            .header(name, first)
+            .header(name, second)
+            .body(Body::empty())
+            .unwrap();
+        let (status, body, _) = send(&router, req).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{name}: {body}");
+        assert_eq!(error_of(&body), format!("more than one {name} header"));
+    }
+    let target = |uri: &str| {
+        Request::builder()
+            .method("POST")
+            .uri(uri)
+            .header(header::HOST, HOST)
+            .header("origin", format!("http://{HOST}"))
+            .body(Body::empty())
+            .unwrap()
+    };
+    for (uri, want) in [
+        (
+            "http://evil.example/api/menace/new",
+            StatusCode::MISDIRECTED_REQUEST,
+        ),
+        (
+            "http://evil.example:8080/api/menace/new",
+            StatusCode::MISDIRECTED_REQUEST,
+        ),
+        (
+            "http://localhost:8080/api/menace/new",
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "https://127.0.0.1:8080/api/menace/new",
+            StatusCode::BAD_REQUEST,
+        ),
+    ] {
+        let (status, body, _) = send(&router, target(uri)).await;
+        assert_eq!(status, want, "{uri}: {body}");
+        error_of(&body);
+    }
+    assert!(!t.shared.menace.lock().unwrap().in_game());
+    // Naming this server, as `Host` does, is fine.
+    let (status, body, _) = send(&router, target("http://127.0.0.1:8080/api/menace/new")).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+}

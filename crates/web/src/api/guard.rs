@@ -4,7 +4,10 @@
 //! body of reasonable size.
 //!
 //! In order, each refusal a one-line JSON error:
-//! 1. `Host` not this server's address nor an `--allow-host` name: 421.
+//! 0. `Host`, `Origin`, `Sec-Fetch-Site` or `Content-Type` given twice: 400.
+//! 1. `Host` not this server's address nor an `--allow-host` name: 421;
+//!    the same for a target in absolute form (`GET http://NAME/...`), which
+//!    must also name the `Host` (else 400).
 //! 2. A token is set and the request carries neither the cookie nor an
 //!    `Authorization: Bearer` header with it: 401. `GET /?token=TOKEN` with
 //!    the right token sets the cookie and redirects to `/`.
@@ -187,8 +190,28 @@ fn refuse(status: StatusCode, message: impl Into<String>) -> Response {
     ApiError(status, message.into()).into_response()
 }
 
+/// Headers that say one thing: given twice, which one counts would be a
+/// guess (and a proxy or browser may guess otherwise).
+const SINGLE: [(&str, header::HeaderName); 4] = [
+    ("Host", header::HOST),
+    ("Origin", header::ORIGIN),
+    (
+        "Sec-Fetch-Site",
+        header::HeaderName::from_static("sec-fetch-site"),
+    ),
+    ("Content-Type", header::CONTENT_TYPE),
+];
+
 async fn check(State(guard): State<Arc<Guard>>, req: Request, next: Next) -> Response {
     let headers = req.headers();
+    for (name, key) in &SINGLE {
+        if headers.get_all(key).iter().nth(1).is_some() {
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                format!("more than one {name} header"),
+            );
+        }
+    }
     let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) else {
         return refuse(StatusCode::MISDIRECTED_REQUEST, "no Host header");
     };
@@ -197,6 +220,9 @@ async fn check(State(guard): State<Arc<Guard>>, req: Request, next: Next) -> Res
             StatusCode::MISDIRECTED_REQUEST,
             format!("Host {host:?} is not this server's (add it with --allow-host)"),
         );
+    }
+    if let Err((status, why)) = absolute_target(&guard, req.uri(), host) {
+        return refuse(status, why);
     }
     let host = host.to_ascii_lowercase();
     if let Some(response) = token_link(&guard, &req) {
@@ -257,6 +283,39 @@ async fn check(State(guard): State<Arc<Guard>>, req: Request, next: Next) -> Res
     }
     next.run(Request::from_parts(parts, Body::from(bytes)))
         .await
+}
+
+/// A request target in absolute form (`GET http://NAME/path`) names the
+/// server that is meant, before `Host` (RFC 9112, 3.2.2): it must be this
+/// one, the one `Host` names, over plain HTTP.
+fn absolute_target(
+    guard: &Guard,
+    uri: &axum::http::Uri,
+    host: &str,
+) -> Result<(), (StatusCode, String)> {
+    let Some(authority) = uri.authority() else {
+        return Ok(());
+    };
+    let target = authority.as_str();
+    if !guard.host_allowed(target) {
+        return Err((
+            StatusCode::MISDIRECTED_REQUEST,
+            format!("the request target names {target:?}, not this server"),
+        ));
+    }
+    if !target.eq_ignore_ascii_case(host) {
+        return Err((
+            StatusCode::BAD_REQUEST,
+            format!("the request target names {target:?} but Host says {host:?}"),
+        ));
+    }
+    match uri.scheme_str() {
+        None | Some("http") => Ok(()),
+        Some(scheme) => Err((
+            StatusCode::BAD_REQUEST,
+            format!("this server speaks plain http, not {scheme:?}"),
+        )),
+    }
 }
 
 fn too_large() -> Response {
