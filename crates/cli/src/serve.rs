@@ -32,6 +32,10 @@ pub struct Args {
     /// Milliseconds a client may take to send its request headers.
     #[arg(long, value_name = "MS", default_value_t = 10_000, hide = true)]
     header_timeout_ms: u64,
+    /// Milliseconds a client may take to send a request's body once its
+    /// headers are in (408 after that), or to take in an answer.
+    #[arg(long, value_name = "MS", default_value_t = 10_000, hide = true)]
+    body_timeout_ms: u64,
     /// Folder of bot folders that tournaments run over.
     #[arg(long, value_name = "DIR", default_value = "bots")]
     bots: PathBuf,
@@ -63,6 +67,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             token: args.token.clone(),
         },
         header_timeout: std::time::Duration::from_millis(args.header_timeout_ms),
+        body_timeout: std::time::Duration::from_millis(args.body_timeout_ms),
         ..inarow_web::Options::default()
     };
     // Bad tokens and names are refused before anything is loaded.

@@ -466,6 +466,69 @@ fn a_client_slow_with_its_headers_is_disconnected() {
 }
 
 #[test]
+fn a_body_that_never_comes_gets_408_at_the_deadline() {
+    let (child, address) = serve(&["--body-timeout-ms", "500"]);
+    let mut slow = TcpStream::connect(&address).unwrap();
+    slow.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    write!(
+        slow,
+        "POST /api/menace/move HTTP/1.1\r\nHost: {address}\r\n\
+         Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+    )
+    .unwrap();
+    let started = Instant::now();
+    // Meanwhile others are served.
+    assert!(get(&address, "/api/menace").starts_with("HTTP/1.1 200"));
+    let mut reply = String::new();
+    slow.read_to_string(&mut reply).unwrap();
+    let took = started.elapsed();
+    let (status, error) = status_and_error(&reply);
+    assert_eq!(status, 408, "{reply}");
+    assert_eq!(error, "request body not received within 500 ms");
+    assert!(
+        took >= Duration::from_millis(450),
+        "answered after {took:?}"
+    );
+    assert!(took < Duration::from_secs(3), "answered after {took:?}");
+    assert!(get(&address, "/api/menace").contains("\"game\":null"));
+    stop(child);
+}
+
+#[test]
+fn doubled_hosts_and_origins_and_targets_naming_other_hosts_are_refused() {
+    let (child, address) = serve(&[]);
+    let a = &address;
+    for (request, want) in [
+        (
+            format!("GET /api/menace HTTP/1.1\r\nHost: {a}\r\nHost: evil.example\r\n"),
+            (400, "more than one Host header".to_string()),
+        ),
+        (
+            format!(
+                "POST /api/menace/new HTTP/1.1\r\nHost: {a}\r\nOrigin: http://{a}\r\n\
+                 Origin: http://evil.example\r\nContent-Length: 0\r\n"
+            ),
+            (400, "more than one Origin header".to_string()),
+        ),
+        (
+            format!(
+                "POST http://evil.example/api/menace/new HTTP/1.1\r\nHost: {a}\r\n\
+                 Origin: http://{a}\r\nContent-Length: 0\r\n"
+            ),
+            (
+                421,
+                "the request target names \"evil.example\", not this server".to_string(),
+            ),
+        ),
+    ] {
+        let reply = raw(a, &format!("{request}Connection: close\r\n\r\n"));
+        assert_eq!(status_and_error(&reply), want, "{request}");
+    }
+    assert!(get(a, "/api/menace").contains("\"game\":null"));
+    stop(child);
+}
+
+#[test]
 fn serving_the_network_needs_a_token_carried_by_every_request() {
     const TOKEN: &str = "5b0c3f1e9d2a47c8a1f0";
     let err = refused(&["serve", "--port", "0", "--host", "0.0.0.0"]);

@@ -9,6 +9,9 @@
 //! - [`gomoku`]: a gomoku game against the engine through the Swap2 opening.
 //! - [`tournament`]: judge runs over a bots folder and their records.
 //! - [`api`]: the HTTP routes, request checks and errors.
+//! - [`serve`]: the connection loop, within the limits of [`Options`]
+//!   (deadlines on headers, bodies and answers; caps on connections and on
+//!   event streams).
 //!
 //! Game logic stays in the library crates; this crate keeps what viewers
 //! see and turns requests into calls. Files are written only through the
@@ -19,6 +22,7 @@
 pub mod api;
 pub mod gomoku;
 pub mod menace;
+mod server;
 pub mod tournament;
 
 use std::path::PathBuf;
@@ -26,7 +30,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use inarow_menace::Memory;
-use tokio::sync::{Semaphore, broadcast};
+use tokio::sync::broadcast;
 
 /// Saves the MENACE machines (the CLI's atomic state-file writer).
 pub type Saver = Arc<dyn Fn(&Memory) -> anyhow::Result<()> + Send + Sync>;
@@ -121,7 +125,8 @@ pub fn shared(config: Config) -> Arc<Shared> {
     })
 }
 
-/// How the server treats connections and who it answers.
+/// How the server treats connections and who it answers; the limits are
+/// listed in `docs/web.md` ("Limits").
 #[derive(Clone, Debug)]
 pub struct Options {
     /// `Host` names besides its address, and the token (see [`api::guard`]).
@@ -129,8 +134,16 @@ pub struct Options {
     /// How long a client may take to send a request's headers (also how
     /// long an idle kept-alive connection stays open).
     pub header_timeout: Duration,
-    /// Most connections open at once; more wait to be accepted.
+    /// How long a request's body may take to arrive once its headers are
+    /// in (408 after that), and a client to take in an answer once it is
+    /// ready; a connection a second past either is closed.
+    pub body_timeout: Duration,
+    /// Most connections open at once, event streams aside. When all are
+    /// taken, the one waiting longest on its client is closed to make room;
+    /// if the server is at work on every one, newcomers get 503.
     pub max_connections: usize,
+    /// Most event streams (`GET /api/events`) open at once; more get 503.
+    pub max_streams: usize,
 }
 
 impl Default for Options {
@@ -138,7 +151,9 @@ impl Default for Options {
         Options {
             access: api::Access::default(),
             header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
             max_connections: 256,
+            max_streams: 64,
         }
     }
 }
@@ -177,61 +192,6 @@ pub async fn serve(
         // Open event streams would otherwise keep the server waiting.
         let _ = stop.send(());
     };
-    connections(listener, app, &options, ending).await;
+    server::connections(listener, app, &options, ending).await;
     shared.shut_down()
-}
-
-/// Accepts connections and serves `app` on each (HTTP/1.1, headers within
-/// the timeout, at most `max_connections` at once) until `ending`; then
-/// lets open connections finish their request, for at most 10 s.
-async fn connections(
-    listener: tokio::net::TcpListener,
-    app: axum::Router,
-    options: &Options,
-    ending: impl std::future::Future<Output = ()>,
-) {
-    let max = options.max_connections.clamp(1, 1 << 16);
-    let open = Arc::new(Semaphore::new(max));
-    let mut http = hyper::server::conn::http1::Builder::new();
-    http.timer(hyper_util::rt::TokioTimer::new())
-        .header_read_timeout(options.header_timeout);
-    let (closing, closed) = tokio::sync::watch::channel(false);
-    tokio::pin!(ending);
-    loop {
-        let permit = tokio::select! {
-            _ = &mut ending => break,
-            permit = open.clone().acquire_owned() => permit.expect("the semaphore stays open"),
-        };
-        let stream = tokio::select! {
-            _ = &mut ending => break,
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
-                // Out of file descriptors and the like: wait, then go on.
-                Err(_) => {
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                }
-            },
-        };
-        let service = hyper_util::service::TowerToHyperService::new(app.clone());
-        let connection = http.serve_connection(hyper_util::rt::TokioIo::new(stream), service);
-        let mut closed = closed.clone();
-        tokio::spawn(async move {
-            let _permit = permit;
-            tokio::pin!(connection);
-            tokio::select! {
-                // A client gone or too slow is no error of the server's.
-                _ = connection.as_mut() => return,
-                _ = closed.changed() => connection.as_mut().graceful_shutdown(),
-            }
-            let _ = connection.await;
-        });
-    }
-    let _ = closing.send(true);
-    // Every connection holds a permit until it ends.
-    let _ = tokio::time::timeout(
-        Duration::from_secs(10),
-        open.acquire_many(u32::try_from(max).unwrap_or(u32::MAX)),
-    )
-    .await;
 }

@@ -16,7 +16,9 @@
 //!      other than `same-origin` or `none`: 403;
 //!    - a `Content-Type` other than `application/json` (forms, multipart,
 //!      `text/plain`), or none with a non-empty body: 415;
-//!    - a body over [`MAX_BODY`] bytes: 413.
+//!    - a body over [`MAX_BODY`] bytes: 413;
+//!    - a body that does not arrive within the body deadline of the
+//!      connection loop (`Options::body_timeout`): 408, connection closed.
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -268,6 +270,14 @@ async fn check(State(guard): State<Arc<Guard>>, req: Request, next: Next) -> Res
     {
         Ok(collected) => collected.to_bytes(),
         Err(e) if e.is::<http_body_util::LengthLimitError>() => return too_large(),
+        Err(e) if too_slow(&*e) => {
+            let mut response = refuse(StatusCode::REQUEST_TIMEOUT, e.to_string());
+            response.headers_mut().insert(
+                header::CONNECTION,
+                header::HeaderValue::from_static("close"),
+            );
+            return response;
+        }
         Err(e) => {
             return refuse(
                 StatusCode::BAD_REQUEST,
@@ -316,6 +326,19 @@ fn absolute_target(
             format!("this server speaks plain http, not {scheme:?}"),
         )),
     }
+}
+
+/// Whether reading the body failed for want of time (the connection
+/// loop's body deadline), however deep the error is wrapped.
+fn too_slow(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut next = Some(error);
+    while let Some(e) = next {
+        if e.is::<crate::server::BodyTimeout>() {
+            return true;
+        }
+        next = e.source();
+    }
+    false
 }
 
 fn too_large() -> Response {

@@ -18,12 +18,12 @@ use std::sync::{Arc, Mutex};
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request, State};
-use axum::http::{Method, StatusCode, Uri, header};
+use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::{Json, Router};
-use futures_util::stream::{self, Stream};
+use axum::{Extension, Json, Router};
+use futures_util::stream;
 use serde::de::DeserializeOwned;
 
 use crate::Shared;
@@ -180,9 +180,21 @@ async fn wrong_method(method: Method, uri: Uri) -> ApiError {
 }
 
 /// Server-sent events: one `update` event naming the part that changed.
+/// Streams have places of their own (`Options::max_streams`): when all are
+/// taken the newest is refused with 503.
 async fn events(
     State(shared): State<Arc<Shared>>,
-) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    method: Method,
+    connection: Option<Extension<crate::server::Connection>>,
+) -> Response {
+    // A HEAD has no stream to hold a place for.
+    let streaming = connection.filter(|_| method == Method::GET);
+    if let Some(Err(cap)) = streaming.map(|Extension(c)| c.become_stream()) {
+        return busy(
+            &format!("too many live-update streams open (at most {cap}); try again later"),
+            STREAM_RETRY_S,
+        );
+    }
     let updates = shared.events.subscribe();
     let stop = shared.stop.subscribe();
     let stream = stream::unfold((updates, stop), |(mut updates, mut stop)| async move {
@@ -195,9 +207,25 @@ async fn events(
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => "all",
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
                 };
-                Some((Ok(Event::default().event("update").data(topic)), (updates, stop)))
+                Some((Ok::<_, Infallible>(Event::default().event("update").data(topic)), (updates, stop)))
             }
         }
     });
-    Sse::new(stream).keep_alive(KeepAlive::default())
+    Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response()
+}
+
+/// Seconds a client refused an event stream is asked to wait.
+const STREAM_RETRY_S: u32 = 10;
+
+/// 503 at a cap: `message` as the one-line error, `Retry-After: seconds`,
+/// and the connection closed after it.
+pub(crate) fn busy(message: &str, seconds: u32) -> Response {
+    let mut response =
+        ApiError(StatusCode::SERVICE_UNAVAILABLE, message.to_string()).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+    headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
 }
