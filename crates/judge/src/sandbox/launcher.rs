@@ -20,7 +20,8 @@
 //!    dies with stage 1, builds and enters the contestant's own view of the
 //!    file system ([`super::view`]), sets the resource limits, becomes the
 //!    contestant's uid (as an ordinary user, in a user namespace nested in
-//!    its own), restricts itself with Landlock, starts the program, and reaps
+//!    its own), restricts itself with Landlock and a seccomp filter that
+//!    refuses setuid and setgid files ([`super::suid`]), starts the program, and reaps
 //!    every process of the namespace. When it ends, the kernel kills
 //!    everything left in the namespace.
 //!
@@ -526,6 +527,10 @@ fn init(spec: &Spec, fd: i32, idmap: i32, outer_pid: i32) -> i32 {
             return 1;
         }
     };
+    if let Err(why) = super::suid::restrict() {
+        say(Frame::Sandbox(why));
+        return 1;
+    }
     if spec.probe {
         for (what, found) in probe(spec, &landlock, &notes) {
             say(Frame::Probe(what, found));
@@ -777,8 +782,15 @@ fn probe(
         .paths
         .folder
         .join(format!("{PROBE_FILE_PREFIX}{}-{stamp}", std::process::id()));
+    let mut setuid = "not tried (the folder is not writable)".to_string();
     let folder = match fs::write(&test, b"probe") {
         Ok(()) => {
+            use std::os::unix::fs::PermissionsExt;
+            setuid = match fs::set_permissions(&test, fs::Permissions::from_mode(0o4755)) {
+                Err(e) if e.raw_os_error() == Some(libc::EPERM) => "refused".into(),
+                Err(e) => format!("refused otherwise ({e})"),
+                Ok(()) => "allowed (a setuid file of the folder's owner could be made)".into(),
+            };
             let _ = fs::remove_file(&test);
             "writable".to_string()
         }
@@ -788,6 +800,7 @@ fn probe(
         },
     };
     note("folder", folder);
+    note("setuid", setuid);
     let program = match fs::File::open(&spec.program) {
         Ok(_) => "readable".to_string(),
         Err(e) => format!("cannot be read ({e})"),

@@ -21,6 +21,7 @@ pub mod launcher;
 pub mod limits;
 pub mod lines;
 pub mod paths;
+pub mod suid;
 mod sys;
 pub mod view;
 
@@ -491,6 +492,9 @@ pub fn verdict(findings: &[(String, String)]) -> Result<Vec<String>, String> {
     if !get("user").starts_with("uid") {
         problems.push(format!("user: {}", get("user")));
     }
+    if get("setuid").starts_with("allowed") {
+        problems.push(format!("setuid: {}", get("setuid")));
+    }
     if !problems.is_empty() {
         return Err(problems.join("; "));
     }
@@ -922,6 +926,7 @@ mod tests {
             ("network", "none (own namespace, loopback only)"),
             ("user", "uid 65534"),
             ("folder", "writable"),
+            ("setuid", "refused"),
             ("program", "readable"),
         ];
         assert_eq!(verdict(&findings(&good)), Ok(Vec::new()));
@@ -939,6 +944,12 @@ mod tests {
                 .unwrap_err()
                 .contains("user: root")
         );
+        let mut suid = good;
+        suid[7] = (
+            "setuid",
+            "allowed (a setuid file of the folder's owner could be made)",
+        );
+        assert!(verdict(&findings(&suid)).unwrap_err().contains("setuid"));
         let mut seen = good;
         seen[2] = ("view", "shared (/bots/bob visible)");
         assert!(
