@@ -16,11 +16,26 @@ function refresh(topic) {
     timer = null;
   }, 200);
 }
+// A browser retries a dropped stream itself, but gives up on a refused one
+// (the server answers 503 when its event streams are all taken): then the
+// page polls every few seconds and tries the stream again.
+let polling = null;
 function connect() {
   const es = new EventSource("/api/events");
-  es.addEventListener("open", () => { $("live").textContent = "live"; refresh("all"); });
+  es.addEventListener("open", () => {
+    $("live").textContent = "live";
+    clearInterval(polling);
+    polling = null;
+    refresh("all");
+  });
   es.addEventListener("update", (e) => refresh(e.data));
-  es.addEventListener("error", () => { $("live").textContent = "reconnecting…"; });
+  es.addEventListener("error", () => {
+    $("live").textContent = "reconnecting…";
+    if (es.readyState === EventSource.CLOSED) {
+      if (!polling) polling = setInterval(() => refresh("all"), 3000);
+      setTimeout(connect, 10000);
+    }
+  });
 }
 for (const t of Object.keys(loaders)) loaders[t]();
 connect();
