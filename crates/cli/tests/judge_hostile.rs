@@ -26,12 +26,12 @@
 //!
 //! Attacks: `files` (rewrite, read, shebang, chmod, meta-read,
 //! relink-meta, climb), `channels` (listen, connect, fds, disk), `escape`,
-//! and the limits `hog`, `fork`, `spin`, `bigfile`, `flood`, `flood_lines`
+//! `setuid` (a setuid program of the folder's owner planted on disk), and
+//! the limits `hog`, `fork`, `spin`, `bigfile`, `flood`, `flood_lines`
 //! (`-d` with a bot flooding its standard error). The checks collect what
 //! broke instead of stopping at the first, so that
 //! `the_checks_catch_a_judge_without_its_sandbox` can show they fail on a
-//! judge run with `--no-sandbox`. `setuid` (ignored) shows a hole the
-//! sandbox does not close yet.
+//! judge run with `--no-sandbox`.
 
 mod common;
 
@@ -1332,6 +1332,7 @@ under_both_judges!(
     files,
     channels,
     escape,
+    setuid,
     hog,
     fork,
     spin,
@@ -1346,11 +1347,13 @@ under_both_judges!(
 /// anyone who can reach the folder could run it as that owner: no file of a
 /// bot folder may keep those bits.
 fn setuid(who: As) {
-    let (world, mut found, _) = alone(who, "setuid", &[]);
-    let log = world.attack_log("setuid");
-    if !log.contains("plant setuid-id") || !log.contains("plant setuid-new") {
-        found.push(format!("the setuid bot never tried: {log}"));
-    }
+    let (_, found) = setuid_attack(who, &[]);
+    assert_held(&found);
+}
+
+fn setuid_attack(who: As, extra: &[&str]) -> (World, Vec<String>) {
+    let (world, mut found, _) = alone(who, "setuid", extra);
+    found.extend(world.denied("setuid", &["plant setuid-id", "plant setuid-new"]));
     for path in walk(&world.bots()) {
         let Ok(meta) = path.symlink_metadata() else {
             continue;
@@ -1365,23 +1368,7 @@ fn setuid(who: As) {
             ));
         }
     }
-    assert_held(&found);
-}
-
-/// Not yet held: see [`setuid`] (the sandbox would need to refuse the
-/// setuid and setgid bits, as systemd's `RestrictSUIDSGID=` does).
-mod setuid {
-    #[test]
-    #[ignore = "the sandbox lets a bot plant a setuid program of its folder's owner"]
-    fn under_a_root_judge() {
-        super::setuid(super::As::Root)
-    }
-
-    #[test]
-    #[ignore = "the sandbox lets a bot plant a setuid program of its folder's owner"]
-    fn under_an_ordinary_judge() {
-        super::setuid(super::As::User)
-    }
+    (world, found)
 }
 
 /// The same attacks with the sandbox off: every check that the contained
@@ -1444,6 +1431,14 @@ fn the_checks_catch_a_judge_without_its_sandbox() {
         found.join("\n  ")
     );
     drop(world);
+
+    let (_, found) = setuid_attack(As::Root, &["--no-sandbox"]);
+    assert!(
+        found
+            .iter()
+            .any(|f| f.contains("setuid-id has mode 106755 on disk")),
+        "uncontained, the setuid program was not caught: {found:?}"
+    );
 
     let (_world, found, _) = alone(As::Root, "escape", &["--no-sandbox"]);
     assert!(
