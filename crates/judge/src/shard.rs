@@ -204,7 +204,22 @@ pub fn folder_digest(folder: &Path) -> Result<String, String> {
                 folders.push(path);
             } else if kind.is_file() {
                 let mut bytes = Vec::new();
-                std::fs::File::open(&path)
+                // A bot may swap the file for a link or a FIFO meanwhile: never
+                // follow the one, never wait on the other.
+                use std::os::unix::fs::OpenOptionsExt;
+                std::fs::OpenOptions::new()
+                    .read(true)
+                    .custom_flags(
+                        (nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK).bits(),
+                    )
+                    .open(&path)
+                    .and_then(|f| {
+                        if f.metadata()?.is_file() {
+                            Ok(f)
+                        } else {
+                            Err(std::io::Error::other("no longer a regular file"))
+                        }
+                    })
                     .and_then(|mut f| f.read_to_end(&mut bytes))
                     .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
                 field(&mut hash, b"file", &bytes);
