@@ -303,7 +303,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         refuse_bad_bots(&found, &args.bots)?;
     }
     grant(&mut found, &args.sandbox, &args.bots)?;
-    enough_bots(&found, &args.bots)?;
+    found.enough(&args.bots).map_err(anyhow::Error::msg)?;
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -312,7 +312,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     output::check_writable(&results_path, &args.sgf).map_err(anyhow::Error::msg)?;
     verify_all(&sandbox, &mut found, &args.bots, args.strict)?;
-    enough_bots(&found, &args.bots)?;
+    found.enough(&args.bots).map_err(anyhow::Error::msg)?;
     for left in &found.left_out {
         eprintln!(
             "inarow judge: leaving out {}: {}",
@@ -509,29 +509,6 @@ fn grant(found: &mut Survey, args: &SandboxArgs, dir: &Path) -> anyhow::Result<(
         meta::check_grants(bot, &all).map_err(anyhow::Error::msg)?;
     }
     Ok(())
-}
-
-/// A tournament needs two bots: fewer is one line, with the bots left out
-/// and why.
-fn enough_bots(found: &Survey, dir: &Path) -> anyhow::Result<()> {
-    if found.bots.len() >= 2 {
-        return Ok(());
-    }
-    let left_out = if found.left_out.is_empty() {
-        String::new()
-    } else {
-        let each: Vec<String> = found
-            .left_out
-            .iter()
-            .map(|l| format!("{}: {}", l.folder, l.reason))
-            .collect();
-        format!(" (left out: {})", each.join("; "))
-    };
-    bail!(
-        "{} holds {} bot(s) that can play; a tournament needs at least 2 folders with a good meta file{left_out}",
-        dir.display(),
-        found.bots.len()
-    )
 }
 
 /// Before the first game: each bot's sandbox is tried. A bot it cannot

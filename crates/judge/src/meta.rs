@@ -372,6 +372,29 @@ impl Survey {
     pub fn folders(&self) -> Vec<PathBuf> {
         closed(&self.bots, &self.left_out)
     }
+
+    /// A tournament over `dir` needs two bots that may play: fewer is one
+    /// line, with the bots left out and why.
+    pub fn enough(&self, dir: &Path) -> Result<(), String> {
+        if self.bots.len() >= 2 {
+            return Ok(());
+        }
+        let left_out = if self.left_out.is_empty() {
+            String::new()
+        } else {
+            let each: Vec<String> = self
+                .left_out
+                .iter()
+                .map(|l| format!("{}: {}", l.folder, l.reason))
+                .collect();
+            format!(" (left out: {})", each.join("; "))
+        };
+        Err(format!(
+            "{} holds {} bot(s) that can play; a tournament needs at least 2 folders with a good meta file{left_out}",
+            dir.display(),
+            self.bots.len()
+        ))
+    }
 }
 
 /// The folders of `bots` and of the bots `left_out`: every bot folder of a

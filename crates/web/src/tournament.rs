@@ -115,24 +115,9 @@ pub fn bots_of(dir: &Path) -> Result<Survey, String> {
 /// A tournament needs two bots that may play: fewer is one line, with the
 /// bots left out and why.
 pub fn enough(found: &Survey, dir: &Path) -> Result<(), String> {
-    if found.bots.len() >= 2 {
-        return Ok(());
-    }
-    let left_out = if found.left_out.is_empty() {
-        String::new()
-    } else {
-        let each: Vec<String> = found
-            .left_out
-            .iter()
-            .map(|l| format!("{}: {}", l.folder, l.reason))
-            .collect();
-        format!(" (left out: {})", each.join("; "))
-    };
-    Err(format!(
-        "cannot start a tournament: {} holds {} bot(s) that can play; it needs at least 2 folders with a good meta file{left_out}",
-        dir.display(),
-        found.bots.len()
-    ))
+    found
+        .enough(dir)
+        .map_err(|e| format!("cannot start a tournament: {e}"))
 }
 
 /// The judge's settings for `request`, its bots started by `sandbox`, the
