@@ -1,11 +1,15 @@
 //! `inarow play`: a person against a machine in the terminal.
 
 use std::io::{self, BufRead, Write};
+use std::time::Duration;
 
 use anyhow::bail;
 use clap::ValueEnum;
 use inarow_agents::{Agent, Mcts, Perfect, RandomAgent};
+use inarow_core::swap2::Strategy;
 use inarow_core::{Game, Mnk, Player, Point, TicTacToe, notation};
+use inarow_engine::player::Engine;
+use inarow_engine::search::{Limits, Options};
 
 /// The games that can be played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -25,6 +29,8 @@ pub enum Opponent {
     Random,
     /// Monte Carlo tree search.
     Mcts,
+    /// The project's gomoku engine, as `inarow bot` plays (gomoku only).
+    Engine,
 }
 
 /// Who plays X and moves first.
@@ -42,9 +48,10 @@ pub struct Args {
     /// The game.
     #[arg(value_enum)]
     pub game: GameName,
-    /// The machine you play against.
-    #[arg(long, value_enum, default_value_t = Opponent::Perfect)]
-    pub opponent: Opponent,
+    /// The machine you play against [default: perfect for tic-tac-toe,
+    /// engine for gomoku].
+    #[arg(long, value_enum)]
+    pub opponent: Option<Opponent>,
     /// Who plays X and moves first.
     #[arg(long, value_enum, default_value_t = First::Me)]
     pub first: First,
@@ -54,6 +61,41 @@ pub struct Args {
     /// Playouts per move for the MCTS opponent.
     #[arg(long, default_value_t = 20_000)]
     pub iterations: u32,
+    /// Seconds the engine opponent thinks per move.
+    #[arg(long, default_value_t = 1.0)]
+    pub move_time: f64,
+    /// Positions the engine opponent searches per move instead of thinking
+    /// on the clock (the same seed then gives the same game anywhere).
+    #[arg(long, conflicts_with = "move_time")]
+    pub move_nodes: Option<u64>,
+}
+
+/// The engine as a [`Agent`] for a person to play against.
+struct EngineOpponent(Engine);
+
+impl Agent<Mnk> for EngineOpponent {
+    fn name(&self) -> String {
+        "engine".into()
+    }
+
+    fn choose(&mut self, game: &Mnk) -> Option<Point> {
+        self.0.play(game).ok()
+    }
+}
+
+/// The engine's search budget per move from `--move-time` and `--move-nodes`.
+fn engine_limits(args: &Args) -> anyhow::Result<Limits> {
+    if !(args.move_time.is_finite() && args.move_time > 0.0) {
+        bail!(
+            "--move-time must be a positive number of seconds, got {}",
+            args.move_time
+        );
+    }
+    Ok(match args.move_nodes {
+        Some(0) => bail!("--move-nodes must be at least 1"),
+        Some(nodes) => Limits::nodes(nodes),
+        None => Limits::time(Duration::from_secs_f64(args.move_time)),
+    })
 }
 
 /// Runs `inarow play`.
@@ -62,11 +104,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let stdout = io::stdout();
     match args.game {
         GameName::Tictactoe => {
-            let machine: Box<dyn Agent<TicTacToe>> = match args.opponent {
-                Opponent::Perfect => Box::new(Perfect::new(args.seed)),
-                Opponent::Random => Box::new(RandomAgent::new(args.seed)),
-                Opponent::Mcts => Box::new(Mcts::new(args.iterations, args.seed)),
-            };
+            let machine: Box<dyn Agent<TicTacToe>> =
+                match args.opponent.unwrap_or(Opponent::Perfect) {
+                    Opponent::Perfect => Box::new(Perfect::new(args.seed)),
+                    Opponent::Random => Box::new(RandomAgent::new(args.seed)),
+                    Opponent::Mcts => Box::new(Mcts::new(args.iterations, args.seed)),
+                    Opponent::Engine => bail!(
+                        "the engine plays gomoku only: choose --opponent perfect, random or mcts"
+                    ),
+                };
             session(
                 TicTacToe::new(),
                 machine,
@@ -76,12 +122,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             )
         }
         GameName::Gomoku => {
-            let machine: Box<dyn Agent<Mnk>> = match args.opponent {
+            let machine: Box<dyn Agent<Mnk>> = match args.opponent.unwrap_or(Opponent::Engine) {
                 Opponent::Perfect => {
-                    bail!("no perfect gomoku player exists: choose --opponent random or mcts")
+                    bail!(
+                        "no perfect gomoku player exists: choose --opponent engine, random or mcts"
+                    )
                 }
                 Opponent::Random => Box::new(RandomAgent::new(args.seed)),
                 Opponent::Mcts => Box::new(Mcts::new(args.iterations, args.seed)),
+                Opponent::Engine => Box::new(EngineOpponent(Engine::with_limits(
+                    args.seed,
+                    engine_limits(&args)?,
+                    Options::default(),
+                ))),
             };
             session(
                 Mnk::gomoku(),

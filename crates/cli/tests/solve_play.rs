@@ -123,3 +123,38 @@ fn play_against_random_to_the_end_and_quit_early() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("no perfect gomoku player"));
 }
+
+#[test]
+fn play_gomoku_against_the_engine_by_default() {
+    // Row-major moves: the engine (a small node budget, so the test is
+    // quick and the game the same on any machine) wins long before the
+    // script runs out; taken points just get an error.
+    let script: String = (0..225)
+        .map(|i| format!("{} {}\n", i / 15, i % 15))
+        .collect();
+    let o = inarow(&["play", "gomoku", "--move-nodes", "300"], &script);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("You play X against engine."), "{out}");
+    assert!(out.contains("engine plays "), "{out}");
+    assert!(out.contains("engine wins."), "{out}");
+    let o = inarow(
+        &[
+            "play",
+            "gomoku",
+            "--opponent",
+            "engine",
+            "--move-time",
+            "0.05",
+        ],
+        "q\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("bye"));
+    let o = inarow(&["play", "tictactoe", "--opponent", "engine"], "");
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("the engine plays gomoku only"));
+    let o = inarow(&["play", "gomoku", "--move-time", "0"], "");
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--move-time must be a positive number"));
+}
