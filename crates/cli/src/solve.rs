@@ -5,6 +5,7 @@ use clap::ValueEnum;
 use inarow_agents::order::LinesThrough;
 use inarow_agents::search::{DrawEval, Options};
 use inarow_agents::{Search, classic, minimax, score};
+use inarow_core::tictactoe::has_line;
 use inarow_core::{Game, Player, TicTacToe, notation};
 
 /// The search that solves the position.
@@ -103,6 +104,9 @@ pub fn solve(game: &TicTacToe, algo: Algo) -> Answer {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let game = TicTacToe::parse_with_turn(&args.board, args.to_move)
         .with_context(|| format!("invalid board {:?}", args.board))?;
+    if let Err(why) = reachable(&game) {
+        bail!("impossible board {}: {why}", game.compact());
+    }
     println!("{game}");
     if let Some(outcome) = game.outcome() {
         println!("game over: {outcome}");
@@ -132,6 +136,37 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         describe(answer.value_for_x, args.algo)
     );
     println!("positions searched: {}", answer.nodes);
+    Ok(())
+}
+
+/// Whether a game from the empty board, X first and turns taken in order,
+/// can reach the stones of `game`; the reason when it cannot. The side to
+/// move is not checked: as in the source document, it is whoever is told.
+pub fn reachable(game: &TicTacToe) -> Result<(), String> {
+    let [x, o] = inarow_core::count_stones(game);
+    let stones = |n: usize| if n == 1 { "stone" } else { "stones" };
+    if o > x {
+        return Err(format!(
+            "O has {o} {} and X {x}, but X moves first, so O never has more",
+            stones(o)
+        ));
+    }
+    if x > o + 1 {
+        return Err(format!(
+            "X has {x} stones and O {o}: turns alternate, so X has at most one more"
+        ));
+    }
+    let x_won = has_line(game.stones_of(Player::X));
+    let o_won = has_line(game.stones_of(Player::O));
+    if x_won && o_won {
+        return Err("both X and O have three in a row".into());
+    }
+    if x_won && x == o {
+        return Err("X has three in a row, and O played on after the game was over".into());
+    }
+    if o_won && x > o {
+        return Err("O has three in a row, and X played on after the game was over".into());
+    }
     Ok(())
 }
 
@@ -173,6 +208,30 @@ mod tests {
             }
         }
         walk(&mut TicTacToe::new(), &mut Default::default());
+    }
+
+    #[test]
+    fn impossible_boards_are_refused() {
+        let board = |text| TicTacToe::parse_with_turn(text, Player::X).unwrap();
+        for text in [
+            ".........",
+            "XOX.O.X..",
+            "XXXOO....",
+            "OOOXX.X..",
+            "XXXOOXOOX",
+        ] {
+            assert_eq!(reachable(&board(text)), Ok(()), "{text}");
+        }
+        for (text, want) in [
+            ("OOO......", "O has 3 stones and X 0"),
+            ("O........", "O has 1 stone and X 0"),
+            ("XX.......", "X has 2 stones and O 0"),
+            ("XXXOO.O..", "X has three in a row, and O played on"),
+            ("OOOXX.XX.", "O has three in a row, and X played on"),
+        ] {
+            let why = reachable(&board(text)).unwrap_err();
+            assert!(why.starts_with(want), "{text}: {why}");
+        }
     }
 
     #[test]

@@ -48,6 +48,9 @@ fn solve_rejects_bad_boards_in_one_line() {
         ("XOZ......", "unexpected character 'Z'"),
         ("XO", "9 points, but 2"),
         ("XXXOOO...", "both X and O have three in a row"),
+        ("OOO......", "impossible board OOO......: O has 3 stones and X 0"),
+        ("XXXX.OO..", "impossible board XXXX.OO..: X has 4 stones and O 2"),
+        ("XXXOO.O..", "X has three in a row, and O played on"),
     ] {
         let o = inarow(&["solve", board], "");
         assert!(!o.status.success());
@@ -55,6 +58,9 @@ fn solve_rejects_bad_boards_in_one_line() {
         assert!(err.contains(want), "{board}: {err}");
         assert_eq!(err.trim().lines().count(), 1, "{err}");
     }
+    // Who moves is whoever is told, even against the stone counts.
+    let o = inarow(&["solve", "XO.......", "--to-move", "O"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
     let o = inarow(&["solve", "XXXOO...."], "");
     assert!(o.status.success());
     assert!(stdout(&o).contains("game over: X wins"));
