@@ -49,25 +49,28 @@ fn scripted_session_through_a_pipe() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert_eq!(stdout.matches("new game").count(), 2, "{stdout}");
-    assert!(stdout.contains("error: \"zz\" is not a move"), "{stdout}");
-    assert!(stdout.contains("error: LL is already taken"), "{stdout}");
-    // Every error is one whole line; the prompts are on standard error, and
-    // one is shown for every line read (so the same prompt after an error).
-    assert!(
-        stdout
-            .lines()
-            .filter(|l| l.contains("error:"))
-            .all(|l| l.starts_with("error: ")),
-        "{stdout}"
-    );
     let stderr = text(&out.stderr);
+    assert!(stderr.contains("error: \"zz\" is not a move"), "{stderr}");
+    assert!(stderr.contains("error: LL is already taken"), "{stderr}");
+    // Errors and prompts are on standard error, never among the boards;
+    // every error is one whole line, and a prompt is shown for every line
+    // read (so the same prompt after an error).
+    assert!(!stdout.contains("error"), "{stdout}");
     assert!(!stdout.contains("your move") && !stdout.contains("How many games?"));
     assert!(
         stderr.starts_with("How many games? your move (row then column, L/M/R): "),
         "{stderr}"
     );
-    let errors = stdout.matches("error:").count();
+    assert!(
+        stderr
+            .lines()
+            .filter(|l| l.contains("error:"))
+            .all(|l| l.starts_with("error: ")),
+        "{stderr}"
+    );
+    let errors = stderr.matches("error:").count();
     let moves = stdout.matches("you play").count();
+    assert!(errors >= 4, "{stderr}");
     assert_eq!(
         stderr.matches("your move").count(),
         errors + moves,
@@ -98,10 +101,12 @@ fn bad_game_count_is_asked_again() {
     let out = inarow(&["menace"], &input);
     assert!(out.status.success());
     let stdout = text(&out.stdout);
+    let stderr = text(&out.stderr);
     assert!(
-        stdout.contains("error: \"many\" is not a number of games"),
-        "{stdout}"
+        stderr.contains("error: \"many\" is not a number of games"),
+        "{stderr}"
     );
+    assert!(!stdout.contains("error"), "{stdout}");
     assert_eq!(stdout.matches("new game").count(), 1);
 }
 

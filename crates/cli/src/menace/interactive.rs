@@ -1,12 +1,12 @@
 //! The challenge's interactive program: a person (or a script) plays O
 //! against MENACE for a number of games, typing moves as two letters.
 //!
-//! Prompts go to standard error, everything else to standard output: on a
-//! terminal both show as a dialogue, and a script reading standard output
-//! gets whole lines (`new game`, boards, results, boxes) with no prompt
-//! glued in front of them.
+//! Prompts and error lines go to standard error, everything else to
+//! standard output: on a terminal both show as a dialogue, and a script
+//! reading standard output gets the game's whole lines (`new game`, boards,
+//! results, boxes) with no prompt glued in front and no error among them.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, IsTerminal, Write};
 
 use inarow_core::{PlayError, Point, TicTacToe};
 use inarow_menace::{Memory, Refused, Session};
@@ -26,6 +26,7 @@ pub fn run(args: &MachineArgs) -> anyhow::Result<()> {
         input: stdin.lock(),
         out: stdout.lock(),
         prompts: io::stderr(),
+        echoed: stdin.is_terminal(),
     };
     let Some(games) = dialogue.read_game_count()? else {
         eprintln!("input ended before the number of games: nothing played");
@@ -84,6 +85,8 @@ struct Dialogue<R, W, P> {
     input: R,
     out: W,
     prompts: P,
+    /// Whether a terminal echoes the answers, ending each prompt's line.
+    echoed: bool,
 }
 
 impl<R: BufRead, W: Write, P: Write> Dialogue<R, W, P> {
@@ -102,6 +105,17 @@ impl<R: BufRead, W: Write, P: Write> Dialogue<R, W, P> {
         Ok(Some(line))
     }
 
+    /// Tells the person what was wrong with an answer, on the prompts' stream.
+    fn error(&mut self, message: &str) -> io::Result<()> {
+        self.out.flush()?;
+        if !self.echoed {
+            // No answer was echoed after the prompt: the error starts its own line.
+            writeln!(self.prompts)?;
+        }
+        writeln!(self.prompts, "error: {message}")?;
+        self.prompts.flush()
+    }
+
     fn read_game_count(&mut self) -> anyhow::Result<Option<u64>> {
         loop {
             let Some(line) = self.ask("How many games? ")? else {
@@ -109,11 +123,10 @@ impl<R: BufRead, W: Write, P: Write> Dialogue<R, W, P> {
             };
             match line.trim().parse::<u64>() {
                 Ok(n) => return Ok(Some(n)),
-                Err(_) => writeln!(
-                    self.out,
-                    "error: {:?} is not a number of games: type a whole number such as 3",
+                Err(_) => self.error(&format!(
+                    "{:?} is not a number of games: type a whole number such as 3",
                     line.trim()
-                )?,
+                ))?,
             }
         }
     }
@@ -146,15 +159,14 @@ impl<R: BufRead, W: Write, P: Write> Dialogue<R, W, P> {
                             writeln!(self.out, "you play {}", square_name(p))?;
                             self.show_board(session.board())?;
                         }
-                        Err(Refused::Illegal(PlayError::Occupied(_))) => writeln!(
-                            self.out,
-                            "error: {} is already taken: choose an empty square",
+                        Err(Refused::Illegal(PlayError::Occupied(_))) => self.error(&format!(
+                            "{} is already taken: choose an empty square",
                             square_name(p)
-                        )?,
+                        ))?,
                         // Over and MENACE's turn were ruled out above.
-                        Err(refused) => writeln!(self.out, "error: {refused}")?,
+                        Err(refused) => self.error(&refused.to_string())?,
                     },
-                    Err(message) => writeln!(self.out, "error: {message}")?,
+                    Err(message) => self.error(&message)?,
                 }
             }
         }
