@@ -63,7 +63,21 @@ fn main() {
         Command::Selfplay(args) => selfplay::run(args),
     };
     if let Err(err) = result {
+        if is_broken_pipe(&err) {
+            // The reader stopped early (`inarow menace show | head`): that
+            // is how a pipe ends, not a failure.
+            std::process::exit(0);
+        }
         eprintln!("inarow: {err:#}");
         std::process::exit(1);
     }
+}
+
+/// Whether `err` comes from writing to a pipe whose reader has gone.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

@@ -732,3 +732,19 @@ fn a_linked_state_is_saved_at_its_target_and_the_link_stays() {
         assert_eq!(fingerprint(&target), before);
     }
 }
+
+#[test]
+fn a_closed_pipe_ends_show_quietly() {
+    // `inarow menace show | head`: the reader goes before the boxes are written.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_inarow"))
+        .args(["menace", "show"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(text(&out.stderr), "");
+    assert!(out.status.success(), "{:?}", out.status);
+}
