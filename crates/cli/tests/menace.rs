@@ -748,3 +748,42 @@ fn a_closed_pipe_ends_show_quietly() {
     assert_eq!(text(&out.stderr), "");
     assert!(out.status.success(), "{:?}", out.status);
 }
+
+#[test]
+fn the_chart_is_svg_and_its_errors_name_the_given_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let train = |chart: &Path| {
+        let chart = chart.to_str().unwrap();
+        inarow(
+            &[
+                "menace",
+                "train",
+                "--opponent",
+                "random",
+                "--games",
+                "20",
+                "--chart",
+                chart,
+            ],
+            "",
+        )
+    };
+    let svg = dir.path().join("c.svg");
+    let out = train(&svg);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+    // Not SVG: refused before any game, nothing written.
+    let png = dir.path().join("c.png");
+    let out = train(&png);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(err.contains("SVG only: name the file with .svg"), "{err}");
+    assert!(err.contains("c.png") && !png.exists(), "{err}");
+    assert_eq!(text(&out.stdout), "");
+    let missing = dir.path().join("no/such/dir/c.svg");
+    let out = train(&missing);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(err.contains(&missing.display().to_string()), "{err}");
+    assert!(!err.contains("c.svg.tmp-"), "{err}");
+}

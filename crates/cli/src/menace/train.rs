@@ -63,6 +63,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.save_every == 0 {
         bail!("--save-every must be at least 1");
     }
+    if let Some(path) = &args.chart {
+        let svg = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+        if !svg {
+            bail!(
+                "--chart {}: the chart is drawn as SVG only: name the file with .svg",
+                path.display()
+            );
+        }
+    }
     for path in [&args.csv, &args.chart].into_iter().flatten() {
         store::check_writable(path, "output file")?;
     }
