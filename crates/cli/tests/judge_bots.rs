@@ -369,3 +369,17 @@ fn inarow_bot_is_reproducible_and_rejects_bad_limits() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--move-time must be a positive"));
 }
+
+#[test]
+fn inarow_bot_names_a_doubled_point_in_one_line() {
+    let out = common::run(
+        env!("CARGO_BIN_EXE_inarow"),
+        &["bot", "--move-nodes", "10", "x", "1"],
+        "5 [((7,7),\"B\"),((3,4),\"W\"),((7,7),\"W\")]\n",
+    );
+    assert!(!out.status.success());
+    let err = common::stderr(&out);
+    assert!(err.contains("the board holds point (7,7) twice"), "{err}");
+    assert!(!err.contains("cannot read"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}

@@ -91,6 +91,9 @@ pub enum AnswerError {
         /// The row as written (saturated).
         y: i64,
     },
+    /// A board that reads but cannot stand, such as one point given twice:
+    /// the whole message.
+    Board(String),
 }
 
 impl fmt::Display for AnswerError {
@@ -100,6 +103,7 @@ impl fmt::Display for AnswerError {
                 write!(f, "cannot read {expected} from {answer:?}")
             }
             AnswerError::OffBoard { x, y } => write!(f, "({x},{y}) is off the board"),
+            AnswerError::Board(message) => write!(f, "{message}"),
         }
     }
 }

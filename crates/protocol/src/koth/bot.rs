@@ -98,7 +98,10 @@ pub fn position(board: &str, rule: Rule) -> Result<Mnk, AnswerError> {
             .get_mut(point.index())
             .ok_or(refused(PlayError::OffBoard(point)))?;
         if cell.is_some() {
-            return Err(refused(PlayError::Occupied(point)));
+            return Err(AnswerError::Board(format!(
+                "the board holds point {} twice",
+                format_point(point)
+            )));
         }
         *cell = Some(colour);
     }
