@@ -48,8 +48,14 @@ fn solve_rejects_bad_boards_in_one_line() {
         ("XOZ......", "unexpected character 'Z'"),
         ("XO", "9 points, but 2"),
         ("XXXOOO...", "both X and O have three in a row"),
-        ("OOO......", "impossible board OOO......: O has 3 stones and X 0"),
-        ("XXXX.OO..", "impossible board XXXX.OO..: X has 4 stones and O 2"),
+        (
+            "OOO......",
+            "impossible board OOO......: O has 3 stones and X 0",
+        ),
+        (
+            "XXXX.OO..",
+            "impossible board XXXX.OO..: X has 4 stones and O 2",
+        ),
         ("XXXOO.O..", "X has three in a row, and O played on"),
     ] {
         let o = inarow(&["solve", board], "");
