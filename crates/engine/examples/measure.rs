@@ -16,19 +16,12 @@ use inarow_engine::vcf::Vcf;
 
 #[path = "../tests/support/suite.rs"]
 mod suite;
-use suite::{generate_suite, middlegames};
+use suite::{generate_suite, gomocup_board, middlegames};
 
 fn main() {
     if std::env::args().any(|a| a == "--boards") {
         for g in middlegames(3, 12, 14) {
-            let me = g.turn_by_count();
-            let mut fields = Vec::new();
-            for (player, code) in [(me, 1), (me.opponent(), 2)] {
-                for p in g.stones_of(player).ones() {
-                    fields.push(format!("{},{},{code}", p.col(15), p.row(15)));
-                }
-            }
-            println!("{}", fields.join(" "));
+            println!("{}", gomocup_board(&g));
         }
         return;
     }

@@ -14,7 +14,7 @@ use inarow_engine::search::{Limits, Options, Searcher};
 
 #[path = "../tests/support/suite.rs"]
 mod suite;
-use suite::middlegames;
+use suite::{gomocup_board, middlegames};
 
 /// Nodes below which a depth's count is too small to say how the tree grows.
 const FEW: u64 = 1_000;
@@ -69,14 +69,7 @@ fn main() {
     let games = middlegames(5, count, 14);
     if args.iter().any(|a| a == "--boards") {
         for g in &games {
-            let me = g.turn_by_count();
-            let mut fields = Vec::new();
-            for (player, code) in [(me, 1), (me.opponent(), 2)] {
-                for p in g.stones_of(player).ones() {
-                    fields.push(format!("{},{},{code}", p.col(15), p.row(15)));
-                }
-            }
-            println!("{}", fields.join(" "));
+            println!("{}", gomocup_board(g));
         }
         return;
     }

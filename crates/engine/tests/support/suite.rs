@@ -208,6 +208,20 @@ pub fn three_near_the_centre(seed: u64) -> Vec<Point> {
     stones
 }
 
+/// A position as the stones of a Gomocup `BOARD` command on one line:
+/// `x,y,1` for the side to move's stones, `x,y,2` for the other's, so
+/// other engines can be measured on the same positions.
+pub fn gomocup_board(game: &Mnk) -> String {
+    let me = game.turn_by_count();
+    let mut fields = Vec::new();
+    for (player, code) in [(me, 1), (me.opponent(), 2)] {
+        for p in game.stones_of(player).ones() {
+            fields.push(format!("{},{},{code}", p.col(15), p.row(15)));
+        }
+    }
+    fields.join(" ")
+}
+
 /// `count` typical middlegame positions of `plies` stones: seeded games
 /// between node-limited searches from generated three-stone openings, kept
 /// only while nobody has won.
