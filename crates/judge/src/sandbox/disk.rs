@@ -2,6 +2,7 @@
 //! limit covers the whole folder, not only each file.
 
 use std::fs;
+use std::ops::ControlFlow;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
@@ -40,33 +41,50 @@ impl Usage {
     }
 }
 
-/// Walks `folder` without following links, stopping once past
-/// `max_entries` entries.
-pub fn usage(folder: &Path, max_entries: usize) -> Usage {
-    let mut found = Usage {
-        bytes: 0,
-        entries: 0,
-    };
-    let mut stack = vec![folder.to_path_buf()];
-    while let Some(dir) = stack.pop() {
+/// Visits the entries below `folder` without following links, at most
+/// `max_depth` folders down and until `visit` says stop or more than
+/// `max_entries` were met. Returns how many entries were met, and whether
+/// `visit` stopped the walk.
+pub fn walk(
+    folder: &Path,
+    max_entries: usize,
+    max_depth: usize,
+    mut visit: impl FnMut(&fs::Metadata) -> ControlFlow<()>,
+) -> (usize, bool) {
+    let mut entries_met = 0;
+    let mut stack = vec![(folder.to_path_buf(), 0)];
+    while let Some((dir, depth)) = stack.pop() {
         let Ok(entries) = fs::read_dir(&dir) else {
             continue;
         };
         for entry in entries.filter_map(Result::ok) {
-            found.entries += 1;
-            if found.entries > max_entries {
-                return found;
+            entries_met += 1;
+            if entries_met > max_entries {
+                return (entries_met, false);
             }
             let Ok(meta) = entry.path().symlink_metadata() else {
                 continue;
             };
-            found.bytes += meta.blocks() * 512;
-            if meta.is_dir() {
-                stack.push(entry.path());
+            if visit(&meta).is_break() {
+                return (entries_met, true);
+            }
+            if meta.is_dir() && depth < max_depth {
+                stack.push((entry.path(), depth + 1));
             }
         }
     }
-    found
+    (entries_met, false)
+}
+
+/// Walks `folder` without following links, stopping once past
+/// `max_entries` entries.
+pub fn usage(folder: &Path, max_entries: usize) -> Usage {
+    let mut bytes = 0;
+    let (entries, _) = walk(folder, max_entries, usize::MAX, |meta| {
+        bytes += meta.blocks() * 512;
+        ControlFlow::Continue(())
+    });
+    Usage { bytes, entries }
 }
 
 #[cfg(test)]

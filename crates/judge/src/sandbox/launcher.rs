@@ -361,19 +361,19 @@ fn relay(stderr: fs::File, status: fs::File, mut watch: Watch, stage2: &mut std:
             let now = std::time::Instant::now();
             if now >= next_measure {
                 use super::disk::{MAX_ENTRIES, Usage, usage};
-                let limit: &Usage = match &limit {
-                    Some(limit) => limit,
-                    None => {
-                        // Counting growth, the first measure is the base.
-                        let base = watch.growth.then(|| usage(folder, usize::MAX));
-                        limit.insert(Usage::limit(watch.disk, base.as_ref()))
+                if limit.is_none() && watch.growth {
+                    // Counting growth, the first measure is the base: nothing
+                    // is gained yet.
+                    let base = usage(folder, usize::MAX);
+                    limit = Some(Usage::limit(watch.disk, Some(&base)));
+                } else {
+                    let limit = limit.get_or_insert_with(|| Usage::limit(watch.disk, None));
+                    let found = usage(folder, limit.entries.max(MAX_ENTRIES));
+                    if found.over(limit) {
+                        over = true;
+                        report(&Frame::Over(Limit::Disk));
+                        let _ = stage2.kill();
                     }
-                };
-                let found = usage(folder, limit.entries.max(MAX_ENTRIES));
-                if found.over(limit) {
-                    over = true;
-                    report(&Frame::Over(Limit::Disk));
-                    let _ = stage2.kill();
                 }
                 next_measure = now + DISK_EVERY.max(now.elapsed() * 10);
             }

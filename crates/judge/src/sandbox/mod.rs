@@ -546,11 +546,11 @@ fn identity(uids: &Mutex<Vec<PathBuf>>, folder: &Path, rootless: bool) -> io::Re
     // Judges running at once (shares, a server) most likely differ here.
     let judge = std::process::id() % (1 << 16);
     let uid = FIRST_UID + judge * MAX_CONTESTANTS + index;
-    let meta = folder.metadata()?;
     let (owner_uid, owner_gid) = if rootless {
         // Inside the launcher's user namespace the judge's own ids are root.
         (0, 0)
     } else {
+        let meta = folder.metadata()?;
         (meta.uid(), meta.gid())
     };
     Ok(Identity {
@@ -647,29 +647,14 @@ fn register(
 /// Whether a file of `limit` bytes or more lies in `folder` (three levels
 /// deep, the first 10,000 entries): what writing past the limit leaves.
 fn holds_file_of(folder: &Path, limit: u64) -> bool {
-    let mut seen = 0;
-    let mut stack = vec![(folder.to_path_buf(), 0)];
-    while let Some((dir, depth)) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.filter_map(|e| e.ok()) {
-            seen += 1;
-            if seen > 10_000 {
-                return false;
-            }
-            let Ok(meta) = entry.path().symlink_metadata() else {
-                continue;
-            };
-            if meta.is_file() && meta.len() >= limit {
-                return true;
-            }
-            if meta.is_dir() && depth < 3 {
-                stack.push((entry.path(), depth + 1));
-            }
+    let (_, found) = disk::walk(folder, 10_000, 3, |meta| {
+        if meta.is_file() && meta.len() >= limit {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
         }
-    }
-    false
+    });
+    found
 }
 
 /// Kills every contestant now running and lets no new one start, for the
