@@ -206,6 +206,8 @@ pub struct Searcher {
     stopped: bool,
     /// Depth of the iteration under way.
     iteration: i32,
+    /// Root moves left out (for analysis of several lines).
+    excluded: Vec<usize>,
 }
 
 impl Searcher {
@@ -225,7 +227,16 @@ impl Searcher {
             next_check: 0,
             stopped: false,
             iteration: 0,
+            excluded: Vec::new(),
         }
+    }
+
+    /// Leaves these root moves out of the following searches (grid
+    /// indices), so that analysis can ask for the best move after the ones
+    /// it already has; a search with every candidate left out plays the
+    /// first candidate anyway.
+    pub fn set_excluded(&mut self, moves: &[usize]) {
+        self.excluded = moves.to_vec();
     }
 
     /// The options in use.
@@ -258,6 +269,7 @@ impl Searcher {
         }
         let mut root = MoveList::default();
         let mode = generate(b, &mut root);
+        exclude(&mut root, &self.excluded);
         let mut found = Found {
             best: root.get(0),
             score: 0,
@@ -281,7 +293,7 @@ impl Searcher {
             solver.set_deadline(limits.time.map(|t| self.start + t / 4));
             let line = solver.solve(b);
             self.nodes += solver.nodes();
-            if let Some(line) = line {
+            if let Some(line) = line.filter(|l| !self.excluded.contains(&l[0])) {
                 found.best = line[0];
                 found.score = win_in(line.len());
                 found.vcf = true;
@@ -729,6 +741,20 @@ fn tuned_point_score(b: &Board, i: usize, me: Player, w: &Weights) -> i32 {
         s += 2 * w.mine[b.pattern(i, me, d) as usize] + w.theirs[b.pattern(i, opp, d) as usize];
     }
     s / w.scale.max(1)
+}
+
+/// Drops the `excluded` moves from the root list, unless none would be left.
+fn exclude(root: &mut MoveList, excluded: &[usize]) {
+    if excluded.is_empty() || root.iter().all(|m| excluded.contains(&m)) {
+        return;
+    }
+    let mut kept = MoveList::default();
+    for k in 0..root.len() {
+        if !excluded.contains(&root.get(k)) {
+            kept.push(root.get(k), root.score(k));
+        }
+    }
+    *root = kept;
 }
 
 /// If `wins` says the opponent of the side to move would win were it to
