@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
+pub mod analysis;
 pub mod board;
 pub mod brain;
 pub mod eval;

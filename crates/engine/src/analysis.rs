@@ -1,0 +1,276 @@
+//! Analysis of a position: the best few moves, each with its score and the
+//! line of play expected after it, as an analysis board shows them.
+//!
+//! Line 1 is the searcher's best move; line `k` is its best move once the
+//! moves of lines 1 to `k - 1` are left out at the root
+//! ([`Searcher::set_excluded`]). The time (or nodes) given is shared
+//! equally between the lines asked for.
+
+use inarow_core::{Player, Rule};
+
+use crate::board::{Board, BoardError};
+use crate::search::{Limits, Searcher};
+
+/// Most lines one analysis may ask for.
+pub const MAX_LINES: usize = 5;
+
+/// Why a position cannot be analysed, in one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// The size is not supported, or a stone is off the board or on a
+    /// point already taken (the `n`th stone, counted from 1).
+    Board(Option<usize>, BoardError),
+    /// A five is on the board: the game ended with the `n`th stone
+    /// (counted from 1), and nothing is left to analyse.
+    Finished(usize, Player),
+    /// Every point holds a stone.
+    Full,
+}
+
+impl std::fmt::Display for PositionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PositionError::Board(None, e) => write!(f, "{e}"),
+            PositionError::Board(Some(n), e) => write!(f, "stone {n}: {e}"),
+            PositionError::Finished(n, p) => write!(
+                f,
+                "the game is over: stone {n} made five for {}",
+                colour_name(*p)
+            ),
+            PositionError::Full => write!(f, "the board is full: nothing to analyse"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// `black` or `white`: the side playing `p` (black is `X` and moves first).
+pub fn colour_name(p: Player) -> &'static str {
+    match p {
+        Player::X => "black",
+        Player::O => "white",
+    }
+}
+
+/// The position with `stones` put down on an empty `size` board under
+/// `rule`, black first and alternating, as `(x, y)` from the top left;
+/// refused if a stone is off the board or on a taken point, if a five
+/// stands on the board (the game is over) or if the board is full.
+pub fn position(
+    size: usize,
+    rule: Rule,
+    stones: &[(usize, usize)],
+) -> Result<Board, PositionError> {
+    let mut board = Board::with_rule(size, rule).map_err(|e| PositionError::Board(None, e))?;
+    for (n, &(x, y)) in stones.iter().enumerate() {
+        let mover = board.to_move();
+        board
+            .play(x, y)
+            .map_err(|e| PositionError::Board(Some(n + 1), e))?;
+        if board.last_move_won() {
+            return Err(PositionError::Finished(n + 1, mover));
+        }
+    }
+    if board.empty_count() == 0 {
+        return Err(PositionError::Full);
+    }
+    Ok(board)
+}
+
+/// One of the best moves found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The move, as `(x, y)`.
+    pub best: (usize, usize),
+    /// Its score for the side to move (see [`crate::score`]: proven wins
+    /// and losses are [`crate::score::is_decided`]).
+    pub score: i32,
+    /// The expected line of play, starting with `best`, as `(x, y)`.
+    pub pv: Vec<(usize, usize)>,
+    /// Deepest completed iteration of its search (0 if the move was forced
+    /// or came from the threat search).
+    pub depth: u32,
+    /// Nodes its search visited.
+    pub nodes: u64,
+}
+
+/// The best lines of a position, best first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// The side the scores are for.
+    pub to_move: Player,
+    /// At least one line, at most as many as asked for: fewer when fewer
+    /// moves make sense (a five to make, a four to block).
+    pub lines: Vec<Line>,
+    /// The deepest iteration any line completed.
+    pub depth: u32,
+    /// Nodes searched over all lines.
+    pub nodes: u64,
+}
+
+/// The best `lines` (1 to [`MAX_LINES`], clamped) moves of `board` for the
+/// side to move, within `limits` shared equally between the lines. The
+/// board must come from [`position`] (an empty point, no five); it is
+/// unchanged afterwards, and so is `searcher`'s list of excluded moves
+/// (empty).
+pub fn analyse(
+    searcher: &mut Searcher,
+    board: &mut Board,
+    lines: usize,
+    limits: Limits,
+) -> Analysis {
+    let wanted = lines.clamp(1, MAX_LINES).min(board.empty_count());
+    let share = limits.share(wanted as u32);
+    let mut found: Vec<Line> = Vec::with_capacity(wanted);
+    let mut excluded: Vec<usize> = Vec::with_capacity(wanted);
+    let mut nodes = 0;
+    let mut depth = 0;
+    for _ in 0..wanted {
+        searcher.set_excluded(&excluded);
+        let f = searcher.search(board, share);
+        nodes += f.nodes;
+        // A search with every sensible move left out plays one of them
+        // again: the lines worth showing are all there.
+        if excluded.contains(&f.best) {
+            break;
+        }
+        depth = depth.max(f.depth);
+        let mut pv: Vec<(usize, usize)> = f.pv.iter().map(|&i| board.xy(i)).collect();
+        if f.pv.first() != Some(&f.best) {
+            pv = vec![board.xy(f.best)];
+        }
+        found.push(Line {
+            best: board.xy(f.best),
+            score: f.score,
+            pv,
+            depth: f.depth,
+            nodes: f.nodes,
+        });
+        excluded.push(f.best);
+    }
+    searcher.set_excluded(&[]);
+    Analysis {
+        to_move: board.to_move(),
+        lines: found,
+        depth,
+        nodes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::is_decided;
+    use crate::search::Options;
+
+    #[test]
+    fn a_winning_four_puts_the_five_first_with_a_winning_score() {
+        // Black: (3..7, 7) four; white elsewhere; black to move.
+        let stones = [
+            (3, 7),
+            (3, 3),
+            (4, 7),
+            (4, 3),
+            (5, 7),
+            (10, 10),
+            (6, 7),
+            (12, 1),
+        ];
+        let mut board = position(15, Rule::Freestyle, &stones).unwrap();
+        let mut s = Searcher::new(Options::default());
+        let a = analyse(&mut s, &mut board, 3, Limits::nodes(20_000));
+        assert_eq!(a.to_move, Player::X);
+        let first = &a.lines[0];
+        assert!([(2, 7), (7, 7)].contains(&first.best), "{a:?}");
+        assert!(is_decided(first.score) && first.score > 0, "{a:?}");
+        assert_eq!(first.pv[0], first.best);
+        // Lines differ from each other.
+        let mut moves: Vec<_> = a.lines.iter().map(|l| l.best).collect();
+        moves.sort();
+        moves.dedup();
+        assert_eq!(moves.len(), a.lines.len());
+        assert_eq!(board.stones(), stones.len());
+    }
+
+    #[test]
+    fn several_lines_in_a_quiet_position() {
+        let mut board = position(15, Rule::Exact, &[(7, 7), (8, 8)]).unwrap();
+        let mut s = Searcher::new(Options::default());
+        let a = analyse(&mut s, &mut board, 5, Limits::nodes(20_000));
+        assert_eq!(a.lines.len(), 5);
+        assert!(a.nodes >= a.lines.iter().map(|l| l.nodes).sum::<u64>());
+        for l in &a.lines {
+            assert!(board.is_empty(board.index(l.best.0, l.best.1)));
+        }
+    }
+
+    #[test]
+    fn bad_positions_are_refused_in_one_line() {
+        let e = position(15, Rule::Freestyle, &[(7, 7), (7, 7)]).unwrap_err();
+        assert_eq!(e.to_string(), "stone 2: point 7,7 is already taken");
+        let e = position(15, Rule::Freestyle, &[(15, 0)]).unwrap_err();
+        assert_eq!(e.to_string(), "stone 1: point 15,0 is off the board");
+        let e = position(21, Rule::Freestyle, &[]).unwrap_err();
+        assert!(
+            e.to_string().starts_with("unsupported board size 21"),
+            "{e}"
+        );
+        let five = [
+            (0, 0),
+            (0, 1),
+            (1, 0),
+            (1, 1),
+            (2, 0),
+            (2, 1),
+            (3, 0),
+            (3, 1),
+            (4, 0),
+        ];
+        let e = position(15, Rule::Freestyle, &five).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the game is over: stone 9 made five for black"
+        );
+        // A six is no win under exact five.
+        let six = [
+            (0, 0),
+            (0, 1),
+            (1, 0),
+            (1, 1),
+            (2, 0),
+            (2, 1),
+            (4, 0),
+            (4, 1),
+            (5, 0),
+            (5, 1),
+            (3, 0),
+        ];
+        assert!(position(15, Rule::Exact, &six).is_ok());
+        assert!(position(15, Rule::Freestyle, &six).is_err());
+    }
+
+    #[test]
+    fn a_full_board_is_refused() {
+        // 5x5 with no five: rows BBWWB and WWBBW in turn (13 black, 12 white).
+        let (mut black, mut white) = (Vec::new(), Vec::new());
+        for y in 0..5 {
+            for x in 0..5 {
+                if (x + 2 * y) % 4 < 2 {
+                    black.push((x, y));
+                } else {
+                    white.push((x, y));
+                }
+            }
+        }
+        let mut stones = Vec::new();
+        for (i, &b) in black.iter().enumerate() {
+            stones.push(b);
+            stones.extend(white.get(i));
+        }
+        assert_eq!(
+            position(5, Rule::Freestyle, &stones).unwrap_err(),
+            PositionError::Full
+        );
+        assert!(position(5, Rule::Freestyle, &stones[..24]).is_ok());
+    }
+}
