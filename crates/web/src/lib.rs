@@ -62,6 +62,8 @@ pub struct Shared {
     pub engine: Arc<Mutex<inarow_engine::player::Engine>>,
     /// The tournament runs.
     pub tournament: Mutex<tournament::Runs>,
+    /// The searcher of `POST /api/analyse`, one analysis at a time.
+    pub analyst: api::analyse::Shelf,
     saver: Saver,
     bots: PathBuf,
     sandbox: inarow_judge::sandbox::Sandbox,
@@ -115,6 +117,7 @@ pub fn shared(config: Config) -> Arc<Shared> {
         gomoku: Mutex::new(gomoku::Game::default()),
         engine: Arc::new(Mutex::new(gomoku::engine(config.seed))),
         tournament: Mutex::new(past_runs(config.records.as_ref())),
+        analyst: Default::default(),
         saver: config.saver,
         bots: config.bots,
         sandbox: config.sandbox,

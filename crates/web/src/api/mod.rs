@@ -4,10 +4,12 @@
 //! comes from the page with a small JSON body.
 //!
 //! The page's three parts each have their routes: `menace`, `gomoku`,
-//! `tournament`. A request that changes a part goes the same way for all
+//! `tournament`; `analyse` answers any gomoku position and keeps no state
+//! the viewers share. A request that changes a part goes the same way for all
 //! of them (`Part::act`): lock it, act, tell the viewers, answer with the
 //! part as they see it.
 
+pub mod analyse;
 mod gomoku;
 pub mod guard;
 mod menace;
@@ -153,6 +155,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/gomoku/takeback", post(gomoku::take_back))
         .route("/api/gomoku/resign", post(gomoku::resign))
         .route("/api/gomoku/sgf", get(gomoku::sgf))
+        .route("/api/analyse", post(analyse::analyse))
         .route("/api/tournament", get(tournament::view))
         .route("/api/tournament/start", post(tournament::start))
         .route("/api/tournament/games/{index}", get(tournament::game));

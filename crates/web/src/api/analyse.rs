@@ -1,0 +1,162 @@
+//! `POST /api/analyse`: the engine's best lines for any position, for the
+//! page's analysis board, its hints and reviews, and for scripts.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::Json;
+use axum::extract::State;
+use axum::response::{IntoResponse, Response};
+use inarow_core::Rule;
+use inarow_engine::analysis::{self, MAX_LINES};
+use inarow_engine::score::{WIN, is_decided};
+use inarow_engine::search::{Limits, Options, Searcher};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{ApiError, Body};
+use crate::Shared;
+
+/// Least and most time one analysis may take, in milliseconds.
+pub const MS_RANGE: (u64, u64) = (10, 10_000);
+
+/// The searcher analyses run on, one at a time. Its tables are kept from
+/// one request to the next (so a page asking again with more time goes on
+/// from what was found), and cleared when the size or rule changes.
+#[derive(Default)]
+pub struct Analyst {
+    searcher: Option<Searcher>,
+    last: Option<(usize, Rule)>,
+}
+
+/// The shared analyst.
+pub type Shelf = Arc<Mutex<Analyst>>;
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum RuleName {
+    Freestyle,
+    Exact,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Request {
+    #[serde(default = "fifteen")]
+    size: usize,
+    #[serde(default = "freestyle")]
+    rule: RuleName,
+    stones: Vec<[usize; 2]>,
+    #[serde(default = "one")]
+    lines: usize,
+    #[serde(default = "half_second")]
+    ms: u64,
+}
+
+fn fifteen() -> usize {
+    15
+}
+fn freestyle() -> RuleName {
+    RuleName::Freestyle
+}
+fn one() -> usize {
+    1
+}
+fn half_second() -> u64 {
+    500
+}
+
+/// How a score reads: `{"win": plies}`, `{"loss": plies}` or null.
+fn decided(score: i32) -> serde_json::Value {
+    if !is_decided(score) {
+        serde_json::Value::Null
+    } else if score > 0 {
+        json!({ "win": WIN - score })
+    } else {
+        json!({ "loss": WIN + score })
+    }
+}
+
+pub(super) async fn analyse(
+    State(shared): State<Arc<Shared>>,
+    Body(body): Body<Request>,
+) -> Result<Response, ApiError> {
+    if !(1..=MAX_LINES).contains(&body.lines) {
+        return Err(ApiError::bad(format!(
+            "lines must be 1 to {MAX_LINES}, not {}",
+            body.lines
+        )));
+    }
+    let (least, most) = MS_RANGE;
+    if !(least..=most).contains(&body.ms) {
+        return Err(ApiError::bad(format!(
+            "ms must be {least} to {most}, not {}",
+            body.ms
+        )));
+    }
+    let rule = match body.rule {
+        RuleName::Freestyle => Rule::Freestyle,
+        RuleName::Exact => Rule::Exact,
+    };
+    let stones: Vec<(usize, usize)> = body.stones.iter().map(|&[x, y]| (x, y)).collect();
+    let mut board =
+        analysis::position(body.size, rule, &stones).map_err(|e| ApiError::bad(e.to_string()))?;
+    let shelf = shared.analyst.clone();
+    let (lines, ms) = (body.lines, body.ms);
+    let size = body.size;
+    let done = tokio::task::spawn_blocking(move || {
+        // One analysis at a time: a second is told to come back.
+        let Ok(mut analyst) = shelf.try_lock() else {
+            return None;
+        };
+        if analyst.last != Some((size, rule)) {
+            if let Some(s) = analyst.searcher.as_mut() {
+                s.clear();
+            }
+            analyst.last = Some((size, rule));
+        }
+        let searcher = analyst
+            .searcher
+            .get_or_insert_with(|| Searcher::new(Options::default()));
+        let start = Instant::now();
+        let found = analysis::analyse(
+            searcher,
+            &mut board,
+            lines,
+            Limits::time(Duration::from_millis(ms)),
+        );
+        Some((found, start.elapsed()))
+    })
+    .await
+    .map_err(|e| ApiError::conflict(format!("the analysis failed: {e}")))?;
+    let Some((found, elapsed)) = done else {
+        return Ok(super::busy(
+            "the engine is analysing another position (one at a time); try again shortly",
+            1,
+        ));
+    };
+    let lines: Vec<serde_json::Value> = found
+        .lines
+        .iter()
+        .map(|l| {
+            json!({
+                "move": [l.best.0, l.best.1],
+                "score": l.score,
+                "decided": decided(l.score),
+                "pv": l.pv.iter().map(|&(x, y)| [x, y]).collect::<Vec<_>>(),
+                "depth": l.depth,
+                "nodes": l.nodes,
+            })
+        })
+        .collect();
+    Ok(Json(json!({
+        "size": size,
+        "rule": match rule { Rule::Freestyle => "freestyle", Rule::Exact => "exact" },
+        "to_move": analysis::colour_name(found.to_move),
+        "lines": lines,
+        "depth": found.depth,
+        "nodes": found.nodes,
+        "ms": elapsed.as_millis() as u64,
+    }))
+    .into_response())
+}

@@ -1,0 +1,188 @@
+//! `POST /api/analyse`: the best lines of any position, and one-line
+//! refusals of bad ones.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::{app, error_of};
+use inarow_menace::Preset;
+use serde_json::{Value, json};
+
+const DECIDED: i64 = 1_000_000 - 1000;
+
+#[tokio::test]
+async fn a_winning_four_puts_the_five_first_with_a_winning_score() {
+    let t = app(Preset::Challenge);
+    // Black has four in a row from (3,7) to (6,7), open at both ends.
+    let body = json!({
+        "size": 15, "rule": "freestyle", "lines": 3, "ms": 200,
+        "stones": [[3, 7], [3, 3], [4, 7], [4, 3], [5, 7], [10, 10], [6, 7], [12, 1], [9, 2], [11, 12]],
+    });
+    // Black and white each played five: black to move.
+    let (status, v) = t.post("/api/analyse", &body.to_string()).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["to_move"], "black");
+    let first = &v["lines"][0];
+    let mv = (
+        first["move"][0].as_u64().unwrap(),
+        first["move"][1].as_u64().unwrap(),
+    );
+    assert!(mv == (2, 7) || mv == (7, 7), "{v}");
+    assert!(first["score"].as_i64().unwrap() >= DECIDED, "{v}");
+    assert_eq!(first["decided"], json!({"win": 1}), "{v}");
+    assert_eq!(first["pv"][0], first["move"], "{v}");
+    assert!(v["lines"].as_array().unwrap().len() <= 3);
+}
+
+#[tokio::test]
+async fn the_side_facing_a_four_must_block_it() {
+    let t = app(Preset::Challenge);
+    // Black's four (3..6, 7) has one end closed by white at (2,7): white
+    // to move must take (7,7).
+    let body = json!({
+        "size": 15, "lines": 2, "ms": 100,
+        "stones": [[3, 7], [2, 7], [4, 7], [4, 3], [5, 7], [10, 10], [6, 7]],
+    });
+    let (status, v) = t.post("/api/analyse", &body.to_string()).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["to_move"], "white");
+    assert_eq!(v["lines"][0]["move"], json!([7, 7]), "{v}");
+}
+
+#[tokio::test]
+async fn several_lines_best_first_on_every_size_and_rule() {
+    let t = app(Preset::Challenge);
+    for (size, rule) in [
+        (15, "freestyle"),
+        (19, "exact"),
+        (9, "freestyle"),
+        (20, "exact"),
+    ] {
+        let c = size / 2;
+        let body = json!({
+            "size": size, "rule": rule, "lines": 5, "ms": 100,
+            "stones": [[c, c], [c + 1, c]],
+        });
+        let (status, v) = t.post("/api/analyse", &body.to_string()).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["size"], size);
+        assert_eq!(v["rule"], rule);
+        let lines = v["lines"].as_array().unwrap();
+        assert_eq!(lines.len(), 5, "{v}");
+        let mut moves: Vec<&Value> = lines.iter().map(|l| &l["move"]).collect();
+        for m in &moves {
+            let (x, y) = (m[0].as_u64().unwrap(), m[1].as_u64().unwrap());
+            assert!(x < size && y < size, "{v}");
+            assert!((x, y) != (c, c) && (x, y) != (c + 1, c), "{v}");
+        }
+        moves.dedup();
+        assert_eq!(moves.len(), 5, "{v}");
+        let nodes: u64 = lines.iter().map(|l| l["nodes"].as_u64().unwrap()).sum();
+        assert!(v["nodes"].as_u64().unwrap() >= nodes);
+        assert!(v["depth"].as_u64().unwrap() >= 1, "{v}");
+    }
+}
+
+#[tokio::test]
+async fn the_empty_board_and_defaults() {
+    let t = app(Preset::Challenge);
+    let (status, v) = t.post("/api/analyse", r#"{"stones": []}"#).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["size"], 15);
+    assert_eq!(v["rule"], "freestyle");
+    assert_eq!(v["lines"].as_array().unwrap().len(), 1);
+    assert_eq!(v["to_move"], "black");
+}
+
+#[tokio::test]
+async fn bad_positions_get_400_with_one_line() {
+    let t = app(Preset::Challenge);
+    let cases = [
+        (
+            r#"{"stones": [[7, 7], [7, 7]]}"#,
+            "stone 2: point 7,7 is already taken",
+        ),
+        (
+            r#"{"stones": [[15, 0]]}"#,
+            "stone 1: point 15,0 is off the board",
+        ),
+        (
+            r#"{"size": 9, "stones": [[4, 9]]}"#,
+            "stone 1: point 4,9 is off the board",
+        ),
+        (
+            r#"{"size": 21, "stones": []}"#,
+            "unsupported board size 21 (supported: 5 to 20)",
+        ),
+        (
+            r#"{"size": 4, "stones": []}"#,
+            "unsupported board size 4 (supported: 5 to 20)",
+        ),
+        (
+            r#"{"stones": [[0,0],[0,1],[1,0],[1,1],[2,0],[2,1],[3,0],[3,1],[4,0]]}"#,
+            "the game is over: stone 9 made five for black",
+        ),
+        (
+            r#"{"stones": [], "lines": 0}"#,
+            "lines must be 1 to 5, not 0",
+        ),
+        (
+            r#"{"stones": [], "lines": 6}"#,
+            "lines must be 1 to 5, not 6",
+        ),
+        (
+            r#"{"stones": [], "ms": 9}"#,
+            "ms must be 10 to 10000, not 9",
+        ),
+        (
+            r#"{"stones": [], "ms": 10001}"#,
+            "ms must be 10 to 10000, not 10001",
+        ),
+    ];
+    for (body, want) in cases {
+        let (status, v) = t.post("/api/analyse", body).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {v}");
+        assert_eq!(error_of(&v), want, "{body}");
+    }
+    // Malformed bodies: an unknown rule, a negative point, an unknown field.
+    for body in [
+        r#"{"stones": [], "rule": "renju"}"#,
+        r#"{"stones": [[-1, 0]]}"#,
+        r#"{"stones": [[1, 0, 2]]}"#,
+        r#"{"stones": [], "depth": 3}"#,
+        r#"{"lines": 1}"#,
+    ] {
+        let (status, v) = t.post("/api/analyse", body).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {v}");
+        error_of(&v);
+    }
+    // Exact five: a six is no five, so the position stands.
+    let six = r#"{"rule": "exact", "stones": [[0,0],[0,1],[1,0],[1,1],[2,0],[2,1],[4,0],[4,1],[5,0],[5,1],[3,0]], "ms": 20}"#;
+    let (status, v) = t.post("/api/analyse", six).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let (status, v) = t
+        .post("/api/analyse", &six.replace("exact", "freestyle"))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    assert_eq!(
+        error_of(&v),
+        "the game is over: stone 11 made five for black"
+    );
+}
+
+#[tokio::test]
+async fn one_analysis_at_a_time() {
+    let t = app(Preset::Challenge);
+    let slow = json!({"stones": [[7, 7]], "ms": 1500}).to_string();
+    let quick = json!({"stones": [[7, 7]], "ms": 10}).to_string();
+    let (a, b) = tokio::join!(t.post("/api/analyse", &slow), async {
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        t.post("/api/analyse", &quick).await
+    });
+    assert_eq!(a.0, StatusCode::OK, "{}", a.1);
+    assert_eq!(b.0, StatusCode::SERVICE_UNAVAILABLE, "{}", b.1);
+    assert!(error_of(&b.1).contains("one at a time"));
+    // Free again afterwards.
+    let (status, v) = t.post("/api/analyse", &quick).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+}
