@@ -346,6 +346,13 @@ impl Board {
         self.info_of[self.combo[colour.index()][i] as usize].threat
     }
 
+    /// The index of empty point `i`'s four patterns for `colour` in the
+    /// combination tables ([`pattern::combo_index`]).
+    #[inline]
+    pub fn combo(&self, i: usize, colour: Player) -> u16 {
+        self.combo[colour.index()][i]
+    }
+
     /// The evaluation value of empty point `i` for `colour`.
     #[inline]
     pub fn point_value(&self, i: usize, colour: Player) -> i32 {

@@ -89,6 +89,36 @@ pub fn evaluate(b: &Board, w: &Weights) -> i32 {
     score.clamp(i64::from(-WIN / 2), i64::from(WIN / 2)) as i32
 }
 
+/// A static evaluation the searches can use: a score for the side to move,
+/// with hooks called after each stone is put on the board and before it is
+/// taken back, so that an evaluation kept up to date move by move (a learned
+/// one, say) can be one new implementation.
+pub trait Evaluator {
+    /// The static score of the position for the side to move.
+    fn evaluate(&self, b: &Board) -> i32;
+    /// Called after a stone was put on grid point `i`.
+    #[inline]
+    fn put(&mut self, _b: &Board, _i: usize) {}
+    /// Called before the stone on grid point `i` is taken back.
+    #[inline]
+    fn take_back(&mut self, _b: &Board, _i: usize) {}
+}
+
+/// The pattern evaluation: the board keeps its counts itself, so the hooks
+/// have nothing to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PatternEval {
+    /// The weights of the pattern and threat counts.
+    pub weights: Weights,
+}
+
+impl Evaluator for PatternEval {
+    #[inline]
+    fn evaluate(&self, b: &Board) -> i32 {
+        evaluate(b, &self.weights)
+    }
+}
+
 /// Outcomes decided by the threats already on the board, from the side to
 /// move, at `ply` from the root: a five to complete, two fives to stop, or a
 /// flex four against no five.

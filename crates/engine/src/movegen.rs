@@ -69,6 +69,12 @@ impl MoveList {
         self.len += 1;
     }
 
+    /// Empties the list.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
     /// Keeps only the first `n` moves.
     pub fn truncate(&mut self, n: usize) {
         self.len = self.len.min(n);

@@ -4,12 +4,13 @@
 use std::str::FromStr;
 
 use crate::eval::{MOVER_WEIGHT, Weights};
-use crate::search::Options;
+use crate::search::{Algorithm, Options, Params};
 
 impl FromStr for Options {
     type Err = String;
 
-    /// Reads `root_vcf`, `vcf_defence`, `root_vct`, `vct_defence`, `lmr`,
+    /// Reads `search` (`selective` or `classic`), every setting of
+    /// [`Params`] by name (`lmr_base=40`), and the classic search's `root_vcf`, `vcf_defence`, `root_vct`, `vct_defence`, `lmr`,
     /// `null_move`, `futility`, `tuned_order`, `four_three`, `three_three` and `three_ext` (on/off), `leaf_vcf` (node
     /// budget), `quiet_fours` (fours past the horizon), `width`, `tt_mb`, `soft`, `mover` (the hand-set
     /// evaluation's mover weight in tenths) and `eval` (`hand` or `tuned`
@@ -55,9 +56,22 @@ impl FromStr for Options {
                 "three_ext" => o.three_ext = flag()?,
                 "quiet_fours" => o.quiet_fours = num()?.min(32) as u32,
                 "three_three" => o.three_three = flag()?,
+                "search" => {
+                    o.algorithm = match v {
+                        "selective" => Algorithm::Selective,
+                        "classic" => Algorithm::Classic,
+                        _ => return Err(format!("search must be selective or classic, got {v:?}")),
+                    }
+                }
+                _ if Params::TABLE.iter().any(|row| row.0 == k) => {
+                    let n = v
+                        .parse::<i32>()
+                        .map_err(|_| format!("{k} needs a whole number, got {v:?}"))?;
+                    o.params.set(k, n)?;
+                }
                 _ => {
                     return Err(format!(
-                        "unknown option {k:?} (root_vcf, vcf_defence, root_vct, vct_defence, lmr, leaf_vcf, width, tt_mb, soft, mover, eval, null_move, futility, tuned_order, quiet_fours, four_three, three_three, three_ext)"
+                        "unknown option {k:?} (search, the selective search's settings, root_vcf, vcf_defence, root_vct, vct_defence, lmr, leaf_vcf, width, tt_mb, soft, mover, eval, null_move, futility, tuned_order, quiet_fours, four_three, three_three, three_ext)"
                     ));
                 }
             }
@@ -92,6 +106,20 @@ mod tests {
                 .parse::<Options>()
                 .unwrap_err()
                 .contains("hand or tuned")
+        );
+        let o: Options = "search=classic,lmr_base=55".parse().unwrap();
+        assert!(o.algorithm == Algorithm::Classic && o.params.lmr_base == 55);
+        assert!(
+            "lmr_base=9999"
+                .parse::<Options>()
+                .unwrap_err()
+                .contains("within")
+        );
+        assert!(
+            "search=fast"
+                .parse::<Options>()
+                .unwrap_err()
+                .contains("selective or classic")
         );
         assert!(
             "speed=9"

@@ -1,61 +1,142 @@
-//! The transposition table: one entry per slot, replaced when the new
-//! result is at least as deep or comes from a different position.
+//! The selective search's transposition table: buckets of four 16-byte
+//! entries (one cache line each), each entry with the search's score, the
+//! static evaluation, the best move, the depth, the bound, whether it was a
+//! principal-variation node, and the generation (the search that stored
+//! it), so that old entries give way first. Decided scores are stored
+//! relative to the node and read back relative to the root.
 
-use inarow_agents::tt;
 pub use inarow_agents::tt::Bound;
 
 use crate::score::DECIDED;
 
-/// One stored search result; the best move is a grid index.
-pub type Entry = tt::Entry<u16>;
+/// What a probe finds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hit {
+    /// The stored score, decided scores relative to the root.
+    pub score: i32,
+    /// The static evaluation of the position.
+    pub eval: i32,
+    /// The best move found (grid index), if any.
+    pub best: Option<usize>,
+    /// The depth searched, in the search's units (0: a leaf search).
+    pub depth: i32,
+    /// How the score bounds the true value.
+    pub bound: Bound,
+    /// Whether the node was on a principal variation.
+    pub pv: bool,
+}
 
-// Never found: no search stores a negative depth.
-const EMPTY_ENTRY: Entry = Entry {
-    key: 0,
-    score: 0,
-    best: None,
-    depth: -1,
-    bound: Bound::Upper,
-    generation: 0,
-};
+impl Hit {
+    /// The score if it settles a search of `depth` within `(alpha, beta)`.
+    #[inline]
+    pub fn settles(&self, depth: i32, alpha: i32, beta: i32) -> Option<i32> {
+        if self.depth < depth {
+            return None;
+        }
+        match self.bound {
+            Bound::Exact => Some(self.score),
+            Bound::Lower if self.score >= beta => Some(self.score),
+            Bound::Upper if self.score <= alpha => Some(self.score),
+            _ => None,
+        }
+    }
+}
 
-/// A fixed-size table indexed by the low bits of the hash.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
+struct Entry {
+    /// The low half of the position's key (the high half chose the bucket).
+    key: u32,
+    score: i32,
+    eval: i16,
+    /// Best move plus one (0: none).
+    best: u16,
+    depth: i16,
+    /// Bound (2 bits), principal variation (1 bit), generation (5 bits).
+    flags: u8,
+    /// Set once the entry holds anything.
+    used: u8,
+}
+
+const WAYS: usize = 4;
+
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
+struct Bucket([Entry; WAYS]);
+
+const GENERATIONS: u8 = 32;
+
+/// A table of buckets indexed by the key's high bits.
 pub struct Table {
-    entries: Vec<Entry>,
-    mask: usize,
+    buckets: Vec<Bucket>,
+    generation: u8,
+}
+
+fn bound_bits(b: Bound) -> u8 {
+    match b {
+        Bound::Exact => 0,
+        Bound::Lower => 1,
+        Bound::Upper => 2,
+    }
+}
+
+fn bound_of(bits: u8) -> Bound {
+    match bits & 3 {
+        0 => Bound::Exact,
+        1 => Bound::Lower,
+        _ => Bound::Upper,
+    }
 }
 
 impl Table {
-    /// A table of at most `bytes` bytes (at least 1024 entries).
+    /// A table of at most `bytes` bytes (at least 1024 buckets).
     pub fn with_bytes(bytes: usize) -> Table {
-        let want = (bytes / std::mem::size_of::<Entry>()).max(1024);
-        let n = if want.is_power_of_two() {
-            want
-        } else {
-            want.next_power_of_two() / 2
-        };
+        let n = (bytes / std::mem::size_of::<Bucket>()).max(1024);
         Table {
-            entries: vec![EMPTY_ENTRY; n],
-            mask: n - 1,
+            buckets: vec![Bucket::default(); n],
+            generation: 0,
         }
     }
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        self.entries.fill(EMPTY_ENTRY);
+        self.buckets.fill(Bucket::default());
+        self.generation = 0;
     }
 
-    /// The entry for `key`, if stored; decided scores made relative to the root.
+    /// Starts a new search: what earlier searches stored ages.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + 1) % GENERATIONS;
+    }
+
     #[inline]
-    pub fn probe(&self, key: u64, ply: usize) -> Option<Entry> {
-        let e = self.entries[key as usize & self.mask];
-        (e.key == key && e.depth >= 0).then(|| Entry {
+    fn bucket(&self, key: u64) -> usize {
+        ((u128::from(key >> 32) * self.buckets.len() as u128) >> 32) as usize
+    }
+
+    /// The entry for `key`, if stored; `ply` is the node's distance from the root.
+    #[inline]
+    pub fn probe(&self, key: u64, ply: usize) -> Option<Hit> {
+        let bucket = &self.buckets[self.bucket(key)];
+        let e = bucket
+            .0
+            .iter()
+            .find(|e| e.used != 0 && e.key == key as u32)?;
+        Some(Hit {
             score: from_tt(e.score, ply),
-            ..e
+            eval: i32::from(e.eval),
+            best: (e.best > 0).then(|| usize::from(e.best - 1)),
+            depth: i32::from(e.depth),
+            bound: bound_of(e.flags),
+            pv: e.flags & 4 != 0,
         })
     }
 
-    /// Stores a result found `ply` plies from the root.
+    /// Stores a result found `ply` plies from the root. Within the bucket
+    /// the same position is replaced unless the stored result is deeper
+    /// and not exact; otherwise the entry with the least depth, counting
+    /// age against it, gives way.
+    #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn store(
         &mut self,
@@ -63,21 +144,65 @@ impl Table {
         ply: usize,
         depth: i32,
         score: i32,
+        eval: i32,
         bound: Bound,
+        pv: bool,
         best: Option<usize>,
     ) {
-        let slot = &mut self.entries[key as usize & self.mask];
-        if slot.key == key && i32::from(slot.depth) > depth && bound != Bound::Exact {
-            return;
-        }
-        *slot = Entry {
-            key,
-            score: to_tt(score, ply),
-            best: best.map(|b| b as u16),
-            depth: depth.clamp(0, i16::MAX as i32) as i16,
-            bound,
-            generation: 0,
+        let generation = self.generation;
+        let i = self.bucket(key);
+        let bucket = &mut self.buckets[i].0;
+        let age = |e: &Entry| (GENERATIONS + generation - (e.flags >> 3)) % GENERATIONS;
+        let slot = match bucket
+            .iter()
+            .position(|e| e.used != 0 && e.key == key as u32)
+        {
+            Some(k) => {
+                let e = &bucket[k];
+                if bound != Bound::Exact && i32::from(e.depth) > depth + 200 && age(e) == 0 {
+                    // Keep the deeper result's move if the new one has none.
+                    return;
+                }
+                k
+            }
+            None => (0..WAYS)
+                .min_by_key(|&k| {
+                    let e = &bucket[k];
+                    if e.used == 0 {
+                        i32::MIN
+                    } else {
+                        i32::from(e.depth) - 800 * i32::from(age(e))
+                    }
+                })
+                .expect("a bucket has entries"),
         };
+        let old_best = bucket[slot].best;
+        let same = bucket[slot].used != 0 && bucket[slot].key == key as u32;
+        bucket[slot] = Entry {
+            key: key as u32,
+            score: to_tt(score, ply),
+            eval: eval.clamp(i16::MIN.into(), i16::MAX.into()) as i16,
+            best: match best {
+                Some(m) => m as u16 + 1,
+                None if same => old_best,
+                None => 0,
+            },
+            depth: depth.clamp(-1, i16::MAX.into()) as i16,
+            flags: bound_bits(bound) | if pv { 4 } else { 0 } | generation << 3,
+            used: 1,
+        };
+    }
+
+    /// Entries used by the current search per thousand, from the first
+    /// thousand buckets (as engines report "hashfull").
+    pub fn permille(&self) -> usize {
+        let sample = self.buckets.len().min(1000);
+        let used = self.buckets[..sample]
+            .iter()
+            .flat_map(|b| b.0.iter())
+            .filter(|e| e.used != 0 && e.flags >> 3 == self.generation)
+            .count();
+        used * 1000 / (sample * WAYS)
     }
 }
 
@@ -104,10 +229,48 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::score::win_in;
 
     #[test]
-    fn an_entry_stays_24_bytes() {
-        // The table's memory and the search's cache traffic depend on it.
-        assert_eq!(std::mem::size_of::<Entry>(), 24);
+    fn a_bucket_is_one_cache_line() {
+        assert_eq!(std::mem::size_of::<Entry>(), 16);
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
+    }
+
+    #[test]
+    fn stored_results_come_back_with_decided_scores_moved_to_the_root() {
+        let mut t = Table::with_bytes(1 << 16);
+        let key = 0x1234_5678_9abc_def0;
+        // A win one ply after a node three plies deep: four from the root.
+        t.store(key, 3, 500, win_in(4), 17, Bound::Exact, true, Some(42));
+        let hit = t.probe(key, 3).unwrap();
+        assert_eq!(
+            (hit.score, hit.eval, hit.best, hit.depth, hit.pv),
+            (win_in(4), 17, Some(42), 500, true)
+        );
+        // The same position met five plies from the root wins at ply six.
+        assert_eq!(t.probe(key, 5).unwrap().score, win_in(6));
+        assert!(t.probe(key ^ 1, 3).is_none());
+        // A shallower bound without a move keeps the stored move.
+        t.store(key, 3, 500, 3, 17, Bound::Upper, false, None);
+        assert_eq!(t.probe(key, 3).unwrap().best, Some(42));
+    }
+
+    #[test]
+    fn a_full_bucket_gives_way_to_the_shallowest_oldest_entry() {
+        let mut t = Table::with_bytes(0);
+        // Keys with the same high half share a bucket.
+        let key = |k: u64| (7u64 << 32) | k;
+        for k in 1..=4 {
+            t.store(key(k), 0, 100 * k as i32, 0, 0, Bound::Exact, false, None);
+        }
+        t.store(key(5), 0, 300, 0, 0, Bound::Exact, false, None);
+        assert!(t.probe(key(1), 0).is_none(), "the shallowest went");
+        assert!(t.probe(key(5), 0).is_some());
+        t.new_search();
+        t.new_search();
+        t.store(key(6), 0, 100, 0, 0, Bound::Exact, false, None);
+        assert!(t.probe(key(6), 0).is_some());
+        assert!(t.permille() <= 1000);
     }
 }

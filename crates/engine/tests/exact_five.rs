@@ -163,7 +163,7 @@ fn refereed_games_never_see_a_false_win_claimed() {
     // core's rule, so an overline is never taken for a five.
     let limits = Limits::nodes(2_000);
     let (mut claims, mut overlines, mut decided) = (0, 0, 0);
-    for k in 0..48u64 {
+    for k in 0..64u64 {
         let opponent = if k % 2 == 0 {
             Rule::Exact
         } else {

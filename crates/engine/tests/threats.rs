@@ -185,6 +185,7 @@ fn vct_claims_survive_every_defence(empty: &Mnk) {
             // The search plays a VCT it finds when asked to look for one.
             use inarow_engine::search::{Limits, Options, Searcher, VCT_WIN};
             let mut s = Searcher::new(Options {
+                algorithm: inarow_engine::search::Algorithm::Classic,
                 root_vct: true,
                 tt_bytes: 1 << 20,
                 ..Options::default()
@@ -274,6 +275,7 @@ fn the_search_defends_against_a_vct_when_asked() {
     let mut list = MoveList::default();
     let searcher = |vct_defence| {
         Searcher::new(Options {
+            algorithm: inarow_engine::search::Algorithm::Classic,
             vct_defence,
             tt_bytes: 1 << 20,
             ..Options::default()
@@ -340,6 +342,7 @@ fn horizon_wins_are_real(empty: &Mnk, seed: u64) {
     use inarow_engine::search::{Limits, Options, Searcher};
     let one_ply = |quiet_fours, four_three| {
         Searcher::new(Options {
+            algorithm: inarow_engine::search::Algorithm::Classic,
             root_vcf: false,
             vcf_defence: false,
             quiet_fours,

@@ -1,0 +1,348 @@
+//! Move picking for the selective search: which moves a node tries and in
+//! what order.
+//!
+//! What the opponent threatens decides the moves first. Against a five to
+//! come only the block is played; against an open three (a point where the
+//! opponent makes a flex four or two fours) only our own fours and exactly
+//! the moves after which that point is gone; against a four-three or
+//! three-three when we have no four to make, only the moves that stop every
+//! such fork or give us a four to make. Every other move loses by force
+//! ([`crate::eval::four_three_wins`], [`crate::eval::three_three_wins`]),
+//! which is what lets the search prune hard elsewhere.
+//!
+//! Otherwise every empty point near the stones is a candidate, ordered by
+//! the table move, then the point's class (what a stone there makes for us
+//! and what it takes from the opponent: a four with a two is not a plain
+//! four, a three with a two or two twos set up the next threat), killers,
+//! the counter move and the history of cuts.
+
+use std::sync::LazyLock;
+
+use inarow_core::Player;
+
+use crate::board::{Board, CELLS};
+use crate::eval::no_four_to_come;
+use crate::movegen::{MoveList, point_score};
+use crate::pattern::{PATTERNS, Pattern, Threat, threat_of};
+
+/// What a node must answer before it may choose freely.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// Nothing forcing: any candidate.
+    Free,
+    /// The opponent makes five on this point next unless it is taken.
+    Five(usize),
+    /// The opponent has a flex-four point (an open three or a double four).
+    Three,
+    /// The opponent has a four-three (or three-three) point and we have no
+    /// four to make.
+    Fork,
+}
+
+/// What `b`'s side to move must answer; `three_three` counts the
+/// opponent's three-three points as forks. Call it where no outcome is
+/// decided yet (no five for the mover, no two fives against it).
+#[inline]
+pub fn answer(b: &Board, three_three: bool) -> Answer {
+    let me = b.to_move();
+    let opp = me.opponent();
+    if b.threat_count(opp, Threat::Five) > 0 {
+        let f = b
+            .find_threat(opp, Threat::Five)
+            .expect("a counted five point");
+        return Answer::Five(f);
+    }
+    if b.threat_count(opp, Threat::Flex4) > 0 {
+        return Answer::Three;
+    }
+    if (b.threat_count(opp, Threat::Four3) > 0
+        || (three_three && b.threat_count(opp, Threat::Three3) > 0))
+        && no_four_to_come(b, me)
+    {
+        return Answer::Fork;
+    }
+    Answer::Free
+}
+
+/// A point's class for one colour: what a stone there makes over its four
+/// lines, finer than [`Threat`], weakest first.
+pub mod class {
+    /// No line worth a two.
+    pub const NOTHING: u8 = 1;
+    /// A block two.
+    pub const BLOCK2: u8 = 2;
+    /// A flex two.
+    pub const FLEX2: u8 = 3;
+    /// A flex two with a block two.
+    pub const TWO_BLOCK2: u8 = 4;
+    /// A block three.
+    pub const BLOCK3: u8 = 5;
+    /// Two block threes, or a block three with a block two.
+    pub const BLOCK3_PLUS: u8 = 6;
+    /// Two flex twos, or a block three with a flex two: the set-ups of a
+    /// three-three or four-three.
+    pub const TWO_TWO: u8 = 7;
+    /// A flex (open) three.
+    pub const FLEX3: u8 = 8;
+    /// A block four.
+    pub const BLOCK4: u8 = 9;
+    /// A flex three with a two.
+    pub const THREE_TWO: u8 = 10;
+    /// A block four with a two.
+    pub const FOUR_TWO: u8 = 11;
+    /// Two flex threes.
+    pub const THREE3: u8 = 12;
+    /// A block four and a flex three.
+    pub const FOUR3: u8 = 13;
+    /// A flex four or two fours.
+    pub const FLEX4: u8 = 14;
+    /// A five.
+    pub const FIVE: u8 = 15;
+    /// The least class that sets up a threat: moves of this class or more
+    /// are never pruned as quiet.
+    pub const SETUP: u8 = TWO_TWO;
+}
+
+fn class_of(pats: [Pattern; 4]) -> u8 {
+    use class::*;
+    let count = |p: Pattern| pats.iter().filter(|&&q| q == p).count();
+    let twos = count(Pattern::Flex2);
+    let block2 = count(Pattern::Block2);
+    let block3 = count(Pattern::Block3);
+    match threat_of(pats) {
+        Threat::Five => FIVE,
+        Threat::Flex4 => FLEX4,
+        Threat::Four3 => FOUR3,
+        Threat::Three3 => THREE3,
+        Threat::Block4 if twos + block3 > 0 => FOUR_TWO,
+        Threat::Block4 => BLOCK4,
+        Threat::Flex3 if twos + block3 > 0 => THREE_TWO,
+        Threat::Flex3 => FLEX3,
+        Threat::Block3 if twos > 0 => TWO_TWO,
+        Threat::Block3 if block3 + block2 >= 2 => BLOCK3_PLUS,
+        Threat::Block3 => BLOCK3,
+        _ if twos >= 2 => TWO_TWO,
+        _ if twos == 1 && block2 > 0 => TWO_BLOCK2,
+        _ if twos == 1 => FLEX2,
+        _ if block2 > 0 => BLOCK2,
+        _ => NOTHING,
+    }
+}
+
+static CLASSES: LazyLock<Vec<u8>> = LazyLock::new(|| {
+    (0..PATTERNS.pow(4))
+        .map(|i| class_of([i % 9, i / 9 % 9, i / 81 % 9, i / 729].map(Pattern::from_index)))
+        .collect()
+});
+
+/// The class of empty point `i` for `colour` (see [`class`]).
+#[inline]
+pub fn class(b: &Board, i: usize, colour: Player) -> u8 {
+    CLASSES[usize::from(b.combo(i, colour))]
+}
+
+/// True if a stone on `i` neither sets up a threat of the side to move nor
+/// stops a three of the opponent's: the moves that pruning may skip.
+#[inline]
+pub fn is_quiet(b: &Board, i: usize) -> bool {
+    let me = b.to_move();
+    class(b, i, me) < class::SETUP && class(b, i, me.opponent()) < class::FLEX3
+}
+
+/// Fills `out` with the moves of a node that must give `answer` (every
+/// candidate when it is [`Answer::Free`]), with their static ordering
+/// scores. The board is changed while testing defences and restored.
+pub fn generate(b: &mut Board, answer: Answer, out: &mut MoveList) {
+    out.clear();
+    let me = b.to_move();
+    let opp = me.opponent();
+    if b.stones() == 0 {
+        let c = b.size() / 2;
+        out.push(b.index(c, c), 0);
+        return;
+    }
+    match answer {
+        Answer::Five(f) => out.push(f, 0),
+        Answer::Free => {
+            for k in 0..b.points().len() {
+                let i = usize::from(b.points()[k]);
+                if b.is_empty(i) && b.is_near(i) {
+                    out.push(i, order_score(b, i, me));
+                }
+            }
+            if out.is_empty() {
+                // Stones nowhere near (only walls): any empty point.
+                if let Some(i) = b.empty_points().next() {
+                    out.push(i, 0);
+                }
+            }
+        }
+        Answer::Three => {
+            for k in 0..b.points().len() {
+                let i = usize::from(b.points()[k]);
+                if !b.is_empty(i) || !b.is_near(i) {
+                    continue;
+                }
+                let own_four = b.threat(i, me) >= Threat::Block4;
+                if own_four
+                    || (b.threat(i, opp) >= Threat::Block4
+                        && stops(b, i, |b| b.threat_count(opp, Threat::Flex4) == 0))
+                {
+                    out.push(i, order_score(b, i, me));
+                }
+            }
+        }
+        Answer::Fork => {
+            for k in 0..b.points().len() {
+                let i = usize::from(b.points()[k]);
+                if !b.is_empty(i)
+                    || !b.is_near(i)
+                    || (b.threat(i, me) < Threat::Block3 && b.threat(i, opp) < Threat::Block3)
+                {
+                    continue;
+                }
+                let defends = stops(b, i, |b| {
+                    !no_four_to_come(b, me)
+                        || (b.threat_count(opp, Threat::Flex4) == 0
+                            && b.threat_count(opp, Threat::Four3) == 0
+                            && b.threat_count(opp, Threat::Three3) == 0)
+                });
+                if defends {
+                    out.push(i, order_score(b, i, me));
+                }
+            }
+        }
+    }
+}
+
+/// Whether `holds` is true after the side to move plays `i`.
+#[inline]
+fn stops(b: &mut Board, i: usize, holds: impl Fn(&Board) -> bool) -> bool {
+    b.play_unchecked(i);
+    let ok = holds(b);
+    b.undo();
+    ok
+}
+
+/// The static ordering score of point `i` for `me`: the point values (ours
+/// counted twice) and a bonus by class, so that set-ups come before plain
+/// shapes.
+#[inline]
+pub fn order_score(b: &Board, i: usize, me: Player) -> i32 {
+    let own = class(b, i, me);
+    let theirs = class(b, i, me.opponent());
+    point_score(b, i, me) + CLASS_BONUS[own as usize] + CLASS_BONUS[theirs as usize] / 2
+}
+
+/// Ordering bonus by class, on top of the point values.
+const CLASS_BONUS: [i32; 16] = {
+    let mut t = [0; 16];
+    let mut c = class::TWO_TWO as usize;
+    while c < 16 {
+        // Set-ups and threats climb in steps of a hundred.
+        t[c] = 100 * (c as i32 - class::TWO_TWO as i32 + 1);
+        c += 1;
+    }
+    t
+};
+
+/// Move-ordering memory of one search: butterfly history by colour and
+/// point, with gravity so scores stay within `[-HISTORY_MAX, HISTORY_MAX]`,
+/// and the counter move to each move.
+pub struct History {
+    scores: [Vec<i32>; 2],
+    counters: [Vec<u16>; 2],
+}
+
+/// The bound of history scores.
+pub const HISTORY_MAX: i32 = 16_384;
+
+impl Default for History {
+    fn default() -> History {
+        History {
+            scores: [vec![0; CELLS], vec![0; CELLS]],
+            counters: [vec![u16::MAX; CELLS], vec![u16::MAX; CELLS]],
+        }
+    }
+}
+
+impl History {
+    /// The history score of `colour` playing `i`.
+    #[inline]
+    pub fn score(&self, colour: Player, i: usize) -> i32 {
+        self.scores[colour.index()][i]
+    }
+
+    /// Moves the score of `colour` playing `i` by `bonus` (negative: a
+    /// penalty), less as it nears the bound.
+    #[inline]
+    pub fn update(&mut self, colour: Player, i: usize, bonus: i32) {
+        let h = &mut self.scores[colour.index()][i];
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// The move that last refuted `colour`'s opponent playing `previous`.
+    #[inline]
+    pub fn counter(&self, colour: Player, previous: usize) -> Option<usize> {
+        let m = self.counters[colour.index()][previous];
+        (m != u16::MAX).then_some(usize::from(m))
+    }
+
+    /// Remembers `reply` as `colour`'s refutation of `previous`.
+    #[inline]
+    pub fn set_counter(&mut self, colour: Player, previous: usize, reply: usize) {
+        self.counters[colour.index()][previous] = reply as u16;
+    }
+
+    /// Shrinks every score (between moves of a game: old lessons count less).
+    pub fn age(&mut self) {
+        for s in &mut self.scores {
+            for v in s.iter_mut() {
+                *v /= 4;
+            }
+        }
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        *self = History::default();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_are_ordered_like_the_threats_they_refine() {
+        use Pattern::*;
+        let c = |p: [Pattern; 4]| class_of(p);
+        assert_eq!(c([Five, Dead, Dead, Dead]), class::FIVE);
+        assert_eq!(c([Block4, Flex3, Open, Open]), class::FOUR3);
+        assert_eq!(c([Block4, Flex2, Open, Open]), class::FOUR_TWO);
+        assert_eq!(c([Block4, Open, Open, Open]), class::BLOCK4);
+        assert_eq!(c([Flex3, Flex2, Open, Open]), class::THREE_TWO);
+        assert_eq!(c([Flex2, Flex2, Open, Open]), class::TWO_TWO);
+        assert_eq!(c([Block3, Flex2, Open, Open]), class::TWO_TWO);
+        assert_eq!(c([Flex2, Open, Open, Open]), class::FLEX2);
+        assert_eq!(c([Open, Open, Open, Open]), class::NOTHING);
+        const { assert!(class::FOUR_TWO > class::BLOCK4 && class::THREE_TWO > class::FLEX3) };
+    }
+
+    #[test]
+    fn history_stays_within_its_bound() {
+        let mut h = History::default();
+        for _ in 0..1000 {
+            h.update(Player::X, 5, 4000);
+        }
+        assert!(h.score(Player::X, 5) <= HISTORY_MAX);
+        for _ in 0..1000 {
+            h.update(Player::X, 5, -4000);
+        }
+        assert!(h.score(Player::X, 5) >= -HISTORY_MAX);
+        h.set_counter(Player::O, 7, 9);
+        assert_eq!(h.counter(Player::O, 7), Some(9));
+        assert_eq!(h.counter(Player::X, 7), None);
+    }
+}

@@ -1,0 +1,201 @@
+//! Every number of the selective search in one table, so that a tuner can
+//! move them together: reduction and pruning margins, extensions and move
+//! counts. Depths are in hundredths of a ply ([`ONE_PLY`]), margins in the
+//! evaluation's units.
+
+/// One ply in the search's depth units.
+pub const ONE_PLY: i32 = 100;
+
+macro_rules! params {
+    ($( $(#[$doc:meta])* $name:ident = $default:expr, $min:expr, $max:expr; )*) => {
+        /// The selective search's numbers (see the module documentation).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct Params {
+            $( $(#[$doc])* pub $name: i32, )*
+        }
+
+        impl Default for Params {
+            fn default() -> Params {
+                Params { $( $name: $default, )* }
+            }
+        }
+
+        impl Params {
+            /// Every setting: name, default, least and greatest value.
+            pub const TABLE: &'static [(&'static str, i32, i32, i32)] =
+                &[ $( (stringify!($name), $default, $min, $max), )* ];
+
+            /// The value of the setting `name`.
+            pub fn get(&self, name: &str) -> Option<i32> {
+                match name {
+                    $( stringify!($name) => Some(self.$name), )*
+                    _ => None,
+                }
+            }
+
+            fn slot(&mut self, name: &str) -> Option<&mut i32> {
+                match name {
+                    $( stringify!($name) => Some(&mut self.$name), )*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+params! {
+    /// Reduction of every late move, hundredths of a ply.
+    lmr_base = 20, 0, 300;
+    /// Reduction per ln(depth)·ln(move number), hundredths of a ply.
+    lmr_scale = 60, 0, 300;
+    /// Less reduction at principal-variation nodes.
+    lmr_pv = 100, 0, 300;
+    /// More reduction at expected cut nodes.
+    lmr_cut = 80, 0, 300;
+    /// Less reduction where the static score improves on two plies ago.
+    lmr_improving = 50, 0, 300;
+    /// Less reduction for moves that make or stop a set-up (a three, a
+    /// three with a two, two twos).
+    lmr_setup = 80, 0, 300;
+    /// History score worth one ply less (or more) reduction.
+    lmr_history = 4000, 500, 30000;
+    /// Moves searched before quiet ones are pruned: base, hundredths.
+    lmp_base = 300, 0, 2000;
+    /// Moves before pruning per depth^(lmp_power/100), hundredths.
+    lmp_scale = 100, 10, 1000;
+    /// Exponent of the depth in the move count, hundredths.
+    lmp_power = 130, 50, 250;
+    /// Deepest remaining depth (plies) for reverse futility pruning.
+    rfp_depth = 6, 0, 20;
+    /// Reverse futility margin per ply of depth.
+    rfp_margin = 50, 5, 500;
+    /// Deepest remaining depth (plies) for razoring into the leaf VCF.
+    razor_depth = 3, 0, 10;
+    /// Razoring margin: fixed part.
+    razor_base = 80, 0, 1000;
+    /// Razoring margin: per ply of depth.
+    razor_margin = 60, 0, 1000;
+    /// Deepest remaining depth (plies) for futility pruning of quiet moves.
+    futility_depth = 3, 0, 10;
+    /// Futility margin per ply of depth.
+    futility_margin = 90, 5, 1000;
+    /// Least depth (plies) for null-move pruning; 0 turns it off.
+    nmp_depth = 3, 0, 20;
+    /// Null-move reduction: fixed part, hundredths of a ply.
+    nmp_base = 300, 100, 800;
+    /// Null-move reduction per ply of depth, hundredths.
+    nmp_scale = 25, 0, 100;
+    /// Least depth (plies) for internal iterative reduction without a table move.
+    iir_depth = 5, 0, 20;
+    /// First aspiration window half-width; 0 searches every iteration with
+    /// a full window.
+    aspiration = 60, 0, 2000;
+    /// Depth a four's forced block costs, hundredths (100: a whole ply).
+    block_cost = 0, 0, 100;
+    /// Depth a four costs, hundredths.
+    four_cost = 100, 0, 150;
+    /// Depth a defence against a three or a fork costs, hundredths.
+    defence_cost = 100, 0, 150;
+    /// Fours a leaf VCF plays in a row at most.
+    vcf_fours = 12, 0, 40;
+    /// Fours after which the leaf VCF keeps only fours near the last one.
+    vcf_near = 3, 0, 40;
+    /// Greatest history bonus of one cut.
+    history_max = 2000, 100, 20000;
+    /// Ordering weight of the history score, in 1/16.
+    history_weight = 16, 0, 256;
+    /// Ordering bonus of a set-up move (three, three-two, two-two) of ours.
+    order_setup = 300, 0, 5000;
+    /// Ordering bonus of stopping the opponent's set-up.
+    order_block = 150, 0, 5000;
+    /// Defend against the opponent's three-three as against a four-three
+    /// (1) or not (0).
+    three_three = 1, 0, 1;
+}
+
+impl Params {
+    /// Sets `name` to `value`, or says why it cannot be.
+    pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
+        let (_, _, min, max) = *Params::TABLE
+            .iter()
+            .find(|row| row.0 == name)
+            .ok_or_else(|| format!("unknown setting {name:?}"))?;
+        if !(min..=max).contains(&value) {
+            return Err(format!("{name} must be within {min} to {max}, got {value}"));
+        }
+        *self.slot(name).expect("every row has a field") = value;
+        Ok(())
+    }
+
+    /// The settings as `name=value` lines, as [`Params::read`] reads them.
+    pub fn write(&self) -> String {
+        Params::TABLE
+            .iter()
+            .map(|row| format!("{}={}\n", row.0, self.get(row.0).expect("row")))
+            .collect()
+    }
+
+    /// Settings from text: `name=value` pairs separated by commas or
+    /// lines, `#` starting a comment; the rest keep their defaults.
+    pub fn read(text: &str) -> Result<Params, String> {
+        let mut p = Params::default();
+        for pair in text
+            .lines()
+            .map(|l| l.split('#').next().unwrap_or(""))
+            .flat_map(|l| l.split(','))
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+        {
+            let (k, v) = pair
+                .split_once('=')
+                .ok_or_else(|| format!("expected name=value, got {pair:?}"))?;
+            let v = v
+                .trim()
+                .parse::<i32>()
+                .map_err(|_| format!("{} needs a whole number, got {:?}", k.trim(), v.trim()))?;
+            p.set(k.trim(), v)?;
+        }
+        Ok(p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_lie_within_their_bounds_and_names_are_unique() {
+        let p = Params::default();
+        for (k, row) in Params::TABLE.iter().enumerate() {
+            assert!((row.2..=row.3).contains(&row.1), "{}", row.0);
+            assert_eq!(p.get(row.0), Some(row.1));
+            assert!(Params::TABLE[..k].iter().all(|r| r.0 != row.0), "{}", row.0);
+        }
+    }
+
+    #[test]
+    fn settings_round_trip_through_text_and_bad_ones_are_named() {
+        let mut p = Params::default();
+        p.set("lmr_base", 77).unwrap();
+        p.set("vcf_fours", 3).unwrap();
+        assert_eq!(Params::read(&p.write()).unwrap(), p);
+        let q = Params::read("lmr_base = 77 # comment\nvcf_fours=3").unwrap();
+        assert_eq!(q, p);
+        assert!(
+            Params::read("speed=3")
+                .unwrap_err()
+                .contains("unknown setting")
+        );
+        assert!(
+            Params::read("lmr_base=-5")
+                .unwrap_err()
+                .contains("within 0 to 300")
+        );
+        assert!(Params::read("lmr_base").unwrap_err().contains("name=value"));
+        assert!(
+            Params::read("lmr_base=x")
+                .unwrap_err()
+                .contains("whole number")
+        );
+    }
+}

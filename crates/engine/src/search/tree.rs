@@ -1,0 +1,675 @@
+//! The selective search: principal-variation alpha-beta with iterative
+//! deepening and aspiration windows, built so that its pruning is safe.
+//!
+//! The safety comes from three parts that only pay together: a check at
+//! every node for outcomes the threats already decide (a five, a flex four
+//! against no five, a four-three or three-three against no four);
+//! exactly the defences when the opponent threatens ([`crate::movepick`]:
+//! every move left out loses by force); and a VCF search at the leaves
+//! that shares the transposition table ([`super::vcf`]), so that what
+//! pruning cuts at the horizon is caught there. With those in place every
+//! late move is reduced (ln depth · ln move number, less for set-ups, PV
+//! nodes, improving positions and good history, more at cut nodes), quiet
+//! moves are pruned past a move count that grows with depth, shallow nodes
+//! far above beta return at once (reverse futility), far below alpha drop
+//! into the leaf VCF (razoring), and a position that stays above beta after
+//! a pass is cut (null move). Depth is counted in hundredths of a ply, so a
+//! four's forced block can cost nothing and a four or a defence a tunable
+//! part of a ply. Every number is in [`Params`].
+
+use std::time::{Duration, Instant};
+
+use inarow_core::Player;
+
+use crate::board::Board;
+use crate::eval::{Evaluator, decided, four_three_wins, no_four_to_come, three_three_wins};
+use crate::movegen::MoveList;
+use crate::movepick::{self, Answer, History, generate, is_quiet};
+use crate::pattern::Threat;
+use crate::score::{DECIDED, WIN, is_decided, loss_in, win_in};
+use crate::search::{Found, Limits, MAX_PLY, ONE_PLY, Options, PV_LIMIT, Params};
+use crate::tt::{Bound, Table};
+use crate::vcf::Vcf;
+
+const ONE: i32 = ONE_PLY;
+const INFINITE: i32 = WIN + 1;
+const NO_MOVE: u16 = u16::MAX;
+/// Node budget of the threat search that confirms a win found by the tree.
+const CONFIRM_NODES: u64 = 20_000;
+
+/// What the search keeps about each ply of the line under way.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Frame {
+    /// The static evaluation at this ply (for "improving").
+    pub eval: i32,
+    /// The move played from this ply ([`NO_MOVE`] for a pass).
+    pub played: u16,
+    /// Quiet moves that caused cuts at this ply.
+    pub killers: [u16; 2],
+}
+
+impl Default for Frame {
+    fn default() -> Frame {
+        Frame {
+            eval: 0,
+            played: NO_MOVE,
+            killers: [NO_MOVE; 2],
+        }
+    }
+}
+
+/// The selective searcher over an evaluation `E`; its tables live across
+/// the moves of one game.
+pub struct Tree<E: Evaluator> {
+    pub(crate) params: Params,
+    soft_percent: u32,
+    pub(crate) eval: E,
+    pub(crate) tt: Table,
+    history: History,
+    pub(crate) stack: [Frame; MAX_PLY + 2],
+    lists: Vec<MoveList>,
+    pub(crate) pv: Vec<[u16; MAX_PLY + 1]>,
+    pub(crate) pv_len: [usize; MAX_PLY + 1],
+    /// Late-move reductions by depth (plies) and move number, hundredths.
+    reductions: Vec<[i32; 64]>,
+    /// Moves before quiet ones are pruned, by improving and depth (plies).
+    move_counts: [[usize; 64]; 2],
+    root: MoveList,
+    excluded: Vec<usize>,
+    pub(crate) nodes: u64,
+    start: Instant,
+    deadline: Option<Instant>,
+    node_limit: u64,
+    next_check: u64,
+    pub(crate) stopped: bool,
+}
+
+impl<E: Evaluator> Tree<E> {
+    /// A searcher with these options and evaluation.
+    pub fn new(options: Options, eval: E) -> Tree<E> {
+        let p = options.params;
+        let reductions = (0..64)
+            .map(|d| {
+                let mut row = [0; 64];
+                for (m, r) in row.iter_mut().enumerate() {
+                    if d > 0 && m > 0 {
+                        let l = (d as f64).ln() * (m as f64).ln();
+                        *r = p.lmr_base + (f64::from(p.lmr_scale) * l) as i32;
+                    }
+                }
+                row
+            })
+            .collect();
+        let mut move_counts = [[0; 64]; 2];
+        for (improving, row) in move_counts.iter_mut().enumerate() {
+            for (d, n) in row.iter_mut().enumerate() {
+                let grow = f64::from(p.lmp_scale) * (d as f64).powf(f64::from(p.lmp_power) / 100.0);
+                *n = ((f64::from(p.lmp_base) + grow) / 100.0 / (2 - improving) as f64) as usize;
+            }
+        }
+        Tree {
+            params: p,
+            soft_percent: options.soft_percent,
+            eval,
+            tt: Table::with_bytes(options.tt_bytes),
+            history: History::default(),
+            stack: [Frame::default(); MAX_PLY + 2],
+            lists: (0..=MAX_PLY).map(|_| MoveList::default()).collect(),
+            pv: vec![[NO_MOVE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            reductions,
+            move_counts,
+            root: MoveList::default(),
+            excluded: Vec::new(),
+            nodes: 0,
+            start: Instant::now(),
+            deadline: None,
+            node_limit: u64::MAX,
+            next_check: 0,
+            stopped: false,
+        }
+    }
+
+    /// Forgets everything learnt (new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.clear();
+        self.stack = [Frame::default(); MAX_PLY + 2];
+    }
+
+    /// Leaves these root moves out of the following searches.
+    pub fn set_excluded(&mut self, moves: &[usize]) {
+        self.excluded = moves.to_vec();
+    }
+
+    /// Finds a move for the side to move (see [`crate::search::Searcher::search`]).
+    pub fn search(&mut self, b: &mut Board, limits: Limits) -> Found {
+        self.start = Instant::now();
+        self.deadline = limits.time.map(|t| self.start + t);
+        self.node_limit = limits.nodes;
+        self.nodes = 0;
+        self.next_check = 0;
+        self.stopped = false;
+        self.tt.new_search();
+        self.history.age();
+        for f in self.stack.iter_mut() {
+            f.killers = [NO_MOVE; 2];
+        }
+        let mut found = Found {
+            best: 0,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            vcf: false,
+            elapsed: Duration::ZERO,
+            pv: Vec::new(),
+        };
+        let me = b.to_move();
+        if b.threat_count(me, Threat::Five) > 0 {
+            found.best = b.find_threat(me, Threat::Five).expect("a counted five");
+            found.score = win_in(1);
+            found.vcf = true;
+            return self.finish(found);
+        }
+        let answer = movepick::answer(b, self.params.three_three != 0);
+        let mut root = std::mem::take(&mut self.root);
+        generate(b, answer, &mut root);
+        if root.is_empty() {
+            // Lost whatever we do: block where the opponent wins soonest.
+            generate(b, Answer::Free, &mut root);
+        }
+        exclude(&mut root, &self.excluded);
+        found.best = root.get(0);
+        if root.len() == 1 {
+            self.root = root;
+            found.pv = vec![found.best];
+            return self.finish(found);
+        }
+        let soft = limits.time.map(|t| t * self.soft_percent.min(100) / 100);
+        let mut score = 0;
+        for depth in 1..=limits.depth {
+            let (s, best, complete) = self.aspirate(b, &mut root, depth as i32, score);
+            if let Some(m) = best {
+                found.best = m;
+            }
+            if !complete {
+                break;
+            }
+            score = s;
+            found.score = s;
+            found.depth = depth;
+            found.pv = self.pv[0][..self.pv_len[0]]
+                .iter()
+                .take(PV_LIMIT)
+                .map(|&m| usize::from(m))
+                .collect();
+            if is_decided(s) && (WIN - s.abs()) as u32 <= depth {
+                break;
+            }
+            if soft.is_some_and(|s| self.start.elapsed() >= s) || self.nodes >= self.node_limit {
+                break;
+            }
+        }
+        if found.pv.first() != Some(&found.best) {
+            found.pv = vec![found.best];
+        }
+        if found.score >= DECIDED && !self.stopped {
+            // A won position: where the win is by fours, report the
+            // threat search's line, which every defence can be checked
+            // against, rather than the table's.
+            let mut solver = Vcf::new(CONFIRM_NODES, 40);
+            solver.set_deadline(self.deadline);
+            if let Some(line) = solver.solve(b).filter(|l| !self.excluded.contains(&l[0])) {
+                found.best = line[0];
+                found.score = found.score.max(win_in(line.len()));
+                found.vcf = true;
+                found.pv = line.into_iter().take(PV_LIMIT).collect();
+            }
+            self.nodes += solver.nodes();
+        }
+        self.root = root;
+        self.finish(found)
+    }
+
+    fn finish(&mut self, mut found: Found) -> Found {
+        found.nodes = self.nodes;
+        found.elapsed = self.start.elapsed();
+        if found.pv.is_empty() {
+            found.pv = vec![found.best];
+        }
+        found
+    }
+
+    /// One iteration within aspiration windows around the last score,
+    /// widened on each failure. Returns the score, the best move (kept
+    /// from a partial iteration only if it was searched in full and beat
+    /// the rest) and whether the iteration completed.
+    fn aspirate(
+        &mut self,
+        b: &mut Board,
+        root: &mut MoveList,
+        depth: i32,
+        last: i32,
+    ) -> (i32, Option<usize>, bool) {
+        let mut window = self.params.aspiration;
+        let (mut alpha, mut beta) = if depth >= 4 && window > 0 && !is_decided(last) {
+            (
+                (last - window).max(-INFINITE),
+                (last + window).min(INFINITE),
+            )
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let (score, best) = self.root(b, root, depth * ONE, alpha, beta);
+            if self.stopped {
+                return (score, best, false);
+            }
+            if score <= alpha && alpha > -INFINITE {
+                beta = (alpha + beta) / 2;
+                alpha = (score - window).max(-INFINITE);
+            } else if score >= beta && beta < INFINITE {
+                beta = (score + window).min(INFINITE);
+            } else {
+                return (score, best, true);
+            }
+            window = window.saturating_mul(2);
+            if window > 4000 {
+                (alpha, beta) = (-INFINITE, INFINITE);
+            }
+        }
+    }
+
+    /// One root iteration; moves are reordered by their scores for the next.
+    fn root(
+        &mut self,
+        b: &mut Board,
+        root: &mut MoveList,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, Option<usize>) {
+        let mut best_score = -INFINITE;
+        let mut best = None;
+        self.pv_len[0] = 0;
+        let me = b.to_move();
+        for k in 0..root.len() {
+            let m = root.get(k);
+            let new_depth = depth - self.cost(b, m, Answer::Free);
+            let quiet = is_quiet(b, m);
+            self.play(b, m, 0);
+            let score = if k == 0 {
+                -self.pvs::<true>(b, 1, -beta, -alpha, new_depth, false)
+            } else {
+                let r = if quiet && k >= 3 && depth >= 3 * ONE {
+                    (self.reduction(depth, k) - self.params.lmr_pv).max(0)
+                } else {
+                    0
+                };
+                let reduced = (new_depth - r).max(new_depth.min(ONE));
+                let mut s = -self.pvs::<false>(b, 1, -alpha - 1, -alpha, reduced, true);
+                if s > alpha && reduced < new_depth && !self.stopped {
+                    s = -self.pvs::<false>(b, 1, -alpha - 1, -alpha, new_depth, false);
+                }
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.pvs::<true>(b, 1, -beta, -alpha, new_depth, false);
+                }
+                s
+            };
+            self.take_back(b, m);
+            if self.stopped {
+                break;
+            }
+            if score > best_score {
+                best_score = score;
+            }
+            if score > alpha {
+                alpha = score;
+                best = Some(m);
+                root.set_score(k, INFINITE);
+                self.update_pv(0, m);
+                if alpha >= beta {
+                    self.history.update(me, m, self.bonus(depth));
+                    break;
+                }
+            } else {
+                // Keep the order of the moves that fell short.
+                root.set_score(k, -INFINITE - k as i32);
+            }
+        }
+        if let Some(m) = best {
+            // The best first, the rest as they were.
+            for k in 0..root.len() {
+                let s = if root.get(k) == m {
+                    INFINITE
+                } else {
+                    -INFINITE - k as i32
+                };
+                root.set_score(k, s);
+            }
+            root.sort();
+        }
+        (best_score, best)
+    }
+
+    #[inline]
+    fn check_time(&mut self) {
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + 1024;
+            if self.deadline.is_some_and(|d| Instant::now() >= d) || self.nodes >= self.node_limit {
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// Counts a node and says whether the search must stop.
+    #[inline]
+    pub(crate) fn visit(&mut self) -> bool {
+        self.nodes += 1;
+        self.check_time();
+        self.stopped
+    }
+
+    /// What the threats on the board already decide for the side to move.
+    #[inline]
+    pub(crate) fn outcome(&self, b: &Board, ply: usize) -> Option<i32> {
+        decided(b, ply)
+            .or_else(|| four_three_wins(b, ply))
+            .or_else(|| (self.params.three_three != 0).then(|| three_three_wins(b, ply))?)
+    }
+
+    #[inline]
+    pub(crate) fn play(&mut self, b: &mut Board, m: usize, ply: usize) {
+        self.stack[ply].played = m as u16;
+        b.play_unchecked(m);
+        self.eval.put(b, m);
+    }
+
+    #[inline]
+    pub(crate) fn take_back(&mut self, b: &mut Board, m: usize) {
+        self.eval.take_back(b, m);
+        b.undo();
+    }
+
+    #[inline]
+    pub(crate) fn update_pv(&mut self, ply: usize, m: usize) {
+        self.pv[ply][ply] = m as u16;
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        head[ply][ply + 1..child_len].copy_from_slice(&tail[0][ply + 1..child_len]);
+        self.pv_len[ply] = child_len;
+    }
+
+    /// The depth a move costs: a forced block nothing (by default), a four
+    /// or a defence their settings, anything else one ply.
+    #[inline]
+    fn cost(&self, b: &Board, m: usize, answer: Answer) -> i32 {
+        match answer {
+            Answer::Five(_) => self.params.block_cost,
+            Answer::Three | Answer::Fork => self.params.defence_cost,
+            Answer::Free if b.threat(m, b.to_move()) >= Threat::Block4 => self.params.four_cost,
+            Answer::Free => ONE,
+        }
+    }
+
+    #[inline]
+    fn reduction(&self, depth: i32, k: usize) -> i32 {
+        self.reductions[(depth / ONE).clamp(0, 63) as usize][k.min(63)]
+    }
+
+    #[inline]
+    fn bonus(&self, depth: i32) -> i32 {
+        let d = depth / ONE;
+        (16 * d * d).min(self.params.history_max)
+    }
+
+    /// The main search of a node `ply` plies from the root with `depth`
+    /// left (hundredths of a ply); `cut` marks an expected cut node.
+    pub(crate) fn pvs<const PV: bool>(
+        &mut self,
+        b: &mut Board,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        cut: bool,
+    ) -> i32 {
+        if PV {
+            self.pv_len[ply] = ply;
+        }
+        if depth < ONE {
+            return self.vcf::<PV>(b, ply, alpha, beta, 0);
+        }
+        if self.visit() {
+            return 0;
+        }
+        if let Some(s) = self.outcome(b, ply) {
+            return s;
+        }
+        if b.empty_count() == 0 {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.eval.evaluate(b);
+        }
+        // No line from here can beat a quicker win or lose slower than now.
+        alpha = alpha.max(loss_in(ply));
+        beta = beta.min(win_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        let key = b.hash();
+        let hit = self.tt.probe(key, ply);
+        let tt_move = hit.and_then(|h| h.best).filter(|&m| b.is_empty(m));
+        if !PV && let Some(s) = hit.and_then(|h| h.settles(depth, alpha, beta)) {
+            return s;
+        }
+        let me = b.to_move();
+        let opp = me.opponent();
+        let p = self.params;
+        let answer = movepick::answer(b, p.three_three != 0);
+        let eval = hit.map_or_else(|| self.eval.evaluate(b), |h| h.eval);
+        self.stack[ply].eval = eval;
+        let improving = ply >= 2 && eval > self.stack[ply - 2].eval;
+        let mut depth = depth;
+        if !PV && answer == Answer::Free && !is_decided(alpha) && !is_decided(beta) {
+            if depth < p.rfp_depth * ONE && eval - p.rfp_margin * depth / ONE >= beta {
+                return eval;
+            }
+            if depth < p.razor_depth * ONE
+                && eval + p.razor_base + p.razor_margin * depth / ONE < alpha
+            {
+                let v = self.vcf::<false>(b, ply, alpha - 1, alpha, 0);
+                if self.stopped {
+                    return 0;
+                }
+                if v < alpha {
+                    return v;
+                }
+            }
+            if p.nmp_depth > 0
+                && depth >= p.nmp_depth * ONE
+                && eval >= beta
+                && ply > 0
+                && self.stack[ply - 1].played != NO_MOVE
+                && no_four_to_come(b, opp)
+                && b.threat_count(opp, Threat::Three3) == 0
+            {
+                let r = p.nmp_base + p.nmp_scale * depth / ONE;
+                self.stack[ply].played = NO_MOVE;
+                b.set_to_move(opp);
+                let v = -self.pvs::<false>(b, ply + 1, -beta, -beta + 1, depth - r, !cut);
+                b.set_to_move(me);
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    return if is_decided(v) { beta } else { v };
+                }
+            }
+        }
+        if tt_move.is_none() && p.iir_depth > 0 && depth >= p.iir_depth * ONE {
+            depth -= ONE;
+        }
+
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        generate(b, answer, &mut list);
+        if list.is_empty() {
+            self.lists[ply] = list;
+            // Every move loses by force: as late as the threat allows.
+            return match answer {
+                Answer::Fork => loss_in(ply + 6),
+                _ => loss_in(ply + 4),
+            };
+        }
+        self.order(b, &mut list, ply, tt_move);
+
+        let original_alpha = alpha;
+        let mut best_score = -INFINITE;
+        let mut best_move = None;
+        let mut tried_quiet = [0u16; 32];
+        let mut quiets = 0;
+        let move_count =
+            self.move_counts[usize::from(improving)][(depth / ONE).clamp(0, 63) as usize];
+        let futile = !PV
+            && answer == Answer::Free
+            && depth < p.futility_depth * ONE
+            && !is_decided(alpha)
+            && eval + p.futility_margin * depth / ONE <= alpha;
+        for k in 0..list.len() {
+            let m = list.get(k);
+            let quiet = is_quiet(b, m);
+            let prunable = answer == Answer::Free && quiet && best_score > -crate::score::DECIDED;
+            if !PV && prunable && k > 0 && (k >= move_count || futile) {
+                continue;
+            }
+            let new_depth = depth - self.cost(b, m, answer);
+            let history = self.history.score(me, m);
+            self.play(b, m, ply);
+            let score = if k == 0 {
+                -self.pvs::<PV>(b, ply + 1, -beta, -alpha, new_depth, !PV && !cut)
+            } else {
+                let mut r = 0;
+                if answer == Answer::Free && depth >= 2 * ONE {
+                    r = self.reduction(depth, k);
+                    if PV {
+                        r -= p.lmr_pv;
+                    }
+                    if cut {
+                        r += p.lmr_cut;
+                    }
+                    if improving {
+                        r -= p.lmr_improving;
+                    }
+                    if !quiet {
+                        r -= p.lmr_setup;
+                    }
+                    r -= history * ONE / p.lmr_history;
+                    r = r.max(0);
+                }
+                let reduced = (new_depth - r).max(new_depth.min(ONE));
+                let mut s = -self.pvs::<false>(b, ply + 1, -alpha - 1, -alpha, reduced, true);
+                if s > alpha && reduced < new_depth && !self.stopped {
+                    s = -self.pvs::<false>(b, ply + 1, -alpha - 1, -alpha, new_depth, !cut);
+                }
+                if PV && s > alpha && s < beta && !self.stopped {
+                    s = -self.pvs::<true>(b, ply + 1, -beta, -alpha, new_depth, false);
+                }
+                s
+            };
+            self.take_back(b, m);
+            if self.stopped {
+                self.lists[ply] = list;
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    alpha = score;
+                    if alpha >= beta {
+                        self.reward(b, ply, m, depth, quiet, &tried_quiet[..quiets]);
+                        break;
+                    }
+                }
+            }
+            if quiet && quiets < tried_quiet.len() {
+                tried_quiet[quiets] = m as u16;
+                quiets += 1;
+            }
+        }
+        self.lists[ply] = list;
+        if best_score == -INFINITE {
+            // Every move was pruned: the static score stands.
+            return eval.min(beta);
+        }
+        let bound = Bound::of(best_score, original_alpha, beta);
+        self.tt
+            .store(key, ply, depth, best_score, eval, bound, PV, best_move);
+        best_score
+    }
+
+    /// After `m` caused a cut: history bonus for it (penalties for the
+    /// quiet moves tried before it), killer and counter move.
+    fn reward(&mut self, b: &Board, ply: usize, m: usize, depth: i32, quiet: bool, tried: &[u16]) {
+        let me = b.to_move();
+        let bonus = self.bonus(depth);
+        self.history.update(me, m, bonus);
+        for &q in tried {
+            self.history.update(me, usize::from(q), -bonus);
+        }
+        if quiet {
+            let k = &mut self.stack[ply].killers;
+            if k[0] != m as u16 {
+                k[1] = k[0];
+                k[0] = m as u16;
+            }
+        }
+        if ply > 0 && self.stack[ply - 1].played != NO_MOVE {
+            self.history
+                .set_counter(me, usize::from(self.stack[ply - 1].played), m);
+        }
+    }
+
+    fn order(&self, b: &Board, list: &mut MoveList, ply: usize, tt_move: Option<usize>) {
+        let me: Player = b.to_move();
+        let killers = self.stack[ply].killers;
+        let counter = (ply > 0 && self.stack[ply - 1].played != NO_MOVE)
+            .then(|| {
+                self.history
+                    .counter(me, usize::from(self.stack[ply - 1].played))
+            })
+            .flatten();
+        let weight = self.params.history_weight;
+        for k in 0..list.len() {
+            let m = list.get(k);
+            let mut s = list.score(k) + self.history.score(me, m) * weight / 256;
+            if Some(m) == tt_move {
+                s += 1 << 28;
+            } else if killers[0] as usize == m {
+                s += 500;
+            } else if killers[1] as usize == m || Some(m) == counter {
+                s += 300;
+            }
+            list.set_score(k, s);
+        }
+        list.sort();
+    }
+}
+
+/// Drops the `excluded` moves from the root list, unless none would be left.
+fn exclude(root: &mut MoveList, excluded: &[usize]) {
+    if excluded.is_empty() || root.iter().all(|m| excluded.contains(&m)) {
+        return;
+    }
+    let mut kept = MoveList::default();
+    for k in 0..root.len() {
+        if !excluded.contains(&root.get(k)) {
+            kept.push(root.get(k), root.score(k));
+        }
+    }
+    *root = kept;
+}
