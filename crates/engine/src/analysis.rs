@@ -9,6 +9,7 @@
 use inarow_core::{Player, Rule};
 
 use crate::board::{Board, BoardError};
+use crate::score::is_decided;
 use crate::search::{Limits, Searcher};
 
 /// Most lines one analysis may ask for.
@@ -134,18 +135,34 @@ pub fn analyse(
         if excluded.contains(&f.best) {
             break;
         }
-        depth = depth.max(f.depth);
         let mut pv: Vec<(usize, usize)> = f.pv.iter().map(|&i| board.xy(i)).collect();
         if f.pv.first() != Some(&f.best) {
             pv = vec![board.xy(f.best)];
         }
-        found.push(Line {
+        let mut line = Line {
             best: board.xy(f.best),
             score: f.score,
             pv,
             depth: f.depth,
             nodes: f.nodes,
-        });
+        };
+        // A forced move (the only block of a four) comes back unsearched,
+        // scored 0: its score is the answer's, searched after it.
+        if f.depth == 0 && !f.vcf && !is_decided(f.score) {
+            let after = board_after(board, line.best);
+            if let Some(mut after) = after.filter(|b| !b.last_move_won() && b.empty_count() > 0) {
+                searcher.set_excluded(&[]);
+                let reply = searcher.search(&mut after, share);
+                nodes += reply.nodes;
+                line.nodes += reply.nodes;
+                line.score = one_ply_earlier(reply.score);
+                line.depth = reply.depth + 1;
+                line.pv.truncate(1);
+                line.pv.extend(reply.pv.iter().map(|&i| after.xy(i)));
+            }
+        }
+        depth = depth.max(line.depth);
+        found.push(line);
         excluded.push(f.best);
     }
     searcher.set_excluded(&[]);
@@ -157,10 +174,28 @@ pub fn analyse(
     }
 }
 
+/// `board` with a stone of the side to move on `(x, y)`.
+fn board_after(board: &Board, (x, y): (usize, usize)) -> Option<Board> {
+    let mut after = board.clone();
+    after.play(x, y).ok()?;
+    Some(after)
+}
+
+/// The score one ply before a position scored `score` for the other side.
+fn one_ply_earlier(score: i32) -> i32 {
+    let s = -score;
+    if !is_decided(s) {
+        s
+    } else if s > 0 {
+        s - 1
+    } else {
+        s + 1
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::is_decided;
     use crate::search::Options;
 
     #[test]
@@ -190,6 +225,30 @@ mod tests {
         moves.dedup();
         assert_eq!(moves.len(), a.lines.len());
         assert_eq!(board.stones(), stones.len());
+    }
+
+    #[test]
+    fn a_forced_block_is_scored_by_the_search_after_it() {
+        // Black's four (7..10, 7) is closed on the left: white must take (11,7).
+        let stones = [(7, 7), (6, 7), (8, 7), (8, 8), (9, 7), (10, 10), (10, 7)];
+        let mut board = position(15, Rule::Freestyle, &stones).unwrap();
+        let mut s = Searcher::new(Options::default());
+        let a = analyse(&mut s, &mut board, 2, Limits::nodes(5_000));
+        let first = &a.lines[0];
+        assert_eq!(first.best, (11, 7), "{a:?}");
+        assert!(first.depth >= 2, "{a:?}");
+        assert!(first.pv.len() >= 2, "{a:?}");
+        assert_ne!(first.score, 0, "{a:?}");
+        assert!(first.nodes > 0, "{a:?}");
+        assert_eq!(
+            one_ply_earlier(-crate::score::win_in(3)),
+            crate::score::win_in(4)
+        );
+        assert_eq!(
+            one_ply_earlier(crate::score::win_in(3)),
+            crate::score::loss_in(4)
+        );
+        assert_eq!(one_ply_earlier(120), -120);
     }
 
     #[test]

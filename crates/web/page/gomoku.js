@@ -1,6 +1,6 @@
 
 // ---------- Gomoku ----------
-const gomoku = { state: null, marked: [], seen: 0, timer: null };
+const gomoku = { state: null, marked: [], seen: 0, timer: null, focus: [7, 7], hint: null };
 const COLS = "ABCDEFGHJKLMNOP";
 const gname = ([x, y]) => `${COLS[x]}${15 - y}`;
 const STARS = new Set(["3,3", "11,3", "7,7", "3,11", "11,11"]);
@@ -80,6 +80,7 @@ function buildGoban(board) {
   }
   board.append(el("span", { class: "coord" }));
   for (let x = 0; x < 15; x++) board.append(el("span", { class: "coord col" }, COLS[x]));
+  boardKeys(board, () => 15, () => gomoku.focus, (p) => { gomoku.focus = p; });
 }
 
 const stoneDot = (colour) => el("span", { class: "dot " + (colour === "B" ? "b" : "w") });
@@ -160,6 +161,7 @@ function drawGomoku(s) {
     moves.append(li);
   });
   moves.scrollTop = moves.scrollHeight;
+  drawPlayExtras(s);
 }
 
 /** The thinking indicator: shown while the engine thinks, with the time so far. */

@@ -45,6 +45,7 @@ const PAGE: &str = concat!(
     include_str!("../../page/common.js"),
     include_str!("../../page/menace.js"),
     include_str!("../../page/gomoku.js"),
+    include_str!("../../page/analysis.js"),
     include_str!("../../page/tournament.js"),
     include_str!("../../page/live.js"),
     "</script>\n</body>\n</html>\n",
