@@ -2,23 +2,50 @@
 # Shows that a change kept inarow's behaviour: builds REV (default: main)
 # and the working tree, plays the same fixed-seed judge tournaments (the
 # engine on a node budget, the house bot, a seeded Python bot; freestyle and
-# exact five), engine self-play on node budgets and Gomocup brain sessions
-# with both builds, and diffs every results file, SGF record, games file and
-# transcript. Prints SAME BEHAVIOUR or the differences (exit 1).
+# exact five; one of them in two shares, merged), engine self-play on node
+# budgets (whole and in two shares, merged) and Gomocup brain sessions with
+# both builds, and diffs every results file, part file, SGF record, games
+# file and transcript. Prints SAME BEHAVIOUR or the differences (exit 1).
 #
-#   scripts/same-behaviour.sh [REV]
+#   scripts/same-behaviour.sh [REV [REV2]]
+#
+# REV2 (default: the working tree) is built in a worktree of its own.
+# SAME_BEHAVIOUR_CACHE=DIR keeps the worktrees and builds of the two sides
+# there (DIR/base, DIR/new), so that a second run rebuilds only what changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rev=${1:-main}
+rev2=${2:-}
 work=$(mktemp -d)
 chmod 755 "$work"
-trap 'git worktree remove --force "$work/base" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+keep=${SAME_BEHAVIOUR_CACHE:-}
+trap 'if [ -z "$keep" ]; then git worktree remove --force "$work/base-src" >/dev/null 2>&1; git worktree remove --force "$work/new-src" >/dev/null 2>&1; fi; rm -rf "$work"' EXIT
+cache=${keep:-$work}
+mkdir -p "$cache"
 
-git worktree add -q --detach "$work/base" "$rev"
-echo "building $rev"
-(cd "$work/base" && CARGO_TARGET_DIR="$work/base-target" cargo build -q --release -p inarow)
-echo "building the working tree"
-cargo build -q --release -p inarow
+# build SIDE REV: REV built in its worktree DIR/SIDE-src, into DIR/SIDE-target.
+build() {
+    local src="$cache/$1-src"
+    if [ -d "$src" ]; then
+        # Checking out in place keeps the times of unchanged files: cargo
+        # rebuilds only what changed.
+        git -C "$src" checkout -q --detach "$2"
+    else
+        git worktree add -q --detach "$src" "$2"
+    fi
+    echo "building $2"
+    (cd "$src" && CARGO_TARGET_DIR="$cache/$1-target" cargo build -q --release -p inarow)
+}
+
+build base "$rev"
+if [ -n "$rev2" ]; then
+    build new "$rev2"
+    new_bin="$cache/new-target/release/inarow"
+else
+    echo "building the working tree"
+    cargo build -q --release -p inarow
+    new_bin=${CARGO_TARGET_DIR:-target}/release/inarow
+fi
 
 # play BINARY OUTDIR: every fixed-seed run into OUTDIR.
 play() {
@@ -41,19 +68,28 @@ play() {
         "$bin" judge --bots bots --seed 9 --exact --results exact.json --sgf sgf-exact -j2 >exact.out 2>&1
         "$bin" selfplay --nodes 2000 --pairs 6 --seed 3 --games self.txt >self.out 2>&1
         "$bin" selfplay --nodes 1500 --pairs 4 --seed 5 --a width=12 --games self2.txt >self2.out 2>&1
+        # Part files and their merges: a tournament and a match in two shares.
+        for i in 0 1; do
+            "$bin" judge --bots bots --seed 42 --shard "$i/2" --results "judge-part$i.json" --sgf "sgf-part$i" -j2 >"judge-part$i.out" 2>&1
+            "$bin" selfplay --nodes 1500 --pairs 4 --seed 5 --shard "$i/2" --part "self-part$i.json" >"self-part$i.out" 2>&1
+        done
+        "$bin" judge merge judge-part1.json judge-part0.json --results judge-merged.json --sgf sgf-merged >judge-merge.out 2>&1
+        "$bin" selfplay merge self-part0.json self-part1.json --games self-merged.txt >self-merge.out 2>&1
         # Brain sessions think on the clock: only the shape of a timed answer is compared.
         printf 'START 15\nINFO rule 0\nBOARD\n7,7,1\n8,8,2\n7,8,1\nDONE\nEND\n' |
             timeout 60 "$bin" pbrain 2>&1 | grep -v '^MESSAGE' >pbrain-win.out || true
         printf 'START 15\nSWAP2BOARD\nDONE\nEND\n' | timeout 60 "$bin" pbrain >pbrain-open.out 2>&1 || true
         printf 'START 15\nSWAP2BOARD\n7,7\n8,8\n6,7\nDONE\nEND\n' | timeout 60 "$bin" pbrain >pbrain-swap.out 2>&1 || true
-        sed -i 's/longest think: .*//' self.out self2.out
-        sed -i -E 's/[0-9]+/N/g' pbrain-open.out pbrain-swap.out
+        sed -i 's/longest think: .*//' self.out self2.out self-part0.out self-part1.out self-merge.out
+        # A part file keeps each pair's longest think, a time.
+        sed -i -E 's/"longest_ms": [0-9]+/"longest_ms": N/' self-part0.json self-part1.json
+        sed -i -E 's/[0-9]+/N/g' pbrain-win.out pbrain-open.out pbrain-swap.out
         rm -rf bots
     )
 }
 
-play "$work/base-target/release/inarow" "$work/before"
-play target/release/inarow "$work/after"
+play "$cache/base-target/release/inarow" "$work/before"
+play "$new_bin" "$work/after"
 if diff -r "$work/before" "$work/after"; then
     echo "SAME BEHAVIOUR as $rev"
 else

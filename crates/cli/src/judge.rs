@@ -9,12 +9,12 @@ use anyhow::{Context, bail};
 use inarow_agents::house::HouseBot;
 use inarow_core::Rule;
 use inarow_judge::local::Local;
-use inarow_judge::merge::{self, Part, Tournament};
 use inarow_judge::meta::{self, Survey, survey};
+use inarow_judge::part::{self, Part, Tournament};
 use inarow_judge::process::{BotProcess, Listener, Start};
-use inarow_judge::sandbox::{self, Launcher, Limits, Program, Sandbox, limits};
 use inarow_judge::shard::{self, Shard};
 use inarow_judge::{BotMeta, Config, GameRecord, Results, output, play_game, process, tournament};
+use inarow_sandbox::{self as sandbox, Launcher, Limits, Program, Sandbox, limits};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Options of `inarow judge`.
@@ -414,7 +414,7 @@ pub fn which_shard(given: Option<Shard>, shards: Option<usize>) -> anyhow::Resul
 fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
     let texts = shard::read_parts(&args.parts).map_err(anyhow::Error::msg)?;
     let parts: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (&n[..], &t[..])).collect();
-    let results = merge::merge(&parts).map_err(anyhow::Error::msg)?;
+    let results = part::merge(&parts).map_err(anyhow::Error::msg)?;
     output::check_writable(&args.results, &args.sgf).map_err(anyhow::Error::msg)?;
     say!(
         "tournament seed {}: {} parts, {} bots, {} games",

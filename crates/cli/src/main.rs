@@ -40,16 +40,13 @@ enum Command {
 }
 
 /// The hidden first argument that makes this program the judge's launcher
-/// (`inarow_judge::sandbox::launcher`), which contains a contestant.
+/// (`inarow_sandbox::launcher`), which contains a contestant.
 pub const LAUNCHER: &str = "__contain";
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some(LAUNCHER) {
-        std::process::exit(inarow_judge::sandbox::launcher::main(
-            &[LAUNCHER],
-            &args[2..],
-        ));
+        std::process::exit(inarow_sandbox::launcher::main(&[LAUNCHER], &args[2..]));
     }
     let cli = Cli::parse();
     let result = match cli.command {

@@ -10,10 +10,10 @@ use anyhow::{Context, bail};
 use inarow_core::{GameResult, Point};
 use inarow_engine::search::{Limits, Options, Searcher};
 use inarow_files::write_atomic;
-use inarow_judge::matches::brain::{self, BrainProcess, Place};
-use inarow_judge::matches::shard::{GameRow, Match, PairRecord, Part, mark, xy};
-use inarow_judge::matches::{self, Contender, Plan, Verdict, openings, stats};
 use inarow_judge::shard::{self, Shard};
+use inarow_match::brain::{self, BrainProcess, Place};
+use inarow_match::part::{GameRow, Match, PairRecord, Part, mark, xy};
+use inarow_match::{self as matches, Contender, Plan, Verdict, openings, stats};
 
 /// Options of `inarow selfplay`.
 #[derive(clap::Args, Debug)]
@@ -339,7 +339,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
     let texts = shard::read_parts(&args.parts).map_err(anyhow::Error::msg)?;
     let parts: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (&n[..], &t[..])).collect();
-    let merged = matches::shard::merge(&parts).map_err(anyhow::Error::msg)?;
+    let merged = matches::part::merge(&parts).map_err(anyhow::Error::msg)?;
     let of = &merged.of;
     let mut tally = inarow_core::Tally::default();
     let mut lines = String::new();

@@ -294,7 +294,7 @@ fn a_judge_killed_outright_takes_every_bot_down_with_it() {
 fn judge_without_user_namespaces(args: &[&str]) -> Output {
     let script = r#"echo 1 > /proc/sys/user/max_user_namespaces && exec unshare --user --map-user=65534 --map-group=65534 "$@""#;
     // Root gives up root first: root may always make namespaces.
-    let mut command = if inarow_judge::sandbox::judge_is_root() {
+    let mut command = if inarow_sandbox::judge_is_root() {
         let mut setpriv = Command::new("setpriv");
         setpriv.args([
             "--reuid",
@@ -384,7 +384,7 @@ fn a_judge_that_is_not_root_contains_its_bots_in_user_namespaces() {
     common::give_to_nobody(&out_dir);
     common::give_to_nobody(&bots);
     let as_user = |args: &[&str]| {
-        let mut command = if inarow_judge::sandbox::judge_is_root() {
+        let mut command = if inarow_sandbox::judge_is_root() {
             let mut setpriv = Command::new("setpriv");
             setpriv.args(["--reuid", "65534", "--regid", "65534", "--clear-groups"]);
             setpriv.arg(env!("CARGO_BIN_EXE_inarow"));

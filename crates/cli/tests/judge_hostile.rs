@@ -44,7 +44,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use inarow_judge::sandbox::{FIRST_UID, judge_is_root};
+use inarow_sandbox::{FIRST_UID, judge_is_root};
 use serde_json::Value;
 
 /// The content of `secret.txt` in the test's folder, the judge's working

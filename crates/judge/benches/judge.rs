@@ -19,9 +19,9 @@ use inarow_core::{Mnk, Player, Point, Rule};
 use inarow_judge::BotMeta;
 use inarow_judge::process::{BotProcess, Start};
 use inarow_judge::referee::Contestant;
-use inarow_judge::sandbox::{Launcher, Limits, Sandbox};
 use inarow_judge::tournament::{self, Config};
 use inarow_protocol::koth::{self, bot::Reply};
+use inarow_sandbox::{Launcher, Limits, Sandbox};
 
 fn serve(kind: &str, seed: u64) {
     let stdin = std::io::stdin();

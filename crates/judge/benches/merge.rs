@@ -7,11 +7,11 @@
 use criterion::{Criterion, Throughput};
 use inarow_core::swap2::{Role, Step, Swap, Swap2};
 use inarow_core::{Game, Mnk, Outcome, Player, Point};
-use inarow_judge::merge::{self, Bot, Part, Tournament};
+use inarow_judge::part::{self, Bot, Part, Tournament};
 use inarow_judge::referee::{GameRecord, Seat, Stone};
-use inarow_judge::sandbox::Limits;
 use inarow_judge::shard::Shard;
 use inarow_judge::{output, replay, tournament};
+use inarow_sandbox::Limits;
 
 const BOTS: usize = 101;
 const SHARDS: usize = 16;
@@ -122,7 +122,7 @@ fn main() {
     let mut group = c.benchmark_group("merge");
     group.throughput(Throughput::Elements(games as u64));
     group.bench_function("10100 games from 16 parts to the results file", |b| {
-        b.iter(|| output::results_json(&merge::merge(&refs).unwrap()).len())
+        b.iter(|| output::results_json(&part::merge(&refs).unwrap()).len())
     });
     // The replay of every game alone: what the rules' check adds to a merge.
     let records: Vec<GameRecord> = parts

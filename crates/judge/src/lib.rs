@@ -6,25 +6,26 @@
 //! results as JSON and SGF.
 //!
 //! - [`meta`]: bot folders and their `meta` files.
-//! - [`sandbox`]: how every contestant's program is started: contained by
-//!   the kernel (namespaces, Landlock, cgroups, resource limits) or not.
-//! - [`process`]: every program started (a bot for a game, a brain for a
-//!   match) behind one layer: sandboxed start, lines within deadlines, end and kill.
+//! - [`process`]: a bot for one game, run by `inarow_sandbox` (contained
+//!   by the kernel: namespaces, Landlock, cgroups, resource limits; lines
+//!   within deadlines, end and kill), its silences turned into faults.
 //! - [`referee`]: one game, the Swap2 opening, forfeits.
 //! - [`tournament`]: the schedule from the tournament seed, parallel games, standings.
 //! - [`output`]: the results file and SGF records.
-//! - [`matches`](mod@matches): the match runner (openings, games from them, Gomocup
-//!   brains as contenders, Elo and SPRT) that shows what an engine change gains.
 //! - [`local`]: a player of this process (the house bot) as a contestant.
 //! - [`shard`]: a machine's share of a tournament or match on a cluster
-//!   (`I/N`, Slurm job arrays, Kubernetes Indexed Jobs), bot folder digests.
-//! - [`merge`]: a tournament's part files and their merge into the results
+//!   (`I/N`, Slurm job arrays, Kubernetes Indexed Jobs), bot folder digests,
+//!   part files read and checked (a tournament's and, in `inarow-match`, a
+//!   match's).
+//! - [`part`]: a tournament's part files and their merge into the results
 //!   a one-machine run writes.
 //! - [`replay`]: a recorded game played again through the rules, so a
 //!   merge takes no part whose games the stones do not bear out.
 //!
 //! The wire format is `inarow_protocol::koth`; the Swap2 game the referee
-//! drives is `inarow_core::swap2`.
+//! drives is `inarow_core::swap2`; the sandbox every bot runs in is
+//! `inarow_sandbox`. The engine match runner, built on the same sandbox and
+//! part files, is `inarow-match`.
 //!
 //! The library never prints or exits: fronts hear of games, lines and
 //! interrupts through callbacks and events.
@@ -34,14 +35,12 @@
 #![deny(missing_docs)]
 
 pub mod local;
-pub mod matches;
-pub mod merge;
 pub mod meta;
 pub mod output;
+pub mod part;
 pub mod process;
 pub mod referee;
 pub mod replay;
-pub mod sandbox;
 pub mod shard;
 pub mod tournament;
 

@@ -13,7 +13,7 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::sandbox::Program;
+use inarow_sandbox::Program;
 
 /// The largest meta file the judge reads, in bytes.
 pub const MAX_META_BYTES: u64 = 4096;
@@ -251,7 +251,7 @@ impl BotMeta {
 
     /// The program path as the process should be started with.
     pub fn program(&self) -> PathBuf {
-        crate::sandbox::paths::as_given(&self.command, &self.folder)
+        inarow_sandbox::paths::as_given(&self.command, &self.folder)
     }
 
     /// The bot as the sandbox starts it, with `args` (its own, or with the
@@ -316,7 +316,7 @@ pub fn check_grants(bot: &mut BotMeta, folders: &[PathBuf]) -> Result<(), String
     let checked = bot
         .grants
         .iter()
-        .map(|g| crate::sandbox::paths::check_grant(g, &others))
+        .map(|g| inarow_sandbox::paths::check_grant(g, &others))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| format!("--allow-read for bot {}: {}", bot.name, e.0))?;
     bot.grants = checked;

@@ -8,7 +8,7 @@ use inarow_core::{Mnk, Outcome, Player, Point};
 use inarow_protocol::koth::{self, AnswerError, SIZE};
 use serde::{Deserialize, Serialize};
 
-use crate::sandbox::limits::{Limit, Limits};
+use inarow_sandbox::limits::{Limit, Limits};
 
 /// Why a bot lost a game without being beaten on the board.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -28,8 +28,8 @@ use inarow_core::{Game, Outcome, Player, Point, Rule};
 use inarow_protocol::koth::{self, SIZE};
 
 use crate::referee::{Fault, GameRecord, Seat, Stone};
-use crate::sandbox::{Limit, Limits};
 use crate::tournament;
+use inarow_sandbox::{Limit, Limits};
 
 /// The terms of the tournament a game is checked against.
 #[derive(Clone, Copy, Debug)]

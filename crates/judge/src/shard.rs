@@ -15,7 +15,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::sandbox::launcher::PROBE_FILE_PREFIX;
+use inarow_sandbox::launcher::PROBE_FILE_PREFIX;
 
 /// Share `index` of `count` (from 0): this process plays the items `k`
 /// with `k mod count == index`.

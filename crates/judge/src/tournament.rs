@@ -16,8 +16,8 @@ use serde::{Deserialize, Serialize};
 use crate::meta::{BotMeta, LeftOut};
 use crate::process::{BotProcess, Listener, Start};
 use crate::referee::{Contestant, Fault, Forfeit, GameRecord, Seat, play_game_watched};
-use crate::sandbox::{ProbeError, Sandbox};
 use crate::shard::Shard;
+use inarow_sandbox::{ProbeError, Sandbox};
 
 /// How a tournament is run.
 #[derive(Clone, Debug)]

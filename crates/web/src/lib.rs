@@ -46,7 +46,7 @@ pub struct Config {
     /// The bots folder tournaments run over.
     pub bots: PathBuf,
     /// How tournament bots are started: contained, and within which limits.
-    pub sandbox: inarow_judge::sandbox::Sandbox,
+    pub sandbox: inarow_sandbox::Sandbox,
     /// Where tournaments leave their results and SGF records (none: kept
     /// in memory only); the results file there is read back at start.
     pub records: Option<tournament::Records>,
@@ -66,7 +66,7 @@ pub struct Shared {
     pub analyst: api::analyse::Shelf,
     saver: Saver,
     bots: PathBuf,
-    sandbox: inarow_judge::sandbox::Sandbox,
+    sandbox: inarow_sandbox::Sandbox,
     records: Option<tournament::Records>,
     seed: u64,
     events: broadcast::Sender<&'static str>,
@@ -82,7 +82,7 @@ impl Shared {
     }
 
     /// How tournament bots are started.
-    pub fn sandbox(&self) -> &inarow_judge::sandbox::Sandbox {
+    pub fn sandbox(&self) -> &inarow_sandbox::Sandbox {
         &self.sandbox
     }
 

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use inarow_core::{Game, Player, Rule};
 use inarow_judge::meta::{LeftOut, Survey, survey};
 use inarow_judge::process::Listener;
-use inarow_judge::sandbox::Sandbox;
+use inarow_sandbox::Sandbox;
 use inarow_judge::tournament::{self, Config, Event, Fixture};
 use inarow_judge::{BotMeta, GameRecord, Results, output};
 use serde::Serialize;

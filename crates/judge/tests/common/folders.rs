@@ -6,7 +6,7 @@ use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use inarow_judge::sandbox::judge_is_root;
+use inarow_sandbox::judge_is_root;
 
 /// The kernel's overflow user.
 const NOBODY: (u32, u32) = (65534, 65534);

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use inarow_judge::sandbox::{Launcher, Limits, Sandbox};
+use inarow_sandbox::{Launcher, Limits, Sandbox};
 
 mod folders;
 pub use folders::*;

@@ -81,7 +81,7 @@ fn app_over(
         bots,
         // This crate's tests have no launcher to contain bots with; `inarow
         // serve` runs tournaments contained, and its own tests check that.
-        sandbox: inarow_judge::sandbox::Sandbox::off(),
+        sandbox: inarow_sandbox::Sandbox::off(),
         records,
     });
     TestApp {

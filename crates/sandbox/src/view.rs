@@ -20,7 +20,7 @@ use nix::mount::{MntFlags, MsFlags, mount, umount2};
 use nix::sys::statvfs::{FsFlags, statvfs};
 use rustix::mount::{MoveMountFlags, OpenTreeFlags, move_mount, open_tree};
 
-use super::paths::Paths;
+use crate::paths::Paths;
 
 /// Where the scratch root is mounted before it becomes the root: a folder
 /// every Linux system has, and (in the contestant's mount namespace) no one
@@ -287,7 +287,7 @@ fn idmapped(path: &Path, userns: &OwnedFd) -> std::io::Result<()> {
         under(OLD, path),
         OpenTreeFlags::OPEN_TREE_CLONE | OpenTreeFlags::OPEN_TREE_CLOEXEC,
     )?;
-    super::sys::idmap_mount(&tree, userns)?;
+    crate::sys::idmap_mount(&tree, userns)?;
     let target = mount_point(path, true).map_err(std::io::Error::other)?;
     move_mount(
         &tree,

@@ -12,8 +12,8 @@
 use inarow_core::{Game, GameResult, Mnk, Player, Point, Rule, Tally};
 use serde::{Deserialize, Serialize};
 
-use super::stats::{self, Verdict};
-use crate::shard::{self, Shard};
+use crate::stats::{self, Verdict};
+use inarow_judge::shard::{self, Shard};
 
 /// What a match's part file says it is.
 pub const FORMAT: &str = "inarow selfplay part, version 1";
@@ -571,7 +571,7 @@ mod tests {
             "part-0: share 0/2 holds 3 pairs, but its share of the match is 4",
         );
         let mut judge_part = good.clone();
-        judge_part[0].1 = judge_part[0].1.replace(FORMAT, crate::merge::FORMAT);
+        judge_part[0].1 = judge_part[0].1.replace(FORMAT, inarow_judge::part::FORMAT);
         refused(&judge_part, "part-0: a part file of another kind");
     }
 }

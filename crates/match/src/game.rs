@@ -24,7 +24,7 @@ pub struct MatchGame {
 }
 
 /// One side of a match: the engine itself, or another engine driven over
-/// the Gomocup protocol ([`crate::matches::brain`]).
+/// the Gomocup protocol ([`crate::brain`]).
 pub trait Contender {
     /// Forgets the last game before a new one.
     fn new_game(&mut self);
@@ -126,7 +126,7 @@ mod tests {
     use inarow_engine::search::Options;
 
     use super::*;
-    use crate::matches::openings::random_openings;
+    use crate::openings::random_openings;
 
     #[test]
     fn long_seeded_self_play_is_legal() {

@@ -1,3 +1,5 @@
+//! # inarow-match
+//!
 //! The match runner: two contenders (engine settings of this build, or
 //! Gomocup brains) play each opening twice with the colours swapped; the
 //! tally comes with an Elo estimate and an SPRT verdict, so that a change to
@@ -7,14 +9,18 @@
 //! - [`game`]: one game from an opening, the [`Contender`] trait and the engine as one.
 //! - [`brain`]: a Gomocup brain program as a contender.
 //! - [`stats`]: Elo with error bars and the SPRT over a [`Tally`].
-//! - [`shard`]: a match played in shares on many machines, and their merge.
+//! - [`part`]: a match played in shares on many machines: its part files and
+//!   their merge (the shares themselves are `inarow_judge::shard`'s).
 //!
 //! The runner prints nothing: the front hears of each game and each pair.
+//! Brains run in `inarow_sandbox`, as the judge's bots do. Of the judge,
+//! the sandbox and the match runner, only this crate uses the engine.
+#![deny(missing_docs)]
 
 pub mod brain;
 pub mod game;
 pub mod openings;
-pub mod shard;
+pub mod part;
 pub mod stats;
 
 use std::time::Duration;
@@ -45,7 +51,7 @@ pub struct Plan<'a> {
     /// The pairs played here: pair `k` if the share owns it. A share of
     /// a match cut in several never stops on the SPRT (it sees only its
     /// own pairs); the merge does.
-    pub share: crate::shard::Shard,
+    pub share: inarow_judge::shard::Shard,
 }
 
 /// One game as the match played it.

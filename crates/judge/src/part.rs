@@ -16,9 +16,9 @@ use serde::{Deserialize, Serialize};
 use crate::meta::{BotMeta, LeftOut};
 use crate::referee::GameRecord;
 use crate::replay::{self, Terms};
-use crate::sandbox::Limits;
 use crate::shard::{self, Shard};
 use crate::tournament::{self, Config, Fixture, Results};
+use inarow_sandbox::Limits;
 
 /// What a part file says it is, so that a results file or a match's part
 /// given by mistake is named as such.

@@ -98,7 +98,7 @@ impl Budget {
             format!(
                 "[{} bytes of standard error dropped: over the {} a game]",
                 self.dropped,
-                super::limits::format_size(self.limit)
+                crate::limits::format_size(self.limit)
             )
         })
     }

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::sandbox::{ProbeError, Program, Sandbox};
+use inarow_sandbox::{ProbeError, Program, Sandbox};
 
 /// A brain's program, found before anything starts.
 #[derive(Clone, Debug)]

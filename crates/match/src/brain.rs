@@ -2,8 +2,8 @@
 //! protocol: a second build of this one (`pbrain-inarow`) or any other brain.
 //!
 //! A brain is a program the project did not write, so it runs like a
-//! judge's bot, behind the same [process layer](crate::process): contained
-//! by the [`sandbox`](mod@crate::sandbox) (its own folder to read and write,
+//! judge's bot, behind the same [process layer](inarow_sandbox::process): contained
+//! by the [`sandbox`](inarow_sandbox) (its own folder to read and write,
 //! nothing else of ours, every process it starts dies with it), its lines
 //! read within deadlines.
 
@@ -19,9 +19,9 @@ use inarow_protocol::gomocup::manager;
 
 pub use place::Place;
 
-use crate::matches::Contender;
-use crate::process::{LongLines, Running, Silence, Unsent};
-use crate::sandbox::{self, End, Sandbox};
+use crate::Contender;
+use inarow_sandbox::process::{LongLines, Running, Silence, Unsent};
+use inarow_sandbox::{self as sandbox, End, Sandbox};
 
 /// Time a brain gets to start up and to answer `START` or `RESTART`, and
 /// to take a line we write.

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
 
-use super::limits::{Limit, Limits};
+use crate::limits::{Limit, Limits};
 
 /// Where the judge can make groups on this machine.
 #[derive(Clone, Debug)]

@@ -1,5 +1,9 @@
+//! # inarow-sandbox
+//!
 //! One way to start a contestant: every program the project did not write
-//! (a judge's bot, a Gomocup brain) runs through [`Sandbox::start`].
+//! (a judge's bot, a Gomocup brain) runs through [`Sandbox::start`], and
+//! runs on as a [`process::Running`]: lines within deadlines, its end, and
+//! everything it started killed with it.
 //!
 //! Contained (the default), a contestant runs through the [`launcher`]:
 //! its own PID, network, mount, IPC and UTS namespaces (so every process it
@@ -14,6 +18,11 @@
 //! Either way the contestant's standard error arrives in bounded lines, its
 //! end (exit code, signal, or why it never started) is known, and killing
 //! it kills every process it started.
+//!
+//! Nothing here knows of games: the judge (`inarow-judge`) and the match
+//! runner (`inarow-match`) build on it. Linux only: namespaces, Landlock,
+//! cgroups, process groups and `poll`.
+#![deny(missing_docs)]
 
 pub mod cgroup;
 pub mod disk;
@@ -21,6 +30,7 @@ pub mod launcher;
 pub mod limits;
 pub mod lines;
 pub mod paths;
+pub mod process;
 pub mod suid;
 mod sys;
 pub mod view;

@@ -18,10 +18,10 @@
 //!    relays with `poll`.)
 //! 2. **init** (PID 1 of the new namespace): leaves the judge's session,
 //!    dies with stage 1, builds and enters the contestant's own view of the
-//!    file system ([`super::view`]), sets the resource limits, becomes the
+//!    file system ([`crate::view`]), sets the resource limits, becomes the
 //!    contestant's uid (as an ordinary user, in a user namespace nested in
 //!    its own), restricts itself with Landlock and a seccomp filter that
-//!    refuses setuid and setgid files ([`super::suid`]), starts the program, and reaps
+//!    refuses setuid and setgid files ([`crate::suid`]), starts the program, and reaps
 //!    every process of the namespace. When it ends, the kernel kills
 //!    everything left in the namespace.
 //!
@@ -51,9 +51,9 @@ use nix::sys::wait::{WaitStatus, waitpid};
 use nix::unistd::{Gid, Uid, getegid, geteuid, getppid, pipe2};
 use serde::{Deserialize, Serialize};
 
-use super::limits::{Limit, Limits};
-use super::lines::{Budget, Cutter, MAX_STDERR_LINE};
-use super::paths::Paths;
+use crate::limits::{Limit, Limits};
+use crate::lines::{Budget, Cutter, MAX_STDERR_LINE};
+use crate::paths::Paths;
 
 /// The landlock ABI whose rights are asked for; older kernels enforce what
 /// they know (best effort), and the probe reports what was enforced.
@@ -360,7 +360,7 @@ fn relay(stderr: fs::File, status: fs::File, mut watch: Watch, stage2: &mut std:
         if let Some(folder) = watch.folder.as_ref().filter(|_| !over) {
             let now = std::time::Instant::now();
             if now >= next_measure {
-                use super::disk::{MAX_ENTRIES, Usage, usage};
+                use crate::disk::{MAX_ENTRIES, Usage, usage};
                 if limit.is_none() && watch.growth {
                     // Counting growth, the first measure is the base: nothing
                     // is gained yet.
@@ -503,7 +503,7 @@ fn init(spec: &Spec, fd: i32, idmap: i32, outer_pid: i32) -> i32 {
         let _ = nix::unistd::close(idmap);
         reopened.map(OwnedFd::from)
     });
-    let notes = match super::view::enter(&spec.paths, idmap.flatten()) {
+    let notes = match crate::view::enter(&spec.paths, idmap.flatten()) {
         Ok(notes) => notes,
         Err(why) => {
             say(Frame::Sandbox(why));
@@ -527,7 +527,7 @@ fn init(spec: &Spec, fd: i32, idmap: i32, outer_pid: i32) -> i32 {
             return 1;
         }
     };
-    if let Err(why) = super::suid::restrict() {
+    if let Err(why) = crate::suid::restrict() {
         say(Frame::Sandbox(why));
         return 1;
     }
@@ -694,7 +694,7 @@ pub const PROBE_FILE_PREFIX: &str = ".inarow-probe-";
 fn probe(
     spec: &Spec,
     landlock: &(RulesetStatus, LandlockStatus),
-    notes: &super::view::Notes,
+    notes: &crate::view::Notes,
 ) -> Vec<(String, String)> {
     let mut found = Vec::new();
     let mut note = |what: &str, text: String| found.push((what.to_string(), text));

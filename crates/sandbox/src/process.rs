@@ -1,0 +1,257 @@
+//! One program running in the [sandbox](crate): started through
+//! [`Sandbox::start`], talked to through non-blocking pipes with deadlines,
+//! and killed with everything it started. A judge's bot for one game and a
+//! Gomocup brain for a whole match both run as a [`Running`].
+//!
+//! The caller never blocks on a program without a deadline: writes and
+//! reads go through `poll`, so a program that stops reading its input, floods
+//! its output or never ends its line costs only its own game.
+
+use std::io::{self, Read, Write};
+use std::os::fd::AsFd;
+use std::process::{ChildStdin, ChildStdout};
+use std::time::{Duration, Instant};
+
+use nix::fcntl::{FcntlArg, OFlag, fcntl};
+use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+
+use crate::{Contained, End, Limit, Limits, Program, Sandbox, StderrSink};
+
+/// How long a program may go on after its last line (`EXIT`, `END`) before
+/// its processes are killed.
+pub const GRACE: Duration = Duration::from_millis(500);
+
+fn nonblocking(fd: impl AsFd) -> io::Result<()> {
+    let flags = fcntl(&fd, FcntlArg::F_GETFL)?;
+    let flags = OFlag::from_bits_truncate(flags) | OFlag::O_NONBLOCK;
+    fcntl(&fd, FcntlArg::F_SETFL(flags))?;
+    Ok(())
+}
+
+/// Waits until `fd` is ready for `events` or the deadline passes; `false` on timeout.
+fn wait_ready(fd: impl AsFd, events: PollFlags, deadline: Option<Instant>) -> io::Result<bool> {
+    loop {
+        let timeout = match deadline {
+            None => PollTimeout::NONE,
+            Some(d) => {
+                let left = d.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Ok(false);
+                }
+                // Round up so that a sub-millisecond remainder does not spin.
+                let ms = left.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
+                PollTimeout::try_from(ms).unwrap_or(PollTimeout::MAX)
+            }
+        };
+        let mut fds = [PollFd::new(fd.as_fd(), events)];
+        match poll(&mut fds, timeout) {
+            Ok(0) => continue,
+            Ok(_) => return Ok(true),
+            Err(nix::errno::Errno::EINTR) => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
+
+/// Why a line could not be written.
+#[derive(Debug)]
+pub enum Unsent {
+    /// The deadline passed with the program's input full.
+    Late,
+    /// The program no longer reads its input.
+    Closed(io::Error),
+}
+
+/// Why no line came from a program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Silence {
+    /// It went over a limit of its sandbox (which stalls it or kills it).
+    Over(Limit),
+    /// The deadline passed.
+    Late,
+    /// More than the longest line without a newline.
+    EndlessLine,
+    /// Its output closed: how it ended, if that was known soon after
+    /// (`None`: still running, or it closed its output and lives on).
+    Gone(Option<End>),
+}
+
+/// What a line longer than the bound means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LongLines {
+    /// A fault: a judge's bot must answer in short lines.
+    Refuse,
+    /// Keep the first bytes, drop the rest: a Gomocup brain may chat at
+    /// length (`MESSAGE` lines) and its answers are short.
+    Cut,
+}
+
+/// One running program and its pipes: what the judge writes to it and
+/// reads from it, within deadlines, and its end.
+#[derive(Debug)]
+pub struct Running {
+    process: Contained,
+    limits: Limits,
+    stdin: Option<ChildStdin>,
+    stdout: ChildStdout,
+    pending: Vec<u8>,
+    max_line: usize,
+    long_lines: LongLines,
+    /// Dropping the rest of a line cut at `max_line`.
+    cutting: bool,
+    closed_at: Option<Instant>,
+}
+
+impl Running {
+    /// Starts `program` in `sandbox`, its standard error to `stderr`, its
+    /// answer lines bounded by `max_line` bytes (`long_lines` says what a
+    /// longer one means).
+    pub fn start(
+        sandbox: &Sandbox,
+        program: &Program,
+        stderr: StderrSink,
+        max_line: usize,
+        long_lines: LongLines,
+    ) -> io::Result<Running> {
+        let mut process = sandbox.start(program, stderr)?;
+        let stdin = process.stdin.take().expect("piped stdin");
+        let stdout = process.stdout.take().expect("piped stdout");
+        nonblocking(&stdin)?;
+        nonblocking(&stdout)?;
+        Ok(Running {
+            process,
+            limits: *sandbox.limits(),
+            stdin: Some(stdin),
+            stdout,
+            pending: Vec::new(),
+            max_line,
+            long_lines,
+            cutting: false,
+            closed_at: None,
+        })
+    }
+
+    /// The process id of what was started, which is also its process group.
+    pub fn id(&self) -> u32 {
+        self.process.id()
+    }
+
+    /// The limits of its sandbox, to say how far it went over one.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Writes one line within the deadline.
+    pub fn send(&mut self, line: &str, deadline: Option<Instant>) -> Result<(), Unsent> {
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(Unsent::Closed(io::ErrorKind::BrokenPipe.into()));
+        };
+        let mut data = Vec::with_capacity(line.len() + 1);
+        data.extend_from_slice(line.as_bytes());
+        data.push(b'\n');
+        let mut rest = &data[..];
+        while !rest.is_empty() {
+            match stdin.write(rest) {
+                Ok(0) => return Err(Unsent::Closed(io::ErrorKind::WriteZero.into())),
+                Ok(n) => rest = &rest[n..],
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    match wait_ready(&*stdin, PollFlags::POLLOUT, deadline) {
+                        Ok(true) => {}
+                        Ok(false) => return Err(Unsent::Late),
+                        Err(e) => return Err(Unsent::Closed(e)),
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(Unsent::Closed(e)),
+            }
+        }
+        Ok(())
+    }
+
+    /// Closes its input: a program reading to the end of its input ends.
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Reads one line (without its newline) within the deadline, bounded by
+    /// the longest line.
+    pub fn receive(&mut self, deadline: Option<Instant>) -> Result<String, Silence> {
+        let mut chunk = [0u8; 8192];
+        loop {
+            if let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
+                let line: Vec<u8> = self.pending.drain(..=end).collect();
+                return Ok(String::from_utf8_lossy(&line[..end]).into_owned());
+            }
+            if self.pending.len() > self.max_line {
+                match self.long_lines {
+                    LongLines::Refuse => return Err(Silence::EndlessLine),
+                    LongLines::Cut => {
+                        self.pending.truncate(self.max_line);
+                        self.cutting = true;
+                    }
+                }
+            }
+            match self.stdout.read(&mut chunk) {
+                Ok(0) => return Err(self.gone()),
+                Ok(n) if self.cutting => {
+                    if let Some(end) = chunk[..n].iter().position(|&b| b == b'\n') {
+                        self.pending.extend_from_slice(&chunk[end..n]);
+                        self.cutting = false;
+                    }
+                }
+                Ok(n) => self.pending.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    match wait_ready(&self.stdout, PollFlags::POLLIN, deadline) {
+                        Ok(true) => {}
+                        Ok(false) => return Err(self.late()),
+                        Err(_) => return Err(self.gone()),
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => return Err(self.gone()),
+            }
+        }
+    }
+
+    /// The limit it went over, if any.
+    pub fn went_over(&mut self) -> Option<Limit> {
+        self.process.went_over()
+    }
+
+    /// A deadline passed: a program stalled by its own fork bomb or memory
+    /// hunger is over a limit, not slow.
+    pub fn late(&mut self) -> Silence {
+        self.went_over().map_or(Silence::Late, Silence::Over)
+    }
+
+    /// Its output closed: a limit it went over, else how it ended.
+    pub fn gone(&mut self) -> Silence {
+        // The end is usually known within microseconds of the closed pipe.
+        let end = self
+            .process
+            .end(Instant::now() + Duration::from_millis(300));
+        match self.went_over() {
+            Some(limit) => Silence::Over(limit),
+            None => Silence::Gone(end),
+        }
+    }
+
+    /// Says its last line (`EXIT`, `END`) if it still reads, within the
+    /// grace period, and closes its input; the grace period starts now.
+    pub fn close(&mut self, line: &str) {
+        // A program that no longer reads simply misses the line; the grace period holds all the same.
+        let _ = self.send(line, Some(Instant::now() + GRACE));
+        self.stdin = None;
+        self.closed_at = Some(Instant::now());
+    }
+
+    /// Ends it: once closed, it and the helpers it started get the rest of
+    /// the grace period to save their files; then whatever is left is killed.
+    pub fn finish(&mut self) {
+        if let Some(closed) = self.closed_at {
+            self.process.wait_gone(closed + GRACE);
+        }
+        // Always kill: children it left behind die with it.
+        self.process.kill();
+    }
+}
