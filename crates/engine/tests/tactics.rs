@@ -1,0 +1,117 @@
+//! The tactical suite judged by Rapfi (`tests/data/tactics*.txt`, written by
+//! `scripts/tactics-rapfi.sh`, measured by `examples/tactics.rs`): every
+//! line parses, and every position is a legal live board of 15x15 with the
+//! side to move consistent with the stone counts, Rapfi's move on an empty
+//! point and its node counts in order. Cheap: no search.
+
+use inarow_core::{Game, Point, Rule};
+use inarow_engine::player::board_of;
+
+#[path = "support/tactics.rs"]
+mod tactics;
+use tactics::{Entry, game_of, parse_file, parse_line, rule_of};
+
+fn check_file(path: &str, rule: Rule, at_least: usize) {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    assert_eq!(rule_of(&text), Ok(rule), "{path}: the `# rule:` header");
+    let entries = parse_file(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+    assert!(
+        entries.len() >= at_least,
+        "{path}: {} positions",
+        entries.len()
+    );
+    let mut seen = std::collections::HashSet::new();
+    for (line, e) in &entries {
+        let game = game_of(e, rule).unwrap_or_else(|err| panic!("{path}:{line}: {err}"));
+        assert!(game.outcome().is_none(), "{path}:{line}: the game is over");
+        let b = board_of(&game, None).unwrap_or_else(|err| panic!("{path}:{line}: {err:?}"));
+        assert_eq!(
+            b.to_move(),
+            game.to_move(),
+            "{path}:{line}: the engine's side to move"
+        );
+        let (x, y) = e.rapfi_move;
+        assert!(
+            x < 15 && y < 15,
+            "{path}:{line}: Rapfi's move {x},{y} is off the board"
+        );
+        assert!(
+            game.stone(Point::at(y, x, 15)).is_none(),
+            "{path}:{line}: Rapfi's move {x},{y} is on a stone"
+        );
+        assert!(!e.runs.is_empty(), "{path}:{line}: no runs");
+        let mut runs = e.runs.clone();
+        runs.sort_unstable();
+        assert_eq!(
+            runs[(runs.len() - 1) / 2],
+            e.rapfi_nodes,
+            "{path}:{line}: the nodes are the median of the runs"
+        );
+        assert!(e.mate.starts_with('M'), "{path}:{line}: mate `{}`", e.mate);
+        assert!(
+            seen.insert(game.hash()),
+            "{path}:{line}: a position seen before"
+        );
+    }
+}
+
+#[test]
+fn the_freestyle_suite_holds_legal_live_positions() {
+    check_file(tactics::FREESTYLE, Rule::Freestyle, 40);
+}
+
+#[test]
+fn the_exact_five_suite_holds_legal_live_positions() {
+    if std::path::Path::new(tactics::EXACT).exists() {
+        check_file(tactics::EXACT, Rule::Exact, 20);
+    }
+}
+
+#[test]
+fn a_line_reads_into_its_fields_and_bad_ones_are_refused() {
+    let e = parse_line("7,7,1 8,8,2 8,6,1 6,8,2 | 7,5 | 31455 | 31455 30000 32000 | M19").unwrap();
+    assert_eq!(
+        e,
+        Entry {
+            own: vec![(7, 7), (8, 6)],
+            other: vec![(8, 8), (6, 8)],
+            rapfi_move: (7, 5),
+            rapfi_nodes: 31455,
+            runs: vec![31455, 30000, 32000],
+            mate: "M19".into(),
+        }
+    );
+    assert_eq!(
+        game_of(&e, Rule::Freestyle).unwrap().to_move(),
+        inarow_core::Player::X
+    );
+    assert!(parse_line("7,7,1 | 7,5 | 1 | 1").is_err(), "four fields");
+    assert!(
+        parse_line("7,7,3 | 7,5 | 1 | 1 | M3").is_err(),
+        "a stone code 3"
+    );
+    // White to move: the other side has one stone more.
+    let white = parse_line("7,7,1 8,8,2 9,9,2 | 7,5 | 1 | 1 | M3").unwrap();
+    assert_eq!(
+        game_of(&white, Rule::Freestyle).unwrap().to_move(),
+        inarow_core::Player::O
+    );
+    let counts = parse_line("7,7,1 8,8,1 | 7,5 | 1 | 1 | M3").unwrap();
+    assert!(
+        game_of(&counts, Rule::Freestyle).is_err(),
+        "two stones to move against none"
+    );
+    let taken = parse_line("7,7,1 7,7,2 | 7,5 | 1 | 1 | M3").unwrap();
+    assert!(
+        game_of(&taken, Rule::Freestyle).is_err(),
+        "two stones on one point"
+    );
+    let five = parse_line(
+        "0,0,1 1,0,1 2,0,1 3,0,1 4,0,1 0,5,2 1,5,2 2,5,2 3,5,2 5,5,2 | 7,5 | 1 | 1 | M3",
+    )
+    .unwrap();
+    assert!(
+        game_of(&five, Rule::Freestyle).is_err(),
+        "a five on the board"
+    );
+}
