@@ -163,8 +163,17 @@ test("tournament replay: files written, grid, numbers, arrow keys, autoplay, win
   const index = five ? five[0] : games[0][0];
   await page.click(`#tour-games tr[data-game="${index}"] button`);
   await page.waitForSelector("#tour-replay-grid");
-  const total = Number(await page.$eval("#tour-replay-grid", (b) => b.dataset.stones));
-  const grid = await page.$eval("#tour-replay-grid span", (s) => getComputedStyle(s).backgroundImage);
+  const total = Number(await page.$eval("#tour-replay-grid", (b) => b.dataset.total));
+  // It opens at the first stone, with coordinates as the engine names points.
+  assert(await page.$eval("#tour-replay-grid", (b) => b.dataset.stones) === "1", "the replay does not open at the first stone");
+  const coords = await page.$$eval("#tour-replay-grid span.coord", (cs) => cs.map((c) => c.textContent).join(""));
+  assert(coords === "151413121110987654321ABCDEFGHJKLMNOP", `replay coordinates ${coords}`);
+  // The slider goes anywhere; End goes to the last stone.
+  await page.$eval("#tour-slider", (s) => { s.value = 2; s.dispatchEvent(new Event("input")); });
+  assert(await page.$eval("#tour-replay-grid", (b) => b.dataset.stones) === "2", "the slider does not step");
+  await page.click("#tour-last");
+  assert(await page.$eval("#tour-slider", (s) => s.value) === String(total), "the slider does not follow");
+  const grid = await page.$eval("#tour-replay-grid span[data-x]", (s) => getComputedStyle(s).backgroundImage);
   assert(/linear-gradient/.test(grid), `no grid lines: ${grid}`);
   if (five) {
     const line = await page.$$eval("#tour-replay-grid span.win", (s) => s.length);
@@ -194,7 +203,8 @@ test("tournament replay: files written, grid, numbers, arrow keys, autoplay, win
   assert(await shown() === 0, "Home did not go to the start");
   await page.keyboard.press("End");
   assert(await shown() === total, "End did not go to the end");
-  // Autoplay from the start steps on by itself, and pauses.
+  // Autoplay from the start steps on by itself at the speed chosen, and pauses.
+  await page.selectOption("#tour-speed", "100");
   await page.click("#tour-play");
   await page.waitForFunction(() => Number(document.querySelector("#tour-replay-grid").dataset.stones) >= 2, null, { timeout: 5000 });
   await page.click("#tour-play");

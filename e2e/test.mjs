@@ -138,8 +138,10 @@ test("tournament: run two bots, see standings, replay a game", async (page) => {
   assert(points === 4, `points ${points}`);
   await page.click('#tour-games tr[data-game="0"] button');
   await page.waitForSelector("#tour-replay-grid");
-  const total = Number(await page.$eval("#tour-replay-grid", (b) => b.dataset.stones));
-  assert(total >= 3, `replay shows ${total} stones`);
+  const total = Number(await page.$eval("#tour-replay-grid", (b) => b.dataset.total));
+  assert(total >= 3, `the game has ${total} stones`);
+  assert(await page.$eval("#tour-replay-grid", (b) => b.dataset.stones) === "1", "the replay does not open at the first stone");
+  await page.click("#tour-last");
   await page.click("#tour-prev");
   const fewer = Number(await page.$eval("#tour-replay-grid", (b) => b.dataset.stones));
   assert(fewer === total - 1, `one step back shows ${fewer}`);

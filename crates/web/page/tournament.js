@@ -3,11 +3,12 @@ const tour = { record: null, step: 0, timer: null };
 
 /** A small board of `stones` ([x, y, colour] in order) with its grid;
  * `win` lists the points of a winning line to highlight. */
-function miniBoard(stones, attrs = {}, win = []) {
-  const board = el("div", { class: "mini", ...attrs });
+function miniBoard(stones, attrs = {}, win = [], coords = false) {
+  const board = el("div", { class: "mini" + (coords ? " coords" : ""), ...attrs });
   const at = new Map(stones.map(([x, y, c], i) => [x + "," + y, [c, i]]));
   const line = new Set(win.map(([x, y]) => x + "," + y));
   for (let y = 0; y < 15; y++) for (let x = 0; x < 15; x++) {
+    if (coords && x === 0) board.append(el("span", { class: "coord" }, String(15 - y)));
     const st = at.get(x + "," + y);
     const cell = el("span", { "data-x": x, "data-y": y });
     if (st) {
@@ -18,13 +19,18 @@ function miniBoard(stones, attrs = {}, win = []) {
     }
     board.append(cell);
   }
+  if (coords) {
+    board.append(el("span", { class: "coord" }));
+    for (let x = 0; x < 15; x++) board.append(el("span", { class: "coord" }, COLS[x]));
+  }
   board.dataset.stones = stones.length;
   return board;
 }
 
 $("tour-start").onclick = async () => {
-  const body = { jobs: Number($("tour-jobs").value), timeout_ms: Number($("tour-timeout").value) };
-  if ($("tour-seed").value !== "") body.seed = Number($("tour-seed").value);
+  // The seed goes as the digits typed (a number would be rounded past 2^53);
+  // an empty field asks for a fresh seed, shown with the run.
+  const body = { seed: $("tour-seed").value.trim(), jobs: Number($("tour-jobs").value), timeout_ms: Number($("tour-timeout").value) };
   try { drawTournament(await api("POST", "/api/tournament/start", body)); showError("tour-error", null); }
   catch (e) { showError("tour-error", e); }
 };
@@ -73,7 +79,7 @@ function drawTournament(v) {
 async function openReplay(index) {
   try {
     tour.record = await api("GET", `/api/tournament/games/${index}`);
-    tour.step = tour.record.stones.length;
+    tour.step = Math.min(1, tour.record.stones.length);
     autoplay(false);
     $("tour-replay").hidden = false;
     drawReplay();
@@ -87,8 +93,10 @@ function drawReplay() {
   const end = tour.step === r.stones.length;
   const win = end && r.reason === "five" ? winningLine(stones) : [];
   $("tour-replay-title").textContent = `Game #${r.index}: ${r.black ?? "?"} (black) – ${r.white ?? "?"} (white)`;
-  const grid = miniBoard(stones, { id: "tour-replay-grid" }, win);
+  const grid = miniBoard(stones, { id: "tour-replay-grid", "data-total": r.stones.length }, win, true);
   grid.classList.add("big");
+  $("tour-slider").max = r.stones.length;
+  $("tour-slider").value = tour.step;
   grid.classList.toggle("numbers", $("tour-numbers").checked);
   $("tour-replay-board").replaceChildren(grid);
   $("tour-replay-step").textContent = `stone ${tour.step} of ${r.stones.length}`;
@@ -101,19 +109,21 @@ $("tour-prev").onclick = () => { autoplay(false); stepTo(tour.step - 1); };
 $("tour-next").onclick = () => { autoplay(false); stepTo(tour.step + 1); };
 $("tour-last").onclick = () => { autoplay(false); stepTo(Infinity); };
 $("tour-numbers").onchange = () => { if (tour.record) drawReplay(); };
+$("tour-slider").oninput = () => { autoplay(false); stepTo(Number($("tour-slider").value)); };
+$("tour-speed").onchange = () => { if (tour.timer) autoplay(true, true); };
 
-/** Starts (from the first stone if at the end) or stops stepping on by itself. */
-function autoplay(on) {
+/** Starts (from the first stone if at the end, unless `keep`) or stops stepping on by itself, at the chosen speed. */
+function autoplay(on, keep = false) {
   clearInterval(tour.timer);
   tour.timer = null;
   $("tour-play").textContent = on ? "\u23F8 Pause" : "\u25B6 Play";
   $("tour-play").dataset.playing = on;
   if (!on || !tour.record) return;
-  if (tour.step >= tour.record.stones.length) stepTo(0);
+  if (!keep && tour.step >= tour.record.stones.length) stepTo(0);
   tour.timer = setInterval(() => {
     stepTo(tour.step + 1);
     if (tour.step >= tour.record.stones.length) autoplay(false);
-  }, 400);
+  }, Number($("tour-speed").value));
 }
 $("tour-play").onclick = () => autoplay(!tour.timer);
 

@@ -306,7 +306,8 @@ impl Runs {
         serde_json::json!({
             "running": run.running,
             "run": {
-                "seed": run.request.seed,
+                // A string: a browser's numbers hold integers only up to 2^53.
+                "seed": run.request.seed.to_string(),
                 "jobs": run.request.jobs,
                 "timeout_ms": run.request.timeout_ms,
                 "bots": run.bots,

@@ -38,7 +38,18 @@ async fn a_tournament_runs_to_standings_and_its_games_replay() {
             r#"{"timeout_ms":5}"#,
             "timeout 5 ms is out of range: use 100 to 60000 ms per answer",
         ),
-        (r#"{"seed":-3}"#, "bad request body"),
+        (
+            r#"{"seed":-3}"#,
+            "seed -3 is not a whole number from 0 to 18446744073709551615",
+        ),
+        (
+            r#"{"seed":"18446744073709551616"}"#,
+            "seed \"18446744073709551616\" is not a whole number",
+        ),
+        (r#"{"seed":"12a"}"#, "seed \"12a\" is not a whole number"),
+        (r#"{"seed":"+5"}"#, "seed \"+5\" is not a whole number"),
+        (r#"{"seed":1.5}"#, "seed 1.5 is not a whole number"),
+        (r#"{"seed":true}"#, "seed true is not a whole number"),
         (r#"{"rounds":2}"#, "unknown field `rounds`"),
     ] {
         let (status, reply) = t.post("/api/tournament/start", body).await;
@@ -85,6 +96,24 @@ async fn a_tournament_runs_to_standings_and_its_games_replay() {
         assert!(stones.len() >= 3, "{record}");
         assert_eq!(record["winner"], game["winner"]);
     }
+    // Seeds past 2^53 come and go as strings, exactly; "" picks a fresh one.
+    let big = "8059172584571767658";
+    let (status, v) = t
+        .post(
+            "/api/tournament/start",
+            &format!(r#"{{"seed":"{big}","timeout_ms":5000}}"#),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["run"]["seed"], big);
+    assert_eq!(finished(&t).await["run"]["seed"], big);
+    let (status, v) = t
+        .post("/api/tournament/start", r#"{"seed":" ","timeout_ms":5000}"#)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let fresh = v["run"]["seed"].as_str().unwrap().to_string();
+    assert!(fresh.parse::<u64>().is_ok(), "{fresh}");
+    assert_eq!(finished(&t).await["run"]["seed"], fresh.as_str());
     let (status, body) = t.call("GET", "/api/tournament/games/99", None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(
@@ -164,7 +193,7 @@ async fn a_run_writes_results_and_sgf_like_the_judge_and_replays_after_a_restart
     assert_eq!(again["running"], false);
     let run = &again["run"];
     assert_eq!(run["restored"], records.results.display().to_string());
-    assert_eq!(run["seed"], 9);
+    assert_eq!(run["seed"], "9");
     assert_eq!(run["played"], 2);
     assert_eq!(run["total"], 2);
     assert_eq!(run["standings"], v["run"]["standings"]);

@@ -28,7 +28,10 @@ pub(super) async fn view(State(shared): State<Arc<Shared>>) -> Json<serde_json::
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct StartBody {
-    seed: Option<u64>,
+    /// A string of digits (any u64, which a browser's numbers cannot hold
+    /// above 2^53), a number, or "" for a fresh seed; left out, the
+    /// server's `--seed`.
+    seed: Option<serde_json::Value>,
     jobs: Option<usize>,
     timeout_ms: Option<u64>,
 }
@@ -50,8 +53,12 @@ pub(super) async fn start(State(shared): State<Arc<Shared>>, Body(body): Body<St
         )));
     }
     // Bot seeds must stay below 2^53 (docs/judge.md); the tournament seed may be any u64.
+    let seed = match &body.seed {
+        None => shared.seed,
+        Some(given) => seed_of(given)?,
+    };
     let request = Request {
-        seed: body.seed.unwrap_or(shared.seed),
+        seed,
         jobs,
         timeout_ms,
     };
@@ -115,6 +122,30 @@ pub(super) async fn start(State(shared): State<Arc<Shared>>, Body(body): Body<St
             Ok(())
         },
     )
+}
+
+/// The tournament seed asked for: digits (as a string or a number) read
+/// exactly, or an empty string for a fresh seed, picked here and shown with
+/// the run so that it can be played again.
+fn seed_of(given: &serde_json::Value) -> Result<u64, ApiError> {
+    let refuse = || {
+        ApiError::bad(format!(
+            "seed {given} is not a whole number from 0 to {}: give digits, or \"\" for a fresh seed",
+            u64::MAX
+        ))
+    };
+    match given {
+        serde_json::Value::Number(n) => n.as_u64().ok_or_else(refuse),
+        serde_json::Value::String(text) if text.trim().is_empty() => Ok(rand::random()),
+        serde_json::Value::String(text) => {
+            let text = text.trim();
+            if !text.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(refuse());
+            }
+            text.parse().map_err(|_| refuse())
+        }
+        _ => Err(refuse()),
+    }
 }
 
 pub(super) async fn game(State(shared): State<Arc<Shared>>, Path(index): Path<String>) -> Reply {
