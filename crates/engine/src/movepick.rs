@@ -195,8 +195,9 @@ pub fn generate(b: &mut Board, answer: Answer, out: &mut MoveList) {
         Answer::Fork => {
             for k in 0..b.points().len() {
                 let i = usize::from(b.points()[k]);
+                // Not only near points: a three of ours (a four to come)
+                // can reach three points from the nearest stone.
                 if !b.is_empty(i)
-                    || !b.is_near(i)
                     || (b.threat(i, me) < Threat::Block3 && b.threat(i, opp) < Threat::Block3)
                 {
                     continue;
