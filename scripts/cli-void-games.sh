@@ -109,7 +109,7 @@ positions=(
 coproc RAPFI { exec "$rapfi" 2>/dev/null; }
 in_fd=${RAPFI[1]} out_fd=${RAPFI[0]}
 dropped=0 asked=0
-for round in 1 2 3; do
+for _ in 1 2 3; do
     for pos in "${positions[@]}"; do
         echo "START 15" >&"$in_fd"
         IFS= read -r -t 10 line <&"$out_fd"

@@ -106,6 +106,7 @@ judge() {
 export -f ask judge
 export brain rule time_ms runs
 
+# shellcheck disable=SC2016 # $1 is the inner shell's
 xargs -d '\n' -P "$jobs" -I{} bash -c 'judge "$1"' _ {} <"$work/candidates.txt" >"$work/kept.txt"
 
 mkdir -p "$(dirname "$out")"
