@@ -73,6 +73,18 @@ test("menace: training keeps the layout still, and the chart reads game numbers,
     await page.click("#menace-stop");
     await page.waitForFunction(() => document.querySelector("#menace-stop").disabled);
   }
+  // Past 10,000 games the game axis turns logarithmic by itself, with
+  // powers of ten between the first and last game, labels apart.
+  assert(await page.$eval("#menace-chart", (c) => c.dataset.scale) === "log", "the axis is not logarithmic past 10,000 games");
+  const logTicks = await page.$$eval("#menace-chart text.tick", (t) => t.map((x) => Number(x.textContent.replace(/,/g, ""))));
+  assert(logTicks.includes(1000) && logTicks[logTicks.length - 1] > 20000, `log axis game numbers ${logTicks}`);
+  const apart = (sel) => page.$$eval(sel, (ts) => {
+    const boxes = ts.map((t) => t.getBBox());
+    return boxes.every((a, i) => boxes.every((b, j) => i >= j || a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y));
+  });
+  assert(await apart("#menace-chart text.tick"), "x-axis labels overlap");
+  assert(await apart("#menace-chart text.mark-label"), "opponent labels overlap");
+  await page.selectOption("#menace-chart-scale", "linear");
   const ticks = await page.$$eval("#menace-chart text.tick", (t) => t.map((x) => Number(x.textContent.replace(/,/g, ""))));
   assert(ticks.length === 3 && ticks[2] > 20000, `x-axis game numbers ${ticks}`);
   const legend = await page.$eval("#menace-legend", (l) => l.textContent);
@@ -90,7 +102,7 @@ test("menace: bead counts are whole on hover, short in the box, and used boxes t
   await loaded(page);
   for (const span of await page.$$eval("#menace-boxes .mbox span", (ss) => ss.map((s) => ({ text: s.textContent, title: s.title, w: s.scrollWidth, cw: s.clientWidth })))) {
     assert(span.w <= span.cw + 1, `bead count cut off: ${span.text}`);
-    if (/\d/.test(span.text)) assert(/^\d[\d,]* beads? for square \d of the box$/.test(span.title), `title ${span.title}`);
+    if (/\d/.test(span.text)) assert(/^\d[\d,]* beads? for square [LMR]{2} of the box$/.test(span.title), `title ${span.title}`);
   }
   await page.selectOption("#menace-opponent", "random");
   await page.click("#menace-new");
@@ -99,7 +111,11 @@ test("menace: bead counts are whole on hover, short in the box, and used boxes t
   for (let move = 0; move < 5; move++) {
     const steps = await page.$$eval("#menace-steps li", (l) => l.length);
     const used = await page.$$eval("#menace-steps li[data-box]", (l) => l.map((li) => li.dataset.box));
-    const played = await page.$$eval("#menace-steps li[data-player=X]", (l) => l.map((li) => Number(li.textContent.match(/X on (\d)/)[1])));
+    const played = await page.$$eval("#menace-steps li[data-player=X]", (l) => l.map((li) => Number(li.dataset.square)));
+    // Moves are logged with the challenge's square names.
+    for (const t of await page.$$eval("#menace-steps li", (l) => l.map((li) => li.textContent))) {
+      assert(/^(X on [LMR]{2}(: box \d+, bead [LMR]{2}| \(forced\))|O on [LMR]{2})$/.test(t), `step logged as ${t}`);
+    }
     for (const [i, b] of used.entries()) {
       const at = await page.$eval(`.mbox[data-box="${b}"]`, (m) => [...m.children].findIndex((s) => s.classList.contains("drawn")));
       assert(at === played[i], `box ${b}: drawn bead drawn at ${at}, played ${played[i]}`);
@@ -158,4 +174,32 @@ test("menace: rewards, preset and reset with confirmation, state and chart downl
   page.once("dialog", (d) => d.accept());
   await page.click("#menace-reset");
   await page.waitForFunction(() => document.querySelector("#menace-rules-now").textContent.includes("michie"));
+});
+
+test("menace: empty rule fields are refused, and the second MENACE's boxes show", async (page) => {
+  await page.goto(url);
+  await loaded(page);
+  const rules = await page.$eval("#menace-rules-now", (r) => r.textContent);
+  await page.fill("#menace-win", "");
+  await page.click("#menace-rewards");
+  await page.waitForFunction(() => document.querySelector("#menace-error").textContent === "the win reward is empty: give a whole number");
+  await page.fill("#menace-start-2", " ");
+  await page.click("#menace-reset");
+  await page.waitForFunction(() => document.querySelector("#menace-error").textContent === "the start beads for move 2 is empty: give a whole number");
+  assert(await page.$eval("#menace-rules-now", (r) => r.textContent) === rules, "an empty field changed the rules");
+  await page.reload();
+  await loaded(page);
+  // Training against a second MENACE shows its boxes (it plays O).
+  assert(await page.$eval("#menace-second", (s) => s.hidden), "second MENACE shown before it exists");
+  await page.selectOption("#menace-opponent", "menace");
+  await page.click("#menace-train");
+  await page.waitForFunction(() => !document.querySelector("#menace-second").hidden, null, { timeout: 15000 });
+  await page.click("#menace-stop");
+  await page.waitForFunction(() => document.querySelector("#menace-stop").disabled);
+  const count = Number(await page.$eval("#menace-second-count", (c) => c.textContent));
+  const drawn = await page.$$eval("#menace-second-boxes .mbox", (b) => b.length);
+  assert(count > 0 && drawn === count, `second MENACE: ${count} boxes named, ${drawn} drawn`);
+  const groups = await page.$$eval("#menace-second-boxes .group h3", (h) => h.map((x) => x.textContent));
+  assert(groups[0] === "Before its move 1", `groups ${groups}`);
+  await page.selectOption("#menace-opponent", "random");
 });

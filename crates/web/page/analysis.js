@@ -231,7 +231,7 @@ function drawAnalysis() {
   $("an-sgf").href = "data:application/x-go-sgf;charset=utf-8," + encodeURIComponent(anSgf());
   drawLines();
   drawMoves();
-  drawChart();
+  drawReviewChart();
 }
 
 function drawLines() {
@@ -538,7 +538,7 @@ $("an-review").onclick = async () => {
       showError("an-error", e);
       break;
     }
-    drawChart();
+    drawReviewChart();
   }
   review.busy = false;
   drawReviewStatus();
@@ -571,7 +571,7 @@ function reviewMarks() {
   return marks;
 }
 
-function drawChart() {
+function drawReviewChart() {
   const svg = $("an-chart");
   svg.replaceChildren();
   const r = an.review;

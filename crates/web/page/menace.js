@@ -25,6 +25,10 @@ $("menace-stop").onclick = () => menaceAction("POST", "/api/menace/stop");
 $("menace-opponent").onchange = () => menaceAction("POST", "/api/menace/trainer", { opponent: $("menace-opponent").value });
 $("menace-speed").onchange = () => menaceAction("POST", "/api/menace/trainer", { speed: Number($("menace-speed").value) });
 $("menace-chart-view").onchange = () => menace.state && drawChart(menace.state.chart);
+$("menace-chart-scale").onchange = () => menace.state && drawChart(menace.state.chart);
+
+/** A square's name as the challenge gives it: row then column, each L, M or R (LL top left, MM centre). */
+const squareName = (i) => "LMR"[Math.floor(i / 3)] + "LMR"[i % 3];
 
 const START = [1, 2, 3, 4].map((m) => "menace-start-" + m);
 const REWARDS = ["win", "draw", "loss"];
@@ -38,16 +42,30 @@ function fillRules(r) {
   START.forEach((id, i) => { $(id).value = r.start[i]; });
   for (const k of REWARDS) $("menace-" + k).value = r[k];
 }
-const rewardsBody = () => Object.fromEntries(REWARDS.map((k) => [k, Number($("menace-" + k).value)]));
+/** The number in field `id`, or an error naming it when it is empty or not a whole number. */
+function fieldNumber(id, what) {
+  const text = $(id).value.trim();
+  if (text === "") throw new Error(`${what} is empty: give a whole number`);
+  if (!/^-?\d+$/.test(text)) throw new Error(`${what} is not a whole number: ${text}`);
+  return Number(text);
+}
+const rewardsBody = () => Object.fromEntries(REWARDS.map((k) => [k, fieldNumber("menace-" + k, `the ${k} reward`)]));
 $("menace-rewards").onclick = async () => {
-  await menaceAction("POST", "/api/menace/rewards", rewardsBody());
+  let body;
+  try { body = rewardsBody(); } catch (e) { return showError("menace-error", e); }
+  await menaceAction("POST", "/api/menace/rewards", body);
   if (!$("menace-error").textContent) menace.rulesEdited = false;
 };
 $("menace-reset").onclick = async () => {
   const preset = $("menace-preset").value;
+  let start, rewards;
+  try {
+    start = START.map((id, i) => fieldNumber(id, `the start beads for move ${i + 1}`));
+    rewards = rewardsBody();
+  } catch (e) { return showError("menace-error", e); }
   if (!confirm(`Throw away all ${menace.state.games.toLocaleString("en")} games MENACE learned and start fresh ${preset} boxes?`)) return;
   await menaceAction("POST", "/api/menace/reset",
-    { preset, start: START.map((id) => Number($(id).value)), ...rewardsBody() });
+    { preset, start, ...rewards });
   if (!$("menace-error").textContent) menace.rulesEdited = false;
 };
 $("menace-chart-svg").onclick = () => {
@@ -85,7 +103,7 @@ function drawMenace(s) {
   const canPlay = g && g.person && !g.over && !s.training;
   for (let i = 0; i < 9; i++) {
     const c = cells[i] === "." ? "" : cells[i];
-    const b = el("button", { "data-square": i, "aria-label": "square " + i }, c);
+    const b = el("button", { "data-square": i, "aria-label": "square " + squareName(i) }, c);
     if (i === last) b.classList.add("last");
     b.disabled = !canPlay || c !== "";
     b.onclick = () => menaceAction("POST", "/api/menace/move", { square: i });
@@ -98,9 +116,9 @@ function drawMenace(s) {
   steps.replaceChildren();
   for (const st of (g ? g.steps : [])) {
     const text = st.player === "X"
-      ? (st.matchbox !== null ? `X on ${st.square}: box ${st.matchbox + 1}, bead ${st.bead}` : `X on ${st.square} (forced)`)
-      : `O on ${st.square}`;
-    const li = el("li", { "data-player": st.player }, text);
+      ? (st.matchbox !== null ? `X on ${squareName(st.square)}: box ${st.matchbox + 1}, bead ${squareName(st.bead)}` : `X on ${squareName(st.square)} (forced)`)
+      : `O on ${squareName(st.square)}`;
+    const li = el("li", { "data-player": st.player, "data-square": st.square }, text);
     if (st.matchbox !== null) { li.dataset.box = st.matchbox + 1; li.dataset.bead = st.bead; }
     steps.append(li);
   }
@@ -128,6 +146,44 @@ function drawMenace(s) {
   info.dataset.games = s.games;
   drawChart(s.chart);
   drawBoxes(s);
+  drawSecond(s.second);
+}
+
+/** The second MENACE's boxes, grouped by its move, as stored. */
+function drawSecond(boxes) {
+  $("menace-second").hidden = !boxes;
+  if (!boxes) return;
+  $("menace-second-count").textContent = boxes.length;
+  const root = $("menace-second-boxes");
+  const moves = Math.max(...boxes.map((b) => b.move));
+  if (root.querySelectorAll(".mbox").length !== boxes.length) {
+    root.replaceChildren();
+    for (let m = 1; m <= moves; m++) {
+      const g = el("div", { class: "group", "data-move": m });
+      g.append(el("h3", {}, `Before its move ${m}`), el("div", { class: "boxes" }));
+      root.append(g);
+    }
+    const groups = root.querySelectorAll(".group .boxes");
+    for (const b of boxes) {
+      const box = el("div", { class: "mbox", "data-box": b.number });
+      for (let i = 0; i < 9; i++) box.append(el("span"));
+      groups[b.move - 1].append(box);
+    }
+  }
+  const all = root.querySelectorAll(".mbox");
+  boxes.forEach((b, idx) => {
+    const box = all[idx];
+    const text = b.beads.join(",");
+    if (box.dataset.beads === text) return;
+    box.dataset.beads = text;
+    box.title = `box ${b.number} (its move ${b.move}): ${fmt(b.beads.reduce((a, c) => a + c, 0))} beads`;
+    for (let i = 0; i < 9; i++) {
+      const c = b.image[i], span = box.children[i];
+      span.className = c === "X" ? "x" : c === "O" ? "o" : b.beads[i] ? "" : "nb";
+      span.textContent = c === "." ? (b.beads[i] ? short(b.beads[i]) : "") : c;
+      span.title = c === "." ? `${fmt(b.beads[i])} bead${b.beads[i] === 1 ? "" : "s"} for square ${squareName(i)} of the box` : "";
+    }
+  });
 }
 
 function drawChart(chart) {
@@ -148,21 +204,49 @@ function drawChart(chart) {
   const n = blocks.length;
   const games = blocks.reduce((a, b) => a + b.wins + b.draws + b.losses, 0);
   const x0 = first, x1 = Math.max(first + games - 1, first + 1);
-  const X = (game) => L + (W - L - R) * (game - x0) / (x1 - x0);
+  // A log axis keeps the first games' learning readable however many follow.
+  const scale = $("menace-chart-scale").value;
+  const log = scale === "log" || (scale === "auto" && x1 - x0 > 10000);
+  const X = log
+    ? (game) => L + (W - L - R) * Math.log(Math.max(game, x0) / x0) / Math.log(x1 / x0)
+    : (game) => L + (W - L - R) * (game - x0) / (x1 - x0);
+  svg.dataset.scale = log ? "log" : "linear";
   const Y = (p) => H - B - (H - B - T) * p;
   const grey = "#888";
   for (const p of [0, 0.5, 1]) {
     mk("line", { x1: L, x2: W - R, y1: Y(p), y2: Y(p), stroke: grey, "stroke-opacity": 0.3 });
     mk("text", { x: L - 4, y: Y(p) + 3, "text-anchor": "end", fill: grey }, p * 100 + "%");
   }
-  if (n) {
+  if (n && !log) {
     for (const [i, game] of [x0, (x0 + x1) / 2, x1].entries()) {
       mk("text", { x: X(game), y: H - B + 12, "text-anchor": ["start", "middle", "end"][i], fill: grey, class: "tick" },
         fmt(Math.round(game)));
     }
+  } else if (n) {
+    // The first and last game, and the powers of ten between that leave room for their labels.
+    const ticks = [x0];
+    for (let p = 10 ** Math.ceil(Math.log10(x0 + 1)); p < x1; p *= 10) ticks.push(p);
+    ticks.push(x1);
+    const spans = ticks.map((game, i) => {
+      const label = fmt(Math.round(game)), x = X(game), w = label.length * 6.5 + 2;
+      const anchor = i === 0 ? "start" : i === ticks.length - 1 ? "end" : "middle";
+      const left = anchor === "start" ? x : anchor === "end" ? x - w : x - w / 2;
+      return { label, x, anchor, left, right: left + w };
+    });
+    // The first and last always; one between only where it clears its neighbours.
+    const last = spans[spans.length - 1];
+    const kept = [spans[0]];
+    for (const s of spans.slice(1, -1)) {
+      if (s.left > kept[kept.length - 1].right + 6 && s.right + 6 < last.left) kept.push(s);
+    }
+    if (last.left > spans[0].right + 6) kept.push(last);
+    for (const s of kept) {
+      mk("text", { x: s.x, y: H - B + 12, "text-anchor": s.anchor, fill: grey, class: "tick" }, s.label);
+      mk("line", { x1: s.x, x2: s.x, y1: H - B, y2: H - B + 3, stroke: grey });
+    }
   }
   mk("text", { x: L, y: H - 4, fill: grey, class: "axis" },
-    n ? `game number; each point a block of ${fmt(block)} game${block === 1 ? "" : "s"}` : "no games yet");
+    n ? `game number${log ? " (log scale)" : ""}; each point a block of ${fmt(block)} game${block === 1 ? "" : "s"}` : "no games yet");
   const series = [["wins", "#2a9d3a"], ["draws", "#8a8a8a"], ["losses", "#d0383a"]];
   // Each block at the game number of its middle.
   let at = first;
@@ -174,11 +258,22 @@ function drawChart(chart) {
     });
     if (n) mk("polyline", { points: pts.join(" "), fill: "none", stroke: colour, "stroke-width": 2, "data-series": key });
   }
+  // Labels of marks close together go on rows of their own, so none is drawn over another.
+  const rows = [];
   for (const m of chart.marks) {
     if (!n || m.game < x0 || m.game > x1) continue;
     const x = X(m.game);
     mk("line", { x1: x, x2: x, y1: T, y2: H - B, stroke: "#e05d00", "stroke-dasharray": "3 3", class: "mark", "data-opponent": m.opponent });
-    mk("text", { x: x + 2, y: T + 9, fill: "#e05d00" }, m.opponent);
+    const t = mk("text", { x: x + 2, y: T + 9, fill: "#e05d00", class: "mark-label" }, m.opponent);
+    // Measured where the chart is shown, estimated where it is not.
+    const w = (t.getComputedTextLength() || m.opponent.length * 6.5) + 6;
+    const end = x + 2 + w > W;
+    if (end) { t.setAttribute("text-anchor", "end"); t.setAttribute("x", x - 2); }
+    const left = end ? x - 2 - w : x + 2;
+    let row = rows.findIndex((r) => r <= left);
+    if (row < 0) { row = rows.length; rows.push(0); }
+    rows[row] = left + w;
+    t.setAttribute("y", T + 9 + 13 * (row % 8));
   }
 }
 
@@ -253,7 +348,7 @@ function drawBoxes(s) {
       span.dataset.square = j;
       span.className = c === "X" ? "x" : c === "O" ? "o" : b.beads[j] ? "" : "nb";
       span.textContent = c === "." ? (b.beads[j] ? short(b.beads[j]) : "") : c;
-      span.title = c === "." ? `${fmt(b.beads[j])} bead${b.beads[j] === 1 ? "" : "s"} for square ${j} of the box` : "";
+      span.title = c === "." ? `${fmt(b.beads[j])} bead${b.beads[j] === 1 ? "" : "s"} for square ${squareName(j)} of the box` : "";
       if (u && u.bead === j) span.classList.add("drawn");
     }
   });

@@ -223,6 +223,9 @@ async fn training_plays_on_its_own_and_blocks_moves_until_stopped() {
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
         assert!(error_of(&reply).contains(message), "{body}: {reply}");
     }
+    // No second MENACE until one is trained against.
+    let (_, v) = t.call("GET", "/api/menace", None).await;
+    assert!(v["second"].is_null(), "{}", v["second"]);
     let (status, v) = t
         .post(
             "/api/menace/train",
@@ -256,7 +259,19 @@ async fn training_plays_on_its_own_and_blocks_moves_until_stopped() {
     // Stopping saved both machines (the second learner too).
     let saved = Memory::from_json(&t.saves.last.lock().unwrap().clone().unwrap(), 0).unwrap();
     assert_eq!(saved.x.games(), games);
-    assert_eq!(saved.o.unwrap().games(), games);
+    let second = saved.o.unwrap();
+    assert_eq!(second.games(), games);
+    // The page sees the second MENACE's boxes (it plays O), grouped by its
+    // move, with the beads it was saved with.
+    let shown = v["second"].as_array().unwrap();
+    assert_eq!(shown.len(), second.boxes().len());
+    for (box_view, stored) in shown.iter().zip(second.boxes()) {
+        assert_eq!(box_view["beads"], serde_json::json!(stored.beads()));
+        let image = box_view["image"].as_str().unwrap();
+        assert_eq!(image.len(), 9);
+        assert!(image.matches('X').count() > image.matches('O').count());
+    }
+    assert_eq!(shown[0]["move"], 1);
     // Play is allowed again.
     let (status, _) = t.call("POST", "/api/menace/new", None).await;
     assert_eq!(status, StatusCode::OK);

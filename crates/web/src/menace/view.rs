@@ -33,20 +33,7 @@ impl Room {
     /// Everything the page draws.
     pub fn view(&self) -> serde_json::Value {
         let x = &self.memory.x;
-        let layout = x.layout();
-        let boxes: Vec<_> = x
-            .boxes()
-            .iter()
-            .enumerate()
-            .map(|(i, b)| {
-                serde_json::json!({
-                    "number": i + 1,
-                    "move": layout.move_number(i) + 1,
-                    "image": layout.images()[i].compact(),
-                    "beads": b.beads(),
-                })
-            })
-            .collect();
+        let boxes = boxes_of(x);
         let game = self.shown.as_ref().map(|s| {
             let steps: Vec<Step> = s.session.moves().iter().map(Step::from).collect();
             serde_json::json!({
@@ -98,8 +85,29 @@ impl Room {
                 "training": self.training,
             },
             "boxes": boxes,
+            // The second MENACE (O), when one has been trained against.
+            "second": self.memory.o.as_ref().map(boxes_of),
         })
     }
+}
+
+/// A machine's boxes as the page draws them: number, its move (from 1),
+/// the board it stands for and its beads.
+fn boxes_of(machine: &inarow_menace::Menace) -> Vec<serde_json::Value> {
+    let layout = machine.layout();
+    machine
+        .boxes()
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            serde_json::json!({
+                "number": i + 1,
+                "move": layout.move_number(i) + 1,
+                "image": layout.images()[i].compact(),
+                "beads": b.beads(),
+            })
+        })
+        .collect()
 }
 
 /// The result from MENACE's side as one word.
