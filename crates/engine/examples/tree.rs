@@ -24,12 +24,19 @@ const DEEPEST: u32 = 40;
 /// Nodes to complete each depth from 1, from an empty table, until `cap`.
 /// `None` when the position is decided before the tree has a shape (a
 /// threat win, or one legal defence).
-fn depths(searcher: &mut Searcher, game: &inarow_core::Mnk, cap: u64) -> Option<Vec<u64>> {
+fn depths(
+    searcher: &mut Searcher,
+    game: &inarow_core::Mnk,
+    cap: u64,
+    work: &mut (u64, std::time::Duration),
+) -> Option<Vec<u64>> {
     let mut counts = Vec::new();
     for d in 1..=DEEPEST {
         let mut b = board_of(game, None).expect("live board");
         searcher.clear();
         let f = searcher.search(&mut b, Limits::depth(d));
+        work.0 += f.nodes;
+        work.1 += f.elapsed;
         if f.vcf || f.depth < d {
             return (counts.len() >= 2).then_some(counts);
         }
@@ -79,11 +86,12 @@ fn main() {
         .expect("OPTIONS: settings as `inarow selfplay --a` takes them");
     let mut searcher = Searcher::new(options);
     let (mut growths, mut reached, mut decided) = (Vec::new(), Vec::new(), 0);
+    let mut work = (0u64, std::time::Duration::ZERO);
     println!(
         "position: nodes to complete depth 1, 2, ... (growth per ply; depth within {budget} nodes)"
     );
     for (i, g) in games.iter().enumerate() {
-        let Some(counts) = depths(&mut searcher, g, budget) else {
+        let Some(counts) = depths(&mut searcher, g, budget, &mut work) else {
             decided += 1;
             println!("{i:3}: decided by threats or a forced reply");
             continue;
@@ -110,6 +118,12 @@ fn main() {
         "median growth per ply: {:.2}x; median depth within {budget} nodes: {}",
         median(growths),
         median(reached)
+    );
+    println!(
+        "{} nodes in {:.1} s: {:.0}k nodes a second",
+        work.0,
+        work.1.as_secs_f64(),
+        work.0 as f64 / work.1.as_secs_f64().max(1e-9) / 1000.0
     );
 }
 
@@ -139,7 +153,8 @@ mod tests {
     fn a_middlegame_tree_completes_its_first_depths_and_grows() {
         let game = &middlegames(5, 1, 14)[0];
         let mut searcher = Searcher::new(Options::default());
-        let counts = depths(&mut searcher, game, 20_000).expect("a tree with a shape");
+        let mut work = Default::default();
+        let counts = depths(&mut searcher, game, 20_000, &mut work).expect("a tree with a shape");
         assert!(counts.len() >= 3, "{counts:?}");
         assert!(counts.windows(2).all(|w| w[1] >= w[0]), "{counts:?}");
     }

@@ -18,7 +18,15 @@ impl FromStr for Options {
     /// gives [`Options::default`].
     fn from_str(text: &str) -> Result<Options, String> {
         let mut o = Options::default();
-        for pair in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        // Commas or lines separate the pairs, and `#` starts a comment, so
+        // a settings file (as the tuner writes it) reads as well.
+        for pair in text
+            .lines()
+            .map(|l| l.split('#').next().unwrap_or(""))
+            .flat_map(|l| l.split(','))
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+        {
             let (k, v) = pair
                 .split_once('=')
                 .ok_or_else(|| format!("expected key=value, got {pair:?}"))?;
@@ -108,6 +116,10 @@ mod tests {
                 .contains("hand or tuned")
         );
         let o: Options = "search=classic,lmr_base=55".parse().unwrap();
+        let file: Options = "# tuned\nsearch=classic\nlmr_base=55 # a comment\n"
+            .parse()
+            .unwrap();
+        assert_eq!(file, o);
         assert!(o.algorithm == Algorithm::Classic && o.params.lmr_base == 55);
         assert!(
             "lmr_base=9999"
