@@ -274,3 +274,35 @@ test("hint in play, and the game taken to the analysis board", async (page) => {
   assert(shown.length >= stones, `analysis board has ${shown.length} stones, the game ${stones}`);
   assert(shown.includes(`${hinted[0]},${hinted[1]},B`), "the hinted move is not in the game taken over");
 });
+
+/** The contrast ratio of two CSS colours `rgb(r, g, b)`. */
+function contrast(a, b) {
+  const lum = (c) => {
+    const [r, g, bl] = c.match(/\d+(\.\d+)?/g).slice(0, 3).map((v) => {
+      const s = Number(v) / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+test("every look: board coordinates readable (4.5:1), headings in order on every tab", async (page) => {
+  for (const look of LOOKS) {
+    await lookAs(page, look);
+    await page.goto(url);
+    for (const tab of ["menace", "gomoku", "tournament"]) {
+      await page.click(`header button[data-tab="${tab}"]`);
+      // Heading levels never skip one on the way down (h1, then h2, then h3).
+      const levels = await page.evaluate((tab) => [document.querySelector("h1"), ...document.querySelectorAll(`#tab-${tab} h1, #tab-${tab} h2, #tab-${tab} h3, #tab-${tab} h4`)]
+        .map((h) => Number(h.tagName[1])), tab);
+      levels.forEach((l, i) => assert(i === 0 || l <= levels[i - 1] + 1, `${tab}: heading h${l} after h${levels[i - 1]} (${levels})`));
+    }
+    await page.click('header button[data-tab="gomoku"]');
+    await page.waitForFunction(() => document.querySelectorAll("#gomoku-board .coord").length > 0);
+    const [fg, bg] = await page.$eval("#gomoku-board .coord.col", (c) => [getComputedStyle(c).color, getComputedStyle(c.parentElement).backgroundColor]);
+    const ratio = contrast(fg, bg);
+    assert(ratio >= 4.5, `${look.name}: coordinates at ${ratio.toFixed(2)}:1 (${fg} on ${bg})`);
+  }
+});
