@@ -81,7 +81,10 @@ test("analysis: set up, undo, clear, analyse with lines and continuations, sizes
   await page.mouse.move(0, 0);
   await page.hover("#an-go");
   await shot(page, "analysis-1400-light");
-  await page.click("#an-go");
+  // Going back to the game stops the analysis.
+  await page.click("#mode-play");
+  await page.click("#mode-analysis");
+  assert(await page.$eval("#an-go", (b) => b.textContent) === "Analyse", "the analysis ran on behind the game");
 
   // Sizes 5 to 20 with their coordinates, and exact five.
   const sizes = await page.$$eval("#an-size option", (os) => os.map((o) => o.value).join(","));

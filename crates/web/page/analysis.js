@@ -609,6 +609,8 @@ function drawReviewChart() {
 
 // ----- modes, and the game against the engine brought here -----
 function gomokuMode(analysis) {
+  // The engine's time goes to the game again when the board is left.
+  if (!analysis && an.running) { an.running = false; an.gen++; drawLines(); }
   $("gomoku-play").hidden = analysis;
   $("analysis").hidden = !analysis;
   $("mode-play").classList.toggle("active", !analysis);
