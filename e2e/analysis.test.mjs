@@ -254,7 +254,11 @@ test("hint in play, and the game taken to the analysis board", async (page) => {
   page.on("dialog", (d) => d.accept());
   await page.selectOption("#gomoku-opener", "engine");
   await page.selectOption("#gomoku-time", "100");
+  // Exact five, chosen with the new game.
+  await page.selectOption("#gomoku-rule", "exact");
   await page.click("#gomoku-new");
+  await page.waitForFunction(() => document.querySelector("#gomoku-rule-text").dataset.rule === "exact");
+  assert(/exactly five in a row wins/.test(await page.$eval("#gomoku-swap2", (e) => e.textContent)), "the rule is not explained");
   await page.waitForFunction(() => document.querySelector("#gomoku-note").dataset.phase === "answer", null, { timeout: 30000 });
   assert(await page.$eval("#gomoku-hint", (b) => b.disabled), "hint offered in the opening");
   await page.click("#gomoku-take-black");
@@ -276,6 +280,9 @@ test("hint in play, and the game taken to the analysis board", async (page) => {
   const shown = await stonesOn(page);
   assert(shown.length >= stones, `analysis board has ${shown.length} stones, the game ${stones}`);
   assert(shown.includes(`${hinted[0]},${hinted[1]},B`), "the hinted move is not in the game taken over");
+  assert(await page.$eval("#an-rule", (s) => s.value) === "exact", "the game's rule is not taken over");
+  await page.click("#mode-play");
+  await page.selectOption("#gomoku-rule", "freestyle");
 });
 
 /** The contrast ratio of two CSS colours `rgb(r, g, b)`. */

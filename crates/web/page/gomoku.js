@@ -33,7 +33,7 @@ $("gomoku-new").onclick = () => {
   const s = gomoku.state;
   if (s && IN_PROGRESS.includes(s.phase) && !confirm("Abandon the game in progress and start a new one?")) return;
   gomoku.marked = [];
-  gomokuAction("/api/gomoku/new", { opener: $("gomoku-opener").value, time_ms: Number($("gomoku-time").value) });
+  gomokuAction("/api/gomoku/new", { opener: $("gomoku-opener").value, time_ms: Number($("gomoku-time").value), rule: $("gomoku-rule").value });
 };
 $("gomoku-undo").onclick = () => gomokuAction("/api/gomoku/takeback", {});
 $("gomoku-resign").onclick = () => { if (confirm("Resign this game?")) gomokuAction("/api/gomoku/resign", {}); };
@@ -93,7 +93,11 @@ function drawGomoku(s) {
   if (!board.children.length) buildGoban(board);
   const at = new Map(s.stones.map((st, i) => [st.x + "," + st.y, { ...st, i }]));
   const over = s.phase === "over" && !s.resigned;
-  const win = new Set(over ? winningLine(s.stones.map((st) => [st.x, st.y, st.colour])).map(([x, y]) => x + "," + y) : []);
+  const line = over ? winningLine(s.stones.map((st) => [st.x, st.y, st.colour])) : [];
+  // Under exact five only a line of exactly five wins.
+  const win = new Set((s.rule === "exact" && line.length !== 5 ? [] : line).map(([x, y]) => x + "," + y));
+  $("gomoku-rule-text").textContent = s.rule === "exact" ? "exactly five in a row wins (six or more do not)" : "five or more in a row wins";
+  $("gomoku-rule-text").dataset.rule = s.rule || "freestyle";
   // The principal variation after the move played, in the colours that would play it.
   const pv = new Map();
   const t = s.thought;

@@ -13,9 +13,9 @@ use std::time::{Duration, Instant};
 use inarow_core::{Game, Player, Rule};
 use inarow_judge::meta::{LeftOut, Survey, survey};
 use inarow_judge::process::Listener;
-use inarow_sandbox::Sandbox;
 use inarow_judge::tournament::{self, Config, Event, Fixture};
 use inarow_judge::{BotMeta, GameRecord, Results, output};
+use inarow_sandbox::Sandbox;
 use serde::Serialize;
 
 /// Most games played at once.

@@ -397,3 +397,33 @@ async fn take_back_removes_the_last_move_and_the_reply_then_resign_and_sgf() {
     let moves: String = played.iter().map(point).collect();
     assert!(text.ends_with(&format!("{moves})\n")), "{text}");
 }
+
+#[tokio::test]
+async fn the_rule_is_chosen_with_a_new_game() {
+    let t = app(Preset::Challenge);
+    let (status, v) = post(&t, "/api/gomoku/new", r#"{"opener":"you","time_ms":50}"#).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["rule"], "freestyle");
+    let (status, v) = post(
+        &t,
+        "/api/gomoku/new",
+        r#"{"opener":"you","time_ms":50,"rule":"exact"}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["rule"], "exact");
+    let (status, body) = post(
+        &t,
+        "/api/gomoku/new",
+        r#"{"opener":"you","time_ms":50,"rule":"renju"}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        error_of(&body).contains("unknown variant `renju`"),
+        "{body}"
+    );
+    // The game refused left the exact game as it was.
+    let (_, v) = t.call("GET", "/api/gomoku", None).await;
+    assert_eq!(v["rule"], "exact");
+}

@@ -32,11 +32,22 @@ pub struct Analyst {
 /// The shared analyst.
 pub type Shelf = Arc<Mutex<Analyst>>;
 
-#[derive(Deserialize, Clone, Copy)]
+/// A rule as the API names it: `freestyle` (the default) or `exact`.
+#[derive(Deserialize, Clone, Copy, Default)]
 #[serde(rename_all = "lowercase")]
-enum RuleName {
+pub(super) enum RuleName {
+    #[default]
     Freestyle,
     Exact,
+}
+
+impl From<RuleName> for Rule {
+    fn from(name: RuleName) -> Rule {
+        match name {
+            RuleName::Freestyle => Rule::Freestyle,
+            RuleName::Exact => Rule::Exact,
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -44,7 +55,7 @@ enum RuleName {
 pub(super) struct Request {
     #[serde(default = "fifteen")]
     size: usize,
-    #[serde(default = "freestyle")]
+    #[serde(default)]
     rule: RuleName,
     stones: Vec<[usize; 2]>,
     #[serde(default = "one")]
@@ -55,9 +66,6 @@ pub(super) struct Request {
 
 fn fifteen() -> usize {
     15
-}
-fn freestyle() -> RuleName {
-    RuleName::Freestyle
 }
 fn one() -> usize {
     1
@@ -94,10 +102,7 @@ pub(super) async fn analyse(
             body.ms
         )));
     }
-    let rule = match body.rule {
-        RuleName::Freestyle => Rule::Freestyle,
-        RuleName::Exact => Rule::Exact,
-    };
+    let rule = Rule::from(body.rule);
     let stones: Vec<(usize, usize)> = body.stones.iter().map(|&[x, y]| (x, y)).collect();
     let mut board =
         analysis::position(body.size, rule, &stones).map_err(|e| ApiError::bad(e.to_string()))?;
@@ -151,7 +156,7 @@ pub(super) async fn analyse(
         .collect();
     Ok(Json(json!({
         "size": size,
-        "rule": match rule { Rule::Freestyle => "freestyle", Rule::Exact => "exact" },
+        "rule": crate::gomoku::game::rule_name(rule),
         "to_move": analysis::colour_name(found.to_move),
         "lines": lines,
         "depth": found.depth,

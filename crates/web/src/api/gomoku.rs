@@ -77,6 +77,9 @@ enum Opener {
 pub(super) struct NewGomoku {
     opener: Opener,
     time_ms: u64,
+    /// Freestyle (the default) or exact five.
+    #[serde(default)]
+    rule: super::analyse::RuleName,
 }
 
 pub(super) async fn new_game(
@@ -84,7 +87,11 @@ pub(super) async fn new_game(
     Body(body): Body<NewGomoku>,
 ) -> Reply {
     act(&shared, |table| {
-        table.new_game(matches!(body.opener, Opener::You), body.time_ms)
+        table.new_game(
+            matches!(body.opener, Opener::You),
+            body.time_ms,
+            body.rule.into(),
+        )
     })
 }
 

@@ -5,7 +5,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use inarow_core::swap2::{self, Role, Step, Swap, Swap2, Swap2Error};
-use inarow_core::{Game as _, Mnk, Player, Point};
+use inarow_core::{Game as _, Mnk, Player, Point, Rule};
 use inarow_judge::referee::{GameRecord, Seat, Stone};
 use serde::{Deserialize, Serialize};
 
@@ -91,6 +91,8 @@ pub struct Game {
     swap2: Option<Swap2>,
     person_opens: bool,
     budget: Duration,
+    /// Freestyle (five or more wins) or exact five.
+    rule: Rule,
     thought: Option<Thought>,
     note: String,
     /// Every step taken, in order: replayed to take moves back.
@@ -108,6 +110,7 @@ impl Default for Game {
             swap2: None,
             person_opens: true,
             budget: Duration::from_millis(1000),
+            rule: Rule::Freestyle,
             thought: None,
             note: "Start a game.".into(),
             steps: Vec::new(),
@@ -132,6 +135,22 @@ fn colour_name(p: Player) -> &'static str {
 /// `(x, y)` of a point: the page's coordinates.
 fn xy(p: Point) -> (usize, usize) {
     (p.col(SIZE), p.row(SIZE))
+}
+
+/// The empty board of a game under `rule`.
+fn board_of(rule: Rule) -> Mnk {
+    match rule {
+        Rule::Freestyle => Mnk::gomoku(),
+        Rule::Exact => Mnk::gomoku_exact(),
+    }
+}
+
+/// `freestyle` or `exact`, as the API names a rule.
+pub fn rule_name(rule: Rule) -> &'static str {
+    match rule {
+        Rule::Freestyle => "freestyle",
+        Rule::Exact => "exact",
+    }
 }
 
 impl Game {
@@ -178,8 +197,13 @@ impl Game {
         self.swap2.as_mut().expect("a game in progress")
     }
 
-    /// Starts a game; the engine's first job, if it moves first.
-    pub fn new_game(&mut self, person_opens: bool, time_ms: u64) -> Result<Option<Job>, Refused> {
+    /// Starts a game under `rule`; the engine's first job, if it moves first.
+    pub fn new_game(
+        &mut self,
+        person_opens: bool,
+        time_ms: u64,
+        rule: Rule,
+    ) -> Result<Option<Job>, Refused> {
         if !TIME_MS.contains(&time_ms) {
             return Err(bad(format!(
                 "time {time_ms} ms is out of range: use {} to {} ms per move",
@@ -189,8 +213,9 @@ impl Game {
         }
         *self = Game {
             game_id: self.game_id + 1,
-            swap2: Some(Swap2::new(&Mnk::gomoku())),
+            swap2: Some(Swap2::new(&board_of(rule))),
             budget: Duration::from_millis(time_ms),
+            rule,
             person_opens,
             ..Game::default()
         };
@@ -388,7 +413,7 @@ impl Game {
                 "nothing to take back: you have not moved since the opening",
             ));
         };
-        let mut swap2 = Swap2::new(&Mnk::gomoku());
+        let mut swap2 = Swap2::new(&board_of(self.rule));
         for &(role, step) in &self.steps[..last] {
             swap2.apply(role, step).expect("steps taken before replay");
         }
@@ -527,6 +552,7 @@ impl Game {
         serde_json::json!({
             "game_id": self.game_id,
             "size": SIZE,
+            "rule": rule_name(self.rule),
             "phase": phase,
             "person_opens": self.person_opens,
             "person": self.person_colour().map(colour_name),
