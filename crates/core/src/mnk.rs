@@ -6,14 +6,50 @@ use crate::bits::{Bits256, Ones256};
 use crate::notation::{self, ParseError};
 use crate::{Game, Outcome, PlayError, Player, Point, Symmetry, zobrist};
 
-/// How long a line must be to win.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+/// How long a line must be to win. Written `freestyle` or `exact`
+/// everywhere (flags, files, pages): [`Rule::name`] and its `FromStr` are
+/// the one place a rule is printed and parsed.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Rule {
     /// `k` or more in a row wins (freestyle gomoku: overlines win).
     #[default]
     Freestyle,
     /// Exactly `k` in a row wins; a longer line does not.
     Exact,
+}
+
+impl Rule {
+    /// Every rule, freestyle first.
+    pub const ALL: [Rule; 2] = [Rule::Freestyle, Rule::Exact];
+
+    /// The rule's name: `freestyle` or `exact`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Rule::Freestyle => "freestyle",
+            Rule::Exact => "exact",
+        }
+    }
+}
+
+impl std::fmt::Display for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Rule {
+    type Err = String;
+
+    /// `freestyle` or `exact`.
+    fn from_str(s: &str) -> Result<Rule, String> {
+        Rule::ALL
+            .into_iter()
+            .find(|rule| rule.name() == s)
+            .ok_or_else(|| format!("the rule {s:?} is neither freestyle nor exact"))
+    }
 }
 
 /// The four line directions as (row step, column step).

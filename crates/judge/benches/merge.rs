@@ -8,7 +8,7 @@ use criterion::{Criterion, Throughput};
 use inarow_core::swap2::{Role, Step, Swap, Swap2};
 use inarow_core::{Game, Mnk, Outcome, Player, Point};
 use inarow_judge::part::{self, Bot, Part, Tournament};
-use inarow_judge::referee::{GameRecord, Seat, Stone};
+use inarow_judge::referee::{Answer, Ending, GameRecord, Seat, Stone};
 use inarow_judge::shard::Shard;
 use inarow_judge::{output, replay, tournament};
 use inarow_sandbox::Limits;
@@ -58,7 +58,7 @@ fn legal_game(shift: usize) -> Vec<Stone> {
             } else {
                 Seat::B
             },
-            colour: if colour == Player::X { 'B' } else { 'W' },
+            colour: colour.into(),
             x: p.col(15) as u8,
             y: p.row(15) as u8,
         })
@@ -68,7 +68,7 @@ fn legal_game(shift: usize) -> Vec<Stone> {
 fn parts() -> Vec<(String, String)> {
     let t = Tournament {
         seed: 1,
-        rule: "freestyle".into(),
+        rule: inarow_core::Rule::Freestyle,
         timeout_seconds: 10.0,
         limits: Some(Limits::default()),
         bots: (0..BOTS)
@@ -93,12 +93,12 @@ fn parts() -> Vec<(String, String)> {
                     b: names[f.b].clone(),
                     a_seed: f.a_seed,
                     b_seed: f.b_seed,
-                    swap: Some("black".into()),
+                    swap: Some(Answer::Black),
                     black: Some(names[f.b].clone()),
                     white: Some(names[f.a].clone()),
                     stones: legal_game(f.index),
                     winner: Some(names[f.a].clone()),
-                    reason: "five".into(),
+                    reason: Some(Ending::Five),
                     forfeit: None,
                 })
                 .collect();

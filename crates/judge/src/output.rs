@@ -4,7 +4,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::referee::GameRecord;
+use crate::referee::{Ending, GameRecord};
 use crate::tournament::Results;
 use inarow_protocol::koth::SIZE;
 
@@ -87,7 +87,12 @@ pub fn sgf_by(game: &GameRecord, app: &str, finished: bool) -> String {
     };
     let comment = match &game.forfeit {
         Some(f) => format!("{} forfeits: {}", f.by, f.reason),
-        None => game.reason.clone(),
+        None => match game.reason {
+            // The page's games: "you resigned".
+            Some(Ending::Resigned) => format!("{} resigned", game.loser().unwrap_or_default()),
+            Some(ending) => ending.name().to_string(),
+            None => String::new(),
+        },
     };
     let mut out = format!(
         "(;FF[4]GM[4]CA[UTF-8]SZ[{SIZE}]AP[{}]GN[game {}: {} opens against {}]PB[{}]PW[{}]",
@@ -149,7 +154,7 @@ pub fn write_sgf_dir(dir: &Path, games: &[GameRecord]) -> io::Result<Vec<PathBuf
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::{Seat, Stone};
+    use crate::referee::{Answer, Colour, Seat, Stone};
 
     #[test]
     fn sgf_lists_every_stone_with_x_as_the_first_letter() {
@@ -159,25 +164,25 @@ mod tests {
             b: "bob]".into(),
             a_seed: 1,
             b_seed: 2,
-            swap: Some("black".into()),
+            swap: Some(Answer::Black),
             black: Some("bob]".into()),
             white: Some("ann".into()),
             stones: vec![
                 Stone {
                     by: Seat::A,
-                    colour: 'B',
+                    colour: Colour::Black,
                     x: 0,
                     y: 14,
                 },
                 Stone {
                     by: Seat::A,
-                    colour: 'W',
+                    colour: Colour::White,
                     x: 3,
                     y: 1,
                 },
             ],
             winner: Some("bob]".into()),
-            reason: "five".into(),
+            reason: Some(Ending::Five),
             forfeit: None,
         };
         let text = sgf(&game);

@@ -14,6 +14,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::meta::{BotMeta, LeftOut};
+use inarow_core::Rule;
+
 use crate::referee::GameRecord;
 use crate::replay::{self, Terms};
 use crate::shard::{self, Shard};
@@ -45,7 +47,7 @@ pub struct Tournament {
     /// The tournament seed.
     pub seed: u64,
     /// `freestyle` or `exact`.
-    pub rule: String,
+    pub rule: Rule,
     /// The time limit per answer in seconds; 0 for none.
     pub timeout_seconds: f64,
     /// The sandbox's limits for every bot; `None` when bots ran uncontained.
@@ -74,7 +76,7 @@ impl Tournament {
             .collect::<Result<_, String>>()?;
         Ok(Tournament {
             seed: config.seed,
-            rule: tournament::rule_name(config.rule).into(),
+            rule: config.rule,
             timeout_seconds: tournament::timeout_seconds(config.timeout),
             limits: config.sandbox.is_on().then(|| *config.sandbox.limits()),
             bots,
@@ -211,14 +213,12 @@ fn check_game(game: &GameRecord, fixture: &Fixture, names: &[String]) -> Result<
         return Err(format!("game {game_no} names a bot that did not play it"));
     }
     let size = inarow_protocol::koth::SIZE as u8;
-    if let Some(stone) = game
-        .stones
-        .iter()
-        .find(|s| s.x >= size || s.y >= size || !matches!(s.colour, 'B' | 'W'))
-    {
+    if let Some(stone) = game.stones.iter().find(|s| s.x >= size || s.y >= size) {
         return Err(format!(
-            "game {game_no} has a stone off the board or of no colour ({:?} at {},{})",
-            stone.colour, stone.x, stone.y
+            "game {game_no} has a stone off the board ({:?} at {},{})",
+            stone.colour.letter(),
+            stone.x,
+            stone.y
         ));
     }
     Ok(())
@@ -270,14 +270,8 @@ pub fn merge(parts: &[(&str, &str)]) -> Result<Results, String> {
             i + 1
         ));
     }
-    let rule = replay::rule(&tournament.rule).ok_or_else(|| {
-        format!(
-            "{first_name}: the rule {:?} is neither freestyle nor exact",
-            tournament.rule
-        )
-    })?;
     let terms = Terms {
-        rule,
+        rule: tournament.rule,
         timeout_seconds: tournament.timeout_seconds,
         limits: tournament.limits.as_ref(),
     };
@@ -308,7 +302,7 @@ pub fn merge(parts: &[(&str, &str)]) -> Result<Results, String> {
         left_out: tournament.left_out,
         ..Results::of_games(
             tournament.seed,
-            &tournament.rule,
+            tournament.rule,
             tournament.timeout_seconds,
             names,
             games,
@@ -320,7 +314,7 @@ pub fn merge(parts: &[(&str, &str)]) -> Result<Results, String> {
 mod tests {
     use proptest::prelude::*;
 
-    use inarow_core::{Player, Rule};
+    use inarow_core::Player;
 
     use super::*;
     use crate::referee::Fault;
@@ -356,7 +350,7 @@ mod tests {
     fn tournament(seed: u64, bots: usize) -> Tournament {
         Tournament {
             seed,
-            rule: "freestyle".into(),
+            rule: Rule::Freestyle,
             timeout_seconds: 0.1,
             limits: Some(Limits::default()),
             bots: (0..bots)
@@ -379,7 +373,7 @@ mod tests {
             .collect();
         Results {
             left_out: t.left_out.clone(),
-            ..Results::of_games(t.seed, &t.rule, t.timeout_seconds, names, games)
+            ..Results::of_games(t.seed, t.rule, t.timeout_seconds, names, games)
         }
     }
 
@@ -471,7 +465,7 @@ mod tests {
             assert!(err.contains(says), "{err}");
         };
         foreign(&|t| t.seed = 6, "seed 6, not 5");
-        foreign(&|t| t.rule = "exact".into(), "rule exact");
+        foreign(&|t| t.rule = Rule::Exact, "rule exact");
         foreign(&|t| t.timeout_seconds = 10.0, "time limit 10 s");
         foreign(&|t| t.limits = None, "no sandbox");
         foreign(&|t| t.bots[2].name = "eve".into(), "bots bot00 bot01 eve");
@@ -621,11 +615,14 @@ mod tests {
             &parts(&t, 2),
             "part-0: bot 3 is named bot00, as an earlier bot is",
         );
-        let mut t = tournament(2, 3);
-        t.rule = "renju".into();
-        refused(
-            &parts(&t, 2),
-            "part-0: the rule \"renju\" is neither freestyle nor exact",
+        let renju: Vec<(String, String)> = parts(&tournament(2, 3), 2)
+            .into_iter()
+            .map(|(name, text)| (name, text.replace("\"freestyle\"", "\"renju\"")))
+            .collect();
+        let err = refused(&renju, "part-0: not a part file");
+        assert!(
+            err.contains("unknown variant `renju`, expected `freestyle` or `exact`"),
+            "{err}"
         );
     }
 
@@ -659,7 +656,7 @@ mod tests {
         );
         edit(
             &|g| g["stones"] = serde_json::json!([{"by": "A", "colour": "R", "x": 1, "y": 0}]),
-            "of no colour",
+            "unknown variant `R`, expected `B` or `W`",
         );
         edit(&|g| g["winner"] = 1.into(), "not a part file");
 

@@ -172,13 +172,140 @@ pub enum Seat {
     B,
 }
 
+/// A stone's colour as the records write it: `B` or `W`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Colour {
+    /// `B`, black (the core's `Player::X`), who moves first.
+    #[serde(rename = "B")]
+    Black,
+    /// `W`, white (the core's `Player::O`).
+    #[serde(rename = "W")]
+    White,
+}
+
+impl Colour {
+    /// The colour's letter: `B` or `W`.
+    pub fn letter(self) -> char {
+        match self {
+            Colour::Black => 'B',
+            Colour::White => 'W',
+        }
+    }
+
+    /// The colour in words: `black` or `white`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Colour::Black => "black",
+            Colour::White => "white",
+        }
+    }
+
+    /// The game core's player of this colour.
+    pub fn player(self) -> Player {
+        match self {
+            Colour::Black => Player::X,
+            Colour::White => Player::O,
+        }
+    }
+}
+
+impl From<Player> for Colour {
+    fn from(player: Player) -> Colour {
+        match player {
+            Player::X => Colour::Black,
+            Player::O => Colour::White,
+        }
+    }
+}
+
+impl fmt::Display for Colour {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+/// B's answer to the Swap2 opening as the records name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Answer {
+    /// `black`: B takes black.
+    Black,
+    /// `white`: B takes white and places a white stone.
+    White,
+    /// `choose`: B places two stones and A chooses the colours.
+    Choose,
+}
+
+impl Answer {
+    /// The answer as the records write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Answer::Black => "black",
+            Answer::White => "white",
+            Answer::Choose => "choose",
+        }
+    }
+}
+
+impl From<Swap> for Answer {
+    fn from(swap: Swap) -> Answer {
+        match swap {
+            Swap::Black => Answer::Black,
+            Swap::White(_) => Answer::White,
+            Swap::Place { .. } => Answer::Choose,
+        }
+    }
+}
+
+impl fmt::Display for Answer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How a game ended, as the records name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Ending {
+    /// `five`: a five on the board.
+    #[serde(rename = "five")]
+    Five,
+    /// `full board`: the board full with no five.
+    #[serde(rename = "full board")]
+    FullBoard,
+    /// `forfeit`: a bot lost through a fault.
+    #[serde(rename = "forfeit")]
+    Forfeit,
+    /// `resigned`: a player gave up (the web page's games only; a
+    /// tournament's bots cannot resign).
+    #[serde(rename = "resigned")]
+    Resigned,
+}
+
+impl Ending {
+    /// The ending as the records write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ending::Five => "five",
+            Ending::FullBoard => "full board",
+            Ending::Forfeit => "forfeit",
+            Ending::Resigned => "resigned",
+        }
+    }
+}
+
+impl fmt::Display for Ending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// One stone as it was put on the board.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stone {
     /// Who put it there.
     pub by: Seat,
     /// `B` or `W`.
-    pub colour: char,
+    pub colour: Colour,
     /// Column.
     pub x: u8,
     /// Row.
@@ -199,7 +326,7 @@ pub struct GameRecord {
     /// The seed handed to B.
     pub b_seed: u64,
     /// B's answer to the opening: `black`, `white` or `choose`, once given.
-    pub swap: Option<String>,
+    pub swap: Option<Answer>,
     /// Who played black, once colours were settled.
     pub black: Option<String>,
     /// Who played white, once colours were settled.
@@ -208,8 +335,9 @@ pub struct GameRecord {
     pub stones: Vec<Stone>,
     /// The winner's name; `None` for a tie.
     pub winner: Option<String>,
-    /// How the game ended: `five`, `full board` or `forfeit`.
-    pub reason: String,
+    /// How the game ended: `five`, `full board` or `forfeit` (`None`
+    /// while it goes on).
+    pub reason: Option<Ending>,
     /// The bot that forfeited and why.
     pub forfeit: Option<Forfeit>,
 }
@@ -226,16 +354,118 @@ pub struct Forfeit {
 }
 
 impl GameRecord {
+    /// The record of a game about to start between `a`, who opens, and
+    /// `b`: the one builder of records, which the referee and the web
+    /// page's game both fill through [`lay`](GameRecord::lay),
+    /// [`answer`](GameRecord::answer), [`colours`](GameRecord::colours) and
+    /// the endings ([`end`](GameRecord::end), [`forfeit`](GameRecord::forfeit),
+    /// [`resign`](GameRecord::resign)).
+    pub fn new(a: &str, b: &str) -> GameRecord {
+        GameRecord {
+            index: 0,
+            a: a.to_string(),
+            b: b.to_string(),
+            a_seed: 0,
+            b_seed: 0,
+            swap: None,
+            black: None,
+            white: None,
+            stones: Vec::new(),
+            winner: None,
+            reason: None,
+            forfeit: None,
+        }
+    }
+
+    /// The name of the bot in `seat`.
+    pub fn name(&self, seat: Seat) -> &str {
+        match seat {
+            Seat::A => &self.a,
+            Seat::B => &self.b,
+        }
+    }
+
     /// The loser's name, if someone won.
     pub fn loser(&self) -> Option<&str> {
         let winner = self.winner.as_deref()?;
         Some(if winner == self.a { &self.b } else { &self.a })
     }
+
+    /// Notes a stone of `colour` put at `point` by the bot in `seat`.
+    pub fn lay(&mut self, seat: Seat, point: Point, colour: Player) {
+        let [x, y] = xy(point);
+        self.stones.push(Stone {
+            by: seat,
+            colour: colour.into(),
+            x,
+            y,
+        });
+    }
+
+    /// Notes B's answer to the opening.
+    pub fn answer(&mut self, swap: Swap) {
+        self.swap = Some(swap.into());
+    }
+
+    /// Notes who plays black and white, once `swap2` has settled it.
+    pub fn colours(&mut self, swap2: &Swap2) {
+        let name = |colour| {
+            let role = swap2.role(colour)?;
+            Some(self.name(role.into()).to_string())
+        };
+        let (black, white) = (name(Player::X), name(Player::O));
+        if black.is_some() {
+            self.black = black;
+            self.white = white;
+        }
+    }
+
+    /// Notes how the game ended on the board: a five, or the board full.
+    pub fn end(&mut self, outcome: Outcome) {
+        match outcome {
+            Outcome::Win(colour) => {
+                self.winner = match colour {
+                    Player::X => self.black.clone(),
+                    Player::O => self.white.clone(),
+                };
+                self.reason = Some(Ending::Five);
+            }
+            Outcome::Draw => self.reason = Some(Ending::FullBoard),
+        }
+    }
+
+    /// Notes that the bot in `seat` lost the game through `fault`.
+    pub fn forfeit(&mut self, seat: Seat, fault: Fault) {
+        self.forfeit = Some(Forfeit {
+            by: self.name(seat).to_string(),
+            reason: fault.to_string(),
+            fault,
+        });
+        self.winner = Some(self.name(seat.other()).to_string());
+        self.reason = Some(Ending::Forfeit);
+    }
+
+    /// Notes that the player in `seat` resigned: the other one wins.
+    pub fn resign(&mut self, seat: Seat) {
+        self.winner = Some(self.name(seat.other()).to_string());
+        self.reason = Some(Ending::Resigned);
+    }
+}
+
+impl Seat {
+    /// The other seat of the game.
+    pub fn other(self) -> Seat {
+        match self {
+            Seat::A => Seat::B,
+            Seat::B => Seat::A,
+        }
+    }
 }
 
 /// A point as the records keep it: `[X, Y]`, column then row.
 fn xy(p: Point) -> [u8; 2] {
-    [p.col(SIZE) as u8, p.row(SIZE) as u8]
+    let (x, y) = p.xy(SIZE);
+    [x as u8, y as u8]
 }
 
 impl From<Role> for Seat {
@@ -260,10 +490,6 @@ struct Referee<'a> {
 pub type OnStone<'a> = &'a mut dyn FnMut(Seat, Point, Player);
 
 impl Referee<'_> {
-    fn name(&self, seat: Seat) -> String {
-        self.seats[seat as usize].name().to_string()
-    }
-
     fn ask(&mut self, seat: Seat, prompt: &str) -> Result<String, (Seat, Fault)> {
         self.seats[seat as usize].ask(prompt).map_err(|f| (seat, f))
     }
@@ -284,13 +510,7 @@ impl Referee<'_> {
             }
         }
         for (p, colour) in laid {
-            let [x, y] = xy(p);
-            self.record.stones.push(Stone {
-                by: role.into(),
-                colour: koth::colour_letter(colour),
-                x,
-                y,
-            });
+            self.record.lay(role.into(), p, colour);
             (self.on_stone)(role.into(), p, colour);
         }
         match refused {
@@ -314,20 +534,10 @@ impl Referee<'_> {
             let step = koth::parse_step(phase, &answer).map_err(|e| (seat, e.into()))?;
             self.apply(role, step).map_err(|f| (seat, f))?;
             if let Step::Answer(swap) = step {
-                self.record.swap = Some(
-                    match swap {
-                        Swap::Black => "black",
-                        Swap::White(_) => "white",
-                        Swap::Place { .. } => "choose",
-                    }
-                    .into(),
-                );
+                self.record.answer(swap);
             }
-            if phase != Phase::Play && self.swap2.colour(Role::Opener).is_some() {
-                let seat_of =
-                    |colour| Seat::from(self.swap2.role(colour).expect("colours settled"));
-                self.record.black = Some(self.name(seat_of(Player::X)));
-                self.record.white = Some(self.name(seat_of(Player::O)));
+            if phase != Phase::Play {
+                self.record.colours(&self.swap2);
             }
         }
         Ok(self.swap2.outcome())
@@ -348,20 +558,7 @@ pub fn play_game_watched(
     b: &mut dyn Contestant,
     on_stone: OnStone<'_>,
 ) -> GameRecord {
-    let record = GameRecord {
-        index: 0,
-        a: a.name().to_string(),
-        b: b.name().to_string(),
-        a_seed: 0,
-        b_seed: 0,
-        swap: None,
-        black: None,
-        white: None,
-        stones: Vec::new(),
-        winner: None,
-        reason: String::new(),
-        forfeit: None,
-    };
+    let record = GameRecord::new(a.name(), b.name());
     let mut referee = Referee {
         swap2: Swap2::new(rules),
         record,
@@ -403,27 +600,9 @@ fn over_limit(seats: &mut [&mut dyn Contestant; 2]) -> Option<(Seat, Fault)> {
 /// Writes the outcome of the game into its record.
 fn settle(record: &mut GameRecord, result: Result<Option<Outcome>, (Seat, Fault)>) {
     match result {
-        Ok(Some(Outcome::Win(colour))) => {
-            record.winner = match colour {
-                Player::X => record.black.clone(),
-                Player::O => record.white.clone(),
-            };
-            record.reason = "five".into();
-        }
-        Ok(_) => record.reason = "full board".into(),
-        Err((seat, fault)) => {
-            let (loser, winner) = match seat {
-                Seat::A => (&record.a, &record.b),
-                Seat::B => (&record.b, &record.a),
-            };
-            record.forfeit = Some(Forfeit {
-                by: loser.clone(),
-                reason: fault.to_string(),
-                fault,
-            });
-            record.winner = Some(winner.clone());
-            record.reason = "forfeit".into();
-        }
+        Ok(Some(outcome)) => record.end(outcome),
+        Ok(None) => record.end(Outcome::Draw),
+        Err((seat, fault)) => record.forfeit(seat, fault),
     }
 }
 
@@ -476,7 +655,7 @@ mod tests {
         let mut b = scripted("bee", &["B", "(2,0)", "(3,0)", "(4,0)"]);
         let record = play_game(&Mnk::gomoku(), &mut a, &mut b);
         assert_eq!(record.winner.as_deref(), Some("bee"));
-        assert_eq!(record.reason, "five");
+        assert_eq!(record.reason, Some(Ending::Five));
         assert_eq!(record.black.as_deref(), Some("bee"));
         assert_eq!(record.stones.len(), 9);
         assert_eq!(a.heard[0], "A []");
@@ -521,7 +700,10 @@ mod tests {
             let mut b = Local::new("two", HouseBot::new(seed + 100));
             let record = play_game(&Mnk::gomoku(), &mut a, &mut b);
             assert!(record.forfeit.is_none(), "{:?}", record.forfeit);
-            assert!(record.reason == "five" || record.reason == "full board");
+            assert!(matches!(
+                record.reason,
+                Some(Ending::Five | Ending::FullBoard)
+            ));
         }
     }
 }

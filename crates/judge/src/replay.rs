@@ -25,9 +25,9 @@
 
 use inarow_core::swap2::{Phase, Role, Step, Swap, Swap2};
 use inarow_core::{Game, Outcome, Player, Point, Rule};
-use inarow_protocol::koth::{self, SIZE};
+use inarow_protocol::koth::SIZE;
 
-use crate::referee::{Fault, GameRecord, Seat, Stone};
+use crate::referee::{Answer, Colour, Ending, Fault, GameRecord, Seat, Stone};
 use crate::tournament;
 use inarow_sandbox::{Limit, Limits};
 
@@ -40,13 +40,6 @@ pub struct Terms<'a> {
     pub timeout_seconds: f64,
     /// The sandbox's limits, when the bots ran contained.
     pub limits: Option<&'a Limits>,
-}
-
-/// The rule a results or part file names (`freestyle` or `exact`).
-pub fn rule(name: &str) -> Option<Rule> {
-    [Rule::Freestyle, Rule::Exact]
-        .into_iter()
-        .find(|&rule| tournament::rule_name(rule) == name)
 }
 
 /// Replays `record` on `terms` and checks that its colours and result are
@@ -149,14 +142,10 @@ impl Replay<'_> {
         if x >= SIZE || y >= SIZE {
             return Err(format!("stone {number} at ({x},{y}) is off the board"));
         }
-        if (by, c) != (seat, koth::colour_letter(colour)) {
-            let c = match c {
-                'B' => "black".to_string(),
-                'W' => "white".to_string(),
-                other => format!("{other:?}"),
-            };
+        if (by, c) != (seat, Colour::from(colour)) {
             return Err(format!(
-                "stone {number} at ({x},{y}) is {by:?}'s {c}, but {what} is {seat:?}'s {}",
+                "stone {number} at ({x},{y}) is {by:?}'s {}, but {what} is {seat:?}'s {}",
+                c.name(),
                 colour_name(colour)
             ));
         }
@@ -235,7 +224,7 @@ impl Replay<'_> {
     /// Plays the answer to the opening that the record's `swap` names.
     fn answer(&mut self) -> Result<(), String> {
         let stones = &self.record.stones;
-        match self.record.swap.as_deref() {
+        match self.record.swap {
             None => {
                 // No answer given: the answerer forfeited, after laying at
                 // most the black stone of two.
@@ -246,12 +235,12 @@ impl Replay<'_> {
                 }
                 Ok(())
             }
-            Some("black") => self.apply(Role::Answerer, Step::Answer(Swap::Black)),
-            Some("white") => {
+            Some(Answer::Black) => self.apply(Role::Answerer, Step::Answer(Swap::Black)),
+            Some(Answer::White) => {
                 let white = self.take(Seat::B, Player::O, "the answer `white`'s stone")?;
                 self.apply(Role::Answerer, Step::Answer(Swap::White(white)))
             }
-            Some("choose") => {
+            Some(Answer::Choose) => {
                 let black = self.take(Seat::B, Player::X, "the answer `choose`'s first stone")?;
                 let white = self.take(Seat::B, Player::O, "the answer `choose`'s second stone")?;
                 self.apply(Role::Answerer, Step::Answer(Swap::Place { black, white }))?;
@@ -272,9 +261,6 @@ impl Replay<'_> {
                     )),
                 }
             }
-            Some(other) => Err(format!(
-                "the answer to the opening is {other:?}, not black, white or choose"
-            )),
         }
     }
 
@@ -299,7 +285,7 @@ impl Replay<'_> {
                 white.as_deref().unwrap_or("nobody")
             ),
         };
-        let answer = record.swap.as_deref().unwrap_or("none");
+        let answer = record.swap.map_or("none", Answer::name);
         Err(format!(
             "names {}, but the answer to the opening ({answer}) gives {}",
             say(&recorded),
@@ -356,8 +342,8 @@ impl Replay<'_> {
         let record = self.record;
         let outcome = self.game.outcome();
         let winner = record.winner.as_deref();
-        match (record.reason.as_str(), &record.forfeit) {
-            ("five", None) => {
+        match (record.reason, &record.forfeit) {
+            (Some(Ending::Five), None) => {
                 let Some(Outcome::Win(colour)) = outcome else {
                     let exact = match terms.rule {
                         Rule::Exact => " (exactly five under the exact rule)",
@@ -378,7 +364,7 @@ impl Replay<'_> {
                 }
                 Ok(())
             }
-            ("full board", None) => {
+            (Some(Ending::FullBoard), None) => {
                 if outcome != Some(Outcome::Draw) {
                     return Err(format!(
                         "says full board, but its {} stones {}",
@@ -396,14 +382,15 @@ impl Replay<'_> {
                     )),
                 }
             }
-            ("forfeit", Some(forfeit)) => self.forfeit(forfeit, terms),
-            ("five" | "full board", Some(forfeit)) => Err(format!(
-                "ends by {}, but records a forfeit by {}",
-                record.reason, forfeit.by
+            (Some(Ending::Forfeit), Some(forfeit)) => self.forfeit(forfeit, terms),
+            (Some(ending @ (Ending::Five | Ending::FullBoard)), Some(forfeit)) => Err(format!(
+                "ends by {ending}, but records a forfeit by {}",
+                forfeit.by
             )),
-            ("forfeit", None) => Err("ends by forfeit, but names no forfeit".into()),
+            (Some(Ending::Forfeit), None) => Err("ends by forfeit, but names no forfeit".into()),
             (other, _) => Err(format!(
-                "ends by {other:?}, not five, full board or forfeit"
+                "ends by {:?}, not five, full board or forfeit",
+                other.map_or("", Ending::name)
             )),
         }
     }
@@ -752,7 +739,7 @@ mod tests {
             for answer in 0..4 {
                 for five in Player::BOTH {
                     let record = planned(rule, "amy", "bob", plan(answer, Some(five)), TIMEOUT);
-                    assert_eq!(record.reason, "five", "{record:?}");
+                    assert_eq!(record.reason, Some(Ending::Five), "{record:?}");
                     accepted(&record, rule);
                 }
             }
@@ -764,8 +751,8 @@ mod tests {
         for answer in 0..4 {
             let record = planned(Rule::Freestyle, "amy", "bob", plan(answer, None), TIMEOUT);
             assert_eq!(
-                (record.reason.as_str(), record.stones.len()),
-                ("full board", 225)
+                (record.reason, record.stones.len()),
+                (Some(Ending::FullBoard), 225)
             );
             accepted(&record, Rule::Freestyle);
             accepted(&record, Rule::Exact);
@@ -813,8 +800,8 @@ mod tests {
     fn under_the_exact_rule_a_six_is_not_a_win() {
         let free = refereed(Rule::Freestyle, "ay", "bee", &overline(), TIMEOUT);
         assert_eq!(
-            (free.reason.as_str(), free.winner.as_deref()),
-            ("five", Some("bee"))
+            (free.reason, free.winner.as_deref()),
+            (Some(Ending::Five), Some("bee"))
         );
         accepted(&free, Rule::Freestyle);
         refused(
@@ -945,7 +932,7 @@ mod tests {
         for (by, winner) in [("bob", "amy"), ("amy", "bob")] {
             let fault = Fault::over(Limit::Memory, &limits);
             let mut over = record.clone();
-            over.reason = "forfeit".into();
+            over.reason = Some(Ending::Forfeit);
             over.winner = Some(winner.into());
             over.forfeit = Some(Forfeit {
                 by: by.into(),
@@ -969,7 +956,7 @@ mod tests {
         // A five turned into a timeout forfeit by the real winner's opponent, or by the winner.
         for (by, winner) in [("amy", "bob"), ("bob", "amy")] {
             let mut forged = record.clone();
-            forged.reason = "forfeit".into();
+            forged.reason = Some(Ending::Forfeit);
             forged.winner = Some(winner.into());
             forged.forfeit = Some(Forfeit {
                 by: by.into(),
@@ -1011,7 +998,7 @@ mod tests {
         forge(&|r| r.winner = None, "names nobody the winner");
         forge(
             &|r| {
-                r.reason = "full board".into();
+                r.reason = Some(Ending::FullBoard);
                 r.winner = None;
             },
             "says full board, but its",
@@ -1045,26 +1032,25 @@ mod tests {
             "already holds",
         );
         forge(&|r| r.stones.swap(4, 5), "but the move is");
-        forge(&|r| r.stones[1].colour = 'W', "stone 2 at");
+        forge(&|r| r.stones[1].colour = Colour::White, "stone 2 at");
         forge(&|r| r.stones[3].by = Seat::A, "stone 4 at");
         forge(
-            &|r| r.swap = Some("black".into()),
+            &|r| r.swap = Some(Answer::Black),
             "but the answer to the opening (black) gives black bob and white amy",
-        );
-        forge(
-            &|r| r.swap = Some("pass".into()),
-            "not black, white or choose",
         );
         forge(
             &|r| std::mem::swap(&mut r.black, &mut r.white),
             "names black bob and white amy, but the answer to the opening (white) gives black amy and white bob",
         );
-        forge(&|r| r.reason = "resigned".into(), "ends by \"resigned\"");
+        forge(
+            &|r| r.reason = Some(Ending::Resigned),
+            "ends by \"resigned\"",
+        );
         forge(
             &|r| {
                 r.stones.push(Stone {
                     by: Seat::A,
-                    colour: 'B',
+                    colour: Colour::Black,
                     x: 14,
                     y: 14,
                 });
@@ -1147,12 +1133,5 @@ mod tests {
                 accepted(&record, rule);
             }
         }
-    }
-
-    #[test]
-    fn rules_are_read_by_name() {
-        assert_eq!(rule("freestyle"), Some(Rule::Freestyle));
-        assert_eq!(rule("exact"), Some(Rule::Exact));
-        assert_eq!(rule("renju"), None);
     }
 }

@@ -493,14 +493,6 @@ pub fn format_standings(table: &[Standing]) -> String {
     out
 }
 
-/// A rule as the results file names it.
-pub fn rule_name(rule: Rule) -> &'static str {
-    match rule {
-        Rule::Freestyle => "freestyle",
-        Rule::Exact => "exact",
-    }
-}
-
 /// The time limit per answer as the results file keeps it: seconds, 0 for none.
 pub fn timeout_seconds(timeout: Option<Duration>) -> f64 {
     timeout.map_or(0.0, |t| t.as_secs_f64())
@@ -512,7 +504,7 @@ pub struct Results {
     /// The tournament seed; `--seed` with it replays the tournament.
     pub seed: u64,
     /// `freestyle` (five or more wins) or `exact` (exactly five).
-    pub rule: String,
+    pub rule: Rule,
     /// The time limit per answer in seconds; 0 for none.
     pub timeout_seconds: f64,
     /// The bots by name, in folder order.
@@ -535,7 +527,7 @@ impl Results {
             left_out: config.left_out.clone(),
             ..Results::of_games(
                 config.seed,
-                rule_name(config.rule),
+                config.rule,
                 timeout_seconds(config.timeout),
                 names,
                 games,
@@ -549,14 +541,14 @@ impl Results {
     /// for those).
     pub fn of_games(
         seed: u64,
-        rule: &str,
+        rule: Rule,
         timeout_seconds: f64,
         bots: Vec<String>,
         games: Vec<GameRecord>,
     ) -> Results {
         Results {
             seed,
-            rule: rule.into(),
+            rule,
             timeout_seconds,
             standings: standings(&bots, &games),
             bots,
@@ -597,7 +589,7 @@ mod tests {
             white: None,
             stones: vec![],
             winner: winner.map(String::from),
-            reason: String::new(),
+            reason: None,
             forfeit: forfeit.then(|| Forfeit {
                 by: "x".into(),
                 fault: Fault::Eof,
@@ -637,7 +629,7 @@ mod tests {
     fn results_name_the_bots_left_out_only_when_there_are_some() {
         let names: Vec<String> = ["p", "q"].map(String::from).to_vec();
         let games = vec![game("p", "q", Some("p"), false)];
-        let plain = Results::of_games(1, "freestyle", 1.0, names, games);
+        let plain = Results::of_games(1, Rule::Freestyle, 1.0, names, games);
         let text = crate::output::results_json(&plain);
         assert!(!text.contains("left_out"), "{text}");
         let read: Results = serde_json::from_str(&text).unwrap();

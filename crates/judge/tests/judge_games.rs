@@ -10,7 +10,7 @@ mod common;
 
 use inarow_core::Rule;
 use inarow_judge::process::{BotProcess, Start};
-use inarow_judge::referee::Seat;
+use inarow_judge::referee::{Answer, Ending, Seat};
 use inarow_judge::tournament::{self, Config};
 use inarow_judge::{BotMeta, Fault, GameRecord, Results, output, play_game};
 
@@ -80,9 +80,9 @@ fn prompts_are_exact_and_a_full_board_is_a_tie() {
     let b = bot(dir.path(), "bob", &["play=pattern", "swap=choose"]);
     let (record, pids) = game(&a, &b, 5.0);
     assert_eq!(record.winner, None, "{:?}", record.forfeit);
-    assert_eq!(record.reason, "full board");
+    assert_eq!(record.reason, Some(Ending::FullBoard));
     assert_eq!(record.stones.len(), 225);
-    assert_eq!(record.swap.as_deref(), Some("choose"));
+    assert_eq!(record.swap.map(Answer::name), Some("choose"));
     assert_eq!(record.white.as_deref(), Some("alice"));
     assert_eq!(record.black.as_deref(), Some("bob"));
 
@@ -143,9 +143,9 @@ fn each_answer_to_the_opening_settles_colours_and_the_first_mover() {
         } else {
             "alice"
         };
-        assert_eq!(record.swap.as_deref(), Some(swap));
+        assert_eq!(record.swap.map(Answer::name), Some(swap));
         assert_eq!(record.black.as_deref(), Some(black));
-        assert_eq!(record.reason, "full board");
+        assert_eq!(record.reason, Some(Ending::FullBoard));
         let first_log = if first == "alice" { log(&a) } else { log(&b) };
         assert!(first_log.iter().any(|l| l.starts_with("1 [")), "{swap}");
         assert_eq!(
@@ -305,7 +305,7 @@ fn the_grace_period_lets_a_bot_save_then_a_hanging_bot_is_killed() {
     let start = Instant::now();
     let (record, pids) = game(&a, &b, 5.0);
     let took = start.elapsed();
-    assert_eq!(record.reason, "full board");
+    assert_eq!(record.reason, Some(Ending::FullBoard));
     assert_eq!(
         fs::read_to_string(a.folder.join("saved.txt")).unwrap(),
         "TIE\n",

@@ -83,14 +83,18 @@ fn watching_sees_every_event_and_changes_no_game() {
             .iter()
             .filter_map(|e| match e {
                 Seen::Stone(p, colour) => {
-                    let (x, y) = (p.col(15) as u8, p.row(15) as u8);
+                    let (x, y) = p.xy(15);
+                    let (x, y) = (x as u8, y as u8);
                     Some((x, y, if *colour == Player::X { 'B' } else { 'W' }))
                 }
                 _ => None,
             })
             .collect();
-        let placed: Vec<(u8, u8, char)> =
-            game.stones.iter().map(|s| (s.x, s.y, s.colour)).collect();
+        let placed: Vec<(u8, u8, char)> = game
+            .stones
+            .iter()
+            .map(|s| (s.x, s.y, s.colour.letter()))
+            .collect();
         assert_eq!(stones, placed, "game {}", game.index);
         let asked = seen.iter().filter(|e| matches!(e, Seen::Asking(_))).count();
         let last: &GameRecord = game;

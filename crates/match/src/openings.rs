@@ -26,13 +26,12 @@ pub fn parse_openings(text: &str, size: usize) -> Result<Vec<Opening>, String> {
                 .split_once(',')
                 .and_then(|(x, y)| Some((x.trim().parse().ok()?, y.trim().parse().ok()?)))
                 .ok_or_else(|| format!("line {}: expected x,y points, got {field:?}", n + 1))?;
-            if x >= size || y >= size {
-                return Err(format!(
+            let point = Point::from_xy(x, y, size).ok_or_else(|| {
+                format!(
                     "line {}: point {x},{y} is off the {size}x{size} board",
                     n + 1
-                ));
-            }
-            let point = Point::at(y, x, size);
+                )
+            })?;
             if opening.contains(&point) {
                 return Err(format!("line {}: point {x},{y} appears twice", n + 1));
             }

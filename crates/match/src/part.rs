@@ -107,7 +107,8 @@ fn result_of(mark: char) -> Option<GameResult> {
 
 /// A point as `[x, y]`: column, then row.
 pub fn xy(p: Point, size: usize) -> [usize; 2] {
-    [p.col(size), p.row(size)]
+    let (x, y) = p.xy(size);
+    [x, y]
 }
 
 impl Part {
@@ -174,7 +175,7 @@ impl Match {
 
 fn points(xys: &[[usize; 2]], size: usize) -> Option<Vec<Point>> {
     xys.iter()
-        .map(|&[x, y]| (x < size && y < size).then(|| Point::at(y, x, size)))
+        .map(|&[x, y]| Point::from_xy(x, y, size))
         .collect()
 }
 

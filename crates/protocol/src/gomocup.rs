@@ -132,16 +132,13 @@ pub fn parse_xy(text: &str) -> Result<(usize, usize), String> {
 
 /// The point at column `x`, row `y` of a board `size` wide.
 fn point(x: usize, y: usize, size: usize) -> Result<Point, String> {
-    if x < size && y < size {
-        Ok(Point::at(y, x, size))
-    } else {
-        Err(format!("point {x},{y} is off the board"))
-    }
+    Point::from_xy(x, y, size).ok_or_else(|| format!("point {x},{y} is off the board"))
 }
 
 /// Writes `point` as `x,y` on a board `size` wide.
 pub fn format_xy(point: Point, size: usize) -> String {
-    format!("{},{}", point.col(size), point.row(size))
+    let (x, y) = point.xy(size);
+    format!("{x},{y}")
 }
 
 /// The lines for a decision: its message, then the move.

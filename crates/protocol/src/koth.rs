@@ -18,7 +18,8 @@ pub const SIZE: usize = 15;
 
 /// A point as the protocol writes it: `(X,Y)`, column then row.
 pub fn format_point(point: Point) -> String {
-    format!("({},{})", point.col(SIZE), point.row(SIZE))
+    let (x, y) = point.xy(SIZE);
+    format!("({x},{y})")
 }
 
 /// The protocol's letter for a colour: `B` for black (`Player::X`), `W` for white.

@@ -99,8 +99,7 @@ pub fn parse_move(line: &str, size: usize) -> Result<Point, MoveError> {
         ))
     });
     match parsed {
-        Some((x, y)) if x < size && y < size => Ok(Point::at(y, x, size)),
-        Some((x, y)) => Err(MoveError::OffBoard { x, y, size }),
+        Some((x, y)) => Point::from_xy(x, y, size).ok_or(MoveError::OffBoard { x, y, size }),
         None => Err(MoveError::Syntax(line.to_string())),
     }
 }

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use inarow_core::swap2::{self, Role, Step, Swap, Swap2, Swap2Error};
 use inarow_core::{Game as _, Mnk, Player, Point, Rule};
-use inarow_judge::referee::{GameRecord, Seat, Stone};
+use inarow_judge::referee::{GameRecord, Seat};
 use serde::{Deserialize, Serialize};
 
 use super::jobs::{Done, Job, Thought};
@@ -130,11 +130,6 @@ fn colour_name(p: Player) -> &'static str {
         Player::X => "black",
         Player::O => "white",
     }
-}
-
-/// `(x, y)` of a point: the page's coordinates.
-fn xy(p: Point) -> (usize, usize) {
-    (p.col(SIZE), p.row(SIZE))
 }
 
 /// The empty board of a game under `rule`.
@@ -463,53 +458,25 @@ impl Game {
     /// for its SGF; `None` before the first game.
     pub fn record(&self) -> Option<GameRecord> {
         let swap2 = self.swap2.as_ref()?;
-        let by = self.placers();
-        let stones = swap2
-            .stones()
-            .iter()
-            .zip(&by)
-            .map(|(&(p, colour), &role)| {
-                let (x, y) = xy(p);
-                Stone {
-                    by: Seat::from(role),
-                    colour: if colour == Player::X { 'B' } else { 'W' },
-                    x: x as u8,
-                    y: y as u8,
-                }
-            })
-            .collect();
+        let mut record = GameRecord::new(self.name(Role::Opener), self.name(Role::Answerer));
+        record.index = self.game_id as usize;
+        for (&(p, colour), &role) in swap2.stones().iter().zip(&self.placers()) {
+            record.lay(Seat::from(role), p, colour);
+        }
         let swap = self.steps.iter().find_map(|&(_, step)| match step {
-            Step::Answer(Swap::Black) => Some("black"),
-            Step::Answer(Swap::White(_)) => Some("white"),
-            Step::Answer(Swap::Place { .. }) => Some("choose"),
+            Step::Answer(swap) => Some(swap),
             _ => None,
         });
-        let named = |colour: Player| swap2.role(colour).map(|role| self.name(role).to_string());
-        let (winner, reason) = if self.resigned {
-            (Some(ENGINE.to_string()), "you resigned".to_string())
-        } else {
-            match swap2.outcome() {
-                Some(o) => match o.winner() {
-                    Some(p) => (named(p), "five".to_string()),
-                    None => (None, "full board".to_string()),
-                },
-                None => (None, String::new()),
-            }
-        };
-        Some(GameRecord {
-            index: self.game_id as usize,
-            a: self.name(Role::Opener).into(),
-            b: self.name(Role::Answerer).into(),
-            a_seed: 0,
-            b_seed: 0,
-            swap: swap.map(String::from),
-            black: named(Player::X),
-            white: named(Player::O),
-            stones,
-            winner,
-            reason,
-            forfeit: None,
-        })
+        if let Some(swap) = swap {
+            record.answer(swap);
+        }
+        record.colours(swap2);
+        if self.resigned {
+            record.resign(Seat::from(self.person()));
+        } else if let Some(outcome) = swap2.outcome() {
+            record.end(outcome);
+        }
+        Some(record)
     }
 
     /// The game as SGF, the way the judge writes its records; an
@@ -532,7 +499,7 @@ impl Game {
             .flat_map(|s| s.stones())
             .zip(&by)
             .map(|(&(p, colour), &role)| {
-                let (x, y) = xy(p);
+                let (x, y) = p.xy(SIZE);
                 let c = if colour == Player::X { "B" } else { "W" };
                 let by = if role == self.person() {
                     "you"

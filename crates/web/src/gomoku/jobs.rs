@@ -26,19 +26,14 @@ pub struct Thought {
     pub pv: Vec<(usize, usize)>,
 }
 
-/// `(x, y)` of a point: the page's coordinates.
-fn xy(p: Point) -> (usize, usize) {
-    (p.col(SIZE), p.row(SIZE))
-}
-
 impl From<&player::Thought> for Thought {
     fn from(t: &player::Thought) -> Thought {
         Thought {
-            best: xy(t.best),
+            best: t.best.xy(SIZE),
             score: t.score,
             depth: t.depth,
             nodes: t.nodes,
-            pv: t.pv.iter().copied().map(xy).collect(),
+            pv: t.pv.iter().map(|p| p.xy(SIZE)).collect(),
         }
     }
 }
