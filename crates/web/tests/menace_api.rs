@@ -46,6 +46,8 @@ async fn the_view_lists_all_304_boxes_by_move() {
     assert_eq!(boxes.len(), 304);
     assert_eq!(v["beads"], 1917);
     assert_eq!(v["preset"], "challenge");
+    // The seed as a string, digit for digit (the test app is seeded 7).
+    assert_eq!(v["seed"], "7");
     assert_eq!(boxes[0]["image"], ".........");
     assert_eq!(beads(&v, 0), vec![4; 9]);
     let per_move: Vec<usize> = (1..=4)

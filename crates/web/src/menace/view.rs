@@ -59,7 +59,8 @@ impl Room {
         let rules = x.rules();
         serde_json::json!({
             "preset": self.memory.preset().name(),
-            "seed": self.seed,
+            // A string: a browser's numbers hold integers only up to 2^53.
+            "seed": self.seed.to_string(),
             "games": x.games(),
             "beads": x.total_beads(),
             "opponent": self.opponent,
