@@ -236,7 +236,13 @@ impl Brain for Pbrain {
                         // Half for the table, the rest for everything else.
                         options.tt_bytes = options.tt_bytes.min(m / 2);
                     }
-                    self.searcher = Searcher::new(options);
+                    // A new table only when its size changes: a manager's
+                    // first `INFO max_memory` comes after `START`, and a
+                    // fresh 32 MB table would cost the first move ~30 ms
+                    // outside the search's clock.
+                    if options.tt_bytes != self.searcher.options().tt_bytes {
+                        self.searcher = Searcher::new(options);
+                    }
                 }
             }
             Info::Rule(n) => {

@@ -3,9 +3,11 @@
 
 pub mod analysis;
 pub mod board;
+pub mod classic;
 pub mod brain;
 pub mod eval;
 pub mod movegen;
+pub mod movepick;
 pub mod opening;
 pub mod options;
 pub mod pattern;

@@ -94,20 +94,27 @@ params! {
     block_cost = 0, 0, 100;
     /// Depth a four costs, hundredths.
     four_cost = 100, 0, 150;
+    /// Depth a move that makes an open three (or a three-three) costs,
+    /// hundredths: threats are followed further than quiet moves.
+    three_cost = 100, 0, 150;
     /// Depth a defence against a three or a fork costs, hundredths.
     defence_cost = 100, 0, 150;
     /// Fours a leaf VCF plays in a row at most.
     vcf_fours = 12, 0, 40;
     /// Fours after which the leaf VCF keeps only fours near the last one.
     vcf_near = 3, 0, 40;
+    /// Node budget of a quick VCF at the root before the tree (0: none): a
+    /// short win by fours is played without growing a tree for it.
+    root_vcf = 3000, 0, 100000;
     /// Greatest history bonus of one cut.
     history_max = 2000, 100, 20000;
     /// Ordering weight of the history score, in 1/16.
     history_weight = 16, 0, 256;
-    /// Ordering bonus of a set-up move (three, three-two, two-two) of ours.
-    order_setup = 300, 0, 5000;
-    /// Ordering bonus of stopping the opponent's set-up.
-    order_block = 150, 0, 5000;
+    /// Ordering weight of what a move makes for us by its class (a set-up,
+    /// a threat), hundredths of the class's step bonus times three.
+    order_setup = 300, 0, 3000;
+    /// Ordering weight of what a move takes from the opponent by its class.
+    order_block = 150, 0, 3000;
     /// Defend against the opponent's three-three as against a four-three
     /// (1) or not (0).
     three_three = 1, 0, 1;

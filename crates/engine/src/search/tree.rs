@@ -23,8 +23,8 @@ use inarow_core::Player;
 
 use crate::board::Board;
 use crate::eval::{Evaluator, decided, four_three_wins, no_four_to_come, three_three_wins};
-use crate::movegen::MoveList;
-use crate::movepick::{self, Answer, History, generate, is_quiet};
+use crate::movegen::{MoveList, point_score};
+use crate::movepick::{self, Answer, History, class_bonus, generate, is_quiet};
 use crate::pattern::Threat;
 use crate::score::{DECIDED, WIN, is_decided, loss_in, win_in};
 use crate::search::{Found, Limits, MAX_PLY, ONE_PLY, Options, PV_LIMIT, Params};
@@ -171,6 +171,21 @@ impl<E: Evaluator> Tree<E> {
             found.vcf = true;
             return self.finish(found);
         }
+        if self.params.root_vcf > 0
+            && b.threat_count(me, Threat::Block4) + b.threat_count(me, Threat::Four3) > 0
+        {
+            let mut solver = Vcf::new(self.params.root_vcf as u64, 40);
+            solver.set_deadline(self.deadline);
+            let line = solver.solve(b);
+            self.nodes += solver.nodes();
+            if let Some(line) = line.filter(|l| !self.excluded.contains(&l[0])) {
+                found.best = line[0];
+                found.score = win_in(line.len());
+                found.vcf = true;
+                found.pv = line.into_iter().take(PV_LIMIT).collect();
+                return self.finish(found);
+            }
+        }
         let answer = movepick::answer(b, self.params.three_three != 0);
         let mut root = std::mem::take(&mut self.root);
         generate(b, answer, &mut root);
@@ -179,6 +194,8 @@ impl<E: Evaluator> Tree<E> {
             generate(b, Answer::Free, &mut root);
         }
         exclude(&mut root, &self.excluded);
+        let tt_move = self.tt.probe(b.hash(), 0).and_then(|h| h.best);
+        self.order(b, &mut root, 0, tt_move);
         found.best = root.get(0);
         if root.len() == 1 {
             self.root = root;
@@ -407,8 +424,11 @@ impl<E: Evaluator> Tree<E> {
         match answer {
             Answer::Five(_) => self.params.block_cost,
             Answer::Three | Answer::Fork => self.params.defence_cost,
-            Answer::Free if b.threat(m, b.to_move()) >= Threat::Block4 => self.params.four_cost,
-            Answer::Free => ONE,
+            Answer::Free => match b.threat(m, b.to_move()) {
+                t if t >= Threat::Block4 => self.params.four_cost,
+                Threat::Flex3 | Threat::Three3 => self.params.three_cost,
+                _ => ONE,
+            },
         }
     }
 
@@ -646,7 +666,9 @@ impl<E: Evaluator> Tree<E> {
         let weight = self.params.history_weight;
         for k in 0..list.len() {
             let m = list.get(k);
-            let mut s = list.score(k) + self.history.score(me, m) * weight / 256;
+            let mut s = point_score(b, m, me)
+                + class_bonus(b, m, me, self.params.order_setup, self.params.order_block)
+                + self.history.score(me, m) * weight / 256;
             if Some(m) == tt_move {
                 s += 1 << 28;
             } else if killers[0] as usize == m {
