@@ -30,10 +30,7 @@ fn six_in_a_row(rule: Rule) -> Game {
         .unwrap()
         .expect("the engine opens");
     let id = game.view()["game_id"].as_u64().unwrap();
-    assert_eq!(
-        game.view()["rule"],
-        inarow_web::gomoku::game::rule_name(rule)
-    );
+    assert_eq!(game.view()["rule"], rule.name());
     assert!(
         job.board.rule() == rule,
         "the engine is asked about another rule"

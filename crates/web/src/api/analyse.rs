@@ -32,31 +32,14 @@ pub struct Analyst {
 /// The shared analyst.
 pub type Shelf = Arc<Mutex<Analyst>>;
 
-/// A rule as the API names it: `freestyle` (the default) or `exact`.
-#[derive(Deserialize, Clone, Copy, Default)]
-#[serde(rename_all = "lowercase")]
-pub(super) enum RuleName {
-    #[default]
-    Freestyle,
-    Exact,
-}
-
-impl From<RuleName> for Rule {
-    fn from(name: RuleName) -> Rule {
-        match name {
-            RuleName::Freestyle => Rule::Freestyle,
-            RuleName::Exact => Rule::Exact,
-        }
-    }
-}
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct Request {
     #[serde(default = "fifteen")]
     size: usize,
+    /// `freestyle` (the default) or `exact`.
     #[serde(default)]
-    rule: RuleName,
+    rule: Rule,
     stones: Vec<[usize; 2]>,
     #[serde(default = "one")]
     lines: usize,
@@ -102,7 +85,7 @@ pub(super) async fn analyse(
             body.ms
         )));
     }
-    let rule = Rule::from(body.rule);
+    let rule = body.rule;
     let stones: Vec<(usize, usize)> = body.stones.iter().map(|&[x, y]| (x, y)).collect();
     let mut board =
         analysis::position(body.size, rule, &stones).map_err(|e| ApiError::bad(e.to_string()))?;
@@ -156,7 +139,7 @@ pub(super) async fn analyse(
         .collect();
     Ok(Json(json!({
         "size": size,
-        "rule": crate::gomoku::game::rule_name(rule),
+        "rule": rule.name(),
         "to_move": analysis::colour_name(found.to_move),
         "lines": lines,
         "depth": found.depth,

@@ -79,7 +79,7 @@ pub(super) struct NewGomoku {
     time_ms: u64,
     /// Freestyle (the default) or exact five.
     #[serde(default)]
-    rule: super::analyse::RuleName,
+    rule: inarow_core::Rule,
 }
 
 pub(super) async fn new_game(
@@ -87,11 +87,7 @@ pub(super) async fn new_game(
     Body(body): Body<NewGomoku>,
 ) -> Reply {
     act(&shared, |table| {
-        table.new_game(
-            matches!(body.opener, Opener::You),
-            body.time_ms,
-            body.rule.into(),
-        )
+        table.new_game(matches!(body.opener, Opener::You), body.time_ms, body.rule)
     })
 }
 

@@ -140,14 +140,6 @@ fn board_of(rule: Rule) -> Mnk {
     }
 }
 
-/// `freestyle` or `exact`, as the API names a rule.
-pub fn rule_name(rule: Rule) -> &'static str {
-    match rule {
-        Rule::Freestyle => "freestyle",
-        Rule::Exact => "exact",
-    }
-}
-
 impl Game {
     /// The game now being played (changes on every new game).
     pub fn game_id(&self) -> u64 {
@@ -519,7 +511,7 @@ impl Game {
         serde_json::json!({
             "game_id": self.game_id,
             "size": SIZE,
-            "rule": rule_name(self.rule),
+            "rule": self.rule.name(),
             "phase": phase,
             "person_opens": self.person_opens,
             "person": self.person_colour().map(colour_name),
