@@ -9,7 +9,7 @@ use anyhow::bail;
 use clap::{CommandFactory, Parser};
 use inarow_agents::house::HouseBot;
 use inarow_core::swap2::{Strategy, Swap};
-use inarow_core::{Mnk, Player, Point, Rule};
+use inarow_core::{Mnk, Player, Point};
 use inarow_engine::player::{Engine, PositionError};
 use inarow_engine::search::{Limits, Options};
 use inarow_protocol::koth;
@@ -103,10 +103,12 @@ struct Settings {
     /// Play the simple house bot instead of the engine.
     #[arg(long)]
     house: bool,
-    /// Exactly five wins, six or more does not (the judge's `--exact`,
-    /// which its prompts do not carry: put it in the bot's meta line).
-    #[arg(long)]
-    exact: bool,
+    /// The rule of the tournament: freestyle, or exact (exactly five wins,
+    /// six or more does not: the judge's `--rule exact`, which its prompts
+    /// do not carry, so put it in the bot's meta line); `--exact` is
+    /// `--rule exact`.
+    #[command(flatten)]
+    rule: crate::args::RuleArgs,
 }
 
 impl Settings {
@@ -209,11 +211,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             fallback: HouseBot::new(args.seed),
         })
     };
-    let rule = if args.exact {
-        Rule::Exact
-    } else {
-        Rule::Freestyle
-    };
+    let rule = args.rule.rule();
     let stdin = std::io::stdin();
     koth::bot::run(bot.as_mut(), rule, stdin.lock(), std::io::stdout().lock())?;
     Ok(())
@@ -224,6 +222,7 @@ mod tests {
     use super::*;
     use clap::error::ErrorKind;
     use clap::{Args as _, FromArgMatches};
+    use inarow_core::Rule;
 
     /// What `inarow bot ARGS` hands [`run`], read as settings.
     fn settings(args: &[&str]) -> Result<Settings, clap::Error> {
@@ -257,7 +256,7 @@ mod tests {
                 assert_eq!(s.opponent.as_deref(), Some(name), "{args:?}");
                 assert_eq!(s.seed, 12, "{args:?}");
                 assert_eq!(s.house, options == ["--house"], "{args:?}");
-                assert!(!s.exact, "{args:?}");
+                assert_eq!(s.rule.rule(), Rule::Freestyle, "{args:?}");
                 let time = if options.len() == 2 { 0.05 } else { 1.0 };
                 assert_eq!(s.move_time, time, "{args:?}");
                 assert_eq!(s.move_nodes, None, "{args:?}");
@@ -270,9 +269,13 @@ mod tests {
         let s = settings(&[]).unwrap();
         assert_eq!((s.opponent, s.seed, s.move_time), (None, 0, 1.0));
         let s = settings(&["--house"]).unwrap();
-        assert!(s.house && s.opponent.is_none() && !s.exact);
+        assert!(s.house && s.opponent.is_none() && s.rule.rule() == Rule::Freestyle);
         let s = settings(&["--exact", "--move-nodes=9", "x", "4"]).unwrap();
-        assert!(s.exact && !s.house && s.opponent.as_deref() == Some("x"));
+        assert!(s.rule.rule() == Rule::Exact && !s.house && s.opponent.as_deref() == Some("x"));
+        let s = settings(&["--rule", "exact", "x", "4"]).unwrap();
+        assert!(s.rule.rule() == Rule::Exact && s.opponent.as_deref() == Some("x"));
+        assert!(settings(&["--rule", "renju", "x", "4"]).is_err());
+        assert!(settings(&["--rule", "freestyle", "--exact", "x", "4"]).is_err());
         let s = settings(&["--move-time", "0.5"]).unwrap();
         assert_eq!((s.opponent, s.move_time), (None, 0.5));
         let s = settings(&["someone"]).unwrap();

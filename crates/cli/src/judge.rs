@@ -1,6 +1,5 @@
 //! The `judge` subcommand: a thin front on the `inarow-judge` crate.
 
-use std::fmt;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -8,13 +7,15 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use inarow_agents::house::HouseBot;
 use inarow_core::Rule;
+
+use crate::args::{RuleArgs, SandboxArgs, cpu_for_timeout, which_shard};
 use inarow_judge::local::Local;
 use inarow_judge::meta::{self, Survey, survey};
 use inarow_judge::part::{self, Part, Tournament};
 use inarow_judge::process::{BotProcess, Listener, Start};
 use inarow_judge::shard::{self, Shard};
 use inarow_judge::{BotMeta, Config, GameRecord, Results, output, play_game, process, tournament};
-use inarow_sandbox::{self as sandbox, Launcher, Limits, Program, Sandbox, limits};
+use inarow_sandbox::{self as sandbox, Program, Sandbox, limits};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Options of `inarow judge`.
@@ -42,9 +43,10 @@ pub struct Args {
     /// Folder for one SGF record per game.
     #[arg(long, default_value = "sgf")]
     sgf: PathBuf,
-    /// Exactly five wins (an overline does not); the default is five or more.
-    #[arg(long)]
-    exact: bool,
+    /// The rule: freestyle (five or more wins) or exact (exactly five);
+    /// `--exact` is `--rule exact`.
+    #[command(flatten)]
+    rule: RuleArgs,
     /// Debug one bot (a folder in the bots folder, or a path) against the
     /// built-in bot, showing every line exchanged and the bot's stderr.
     #[arg(short = 'd', long = "debug", value_name = "BOT")]
@@ -93,157 +95,6 @@ struct MergeArgs {
     sgf: PathBuf,
 }
 
-/// How contestants (bots, brains: programs the project did not write) are
-/// contained: shared by every command that runs them.
-#[derive(clap::Args, Debug, Clone)]
-pub struct SandboxArgs {
-    /// Memory for each contestant with all its processes (e.g. 512M, 2G).
-    #[arg(long, default_value = "1G", value_parser = limits::parse_size)]
-    memory: u64,
-    /// Processes and threads each contestant may run at once.
-    #[arg(long, default_value_t = Limits::default().processes, value_parser = clap::value_parser!(u64).range(1..))]
-    processes: u64,
-    /// CPU seconds each process of a contestant may use (default: for a
-    /// judge's bot, 250 times the time per answer, 3600 without one; for a
-    /// brain, what its whole match can take).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    cpu: Option<u64>,
-    /// The largest file a contestant may write (e.g. 64M).
-    #[arg(long, default_value = "64M", value_parser = limits::parse_size)]
-    file_size: u64,
-    /// The most each contestant's folder may hold while it runs (e.g. 256M).
-    #[arg(long, default_value = "256M", value_parser = limits::parse_size)]
-    disk: u64,
-    /// The most standard error a contestant may print in one game (e.g.
-    /// 1M); the rest is dropped and counted.
-    #[arg(long, default_value = "1M", value_parser = limits::parse_size)]
-    stderr_limit: u64,
-    /// A file or folder every contestant may also read, or, as BOT=PATH
-    /// (`inarow judge` only), that only the bot BOT (its meta name or its
-    /// folder) may read (repeatable).
-    #[arg(long, value_name = "[BOT=]PATH", value_parser = parse_read_grant)]
-    allow_read: Vec<ReadGrant>,
-    /// Run contestants uncontained, as plain child processes (they can then
-    /// read and write anything this user can).
-    #[arg(long)]
-    no_sandbox: bool,
-}
-
-/// One `--allow-read`: a path every contestant may read, or one that only
-/// the bot `bot` may read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ReadGrant {
-    /// The bot (meta name or folder name); `None` for every contestant.
-    pub bot: Option<String>,
-    /// The file or folder, as given.
-    pub path: PathBuf,
-}
-
-impl fmt::Display for ReadGrant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.bot {
-            Some(bot) => write!(f, "{bot}={}", self.path.display()),
-            None => write!(f, "{}", self.path.display()),
-        }
-    }
-}
-
-/// Reads `PATH` or `BOT=PATH`: text before the first `=` that holds no
-/// `/` names a bot (bot names hold no `=`; write `./a=b` for a file
-/// named `a=b`).
-pub fn parse_read_grant(text: &str) -> Result<ReadGrant, String> {
-    match text.split_once('=') {
-        Some((bot, path)) if !bot.is_empty() && !bot.contains('/') => {
-            if path.is_empty() {
-                return Err(format!("{text:?} names no path: write BOT=PATH"));
-            }
-            Ok(ReadGrant {
-                bot: Some(bot.to_string()),
-                path: PathBuf::from(path),
-            })
-        }
-        _ if text.is_empty() => Err("an empty path: write PATH or BOT=PATH".into()),
-        _ => Ok(ReadGrant {
-            bot: None,
-            path: PathBuf::from(text),
-        }),
-    }
-}
-
-/// The default CPU seconds of a judge's bot in one game: 250 answers' worth
-/// of the time per answer (a game has at most 115 answers per bot, and a bot
-/// may think on its opponent's time), an hour with no time limit.
-pub fn cpu_for_timeout(timeout: Option<Duration>) -> u64 {
-    match timeout {
-        Some(t) => (t.as_secs_f64() * 250.0).ceil().max(1.0) as u64,
-        None => 3600,
-    }
-}
-
-impl SandboxArgs {
-    /// The sandbox these options ask for; `default_cpu` seconds unless
-    /// `--cpu` is given. A grant to one bot (`--allow-read BOT=PATH`) is
-    /// refused: only `inarow judge` knows its bots by name.
-    pub fn sandbox(&self, default_cpu: u64) -> anyhow::Result<Sandbox> {
-        if let Some(grant) = self.allow_read.iter().find(|g| g.bot.is_some()) {
-            bail!(
-                "--allow-read {grant}: only `inarow judge` grants a path to one bot; give the PATH alone for every contestant"
-            );
-        }
-        self.for_everyone(default_cpu)
-    }
-
-    /// The paths every contestant may read (`--allow-read PATH`), as given.
-    fn everyone(&self) -> impl Iterator<Item = &Path> {
-        self.allow_read
-            .iter()
-            .filter(|g| g.bot.is_none())
-            .map(|g| g.path.as_path())
-    }
-
-    /// The grants to one bot (`--allow-read BOT=PATH`): the bot and the path.
-    fn per_bot(&self) -> impl Iterator<Item = (&str, &Path)> {
-        self.allow_read
-            .iter()
-            .filter_map(|g| g.bot.as_deref().map(|bot| (bot, g.path.as_path())))
-    }
-
-    /// [`SandboxArgs::sandbox`] with the grants to every contestant; the
-    /// grants to one bot are the caller's.
-    fn for_everyone(&self, default_cpu: u64) -> anyhow::Result<Sandbox> {
-        if self.no_sandbox {
-            eprintln!(
-                "inarow: warning: --no-sandbox: contestants run uncontained and can read and write anything this user can"
-            );
-            // Only the standard error bound holds uncontained.
-            return Ok(Sandbox::off_with(Limits {
-                stderr: self.stderr_limit,
-                ..Limits::default()
-            }));
-        }
-        let cpu = self.cpu.unwrap_or(default_cpu);
-        let limits = Limits {
-            memory: self.memory,
-            processes: self.processes,
-            cpu_seconds: Some(cpu),
-            file_size: self.file_size,
-            disk: self.disk,
-            disk_growth: false,
-            stderr: self.stderr_limit,
-        };
-        let grants = self
-            .everyone()
-            .map(|p| {
-                p.canonicalize()
-                    .with_context(|| format!("--allow-read {}", p.display()))
-            })
-            .collect::<anyhow::Result<Vec<_>>>()?;
-        let launcher = Launcher::this_program(crate::LAUNCHER)
-            .context("cannot find this program to launch bots with")?;
-        Ok(Sandbox::contained(launcher, limits, grants))
-    }
-}
-
 fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(s) if (0.0..1e9).contains(&s) => Ok(s),
@@ -277,11 +128,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         std::process::exit(130);
     })
     .context("cannot install the Ctrl-C handler")?;
-    let rule = if args.exact {
-        Rule::Exact
-    } else {
-        Rule::Freestyle
-    };
+    let rule = args.rule.rule();
     if let Some(bot) = &args.debug {
         let seed = args.seed.unwrap_or_else(rand::random);
         return debug(&args, bot, seed, timeout, rule, &sandbox);
@@ -387,26 +234,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     say_forfeits(&part.games);
     say!("when every share is played: inarow judge merge PARTS... --results FILE");
     Ok(())
-}
-
-/// The share this process plays: `--shard`, or the one a scheduler gave
-/// it (said on standard error); `None` for the whole tournament.
-pub fn which_shard(given: Option<Shard>, shards: Option<usize>) -> anyhow::Result<Option<Shard>> {
-    if given.is_some() {
-        return Ok(given);
-    }
-    match shard::from_scheduler(|name| std::env::var(name).ok(), shards)
-        .map_err(anyhow::Error::msg)?
-    {
-        Some((found, source)) => {
-            eprintln!("inarow: playing shard {found}, from the {source}");
-            Ok(Some(found))
-        }
-        None if shards.is_some() => bail!(
-            "--shards needs JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) to say which share to play; or give --shard I/N"
-        ),
-        None => Ok(None),
-    }
 }
 
 /// `inarow judge merge`: the parts' results, written and shown as a

@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 
+mod args;
 mod bot;
 mod judge;
 mod menace;

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use inarow_core::{GameResult, Point};
+use inarow_engine::board::{MAX_SIZE, MIN_SIZE};
 use inarow_engine::search::{Limits, Options, Searcher};
 use inarow_files::write_atomic;
 use inarow_judge::shard::{self, Shard};
@@ -56,6 +57,13 @@ pub struct Args {
     /// Stones in each generated opening.
     #[arg(long, default_value_t = 5)]
     pub stones: usize,
+    /// The board's side.
+    #[arg(long, default_value_t = 15)]
+    pub size: usize,
+    /// The rule: freestyle (five or more wins) or exact (exactly five);
+    /// `--exact` is `--rule exact`.
+    #[command(flatten)]
+    pub rule: crate::args::RuleArgs,
     /// Seed for the generated openings.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -66,7 +74,7 @@ pub struct Args {
     /// How brains are contained (only brains run in the sandbox; the
     /// engines of this build run in this process).
     #[command(flatten)]
-    pub sandbox: crate::judge::SandboxArgs,
+    pub sandbox: crate::args::SandboxArgs,
     /// Play only share I of N (from 0): pairs k with k mod N = I, never
     /// stopping on the SPRT, and keep them in a part file for `inarow
     /// selfplay merge`. Without it, a Slurm job array or a Kubernetes
@@ -107,8 +115,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(SelfplayCommand::Merge(merge)) = args.command {
         return run_merge(merge);
     }
-    let share = crate::judge::which_shard(args.shard, args.shards)?;
-    let size = 15;
+    let share = crate::args::which_shard(args.shard, args.shards)?;
+    let size = args.size;
+    let rule = args.rule.rule();
+    // The referee's board and the engine's must both hold it.
+    inarow_core::Mnk::new(size, size, 5, rule)
+        .map_err(|e| anyhow::anyhow!("--size {size}: {e}"))?;
+    if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+        bail!("--size must be between {MIN_SIZE} and {MAX_SIZE}");
+    }
+    if args.openings.is_none() && size < 7 {
+        bail!("--size must be at least 7 for generated openings (or give --openings)");
+    }
     let a: Options = args.a.parse().map_err(anyhow::Error::msg).context("--a")?;
     let b: Options = args.b.parse().map_err(anyhow::Error::msg).context("--b")?;
     if args.pairs == 0 {
@@ -123,7 +141,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .with_context(|| format!("cannot read openings file {}", path.display()))?;
             openings::parse_openings(&text, size).map_err(anyhow::Error::msg)?
         }
-        None => openings::balanced_openings(args.seed, args.pairs, size, args.stones),
+        None => openings::balanced_openings(args.seed, args.pairs, size, rule, args.stones),
     };
     let limits = match args.nodes {
         Some(n) => Limits {
@@ -172,7 +190,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let contender = |k: usize, options| -> anyhow::Result<Box<dyn Contender>> {
         Ok(match (&brains[k], &sandbox) {
             (Some(place), Some(sandbox)) => Box::new(
-                BrainProcess::start(place, &folders, sandbox, size, turn)
+                BrainProcess::start(place, &folders, sandbox, size, rule, turn)
                     .map_err(anyhow::Error::msg)?,
             ),
             _ => Box::new(Searcher::new(options)),
@@ -209,6 +227,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                         .collect(),
                     pairs: args.pairs,
                     size,
+                    rule,
                     nodes: args.nodes,
                     ms: args.ms,
                     elo0: args.elo0,
@@ -241,6 +260,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         openings: &openings,
         pairs: args.pairs,
         size,
+        rule,
         limits,
         elo0: args.elo0,
         elo1: args.elo1,

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use inarow_core::{Mnk, Point};
+use inarow_core::{Mnk, Point, Rule};
 use inarow_engine::search::Limits;
 use inarow_protocol::gomocup::manager;
 
@@ -69,12 +69,14 @@ pub struct BrainProcess {
 
 impl BrainProcess {
     /// Starts the brain at `place` in `sandbox`, kept out of `folders` (every
-    /// brain's of the match), for a `size` board with `turn` per move.
+    /// brain's of the match), for a `size` board under `rule` with `turn`
+    /// per move.
     pub fn start(
         place: &Place,
         folders: &[PathBuf],
         sandbox: &Sandbox,
         size: usize,
+        rule: Rule,
         turn: Duration,
     ) -> Result<BrainProcess, String> {
         let name = place.name.clone();
@@ -109,7 +111,7 @@ impl BrainProcess {
         let info = [
             manager::info("timeout_turn", ms),
             manager::info("timeout_match", ms.saturating_mul(1000)),
-            manager::info("rule", 0),
+            manager::info_rule(rule),
         ];
         for line in info {
             brain.send(&line)?;

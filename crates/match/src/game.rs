@@ -59,7 +59,7 @@ impl Contender for Searcher {
     }
 }
 
-/// Plays one game from `opening` on a `size` board: `first` plays black
+/// Plays one game from `opening` on a `size` board under `rule`: `first` plays black
 /// when `first_is_black`. Both think within `limits` per move. A contender
 /// that fails to answer or plays an illegal move loses.
 pub fn play_match_game(
@@ -68,9 +68,10 @@ pub fn play_match_game(
     first_is_black: bool,
     opening: &[Point],
     size: usize,
+    rule: Rule,
     limits: Limits,
 ) -> MatchGame {
-    let mut game = Mnk::new(size, size, 5, Rule::Freestyle).expect("a supported size");
+    let mut game = Mnk::new(size, size, 5, rule).expect("a supported size");
     let mut history = Vec::with_capacity(size * size);
     for &p in opening {
         game.play(p).expect("a legal opening");
@@ -147,7 +148,15 @@ mod tests {
         let mut decisive = 0;
         for opening in random_openings(21, 10, 15) {
             for a_black in [true, false] {
-                let g = play_match_game(&mut a, &mut b, a_black, &opening, 15, limits);
+                let g = play_match_game(
+                    &mut a,
+                    &mut b,
+                    a_black,
+                    &opening,
+                    15,
+                    Rule::Freestyle,
+                    limits,
+                );
                 assert!(!g.illegal, "illegal move in {:?}", g.moves);
                 decisive += usize::from(g.result != GameResult::Draw);
                 // Replay on the core: every move legal, and the result stands.

@@ -25,7 +25,7 @@ pub mod stats;
 
 use std::time::Duration;
 
-use inarow_core::{Point, Tally};
+use inarow_core::{Point, Rule, Tally};
 use inarow_engine::search::Limits;
 
 pub use game::{Contender, MatchGame, play_match_game};
@@ -42,6 +42,8 @@ pub struct Plan<'a> {
     pub pairs: usize,
     /// The board's side.
     pub size: usize,
+    /// Freestyle (five or more wins) or exact five.
+    pub rule: Rule,
     /// What each contender may spend on a move.
     pub limits: Limits,
     /// SPRT: A is `elo0` better (H0)...
@@ -106,7 +108,7 @@ pub fn play_match<E>(
     for (k, opening) in pairs.filter(|(k, _)| plan.share.owns(*k)) {
         let mut results = Vec::with_capacity(2);
         for a_black in [true, false] {
-            let g = play_match_game(a, b, a_black, opening, plan.size, plan.limits);
+            let g = play_match_game(a, b, a_black, opening, plan.size, plan.rule, plan.limits);
             summary.tally.add(g.result);
             summary.illegal += usize::from(g.illegal);
             summary.longest = summary.longest.max(g.longest);

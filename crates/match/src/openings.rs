@@ -69,8 +69,14 @@ fn random_shape(rng: &mut ChaCha8Rng, size: usize, stones: usize) -> Opening {
 
 /// `count` seeded openings of `stones` stones (alternating from black, near
 /// the centre), each the most balanced of a few candidates by a node-limited
-/// search, so that the colours alone do not decide the games.
-pub fn balanced_openings(seed: u64, count: usize, size: usize, stones: usize) -> Vec<Opening> {
+/// search under `rule`, so that the colours alone do not decide the games.
+pub fn balanced_openings(
+    seed: u64,
+    count: usize,
+    size: usize,
+    rule: Rule,
+    stones: usize,
+) -> Vec<Opening> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut searcher = Searcher::new(Options {
         tt_bytes: 1 << 20,
@@ -86,7 +92,7 @@ pub fn balanced_openings(seed: u64, count: usize, size: usize, stones: usize) ->
             (0..6)
                 .map(|_| {
                     let o = random_shape(&mut rng, size, stones);
-                    let mut game = Mnk::new(size, size, 5, Rule::Freestyle).expect("size");
+                    let mut game = Mnk::new(size, size, 5, rule).expect("size");
                     for &p in &o {
                         game.play(p).expect("distinct points");
                     }
@@ -135,8 +141,12 @@ mod tests {
                 && o.iter()
                     .all(|p| (4..=10).contains(&p.col(15)) && (4..=10).contains(&p.row(15)))
         }));
-        let balanced = balanced_openings(4, 2, 15, 4);
-        assert_eq!(balanced, balanced_openings(4, 2, 15, 4), "seeded");
+        let balanced = balanced_openings(4, 2, 15, Rule::Freestyle, 4);
+        assert_eq!(
+            balanced,
+            balanced_openings(4, 2, 15, Rule::Freestyle, 4),
+            "seeded"
+        );
         for o in &balanced {
             assert_eq!(o.len(), 4);
             assert!(o.iter().enumerate().all(|(k, p)| !o[k + 1..].contains(p)));

@@ -32,6 +32,10 @@ pub struct Match {
     pub pairs: usize,
     /// The board's side.
     pub size: usize,
+    /// The rule; written only when it is not freestyle, so that freestyle
+    /// parts read and write as before the rule was kept.
+    #[serde(default, skip_serializing_if = "is_freestyle")]
+    pub rule: Rule,
     /// Nodes per move, or `None` on the clock.
     pub nodes: Option<u64>,
     /// Milliseconds per move on the clock.
@@ -105,6 +109,10 @@ fn result_of(mark: char) -> Option<GameResult> {
     }
 }
 
+fn is_freestyle(rule: &Rule) -> bool {
+    *rule == Rule::Freestyle
+}
+
 /// A point as `[x, y]`: column, then row.
 pub fn xy(p: Point, size: usize) -> [usize; 2] {
     let (x, y) = p.xy(size);
@@ -132,7 +140,8 @@ impl Part {
 impl Match {
     /// The first setting in which `other` is another match, in words.
     fn difference(&self, other: &Match) -> Option<String> {
-        let fields: [(&str, String, String); 8] = [
+        let fields: [(&str, String, String); 9] = [
+            ("rule", self.rule.to_string(), other.rule.to_string()),
             ("A", self.a.clone(), other.a.clone()),
             ("B", self.b.clone(), other.b.clone()),
             (
@@ -181,10 +190,15 @@ fn points(xys: &[[usize; 2]], size: usize) -> Option<Vec<Point>> {
 
 /// Replays `row` from `opening`: every move legal, and the result the
 /// board's (or, after an illegal move, a loss for the side to move).
-fn check_game(row: &GameRow, opening: &[Point], size: usize) -> Result<GameResult, String> {
+fn check_game(
+    row: &GameRow,
+    opening: &[Point],
+    size: usize,
+    rule: Rule,
+) -> Result<GameResult, String> {
     let result = result_of(row.result)
         .ok_or_else(|| format!("result {:?} is none of 1, = and 0", row.result))?;
-    let mut game = Mnk::new(size, size, 5, Rule::Freestyle).map_err(|e| e.to_string())?;
+    let mut game = Mnk::new(size, size, 5, rule).map_err(|e| e.to_string())?;
     for &p in opening {
         game.play(p)
             .map_err(|_| "its opening is not legal".to_string())?;
@@ -294,7 +308,7 @@ pub fn merge(parts: &[(&str, &str)]) -> Result<Merged, String> {
                 return Err(bad("a pair is two games, A black then white".into()));
             }
             for (i, game) in record.games.iter().enumerate() {
-                check_game(game, &opening, of.size)
+                check_game(game, &opening, of.size, of.rule)
                     .map_err(|why| bad(format!("game {}: {why}", i + 1)))?;
             }
             slots[k] = Some(record.clone());
@@ -382,6 +396,7 @@ mod tests {
             openings: vec![vec![]],
             pairs,
             size: 15,
+            rule: Rule::Freestyle,
             nodes: Some(1000),
             ms: 100,
             elo0,

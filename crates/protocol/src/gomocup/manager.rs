@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use inarow_core::{Game, Mnk, Point};
+use inarow_core::{Game, Mnk, Point, Rule};
 
 use super::format_xy;
 
@@ -23,6 +23,15 @@ pub fn start(size: usize) -> String {
 /// `INFO key value`.
 pub fn info(key: &str, value: impl fmt::Display) -> String {
     format!("INFO {key} {value}")
+}
+
+/// `INFO rule N`: the rule's bits (0 freestyle, 1 exactly five).
+pub fn info_rule(rule: Rule) -> String {
+    let bits = match rule {
+        Rule::Freestyle => 0,
+        Rule::Exact => 1,
+    };
+    info("rule", bits)
 }
 
 /// `TURN x,y`: the opponent played `point`; the brain answers its move.

@@ -1,0 +1,208 @@
+//! The argument groups several commands share: how contestants are
+//! contained (`--memory`, `--no-sandbox`, ...), which share of the work
+//! this machine plays, and the rule and board a gomoku command plays on.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use inarow_core::Rule;
+use inarow_judge::shard::{self, Shard};
+use inarow_sandbox::{Launcher, Limits, Sandbox, limits};
+
+/// The rule a gomoku command plays: `--rule freestyle|exact`, with the
+/// older `--exact` kept as another way to say `--rule exact`.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct RuleArgs {
+    /// Freestyle (five or more in a row wins) or exact (exactly five wins,
+    /// an overline does not).
+    #[arg(long, value_name = "RULE", default_value_t = Rule::Freestyle, value_parser = parse_rule)]
+    rule: Rule,
+    /// The same as `--rule exact`.
+    #[arg(long, conflicts_with = "rule")]
+    exact: bool,
+}
+
+impl RuleArgs {
+    /// The rule asked for.
+    pub fn rule(&self) -> Rule {
+        if self.exact { Rule::Exact } else { self.rule }
+    }
+}
+
+/// Reads a rule's name (`freestyle` or `exact`), as `Rule` writes it.
+fn parse_rule(text: &str) -> Result<Rule, String> {
+    text.parse()
+}
+
+/// How contestants (bots, brains: programs the project did not write) are
+/// contained: shared by every command that runs them.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SandboxArgs {
+    /// Memory for each contestant with all its processes (e.g. 512M, 2G).
+    #[arg(long, default_value = "1G", value_parser = limits::parse_size)]
+    memory: u64,
+    /// Processes and threads each contestant may run at once.
+    #[arg(long, default_value_t = Limits::default().processes, value_parser = clap::value_parser!(u64).range(1..))]
+    processes: u64,
+    /// CPU seconds each process of a contestant may use (default: for a
+    /// judge's bot, 250 times the time per answer, 3600 without one; for a
+    /// brain, what its whole match can take).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    cpu: Option<u64>,
+    /// The largest file a contestant may write (e.g. 64M).
+    #[arg(long, default_value = "64M", value_parser = limits::parse_size)]
+    file_size: u64,
+    /// The most each contestant's folder may hold while it runs (e.g. 256M).
+    #[arg(long, default_value = "256M", value_parser = limits::parse_size)]
+    disk: u64,
+    /// The most standard error a contestant may print in one game (e.g.
+    /// 1M); the rest is dropped and counted.
+    #[arg(long, default_value = "1M", value_parser = limits::parse_size)]
+    stderr_limit: u64,
+    /// A file or folder every contestant may also read, or, as BOT=PATH
+    /// (`inarow judge` only), that only the bot BOT (its meta name or its
+    /// folder) may read (repeatable).
+    #[arg(long, value_name = "[BOT=]PATH", value_parser = parse_read_grant)]
+    allow_read: Vec<ReadGrant>,
+    /// Run contestants uncontained, as plain child processes (they can then
+    /// read and write anything this user can).
+    #[arg(long)]
+    no_sandbox: bool,
+}
+
+/// One `--allow-read`: a path every contestant may read, or one that only
+/// the bot `bot` may read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadGrant {
+    /// The bot (meta name or folder name); `None` for every contestant.
+    pub bot: Option<String>,
+    /// The file or folder, as given.
+    pub path: PathBuf,
+}
+
+impl fmt::Display for ReadGrant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.bot {
+            Some(bot) => write!(f, "{bot}={}", self.path.display()),
+            None => write!(f, "{}", self.path.display()),
+        }
+    }
+}
+
+/// Reads `PATH` or `BOT=PATH`: text before the first `=` that holds no
+/// `/` names a bot (bot names hold no `=`; write `./a=b` for a file
+/// named `a=b`).
+pub fn parse_read_grant(text: &str) -> Result<ReadGrant, String> {
+    match text.split_once('=') {
+        Some((bot, path)) if !bot.is_empty() && !bot.contains('/') => {
+            if path.is_empty() {
+                return Err(format!("{text:?} names no path: write BOT=PATH"));
+            }
+            Ok(ReadGrant {
+                bot: Some(bot.to_string()),
+                path: PathBuf::from(path),
+            })
+        }
+        _ if text.is_empty() => Err("an empty path: write PATH or BOT=PATH".into()),
+        _ => Ok(ReadGrant {
+            bot: None,
+            path: PathBuf::from(text),
+        }),
+    }
+}
+
+/// The default CPU seconds of a judge's bot in one game: 250 answers' worth
+/// of the time per answer (a game has at most 115 answers per bot, and a bot
+/// may think on its opponent's time), an hour with no time limit.
+pub fn cpu_for_timeout(timeout: Option<Duration>) -> u64 {
+    match timeout {
+        Some(t) => (t.as_secs_f64() * 250.0).ceil().max(1.0) as u64,
+        None => 3600,
+    }
+}
+
+impl SandboxArgs {
+    /// The sandbox these options ask for; `default_cpu` seconds unless
+    /// `--cpu` is given. A grant to one bot (`--allow-read BOT=PATH`) is
+    /// refused: only `inarow judge` knows its bots by name.
+    pub fn sandbox(&self, default_cpu: u64) -> anyhow::Result<Sandbox> {
+        if let Some(grant) = self.allow_read.iter().find(|g| g.bot.is_some()) {
+            bail!(
+                "--allow-read {grant}: only `inarow judge` grants a path to one bot; give the PATH alone for every contestant"
+            );
+        }
+        self.for_everyone(default_cpu)
+    }
+
+    /// The paths every contestant may read (`--allow-read PATH`), as given.
+    pub(crate) fn everyone(&self) -> impl Iterator<Item = &Path> {
+        self.allow_read
+            .iter()
+            .filter(|g| g.bot.is_none())
+            .map(|g| g.path.as_path())
+    }
+
+    /// The grants to one bot (`--allow-read BOT=PATH`): the bot and the path.
+    pub(crate) fn per_bot(&self) -> impl Iterator<Item = (&str, &Path)> {
+        self.allow_read
+            .iter()
+            .filter_map(|g| g.bot.as_deref().map(|bot| (bot, g.path.as_path())))
+    }
+
+    /// [`SandboxArgs::sandbox`] with the grants to every contestant; the
+    /// grants to one bot are the caller's.
+    pub(crate) fn for_everyone(&self, default_cpu: u64) -> anyhow::Result<Sandbox> {
+        if self.no_sandbox {
+            eprintln!(
+                "inarow: warning: --no-sandbox: contestants run uncontained and can read and write anything this user can"
+            );
+            // Only the standard error bound holds uncontained.
+            return Ok(Sandbox::off_with(Limits {
+                stderr: self.stderr_limit,
+                ..Limits::default()
+            }));
+        }
+        let cpu = self.cpu.unwrap_or(default_cpu);
+        let limits = Limits {
+            memory: self.memory,
+            processes: self.processes,
+            cpu_seconds: Some(cpu),
+            file_size: self.file_size,
+            disk: self.disk,
+            disk_growth: false,
+            stderr: self.stderr_limit,
+        };
+        let grants = self
+            .everyone()
+            .map(|p| {
+                p.canonicalize()
+                    .with_context(|| format!("--allow-read {}", p.display()))
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        let launcher = Launcher::this_program(crate::LAUNCHER)
+            .context("cannot find this program to launch bots with")?;
+        Ok(Sandbox::contained(launcher, limits, grants))
+    }
+}
+
+/// The share this process plays: `--shard`, or the one a scheduler gave
+/// it (said on standard error); `None` for the whole tournament.
+pub fn which_shard(given: Option<Shard>, shards: Option<usize>) -> anyhow::Result<Option<Shard>> {
+    if given.is_some() {
+        return Ok(given);
+    }
+    match shard::from_scheduler(|name| std::env::var(name).ok(), shards)
+        .map_err(anyhow::Error::msg)?
+    {
+        Some((found, source)) => {
+            eprintln!("inarow: playing shard {found}, from the {source}");
+            Ok(Some(found))
+        }
+        None if shards.is_some() => bail!(
+            "--shards needs JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) to say which share to play; or give --shard I/N"
+        ),
+        None => Ok(None),
+    }
+}
