@@ -12,7 +12,7 @@ use std::fmt;
 use inarow_core::{Game, GameResult, Outcome, PlayError, Player, Point, TicTacToe};
 
 use crate::machine::{Choice, Menace};
-use crate::training::Seat;
+use crate::seat::Seat;
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -252,7 +252,7 @@ impl Session {
 mod tests {
     use super::*;
     use crate::preset::Preset;
-    use crate::training::AgentSeat;
+    use crate::seat::AgentSeat;
 
     fn squares(session: &Session) -> Vec<(char, u16)> {
         session

@@ -301,7 +301,8 @@ mod tests {
     use inarow_agents::RandomAgent;
 
     use super::*;
-    use crate::training::{AgentSeat, train};
+    use crate::seat::AgentSeat;
+    use crate::training::train;
 
     fn trained() -> Memory {
         let mut x = Menace::new(Preset::Challenge, Player::X, 4);

@@ -1,48 +1,10 @@
-//! Who sits at the board, and training: many games in a row.
+//! Training: many games in a row against any [`Seat`].
 
-use inarow_agents::Agent;
-use inarow_core::{GameResult, Tally, TicTacToe};
+use inarow_core::{GameResult, Tally};
 
-use crate::machine::{Choice, Menace};
+use crate::machine::Menace;
+use crate::seat::Seat;
 use crate::session::{Ending, Session};
-
-/// Someone who sits at the board: a learning machine or any agent.
-pub trait Seat {
-    /// The move for `game`, or `None` to resign.
-    fn pick(&mut self, game: &TicTacToe) -> Option<inarow_core::Point>;
-
-    /// Told how the game ended for this seat, once it has ended.
-    fn finish(&mut self, result: GameResult);
-}
-
-impl Seat for Menace {
-    #[inline]
-    fn pick(&mut self, game: &TicTacToe) -> Option<inarow_core::Point> {
-        match self.choose(game)? {
-            Choice::Play(p) => Some(p),
-            Choice::Resign => None,
-        }
-    }
-
-    #[inline]
-    fn finish(&mut self, result: GameResult) {
-        self.learn(result);
-    }
-}
-
-/// An agent that does not learn, seated at the board.
-#[derive(Clone, Debug)]
-pub struct AgentSeat<A>(pub A);
-
-impl<A: Agent<TicTacToe>> Seat for AgentSeat<A> {
-    #[inline]
-    fn pick(&mut self, game: &TicTacToe) -> Option<inarow_core::Point> {
-        self.0.choose(game)
-    }
-
-    #[inline]
-    fn finish(&mut self, _result: GameResult) {}
-}
 
 /// Plays one game from the empty board between `menace` and `opponent`
 /// and tells both the result.
@@ -75,6 +37,7 @@ mod tests {
 
     use super::*;
     use crate::preset::Preset;
+    use crate::seat::AgentSeat;
 
     #[test]
     fn training_is_reproducible_and_learns_against_random() {
