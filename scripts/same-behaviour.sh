@@ -29,7 +29,7 @@ build() {
     if [ -d "$src" ]; then
         # Checking out in place keeps the times of unchanged files: cargo
         # rebuilds only what changed.
-        git -C "$src" checkout -q --detach "$2"
+        git -C "$src" checkout -q -f --detach "$2"
     else
         git worktree add -q --detach "$src" "$2"
     fi
