@@ -24,19 +24,22 @@ impl Iterator for Ones16 {
     }
 }
 
-/// A bitboard of up to 256 points.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Bits256(pub [u64; 4]);
+/// How many 64-bit words a [`Bits400`] takes.
+const WORDS: usize = crate::zobrist::MAX_POINTS.div_ceil(64);
 
-impl Bits256 {
+/// A bitboard of up to 400 points (20 x 20).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Bits400(pub [u64; WORDS]);
+
+impl Bits400 {
     /// No point set.
-    pub const EMPTY: Bits256 = Bits256([0; 4]);
+    pub const EMPTY: Bits400 = Bits400([0; WORDS]);
 
     /// The first `n` points set.
-    pub const fn first(n: usize) -> Bits256 {
-        let mut words = [0u64; 4];
+    pub const fn first(n: usize) -> Bits400 {
+        let mut words = [0u64; WORDS];
         let mut i = 0;
-        while i < 4 {
+        while i < WORDS {
             let lo = i * 64;
             words[i] = if n >= lo + 64 {
                 u64::MAX
@@ -47,7 +50,7 @@ impl Bits256 {
             };
             i += 1;
         }
-        Bits256(words)
+        Bits400(words)
     }
 
     /// Whether point `i` is set.
@@ -77,50 +80,50 @@ impl Bits256 {
     /// Whether no point is set.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.0 == [0; 4]
+        self.0 == [0; WORDS]
     }
 
     /// Points set in both.
     #[inline]
-    pub fn and(self, other: Bits256) -> Bits256 {
-        Bits256(std::array::from_fn(|i| self.0[i] & other.0[i]))
+    pub fn and(self, other: Bits400) -> Bits400 {
+        Bits400(std::array::from_fn(|i| self.0[i] & other.0[i]))
     }
 
     /// Points set in either.
     #[inline]
-    pub fn or(self, other: Bits256) -> Bits256 {
-        Bits256(std::array::from_fn(|i| self.0[i] | other.0[i]))
+    pub fn or(self, other: Bits400) -> Bits400 {
+        Bits400(std::array::from_fn(|i| self.0[i] | other.0[i]))
     }
 
     /// Points set in `self` but not in `other`.
     #[inline]
-    pub fn and_not(self, other: Bits256) -> Bits256 {
-        Bits256(std::array::from_fn(|i| self.0[i] & !other.0[i]))
+    pub fn and_not(self, other: Bits400) -> Bits400 {
+        Bits400(std::array::from_fn(|i| self.0[i] & !other.0[i]))
     }
 
     /// The set points, lowest first.
     #[inline]
-    pub fn ones(self) -> Ones256 {
-        Ones256 {
+    pub fn ones(self) -> Ones400 {
+        Ones400 {
             words: self.0,
             word: 0,
         }
     }
 }
 
-/// Iterates the set bits of a [`Bits256`], lowest first.
+/// Iterates the set bits of a [`Bits400`], lowest first.
 #[derive(Clone, Copy, Debug)]
-pub struct Ones256 {
-    words: [u64; 4],
+pub struct Ones400 {
+    words: [u64; WORDS],
     word: usize,
 }
 
-impl Iterator for Ones256 {
+impl Iterator for Ones400 {
     type Item = crate::Point;
 
     #[inline]
     fn next(&mut self) -> Option<crate::Point> {
-        while self.word < 4 {
+        while self.word < WORDS {
             let w = &mut self.words[self.word];
             if *w != 0 {
                 let i = w.trailing_zeros() as usize + self.word * 64;
@@ -139,8 +142,8 @@ mod tests {
 
     #[test]
     fn first_and_ones() {
-        for n in [0, 1, 9, 63, 64, 65, 128, 225, 256] {
-            let b = Bits256::first(n);
+        for n in [0, 1, 9, 63, 64, 65, 128, 225, 256, 257, 361, 400] {
+            let b = Bits400::first(n);
             assert_eq!(b.count(), n);
             assert_eq!(
                 b.ones().map(|p| p.index()).collect::<Vec<_>>(),
@@ -151,14 +154,14 @@ mod tests {
 
     #[test]
     fn set_get_clear() {
-        let mut b = Bits256::EMPTY;
-        for i in [0, 63, 64, 200, 255] {
+        let mut b = Bits400::EMPTY;
+        for i in [0, 63, 64, 200, 255, 256, 399] {
             b.set(i);
             assert!(b.get(i));
         }
-        assert_eq!(b.count(), 5);
+        assert_eq!(b.count(), 7);
         b.clear(64);
         assert!(!b.get(64));
-        assert_eq!(b.count(), 4);
+        assert_eq!(b.count(), 6);
     }
 }

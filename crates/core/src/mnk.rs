@@ -1,8 +1,9 @@
-//! The general m,n,k game on a 256-point bitboard, gomoku among them.
+//! The general m,n,k game on a bitboard of up to 400 points (20 x 20),
+//! gomoku among them.
 
 use std::fmt;
 
-use crate::bits::{Bits256, Ones256};
+use crate::bits::{Bits400, Ones400};
 use crate::notation::{self, ParseError};
 use crate::{Game, Outcome, PlayError, Player, Point, Symmetry, zobrist};
 
@@ -62,8 +63,8 @@ pub struct Mnk {
     cols: u8,
     k: u8,
     rule: Rule,
-    full: Bits256,
-    stones: [Bits256; 2],
+    full: Bits400,
+    stones: [Bits400; 2],
     to_move: Player,
     outcome: Option<Outcome>,
     hash: u64,
@@ -72,8 +73,8 @@ pub struct Mnk {
 impl Mnk {
     /// The empty `rows` x `cols` board where `k` in a row wins.
     ///
-    /// Boards hold at most 256 points; sides run from 1 to 16... up to 255
-    /// as long as the product fits.
+    /// Boards hold at most [`zobrist::MAX_POINTS`] (400) points: 20 x 20,
+    /// or longer sides (up to 255) as long as the product fits.
     pub fn new(rows: usize, cols: usize, k: usize, rule: Rule) -> Result<Mnk, ParseError> {
         if rows == 0 || cols == 0 || rows * cols > zobrist::MAX_POINTS || rows > 255 || cols > 255 {
             return Err(ParseError::new(format!(
@@ -91,8 +92,8 @@ impl Mnk {
             cols: cols as u8,
             k: k as u8,
             rule,
-            full: Bits256::first(rows * cols),
-            stones: [Bits256::EMPTY; 2],
+            full: Bits400::first(rows * cols),
+            stones: [Bits400::EMPTY; 2],
             to_move: Player::X,
             outcome: None,
             hash: 0,
@@ -120,12 +121,12 @@ impl Mnk {
     }
 
     /// The stones of `player`.
-    pub fn stones_of(&self, player: Player) -> Bits256 {
+    pub fn stones_of(&self, player: Player) -> Bits400 {
         self.stones[player.index()]
     }
 
     /// The empty points.
-    pub fn empty(&self) -> Bits256 {
+    pub fn empty(&self) -> Bits400 {
         self.full.and_not(self.stones[0].or(self.stones[1]))
     }
 
@@ -243,7 +244,7 @@ impl Mnk {
 }
 
 impl Game for Mnk {
-    type Moves = Ones256;
+    type Moves = Ones400;
 
     #[inline]
     fn rows(&self) -> usize {
@@ -314,9 +315,9 @@ impl Game for Mnk {
     }
 
     #[inline]
-    fn moves(&self) -> Ones256 {
+    fn moves(&self) -> Ones400 {
         if self.outcome.is_some() {
-            Bits256::EMPTY.ones()
+            Bits400::EMPTY.ones()
         } else {
             self.empty().ones()
         }
@@ -328,7 +329,7 @@ impl Game for Mnk {
     }
 
     #[inline]
-    fn empty_points(&self) -> Ones256 {
+    fn empty_points(&self) -> Ones400 {
         self.empty().ones()
     }
 
@@ -365,7 +366,7 @@ impl Game for Mnk {
             "symmetries of the square need a square board"
         );
         let mut game = self.clone();
-        game.stones = [Bits256::EMPTY; 2];
+        game.stones = [Bits400::EMPTY; 2];
         game.hash = if self.to_move == Player::O {
             zobrist::O_TO_MOVE
         } else {

@@ -255,6 +255,43 @@ game_suite!(
     Mnk::new(16, 16, 5, Rule::Exact).unwrap(),
     Rule::Exact
 );
+game_suite!(
+    mnk_20_20_5,
+    Mnk::new(20, 20, 5, Rule::Freestyle).unwrap(),
+    Rule::Freestyle
+);
+game_suite!(
+    mnk_19_17_5,
+    Mnk::new(19, 17, 5, Rule::Exact).unwrap(),
+    Rule::Exact
+);
+
+/// Boards grow to 400 points (20 x 20) and no further; a five in the
+/// corner past the 256th point wins.
+#[test]
+fn boards_hold_up_to_400_points() {
+    assert!(Mnk::new(20, 20, 5, Rule::Freestyle).is_ok());
+    assert!(Mnk::new(16, 25, 5, Rule::Freestyle).is_ok());
+    assert_eq!(
+        Mnk::new(21, 20, 5, Rule::Freestyle)
+            .unwrap_err()
+            .to_string(),
+        "a 21x20 board is not supported: it needs 1 to 400 points"
+    );
+    let mut game = Mnk::new(20, 20, 5, Rule::Freestyle).unwrap();
+    for x in 15..20 {
+        game.place(Point::at(19, x, 20), Player::X).unwrap();
+    }
+    assert_eq!(game.outcome(), Some(Outcome::Win(Player::X)));
+    assert_eq!(game.moves().count(), 0);
+    assert_eq!(
+        Mnk::new(20, 20, 5, Rule::Freestyle)
+            .unwrap()
+            .empty_points()
+            .last(),
+        Some(Point(399))
+    );
+}
 
 /// The two tic-tac-toe implementations are two views of the same rules.
 #[test]
