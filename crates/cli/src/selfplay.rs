@@ -4,17 +4,14 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Duration;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use inarow_core::{GameResult, Point};
-use inarow_engine::board::{MAX_SIZE, MIN_SIZE};
-use inarow_engine::search::{Limits, Options, Searcher};
 use inarow_files::write_atomic;
 use inarow_judge::shard::{self, Shard};
-use inarow_match::brain::{self, BrainProcess, Place};
-use inarow_match::part::{GameRow, Match, PairRecord, Part, mark, xy};
-use inarow_match::{self as matches, Contender, Plan, Verdict, openings, stats};
+use inarow_match::part::{GameRow, PairRecord, Part, mark, xy};
+use inarow_match::setup::Setup;
+use inarow_match::{self as matches, Plan, Verdict, stats};
 
 /// Options of `inarow selfplay`.
 #[derive(clap::Args, Debug)]
@@ -116,85 +113,33 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return run_merge(merge);
     }
     let share = crate::args::which_shard(args.shard, args.shards)?;
-    let size = args.size;
-    let rule = args.rule.rule();
-    // The referee's board and the engine's must both hold it.
-    inarow_core::Mnk::new(size, size, 5, rule)
-        .map_err(|e| anyhow::anyhow!("--size {size}: {e}"))?;
-    if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
-        bail!("--size must be between {MIN_SIZE} and {MAX_SIZE}");
+    let ready = Setup {
+        size: args.size,
+        rule: args.rule.rule(),
+        pairs: args.pairs,
+        openings: args.openings.clone(),
+        seed: args.seed,
+        stones: args.stones,
+        nodes: args.nodes,
+        ms: args.ms,
+        settings: [args.a.clone(), args.b.clone()],
+        brains: [args.a_brain.clone(), args.b_brain.clone()],
     }
-    if args.openings.is_none() && size < 7 {
-        bail!("--size must be at least 7 for generated openings (or give --openings)");
-    }
-    let a: Options = args.a.parse().map_err(anyhow::Error::msg).context("--a")?;
-    let b: Options = args.b.parse().map_err(anyhow::Error::msg).context("--b")?;
-    if args.pairs == 0 {
-        bail!("--pairs must be at least 1");
-    }
-    if !(1..=20).contains(&args.stones) {
-        bail!("--stones must be between 1 and 20");
-    }
-    let openings = match &args.openings {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read openings file {}", path.display()))?;
-            openings::parse_openings(&text, size).map_err(anyhow::Error::msg)?
-        }
-        None => openings::balanced_openings(args.seed, args.pairs, size, rule, args.stones),
-    };
-    let limits = match args.nodes {
-        Some(n) => Limits {
-            time: None,
-            depth: 60,
-            nodes: n,
-        },
-        None => Limits::time(Duration::from_millis(args.ms)),
-    };
-    if args.nodes.is_some() && (args.a_brain.is_some() || args.b_brain.is_some()) {
-        bail!("--nodes needs two engines of this build: a brain keeps its own clock, use --ms");
-    }
-    let turn = Duration::from_millis(args.ms);
-    let place = |path: &Option<PathBuf>| {
-        path.as_deref()
-            .map(Place::find)
-            .transpose()
-            .map_err(anyhow::Error::msg)
-    };
-    let brains = [place(&args.a_brain)?, place(&args.b_brain)?];
-    // Each brain is kept out of the other's folder (unless they share one).
-    let folders: Vec<PathBuf> = brains
-        .iter()
-        .flatten()
-        .map(|b| b.folder().to_path_buf())
-        .collect();
-    // Engine against engine needs no sandbox: nothing to probe, no warning.
-    let sandbox = if brains.iter().any(Option::is_some) {
+    .ready()
+    .map_err(anyhow::Error::msg)?;
+    let size = ready.setup.size;
+    let sandbox = if ready.needs_sandbox() {
         let sandbox = args
             .sandbox
-            .sandbox(brain::cpu_budget(args.pairs, size, turn))?
+            .sandbox(ready.cpu_budget())?
             // A brain lives in an installation: --disk bounds what it adds.
             .disk_counts_growth();
-        for place in brains.iter().flatten() {
-            for warning in place
-                .check(&sandbox, &folders)
-                .map_err(anyhow::Error::msg)?
-            {
-                eprintln!("inarow: warning: {warning}");
-            }
+        for warning in ready.check(&sandbox).map_err(anyhow::Error::msg)? {
+            eprintln!("inarow: warning: {warning}");
         }
         Some(sandbox)
     } else {
         None
-    };
-    let contender = |k: usize, options| -> anyhow::Result<Box<dyn Contender>> {
-        Ok(match (&brains[k], &sandbox) {
-            (Some(place), Some(sandbox)) => Box::new(
-                BrainProcess::start(place, &folders, sandbox, size, rule, turn)
-                    .map_err(anyhow::Error::msg)?,
-            ),
-            _ => Box::new(Searcher::new(options)),
-        })
     };
     let mut record = match &args.games {
         Some(path) => Some(std::io::BufWriter::new(
@@ -203,36 +148,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         )),
         None => None,
     };
-    let side = |k: usize, settings: &str| -> anyhow::Result<String> {
-        Ok(match &brains[k] {
-            Some(place) => format!(
-                "brain {} (folder SHA-256 {})",
-                place.folder().display(),
-                shard::folder_digest(place.folder()).map_err(anyhow::Error::msg)?
-            ),
-            None => settings.to_string(),
-        })
-    };
     // A share keeps its pairs in a part file, rewritten whole after each.
     let mut part = match share {
         Some(shard) => Some((
             Part::new(
                 shard,
-                Match {
-                    a: side(0, &args.a)?,
-                    b: side(1, &args.b)?,
-                    openings: openings
-                        .iter()
-                        .map(|o| o.iter().map(|&p| xy(p, size)).collect())
-                        .collect(),
-                    pairs: args.pairs,
-                    size,
-                    rule,
-                    nodes: args.nodes,
-                    ms: args.ms,
-                    elo0: args.elo0,
-                    elo1: args.elo1,
-                },
+                ready
+                    .part_match((args.elo0, args.elo1))
+                    .map_err(anyhow::Error::msg)?,
             ),
             args.part.clone().unwrap_or_else(|| {
                 format!("selfplay-part-{}-of-{}.json", shard.index, shard.count).into()
@@ -254,14 +177,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             path.display()
         );
     }
-    let mut sa = contender(0, a)?;
-    let mut sb = contender(1, b)?;
+    let mut sa = ready
+        .contender(0, sandbox.as_ref())
+        .map_err(anyhow::Error::msg)?;
+    let mut sb = ready
+        .contender(1, sandbox.as_ref())
+        .map_err(anyhow::Error::msg)?;
     let plan = Plan {
-        openings: &openings,
+        openings: &ready.openings,
         pairs: args.pairs,
         size,
-        rule,
-        limits,
+        rule: ready.setup.rule,
+        limits: ready.limits,
         elo0: args.elo0,
         elo1: args.elo1,
         share: share.unwrap_or(Shard::WHOLE),

@@ -9,6 +9,8 @@
 //! - [`game`]: one game from an opening, the [`Contender`] trait and the engine as one.
 //! - [`brain`]: a Gomocup brain program as a contender.
 //! - [`stats`]: Elo with error bars and the SPRT over a [`Tally`].
+//! - [`setup`]: a match as a front asks for it (board, rule, openings,
+//!   limits, engines or brains), checked and made ready to play.
 //! - [`part`]: a match played in shares on many machines: its part files and
 //!   their merge (the shares themselves are `inarow_judge::shard`'s).
 //!
@@ -21,6 +23,7 @@ pub mod brain;
 pub mod game;
 pub mod openings;
 pub mod part;
+pub mod setup;
 pub mod stats;
 
 use std::time::Duration;

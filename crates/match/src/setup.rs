@@ -1,0 +1,213 @@
+//! A match as a front asks for it, checked and made ready to play: the
+//! board and the rule, the openings (from a file, or balanced ones from a
+//! seed), what each side spends on a move, and the two sides (engine
+//! settings of this build, or Gomocup brains found before anything starts).
+//! The front reads its flags into a [`Setup`], asks it for the sandbox the
+//! brains need, and gets back the contenders; it only prints.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use inarow_core::{Mnk, Rule};
+use inarow_engine::board::{MAX_SIZE, MIN_SIZE};
+use inarow_engine::search::{Limits, Options, Searcher};
+use inarow_sandbox::Sandbox;
+
+use crate::brain::{self, BrainProcess, Place};
+use crate::openings::{self, Opening};
+use crate::{Contender, part};
+
+/// What a match is asked to be, before anything starts.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// The board's side.
+    pub size: usize,
+    /// Freestyle or exact five.
+    pub rule: Rule,
+    /// Pairs of games at most.
+    pub pairs: usize,
+    /// An openings file (one opening a line, `x,y` points), or `None` for
+    /// balanced openings made from `seed`.
+    pub openings: Option<PathBuf>,
+    /// The seed of the generated openings.
+    pub seed: u64,
+    /// Stones in each generated opening (1 to 20).
+    pub stones: usize,
+    /// Nodes per move (engines of this build only), or `None` on the clock.
+    pub nodes: Option<u64>,
+    /// Milliseconds per move on the clock (and a brain's turn).
+    pub ms: u64,
+    /// Engine settings of A and B, as text (`width=12,...`).
+    pub settings: [String; 2],
+    /// A brain's program for A or B instead of the engine.
+    pub brains: [Option<PathBuf>; 2],
+}
+
+/// A [`Setup`] checked: its openings made, its engines' options read and
+/// its brains found.
+#[derive(Debug)]
+pub struct Ready {
+    /// The setup.
+    pub setup: Setup,
+    /// The openings, used in turn.
+    pub openings: Vec<Opening>,
+    /// What each side may spend on a move.
+    pub limits: Limits,
+    options: [Options; 2],
+    places: [Option<Place>; 2],
+    /// Every brain's folder: each brain is kept out of the other's.
+    folders: Vec<PathBuf>,
+}
+
+impl Setup {
+    /// Checks the setup and makes its openings; the error is one line
+    /// naming the flag at fault.
+    pub fn ready(self) -> Result<Ready, String> {
+        let size = self.size;
+        // The referee's board and the engine's must both hold it.
+        Mnk::new(size, size, 5, self.rule).map_err(|e| format!("--size {size}: {e}"))?;
+        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+            return Err(format!("--size must be between {MIN_SIZE} and {MAX_SIZE}"));
+        }
+        if self.openings.is_none() && size < 7 {
+            return Err(
+                "--size must be at least 7 for generated openings (or give --openings)".into(),
+            );
+        }
+        let options = [0, 1].map(|k| {
+            self.settings[k]
+                .parse::<Options>()
+                .map_err(|e| format!("--{}: {e}", ["a", "b"][k]))
+        });
+        let [a, b] = options;
+        let options = [a?, b?];
+        if self.pairs == 0 {
+            return Err("--pairs must be at least 1".into());
+        }
+        if !(1..=20).contains(&self.stones) {
+            return Err("--stones must be between 1 and 20".into());
+        }
+        let openings = match &self.openings {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read openings file {}: {e}", path.display()))?;
+                openings::parse_openings(&text, size)?
+            }
+            None => {
+                openings::balanced_openings(self.seed, self.pairs, size, self.rule, self.stones)
+            }
+        };
+        let limits = match self.nodes {
+            Some(n) => Limits {
+                time: None,
+                depth: 60,
+                nodes: n,
+            },
+            None => Limits::time(Duration::from_millis(self.ms)),
+        };
+        if self.nodes.is_some() && self.brains.iter().any(Option::is_some) {
+            return Err(
+                "--nodes needs two engines of this build: a brain keeps its own clock, use --ms"
+                    .into(),
+            );
+        }
+        let find = |path: &Option<PathBuf>| path.as_deref().map(Place::find).transpose();
+        let places = [find(&self.brains[0])?, find(&self.brains[1])?];
+        let folders = places
+            .iter()
+            .flatten()
+            .map(|b| b.folder().to_path_buf())
+            .collect();
+        Ok(Ready {
+            setup: self,
+            openings,
+            limits,
+            options,
+            places,
+            folders,
+        })
+    }
+}
+
+impl Ready {
+    /// A brain's time per move.
+    fn turn(&self) -> Duration {
+        Duration::from_millis(self.setup.ms)
+    }
+
+    /// Whether a side is a brain, which runs in the sandbox (engine against
+    /// engine needs none: nothing to probe, no warning).
+    pub fn needs_sandbox(&self) -> bool {
+        self.places.iter().any(Option::is_some)
+    }
+
+    /// The CPU seconds a brain's whole match may take, unless the front
+    /// gives another limit.
+    pub fn cpu_budget(&self) -> u64 {
+        brain::cpu_budget(self.setup.pairs, self.setup.size, self.turn())
+    }
+
+    /// Probes each brain's sandbox: the warnings to show, or why a brain
+    /// cannot run there.
+    pub fn check(&self, sandbox: &Sandbox) -> Result<Vec<String>, String> {
+        let mut warnings = Vec::new();
+        for place in self.places.iter().flatten() {
+            warnings.extend(place.check(sandbox, &self.folders)?);
+        }
+        Ok(warnings)
+    }
+
+    /// Side `k` (0 for A, 1 for B) as a part file names it: its engine
+    /// settings, or its brain's path and folder digest.
+    pub fn describe(&self, k: usize) -> Result<String, String> {
+        Ok(match &self.places[k] {
+            Some(place) => format!(
+                "brain {} (folder SHA-256 {})",
+                place.folder().display(),
+                inarow_judge::shard::folder_digest(place.folder())?
+            ),
+            None => self.setup.settings[k].clone(),
+        })
+    }
+
+    /// Side `k` started: a brain in `sandbox` (which [`Ready::needs_sandbox`]
+    /// asked for), or the engine of this build.
+    pub fn contender(
+        &self,
+        k: usize,
+        sandbox: Option<&Sandbox>,
+    ) -> Result<Box<dyn Contender>, String> {
+        Ok(match (&self.places[k], sandbox) {
+            (Some(place), Some(sandbox)) => Box::new(BrainProcess::start(
+                place,
+                &self.folders,
+                sandbox,
+                self.setup.size,
+                self.setup.rule,
+                self.turn(),
+            )?),
+            _ => Box::new(Searcher::new(self.options[k])),
+        })
+    }
+
+    /// The match a part file belongs to.
+    pub fn part_match(&self, elo: (f64, f64)) -> Result<part::Match, String> {
+        let size = self.setup.size;
+        Ok(part::Match {
+            a: self.describe(0)?,
+            b: self.describe(1)?,
+            openings: self
+                .openings
+                .iter()
+                .map(|o| o.iter().map(|&p| part::xy(p, size)).collect())
+                .collect(),
+            pairs: self.setup.pairs,
+            size,
+            rule: self.setup.rule,
+            nodes: self.setup.nodes,
+            ms: self.setup.ms,
+            elo0: elo.0,
+            elo1: elo.1,
+        })
+    }
+}
