@@ -100,6 +100,7 @@ fn parts() -> Vec<(String, String)> {
                     winner: Some(names[f.a].clone()),
                     reason: Some(Ending::Five),
                     forfeit: None,
+                    size: 15,
                 })
                 .collect();
             (

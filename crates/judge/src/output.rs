@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 
 use crate::referee::{Ending, GameRecord};
 use crate::tournament::Results;
-use inarow_protocol::koth::SIZE;
 
 pub use inarow_files::write_atomic;
 
@@ -95,7 +94,8 @@ pub fn sgf_by(game: &GameRecord, app: &str, finished: bool) -> String {
         },
     };
     let mut out = format!(
-        "(;FF[4]GM[4]CA[UTF-8]SZ[{SIZE}]AP[{}]GN[game {}: {} opens against {}]PB[{}]PW[{}]",
+        "(;FF[4]GM[4]CA[UTF-8]SZ[{}]AP[{}]GN[game {}: {} opens against {}]PB[{}]PW[{}]",
+        game.size,
         sgf_text(app),
         game.index,
         sgf_text(&game.a),
@@ -184,12 +184,37 @@ mod tests {
             winner: Some("bob]".into()),
             reason: Some(Ending::Five),
             forfeit: None,
+            size: 15,
         };
         let text = sgf(&game);
         assert!(text.starts_with("(;FF[4]GM[4]"));
         assert!(text.contains("PB[bob\\]]PW[ann]RE[B+]"));
         assert!(text.ends_with(";B[ao];W[db])\n"), "{text}");
         assert_eq!(sgf_name(&game), "game-0003-ann-vs-bob_.sgf");
+    }
+
+    #[test]
+    fn a_record_keeps_its_board_size() {
+        use inarow_core::{Player, Point};
+        let mut game = GameRecord::sized("you", "inarow engine", 9);
+        game.lay(Seat::A, Point::at(8, 0, 9), Player::X);
+        game.lay(Seat::B, Point::at(4, 4, 9), Player::O);
+        assert_eq!((game.stones[0].x, game.stones[0].y), (0, 8));
+        assert_eq!((game.stones[1].x, game.stones[1].y), (4, 4));
+        let text = sgf_by(&game, "inarow serve", false);
+        assert!(text.contains("SZ[9]"), "{text}");
+        assert!(text.ends_with(";B[ai];W[ee])\n"), "{text}");
+        let json = serde_json::to_value(&game).unwrap();
+        assert_eq!(json["size"], 9);
+        let back: GameRecord = serde_json::from_value(json).unwrap();
+        assert_eq!(back, game);
+        // 15 x 15 records are written as they always were: no size.
+        let game = GameRecord::new("a", "b");
+        assert!(sgf(&game).contains("SZ[15]"));
+        let json = serde_json::to_value(&game).unwrap();
+        assert!(json.get("size").is_none(), "{json}");
+        let back: GameRecord = serde_json::from_value(json).unwrap();
+        assert_eq!(back.size, 15);
     }
 
     #[test]

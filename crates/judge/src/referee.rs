@@ -340,6 +340,18 @@ pub struct GameRecord {
     pub reason: Option<Ending>,
     /// The bot that forfeited and why.
     pub forfeit: Option<Forfeit>,
+    /// The board's side: 15 in every judge game (and then not written, so
+    /// records read and write as before); the web page plays 5 to 20.
+    #[serde(default = "fifteen", skip_serializing_if = "is_fifteen")]
+    pub size: u8,
+}
+
+fn fifteen() -> u8 {
+    SIZE as u8
+}
+
+fn is_fifteen(size: &u8) -> bool {
+    *size == fifteen()
 }
 
 /// A lost game through a fault rather than on the board.
@@ -361,6 +373,12 @@ impl GameRecord {
     /// the endings ([`end`](GameRecord::end), [`forfeit`](GameRecord::forfeit),
     /// [`resign`](GameRecord::resign)).
     pub fn new(a: &str, b: &str) -> GameRecord {
+        GameRecord::sized(a, b, SIZE)
+    }
+
+    /// [`new`](GameRecord::new) on a board `size` points wide (the judge
+    /// plays 15; the web page plays 5 to 20).
+    pub fn sized(a: &str, b: &str, size: usize) -> GameRecord {
         GameRecord {
             index: 0,
             a: a.to_string(),
@@ -374,6 +392,7 @@ impl GameRecord {
             winner: None,
             reason: None,
             forfeit: None,
+            size: size as u8,
         }
     }
 
@@ -393,7 +412,8 @@ impl GameRecord {
 
     /// Notes a stone of `colour` put at `point` by the bot in `seat`.
     pub fn lay(&mut self, seat: Seat, point: Point, colour: Player) {
-        let [x, y] = xy(point);
+        let (x, y) = point.xy(self.size as usize);
+        let (x, y) = (x as u8, y as u8);
         self.stones.push(Stone {
             by: seat,
             colour: colour.into(),

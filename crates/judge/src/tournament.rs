@@ -595,6 +595,7 @@ mod tests {
                 fault: Fault::Eof,
                 reason: String::new(),
             }),
+            size: 15,
         }
     }
 
