@@ -14,8 +14,9 @@
 # there (DIR/base, DIR/new), so that a second run rebuilds only what changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rev=${1:-main}
-rev2=${2:-}
+# Named here, in this checkout: HEAD inside a kept worktree is its own.
+rev=$(git rev-parse --verify "${1:-main}^{commit}")
+rev2=${2:+$(git rev-parse --verify "$2^{commit}")}
 work=$(mktemp -d)
 chmod 755 "$work"
 keep=${SAME_BEHAVIOUR_CACHE:-}
