@@ -43,73 +43,75 @@ macro_rules! params {
     };
 }
 
+// The defaults are the first SPSA round's (314 rounds of 16 games at
+// 4,000 nodes a move, docs/engine.md "The selective search"), rounded.
 params! {
     /// Reduction of every late move, hundredths of a ply.
-    lmr_base = 20, 0, 300;
+    lmr_base = 31, 0, 300;
     /// Reduction per ln(depth)·ln(move number), hundredths of a ply.
-    lmr_scale = 60, 0, 300;
+    lmr_scale = 37, 0, 300;
     /// Less reduction at principal-variation nodes.
-    lmr_pv = 100, 0, 300;
+    lmr_pv = 109, 0, 300;
     /// More reduction at expected cut nodes.
-    lmr_cut = 80, 0, 300;
+    lmr_cut = 46, 0, 300;
     /// Less reduction where the static score improves on two plies ago.
-    lmr_improving = 50, 0, 300;
+    lmr_improving = 17, 0, 300;
     /// Less reduction for moves that make or stop a set-up (a three, a
     /// three with a two, two twos).
-    lmr_setup = 80, 0, 300;
+    lmr_setup = 72, 0, 300;
     /// History score worth one ply less (or more) reduction.
-    lmr_history = 4000, 500, 30000;
+    lmr_history = 736, 500, 30000;
     /// Moves searched before quiet ones are pruned: base, hundredths.
-    lmp_base = 300, 0, 2000;
+    lmp_base = 428, 0, 2000;
     /// Moves before pruning per depth^(lmp_power/100), hundredths.
-    lmp_scale = 100, 10, 1000;
+    lmp_scale = 31, 10, 1000;
     /// Exponent of the depth in the move count, hundredths.
-    lmp_power = 130, 50, 250;
+    lmp_power = 127, 50, 250;
     /// Deepest remaining depth (plies) for reverse futility pruning.
-    rfp_depth = 6, 0, 20;
+    rfp_depth = 5, 0, 20;
     /// Reverse futility margin per ply of depth.
-    rfp_margin = 50, 5, 500;
+    rfp_margin = 46, 5, 500;
     /// Deepest remaining depth (plies) for razoring into the leaf VCF.
     razor_depth = 3, 0, 10;
     /// Razoring margin: fixed part.
-    razor_base = 80, 0, 1000;
+    razor_base = 62, 0, 1000;
     /// Razoring margin: per ply of depth.
-    razor_margin = 60, 0, 1000;
+    razor_margin = 70, 0, 1000;
     /// Deepest remaining depth (plies) for futility pruning of quiet moves.
-    futility_depth = 3, 0, 10;
+    futility_depth = 1, 0, 10;
     /// Futility margin per ply of depth.
-    futility_margin = 90, 5, 1000;
+    futility_margin = 63, 5, 1000;
     /// Least depth (plies) for null-move pruning; 0 turns it off.
-    nmp_depth = 3, 0, 20;
+    nmp_depth = 2, 0, 20;
     /// Null-move reduction: fixed part, hundredths of a ply.
-    nmp_base = 300, 100, 800;
+    nmp_base = 364, 100, 800;
     /// Null-move reduction per ply of depth, hundredths.
-    nmp_scale = 25, 0, 100;
+    nmp_scale = 26, 0, 100;
     /// Least depth (plies) for internal iterative reduction without a table move.
-    iir_depth = 5, 0, 20;
+    iir_depth = 6, 0, 20;
     /// First aspiration window half-width; 0 searches every iteration with
     /// a full window.
-    aspiration = 60, 0, 2000;
+    aspiration = 169, 0, 2000;
     /// Depth a four's forced block costs, hundredths (100: a whole ply).
-    block_cost = 0, 0, 100;
+    block_cost = 3, 0, 100;
     /// Depth a four costs, hundredths.
-    four_cost = 100, 0, 150;
+    four_cost = 107, 0, 150;
     /// Depth a move that makes an open three (or a three-three) costs,
     /// hundredths: threats are followed further than quiet moves.
     three_cost = 100, 0, 150;
     /// Depth a defence against a three or a fork costs, hundredths.
-    defence_cost = 100, 0, 150;
+    defence_cost = 94, 0, 150;
     /// Fours a leaf VCF plays in a row at most.
-    vcf_fours = 12, 0, 40;
+    vcf_fours = 10, 0, 40;
     /// Fours after which the leaf VCF keeps only fours near the last one.
-    vcf_near = 3, 0, 40;
+    vcf_near = 0, 0, 40;
     /// Node budget of a quick VCF at the root before the tree (0: none): a
     /// short win by fours is played without growing a tree for it.
     root_vcf = 3000, 0, 100000;
     /// Greatest history bonus of one cut.
-    history_max = 2000, 100, 20000;
+    history_max = 578, 100, 20000;
     /// Ordering weight of the history score, in 1/16.
-    history_weight = 16, 0, 256;
+    history_weight = 7, 0, 256;
     /// Ordering weight of what a move makes for us by its class (a set-up,
     /// a threat), hundredths of the class's step bonus times three.
     order_setup = 300, 0, 3000;
