@@ -213,3 +213,71 @@ test("tournament replay: files written, grid, numbers, arrow keys, autoplay, win
   assert(await shown() === paused && paused < total, `autoplay did not pause: ${paused} -> ${await shown()}`);
   assert(await page.$eval("#tour-play", (b) => b.dataset.playing) === "false", "play button still pauses");
 });
+
+test("gomoku: a 9x9 game against the engine", async (page) => {
+  await lookAs(page, LOOKS[0]);
+  await page.goto(url);
+  await page.click('header button[data-tab="gomoku"]');
+  page.on("dialog", (d) => d.accept());
+  const sizes = await page.$$eval("#gomoku-size option", (os) => os.map((o) => o.value).join(","));
+  assert(sizes === "5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20", `board sizes ${sizes}`);
+  assert(await page.$eval("#gomoku-size", (s) => s.value) === "15", "15x15 is not the default");
+  await page.selectOption("#gomoku-size", "9");
+  await page.selectOption("#gomoku-opener", "you");
+  await page.selectOption("#gomoku-time", "100");
+  await page.click("#gomoku-new");
+  await page.waitForFunction(() => document.querySelectorAll("#gomoku-board button").length === 81);
+  const cols = await page.$$eval("#gomoku-board .coord.col", (cs) => cs.map((c) => c.textContent).join(""));
+  assert(cols === "ABCDEFGHJ", `column letters ${cols}`);
+  const rows = await page.$$eval("#gomoku-board .coord.row", (cs) => cs.map((c) => c.textContent).join(","));
+  assert(rows === "9,8,7,6,5,4,3,2,1", `row numbers ${rows}`);
+  const stars = await page.$$eval("#gomoku-board button.star", (bs) => bs.map((b) => b.getAttribute("aria-label")).join(" "));
+  assert(stars === "C7 G7 E5 C3 G3", `star points ${stars}`);
+  // The grid ends at the last row and column.
+  assert(await page.$eval('#gomoku-board button[data-x="8"][data-y="8"]', (b) => b.classList.contains("edge-b") && b.classList.contains("edge-r")),
+    "the grid runs past the board's edge");
+  // The opening: two black stones and a white one, then the engine answers.
+  for (const [i, [x, y]] of [[4, 4], [5, 5], [5, 3]].entries()) {
+    await page.click(`#gomoku-board button[data-x="${x}"][data-y="${y}"]`);
+    await page.waitForFunction((n) => [...document.querySelectorAll("#gomoku-board button")].filter((b) => b.dataset.stone).length > n, i);
+  }
+  await page.waitForFunction(() => !["opening", "thinking"].includes(document.querySelector("#gomoku-note").dataset.phase), null, { timeout: 30000 });
+  if (await phase(page) === "colour") await page.click("#gomoku-black");
+  await page.waitForFunction(() => document.querySelector("#gomoku-note").dataset.phase === "play", null, { timeout: 30000 });
+  // A move of ours, and the engine's answer on the 9x9 board.
+  const before = await stoneCount(page);
+  const target = await page.$$eval("#gomoku-board button:not([disabled])", (bs) => {
+    const d = (b) => Math.abs(b.dataset.x - 4) + Math.abs(b.dataset.y - 4);
+    const b = bs.sort((a, c) => d(a) - d(c))[0];
+    return [b.dataset.x, b.dataset.y];
+  });
+  await page.click(`#gomoku-board button[data-x="${target[0]}"][data-y="${target[1]}"]`);
+  await page.waitForFunction((n) => {
+    const stones = [...document.querySelectorAll("#gomoku-board button")].filter((b) => b.dataset.stone).length;
+    const phase = document.querySelector("#gomoku-note").dataset.phase;
+    return (stones >= n + 2 && phase === "play") || phase === "over";
+  }, before, { timeout: 30000 });
+  assert(await page.$$eval("#gomoku-board button", (bs) => bs.length) === 81, "the board is not 9x9 any more");
+  const thought = await page.$eval("#gomoku-thought", (t) => t.textContent);
+  assert(/^Played [A-HJ][1-9]\. /.test(thought), `the engine's move ${thought}`);
+  const moves = await page.$$eval("#gomoku-moves li", (ls) => ls.map((l) => l.textContent.trim()));
+  assert(moves.length === before + 2 && moves.every((m) => /^[A-HJ][1-9] /.test(m)), `move list ${moves}`);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#gomoku-sgf")]);
+  const sgf = readFileSync(await download.path(), "utf8");
+  assert(sgf.startsWith("(;FF[4]GM[4]CA[UTF-8]SZ[9]AP[inarow serve]"), `SGF ${sgf}`);
+  assert((sgf.match(/;[BW]\[[a-i]{2}\]/g) || []).length === before + 2, `SGF stones ${sgf}`);
+  for (const look of LOOKS) {
+    await lookAs(page, look);
+    await shot(page, `gomoku-9x9-${look.name}`);
+  }
+  // The game on the analysis board keeps its size.
+  await page.click("#gomoku-to-analysis");
+  await page.waitForFunction(() => !document.querySelector("#analysis").hidden);
+  assert(await page.$eval("#an-size", (s) => s.value) === "9", "the analysis board is not 9x9");
+  assert(await page.$$eval("#an-board button", (bs) => bs.length) === 81, "the analysis board has another size");
+  // Back to 15x15 for whatever comes next.
+  await page.click("#mode-play");
+  await page.selectOption("#gomoku-size", "15");
+  await page.click("#gomoku-new");
+  await page.waitForFunction(() => document.querySelectorAll("#gomoku-board button").length === 225);
+});

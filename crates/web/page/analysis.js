@@ -625,9 +625,9 @@ $("mode-analysis").onclick = () => gomokuMode(true);
 $("gomoku-to-analysis").onclick = () => {
   const s = gomoku.state;
   if (!s || !s.stones.length) return;
-  an.size = 15;
+  an.size = s.size || 15;
   an.rule = s.rule || "freestyle";
-  $("an-size").value = 15;
+  $("an-size").value = an.size;
   $("an-rule").value = an.rule;
   an.moves = s.stones.map((st) => [st.x, st.y, st.colour]);
   an.cursor = an.moves.length;
@@ -647,7 +647,7 @@ $("gomoku-hint").onclick = async () => {
   $("gomoku-hint").disabled = true;
   $("gomoku-hint-text").textContent = "Thinking of a hint…";
   try {
-    const r = await askEngine({ size: 15, rule: s.rule || "freestyle", stones: asked.stones, lines: 1, ms: 1000 }, () => true);
+    const r = await askEngine({ size: s.size || 15, rule: s.rule || "freestyle", stones: asked.stones, lines: 1, ms: 1000 }, () => true);
     const now = gomoku.state;
     if (!now || now.game_id !== id || now.stones.length !== count) return;
     gomoku.hint = { move: r.lines[0].move, count, id };

@@ -1,9 +1,11 @@
 
 // ---------- Gomoku ----------
 const gomoku = { state: null, marked: [], seen: 0, timer: null, focus: [7, 7], hint: null };
-const COLS = "ABCDEFGHJKLMNOP";
-const gname = ([x, y]) => `${COLS[x]}${15 - y}`;
-const STARS = new Set(["3,3", "11,3", "7,7", "3,11", "11,11"]);
+const COLS = "ABCDEFGHJKLMNOPQRSTU";
+/** The board side of the game on show (15 before the first game). */
+const gsize = () => (gomoku.state && gomoku.state.size) || 15;
+const gname = ([x, y]) => `${COLS[x]}${gsize() - y}`;
+for (let n = 5; n <= 20; n++) $("gomoku-size").append(el("option", n === 15 ? { value: n, selected: "" } : { value: n }, `${n}x${n}`));
 const IN_PROGRESS = ["opening", "answer", "colour", "thinking", "play"];
 
 /** The five (or more) in a row through the last of `stones` ([x, y, colour] in order), or []. */
@@ -33,7 +35,10 @@ $("gomoku-new").onclick = () => {
   const s = gomoku.state;
   if (s && IN_PROGRESS.includes(s.phase) && !confirm("Abandon the game in progress and start a new one?")) return;
   gomoku.marked = [];
-  gomokuAction("/api/gomoku/new", { opener: $("gomoku-opener").value, time_ms: Number($("gomoku-time").value), rule: $("gomoku-rule").value });
+  gomokuAction("/api/gomoku/new", {
+    opener: $("gomoku-opener").value, time_ms: Number($("gomoku-time").value),
+    rule: $("gomoku-rule").value, size: Number($("gomoku-size").value),
+  });
 };
 $("gomoku-undo").onclick = () => gomokuAction("/api/gomoku/takeback", {});
 $("gomoku-resign").onclick = () => { if (confirm("Resign this game?")) gomokuAction("/api/gomoku/resign", {}); };
@@ -66,21 +71,30 @@ function gomokuClick(x, y) {
   gomokuAction("/api/gomoku/move", { x, y });
 }
 
-/** The board's points (buttons) with coordinates on the left and at the bottom. */
-function buildGoban(board) {
+/** The board's n x n points (buttons) with coordinates on the left and at the bottom. */
+function buildGoban(board, n) {
+  board.replaceChildren();
+  board.dataset.size = n;
+  board.style.gridTemplateColumns = `0.7fr repeat(${n}, 1fr)`;
+  board.style.gridTemplateRows = `repeat(${n}, 1fr) 0.7fr`;
+  board.style.aspectRatio = `${n + 0.7} / ${n + 0.7}`;
   board.classList.toggle("numbers", $("gomoku-numbers").checked);
-  for (let y = 0; y < 15; y++) {
-    board.append(el("span", { class: "coord row" }, String(15 - y)));
-    for (let x = 0; x < 15; x++) {
-      const b = el("button", { "data-x": x, "data-y": y, "aria-label": gname([x, y]) });
-      if (STARS.has(x + "," + y)) b.classList.add("star");
+  const stars = starPoints(n);
+  for (let y = 0; y < n; y++) {
+    board.append(el("span", { class: "coord row" }, String(n - y)));
+    for (let x = 0; x < n; x++) {
+      const b = el("button", { "data-x": x, "data-y": y, "aria-label": `${COLS[x]}${n - y}` });
+      if (stars.has(x + "," + y)) b.classList.add("star");
+      if (y === n - 1) b.classList.add("edge-b");
+      if (x === n - 1) b.classList.add("edge-r");
       b.onclick = () => gomokuClick(x, y);
       board.append(b);
     }
   }
   board.append(el("span", { class: "coord" }));
-  for (let x = 0; x < 15; x++) board.append(el("span", { class: "coord col" }, COLS[x]));
-  boardKeys(board, () => 15, () => gomoku.focus, (p) => { gomoku.focus = p; });
+  for (let x = 0; x < n; x++) board.append(el("span", { class: "coord col" }, COLS[x]));
+  gomoku.focus = [n >> 1, n >> 1];
+  boardKeys(board, () => n, () => gomoku.focus, (p) => { gomoku.focus = p; });
 }
 
 const stoneDot = (colour) => el("span", { class: "dot " + (colour === "B" ? "b" : "w") });
@@ -90,7 +104,8 @@ function drawGomoku(s) {
   gomoku.state = s;
   gomoku.seen = performance.now();
   const board = $("gomoku-board");
-  if (!board.children.length) buildGoban(board);
+  const n = s.size || 15;
+  if (Number(board.dataset.size) !== n) buildGoban(board, n);
   const at = new Map(s.stones.map((st, i) => [st.x + "," + st.y, { ...st, i }]));
   const over = s.phase === "over" && !s.resigned;
   const line = over ? winningLine(s.stones.map((st) => [st.x, st.y, st.colour])) : [];

@@ -40,13 +40,19 @@ fn stones(v: &Value) -> Vec<(u64, u64, String)> {
         .collect()
 }
 
-/// An empty point near the centre.
+/// An empty point near the centre of the game's board.
 fn empty_point(v: &Value) -> (u64, u64) {
     let taken = stones(v);
-    for r in 0..8i64 {
+    let size = v["size"].as_i64().unwrap();
+    let c = size / 2;
+    for r in 0..=c {
         for dy in -r..=r {
             for dx in -r..=r {
-                let (x, y) = ((7 + dx) as u64, (7 + dy) as u64);
+                let (x, y) = (c + dx, c + dy);
+                if x < 0 || y < 0 || x >= size || y >= size {
+                    continue;
+                }
+                let (x, y) = (x as u64, y as u64);
                 if !taken.iter().any(|s| s.0 == x && s.1 == y) {
                     return (x, y);
                 }
@@ -426,4 +432,103 @@ async fn the_rule_is_chosen_with_a_new_game() {
     // The game refused left the exact game as it was.
     let (_, v) = t.call("GET", "/api/gomoku", None).await;
     assert_eq!(v["rule"], "exact");
+}
+
+/// Every stone of the game on show lies on its `size` x `size` board.
+fn on_board(v: &Value, size: u64) {
+    assert_eq!(v["size"], size, "{v}");
+    for (x, y, _) in stones(v) {
+        assert!(
+            x < size && y < size,
+            "({x},{y}) is off the {size}x{size} board: {v}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_board_size_is_chosen_with_a_new_game() {
+    let t = app(Preset::Challenge);
+    let (_, v) = t.call("GET", "/api/gomoku", None).await;
+    assert_eq!(v["size"], 15, "{v}");
+    // 9x9, the person opening: the points are the 9x9 board's.
+    let (status, v) = post(
+        &t,
+        "/api/gomoku/new",
+        r#"{"opener":"you","time_ms":50,"size":9}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["size"], 9);
+    let (status, body) = post(&t, "/api/gomoku/move", r#"{"x":9,"y":0}"#).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        error_of(&body),
+        "(9,0) is off the board: x and y go from 0 to 8"
+    );
+    for (x, y) in [(4, 4), (5, 5), (5, 3)] {
+        let (status, v) = post(&t, "/api/gomoku/move", &format!("{{\"x\":{x},\"y\":{y}}}")).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+    let mut v = settled(&t).await;
+    on_board(&v, 9);
+    if v["phase"] == "colour" {
+        post(&t, "/api/gomoku/colour", r#"{"colour":"black"}"#).await;
+        v = settled(&t).await;
+    }
+    play_moves(&t, v, 3).await;
+    let v = settled(&t).await;
+    on_board(&v, 9);
+    assert!(stones(&v).len() >= 6, "{v}");
+    let (status, sgf) = t.call("GET", "/api/gomoku/sgf", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let sgf = sgf.as_str().unwrap();
+    assert!(
+        sgf.starts_with("(;FF[4]GM[4]CA[UTF-8]SZ[9]AP[inarow serve]"),
+        "{sgf}"
+    );
+
+    // The smallest and the largest board, the engine opening.
+    for size in [5u64, 20] {
+        let (status, v) = post(
+            &t,
+            "/api/gomoku/new",
+            &format!(r#"{{"opener":"engine","time_ms":50,"size":{size}}}"#),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let v = settled(&t).await;
+        assert_eq!(v["phase"], "answer", "{v}");
+        on_board(&v, size);
+        post(&t, "/api/gomoku/answer", r#"{"choice":"black"}"#).await;
+        let v = settled(&t).await;
+        on_board(&v, size);
+        play_moves(&t, v, 2).await;
+        on_board(&settled(&t).await, size);
+    }
+
+    // Sizes out of range: one line, and the game on show stays.
+    for (body, message) in [
+        (
+            r#"{"opener":"you","time_ms":50,"size":4}"#,
+            "board size 4 is out of range: use 5 to 20",
+        ),
+        (
+            r#"{"opener":"you","time_ms":50,"size":21}"#,
+            "board size 21 is out of range: use 5 to 20",
+        ),
+    ] {
+        let (status, reply) = post(&t, "/api/gomoku/new", body).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        assert_eq!(error_of(&reply), message);
+    }
+    let (status, reply) = post(
+        &t,
+        "/api/gomoku/new",
+        r#"{"opener":"you","time_ms":50,"size":"nine"}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{reply}");
+    error_of(&reply);
+    let (_, v) = t.call("GET", "/api/gomoku", None).await;
+    assert_eq!(v["size"], 20, "{v}");
 }

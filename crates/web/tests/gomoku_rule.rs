@@ -26,7 +26,7 @@ fn moved(x: usize, y: usize) -> Done {
 fn six_in_a_row(rule: Rule) -> Game {
     let mut game = Game::default();
     let job = game
-        .new_game(false, 100, rule)
+        .new_game(false, 100, rule, SIZE)
         .unwrap()
         .expect("the engine opens");
     let id = game.view()["game_id"].as_u64().unwrap();

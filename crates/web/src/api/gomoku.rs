@@ -80,6 +80,13 @@ pub(super) struct NewGomoku {
     /// Freestyle (the default) or exact five.
     #[serde(default)]
     rule: inarow_core::Rule,
+    /// The board's side, 5 to 20 (15).
+    #[serde(default = "fifteen")]
+    size: usize,
+}
+
+fn fifteen() -> usize {
+    gomoku::SIZE
 }
 
 pub(super) async fn new_game(
@@ -87,7 +94,12 @@ pub(super) async fn new_game(
     Body(body): Body<NewGomoku>,
 ) -> Reply {
     act(&shared, |table| {
-        table.new_game(matches!(body.opener, Opener::You), body.time_ms, body.rule)
+        table.new_game(
+            matches!(body.opener, Opener::You),
+            body.time_ms,
+            body.rule,
+            body.size,
+        )
     })
 }
 

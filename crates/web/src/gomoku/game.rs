@@ -10,7 +10,7 @@ use inarow_judge::referee::{GameRecord, Seat};
 use serde::{Deserialize, Serialize};
 
 use super::jobs::{Done, Job, Thought};
-use super::{SIZE, TIME_MS};
+use super::{SIZE, SIZES, TIME_MS};
 
 /// Where the game stands, as the page shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -93,6 +93,8 @@ pub struct Game {
     budget: Duration,
     /// Freestyle (five or more wins) or exact five.
     rule: Rule,
+    /// The board's side.
+    size: usize,
     thought: Option<Thought>,
     note: String,
     /// Every step taken, in order: replayed to take moves back.
@@ -111,6 +113,7 @@ impl Default for Game {
             person_opens: true,
             budget: Duration::from_millis(1000),
             rule: Rule::Freestyle,
+            size: SIZE,
             thought: None,
             note: "Start a game.".into(),
             steps: Vec::new(),
@@ -132,12 +135,9 @@ fn colour_name(p: Player) -> &'static str {
     }
 }
 
-/// The empty board of a game under `rule`.
-fn board_of(rule: Rule) -> Mnk {
-    match rule {
-        Rule::Freestyle => Mnk::gomoku(),
-        Rule::Exact => Mnk::gomoku_exact(),
-    }
+/// The empty board of a game under `rule`, `size` points a side.
+fn board_of(rule: Rule, size: usize) -> Mnk {
+    Mnk::new(size, size, 5, rule).expect("the page's sizes fit the game core")
 }
 
 impl Game {
@@ -184,13 +184,22 @@ impl Game {
         self.swap2.as_mut().expect("a game in progress")
     }
 
-    /// Starts a game under `rule`; the engine's first job, if it moves first.
+    /// Starts a game under `rule` on a board `size` points a side; the
+    /// engine's first job, if it moves first.
     pub fn new_game(
         &mut self,
         person_opens: bool,
         time_ms: u64,
         rule: Rule,
+        size: usize,
     ) -> Result<Option<Job>, Refused> {
+        if !SIZES.contains(&size) {
+            return Err(bad(format!(
+                "board size {size} is out of range: use {} to {}",
+                SIZES.start(),
+                SIZES.end()
+            )));
+        }
         if !TIME_MS.contains(&time_ms) {
             return Err(bad(format!(
                 "time {time_ms} ms is out of range: use {} to {} ms per move",
@@ -200,9 +209,10 @@ impl Game {
         }
         *self = Game {
             game_id: self.game_id + 1,
-            swap2: Some(Swap2::new(&board_of(rule))),
+            swap2: Some(Swap2::new(&board_of(rule, size))),
             budget: Duration::from_millis(time_ms),
             rule,
+            size,
             person_opens,
             ..Game::default()
         };
@@ -229,13 +239,14 @@ impl Game {
 
     /// The person's point (x, y), if it is on the board and empty.
     fn point(&self, x: usize, y: usize) -> Result<Point, Refused> {
-        if x >= SIZE || y >= SIZE {
+        let size = self.size;
+        if x >= size || y >= size {
             return Err(bad(format!(
                 "({x},{y}) is off the board: x and y go from 0 to {}",
-                SIZE - 1
+                size - 1
             )));
         }
-        let p = Point::at(y, x, SIZE);
+        let p = Point::at(y, x, size);
         let taken = self
             .swap2
             .as_ref()
@@ -366,7 +377,7 @@ impl Game {
             }
             Done::Moved(thought) => {
                 self.step(engine, Step::Play(thought.best));
-                self.thought = Some(Thought::from(&thought));
+                self.thought = Some(Thought::on(&thought, self.size));
                 self.after_move()
             }
         }
@@ -400,7 +411,7 @@ impl Game {
                 "nothing to take back: you have not moved since the opening",
             ));
         };
-        let mut swap2 = Swap2::new(&board_of(self.rule));
+        let mut swap2 = Swap2::new(&board_of(self.rule, self.size));
         for &(role, step) in &self.steps[..last] {
             swap2.apply(role, step).expect("steps taken before replay");
         }
@@ -450,7 +461,11 @@ impl Game {
     /// for its SGF; `None` before the first game.
     pub fn record(&self) -> Option<GameRecord> {
         let swap2 = self.swap2.as_ref()?;
-        let mut record = GameRecord::new(self.name(Role::Opener), self.name(Role::Answerer));
+        let mut record = GameRecord::sized(
+            self.name(Role::Opener),
+            self.name(Role::Answerer),
+            self.size,
+        );
         record.index = self.game_id as usize;
         for (&(p, colour), &role) in swap2.stones().iter().zip(&self.placers()) {
             record.lay(Seat::from(role), p, colour);
@@ -491,7 +506,7 @@ impl Game {
             .flat_map(|s| s.stones())
             .zip(&by)
             .map(|(&(p, colour), &role)| {
-                let (x, y) = p.xy(SIZE);
+                let (x, y) = p.xy(self.size);
                 let c = if colour == Player::X { "B" } else { "W" };
                 let by = if role == self.person() {
                     "you"
@@ -510,7 +525,7 @@ impl Game {
         };
         serde_json::json!({
             "game_id": self.game_id,
-            "size": SIZE,
+            "size": self.size,
             "rule": self.rule.name(),
             "phase": phase,
             "person_opens": self.person_opens,

@@ -9,8 +9,6 @@ use inarow_engine::player::{self, Engine};
 use inarow_engine::search::{Limits, Options};
 use serde::Serialize;
 
-use super::SIZE;
-
 /// What the engine thought about a move, as the page shows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Thought {
@@ -26,14 +24,15 @@ pub struct Thought {
     pub pv: Vec<(usize, usize)>,
 }
 
-impl From<&player::Thought> for Thought {
-    fn from(t: &player::Thought) -> Thought {
+impl Thought {
+    /// The engine's thought about a board `size` points wide, in (x, y).
+    pub fn on(t: &player::Thought, size: usize) -> Thought {
         Thought {
-            best: t.best.xy(SIZE),
+            best: t.best.xy(size),
             score: t.score,
             depth: t.depth,
             nodes: t.nodes,
-            pv: t.pv.iter().map(|p| p.xy(SIZE)).collect(),
+            pv: t.pv.iter().map(|p| p.xy(size)).collect(),
         }
     }
 }
