@@ -1,6 +1,6 @@
 //! Playing: tactics the search must get right, reproducible and timely
 //! searches, and the king-of-the-hill answers. (The long seeded self-play
-//! run refereed by the game core is the match runner's, in `inarow-judge`.)
+//! run refereed by the game core is the match runner's, in `inarow-match`.)
 
 use std::time::Duration;
 

@@ -192,7 +192,7 @@ pub fn generate_suite_on(empty: &Mnk, seed: u64, count: usize, max_attacks: usiz
 
 /// Three seeded stones within three points of the centre, the centre
 /// first: the shape of a match's random openings
-/// (`inarow_judge::matches::openings::random_openings` with one opening).
+/// (`inarow_match::openings::random_openings` with one opening).
 pub fn three_near_the_centre(seed: u64) -> Vec<Point> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let centre = 7;
