@@ -3,8 +3,8 @@
 
 pub mod analysis;
 pub mod board;
-pub mod classic;
 pub mod brain;
+pub mod classic;
 pub mod eval;
 pub mod movegen;
 pub mod movepick;
