@@ -2,7 +2,12 @@
 //! speaking the Gomocup brain protocol on stdin and stdout.
 
 use anyhow::Context;
-use inarow_engine::brain::{Pbrain, Settings};
+// A path relative to this file: the `pbrain-inarow` binary includes this
+// file by path too.
+#[path = "pbrain/brain.rs"]
+mod brain;
+
+use brain::{Pbrain, Settings};
 use inarow_protocol::gomocup;
 
 /// Options of `inarow pbrain`.

@@ -3,7 +3,6 @@
 
 pub mod analysis;
 pub mod board;
-pub mod brain;
 pub mod classic;
 pub mod eval;
 pub mod movegen;

@@ -1,6 +1,7 @@
 //! The engine as a Gomocup brain: [`Pbrain`] answers the commands that
 //! `inarow_protocol::gomocup::run` reads, so both binaries and the tests
-//! share one protocol loop.
+//! share one protocol loop. The adapter lives with its front, not in the
+//! engine, so the engine stays free of wire formats.
 //!
 //! The brain's own stones are kept as black and the opponent's as white: in
 //! freestyle and exact five the colours differ only in who moves, and the
@@ -26,11 +27,11 @@ use inarow_protocol::gomocup::{Brain, Decision, Field, Info, Swap2Move};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::board::Board;
-use crate::opening;
-use crate::pattern::{BLACK, WALL, WHITE};
-use crate::search::{Found, Limits, Options, Searcher};
-use crate::time::{self, Clock};
+use inarow_engine::board::Board;
+use inarow_engine::opening;
+use inarow_engine::pattern::{BLACK, WALL, WHITE};
+use inarow_engine::search::{Found, Limits, Options, Searcher};
+use inarow_engine::time::{self, Clock};
 
 /// Settings of a brain session.
 #[derive(Clone, Copy, Debug)]
