@@ -135,7 +135,7 @@ static CLASSES: LazyLock<Vec<u8>> = LazyLock::new(|| {
         .collect()
 });
 
-/// The class of empty point `i` for `colour` (see [`class`]).
+/// The class of empty point `i` for `colour` (see [`mod@class`]).
 #[inline]
 pub fn class(b: &Board, i: usize, colour: Player) -> u8 {
     CLASSES[usize::from(b.combo(i, colour))]

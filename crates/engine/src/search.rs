@@ -83,10 +83,10 @@ pub struct Options {
     /// iteration's depth), so threat sequences are seen to their end.
     pub three_ext: bool,
     /// Score a four-three against an opponent with no four to make as the
-    /// win it is ([`four_three_wins`]), at every node.
+    /// win it is ([`crate::eval::four_three_wins`]), at every node.
     pub four_three: bool,
     /// Score a three-three against an opponent with no four to make as the
-    /// win it is ([`three_three_wins`]), at every node.
+    /// win it is ([`crate::eval::three_three_wins`]), at every node.
     pub three_three: bool,
 }
 

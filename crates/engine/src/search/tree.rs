@@ -6,7 +6,7 @@
 //! against no five, a four-three or three-three against no four);
 //! exactly the defences when the opponent threatens ([`crate::movepick`]:
 //! every move left out loses by force); and a VCF search at the leaves
-//! that shares the transposition table ([`super::vcf`]), so that what
+//! that shares the transposition table (`search/vcf.rs`), so that what
 //! pruning cuts at the horizon is caught there. With those in place every
 //! late move is reduced (ln depth · ln move number, less for set-ups, PV
 //! nodes, improving positions and good history, more at cut nodes), quiet
