@@ -115,3 +115,53 @@ fn a_line_reads_into_its_fields_and_bad_ones_are_refused() {
         "a five on the board"
     );
 }
+
+/// The search announces the win on every position of the suite that Rapfi
+/// settles within `quick` nodes, each within `ratio` times Rapfi's nodes
+/// (and at least a floor): the cheap guard of the tactics measure, which
+/// `examples/tactics.rs` takes in full.
+fn quick_wins_are_announced(path: &str, rule: Rule, quick: u64) -> usize {
+    use inarow_engine::score::is_decided;
+    use inarow_engine::search::{Limits, Options, Searcher};
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut s = Searcher::new(Options {
+        tt_bytes: 1 << 20,
+        ..Options::default()
+    });
+    let mut checked = 0;
+    for (line, e) in parse_file(&text).unwrap() {
+        if e.rapfi_nodes > quick {
+            continue;
+        }
+        let game = game_of(&e, rule).unwrap();
+        let cap = (20 * e.rapfi_nodes).max(5_000);
+        let mut announced = false;
+        for depth in 1..=30 {
+            let mut b = board_of(&game, None).unwrap();
+            s.clear();
+            let f = s.search(&mut b, Limits::depth(depth));
+            if is_decided(f.score) && f.score > 0 {
+                announced = true;
+                break;
+            }
+            if f.nodes > cap {
+                break;
+            }
+        }
+        assert!(announced, "{path}:{line}: no win within {cap} nodes");
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn the_search_announces_the_quick_wins_of_the_freestyle_suite() {
+    assert!(quick_wins_are_announced(tactics::FREESTYLE, Rule::Freestyle, 1_000) >= 30);
+}
+
+#[test]
+fn the_search_announces_the_quick_wins_of_the_exact_five_suite() {
+    if std::path::Path::new(tactics::EXACT).exists() {
+        assert!(quick_wins_are_announced(tactics::EXACT, Rule::Exact, 1_000) >= 30);
+    }
+}
