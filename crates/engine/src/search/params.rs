@@ -59,6 +59,9 @@ params! {
     /// Less reduction for moves that make or stop a set-up (a three, a
     /// three with a two, two twos).
     lmr_setup = 72, 0, 300;
+    /// Less reduction still for moves that make an open three or more
+    /// (they force an answer).
+    lmr_threat = 0, 0, 300;
     /// History score worth one ply less (or more) reduction.
     lmr_history = 736, 500, 30000;
     /// Moves searched before quiet ones are pruned: base, hundredths.

@@ -565,6 +565,7 @@ impl<E: Evaluator> Tree<E> {
             }
             let new_depth = depth - self.cost(b, m, answer);
             let history = self.history.score(me, m);
+            let threat = b.threat(m, me);
             self.play(b, m, ply);
             let score = if k == 0 {
                 -self.pvs::<PV>(b, ply + 1, -beta, -alpha, new_depth, !PV && !cut)
@@ -583,6 +584,9 @@ impl<E: Evaluator> Tree<E> {
                     }
                     if !quiet {
                         r -= p.lmr_setup;
+                    }
+                    if threat >= Threat::Flex3 {
+                        r -= p.lmr_threat;
                     }
                     r -= history * ONE / p.lmr_history;
                     r = r.max(0);
