@@ -20,7 +20,7 @@ rev2=${2:+$(git rev-parse --verify "$2^{commit}")}
 work=$(mktemp -d)
 chmod 755 "$work"
 keep=${SAME_BEHAVIOUR_CACHE:-}
-trap 'if [ -z "$keep" ]; then git worktree remove --force "$work/base-src" >/dev/null 2>&1; git worktree remove --force "$work/new-src" >/dev/null 2>&1; fi; rm -rf "$work"' EXIT
+trap 'if [ -z "$keep" ]; then git worktree remove --force "$work/base-src" >/dev/null 2>&1 || true; git worktree remove --force "$work/new-src" >/dev/null 2>&1 || true; fi; rm -rf "$work"' EXIT
 cache=${keep:-$work}
 mkdir -p "$cache"
 
