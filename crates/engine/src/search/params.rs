@@ -62,6 +62,10 @@ params! {
     /// Less reduction still for moves that make an open three or more
     /// (they force an answer).
     lmr_threat = 0, 0, 300;
+    /// Reduction of late moves at a node that must answer a three or a
+    /// fork (counter-fours, and defences past the first), as a share of the
+    /// free nodes' reduction in percent (0: none).
+    lmr_defence = 0, 0, 200;
     /// History score worth one ply less (or more) reduction.
     lmr_history = 736, 500, 30000;
     /// Moves searched before quiet ones are pruned: base, hundredths.

@@ -571,7 +571,12 @@ impl<E: Evaluator> Tree<E> {
                 -self.pvs::<PV>(b, ply + 1, -beta, -alpha, new_depth, !PV && !cut)
             } else {
                 let mut r = 0;
-                if answer == Answer::Free && depth >= 2 * ONE {
+                let defending = matches!(answer, Answer::Three | Answer::Fork);
+                if defending && p.lmr_defence > 0 && depth >= 2 * ONE {
+                    r = (self.reduction(depth, k) * p.lmr_defence / 100
+                        - history * ONE / p.lmr_history)
+                        .max(0);
+                } else if answer == Answer::Free && depth >= 2 * ONE {
                     r = self.reduction(depth, k);
                     if PV {
                         r -= p.lmr_pv;
