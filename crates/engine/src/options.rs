@@ -115,6 +115,12 @@ mod tests {
                 .unwrap_err()
                 .contains("hand or tuned")
         );
+        // Every setting of the selective search reads by its own name (none
+        // is shadowed by a classic option of the same name).
+        for row in Params::TABLE {
+            let o: Options = format!("{}={}", row.0, row.2).parse().unwrap();
+            assert_eq!(o.params.get(row.0), Some(row.2), "{}", row.0);
+        }
         let o: Options = "search=classic,lmr_base=55".parse().unwrap();
         let file: Options = "# tuned\nsearch=classic\nlmr_base=55 # a comment\n"
             .parse()

@@ -114,7 +114,7 @@ params! {
     vcf_near = 0, 0, 40;
     /// Node budget of a quick VCF at the root before the tree (0: none): a
     /// short win by fours is played without growing a tree for it.
-    root_vcf = 3000, 0, 100000;
+    root_vcf_nodes = 3000, 0, 100000;
     /// Greatest history bonus of one cut.
     history_max = 578, 100, 20000;
     /// Ordering weight of the history score, in 1/16.
@@ -126,7 +126,7 @@ params! {
     order_block = 150, 0, 3000;
     /// Defend against the opponent's three-three as against a four-three
     /// (1) or not (0).
-    three_three = 1, 0, 1;
+    defend_three_three = 1, 0, 1;
 }
 
 impl Params {

@@ -171,10 +171,10 @@ impl<E: Evaluator> Tree<E> {
             found.vcf = true;
             return self.finish(found);
         }
-        if self.params.root_vcf > 0
+        if self.params.root_vcf_nodes > 0
             && b.threat_count(me, Threat::Block4) + b.threat_count(me, Threat::Four3) > 0
         {
-            let mut solver = Vcf::new(self.params.root_vcf as u64, 40);
+            let mut solver = Vcf::new(self.params.root_vcf_nodes as u64, 40);
             solver.set_deadline(self.deadline);
             let line = solver.solve(b);
             self.nodes += solver.nodes();
@@ -186,7 +186,7 @@ impl<E: Evaluator> Tree<E> {
                 return self.finish(found);
             }
         }
-        let answer = movepick::answer(b, self.params.three_three != 0);
+        let answer = movepick::answer(b, self.params.defend_three_three != 0);
         let mut root = std::mem::take(&mut self.root);
         generate(b, answer, &mut root);
         if root.is_empty() {
@@ -392,7 +392,7 @@ impl<E: Evaluator> Tree<E> {
     pub(crate) fn outcome(&self, b: &Board, ply: usize) -> Option<i32> {
         decided(b, ply)
             .or_else(|| four_three_wins(b, ply))
-            .or_else(|| (self.params.three_three != 0).then(|| three_three_wins(b, ply))?)
+            .or_else(|| (self.params.defend_three_three != 0).then(|| three_three_wins(b, ply))?)
     }
 
     #[inline]
@@ -487,7 +487,7 @@ impl<E: Evaluator> Tree<E> {
         let me = b.to_move();
         let opp = me.opponent();
         let p = self.params;
-        let answer = movepick::answer(b, p.three_three != 0);
+        let answer = movepick::answer(b, p.defend_three_three != 0);
         let eval = hit.map_or_else(|| self.eval.evaluate(b), |h| h.eval);
         self.stack[ply].eval = eval;
         let improving = ply >= 2 && eval > self.stack[ply - 2].eval;
