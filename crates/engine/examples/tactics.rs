@@ -29,7 +29,7 @@ use inarow_engine::search::{Found, Limits, Options, Searcher};
 mod suite;
 #[path = "../tests/support/tactics.rs"]
 mod tactics;
-use suite::{five_points, gomocup_board, middlegames, verify_win};
+use suite::{five_points, gomocup_board, median, middlegames, verify_win};
 
 /// Rapfi's nodes from which a position counts as hard (its win is not
 /// seen within the first few depths).
@@ -122,15 +122,6 @@ fn check_line(game: &Mnk, line: &[Point]) -> Line {
         Line::Sound
     } else {
         Line::Unsound
-    }
-}
-
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(|a, b| a.total_cmp(b));
-    match values.len() {
-        0 => f64::NAN,
-        n if n % 2 == 1 => values[n / 2],
-        n => (values[n / 2 - 1] + values[n / 2]) / 2.0,
     }
 }
 

@@ -14,7 +14,7 @@ use inarow_engine::search::{Limits, Options, Searcher};
 
 #[path = "../tests/support/suite.rs"]
 mod suite;
-use suite::{gomocup_board, middlegames};
+use suite::{gomocup_board, median, middlegames};
 
 /// Nodes below which a depth's count is too small to say how the tree grows.
 const FEW: u64 = 1_000;
@@ -58,15 +58,6 @@ fn growth(counts: &[u64]) -> Option<f64> {
         .collect();
     (!steps.is_empty())
         .then(|| (steps.iter().map(|s| s.ln()).sum::<f64>() / steps.len() as f64).exp())
-}
-
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(|a, b| a.total_cmp(b));
-    match values.len() {
-        0 => f64::NAN,
-        n if n % 2 == 1 => values[n / 2],
-        n => (values[n / 2 - 1] + values[n / 2]) / 2.0,
-    }
 }
 
 fn main() {

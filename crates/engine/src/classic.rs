@@ -108,7 +108,7 @@ impl Classic {
         }
         let mut root = MoveList::default();
         let mode = generate(b, &mut root);
-        exclude(&mut root, &self.excluded);
+        root.leave_out(&self.excluded);
         let mut found = Found {
             best: root.get(0),
             score: 0,
@@ -580,20 +580,6 @@ fn tuned_point_score(b: &Board, i: usize, me: Player, w: &Weights) -> i32 {
         s += 2 * w.mine[b.pattern(i, me, d) as usize] + w.theirs[b.pattern(i, opp, d) as usize];
     }
     s / w.scale.max(1)
-}
-
-/// Drops the `excluded` moves from the root list, unless none would be left.
-fn exclude(root: &mut MoveList, excluded: &[usize]) {
-    if excluded.is_empty() || root.iter().all(|m| excluded.contains(&m)) {
-        return;
-    }
-    let mut kept = MoveList::default();
-    for k in 0..root.len() {
-        if !excluded.contains(&root.get(k)) {
-            kept.push(root.get(k), root.score(k));
-        }
-    }
-    *root = kept;
 }
 
 /// If `wins` says the opponent of the side to move would win were it to

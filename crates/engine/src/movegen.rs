@@ -75,6 +75,22 @@ impl MoveList {
         self.len = 0;
     }
 
+    /// Drops the moves in `left_out`, unless none would be left.
+    pub fn leave_out(&mut self, left_out: &[usize]) {
+        if left_out.is_empty() || self.iter().all(|m| left_out.contains(&m)) {
+            return;
+        }
+        let mut kept = 0;
+        for k in 0..self.len {
+            if !left_out.contains(&(self.moves[k] as usize)) {
+                self.moves[kept] = self.moves[k];
+                self.scores[kept] = self.scores[k];
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+
     /// Keeps only the first `n` moves.
     pub fn truncate(&mut self, n: usize) {
         self.len = self.len.min(n);

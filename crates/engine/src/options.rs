@@ -4,7 +4,7 @@
 use std::str::FromStr;
 
 use crate::eval::{MOVER_WEIGHT, Weights};
-use crate::search::{Algorithm, Options, Params};
+use crate::search::{Algorithm, Options, Params, params::pairs};
 
 impl FromStr for Options {
     type Err = String;
@@ -18,18 +18,8 @@ impl FromStr for Options {
     /// gives [`Options::default`].
     fn from_str(text: &str) -> Result<Options, String> {
         let mut o = Options::default();
-        // Commas or lines separate the pairs, and `#` starts a comment, so
-        // a settings file (as the tuner writes it) reads as well.
-        for pair in text
-            .lines()
-            .map(|l| l.split('#').next().unwrap_or(""))
-            .flat_map(|l| l.split(','))
-            .map(str::trim)
-            .filter(|p| !p.is_empty())
-        {
-            let (k, v) = pair
-                .split_once('=')
-                .ok_or_else(|| format!("expected key=value, got {pair:?}"))?;
+        for pair in pairs(text) {
+            let (k, v) = pair?;
             let flag = || match v {
                 "on" | "1" | "true" => Ok(true),
                 "off" | "0" | "false" => Ok(false),
@@ -71,12 +61,7 @@ impl FromStr for Options {
                         _ => return Err(format!("search must be selective or classic, got {v:?}")),
                     }
                 }
-                _ if Params::TABLE.iter().any(|row| row.0 == k) => {
-                    let n = v
-                        .parse::<i32>()
-                        .map_err(|_| format!("{k} needs a whole number, got {v:?}"))?;
-                    o.params.set(k, n)?;
-                }
+                _ if Params::TABLE.iter().any(|row| row.0 == k) => o.params.set_text(k, v)?,
                 _ => {
                     return Err(format!(
                         "unknown option {k:?} (search, the selective search's settings, root_vcf, vcf_defence, root_vct, vct_defence, lmr, leaf_vcf, width, tt_mb, soft, mover, eval, null_move, futility, tuned_order, quiet_fours, four_three, three_three, three_ext)"

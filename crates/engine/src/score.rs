@@ -18,6 +18,32 @@ pub const fn loss_in(ply: usize) -> i32 {
     -WIN + ply as i32
 }
 
+/// A score found `ply` plies from the root as a table stores it: a decided
+/// score counted from the node, so the same position met at another ply
+/// reads right.
+#[inline]
+pub const fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= DECIDED {
+        score + ply as i32
+    } else if score <= -DECIDED {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// A stored score read back `ply` plies from the root ([`to_tt`]'s inverse).
+#[inline]
+pub const fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= DECIDED {
+        score - ply as i32
+    } else if score <= -DECIDED {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
 /// True if the score is a proven win or loss.
 #[inline]
 pub const fn is_decided(score: i32) -> bool {

@@ -4,7 +4,7 @@
 //! one ([`crate::classic`]) stays beside it so that every figure can be a
 //! side-by-side run (`search=classic`).
 
-mod params;
+pub mod params;
 pub mod tree;
 mod vcf;
 

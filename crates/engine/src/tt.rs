@@ -7,7 +7,7 @@
 
 pub use inarow_agents::tt::Bound;
 
-use crate::score::DECIDED;
+use crate::score::{from_tt, to_tt};
 
 /// What a probe finds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -203,26 +203,6 @@ impl Table {
             .filter(|e| e.used != 0 && e.flags >> 3 == self.generation)
             .count();
         used * 1000 / (sample * WAYS)
-    }
-}
-
-fn to_tt(score: i32, ply: usize) -> i32 {
-    if score >= DECIDED {
-        score + ply as i32
-    } else if score <= -DECIDED {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-fn from_tt(score: i32, ply: usize) -> i32 {
-    if score >= DECIDED {
-        score - ply as i32
-    } else if score <= -DECIDED {
-        score + ply as i32
-    } else {
-        score
     }
 }
 

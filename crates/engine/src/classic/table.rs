@@ -4,7 +4,7 @@
 use inarow_agents::tt;
 pub use inarow_agents::tt::Bound;
 
-use crate::score::DECIDED;
+use crate::score::{from_tt, to_tt};
 
 /// One stored search result; the best move is a grid index.
 pub type Entry = tt::Entry<u16>;
@@ -78,26 +78,6 @@ impl Table {
             bound,
             generation: 0,
         };
-    }
-}
-
-fn to_tt(score: i32, ply: usize) -> i32 {
-    if score >= DECIDED {
-        score + ply as i32
-    } else if score <= -DECIDED {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-fn from_tt(score: i32, ply: usize) -> i32 {
-    if score >= DECIDED {
-        score - ply as i32
-    } else if score <= -DECIDED {
-        score + ply as i32
-    } else {
-        score
     }
 }
 

@@ -151,28 +151,40 @@ impl Params {
             .collect()
     }
 
+    /// Sets `name` from the text `value` (a whole number), or says why
+    /// it cannot be.
+    pub fn set_text(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let v = value
+            .parse::<i32>()
+            .map_err(|_| format!("{name} needs a whole number, got {value:?}"))?;
+        self.set(name, v)
+    }
+
     /// Settings from text: `name=value` pairs separated by commas or
     /// lines, `#` starting a comment; the rest keep their defaults.
     pub fn read(text: &str) -> Result<Params, String> {
         let mut p = Params::default();
-        for pair in text
-            .lines()
-            .map(|l| l.split('#').next().unwrap_or(""))
-            .flat_map(|l| l.split(','))
-            .map(str::trim)
-            .filter(|p| !p.is_empty())
-        {
-            let (k, v) = pair
-                .split_once('=')
-                .ok_or_else(|| format!("expected name=value, got {pair:?}"))?;
-            let v = v
-                .trim()
-                .parse::<i32>()
-                .map_err(|_| format!("{} needs a whole number, got {:?}", k.trim(), v.trim()))?;
-            p.set(k.trim(), v)?;
+        for pair in pairs(text) {
+            let (k, v) = pair?;
+            p.set_text(k.trim(), v.trim())?;
         }
         Ok(p)
     }
+}
+
+/// The `name=value` pairs of a settings text (each pair trimmed): commas or lines
+/// separate them and `#` starts a comment, so a settings file (as the
+/// tuner writes it) reads as well as a command-line list.
+pub fn pairs(text: &str) -> impl Iterator<Item = Result<(&str, &str), String>> {
+    text.lines()
+        .map(|l| l.split('#').next().unwrap_or(""))
+        .flat_map(|l| l.split(','))
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|pair| {
+            pair.split_once('=')
+                .ok_or_else(|| format!("expected name=value, got {pair:?}"))
+        })
 }
 
 #[cfg(test)]

@@ -193,7 +193,7 @@ impl<E: Evaluator> Tree<E> {
             // Lost whatever we do: block where the opponent wins soonest.
             generate(b, Answer::Free, &mut root);
         }
-        exclude(&mut root, &self.excluded);
+        root.leave_out(&self.excluded);
         let tt_move = self.tt.probe(b.hash(), 0).and_then(|h| h.best);
         self.order(b, &mut root, 0, tt_move);
         found.best = root.get(0);
@@ -379,12 +379,27 @@ impl<E: Evaluator> Tree<E> {
         }
     }
 
-    /// Counts a node and says whether the search must stop.
+    /// What every node of the tree and of the leaf search does first:
+    /// count itself, watch the clock, and settle the positions that need
+    /// no search (stopped, decided by threats, a full board, the deepest
+    /// ply). `None`: search on.
     #[inline]
-    pub(crate) fn visit(&mut self) -> bool {
+    pub(crate) fn enter(&mut self, b: &Board, ply: usize) -> Option<i32> {
         self.nodes += 1;
         self.check_time();
-        self.stopped
+        if self.stopped {
+            return Some(0);
+        }
+        if let Some(s) = self.outcome(b, ply) {
+            return Some(s);
+        }
+        if b.empty_count() == 0 {
+            return Some(0);
+        }
+        if ply >= MAX_PLY - 1 {
+            return Some(self.eval.evaluate(b));
+        }
+        None
     }
 
     /// What the threats on the board already decide for the side to move.
@@ -460,17 +475,8 @@ impl<E: Evaluator> Tree<E> {
         if depth < ONE {
             return self.vcf::<PV>(b, ply, alpha, beta, 0);
         }
-        if self.visit() {
-            return 0;
-        }
-        if let Some(s) = self.outcome(b, ply) {
+        if let Some(s) = self.enter(b, ply) {
             return s;
-        }
-        if b.empty_count() == 0 {
-            return 0;
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.eval.evaluate(b);
         }
         // No line from here can beat a quicker win or lose slower than now.
         alpha = alpha.max(loss_in(ply));
@@ -689,18 +695,4 @@ impl<E: Evaluator> Tree<E> {
         }
         list.sort();
     }
-}
-
-/// Drops the `excluded` moves from the root list, unless none would be left.
-fn exclude(root: &mut MoveList, excluded: &[usize]) {
-    if excluded.is_empty() || root.iter().all(|m| excluded.contains(&m)) {
-        return;
-    }
-    let mut kept = MoveList::default();
-    for k in 0..root.len() {
-        if !excluded.contains(&root.get(k)) {
-            kept.push(root.get(k), root.score(k));
-        }
-    }
-    *root = kept;
 }

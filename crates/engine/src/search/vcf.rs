@@ -9,7 +9,6 @@
 use crate::board::Board;
 use crate::eval::Evaluator;
 use crate::pattern::Threat;
-use crate::search::MAX_PLY;
 use crate::tt::Bound;
 use crate::vcf::gather_fours;
 
@@ -29,17 +28,8 @@ impl<E: Evaluator> Tree<E> {
         if PV {
             self.pv_len[ply] = ply;
         }
-        if self.visit() {
-            return 0;
-        }
-        if let Some(s) = self.outcome(b, ply) {
+        if let Some(s) = self.enter(b, ply) {
             return s;
-        }
-        if b.empty_count() == 0 {
-            return 0;
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.eval.evaluate(b);
         }
         let me = b.to_move();
         let opp = me.opponent();

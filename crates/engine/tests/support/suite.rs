@@ -317,3 +317,14 @@ pub fn play_refereed(
     }
     game
 }
+
+/// The median of `values` (the mean of the middle two for an even count;
+/// NaN for none), as the measure examples report it.
+pub fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(|a, b| a.total_cmp(b));
+    match values.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => values[n / 2],
+        n => (values[n / 2 - 1] + values[n / 2]) / 2.0,
+    }
+}
