@@ -149,6 +149,15 @@ pub fn is_quiet(b: &Board, i: usize) -> bool {
     class(b, i, me) < class::SETUP && class(b, i, me.opponent()) < class::FLEX3
 }
 
+/// True if a stone on `i` makes an open three or more for the side to
+/// move, or stops a fork point of the opponent's: the moves that no move
+/// count prunes, since what they force is decided within a few plies.
+#[inline]
+pub fn is_forcing(b: &Board, i: usize) -> bool {
+    let me = b.to_move();
+    class(b, i, me) >= class::FLEX3 || class(b, i, me.opponent()) >= class::THREE3
+}
+
 /// Fills `out` with the moves of a node that must give `answer` (every
 /// candidate when it is [`Answer::Free`]), with their static ordering
 /// scores. The board is changed while testing defences and restored.
@@ -337,6 +346,35 @@ mod tests {
         assert_eq!(c([Flex2, Open, Open, Open]), class::FLEX2);
         assert_eq!(c([Open, Open, Open, Open]), class::NOTHING);
         const { assert!(class::FOUR_TWO > class::BLOCK4 && class::THREE_TWO > class::FLEX3) };
+    }
+
+    #[test]
+    fn set_ups_are_prunable_and_threats_are_not() {
+        use crate::pattern::{BLACK, WHITE};
+        // Black (to move): a two each way through (7,7), an open two
+        // along row 10; white: three in a row on row 3.
+        let mut b = Board::new(15).unwrap();
+        for (x, y, s) in [
+            (6, 7, BLACK),
+            (7, 6, BLACK),
+            (6, 10, BLACK),
+            (7, 10, BLACK),
+            (3, 3, WHITE),
+            (4, 3, WHITE),
+            (5, 3, WHITE),
+        ] {
+            b.place(x, y, s).unwrap();
+        }
+        b.set_to_move(Player::X);
+        let at = |x, y| b.index(x, y);
+        // Two twos: a set-up, neither quiet nor forcing.
+        assert_eq!(class(&b, at(7, 7), Player::X), class::TWO_TWO);
+        assert!(!is_quiet(&b, at(7, 7)) && !is_forcing(&b, at(7, 7)));
+        // An open three of ours, and the point of white's four: forcing.
+        assert!(is_forcing(&b, at(8, 10)));
+        assert!(is_forcing(&b, at(6, 3)));
+        // Far from everything: quiet.
+        assert!(is_quiet(&b, at(12, 12)) && !is_forcing(&b, at(12, 12)));
     }
 
     #[test]

@@ -24,7 +24,7 @@ use inarow_core::Player;
 use crate::board::Board;
 use crate::eval::{Evaluator, decided, four_three_wins, no_four_to_come, three_three_wins};
 use crate::movegen::{MoveList, point_score};
-use crate::movepick::{self, Answer, History, class_bonus, generate, is_quiet};
+use crate::movepick::{self, Answer, History, class_bonus, generate, is_forcing, is_quiet};
 use crate::pattern::Threat;
 use crate::score::{DECIDED, WIN, is_decided, loss_in, win_in};
 use crate::search::{Found, Limits, MAX_PLY, ONE_PLY, Options, PV_LIMIT, Params};
@@ -567,6 +567,17 @@ impl<E: Evaluator> Tree<E> {
             let quiet = is_quiet(b, m);
             let prunable = answer == Answer::Free && quiet && best_score > -crate::score::DECIDED;
             if !PV && prunable && k > 0 && (k >= move_count || futile) {
+                continue;
+            }
+            if !PV
+                && p.lmp_setup > 0
+                && answer == Answer::Free
+                && !quiet
+                && k > 0
+                && best_score > -crate::score::DECIDED
+                && k * 100 >= move_count * p.lmp_setup as usize
+                && !is_forcing(b, m)
+            {
                 continue;
             }
             let new_depth = depth - self.cost(b, m, answer);
