@@ -32,6 +32,18 @@ impl Bound {
             Bound::Upper
         }
     }
+
+    /// `score` itself, when a result of this bound settles the window
+    /// `alpha..beta` without searching again (its depth being enough).
+    #[inline]
+    pub fn settles(self, score: Score, alpha: Score, beta: Score) -> Option<Score> {
+        match self {
+            Bound::Exact => Some(score),
+            Bound::Lower if score >= beta => Some(score),
+            Bound::Upper if score <= alpha => Some(score),
+            _ => None,
+        }
+    }
 }
 
 /// One stored search result; `M` is how the search names a move.
@@ -60,12 +72,7 @@ impl<M> Entry<M> {
         if i32::from(self.depth) < depth {
             return None;
         }
-        match self.bound {
-            Bound::Exact => Some(self.score),
-            Bound::Lower if self.score >= beta => Some(self.score),
-            Bound::Upper if self.score <= alpha => Some(self.score),
-            _ => None,
-        }
+        self.bound.settles(self.score, alpha, beta)
     }
 }
 
@@ -172,6 +179,21 @@ fn from_table(score: Score, ply: u32) -> Score {
 mod tests {
     use super::*;
     use crate::score::WIN;
+
+    #[test]
+    fn a_bound_settles_only_the_windows_it_decides() {
+        // Exact always; a lower bound at or above beta; an upper bound at
+        // or below alpha; nothing else.
+        assert_eq!(Bound::Exact.settles(5, 10, 20), Some(5));
+        assert_eq!(Bound::Lower.settles(20, 10, 20), Some(20));
+        assert_eq!(Bound::Lower.settles(19, 10, 20), None);
+        assert_eq!(Bound::Upper.settles(10, 10, 20), Some(10));
+        assert_eq!(Bound::Upper.settles(11, 10, 20), None);
+        for (score, alpha, beta) in [(3, 0, 9), (-4, -4, 8), (12, 1, 12)] {
+            let bound = Bound::of(score, alpha, beta);
+            assert_eq!(bound.settles(score, alpha, beta), Some(score));
+        }
+    }
 
     #[test]
     fn store_probe_and_forget() {

@@ -33,12 +33,7 @@ impl Hit {
         if self.depth < depth {
             return None;
         }
-        match self.bound {
-            Bound::Exact => Some(self.score),
-            Bound::Lower if self.score >= beta => Some(self.score),
-            Bound::Upper if self.score <= alpha => Some(self.score),
-            _ => None,
-        }
+        self.bound.settles(self.score, alpha, beta)
     }
 }
 
