@@ -77,6 +77,10 @@ fn main() {
         .expect("OPTIONS: settings as `inarow selfplay --a` takes them");
     let mut searcher = Searcher::new(options);
     let (mut growths, mut reached, mut decided) = (Vec::new(), Vec::new(), 0);
+    // The same over the positions whose tree grew past the budget: a mate
+    // found a few depths in ends a count early (as it ends Rapfi's in
+    // `scripts/tree-brain.sh`, whose last line is this one).
+    let (mut open_growths, mut open_reached) = (Vec::new(), Vec::new());
     let mut work = (0u64, std::time::Duration::ZERO);
     println!(
         "position: nodes to complete depth 1, 2, ... (growth per ply; depth within {budget} nodes)"
@@ -100,6 +104,10 @@ fn main() {
         );
         growths.extend(grows);
         reached.push(within as f64);
+        if counts.last().is_some_and(|&n| n > budget) {
+            open_growths.extend(grows);
+            open_reached.push(within as f64);
+        }
     }
     println!(
         "{} positions of 14 stones, {decided} decided before the tree has a shape",
@@ -109,6 +117,12 @@ fn main() {
         "median growth per ply: {:.2}x; median depth within {budget} nodes: {}",
         median(growths),
         median(reached)
+    );
+    println!(
+        "the {} positions whose tree grew past {budget} nodes (no mate first): growth {:.2}x, depth {}",
+        open_reached.len(),
+        median(open_growths),
+        median(open_reached)
     );
     println!(
         "{} nodes in {:.1} s: {:.0}k nodes a second",
