@@ -562,21 +562,22 @@ impl<E: Evaluator> Tree<E> {
             && depth < p.futility_depth * ONE
             && !is_decided(alpha)
             && eval + p.futility_margin * depth / ONE <= alpha;
+        // Set-ups are pruned past `lmp_setup` percent of the move count
+        // (never with 0), compared as `k * 100` against this.
+        let setup_count = (p.lmp_setup > 0).then(|| move_count * p.lmp_setup as usize);
         for k in 0..list.len() {
             let m = list.get(k);
             let quiet = is_quiet(b, m);
-            let prunable = answer == Answer::Free && quiet && best_score > -crate::score::DECIDED;
-            if !PV && prunable && k > 0 && (k >= move_count || futile) {
-                continue;
-            }
-            if !PV
-                && p.lmp_setup > 0
-                && answer == Answer::Free
-                && !quiet
-                && k > 0
-                && best_score > -crate::score::DECIDED
-                && k * 100 >= move_count * p.lmp_setup as usize
-                && !is_forcing(b, m)
+            // A late move of a free node, once a move has not lost by force,
+            // may be pruned: a quiet one past the move count or when futile,
+            // a set-up past its share of the count, a forcing move never.
+            let late = !PV && answer == Answer::Free && k > 0 && best_score > -DECIDED;
+            if late
+                && if quiet {
+                    k >= move_count || futile
+                } else {
+                    setup_count.is_some_and(|n| k * 100 >= n) && !is_forcing(b, m)
+                }
             {
                 continue;
             }
