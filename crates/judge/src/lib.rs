@@ -21,6 +21,8 @@
 //!   a one-machine run writes.
 //! - [`replay`]: a recorded game played again through the rules, so a
 //!   merge takes no part whose games the stones do not bear out.
+//! - [`shown`]: bot text escaped before it reaches the organiser's
+//!   terminal or files (control characters, bidirectional overrides).
 //!
 //! The wire format is `inarow_protocol::koth`; the Swap2 game the referee
 //! drives is `inarow_core::swap2`; the sandbox every bot runs in is
@@ -42,6 +44,7 @@ pub mod process;
 pub mod referee;
 pub mod replay;
 pub mod shard;
+pub mod shown;
 pub mod tournament;
 
 pub use meta::{BotMeta, discover};

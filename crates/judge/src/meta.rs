@@ -4,7 +4,12 @@
 //! bot's folder, where the bot writes: it is read without following links,
 //! only as a small regular file, and it can ask for nothing outside the
 //! bot's folder (more to read comes only from the organiser's
-//! `--allow-read BOT=PATH`).
+//! `--allow-read FOLDER=PATH`).
+//!
+//! A bot's name is what its meta file says, so two folders may give the
+//! same one: the judge never guesses which of them is meant. Both are left
+//! out unless the organiser decides with a [`Rename`]
+//! (`inarow judge --rename FOLDER=NAME`).
 
 use std::fs;
 use std::io::Read;
@@ -33,7 +38,7 @@ pub struct BotMeta {
     /// Whether the bot's standard error is shown (fourth line `1`) or discarded (`0`).
     pub show_stderr: bool,
     /// More paths the bot may read, resolved: given only by the organiser
-    /// (`--allow-read BOT=PATH`, see [`check_grants`]), never by the meta file.
+    /// (`--allow-read FOLDER=PATH`, see [`check_grants`]), never by the meta file.
     pub grants: Vec<PathBuf>,
 }
 
@@ -50,6 +55,11 @@ pub enum MetaError {
         /// The operating system's reason.
         reason: std::io::Error,
     },
+    /// The organiser's `--rename FOLDER=NAME` cannot be followed (a folder
+    /// the bots folder does not hold, a name another bot gives): the
+    /// organiser's mistake, so no bot is left out for it.
+    #[error("{0}")]
+    Rename(String),
     /// The `meta` file is malformed, or not a file the judge reads.
     #[error("{path}: {problem}")]
     Invalid {
@@ -67,6 +77,7 @@ impl MetaError {
         let (path, what) = match self {
             MetaError::Io { path, reason } => (path, format!("cannot read it: {reason}")),
             MetaError::Invalid { path, problem } => (path, problem.clone()),
+            MetaError::Rename(problem) => return problem.clone(),
         };
         match path.file_name() {
             Some(name) if name == "meta" => format!("meta: {what}"),
@@ -221,7 +232,7 @@ impl BotMeta {
         let line = |i: usize| lines.get(i).copied().unwrap_or("");
         if let Some(i) = (4..used).find(|&i| line(i).starts_with("read:")) {
             return Err(format!(
-                "line {} `read: ...` is not accepted: extra read paths come only from the organiser, with `--allow-read BOT=PATH`",
+                "line {} `read: ...` is not accepted: extra read paths come only from the organiser, with `--allow-read FOLDER=PATH`",
                 i + 1
             ));
         }
@@ -263,6 +274,7 @@ impl BotMeta {
             command: &self.command,
             args,
             folder: &self.folder,
+            workdir: None,
             grants: &self.grants,
             closed: folders,
         }
@@ -287,24 +299,86 @@ fn check_name(name: &str) -> Result<(), String> {
     if name.is_empty() {
         return Err("line 1 (the bot's name) is empty".into());
     }
+    match name_problem(name) {
+        Some(problem) => Err(format!("line 1: the bot's name {problem}")),
+        None => Ok(()),
+    }
+}
+
+/// What is wrong with a name that is not empty, quoting it; the same rule
+/// for a meta file's first line and for `--rename FOLDER=NAME`.
+fn name_problem(name: &str) -> Option<String> {
     if let Some(bad) = name
         .chars()
         .find(|c| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '.')))
     {
-        return Err(format!(
-            "line 1: the bot's name {name:?} holds {bad:?}; use letters, digits, '-', '_' and '.'"
+        return Some(format!(
+            "{name:?} holds {bad:?}; use letters, digits, '-', '_' and '.'"
         ));
     }
     if name.starts_with('-') {
-        return Err(format!(
-            "line 1: the bot's name {name:?} starts with '-', which bots would read as an option"
+        return Some(format!(
+            "{name:?} starts with '-', which bots would read as an option"
         ));
     }
-    Ok(())
+    None
+}
+
+/// The organiser's decision `--rename FOLDER=NAME`: the bot in folder
+/// FOLDER plays under NAME, whatever its meta file's first line says. Two
+/// folders that give the same name are both left out until one of them is
+/// renamed (see [`survey_renamed`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rename {
+    /// The folder's name inside the bots folder.
+    pub folder: String,
+    /// The name the bot plays under; it passes the meta name's check.
+    pub name: String,
+}
+
+impl Rename {
+    /// Reads `FOLDER=NAME`; the error is one line.
+    pub fn parse(text: &str) -> Result<Rename, String> {
+        let shown = crate::shown::escape(text);
+        let Some((folder, name)) = text.split_once('=') else {
+            return Err(format!("--rename {shown}: write FOLDER=NAME"));
+        };
+        if folder.is_empty() || folder.contains('/') {
+            return Err(format!(
+                "--rename {shown}: FOLDER is the name of a bot's folder inside the bots folder: write FOLDER=NAME"
+            ));
+        }
+        if name.is_empty() {
+            return Err(format!(
+                "--rename {shown}: the name is empty: write FOLDER=NAME"
+            ));
+        }
+        if let Some(problem) = name_problem(name) {
+            return Err(format!("--rename {shown}: the name {problem}"));
+        }
+        Ok(Rename {
+            folder: folder.to_string(),
+            name: name.to_string(),
+        })
+    }
+}
+
+impl std::str::FromStr for Rename {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Rename, String> {
+        Rename::parse(text)
+    }
+}
+
+impl std::fmt::Display for Rename {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}={}", self.folder, self.name)
+    }
 }
 
 /// Checks the extra read-only paths the organiser gave `bot`
-/// (`--allow-read BOT=PATH`): each must exist and open no other bot's
+/// (`--allow-read FOLDER=PATH`): each must exist and open no other bot's
 /// folder (`folders`: every bot folder, left out or not; its own is
 /// skipped). Grants come back resolved; the error is one line.
 pub fn check_grants(bot: &mut BotMeta, folders: &[PathBuf]) -> Result<(), String> {
@@ -339,11 +413,12 @@ pub struct LeftOut {
 }
 
 impl LeftOut {
-    /// `bot` left out for `reason`.
+    /// `bot` left out for `reason` (escaped: a probe's reason may quote
+    /// what the bot's sandbox said, and it is shown and kept).
     pub fn bot(bot: &BotMeta, reason: String) -> LeftOut {
         LeftOut {
             folder: bot.folder_name(),
-            reason,
+            reason: crate::shown::escape(&reason).into_owned(),
             path: bot.folder.clone(),
         }
     }
@@ -351,7 +426,7 @@ impl LeftOut {
 
 /// The bot folders of a bots folder: the bots that may play, in folder
 /// order, and those left out (a meta file the judge refuses, a name
-/// already taken), also in folder order.
+/// another folder gives too), also in folder order.
 #[derive(Clone, Debug, Default)]
 pub struct Survey {
     /// The bots that may play.
@@ -411,9 +486,11 @@ type Scanned = (PathBuf, Result<BotMeta, MetaError>);
 
 /// Every bot folder of `dir` (each subfolder holding an entry named
 /// `meta`, whatever it is), sorted, each with its meta file read or the
-/// error that refuses it; a name already used by an earlier folder is an
-/// error too. `Err` only when `dir` itself cannot be read.
-fn scan(dir: &Path) -> Result<Vec<Scanned>, MetaError> {
+/// error that refuses it, `renames` applied. A name that more than one
+/// folder gives is an error for each of them: which of them the name
+/// means is the organiser's to say, never the folder order's. `Err` when
+/// `dir` itself cannot be read or a rename cannot be followed.
+fn scan(dir: &Path, renames: &[Rename]) -> Result<Vec<Scanned>, MetaError> {
     let io = |reason| MetaError::Io {
         path: dir.to_path_buf(),
         reason,
@@ -426,40 +503,108 @@ fn scan(dir: &Path) -> Result<Vec<Scanned>, MetaError> {
         .filter(|path| fs::symlink_metadata(path.join("meta")).is_ok())
         .collect();
     folders.sort();
-    let mut found: Vec<Scanned> = Vec::new();
-    for folder in folders {
-        let mut loaded = BotMeta::load(&folder);
-        if let Ok(bot) = &loaded {
-            let taken = found.iter().find_map(|(_, b)| match b {
-                Ok(b) if b.name == bot.name => Some(b.folder_name()),
-                _ => None,
-            });
-            if let Some(first) = taken {
-                loaded = Err(MetaError::Invalid {
-                    path: folder.join("meta"),
-                    problem: format!(
-                        "the name {:?} is already used by the bot in folder {first}, which plays",
-                        bot.name
-                    ),
-                });
-            }
+    let names: Vec<String> = folders.iter().map(|f| folder_name(f)).collect();
+    for (i, rename) in renames.iter().enumerate() {
+        if renames[..i].iter().any(|r| r.folder == rename.folder) {
+            return Err(MetaError::Rename(format!(
+                "--rename {rename}: the folder {} is renamed twice; give it one name",
+                rename.folder
+            )));
         }
-        found.push((folder, loaded));
+        if !names.contains(&rename.folder) {
+            return Err(MetaError::Rename(format!(
+                "--rename {rename}: {} holds no bot folder {:?} (name a bot by its folder's name)",
+                dir.display(),
+                rename.folder
+            )));
+        }
+    }
+    let renamed = |name: &str| renames.iter().find(|r| r.folder == name);
+    let mut found: Vec<Scanned> = folders
+        .into_iter()
+        .zip(&names)
+        .map(|(folder, name)| {
+            let mut loaded = BotMeta::load(&folder);
+            if let (Ok(bot), Some(rename)) = (&mut loaded, renamed(name)) {
+                bot.name = rename.name.clone();
+            }
+            (folder, loaded)
+        })
+        .collect();
+    // Who gives each name, in folder order.
+    let given = |found: &[Scanned], name: &str| -> Vec<usize> {
+        (0..found.len())
+            .filter(|&j| matches!(&found[j].1, Ok(b) if b.name == name))
+            .collect()
+    };
+    let twins: Vec<Vec<usize>> = (0..found.len())
+        .filter_map(|i| {
+            let Ok(bot) = &found[i].1 else { return None };
+            let all = given(&found, &bot.name);
+            (all.len() > 1 && all[0] == i).then_some(all)
+        })
+        .collect();
+    for all in twins {
+        let name = match &found[all[0]].1 {
+            Ok(bot) => bot.name.clone(),
+            Err(_) => unreachable!("twins give a name"),
+        };
+        // The organiser's own rename gives a taken name: theirs to fix.
+        if let Some((i, rename)) = all.iter().find_map(|&i| renamed(&names[i]).map(|r| (i, r))) {
+            let other = all
+                .iter()
+                .find(|&&j| j != i)
+                .expect("twins are two or more");
+            return Err(MetaError::Rename(format!(
+                "--rename {rename}: the name {name:?} is also given by the bot in folder {}; give a name no other bot gives",
+                names[*other]
+            )));
+        }
+        for &i in &all {
+            let others: Vec<&str> = all
+                .iter()
+                .filter(|&&j| j != i)
+                .map(|&j| &names[j][..])
+                .collect();
+            let who = match &others[..] {
+                [one] => format!("the bot in folder {one}: both are left out"),
+                more => format!(
+                    "the bots in folders {}: all {} are left out",
+                    more.join(", "),
+                    all.len()
+                ),
+            };
+            found[i].1 = Err(MetaError::Invalid {
+                path: found[i].0.join("meta"),
+                problem: format!(
+                    "the name {name:?} is also given by {who} (inarow judge --rename FOLDER=NAME decides)"
+                ),
+            });
+        }
     }
     Ok(found)
 }
 
 /// The bots of `dir` (see [`Survey`]): a bot whose meta file is refused,
-/// or whose name an earlier folder already uses, is left out, and the
-/// others may play. `Err` only when `dir` itself cannot be read.
+/// or whose name another folder also gives, is left out, and the others
+/// may play. `Err` only when `dir` itself cannot be read.
 pub fn survey(dir: &Path) -> Result<Survey, MetaError> {
+    survey_renamed(dir, &[])
+}
+
+/// [`survey`] with the organiser's `renames` applied before names are
+/// compared: a renamed bot plays under its new name, so two folders that
+/// give one name can both play once one is renamed. `Err` also when a
+/// rename names no bot folder of `dir`, renames a folder twice or gives a
+/// name another bot gives: one line, and no bot is left out for it.
+pub fn survey_renamed(dir: &Path, renames: &[Rename]) -> Result<Survey, MetaError> {
     let mut survey = Survey::default();
-    for (folder, loaded) in scan(dir)? {
+    for (folder, loaded) in scan(dir, renames)? {
         match loaded {
             Ok(bot) => survey.bots.push(bot),
             Err(e) => survey.left_out.push(LeftOut {
                 folder: folder_name(&folder),
-                reason: e.reason(),
+                reason: crate::shown::escape(&e.reason()).into_owned(),
                 path: folder.canonicalize().unwrap_or(folder),
             }),
         }
@@ -470,7 +615,7 @@ pub fn survey(dir: &Path) -> Result<Survey, MetaError> {
 /// Every bot in `dir`, sorted by folder name, strictly: the first folder
 /// that [`survey`] would leave out is the error.
 pub fn discover(dir: &Path) -> Result<Vec<BotMeta>, MetaError> {
-    scan(dir)?.into_iter().map(|(_, bot)| bot).collect()
+    scan(dir, &[])?.into_iter().map(|(_, bot)| bot).collect()
 }
 
 #[cfg(test)]
@@ -498,7 +643,7 @@ mod tests {
         assert!(err("\npython3\nx\n1\n").contains("name"));
         assert!(err("A\n\nx\n1\n").contains("line 2"));
         assert!(err("A\npython3\nx\n1\nextra\n").contains("4 lines"));
-        assert!(err("A\npython3\nx\n1\nread: a\nmore\n").contains("--allow-read BOT=PATH"));
+        assert!(err("A\npython3\nx\n1\nread: a\nmore\n").contains("--allow-read FOLDER=PATH"));
     }
 
     #[test]
@@ -615,7 +760,7 @@ mod tests {
         );
         let err = refused(&folder);
         assert!(
-            err.contains("line 5") && err.contains("--allow-read BOT=PATH"),
+            err.contains("line 5") && err.contains("--allow-read FOLDER=PATH"),
             "{err}"
         );
         fs::write(folder.join("meta"), "alice\npython3\nbot.py\n0\n\n\n").unwrap();
@@ -688,43 +833,169 @@ mod tests {
     }
 
     #[test]
-    fn a_survey_leaves_out_bad_bots_and_a_later_name_twice() {
+    fn a_survey_leaves_out_bad_bots_and_every_folder_of_a_name_given_twice() {
         let dir = tempfile::tempdir().unwrap();
         bot_with(dir.path(), "a-first", "twin\npython3\n\n0\n");
         bot_with(dir.path(), "b-evil", "evil\n../a-first/run\n\n0\n");
         bot_with(dir.path(), "c-second", "twin\npython3\n\n0\n");
         bot_with(dir.path(), "d-fine", "fine\npython3\n\n0\n");
-        fs::create_dir_all(dir.path().join("e-no-meta")).unwrap();
+        bot_with(dir.path(), "e-good", "good\npython3\n\n0\n");
+        fs::create_dir_all(dir.path().join("f-no-meta")).unwrap();
         fs::write(dir.path().join("README.md"), "not a bot").unwrap();
         let found = survey(dir.path()).unwrap();
         let names: Vec<&str> = found.bots.iter().map(|b| &b.name[..]).collect();
-        assert_eq!(names, ["twin", "fine"]);
-        assert_eq!(found.bots[0].folder_name(), "a-first");
+        assert_eq!(names, ["fine", "good"]);
         let left: Vec<(&str, &str)> = found
             .left_out
             .iter()
             .map(|l| (&l.folder[..], &l.reason[..]))
             .collect();
-        assert_eq!(left.len(), 2, "{left:?}");
-        assert_eq!(left[0].0, "b-evil");
+        assert_eq!(left.len(), 3, "{left:?}");
+        assert_eq!(
+            left[0],
+            (
+                "a-first",
+                "meta: the name \"twin\" is also given by the bot in folder c-second: both are left out (inarow judge --rename FOLDER=NAME decides)"
+            )
+        );
+        assert_eq!(left[1].0, "b-evil");
         assert!(
-            left[0]
+            left[1]
                 .1
                 .starts_with("meta: line 2: the command \"../a-first/run\"")
         );
         assert_eq!(
-            left[1],
+            left[2],
             (
                 "c-second",
-                "meta: the name \"twin\" is already used by the bot in folder a-first, which plays"
+                "meta: the name \"twin\" is also given by the bot in folder a-first: both are left out (inarow judge --rename FOLDER=NAME decides)"
             )
         );
         // Left out, a folder stays closed to the others.
-        assert_eq!(found.folders().len(), 4);
+        assert_eq!(found.folders().len(), 5);
         // Strictly, the first bad folder is the error.
         let err = discover(dir.path()).unwrap_err().to_string();
-        assert!(err.contains("b-evil/meta: line 2"), "{err}");
+        assert!(err.contains("a-first/meta: the name \"twin\""), "{err}");
         assert!(survey(&dir.path().join("none")).is_err());
+    }
+
+    #[test]
+    fn three_folders_of_one_name_are_all_left_out_each_naming_the_others() {
+        let dir = tempfile::tempdir().unwrap();
+        for folder in ["a", "b", "c"] {
+            bot_with(dir.path(), folder, "same\npython3\n\n0\n");
+        }
+        let found = survey(dir.path()).unwrap();
+        assert!(found.bots.is_empty());
+        let reasons: Vec<&str> = found.left_out.iter().map(|l| &l.reason[..]).collect();
+        assert_eq!(
+            reasons[1],
+            "meta: the name \"same\" is also given by the bots in folders a, c: all 3 are left out (inarow judge --rename FOLDER=NAME decides)"
+        );
+        // Renaming one still leaves the other two alike.
+        let renames = [Rename::parse("b=bee").unwrap()];
+        let found = survey_renamed(dir.path(), &renames).unwrap();
+        let names: Vec<&str> = found.bots.iter().map(|b| &b.name[..]).collect();
+        assert_eq!(names, ["bee"]);
+        assert_eq!(found.left_out.len(), 2);
+        assert!(
+            found.left_out[0]
+                .reason
+                .contains("the bot in folder c: both")
+        );
+    }
+
+    #[test]
+    fn a_rename_lets_both_twins_play_under_distinct_names() {
+        let dir = tempfile::tempdir().unwrap();
+        bot_with(dir.path(), "honest", "honest\npython3\n\n0\n");
+        bot_with(dir.path(), "evil", "honest\npython3\n\n0\n");
+        let renames = [Rename::parse("evil=impostor").unwrap()];
+        let found = survey_renamed(dir.path(), &renames).unwrap();
+        assert!(found.left_out.is_empty(), "{:?}", found.left_out);
+        let bots: Vec<(String, &str)> = found
+            .bots
+            .iter()
+            .map(|b| (b.folder_name(), &b.name[..]))
+            .collect();
+        assert_eq!(
+            bots,
+            [("evil".into(), "impostor"), ("honest".into(), "honest")]
+        );
+        // Both renamed, each may even take the other's name.
+        let swapped = [
+            Rename::parse("evil=honest").unwrap(),
+            Rename::parse("honest=first").unwrap(),
+        ];
+        let found = survey_renamed(dir.path(), &swapped).unwrap();
+        let names: Vec<&str> = found.bots.iter().map(|b| &b.name[..]).collect();
+        assert_eq!(names, ["honest", "first"]);
+        // A rename of a folder whose meta is refused is passed over.
+        bot_with(dir.path(), "broken", "broken\npython3\n\n7\n");
+        let renames = [
+            Rename::parse("evil=impostor").unwrap(),
+            Rename::parse("broken=fixed").unwrap(),
+        ];
+        let found = survey_renamed(dir.path(), &renames).unwrap();
+        assert_eq!(found.bots.len(), 2);
+        assert_eq!(found.left_out[0].folder, "broken");
+        assert!(found.left_out[0].reason.contains("line 4"));
+    }
+
+    #[test]
+    fn a_rename_to_a_taken_or_bad_name_or_an_unknown_folder_is_one_line() {
+        let dir = tempfile::tempdir().unwrap();
+        bot_with(dir.path(), "honest", "honest\npython3\n\n0\n");
+        bot_with(dir.path(), "evil", "honest\npython3\n\n0\n");
+        bot_with(dir.path(), "ann", "ann\npython3\n\n0\n");
+        let refused = |renames: &[&str]| {
+            let renames: Vec<Rename> = renames.iter().map(|r| Rename::parse(r).unwrap()).collect();
+            let err = survey_renamed(dir.path(), &renames).unwrap_err();
+            assert!(matches!(err, MetaError::Rename(_)), "{err:?}");
+            let err = err.to_string();
+            assert!(!err.contains('\n'), "{err}");
+            assert_eq!(err, MetaError::Rename(err.clone()).reason());
+            err
+        };
+        assert_eq!(
+            refused(&["evil=ann"]),
+            "--rename evil=ann: the name \"ann\" is also given by the bot in folder ann; give a name no other bot gives"
+        );
+        assert_eq!(
+            refused(&["evil=honest"]),
+            "--rename evil=honest: the name \"honest\" is also given by the bot in folder honest; give a name no other bot gives"
+        );
+        assert!(refused(&["evil=x", "ann=x"]).starts_with("--rename ann=x: the name \"x\""));
+        assert!(refused(&["evil=x", "evil=y"]).contains("renamed twice"));
+        let err = refused(&["nobody=x"]);
+        assert!(
+            err.starts_with("--rename nobody=x: ")
+                && err
+                    .ends_with("holds no bot folder \"nobody\" (name a bot by its folder's name)"),
+            "{err}"
+        );
+        // The rename's own form and name, before any folder is looked at.
+        for (bad, says) in [
+            ("evil", "write FOLDER=NAME"),
+            ("=x", "FOLDER is the name"),
+            ("a/b=x", "FOLDER is the name"),
+            ("evil=", "the name is empty"),
+            ("evil=--help", "starts with '-'"),
+            ("evil=a b", "holds ' '"),
+            ("evil=a=b", "holds '='"),
+            ("evil=\x1b]0;t\x07", "use letters"),
+        ] {
+            let err = Rename::parse(bad).unwrap_err();
+            assert!(err.contains(says), "{bad}: {err}");
+            assert!(!err.contains(['\n', '\x1b', '\x07']), "{bad}: {err}");
+        }
+        assert_eq!(
+            "evil=Åsa.v2".parse::<Rename>().unwrap(),
+            Rename {
+                folder: "evil".into(),
+                name: "Åsa.v2".into()
+            }
+        );
     }
 
     #[test]

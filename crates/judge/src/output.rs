@@ -104,6 +104,8 @@ pub fn sgf_by(game: &GameRecord, app: &str, finished: bool) -> String {
         sgf_text(white),
     );
     if finished {
+        // A record read back from a file may hold what an older judge kept raw.
+        let comment = crate::shown::escape(&comment);
         out.push_str(&format!("RE[{result}]C[{}]", sgf_text(&comment)));
     }
     for stone in &game.stones {
@@ -191,6 +193,25 @@ mod tests {
         assert!(text.contains("PB[bob\\]]PW[ann]RE[B+]"));
         assert!(text.ends_with(";B[ao];W[db])\n"), "{text}");
         assert_eq!(sgf_name(&game), "game-0003-ann-vs-bob_.sgf");
+    }
+
+    #[test]
+    fn an_sgf_comment_holds_no_control_character() {
+        let mut game = GameRecord::new("ann", "bob");
+        game.forfeit(
+            Seat::B,
+            crate::referee::Fault::Syntax {
+                detail: "\x1b]0;pwned\x07".into(),
+            },
+        );
+        // Even a record read back raw from an older judge's file.
+        game.forfeit.as_mut().unwrap().reason = "\x1b[2J\u{202e}".into();
+        let text = sgf(&game);
+        assert!(!text.contains(['\x1b', '\x07', '\u{202e}']), "{text}");
+        assert!(
+            text.contains(r"C[bob forfeits: \\x1b[2J\\u{202e}]"),
+            "{text}"
+        );
     }
 
     #[test]

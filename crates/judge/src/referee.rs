@@ -1,6 +1,7 @@
 //! The referee of one game: the Swap2 opening, the game phase and the close,
 //! on the rules of the game core.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use inarow_core::swap2::{Phase, Role, Step, Swap, Swap2, Swap2Error};
@@ -9,6 +10,8 @@ use inarow_protocol::koth::{self, AnswerError, SIZE};
 use serde::{Deserialize, Serialize};
 
 use inarow_sandbox::limits::{Limit, Limits};
+
+use crate::shown;
 
 /// Why a bot lost a game without being beaten on the board.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -91,6 +94,31 @@ pub enum Fault {
 }
 
 impl Fault {
+    /// The fault with the text it carries from the bot (an answer quoted,
+    /// how it ended, why it could not start) escaped by
+    /// [`shown::escape`]: results files, SGF comments and the organiser's
+    /// terminal all show it, and none of them may obey a bot's control
+    /// characters.
+    pub fn escaped(self) -> Fault {
+        let text = |t: String| match shown::escape(&t) {
+            Cow::Borrowed(_) => t,
+            Cow::Owned(escaped) => escaped,
+        };
+        match self {
+            Fault::Syntax { detail } => Fault::Syntax {
+                detail: text(detail),
+            },
+            Fault::Crash { status } => Fault::Crash {
+                status: text(status),
+            },
+            Fault::NoStart { error } => Fault::NoStart { error: text(error) },
+            Fault::Sandbox { detail } => Fault::Sandbox {
+                detail: text(detail),
+            },
+            other => other,
+        }
+    }
+
     /// The fault of a bot that went over `limit` of `limits`.
     pub fn over(limit: Limit, limits: &Limits) -> Fault {
         let value = limits.value(limit);
@@ -139,7 +167,7 @@ impl From<AnswerError> for Fault {
         match e {
             AnswerError::OffBoard { x, y } => Fault::OffBoard { x, y },
             syntax => Fault::Syntax {
-                detail: syntax.to_string(),
+                detail: shown::escape(&syntax.to_string()).into_owned(),
             },
         }
     }
@@ -454,8 +482,11 @@ impl GameRecord {
         }
     }
 
-    /// Notes that the bot in `seat` lost the game through `fault`.
+    /// Notes that the bot in `seat` lost the game through `fault`, its
+    /// text escaped ([`Fault::escaped`]): every fault of a record passes
+    /// here, whoever built it.
     pub fn forfeit(&mut self, seat: Seat, fault: Fault) {
+        let fault = fault.escaped();
         self.forfeit = Some(Forfeit {
             by: self.name(seat).to_string(),
             reason: fault.to_string(),
@@ -711,6 +742,49 @@ mod tests {
         let record = play_game(&Mnk::gomoku_exact(), &mut a, &mut b);
         // No five: the game goes on until the scripts run dry and A forfeits.
         assert_eq!(record.forfeit.map(|f| f.by), Some("ay".to_string()));
+    }
+
+    #[test]
+    fn a_forfeit_keeps_no_control_character_of_the_bot() {
+        let mut a = scripted("ay", &["\x1b]52;c;cHduZWQ=\x07 \u{202e}"]);
+        let mut b = scripted("bee", &[]);
+        let record = play_game(&Mnk::gomoku(), &mut a, &mut b);
+        let forfeit = record.forfeit.unwrap();
+        assert_eq!(forfeit.by, "ay");
+        let Fault::Syntax { detail } = &forfeit.fault else {
+            panic!("{:?}", forfeit.fault)
+        };
+        for text in [detail, &forfeit.reason] {
+            assert!(!text.contains(['\x1b', '\x07', '\u{202e}']), "{text}");
+            assert!(text.contains("]52;c;cHduZWQ="), "{text}");
+        }
+        // Whoever built the fault, the record holds it escaped.
+        let mut record = GameRecord::new("ay", "bee");
+        let faults = [
+            Fault::Crash {
+                status: "\x1b[2J".into(),
+            },
+            Fault::NoStart {
+                error: "\u{9b}2J".into(),
+            },
+            Fault::Sandbox {
+                detail: "\x07".into(),
+            },
+            Fault::Syntax {
+                detail: "\u{2066}".into(),
+            },
+        ];
+        for fault in faults {
+            record.forfeit(Seat::A, fault);
+            let kept = record.forfeit.as_ref().unwrap();
+            let json = serde_json::to_string(kept).unwrap();
+            assert!(!kept.reason.contains(|c: char| c.is_control()), "{json}");
+            assert!(!json.contains(['\u{9b}', '\u{2066}']), "{json}");
+            assert!(
+                !json.contains("\\u001b") && !json.contains("\\u0007"),
+                "{json}"
+            );
+        }
     }
 
     #[test]

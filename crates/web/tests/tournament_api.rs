@@ -208,10 +208,11 @@ async fn a_bad_bot_is_left_out_and_the_others_play() {
     let dir = tempfile::tempdir().unwrap();
     let bots_dir = dir.path().join("bots");
     bots(&bots_dir);
-    // A command out of its folder, and a name already taken.
+    // A command out of its folder, and a name two folders give.
     for (folder, meta) in [
         ("evil", "evil\n../alice/bot.py\n\n0\n"),
-        ("twin", "alice\npython3\nbot.py\n0\n"),
+        ("twin", "same\npython3\nbot.py\n0\n"),
+        ("twin2", "same\npython3\nbot.py\n0\n"),
     ] {
         fs::create_dir_all(bots_dir.join(folder)).unwrap();
         fs::write(bots_dir.join(folder).join("meta"), meta).unwrap();
@@ -227,7 +228,7 @@ async fn a_bad_bot_is_left_out_and_the_others_play() {
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["run"]["bots"], serde_json::json!(["alice", "bob"]));
     let left = v["run"]["left_out"].as_array().unwrap();
-    assert_eq!(left.len(), 2, "{v}");
+    assert_eq!(left.len(), 3, "{v}");
     assert_eq!(left[0]["folder"], "evil");
     assert!(
         left[0]["reason"]
@@ -237,6 +238,14 @@ async fn a_bad_bot_is_left_out_and_the_others_play() {
         "{v}"
     );
     assert_eq!(left[1]["folder"], "twin");
+    assert_eq!(left[2]["folder"], "twin2");
+    assert!(
+        left[2]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("also given by the bot in folder twin: both are left out"),
+        "{v}"
+    );
     let v = finished(&t).await;
     assert_eq!(v["run"]["played"], 2);
     let results: serde_json::Value =
