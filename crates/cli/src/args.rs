@@ -9,7 +9,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use inarow_core::Rule;
 use inarow_judge::shard::{self, Shard};
-use inarow_sandbox::{Launcher, Limits, Sandbox, limits};
+use inarow_sandbox::{Cores, Launcher, Limits, Sandbox, limits};
 
 /// The rule a gomoku command plays: `--rule freestyle|exact`, with the
 /// older `--exact` kept as another way to say `--rule exact`.
@@ -40,9 +40,16 @@ fn parse_rule(text: &str) -> Result<Rule, String> {
 /// contained: shared by every command that runs them.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SandboxArgs {
-    /// Memory for each contestant with all its processes (e.g. 512M, 2G).
-    #[arg(long, default_value = "1G", value_parser = limits::parse_size)]
-    memory: u64,
+    /// Memory for each contestant with all its processes, everything it
+    /// holds counted (e.g. 512M, 2G), or `unbounded` where no cgroup with
+    /// the memory controller can count it.
+    #[arg(long, default_value = "1G", value_parser = parse_bound_size)]
+    memory: Bound<u64>,
+    /// The processors each contestant with all its processes may keep busy
+    /// (e.g. 1, 2, 0.5), or `unbounded` where no cgroup with the cpu
+    /// controller can bound it.
+    #[arg(long, default_value = "1", value_parser = parse_bound_cores)]
+    cpus: Bound<Cores>,
     /// Processes and threads each contestant may run at once.
     #[arg(long, default_value_t = Limits::default().processes, value_parser = clap::value_parser!(u64).range(1..))]
     processes: u64,
@@ -54,7 +61,9 @@ pub struct SandboxArgs {
     /// The largest file a contestant may write (e.g. 64M).
     #[arg(long, default_value = "64M", value_parser = limits::parse_size)]
     file_size: u64,
-    /// The most each contestant's folder may hold while it runs (e.g. 256M).
+    /// The most each contestant's folder may hold (e.g. 256M): a write far
+    /// past it fails, and a contestant that goes past it loses its game
+    /// and keeps its folder as it was.
     #[arg(long, default_value = "256M", value_parser = limits::parse_size)]
     disk: u64,
     /// The most standard error a contestant may print in one game (e.g.
@@ -70,6 +79,43 @@ pub struct SandboxArgs {
     /// read and write anything this user can).
     #[arg(long)]
     no_sandbox: bool,
+}
+
+/// A limit, or `unbounded`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound<T> {
+    /// At most this much.
+    At(T),
+    /// No bound at all (`unbounded`).
+    Unbounded,
+}
+
+impl<T> Bound<T> {
+    /// The bound, if there is one.
+    pub fn value(self) -> Option<T> {
+        match self {
+            Bound::At(value) => Some(value),
+            Bound::Unbounded => None,
+        }
+    }
+}
+
+fn parse_bound_size(text: &str) -> Result<Bound<u64>, String> {
+    match text {
+        "unbounded" => Ok(Bound::Unbounded),
+        _ => limits::parse_size(text)
+            .map(Bound::At)
+            .map_err(|e| format!("{e}, or unbounded")),
+    }
+}
+
+fn parse_bound_cores(text: &str) -> Result<Bound<Cores>, String> {
+    match text {
+        "unbounded" => Ok(Bound::Unbounded),
+        _ => Cores::parse(text)
+            .map(Bound::At)
+            .map_err(|e| format!("{e}, or unbounded")),
+    }
 }
 
 /// One `--allow-read`: a path every contestant may read, or one that only
@@ -151,9 +197,19 @@ impl SandboxArgs {
             .filter_map(|g| g.bot.as_deref().map(|bot| (bot, g.path.as_path())))
     }
 
+    /// The sandbox these options ask for, whether or not it can hold here:
+    /// to show what would be in force (`--check-sandbox`).
+    pub(crate) fn for_inspection(&self, default_cpu: u64) -> anyhow::Result<Sandbox> {
+        self.build(default_cpu, false)
+    }
+
     /// [`SandboxArgs::sandbox`] with the grants to every contestant; the
     /// grants to one bot are the caller's.
     pub(crate) fn for_everyone(&self, default_cpu: u64) -> anyhow::Result<Sandbox> {
+        self.build(default_cpu, true)
+    }
+
+    fn build(&self, default_cpu: u64, refuse: bool) -> anyhow::Result<Sandbox> {
         if self.no_sandbox {
             eprintln!(
                 "inarow: warning: --no-sandbox: contestants run uncontained and can read and write anything this user can"
@@ -166,12 +222,12 @@ impl SandboxArgs {
         }
         let cpu = self.cpu.unwrap_or(default_cpu);
         let limits = Limits {
-            memory: self.memory,
+            memory: self.memory.value(),
             processes: self.processes,
             cpu_seconds: Some(cpu),
+            cpus: self.cpus.value(),
             file_size: self.file_size,
             disk: self.disk,
-            disk_growth: false,
             stderr: self.stderr_limit,
         };
         let grants = self
@@ -183,7 +239,11 @@ impl SandboxArgs {
             .collect::<anyhow::Result<Vec<_>>>()?;
         let launcher = Launcher::this_program(crate::LAUNCHER)
             .context("cannot find this program to launch bots with")?;
-        Ok(Sandbox::contained(launcher, limits, grants))
+        if refuse {
+            Sandbox::contained(launcher, limits, grants).map_err(anyhow::Error::msg)
+        } else {
+            Ok(Sandbox::inspected(launcher, limits, grants))
+        }
     }
 }
 

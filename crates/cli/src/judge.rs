@@ -10,17 +10,23 @@ use inarow_core::Rule;
 
 use crate::args::{RuleArgs, SandboxArgs, cpu_for_timeout, which_shard};
 use inarow_judge::local::Local;
-use inarow_judge::meta::{self, Survey, survey};
+use inarow_judge::meta::{self, Rename, Survey, survey, survey_renamed};
 use inarow_judge::part::{self, Part, Tournament};
 use inarow_judge::process::{BotProcess, Listener, Start};
 use inarow_judge::shard::{self, Shard};
+use inarow_judge::shown::escape;
 use inarow_judge::{BotMeta, Config, GameRecord, Results, output, play_game, process, tournament};
-use inarow_sandbox::{self as sandbox, Program, Sandbox, limits};
+use inarow_sandbox::{self as sandbox, Program, Sandbox};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// How the organiser names one bot among the bots folder's: by its
+/// folder, which the organiser made, never by the name its meta file
+/// gives, which the bot's author wrote.
+const NAMING: &str = "Bots are named by their folder inside the bots folder: --allow-read FOLDER=PATH grants PATH to the bot in folder FOLDER only (never to a bot whose meta gives that name), and --rename FOLDER=NAME plays the bot in folder FOLDER under NAME. Two folders whose meta files give the same name are both left out until --rename decides. What a bot writes (its standard error, its answers, the faults that quote them) is shown with control characters escaped (\\x1b).";
 
 /// Options of `inarow judge`.
 #[derive(clap::Args, Debug)]
-#[command(args_conflicts_with_subcommands = true)]
+#[command(args_conflicts_with_subcommands = true, after_help = NAMING)]
 pub struct Args {
     #[command(subcommand)]
     command: Option<JudgeCommand>,
@@ -48,9 +54,17 @@ pub struct Args {
     #[command(flatten)]
     rule: RuleArgs,
     /// Debug one bot (a folder in the bots folder, or a path) against the
-    /// built-in bot, showing every line exchanged and the bot's stderr.
+    /// built-in bot, showing every line exchanged and the bot's stderr
+    /// (control characters escaped); its grants are the
+    /// `--allow-read FOLDER=PATH` naming its folder.
     #[arg(short = 'd', long = "debug", value_name = "BOT")]
     debug: Option<PathBuf>,
+    /// The bot in folder FOLDER (of the bots folder) plays under NAME,
+    /// whatever its meta file says: how the organiser decides between two
+    /// folders that give the same name, which are otherwise both left out
+    /// (repeatable; NAME as a meta name: letters, digits, '-', '_', '.').
+    #[arg(long, value_name = "FOLDER=NAME")]
+    rename: Vec<String>,
     #[command(flatten)]
     sandbox: SandboxArgs,
     /// Print what the sandbox enforces on this machine (and for each bot
@@ -67,7 +81,7 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     shards: Option<usize>,
     /// Refuse to play, before any game, when any bot is bad (a meta file
-    /// refused, a name taken twice, a bot the sandbox cannot contain);
+    /// refused, a name two folders give, a bot the sandbox cannot contain);
     /// without it such a bot is left out and the others play.
     #[arg(long)]
     strict: bool,
@@ -119,10 +133,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return run_merge(merge);
     }
     let timeout = (args.timeout > 0.0).then(|| Duration::from_secs_f64(args.timeout));
-    let sandbox = args.sandbox.for_everyone(cpu_for_timeout(timeout))?;
     if args.check_sandbox {
+        let sandbox = args.sandbox.for_inspection(cpu_for_timeout(timeout))?;
         return check_sandbox(&sandbox, &args);
     }
+    let sandbox = args.sandbox.for_everyone(cpu_for_timeout(timeout))?;
     process::install_interrupt_handler(|killed| {
         eprintln!("inarow judge: interrupted; killed {killed} bot(s)");
         std::process::exit(130);
@@ -145,7 +160,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(s) => PathBuf::from(format!("part-{}-of-{}.json", s.index, s.count)),
         None => PathBuf::from("results.json"),
     });
-    let mut found = survey(&args.bots)?;
+    let mut found = surveyed(&args)?;
     if args.strict {
         refuse_bad_bots(&found, &args.bots)?;
     }
@@ -161,32 +176,45 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     verify_all(&sandbox, &mut found, &args.bots, args.strict)?;
     found.enough(&args.bots).map_err(anyhow::Error::msg)?;
     for left in &found.left_out {
-        eprintln!(
+        let line = format!(
             "inarow judge: leaving out {}: {}",
             args.bots.join(&left.folder).display(),
             left.reason
         );
+        eprintln!("{}", escape(&line));
     }
     let Survey { bots, left_out } = found;
+    // Given a share (even the whole, `0/1`), the judge writes a part file.
+    let sharded = shard.is_some();
+    let shard = shard.unwrap_or(Shard::WHOLE);
+    let games = tournament::share(bots.len(), seed, shard).len();
+    // Made before the bots can speak: their lines are printed above it.
+    let bar = progress_bar(games);
+    let above = bar.clone();
     let config = Config {
         seed,
         jobs,
         timeout,
         rule,
         sandbox,
-        // Bots whose meta file asks for it show their standard error on ours.
-        stderr: Some(Listener::new(|bot, said| {
-            let _ = writeln!(std::io::stderr().lock(), "{}", said.shown(bot));
+        // Bots whose meta file asks for it show their standard error on
+        // ours, escaped by `shown`, above the live bar: a plain write would
+        // break the bar, and `println` drops the line when the bar is
+        // hidden (standard error not a terminal).
+        stderr: Some(Listener::new(move |bot, said| {
+            let line = said.shown(bot);
+            above.suspend(|| {
+                let _ = writeln!(std::io::stderr().lock(), "{line}");
+            });
         })),
         left_out,
     };
     // A share names its tournament as it stands before its first game.
-    let part_of = match shard {
-        Some(_) => Some(Tournament::new(&bots, &config).map_err(anyhow::Error::msg)?),
-        None => None,
+    let part_of = if sharded {
+        Some(Tournament::new(&bots, &config).map_err(anyhow::Error::msg)?)
+    } else {
+        None
     };
-    let shard = shard.unwrap_or(Shard::WHOLE);
-    let games = tournament::share(bots.len(), seed, shard).len();
     let share = if shard.is_whole() {
         String::new()
     } else {
@@ -195,18 +223,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     say!(
         "tournament seed {seed} (replay with --seed {seed}){share}: {} bots, {games} games, {jobs} at once",
         bots.len()
-    );
-    let bar = ProgressBar::with_draw_target(
-        Some(games as u64),
-        if std::io::stderr().is_terminal() {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        },
-    );
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed} {msg}")
-            .expect("valid template"),
     );
     let records = tournament::play_share(&bots, &config, shard, &|record| {
         bar.set_message(format!("{} vs {}", record.a, record.b));
@@ -236,6 +252,41 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The live bar of `games` games on standard error, hidden when standard
+/// error is not a terminal.
+fn progress_bar(games: usize) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(
+        Some(games as u64),
+        if std::io::stderr().is_terminal() {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        },
+    );
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed} {msg}")
+            .expect("valid template"),
+    );
+    bar
+}
+
+/// The organiser's `--rename FOLDER=NAME`s, each checked as a meta name
+/// is; the first bad one is the error, in one line.
+fn renames(args: &Args) -> anyhow::Result<Vec<Rename>> {
+    args.rename
+        .iter()
+        .map(|text| Rename::parse(text).map_err(anyhow::Error::msg))
+        .collect()
+}
+
+/// The bots folder read with the organiser's renames: the bots that may
+/// play and those left out. A rename that cannot be followed (a bad name,
+/// a folder the bots folder does not hold, a name another bot gives) is
+/// an error in one line, before any game.
+fn surveyed(args: &Args) -> anyhow::Result<Survey> {
+    Ok(survey_renamed(&args.bots, &renames(args)?)?)
+}
+
 /// `inarow judge merge`: the parts' results, written and shown as a
 /// one-machine run writes and shows them.
 fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
@@ -251,7 +302,8 @@ fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
         results.games.len()
     );
     for left in &results.left_out {
-        say!("left out of every share: {}: {}", left.folder, left.reason);
+        let line = format!("left out of every share: {}: {}", left.folder, left.reason);
+        say!("{}", escape(&line));
     }
     keep(&results, &args.results, &args.sgf)
 }
@@ -276,16 +328,16 @@ fn keep(results: &Results, path: &Path, sgf: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// One line per forfeit, in schedule order.
+/// One line per forfeit, in schedule order. A reason quotes the bot, and
+/// a part file may come from another judge: it is escaped here too.
 fn say_forfeits(games: &[GameRecord]) {
     for game in games {
         if let Some(forfeit) = &game.forfeit {
-            say!(
+            let line = format!(
                 "game {}: {} forfeits: {}",
-                game.index,
-                forfeit.by,
-                forfeit.reason
+                game.index, forfeit.by, forfeit.reason
             );
+            say!("{}", escape(&line));
         }
     }
 }
@@ -300,33 +352,34 @@ fn refuse_bad_bots(found: &Survey, dir: &Path) -> anyhow::Result<()> {
         0 => String::new(),
         n => format!(" (and {n} more bad bot(s))"),
     };
-    bail!(
+    let line = format!(
         "{}: {}{more}; --strict plays no game while a bot is bad",
         dir.join(&first.folder).display(),
         first.reason
-    )
+    );
+    bail!("{}", escape(&line))
 }
 
 /// Gives the organiser's grants: each `--allow-read PATH` must open no bot
-/// folder; each `--allow-read BOT=PATH` goes to the bot BOT (by meta name
-/// or folder; an unknown one is an error, one left out is passed over)
-/// and must exist and open no other bot's folder.
+/// folder; each `--allow-read FOLDER=PATH` goes to the bot in folder
+/// FOLDER of the bots folder and must exist and open no other bot's
+/// folder. `ReadGrant::bot` is read as that folder's name: a bot's meta
+/// name is the bot's own words, and a bot naming itself like another
+/// must not get the other's grant. An unknown folder is an error, one
+/// left out is passed over.
 fn grant(found: &mut Survey, args: &SandboxArgs, dir: &Path) -> anyhow::Result<()> {
     let all = found.folders();
     for path in args.everyone() {
         sandbox::paths::check_grant(path, &all)
             .map_err(|e| anyhow::anyhow!("--allow-read {}: {}", path.display(), e.0))?;
     }
-    for (name, path) in args.per_bot() {
-        let bot = found
-            .bots
-            .iter_mut()
-            .find(|b| b.name == name || b.folder_name() == name);
+    for (folder, path) in args.per_bot() {
+        let bot = found.bots.iter_mut().find(|b| b.folder_name() == folder);
         match bot {
             Some(bot) => bot.grants.push(path.to_path_buf()),
-            None if found.left_out.iter().any(|l| l.folder == name) => {}
+            None if found.left_out.iter().any(|l| l.folder == folder) => {}
             None => bail!(
-                "--allow-read {name}={}: {} holds no bot {name:?} (name a bot by its meta name or its folder)",
+                "--allow-read {folder}={}: {} holds no bot folder {folder:?} (name a bot by its folder's name)",
                 path.display(),
                 dir.display()
             ),
@@ -351,13 +404,14 @@ fn verify_all(
     let checked = tournament::check_bots(sandbox, &found.bots, &found.folders())
         .map_err(anyhow::Error::msg)?;
     if let (true, Some((i, why))) = (strict, checked.uncontained.first()) {
-        bail!(
+        let line = format!(
             "{}: {why}; --strict plays no game while a bot is bad",
             dir.join(found.bots[*i].folder_name()).display()
         );
+        bail!("{}", escape(&line));
     }
     for warning in checked.warnings {
-        eprintln!("inarow: warning: {warning}");
+        eprintln!("inarow: warning: {}", escape(&warning));
     }
     for (i, why) in checked.uncontained.into_iter().rev() {
         found.leave_out(i, why);
@@ -371,111 +425,111 @@ fn verify(sandbox: &Sandbox, bot: &BotMeta, closed: &[PathBuf]) -> anyhow::Resul
     let checked = tournament::check_bots(sandbox, std::slice::from_ref(bot), closed)
         .map_err(anyhow::Error::msg)?;
     for warning in checked.warnings {
-        eprintln!("inarow: warning: {warning}");
+        eprintln!("inarow: warning: {}", escape(&warning));
     }
     Ok(())
 }
 
-/// `--check-sandbox`: what is in force here, and inside each bot's sandbox.
+/// `--check-sandbox`: the judge's contract, clause by clause, with what
+/// enforces each here (from a probe of the first bot's sandbox, or of an
+/// empty folder's), then what a probe finds inside each bot's sandbox.
+/// Fails when a clause cannot be held or a bot would not be contained.
 fn check_sandbox(sandbox: &Sandbox, args: &Args) -> anyhow::Result<()> {
     if !sandbox.is_on() {
         say!("sandbox: off (--no-sandbox): bots run as plain child processes");
         return Ok(());
     }
-    let limits = sandbox.limits();
     let cgroups = sandbox.cgroups().expect("contained");
-    say!("sandbox on this machine:");
-    say!("  cgroups: {}", cgroups.describe());
-    say!(
-        "  memory: {} per bot, {}",
-        limits::format_size(limits.memory),
-        if cgroups.memory() {
-            "over all its processes (cgroup)"
-        } else {
-            "per process only (RLIMIT_DATA; no memory cgroup here)"
-        }
-    );
-    say!(
-        "  processes: {} per bot, {}",
-        limits.processes,
-        if cgroups.pids() {
-            "over all its processes (cgroup)"
-        } else {
-            "counted per user (RLIMIT_NPROC; no pids cgroup here)"
-        }
-    );
-    say!(
-        "  cpu: {} s per process and game; files: {} at most",
-        limits.cpu_seconds.unwrap_or(0),
-        limits::format_size(limits.file_size)
-    );
-    say!(
-        "  disk: {} per bot folder, measured while it runs; standard error: {} shown a game",
-        limits::format_size(limits.disk),
-        limits::format_size(limits.stderr)
-    );
-    say!(
-        "  user: {}",
-        if sandbox::judge_is_root() {
-            "the judge runs as root: each bot runs as a uid of its own, its folder mapped to it (id-mapped mount)"
-        } else {
-            "each bot runs as a uid of its own in a user namespace nested in its launcher's (the judge's uid outside)"
-        }
-    );
-    let mut found = survey(&args.bots).unwrap_or_default();
+    let mut found = surveyed(args).unwrap_or_default();
     grant(&mut found, &args.sandbox, &args.bots)?;
     for left in &found.left_out {
         say!(
             "bot folder {}: left out: {}",
             args.bots.join(&left.folder).display(),
-            left.reason
+            escape(&left.reason)
         );
     }
     let folders = found.folders();
     let bots = found.bots;
     let scratch = tempfile::tempdir().context("cannot make a folder to probe in")?;
-    let mut all_ok = true;
-    let mut report = |name: &str, program: &Program| match sandbox.probe(program) {
-        Ok(findings) => {
-            say!("{name}:");
-            for (what, found) in &findings {
-                say!("  {what}: {found}");
-            }
-            if let Err(e) = sandbox::verdict(&findings) {
-                all_ok = false;
-                say!("  NOT CONTAINED: {e}");
-            }
-        }
-        Err(sandbox::ProbeError::NoProgram(e)) => say!("{name}: {e} (it would forfeit its games)"),
-        Err(sandbox::ProbeError::Uncontained(e)) => {
-            all_ok = false;
-            say!("{name}: NOT CONTAINED: {e}");
-        }
+    let empty = Program {
+        name: "probe",
+        command: "sh",
+        args: &[],
+        folder: scratch.path(),
+        workdir: None,
+        grants: &[],
+        closed: &[],
     };
-    if bots.is_empty() {
-        let args = Vec::new();
-        report(
-            "a bot in an empty folder",
-            &Program {
-                name: "probe",
-                command: "sh",
-                args: &args,
-                folder: scratch.path(),
-                grants: &[],
-                closed: &[],
-            },
-        );
+    let contestants: Vec<(String, Program)> = if bots.is_empty() {
+        vec![("a bot in an empty folder".to_string(), empty)]
+    } else {
+        bots.iter()
+            .map(|bot| {
+                (
+                    format!("bot {} ({})", bot.name, bot.folder.display()),
+                    bot.contestant(&bot.args, &folders),
+                )
+            })
+            .collect()
+    };
+    let probed: Vec<_> = contestants
+        .iter()
+        .map(|(name, program)| (name, sandbox.probe(program)))
+        .collect();
+    let first = probed.iter().find_map(|(_, p)| p.as_ref().ok());
+    say!(
+        "the judge's contract on this machine (the judge runs as {}; control groups: {}):",
+        if sandbox::judge_is_root() {
+            "root".to_string()
+        } else {
+            format!("uid {}", nix_uid())
+        },
+        cgroups.describe()
+    );
+    let mut all_ok = true;
+    for clause in sandbox.contract(first) {
+        all_ok &= !matches!(clause.status, sandbox::contract::Status::Missing(_));
+        say!("  {clause}");
     }
-    for bot in &bots {
-        report(
-            &format!("bot {} ({})", bot.name, bot.folder.display()),
-            &bot.contestant(&bot.args, &folders),
-        );
+    for (name, probe) in &probed {
+        match probe {
+            Ok(findings) => match sandbox::verdict(findings) {
+                Ok(warnings) => {
+                    say!("{name}: contained");
+                    for warning in warnings {
+                        say!("  warning: {}", escape(&warning));
+                    }
+                }
+                Err(e) => {
+                    all_ok = false;
+                    say!("{name}: NOT CONTAINED: {}", escape(&e));
+                }
+            },
+            Err(sandbox::ProbeError::NoProgram(e)) => {
+                say!("{name}: {} (it would forfeit its games)", escape(e))
+            }
+            Err(sandbox::ProbeError::Full(e)) => {
+                say!("{name}: {} (it would be left out)", escape(e))
+            }
+            Err(sandbox::ProbeError::Uncontained(e)) => {
+                all_ok = false;
+                say!("{name}: NOT CONTAINED: {}", escape(e));
+            }
+        }
     }
     if !all_ok {
-        bail!("the sandbox does not work on this machine: see above, or run with --no-sandbox");
+        bail!(
+            "the sandbox cannot hold its contract on this machine: see above (--no-sandbox runs bots uncontained)"
+        );
     }
     Ok(())
+}
+
+/// This process's uid.
+fn nix_uid() -> u32 {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata("/proc/self").map_or(0, |m| m.uid())
 }
 
 /// Plays the bot twice against the house bot, once opening and once
@@ -495,6 +549,10 @@ fn debug(
         bots.join(bot)
     };
     let mut meta = BotMeta::load(&folder)?;
+    let renames = renames(args)?;
+    if let Some(rename) = renames.iter().find(|r| r.folder == meta.folder_name()) {
+        meta.name = rename.name.clone();
+    }
     // Other bots beside it stay closed to it, as in a tournament.
     let mut all = survey(bots).map(|s| s.folders()).unwrap_or_default();
     all.push(meta.folder.clone());
@@ -502,12 +560,13 @@ fn debug(
         sandbox::paths::check_grant(path, &all)
             .map_err(|e| anyhow::anyhow!("--allow-read {}: {}", path.display(), e.0))?;
     }
-    // Its own grants; those to other bots are theirs.
-    let own = |name: &str| name == meta.name || name == meta.folder_name();
+    // Its own grants, to its folder; those to other folders are theirs,
+    // whatever name its meta gives.
+    let own = meta.folder_name();
     let grants: Vec<PathBuf> = args
         .sandbox
         .per_bot()
-        .filter(|(name, _)| own(name))
+        .filter(|(folder, _)| *folder == own)
         .map(|(_, path)| path.to_path_buf())
         .collect();
     meta.grants = grants;
@@ -547,7 +606,12 @@ fn debug(
             (Some(w), None) => format!("{w} wins with five"),
             (None, None) => "tie: the board is full".into(),
         };
-        say!("game {}: {} opens; {outcome}", game + 1, record.a);
+        say!(
+            "game {}: {} opens; {}",
+            game + 1,
+            record.a,
+            escape(&outcome)
+        );
     }
     Ok(())
 }

@@ -32,6 +32,14 @@ pub struct Args {
     /// Play B with this Gomocup brain instead.
     #[arg(long, conflicts_with = "b")]
     pub b_brain: Option<std::path::PathBuf>,
+    /// The folder brain A keeps its files in (told by `INFO folder`; the
+    /// only place it may write: its installation is read-only). Default: a
+    /// new folder for the match, removed after it.
+    #[arg(long, requires = "a_brain")]
+    pub a_folder: Option<std::path::PathBuf>,
+    /// The folder brain B keeps its files in.
+    #[arg(long, requires = "b_brain")]
+    pub b_folder: Option<std::path::PathBuf>,
     /// Openings file: one opening a line, `x,y` points in move order.
     #[arg(long)]
     pub openings: Option<std::path::PathBuf>,
@@ -124,16 +132,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ms: args.ms,
         settings: [args.a.clone(), args.b.clone()],
         brains: [args.a_brain.clone(), args.b_brain.clone()],
+        brain_folders: [args.a_folder.clone(), args.b_folder.clone()],
     }
     .ready()
     .map_err(anyhow::Error::msg)?;
     let size = ready.setup.size;
     let sandbox = if ready.needs_sandbox() {
-        let sandbox = args
-            .sandbox
-            .sandbox(ready.cpu_budget())?
-            // A brain lives in an installation: --disk bounds what it adds.
-            .disk_counts_growth();
+        let sandbox = args.sandbox.sandbox(ready.cpu_budget())?;
         for warning in ready.check(&sandbox).map_err(anyhow::Error::msg)? {
             eprintln!("inarow: warning: {warning}");
         }

@@ -160,21 +160,10 @@ fn bad_input_gets_a_one_line_error() {
     assert!(text(&out.stderr).contains("not a number of seconds"));
 }
 
-fn wait_for(path: &Path) {
-    let start = Instant::now();
-    while !path.exists() {
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "{} never came",
-            path.display()
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 /// A judge whose two bots hang at their first move, each with a child, and
-/// no time limit: it runs until it is stopped. Returns once every bot and
-/// child runs.
+/// no time limit: it runs until it is stopped. Returns once the bot asked
+/// first and its child run (the other is frozen until its turn, so its
+/// program has not started; its launcher runs).
 fn hanging_judge(dir: &Path) -> std::process::Child {
     let bots = dir.join("bots");
     let ann = bot(&bots, "ann", "fault=timeout@1 child=1");
@@ -190,10 +179,16 @@ fn hanging_judge(dir: &Path) -> std::process::Child {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    for folder in [&ann, &ben] {
-        wait_for(&folder.join("child.pid"));
+    // Its files reach its folder only when its game ends: count processes.
+    let _ = (ann, ben);
+    let start = Instant::now();
+    while common::processes_in(&bots).len() < 2 {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the first bot and its child never ran"
+        );
+        std::thread::sleep(Duration::from_millis(20));
     }
-    assert!(!common::processes_in(&bots).is_empty());
     judge
 }
 
@@ -290,27 +285,24 @@ fn a_judge_killed_outright_takes_every_bot_down_with_it() {
 
 /// Runs `inarow ARGS` as a user who may make no user namespace: a machine
 /// that disables them. As a plain user, a first user namespace allows one
-/// more, which is then used up by the one the judge runs in.
-fn judge_without_user_namespaces(args: &[&str]) -> Output {
+/// more, which is then used up by the one the judge runs in. The judge has
+/// control groups of its own (`delegated`), so only the namespaces are
+/// missing.
+fn judge_without_user_namespaces(delegated: &common::Delegated, args: &[&str]) -> Output {
     let script = r#"echo 1 > /proc/sys/user/max_user_namespaces && exec unshare --user --map-user=65534 --map-group=65534 "$@""#;
-    // Root gives up root first: root may always make namespaces.
     let mut command = if inarow_sandbox::judge_is_root() {
-        let mut setpriv = Command::new("setpriv");
-        setpriv.args([
-            "--reuid",
-            "65534",
-            "--regid",
-            "65534",
-            "--clear-groups",
-            "unshare",
-        ]);
-        setpriv
+        // Root gives up root first (root may always make namespaces).
+        let mut command = delegated.command("unshare");
+        command.args(["--user", "--map-root-user"]);
+        command
     } else {
-        Command::new("unshare")
+        let mut command = Command::new("unshare");
+        command.args(["--user", "--map-root-user"]);
+        command
     };
     command
-        .args(["--user", "--map-root-user", "sh", "-c", script, "sh"])
-        .arg(env!("CARGO_BIN_EXE_inarow"))
+        .args(["sh", "-c", script, "sh"])
+        .arg(common::for_nobody(Path::new(env!("CARGO_BIN_EXE_inarow"))))
         .args(args)
         .output()
         .unwrap()
@@ -339,7 +331,8 @@ fn where_the_kernel_refuses_the_sandbox_the_judge_refuses_to_start() {
         "--sgf",
         sgf.to_str().unwrap(),
     ];
-    let out = judge_without_user_namespaces(&args);
+    let delegated = common::Delegated::new();
+    let out = judge_without_user_namespaces(&delegated, &args);
     assert!(!out.status.success());
     let stderr = text(&out.stderr);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
@@ -354,17 +347,15 @@ fn where_the_kernel_refuses_the_sandbox_the_judge_refuses_to_start() {
 
     let mut uncontained = args.to_vec();
     uncontained.push("--no-sandbox");
-    let out = judge_without_user_namespaces(&uncontained);
+    let out = judge_without_user_namespaces(&delegated, &uncontained);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("warning: --no-sandbox"));
     assert!(results.exists());
 
-    let out = judge_without_user_namespaces(&[
-        "judge",
-        "--check-sandbox",
-        "--bots",
-        bots.to_str().unwrap(),
-    ]);
+    let out = judge_without_user_namespaces(
+        &delegated,
+        &["judge", "--check-sandbox", "--bots", bots.to_str().unwrap()],
+    );
     assert!(!out.status.success());
     assert!(
         text(&out.stdout).contains("NOT CONTAINED"),
@@ -383,31 +374,27 @@ fn a_judge_that_is_not_root_contains_its_bots_in_user_namespaces() {
     fs::create_dir_all(&out_dir).unwrap();
     common::give_to_nobody(&out_dir);
     common::give_to_nobody(&bots);
+    let delegated = common::Delegated::new();
     let as_user = |args: &[&str]| {
-        let mut command = if inarow_sandbox::judge_is_root() {
-            let mut setpriv = Command::new("setpriv");
-            setpriv.args(["--reuid", "65534", "--regid", "65534", "--clear-groups"]);
-            setpriv.arg(env!("CARGO_BIN_EXE_inarow"));
-            setpriv
-        } else {
-            inarow()
-        };
-        command.args(args).output().unwrap()
+        delegated
+            .command(env!("CARGO_BIN_EXE_inarow"))
+            .args(args)
+            .output()
+            .unwrap()
     };
     let bots_arg = bots.to_str().unwrap();
     let out = as_user(&["judge", "--check-sandbox", "--bots", bots_arg]);
     let report = text(&out.stdout);
     assert!(out.status.success(), "{report}{}", text(&out.stderr));
     assert!(
-        report.contains("a uid of its own in a user namespace nested"),
+        report.contains("by a user namespace nested in the launcher's: in force"),
         "{report}"
     );
-    assert_eq!(report.matches("view: own").count(), 2, "{report}");
-    assert_eq!(report.matches("pid-namespace: own").count(), 2, "{report}");
-    assert_eq!(report.matches("network: none").count(), 2, "{report}");
+    assert!(!report.contains("MISSING"), "{report}");
+    assert_eq!(report.matches(": contained").count(), 2, "{report}");
     let results = out_dir.join("r.json");
     let sgf = out_dir.join("sgf");
-    let out = as_user(&[
+    let play = [
         "judge",
         "--seed",
         "8",
@@ -417,11 +404,72 @@ fn a_judge_that_is_not_root_contains_its_bots_in_user_namespaces() {
         results.to_str().unwrap(),
         "--sgf",
         sgf.to_str().unwrap(),
-    ]);
+    ];
+    let out = as_user(&play);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let written: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(&results).unwrap()).unwrap();
     assert_eq!(written["games"].as_array().unwrap().len(), 2);
+}
+
+/// An ordinary user's judge with no control group of its own (no
+/// delegation) cannot bound its bots' memory or processors over all their
+/// processes: it says so in one line and refuses to start, unless told the
+/// bounds are off; then it still freezes each bot between its answers, by
+/// stopping every process of its PID namespace.
+#[test]
+fn without_a_delegated_cgroup_an_ordinary_judge_refuses_unless_told_unbounded() {
+    if !inarow_sandbox::judge_is_root() {
+        // The tests' own user may have a delegated cgroup, or not.
+        return;
+    }
+    let dir = common::workspace();
+    let bots = dir.path().join("bots");
+    bot(&bots, "ann", "play=random");
+    bot(&bots, "ben", "play=random");
+    let out_dir = dir.path().join("out");
+    fs::create_dir_all(&out_dir).unwrap();
+    common::give_to_nobody(&out_dir);
+    common::give_to_nobody(&bots);
+    let results = out_dir.join("r.json");
+    let as_nobody = |extra: &[&str]| {
+        Command::new("setpriv")
+            .args(["--reuid", "65534", "--regid", "65534", "--clear-groups"])
+            .arg(common::for_nobody(Path::new(env!("CARGO_BIN_EXE_inarow"))))
+            .args(["judge", "--seed", "3", "--timeout", "30", "--bots"])
+            .arg(&bots)
+            .arg("--results")
+            .arg(&results)
+            .arg("--sgf")
+            .arg(out_dir.join("sgf"))
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = as_nobody(&[]);
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("memory controller")
+            && stderr.contains("systemd-run --user --scope -p Delegate=yes")
+            && stderr.contains("--memory unbounded"),
+        "{stderr}"
+    );
+    assert!(!results.exists());
+    let out = as_nobody(&["--memory", "unbounded"]);
+    assert!(
+        text(&out.stderr).contains("--cpus unbounded"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = as_nobody(&["--memory", "unbounded", "--cpus", "unbounded"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let written: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&results).unwrap()).unwrap();
+    for game in written["games"].as_array().unwrap() {
+        assert!(game["forfeit"].is_null(), "{game}");
+    }
 }
 
 /// A bots folder with two good bots (`ann`, `honest`) and `evil`, whose
@@ -510,7 +558,8 @@ fn one_good_bot_is_no_tournament() {
     let stderr = text(&out.stderr);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("holds 1 bot(s) that can play"), "{stderr}");
-    // One good bot and one left out: still one line, naming why.
+    // A second folder giving the same name: both are left out, and the
+    // one line names each and why.
     let twin = bot(&bots, "twin", "play=random");
     fs::write(twin.join("meta"), "ann\npython3\nfake_bot.py\n0\n").unwrap();
     let out = inarow()
@@ -521,12 +570,15 @@ fn one_good_bot_is_no_tournament() {
     assert!(!out.status.success());
     let stderr = text(&out.stderr);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(
-        stderr.contains(
-            "left out: twin: meta: the name \"ann\" is already used by the bot in folder ann"
-        ),
-        "{stderr}"
-    );
+    assert!(stderr.contains("holds 0 bot(s) that can play"), "{stderr}");
+    for (folder, other) in [("ann", "twin"), ("twin", "ann")] {
+        assert!(
+            stderr.contains(&format!(
+                "{folder}: meta: the name \"ann\" is also given by the bot in folder {other}: both are left out (inarow judge --rename FOLDER=NAME decides)"
+            )),
+            "{stderr}"
+        );
+    }
     assert!(!ann.join("log.txt").exists());
 }
 
@@ -555,7 +607,7 @@ fn read_grants_to_one_bot_name_a_bot_of_the_folder() {
     let books_arg = books.to_str().unwrap();
     refused(
         &format!("nobody={books_arg}"),
-        "holds no bot \"nobody\" (name a bot by its meta name or its folder)",
+        "holds no bot folder \"nobody\" (name a bot by its folder's name)",
     );
     refused(
         &format!("ann={}", bots.join("ben").display()),
@@ -565,7 +617,7 @@ fn read_grants_to_one_bot_name_a_bot_of_the_folder() {
     refused(bots.to_str().unwrap(), "it would open");
     assert!(!ann.join("log.txt").exists(), "no game was played");
     assert!(!dir.path().join("results.json").exists());
-    // By meta name or folder, a good grant plays.
+    // By folder, a good grant plays.
     let (_, results, _) = judge(
         dir.path(),
         &["--seed", "2", "--allow-read", &format!("ann={books_arg}")],
@@ -628,4 +680,281 @@ fn a_bot_whose_program_is_not_there_is_left_out_and_the_others_play() {
     assert!(lines[0].contains("./missing"), "{stderr}");
     assert!(results.contains("\"left_out\""), "{results}");
     assert!(!results.contains("\"forfeit\": {"), "{results}");
+}
+
+/// A bot that tries to read the file named by its first argument, notes
+/// `read PATH: ok TEXT` or `read PATH: denied` in `read.txt` in its own
+/// folder (a bot sees an ungranted path as missing), then plays as the fake
+/// bot (copied beside it) plays at random.
+const READER_BOT: &str = r#"import os, sys
+path = sys.argv[1]
+try:
+    with open(path) as f:
+        what = "ok " + f.read().strip()
+except OSError:
+    what = "denied"
+with open("read.txt", "a") as f:
+    f.write("read %s: %s\n" % (path, what))
+os.execv(sys.executable, [sys.executable, "fake_bot.py", "play=random"] + sys.argv[2:])
+"#;
+
+/// A reader bot (see [`READER_BOT`]) in folder `folder` whose meta gives
+/// `name` and which tries to read `secret`.
+fn reader(bots: &Path, folder: &str, name: &str, secret: &Path) -> PathBuf {
+    let folder = bot(bots, folder, "");
+    fs::write(folder.join("reader.py"), READER_BOT).unwrap();
+    let meta = format!("{name}\npython3\nreader.py {}\n0\n", secret.display());
+    fs::write(folder.join("meta"), meta).unwrap();
+    folder
+}
+
+#[test]
+fn a_bot_that_names_itself_like_another_steals_no_grant() {
+    let dir = common::workspace();
+    let bots = dir.path().join("bots");
+    let ann = bot(&bots, "ann", "play=random");
+    bot(&bots, "ben", "play=random");
+    let secret = dir.path().join("secret.txt");
+    fs::write(&secret, "the honest bot's book\n").unwrap();
+    let honest = reader(&bots, "honest", "honest", &secret);
+    // Its meta gives the honest bot's name, to get the grant meant for it.
+    let evil = reader(&bots, "evil", "honest", &secret);
+    let grant = format!("honest={}", secret.display());
+
+    // Which folder is meant is not the judge's guess: neither plays.
+    let (out, results, _) = judge(
+        dir.path(),
+        &["--seed", "1", "--allow-read", &grant],
+        "twins",
+    );
+    let stderr = text(&out.stderr);
+    for (folder, other) in [(&evil, "honest"), (&honest, "evil")] {
+        let lines: Vec<&str> = stderr
+            .lines()
+            .filter(|l| l.contains(&format!("leaving out {}:", folder.display())))
+            .collect();
+        assert_eq!(lines.len(), 1, "{stderr}");
+        assert!(
+            lines[0].ends_with(&format!(
+                ": meta: the name \"honest\" is also given by the bot in folder {other}: both are left out (inarow judge --rename FOLDER=NAME decides)"
+            )),
+            "{stderr}"
+        );
+    }
+    assert_eq!(stderr.matches("leaving out").count(), 2, "{stderr}");
+    let results: serde_json::Value = serde_json::from_str(&results).unwrap();
+    assert_eq!(results["bots"], serde_json::json!(["ann", "ben"]));
+    let left: Vec<&str> = results["left_out"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["folder"].as_str().unwrap())
+        .collect();
+    assert_eq!(left, ["evil", "honest"]);
+    assert_eq!(results["games"].as_array().unwrap().len(), 2);
+    for folder in [&honest, &evil] {
+        assert!(!folder.join("read.txt").exists(), "a twin never ran");
+    }
+
+    // The organiser decides: evil plays as impostor, the grant reaches
+    // only the folder it names.
+    let (out, results, _) = judge(
+        dir.path(),
+        // One game at a time: each game's writes land in the folder when
+        // it ends, so two games at once would each append to the file as
+        // it was when they began.
+        &[
+            "--seed",
+            "1",
+            "-j",
+            "1",
+            "--rename",
+            "evil=impostor",
+            "--allow-read",
+            &grant,
+        ],
+        "renamed",
+    );
+    let stderr = text(&out.stderr);
+    assert!(!stderr.contains("leaving out"), "{stderr}");
+    let results: serde_json::Value = serde_json::from_str(&results).unwrap();
+    assert_eq!(
+        results["bots"],
+        serde_json::json!(["ann", "ben", "impostor", "honest"])
+    );
+    assert!(results.get("left_out").is_none(), "{results}");
+    assert_eq!(results["games"].as_array().unwrap().len(), 12);
+    let read = |folder: &Path| fs::read_to_string(folder.join("read.txt")).unwrap();
+    let (honest_read, evil_read) = (read(&honest), read(&evil));
+    let path = secret.display();
+    assert_eq!(
+        honest_read,
+        format!("read {path}: ok the honest bot's book\n").repeat(6)
+    );
+    assert_eq!(evil_read, format!("read {path}: denied\n").repeat(6));
+    assert!(
+        fs::read_to_string(evil.join("args.txt"))
+            .unwrap()
+            .starts_with("play=random\n"),
+        "the reader ran the fake bot"
+    );
+    let stdout = text(&out.stdout);
+    assert!(!stdout.contains(" forfeits: "), "{stdout}");
+
+    // Debugged alone, each bot gets the grants to its folder only.
+    for (folder, name, said) in [("evil", "impostor", "denied"), ("honest", "honest", "ok")] {
+        fs::remove_file(bots.join(folder).join("read.txt")).unwrap();
+        let out = inarow()
+            .args(["judge", "--seed", "3", "--timeout", "30", "--bots"])
+            .arg(&bots)
+            .args([
+                "-d",
+                folder,
+                "--rename",
+                "evil=impostor",
+                "--allow-read",
+                &grant,
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        assert!(
+            stdout.contains(&format!("debugging {name} against")),
+            "{stdout}"
+        );
+        let log = read(&bots.join(folder));
+        assert!(
+            log.starts_with(&format!("read {path}: {said}")),
+            "{folder}: {log}"
+        );
+    }
+
+    // A grant names a folder, never a name, the organiser's included; a
+    // rename must name a folder and a free, good name. Each is one line,
+    // before any game.
+    fs::remove_file(ann.join("log.txt")).unwrap();
+    let refused = |extra: &[&str], says: &str| {
+        let out = inarow()
+            .args(["judge", "--seed", "1", "--bots"])
+            .arg(&bots)
+            .args(extra)
+            .arg("--results")
+            .arg(dir.path().join("refused.json"))
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{extra:?}");
+        let stderr = text(&out.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{extra:?}: {stderr}");
+        assert!(stderr.contains(says), "{extra:?}: {stderr}");
+        assert!(text(&out.stdout).is_empty(), "{extra:?}");
+    };
+    let by_name = format!("impostor={}", secret.display());
+    refused(
+        &["--rename", "evil=impostor", "--allow-read", &by_name],
+        "holds no bot folder \"impostor\" (name a bot by its folder's name)",
+    );
+    refused(
+        &["--rename", "evil=honest"],
+        "--rename evil=honest: the name \"honest\" is also given by the bot in folder honest",
+    );
+    refused(
+        &["--rename", "evil=ann"],
+        "--rename evil=ann: the name \"ann\" is also given by the bot in folder ann",
+    );
+    refused(&["--rename", "nobody=x"], "--rename nobody=x: ");
+    refused(&["--rename", "evil=--help"], "starts with '-'");
+    refused(&["--rename", "evil=a;b"], "use letters, digits");
+    refused(&["--rename", "evil"], "write FOLDER=NAME");
+    assert!(!ann.join("log.txt").exists(), "no game was played");
+    assert!(!dir.path().join("refused.json").exists());
+}
+
+/// A bot that writes terminal escapes (clear the screen, set the window
+/// title, write the clipboard with OSC 52, CSI as one C1 character) and a
+/// bidirectional override on its standard error, then answers every prompt
+/// with the same bytes.
+const NOISY_BOT: &str = r#"import sys
+junk = "\x1b[2J\x1b]0;pwned\x07\x1b]52;c;cHduZWQ=\x07\u202eevil\u202c\x9b2J"
+sys.stderr.buffer.write(("noisy " + junk + "\n").encode())
+sys.stderr.flush()
+for line in sys.stdin:
+    if line.startswith("EXIT"):
+        break
+    sys.stdout.buffer.write((junk + "\n").encode())
+    sys.stdout.flush()
+"#;
+
+/// Whether `bytes` hold anything a terminal would obey from a bot: ESC,
+/// BEL, a C1 control or a bidirectional override.
+fn holds_raw_controls(bytes: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(bytes);
+    bytes.contains(&0x1b)
+        || bytes.contains(&0x07)
+        || text.contains(['\u{9b}', '\u{202e}', '\u{202c}'])
+}
+
+#[test]
+fn what_a_bot_writes_reaches_the_terminal_and_the_files_escaped() {
+    let dir = common::workspace();
+    let bots = dir.path().join("bots");
+    bot(&bots, "ann", "play=random");
+    bot(&bots, "ben", "play=random");
+    let noisy = bots.join("noisy");
+    fs::create_dir_all(&noisy).unwrap();
+    fs::write(noisy.join("noisy.py"), NOISY_BOT).unwrap();
+    fs::write(noisy.join("meta"), "noisy\npython3\nnoisy.py\n1\n").unwrap();
+
+    let (out, results, sgf) = judge(dir.path(), &["--seed", "7"], "noisy");
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(!holds_raw_controls(&out.stdout), "{stdout:?}");
+    assert!(!holds_raw_controls(&out.stderr), "{stderr:?}");
+    // Its standard error, shown as the meta file asks, written out.
+    let shown =
+        r"noisy ! noisy \x1b[2J\x1b]0;pwned\x07\x1b]52;c;cHduZWQ=\x07\u{202e}evil\u{202c}\u{9b}2J";
+    assert_eq!(stderr.matches(shown).count(), 4, "{stderr}");
+    // Its answers forfeit its games, quoted escaped.
+    assert_eq!(
+        stdout.matches("noisy forfeits: bad syntax").count(),
+        4,
+        "{stdout}"
+    );
+    assert!(!holds_raw_controls(results.as_bytes()));
+    let parsed: serde_json::Value = serde_json::from_str(&results).unwrap();
+    let games = parsed["games"].as_array().unwrap();
+    let reasons: Vec<&str> = games
+        .iter()
+        .filter_map(|g| g["forfeit"]["reason"].as_str())
+        .collect();
+    assert_eq!(reasons.len(), 4, "{results}");
+    for reason in reasons {
+        assert!(!reason.contains(|c: char| c.is_control()), "{reason:?}");
+        assert!(!reason.contains(['\u{202e}', '\u{202c}']), "{reason:?}");
+        assert!(reason.contains("]52;c;cHduZWQ="), "{reason:?}");
+    }
+    for record in fs::read_dir(&sgf).unwrap() {
+        let game = fs::read(record.unwrap().path()).unwrap();
+        assert!(!holds_raw_controls(&game), "{}", text(&game));
+    }
+
+    // Under -d every line is on standard output: its answers and its
+    // standard error, escaped.
+    let out = inarow()
+        .args(["judge", "--seed", "3", "--timeout", "30", "--bots"])
+        .arg(&bots)
+        .args(["-d", "noisy"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(!holds_raw_controls(&out.stdout), "{:?}", text(&out.stdout));
+    assert!(!holds_raw_controls(&out.stderr), "{:?}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    for needle in [
+        r"noisy > \x1b[2J\x1b]0;pwned\x07\x1b]52;c;cHduZWQ=\x07\u{202e}evil\u{202c}\u{9b}2J",
+        r"noisy ! noisy \x1b[2J",
+        "game 1: noisy opens; noisy forfeits: bad syntax",
+        "game 2: house opens; noisy forfeits: bad syntax",
+    ] {
+        assert!(stdout.contains(needle), "{needle:?} missing from\n{stdout}");
+    }
 }

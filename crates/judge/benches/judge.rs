@@ -61,7 +61,8 @@ fn sandboxes() -> [(&'static str, Sandbox); 2] {
     [
         (
             "sandbox on",
-            Sandbox::contained(launcher, Limits::default(), Vec::new()),
+            Sandbox::contained(launcher, Limits::default(), Vec::new())
+                .expect("the benchmark machine bounds memory and processors"),
         ),
         ("sandbox off", Sandbox::off()),
     ]

@@ -17,6 +17,7 @@ use inarow_sandbox::{self as sandbox, End, Sandbox};
 
 use crate::meta::BotMeta;
 use crate::referee::{Contestant, Fault};
+use crate::shown;
 
 /// Longest answer line read from a bot; past it the bot forfeits.
 pub const MAX_LINE: usize = 64 * 1024;
@@ -53,12 +54,15 @@ pub enum Said<'a> {
 impl Said<'_> {
     /// The line as `-d` shows it, after `bot`'s name: `<` for what the judge
     /// wrote, `>` for what the bot answered, `!` for its standard error.
+    /// Control characters and bidirectional overrides are escaped
+    /// ([`shown::escape`]): the line goes to the organiser's terminal.
     pub fn shown(&self, bot: &str) -> String {
-        match self {
-            Said::ToBot(line) => format!("{bot} < {line}"),
-            Said::FromBot(line) => format!("{bot} > {line}"),
-            Said::Stderr(line) => format!("{bot} ! {line}"),
-        }
+        let (arrow, line) = match self {
+            Said::ToBot(line) => ('<', line),
+            Said::FromBot(line) => ('>', line),
+            Said::Stderr(line) => ('!', line),
+        };
+        format!("{} {arrow} {}", shown::escape(bot), shown::escape(line))
     }
 }
 
@@ -120,6 +124,9 @@ pub struct BotProcess {
     running: Running,
     timeout: Option<Duration>,
     echo: Option<Listener>,
+    /// Why it cannot be held to its own time (a process of it kept running
+    /// after its answer, or it could not be thawed): it forfeits.
+    unfrozen: Option<String>,
 }
 
 impl BotProcess {
@@ -140,6 +147,7 @@ impl BotProcess {
             running: Running::start(start.sandbox, &program, stderr, MAX_LINE, LongLines::Refuse)?,
             timeout: start.timeout,
             echo: start.echo.cloned(),
+            unfrozen: None,
         })
     }
 
@@ -191,9 +199,19 @@ impl Contestant for BotProcess {
     }
 
     fn ask(&mut self, prompt: &str) -> Result<String, Fault> {
+        if let Some(detail) = self.unfrozen.clone() {
+            return Err(Fault::Sandbox { detail });
+        }
+        // It thinks on its own time only: thawed for this answer (its clock
+        // starts after), frozen again once it has answered, before its
+        // opponent's clock starts.
+        if let Err(detail) = self.running.thaw() {
+            self.unfrozen = Some(detail.clone());
+            return Err(Fault::Sandbox { detail });
+        }
         let deadline = self.timeout.map(|t| Instant::now() + t);
         self.echo(Said::ToBot(prompt));
-        match self.running.send(prompt, deadline) {
+        let answer = match self.running.send(prompt, deadline) {
             Ok(()) => self.receive(deadline),
             Err(Unsent::Late) => {
                 let silence = self.running.late();
@@ -204,7 +222,11 @@ impl Contestant for BotProcess {
                 self.running.close_input();
                 self.receive(deadline)
             }
+        };
+        if let Err(detail) = self.running.freeze() {
+            self.unfrozen = Some(detail);
         }
+        answer
     }
 
     fn exit(&mut self, line: &str) {
@@ -217,7 +239,31 @@ impl Contestant for BotProcess {
     }
 
     fn went_over(&mut self) -> Option<Fault> {
-        let limit = self.running.went_over()?;
-        Some(Fault::over(limit, self.running.limits()))
+        if let Some(limit) = self.running.went_over() {
+            return Some(Fault::over(limit, self.running.limits()));
+        }
+        let detail = self.unfrozen.clone()?;
+        Some(Fault::Sandbox { detail })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shown_line_carries_no_control_character_of_the_bot() {
+        let line = "\x1b[2J\x1b]0;pwned\x07 \u{202e}x";
+        for said in [Said::ToBot(line), Said::FromBot(line), Said::Stderr(line)] {
+            let shown = said.shown("bot");
+            assert!(!shown.contains(['\x1b', '\x07', '\u{202e}']), "{shown}");
+            assert!(
+                shown.ends_with(r"\x1b[2J\x1b]0;pwned\x07 \u{202e}x"),
+                "{shown}"
+            );
+        }
+        assert_eq!(Said::Stderr("ready").shown("ann"), "ann ! ready");
+        assert_eq!(Said::FromBot("(7,7)").shown("ann"), "ann > (7,7)");
+        assert_eq!(Said::ToBot("A []").shown("ann"), "ann < A []");
     }
 }

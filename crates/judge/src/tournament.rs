@@ -118,6 +118,7 @@ pub fn check_bots(
             Err(ProbeError::NoProgram(e)) => checked
                 .uncontained
                 .push((i, format!("it cannot be started in its sandbox: {e}"))),
+            Err(ProbeError::Full(e)) => checked.uncontained.push((i, e)),
             Err(ProbeError::Uncontained(e)) => {
                 first_failure.get_or_insert_with(|| {
                     format!(

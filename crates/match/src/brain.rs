@@ -105,18 +105,36 @@ impl BrainProcess {
             broken: None,
             told: 0,
         };
-        brain.send(&manager::start(size))?;
-        brain.expect_ok("START")?;
         let ms = turn.as_millis();
         let info = [
             manager::info("timeout_turn", ms),
             manager::info("timeout_match", ms.saturating_mul(1000)),
             manager::info_rule(rule),
+            // Where its files go: its installation is read-only.
+            manager::info("folder", place.data_folder().display()),
         ];
-        for line in info {
-            brain.send(&line)?;
-        }
+        brain.awake(|brain| {
+            brain.send(&manager::start(size))?;
+            brain.expect_ok("START")?;
+            for line in &info {
+                brain.send(line)?;
+            }
+            Ok(())
+        })?;
         Ok(brain)
+    }
+
+    /// Lets the brain run for `work`, then freezes it again: a brain thinks
+    /// only on its own time.
+    fn awake<T>(&mut self, work: impl FnOnce(&mut Self) -> Result<T, String>) -> Result<T, String> {
+        self.running
+            .thaw()
+            .map_err(|e| format!("brain {}: {e}", self.name))?;
+        let done = work(self);
+        let frozen = self.running.freeze();
+        let done = done?;
+        frozen.map_err(|e| format!("brain {}: {e}", self.name))?;
+        Ok(done)
     }
 
     fn send(&mut self, line: &str) -> Result<(), String> {
@@ -224,9 +242,10 @@ impl BrainProcess {
 
 impl Contender for BrainProcess {
     fn new_game(&mut self) {
-        let restarted = self
-            .send(manager::RESTART)
-            .and_then(|_| self.expect_ok("RESTART"));
+        let restarted = self.awake(|brain| {
+            brain.send(manager::RESTART)?;
+            brain.expect_ok("RESTART")
+        });
         self.broken = restarted.err();
         self.told = 0;
     }
@@ -239,7 +258,8 @@ impl Contender for BrainProcess {
     ) -> Result<(Point, Duration), String> {
         // The brain keeps its own clock from `INFO timeout_turn`.
         let start = Instant::now();
-        self.ask_move(game, history).map(|p| (p, start.elapsed()))
+        self.awake(|brain| brain.ask_move(game, history))
+            .map(|p| (p, start.elapsed()))
     }
 }
 

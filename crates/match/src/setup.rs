@@ -41,6 +41,9 @@ pub struct Setup {
     pub settings: [String; 2],
     /// A brain's program for A or B instead of the engine.
     pub brains: [Option<PathBuf>; 2],
+    /// The folder each brain keeps its files in; `None` for a new one,
+    /// removed after the match.
+    pub brain_folders: [Option<PathBuf>; 2],
 }
 
 /// A [`Setup`] checked: its openings made, its engines' options read and
@@ -55,7 +58,7 @@ pub struct Ready {
     pub limits: Limits,
     options: [Options; 2],
     places: [Option<Place>; 2],
-    /// Every brain's folder: each brain is kept out of the other's.
+    /// Every brain's own folder: each brain is kept out of the other's.
     folders: Vec<PathBuf>,
 }
 
@@ -111,12 +114,17 @@ impl Setup {
                     .into(),
             );
         }
-        let find = |path: &Option<PathBuf>| path.as_deref().map(Place::find).transpose();
-        let places = [find(&self.brains[0])?, find(&self.brains[1])?];
+        let find = |k: usize| {
+            self.brains[k]
+                .as_deref()
+                .map(|path| Place::find(path, self.brain_folders[k].as_deref()))
+                .transpose()
+        };
+        let places = [find(0)?, find(1)?];
         let folders = places
             .iter()
             .flatten()
-            .map(|b| b.folder().to_path_buf())
+            .map(|b| b.data_folder().to_path_buf())
             .collect();
         Ok(Ready {
             setup: self,

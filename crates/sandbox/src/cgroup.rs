@@ -1,8 +1,15 @@
-//! Control groups: the memory and the processes of a contestant counted over
-//! all its processes, and whether it went over them. Version 1 (one
-//! hierarchy per controller) and version 2 (one unified hierarchy) are both
-//! read from `/proc/self/cgroup` and `/proc/self/mountinfo`; the judge makes
-//! one group per contestant below its own.
+//! Control groups: a contestant's memory, processes and processors counted
+//! over all its processes, whether it went over them, and its processes
+//! frozen between its answers. Version 1 (one hierarchy per controller)
+//! and version 2 (one unified hierarchy) are both read from
+//! `/proc/self/cgroup` and `/proc/self/mountinfo`; the judge makes one group
+//! per contestant and game below its own.
+//!
+//! The launcher's first stage joins the groups that bound the contestant
+//! (memory, pids, cpu); its second stage, and so everything the contestant
+//! starts, joins the group that is frozen between answers (v1's freezer
+//! hierarchy, or a child `bot` of the group in v2), so that the launcher
+//! itself stays awake to relay, to watch the disk and to end the game.
 
 use std::fs;
 use std::io::{self, ErrorKind};
@@ -15,6 +22,9 @@ use nix::unistd::Pid;
 
 use crate::limits::{Limit, Limits};
 
+/// The scheduler period the CPU bound is expressed in, in microseconds.
+const CPU_PERIOD_US: u64 = 100_000;
+
 /// Where the judge can make groups on this machine.
 #[derive(Clone, Debug)]
 pub struct Cgroups {
@@ -25,16 +35,21 @@ pub struct Cgroups {
 enum Kind {
     /// No usable hierarchy; the reason, for `--check-sandbox`.
     Unavailable(String),
-    /// Version 1: the folders (the judge's own group) groups are made in.
+    /// Version 1: the folders (the judge's own group in each hierarchy)
+    /// groups are made in.
     V1 {
         memory: Option<PathBuf>,
         pids: Option<PathBuf>,
+        cpu: Option<PathBuf>,
+        freezer: Option<PathBuf>,
     },
-    /// Version 2: the folder groups are made in, and which controllers it gives.
+    /// Version 2: the folder groups are made in, and which controllers it
+    /// gives (freezing needs none).
     V2 {
         parent: PathBuf,
         memory: bool,
         pids: bool,
+        cpu: bool,
     },
 }
 
@@ -45,9 +60,26 @@ static NEXT: AtomicU64 = AtomicU64::new(0);
 /// later judge can tell leftovers of a dead one.
 const PREFIX: &str = "inarow-";
 
+/// The child group, in version 2, that holds the contestant's own
+/// processes (the launcher's first stage stays in its parent, awake).
+const BOT_LEAF: &str = "bot";
+
+/// A mechanism of the kernel that bounds or freezes a contestant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Controller {
+    /// Memory over all its processes.
+    Memory,
+    /// Processes and threads over all its processes.
+    Pids,
+    /// Processor time over all its processes.
+    Cpu,
+    /// Freezing all its processes between answers.
+    Freezer,
+}
+
 impl Cgroups {
-    /// Finds where this process may make groups, removing empty groups
-    /// left by judges that no longer run.
+    /// Finds where this process may make groups, removing the groups left
+    /// by judges that no longer run.
     pub fn discover() -> Cgroups {
         let (own, mounts) = match (
             fs::read_to_string("/proc/self/cgroup"),
@@ -72,7 +104,12 @@ impl Cgroups {
         let (memory, pids) = (v1("memory"), v1("pids"));
         if memory.is_some() || pids.is_some() {
             return Cgroups {
-                kind: Kind::V1 { memory, pids },
+                kind: Kind::V1 {
+                    memory,
+                    pids,
+                    cpu: v1("cpu"),
+                    freezer: v1("freezer"),
+                },
             };
         }
         let unified = own
@@ -84,11 +121,12 @@ impl Cgroups {
             });
         match unified {
             Some(dir) => match delegate_v2(&dir) {
-                Ok((parent, memory, pids)) => Cgroups {
+                Ok((parent, [memory, pids, cpu])) => Cgroups {
                     kind: Kind::V2 {
                         parent,
                         memory,
                         pids,
+                        cpu,
                     },
                 },
                 Err(why) => Cgroups::unavailable(&why),
@@ -103,60 +141,93 @@ impl Cgroups {
         }
     }
 
+    /// Whether `controller` works over all of a contestant's processes here.
+    pub fn has(&self, controller: Controller) -> bool {
+        match (&self.kind, controller) {
+            (Kind::Unavailable(_), _) => false,
+            (Kind::V1 { memory, .. }, Controller::Memory) => memory.is_some(),
+            (Kind::V1 { pids, .. }, Controller::Pids) => pids.is_some(),
+            (Kind::V1 { cpu, .. }, Controller::Cpu) => cpu.is_some(),
+            (Kind::V1 { freezer, .. }, Controller::Freezer) => freezer.is_some(),
+            (Kind::V2 { memory, .. }, Controller::Memory) => *memory,
+            (Kind::V2 { pids, .. }, Controller::Pids) => *pids,
+            (Kind::V2 { cpu, .. }, Controller::Cpu) => *cpu,
+            // `cgroup.freeze` is part of every version 2 group.
+            (Kind::V2 { .. }, Controller::Freezer) => true,
+        }
+    }
+
     /// Whether memory is counted over all of a contestant's processes.
     pub fn memory(&self) -> bool {
-        match &self.kind {
-            Kind::V1 { memory, .. } => memory.is_some(),
-            Kind::V2 { memory, .. } => *memory,
-            Kind::Unavailable(_) => false,
-        }
+        self.has(Controller::Memory)
     }
 
     /// Whether processes are counted over all of a contestant's processes.
     pub fn pids(&self) -> bool {
-        match &self.kind {
-            Kind::V1 { pids, .. } => pids.is_some(),
-            Kind::V2 { pids, .. } => *pids,
-            Kind::Unavailable(_) => false,
+        self.has(Controller::Pids)
+    }
+
+    /// Where `controller`'s groups are made, in words (`--check-sandbox`);
+    /// `None` when it is missing here.
+    pub fn where_is(&self, controller: Controller) -> Option<String> {
+        if !self.has(controller) {
+            return None;
         }
+        Some(match &self.kind {
+            Kind::V1 {
+                memory,
+                pids,
+                cpu,
+                freezer,
+            } => {
+                let dir = match controller {
+                    Controller::Memory => memory,
+                    Controller::Pids => pids,
+                    Controller::Cpu => cpu,
+                    Controller::Freezer => freezer,
+                };
+                format!("cgroup v1 under {}", dir.as_ref()?.display())
+            }
+            Kind::V2 { parent, .. } => format!("cgroup v2 under {}", parent.display()),
+            Kind::Unavailable(_) => return None,
+        })
     }
 
     /// What is in force, in words.
     pub fn describe(&self) -> String {
         match &self.kind {
             Kind::Unavailable(why) => format!("none ({why})"),
-            Kind::V1 { memory, pids } => {
-                let mut parts = Vec::new();
-                if let Some(m) = memory {
-                    parts.push(format!("memory under {}", m.display()));
-                }
-                if let Some(p) = pids {
-                    parts.push(format!("pids under {}", p.display()));
-                }
-                format!("version 1: {}", parts.join(", "))
-            }
-            Kind::V2 {
-                parent,
-                memory,
-                pids,
-            } => {
-                let controllers: Vec<&str> = [(*memory, "memory"), (*pids, "pids")]
+            _ => {
+                let all = [
+                    (Controller::Memory, "memory"),
+                    (Controller::Pids, "pids"),
+                    (Controller::Cpu, "cpu"),
+                    (Controller::Freezer, "freezer"),
+                ];
+                let parts: Vec<String> = all
                     .iter()
-                    .filter(|(on, _)| *on)
-                    .map(|(_, name)| *name)
+                    .map(|(c, name)| match self.where_is(*c) {
+                        Some(place) => format!("{name}: {place}"),
+                        None => format!("{name}: missing"),
+                    })
                     .collect();
-                format!(
-                    "version 2: {} under {}",
-                    controllers.join(" and "),
-                    parent.display()
-                )
+                parts.join("; ")
             }
         }
     }
 
-    /// Makes a group for one contestant with `limits`; `None` when this
-    /// machine has no usable hierarchy.
-    pub fn create(&self, limits: &Limits) -> io::Result<Option<Group>> {
+    /// Why there is no usable hierarchy here, if there is none.
+    pub fn missing(&self) -> Option<&str> {
+        match &self.kind {
+            Kind::Unavailable(why) => Some(why),
+            _ => None,
+        }
+    }
+
+    /// Makes the groups of one contestant with `limits`, its processes
+    /// frozen from the start when `frozen` (they run only once thawed);
+    /// `None` when this machine has no usable hierarchy.
+    pub fn create(&self, limits: &Limits, frozen: bool) -> io::Result<Option<Group>> {
         let name = format!(
             "{PREFIX}{}-{}",
             std::process::id(),
@@ -165,66 +236,189 @@ impl Cgroups {
         let mut group = Group {
             memory: None,
             pids: None,
+            freezer: None,
+            outer: Vec::new(),
+            inner: None,
             dirs: Vec::new(),
             v2: false,
         };
         match &self.kind {
             Kind::Unavailable(_) => return Ok(None),
-            Kind::V1 { memory, pids } => {
+            Kind::V1 {
+                memory,
+                pids,
+                cpu,
+                freezer,
+            } => {
                 if let Some(parent) = memory {
                     let dir = group.make(parent.join(&name))?;
-                    write(&dir.join("memory.limit_in_bytes"), limits.memory)?;
-                    // Without this, swap would let the bot go past the limit.
-                    let _ = write(&dir.join("memory.memsw.limit_in_bytes"), limits.memory);
+                    if let Some(bytes) = limits.memory {
+                        write(&dir.join("memory.limit_in_bytes"), bytes)?;
+                        // Without this, swap would let the bot go past the limit.
+                        let _ = write(&dir.join("memory.memsw.limit_in_bytes"), bytes);
+                    }
+                    group.outer.push(dir.join("cgroup.procs"));
                     group.memory = Some(dir);
                 }
                 if let Some(parent) = pids {
                     let dir = group.make(parent.join(&name))?;
                     write(&dir.join("pids.max"), limits.processes)?;
+                    group.outer.push(dir.join("cgroup.procs"));
                     group.pids = Some(dir);
+                }
+                if let Some(parent) = cpu {
+                    let dir = group.make(parent.join(&name))?;
+                    if let Some(cores) = limits.cpus {
+                        write(&dir.join("cpu.cfs_period_us"), CPU_PERIOD_US)?;
+                        write(&dir.join("cpu.cfs_quota_us"), cores.quota_us(CPU_PERIOD_US))?;
+                    }
+                    group.outer.push(dir.join("cgroup.procs"));
+                }
+                if let Some(parent) = freezer {
+                    let dir = group.make(parent.join(&name))?;
+                    let freezer = Freezer::V1(dir.join("freezer.state"));
+                    if frozen {
+                        freezer.set(true)?;
+                    }
+                    group.inner = Some(dir.join("cgroup.procs"));
+                    group.freezer = Some(freezer);
                 }
             }
             Kind::V2 {
                 parent,
                 memory,
                 pids,
+                cpu,
             } => {
                 group.v2 = true;
                 let dir = group.make(parent.join(&name))?;
-                if *memory {
-                    write(&dir.join("memory.max"), limits.memory)?;
+                if let (true, Some(bytes)) = (*memory, limits.memory) {
+                    write(&dir.join("memory.max"), bytes)?;
                     let _ = write(&dir.join("memory.swap.max"), 0);
+                }
+                if *memory {
                     group.memory = Some(dir.clone());
                 }
                 if *pids {
                     write(&dir.join("pids.max"), limits.processes)?;
-                    group.pids = Some(dir);
+                    group.pids = Some(dir.clone());
                 }
+                if let (true, Some(cores)) = (*cpu, limits.cpus) {
+                    let max = format!("{} {CPU_PERIOD_US}", cores.quota_us(CPU_PERIOD_US));
+                    fs::write(dir.join("cpu.max"), max).map_err(|e| {
+                        io::Error::new(
+                            e.kind(),
+                            format!("cannot write {}/cpu.max: {e}", dir.display()),
+                        )
+                    })?;
+                }
+                group.outer.push(dir.join("cgroup.procs"));
+                let leaf = group.make(dir.join(BOT_LEAF))?;
+                let freezer = Freezer::V2(leaf.clone());
+                if frozen {
+                    freezer.set(true)?;
+                }
+                group.inner = Some(leaf.join("cgroup.procs"));
+                group.freezer = Some(freezer);
             }
         }
         Ok(Some(group))
     }
 }
 
-/// One contestant's group (a folder per hierarchy in version 1).
+/// How one contestant's processes are frozen.
+#[derive(Debug)]
+enum Freezer {
+    /// Version 1: the group's `freezer.state`.
+    V1(PathBuf),
+    /// Version 2: the group whose `cgroup.freeze` and `cgroup.events` are used.
+    V2(PathBuf),
+}
+
+impl Freezer {
+    fn set(&self, frozen: bool) -> io::Result<()> {
+        let (path, value) = match self {
+            Freezer::V1(state) => (state.clone(), if frozen { "FROZEN" } else { "THAWED" }),
+            Freezer::V2(dir) => (dir.join("cgroup.freeze"), if frozen { "1" } else { "0" }),
+        };
+        fs::write(&path, value)
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display())))
+    }
+
+    /// Whether every process of the group is frozen now.
+    fn is_frozen(&self) -> bool {
+        match self {
+            // Reading the state also moves FREEZING on to FROZEN once done.
+            Freezer::V1(state) => fs::read_to_string(state).is_ok_and(|s| s.trim() == "FROZEN"),
+            Freezer::V2(dir) => counter(&dir.join("cgroup.events"), "frozen") == 1,
+        }
+    }
+}
+
+/// One contestant's groups (a folder per hierarchy in version 1).
 #[derive(Debug)]
 pub struct Group {
     memory: Option<PathBuf>,
     pids: Option<PathBuf>,
+    freezer: Option<Freezer>,
+    /// The `cgroup.procs` files the launcher's first stage joins.
+    outer: Vec<PathBuf>,
+    /// The `cgroup.procs` file the contestant's own processes join.
+    inner: Option<PathBuf>,
+    /// Every folder made, parents before children.
     dirs: Vec<PathBuf>,
     v2: bool,
 }
 
 impl Group {
     fn make(&mut self, dir: PathBuf) -> io::Result<PathBuf> {
-        fs::create_dir(&dir)?;
+        fs::create_dir(&dir)
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot make {}: {e}", dir.display())))?;
         self.dirs.push(dir.clone());
         Ok(dir)
     }
 
-    /// The `cgroup.procs` files a process writes its pid to, to join the group.
+    /// The `cgroup.procs` files the launcher's first stage writes its pid
+    /// to, to join the groups that bound the contestant.
     pub fn procs_files(&self) -> Vec<PathBuf> {
-        self.dirs.iter().map(|d| d.join("cgroup.procs")).collect()
+        self.outer.clone()
+    }
+
+    /// The `cgroup.procs` file the contestant's own processes join: the
+    /// group that freezes them.
+    pub fn frozen_procs_file(&self) -> Option<PathBuf> {
+        self.inner.clone()
+    }
+
+    /// Whether the contestant's processes can be frozen through this group.
+    pub fn freezes(&self) -> bool {
+        self.freezer.is_some()
+    }
+
+    /// The file that thaws the group, and what to write there.
+    pub fn thaw_file(&self) -> Option<(PathBuf, &'static str)> {
+        match self.freezer.as_ref()? {
+            Freezer::V1(state) => Some((state.clone(), "THAWED")),
+            Freezer::V2(dir) => Some((dir.join("cgroup.freeze"), "0")),
+        }
+    }
+
+    /// Freezes (or thaws) every process of the contestant; returns once the
+    /// kernel has been asked, not when it is done (see [`Group::frozen`]).
+    pub fn set_frozen(&self, frozen: bool) -> io::Result<()> {
+        match &self.freezer {
+            Some(freezer) => freezer.set(frozen),
+            None => Err(io::Error::other("this group cannot freeze")),
+        }
+    }
+
+    /// Waits until every process of the contestant is frozen, or the
+    /// deadline; true if they all are.
+    pub fn frozen(&self, deadline: Instant) -> bool {
+        let Some(freezer) = &self.freezer else {
+            return false;
+        };
+        crate::nap_until(deadline, Duration::from_millis(1), || freezer.is_frozen())
     }
 
     /// The limit the group went over so far, if any: memory first, since
@@ -244,31 +438,15 @@ impl Group {
         (counter(&pids.join("pids.events"), "max") > 0).then_some(Limit::Processes)
     }
 
-    /// Kills whatever is still in the group and removes it.
+    /// Thaws, kills whatever is still in the groups, and removes them.
     pub fn remove(&mut self) {
+        if let Some(freezer) = &self.freezer {
+            // A frozen process (in version 1) cannot even die.
+            let _ = freezer.set(false);
+        }
         let deadline = Instant::now() + Duration::from_secs(5);
-        for dir in self.dirs.drain(..) {
-            loop {
-                let procs = fs::read_to_string(dir.join("cgroup.procs")).unwrap_or_default();
-                let pids: Vec<i32> = procs
-                    .lines()
-                    .filter_map(|l| l.trim().parse().ok())
-                    .collect();
-                if pids.is_empty() || Instant::now() >= deadline {
-                    break;
-                }
-                for pid in pids {
-                    let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
-                }
-                std::thread::sleep(Duration::from_millis(1));
-            }
-            // An exiting process leaves the group a moment after it dies.
-            while let Err(e) = fs::remove_dir(&dir) {
-                if e.kind() != ErrorKind::ResourceBusy || Instant::now() >= deadline {
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(1));
-            }
+        for dir in self.dirs.drain(..).rev() {
+            empty_and_remove(&dir, deadline);
         }
     }
 }
@@ -276,6 +454,31 @@ impl Group {
 impl Drop for Group {
     fn drop(&mut self) {
         self.remove();
+    }
+}
+
+/// Kills what is in the group `dir` until it is empty, then removes it.
+fn empty_and_remove(dir: &Path, deadline: Instant) {
+    loop {
+        let procs = fs::read_to_string(dir.join("cgroup.procs")).unwrap_or_default();
+        let pids: Vec<i32> = procs
+            .lines()
+            .filter_map(|l| l.trim().parse().ok())
+            .collect();
+        if pids.is_empty() || Instant::now() >= deadline {
+            break;
+        }
+        for pid in pids {
+            let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    // An exiting process leaves the group a moment after it dies.
+    while let Err(e) = fs::remove_dir(dir) {
+        if e.kind() != ErrorKind::ResourceBusy || Instant::now() >= deadline {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(1));
     }
 }
 
@@ -296,10 +499,15 @@ fn counter(path: &Path, key: &str) -> u64 {
         .unwrap_or(0)
 }
 
-/// Whether groups can be made in `dir`; removes the empty leftovers of dead judges.
+/// Whether groups can be made in `dir`; removes the leftovers of dead judges.
 fn usable(dir: &Path) -> bool {
     remove_leftovers(dir);
-    let probe = dir.join(format!("{PREFIX}{}-probe", std::process::id()));
+    // Threads of one judge may look at once: each probe has its own name.
+    let probe = dir.join(format!(
+        "{PREFIX}{}-probe-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
     let made = fs::create_dir(&probe).is_ok();
     if made {
         let _ = fs::remove_dir(&probe);
@@ -307,6 +515,9 @@ fn usable(dir: &Path) -> bool {
     made
 }
 
+/// Removes the groups of judges that no longer run: a judge killed with
+/// SIGKILL leaves them, and in version 1 the processes of a frozen group
+/// stay frozen (and alive) until someone thaws them.
 fn remove_leftovers(dir: &Path) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
@@ -320,37 +531,44 @@ fn remove_leftovers(dir: &Path) {
         let dead = pid.is_some_and(|pid| {
             pid != std::process::id() as i32 && kill(Pid::from_raw(pid), None).is_err()
         });
-        if dead {
-            // Only an empty group can be removed; a busy one is left alone.
-            let _ = fs::remove_dir(entry.path());
+        if !dead {
+            continue;
         }
+        let group = entry.path();
+        let _ = fs::write(group.join("freezer.state"), "THAWED");
+        let leaf = group.join(BOT_LEAF);
+        let deadline = Instant::now() + Duration::from_secs(1);
+        if leaf.is_dir() {
+            let _ = fs::write(leaf.join("cgroup.freeze"), "0");
+            empty_and_remove(&leaf, deadline);
+        }
+        empty_and_remove(&group, deadline);
     }
 }
 
 /// Version 2 gives controllers to a group's children only when the group
 /// holds no process itself. The judge's own group usually holds the judge,
-/// so the judge moves into a leaf of its own first.
-fn delegate_v2(own: &Path) -> Result<(PathBuf, bool, bool), String> {
+/// so the judge moves into a leaf of its own first. Returns the folder
+/// groups are made in and whether it gives memory, pids and cpu.
+fn delegate_v2(own: &Path) -> Result<(PathBuf, [bool; 3]), String> {
     let controllers = fs::read_to_string(own.join("cgroup.controllers")).unwrap_or_default();
     let has = |c: &str| controllers.split_whitespace().any(|x| x == c);
-    let (memory, pids) = (has("memory"), has("pids"));
-    if !memory && !pids {
-        return Err(format!(
-            "the judge's cgroup {} is given neither the memory nor the pids controller",
-            own.display()
-        ));
-    }
+    let (memory, pids, cpu) = (has("memory"), has("pids"), has("cpu"));
     if !usable(own) {
         return Err(format!("cannot make cgroups under {}", own.display()));
     }
-    let wanted: Vec<String> = [(memory, "+memory"), (pids, "+pids")]
+    if !memory && !pids && !cpu {
+        // Freezing still works; there is nothing to give.
+        return Ok((own.to_path_buf(), [false; 3]));
+    }
+    let wanted: Vec<String> = [(memory, "+memory"), (pids, "+pids"), (cpu, "+cpu")]
         .iter()
         .filter(|(on, _)| *on)
         .map(|(_, c)| c.to_string())
         .collect();
     let enable = || fs::write(own.join("cgroup.subtree_control"), wanted.join(" "));
     if enable().is_ok() {
-        return Ok((own.to_path_buf(), memory, pids));
+        return Ok((own.to_path_buf(), [memory, pids, cpu]));
     }
     let leaf = own.join(format!("{PREFIX}{}-judge", std::process::id()));
     let pid = std::process::id().to_string();
@@ -358,7 +576,7 @@ fn delegate_v2(own: &Path) -> Result<(PathBuf, bool, bool), String> {
         .and_then(|()| fs::write(leaf.join("cgroup.procs"), &pid))
         .and_then(|()| enable());
     match moved {
-        Ok(()) => Ok((own.to_path_buf(), memory, pids)),
+        Ok(()) => Ok((own.to_path_buf(), [memory, pids, cpu])),
         Err(e) => {
             let _ = fs::write(own.join("cgroup.procs"), &pid);
             let _ = fs::remove_dir(&leaf);
@@ -464,26 +682,58 @@ mod tests {
         assert_eq!(counter(&dir.path().join("none"), "oom_kill"), 0);
     }
 
-    #[test]
-    fn a_group_reports_the_limit_it_went_over() {
-        // A stand-in hierarchy: plain folders with the files the kernel keeps.
-        let dir = tempfile::tempdir().unwrap();
-        let memory = dir.path().join("memory");
-        let pids = dir.path().join("pids");
+    /// A group over stand-in folders holding the files the kernel keeps.
+    fn stand_in(dir: &Path, freezer: Freezer) -> Group {
+        let memory = dir.join("memory");
+        let pids = dir.join("pids");
         fs::create_dir_all(&memory).unwrap();
         fs::create_dir_all(&pids).unwrap();
         fs::write(memory.join("memory.oom_control"), "oom_kill 0\n").unwrap();
         fs::write(pids.join("pids.events"), "max 0\n").unwrap();
-        let group = Group {
-            memory: Some(memory.clone()),
-            pids: Some(pids.clone()),
+        Group {
+            memory: Some(memory),
+            pids: Some(pids),
+            freezer: Some(freezer),
+            outer: Vec::new(),
+            inner: None,
             dirs: Vec::new(),
             v2: false,
-        };
+        }
+    }
+
+    #[test]
+    fn a_group_reports_the_limit_it_went_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let group = stand_in(dir.path(), Freezer::V1(dir.path().join("freezer.state")));
         assert_eq!(group.went_over(), None);
-        fs::write(pids.join("pids.events"), "max 3\n").unwrap();
+        fs::write(dir.path().join("pids/pids.events"), "max 3\n").unwrap();
         assert_eq!(group.went_over(), Some(Limit::Processes));
-        fs::write(memory.join("memory.oom_control"), "oom_kill 1\n").unwrap();
+        fs::write(dir.path().join("memory/memory.oom_control"), "oom_kill 1\n").unwrap();
         assert_eq!(group.went_over(), Some(Limit::Memory));
+    }
+
+    #[test]
+    fn each_version_freezes_through_its_own_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let v1 = stand_in(dir.path(), Freezer::V1(dir.path().join("freezer.state")));
+        v1.set_frozen(true).unwrap();
+        assert_eq!(
+            fs::read_to_string(dir.path().join("freezer.state")).unwrap(),
+            "FROZEN"
+        );
+        assert!(v1.frozen(Instant::now()));
+        v1.set_frozen(false).unwrap();
+        assert!(!v1.frozen(Instant::now()));
+
+        let leaf = dir.path().join("v2");
+        fs::create_dir(&leaf).unwrap();
+        let v2 = stand_in(dir.path(), Freezer::V2(leaf.clone()));
+        v2.set_frozen(true).unwrap();
+        assert_eq!(fs::read_to_string(leaf.join("cgroup.freeze")).unwrap(), "1");
+        // The kernel says when it is done, in cgroup.events.
+        fs::write(leaf.join("cgroup.events"), "populated 1\nfrozen 0\n").unwrap();
+        assert!(!v2.frozen(Instant::now()));
+        fs::write(leaf.join("cgroup.events"), "populated 1\nfrozen 1\n").unwrap();
+        assert!(v2.frozen(Instant::now()));
     }
 }

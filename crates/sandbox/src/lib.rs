@@ -2,18 +2,19 @@
 //!
 //! One way to start a contestant: every program the project did not write
 //! (a judge's bot, a Gomocup brain) runs through [`Sandbox::start`], and
-//! runs on as a [`process::Running`]: lines within deadlines, its end, and
-//! everything it started killed with it.
+//! runs on as a [`process::Running`]: lines within deadlines, frozen
+//! between its answers, its end, and everything it started killed with it.
 //!
 //! Contained (the default), a contestant runs through the [`launcher`]:
-//! its own PID, network, mount, IPC and UTS namespaces (so every process it
-//! starts dies with its game, and it has no network), Landlock (its folder to
-//! read and write, the system's programs and libraries to read, nothing
-//! else), a memory and a process cap over all its processes (cgroups where
-//! the machine allows, resource limits as the floor), CPU-time and file-size
-//! limits, and, when the judge runs as root, an unprivileged user. Without
-//! containment (`--no-sandbox`) it runs as a plain child in a process group
-//! of its own, as the judge always did.
+//! its own PID, network, mount, IPC, UTS and control-group namespaces (so
+//! every process it starts dies with its game, and it has no network), its
+//! own view of the file system and its own uid, Landlock, a seccomp filter
+//! ([`seccomp`]), a new keyring, control groups that bound its memory
+//! (everything it holds), processes and processors and freeze it while its
+//! opponent thinks ([`cgroup`]), a folder bounded by the kernel
+//! ([`folder`]), and CPU-time and file-size limits. Without containment
+//! (`--no-sandbox`) it runs as a plain child in a process group of its own,
+//! as the judge always did.
 //!
 //! Either way the contestant's standard error arrives in bounded lines, its
 //! end (exit code, signal, or why it never started) is known, and killing
@@ -25,39 +26,51 @@
 #![deny(missing_docs)]
 
 pub mod cgroup;
-pub mod disk;
+mod contained;
+pub mod contract;
+pub mod folder;
+pub mod frame;
+mod init;
 pub mod launcher;
 pub mod limits;
 pub mod lines;
 pub mod paths;
+pub mod probe;
 pub mod process;
-pub mod suid;
+pub mod seccomp;
 mod sys;
 pub mod view;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::io::{self, Read};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::fs::MetadataExt;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use nix::sys::signal::{Signal, killpg};
-use nix::unistd::{Pid, geteuid};
+use nix::fcntl::OFlag;
+use nix::unistd::{geteuid, pipe2};
 
-pub use cgroup::Cgroups;
-use launcher::{Frame, Identity, Spec};
-pub use limits::{Limit, Limits};
-use paths::Paths;
+pub use cgroup::{Cgroups, Controller};
+use contained::lock;
+pub use contained::{Contained, shut_down};
+use frame::Frame;
+use launcher::{Freeze, Identity, Spec};
+pub use limits::{Cores, Limit, Limits};
+use paths::{Closed, Paths};
+pub use probe::{Findings, ProbeError, verdict};
 
 /// The first uid given to contestants: far above the uids of people and
 /// system services, below 2^31 (which some programs read as negative).
 pub const FIRST_UID: u32 = 0x7000_0000;
 /// Contestants one judge can tell apart by uid.
 pub const MAX_CONTESTANTS: u32 = 1 << 12;
+
+/// How long a probe may take: a margin for a busy machine, not a measure.
+const PROBE_WITHIN: Duration = Duration::from_secs(60);
 
 /// The judge's own program, started in place of each contestant.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,9 +83,13 @@ pub struct Launcher {
 
 impl Launcher {
     /// This very program, started with the hidden `prefix` argument.
+    /// Started as `/proc/self/exe`, so it runs wherever this program
+    /// lies, in folders its user may not search included.
     pub fn this_program(prefix: &str) -> io::Result<Launcher> {
+        // Whether it exists at all is checked here, once.
+        std::env::current_exe()?;
         Ok(Launcher {
-            program: std::env::current_exe()?,
+            program: PathBuf::from("/proc/self/exe"),
             prefix: vec![prefix.to_string()],
         })
     }
@@ -111,14 +128,18 @@ struct Containment {
 pub struct Program<'a> {
     /// The contestant's name, for messages.
     pub name: &'a str,
-    /// The command as written: a path with a `/` (from `folder` when
-    /// relative) or a name looked up in `PATH`.
+    /// The command as written: a path with a `/` (from `workdir`, or else
+    /// `folder`, when relative) or a name looked up in `PATH`.
     pub command: &'a str,
     /// Its arguments.
     pub args: &'a [String],
-    /// Its folder: it runs there, and may write only there.
+    /// Its folder: it may write only there (and it runs there unless
+    /// `workdir` says otherwise).
     pub folder: &'a Path,
-    /// More paths it may read (from its meta file), checked by the caller.
+    /// Where it runs instead, read-only: a Gomocup brain's installation
+    /// (it writes to a folder of its own, never to its build folder).
+    pub workdir: Option<&'a Path>,
+    /// More paths it may read, checked by the caller.
     pub grants: &'a [PathBuf],
     /// Every contestant's folder: it must never see the others' (its own
     /// may be among them).
@@ -127,17 +148,6 @@ pub struct Program<'a> {
 
 /// Where a contestant's standard error lines go; `None` drops them.
 pub type StderrSink = Option<Box<dyn FnMut(&str) + Send>>;
-
-/// Why a probe found no answer.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ProbeError {
-    /// The contestant's program is not there (it would forfeit its games).
-    #[error("{0}")]
-    NoProgram(String),
-    /// The sandbox does not work.
-    #[error("{0}")]
-    Uncontained(String),
-}
 
 /// How a contestant's program ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -155,8 +165,25 @@ pub enum End {
 impl Sandbox {
     /// Contestants contained by `launcher` within `limits`, each also allowed
     /// to read `grants`. Finds the machine's control groups and the
-    /// system's paths once.
-    pub fn contained(launcher: Launcher, limits: Limits, grants: Vec<PathBuf>) -> Sandbox {
+    /// system's paths once. Refuses (in one line) where a limit asked for
+    /// cannot be held over all of a contestant's processes: memory without
+    /// a memory control group, processors without a cpu one.
+    pub fn contained(
+        launcher: Launcher,
+        limits: Limits,
+        grants: Vec<PathBuf>,
+    ) -> Result<Sandbox, String> {
+        let sandbox = Sandbox::inspected(launcher, limits, grants);
+        match sandbox.refusal() {
+            Some(why) => Err(format!("cannot contain bots here: {why}")),
+            None => Ok(sandbox),
+        }
+    }
+
+    /// [`Sandbox::contained`] without its refusal, to look at what would be
+    /// in force (`--check-sandbox`).
+    pub fn inspected(launcher: Launcher, limits: Limits, grants: Vec<PathBuf>) -> Sandbox {
+        let cgroups = Cgroups::discover();
         let mut read = paths::system();
         read.extend(grants);
         let path_var = lookup_path();
@@ -171,7 +198,7 @@ impl Sandbox {
         Sandbox {
             containment: Some(Containment {
                 launcher,
-                cgroups: Arc::new(Cgroups::discover()),
+                cgroups: Arc::new(cgroups),
                 read,
                 devices: paths::devices(),
                 env,
@@ -197,14 +224,6 @@ impl Sandbox {
         }
     }
 
-    /// The same sandbox, with each contestant's disk limit bounding what its
-    /// folder gains while it runs rather than all it holds (for brains,
-    /// which live in installations).
-    pub fn disk_counts_growth(mut self) -> Sandbox {
-        self.limits.disk_growth = true;
-        self
-    }
-
     /// Whether contestants are contained.
     pub fn is_on(&self) -> bool {
         self.containment.is_some()
@@ -222,9 +241,8 @@ impl Sandbox {
 
     /// Starts `program` with piped standard input and output; its standard
     /// error goes to `stderr` a bounded line at a time. Fails once
-    /// [`shut_down`] has been called. Contained, the program dies with the
-    /// thread that starts it (the kernel's parent-death signal follows the
-    /// thread), so start it from the thread that plays its games.
+    /// [`shut_down`] has been called. Contained, the program starts frozen:
+    /// it runs once [`Contained::thaw`] lets it.
     pub fn start(&self, program: &Program, stderr: StderrSink) -> io::Result<Contained> {
         match &self.containment {
             None => start_plain(program, stderr, &self.limits),
@@ -235,6 +253,7 @@ impl Sandbox {
     fn spec(&self, containment: &Containment, program: &Program, probe: bool) -> io::Result<Spec> {
         let path_var = containment.path_var.as_deref();
         let folder = program.folder.canonicalize()?;
+        let workdir = program.workdir.map(Path::canonicalize).transpose()?;
         let rootless = !geteuid().is_root();
         let identity = identity(&containment.uids, &folder, rootless)?;
         let idmap = if rootless {
@@ -242,14 +261,19 @@ impl Sandbox {
         } else {
             Some(containment.idmap(&folder, &identity)?)
         };
-        let resolved = paths::resolve_in_view(program.command, &folder, path_var, rootless)
-            .map_err(|e| io::Error::new(io::ErrorKind::NotFound, e.0))?;
         let hidden = others(program.closed, &[program.folder, &folder]);
-        let mut closed = hidden.clone();
-        closed.extend(std::env::var_os("HOME").map(PathBuf::from));
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let closed = Closed {
+            folders: &hidden,
+            home: home.as_deref(),
+        };
+        let base = workdir.as_deref().unwrap_or(&folder);
+        let resolved = paths::resolve_in_view(program.command, base, path_var, rootless, closed)
+            .map_err(|e| io::Error::new(io::ErrorKind::NotFound, e.0))?;
         let mut read = containment.read.clone();
+        read.extend(workdir.iter().cloned());
         if !resolved.starts_with(&folder) {
-            read.extend(paths::installation(&resolved, &folder, path_var, &closed));
+            read.extend(paths::installation(&resolved, &folder, path_var, closed));
         }
         read.extend(program.grants.iter().cloned());
         let cgroups = &containment.cgroups;
@@ -266,18 +290,16 @@ impl Sandbox {
                 devices: containment.devices.clone(),
                 fixed: vec![folder.join("meta")],
                 tmp_size: paths::TMP_SIZE,
+                workdir,
             },
             env,
             limits: self.limits,
             // With a memory group counting every process, this only stops one
             // process from reserving absurd amounts.
-            data_limit: if cgroups.memory() {
-                self.limits.memory.saturating_mul(2)
-            } else {
-                self.limits.memory
-            },
+            data_limit: self.limits.memory.map(|m| m.saturating_mul(2)),
             nproc: rootless || !cgroups.pids(),
             cgroups: Vec::new(),
+            freeze: Freeze::Never,
             identity,
             rootless,
             idmap,
@@ -295,78 +317,91 @@ impl Sandbox {
         probe: bool,
     ) -> io::Result<Contained> {
         let mut spec = self.spec(containment, program, probe)?;
-        let group = containment.cgroups.create(&self.limits)?;
+        let group = containment.cgroups.create(&self.limits, !probe)?;
         if let Some(group) = &group {
             spec.cgroups = group.procs_files();
         }
+        if !probe {
+            spec.freeze = match (&group, group.as_ref().and_then(|g| g.thaw_file())) {
+                (Some(g), Some((file, thawed))) => Freeze::Group {
+                    procs: g
+                        .frozen_procs_file()
+                        .expect("a freezing group has its procs"),
+                    file,
+                    thawed: thawed.to_string(),
+                },
+                _ => Freeze::Stop,
+            };
+        }
+        let (control_read, control_write) = pipe2(OFlag::O_CLOEXEC)?;
         let json = serde_json::to_string(&spec).map_err(io::Error::other)?;
         let mut command = Command::new(&containment.launcher.program);
         command
             .args(&containment.launcher.prefix)
             .arg("outer")
+            .arg(control_read.as_raw_fd().to_string())
             .arg(json)
             .env_clear()
             .process_group(0)
             .stdin(if probe { Stdio::null() } else { Stdio::piped() })
             .stdout(if probe { Stdio::null() } else { Stdio::piped() })
             .stderr(Stdio::piped());
-        let mut contained = register(command, group, true)?;
+        let mut contained =
+            Contained::spawn(command, group, Some((control_write, control_read)), !probe)?;
         contained.files = Some((spec.paths.folder.clone(), self.limits.file_size));
         let frames = contained.child.stderr.take().expect("piped stderr");
-        let end = contained.end_slot.clone();
+        let reports = contained.reports.clone();
         let mut stderr = stderr;
-        let probes = contained.probes.clone();
-        let over = contained.watched.clone();
         std::thread::spawn(move || {
             lines::each_line(
                 frames,
-                lines::MAX_STDERR_LINE + 64,
+                lines::MAX_STDERR_LINE * 16,
                 |line, _| match Frame::decode(line) {
                     Some(Frame::Stderr(text, cut)) => {
                         if let Some(sink) = stderr.as_mut() {
                             sink(&lines::shown(&text, cut));
                         }
                     }
-                    Some(Frame::Exit(code)) => end.set(End::Exit(code)),
-                    Some(Frame::Signal(signal)) => end.set(End::Signal(signal)),
-                    Some(Frame::NoStart(why)) => end.set(End::NoStart(why)),
-                    Some(Frame::Sandbox(why)) => end.set(End::Sandbox(why)),
-                    Some(Frame::Probe(what, found)) => {
-                        lock(&probes).push((what, found));
-                    }
-                    Some(Frame::Over(limit)) => {
-                        lock(&over).get_or_insert(limit);
-                    }
+                    Some(frame) => reports.hear(frame),
                     None => {}
                 },
             );
-            end.close();
+            reports.close();
         });
         Ok(contained)
     }
 
     /// Checks, before `program` first plays, that its sandbox works: the
     /// warnings say what only hurts the contestant itself (a folder it
-    /// cannot write); `Err` says it would not be contained, or that its
-    /// program is not there.
+    /// cannot write); `Err` says it would not be contained, that its
+    /// program is not there, or that its folder already holds more than
+    /// its bound.
     pub fn check(&self, program: &Program) -> Result<Vec<String>, ProbeError> {
         if !self.is_on() {
             return Ok(Vec::new());
         }
         let found = self.probe(program)?;
         let warnings = verdict(&found).map_err(ProbeError::Uncontained)?;
-        // A program missing from its view would forfeit every game.
-        match found.iter().find(|(what, _)| what == "program") {
-            Some((_, finding)) if finding.contains("No such file") => Err(ProbeError::NoProgram(
-                format!("its program {} is not there ({finding})", program.command),
-            )),
-            _ => Ok(warnings),
+        if found.program_missing {
+            // A program missing from its view would forfeit every game.
+            return Err(ProbeError::NoProgram(format!(
+                "its program {} is not there ({})",
+                program.command, found.program
+            )));
         }
+        if found.usage.bytes > found.disk {
+            return Err(ProbeError::Full(format!(
+                "its folder already holds {}, more than its {} (--disk)",
+                limits::format_size(found.usage.bytes),
+                limits::format_size(found.disk)
+            )));
+        }
+        Ok(warnings)
     }
 
     /// Starts `program`'s sandbox with a probe in place of the program and
-    /// returns what the probe found inside, as (what, finding) pairs.
-    pub fn probe(&self, program: &Program) -> Result<Vec<(String, String)>, ProbeError> {
+    /// returns what the probe found inside.
+    pub fn probe(&self, program: &Program) -> Result<Findings, ProbeError> {
         let Some(containment) = &self.containment else {
             return Err(ProbeError::Uncontained("the sandbox is off".into()));
         };
@@ -381,21 +416,19 @@ impl Sandbox {
                 )));
             }
         };
-        let deadline = Instant::now() + Duration::from_secs(10);
-        let end = contained.end_slot.wait_closed(deadline);
+        let reports = contained.reports.clone();
+        let (end, found) = reports.wait(
+            Instant::now() + PROBE_WITHIN,
+            |h| h.closed,
+            |h| (h.end.clone(), h.probe.clone()),
+        );
         contained.kill();
-        match end {
-            Some(End::Sandbox(why)) => Err(ProbeError::Uncontained(why)),
-            _ => {
-                let found = lock(&contained.probes).clone();
-                if found.is_empty() {
-                    Err(ProbeError::Uncontained(
-                        "the launcher reported nothing".into(),
-                    ))
-                } else {
-                    Ok(found)
-                }
-            }
+        match (end, found) {
+            (Some(End::Sandbox(why)), _) => Err(ProbeError::Uncontained(why)),
+            (_, Some(found)) => Ok(found),
+            (_, None) => Err(ProbeError::Uncontained(
+                "the launcher reported nothing".into(),
+            )),
         }
     }
 }
@@ -477,54 +510,6 @@ pub fn judge_is_root() -> bool {
     geteuid().is_root()
 }
 
-/// Reads a probe's findings: `Err` names what leaves a contestant
-/// uncontained; the warnings say what only hurts the contestant itself.
-pub fn verdict(findings: &[(String, String)]) -> Result<Vec<String>, String> {
-    let get = |what: &str| {
-        findings
-            .iter()
-            .find(|(w, _)| w == what)
-            .map_or("not reported", |(_, f)| f.as_str())
-    };
-    let mut problems = Vec::new();
-    if !get("files").contains("is closed") {
-        problems.push(format!("files: {}", get("files")));
-    }
-    if !get("view").starts_with("own") {
-        problems.push(format!("view: {}", get("view")));
-    }
-    if !get("pid-namespace").starts_with("own") {
-        problems.push(format!("processes: {}", get("pid-namespace")));
-    }
-    if !get("network").starts_with("none") {
-        problems.push(format!("network: {}", get("network")));
-    }
-    if !get("user").starts_with("uid") {
-        problems.push(format!("user: {}", get("user")));
-    }
-    if get("setuid").starts_with("allowed") {
-        problems.push(format!("setuid: {}", get("setuid")));
-    }
-    if !problems.is_empty() {
-        return Err(problems.join("; "));
-    }
-    let mut warnings = Vec::new();
-    if get("folder") != "writable" {
-        warnings.push(format!(
-            "its folder is {} for {}: it cannot keep files",
-            get("folder"),
-            get("user")
-        ));
-    }
-    if get("program") != "readable" {
-        warnings.push(format!(
-            "its program {} inside its view (grant what it needs with --allow-read BOT=PATH)",
-            get("program")
-        ));
-    }
-    Ok(warnings)
-}
-
 /// The folders of `all` that are not `own` (a folder as given or as found):
 /// what a contestant must never see. Two contestants sharing a folder see it.
 fn others(all: &[PathBuf], own: &[&Path]) -> Vec<PathBuf> {
@@ -574,22 +559,28 @@ fn identity(uids: &Mutex<Vec<PathBuf>>, folder: &Path, rootless: bool) -> io::Re
 fn start_plain(program: &Program, stderr: StderrSink, limits: &Limits) -> io::Result<Contained> {
     // Found as a contained one would be (a file in its folder, or a name
     // in the judge's folder or PATH), so a meta means the same either way.
+    let base = program.workdir.unwrap_or(program.folder);
     let path = paths::resolve_in_view(
         program.command,
-        program.folder,
+        base,
         lookup_path().as_deref(),
         true,
+        Closed::default(),
     )
     .map_err(|e| io::Error::new(io::ErrorKind::NotFound, e.0))?;
     let mut command = Command::new(&path);
     command
         .args(program.args)
-        .current_dir(program.folder)
+        .current_dir(base)
         .process_group(0)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let mut contained = register(command, None, false)
+    if program.workdir.is_some() {
+        // A brain's own folder, as contained.
+        command.env("HOME", program.folder);
+    }
+    let mut contained = Contained::spawn(command, None, None, false)
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
     let err = contained.child.stderr.take().expect("piped stderr");
     let mut stderr = stderr;
@@ -609,257 +600,42 @@ fn start_plain(program: &Program, stderr: StderrSink, limits: &Limits) -> io::Re
     Ok(contained)
 }
 
-/// Process groups of every contestant now running, and whether new ones
-/// may still start.
-struct Registry {
-    closed: bool,
-    groups: BTreeSet<i32>,
-}
-
-static LIVE: Mutex<Registry> = Mutex::new(Registry {
-    closed: false,
-    groups: BTreeSet::new(),
-});
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-fn register(
-    mut command: Command,
-    cgroup: Option<cgroup::Group>,
-    contained: bool,
-) -> io::Result<Contained> {
-    let mut live = lock(&LIVE);
-    if live.closed {
-        return Err(io::Error::other("shutting down: no new contestant starts"));
-    }
-    let mut child = command.spawn()?;
-    let group = child.id() as i32;
-    live.groups.insert(group);
-    drop(live);
-    Ok(Contained {
-        stdin: child.stdin.take(),
-        stdout: child.stdout.take(),
-        child,
-        group,
-        cgroup,
-        contained,
-        end_slot: Arc::new(EndSlot::default()),
-        probes: Arc::new(Mutex::new(Vec::new())),
-        watched: Arc::new(Mutex::new(None)),
-        went_over: None,
-        files: None,
-        finished: false,
-    })
-}
-
 /// Whether a file of `limit` bytes or more lies in `folder` (three levels
 /// deep, the first 10,000 entries): what writing past the limit leaves.
 fn holds_file_of(folder: &Path, limit: u64) -> bool {
-    let (_, found) = disk::walk(folder, 10_000, 3, |meta| {
-        if meta.is_file() && meta.len() >= limit {
-            std::ops::ControlFlow::Break(())
-        } else {
-            std::ops::ControlFlow::Continue(())
-        }
-    });
-    found
-}
-
-/// Kills every contestant now running and lets no new one start, for the
-/// rest of this process's life: for Ctrl-C and for a server that stops.
-/// Returns how many were killed.
-pub fn shut_down() -> usize {
-    let mut live = lock(&LIVE);
-    live.closed = true;
-    for &group in &live.groups {
-        let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
-    }
-    live.groups.len()
-}
-
-/// The end of a contained program, as the launcher reports it.
-#[derive(Debug, Default)]
-struct EndSlot {
-    state: Mutex<(Option<End>, bool)>,
-    changed: Condvar,
-}
-
-impl EndSlot {
-    fn set(&self, end: End) {
-        let mut state = lock(&self.state);
-        state.0.get_or_insert(end);
-        self.changed.notify_all();
-    }
-
-    /// No more reports will come.
-    fn close(&self) {
-        lock(&self.state).1 = true;
-        self.changed.notify_all();
-    }
-
-    /// The end once known, or `None` at the deadline or when reports stop without one.
-    fn wait(&self, deadline: Instant) -> Option<End> {
-        self.wait_for(deadline, |(end, closed)| end.is_some() || *closed)
-    }
-
-    /// Waits until the reports stop (or the deadline), then gives the end if known.
-    fn wait_closed(&self, deadline: Instant) -> Option<End> {
-        self.wait_for(deadline, |(_, closed)| *closed)
-    }
-
-    /// Waits until `done` holds of the state or the deadline passes; the end if known.
-    fn wait_for(
-        &self,
-        deadline: Instant,
-        done: impl Fn(&(Option<End>, bool)) -> bool,
-    ) -> Option<End> {
-        let mut state = lock(&self.state);
-        while !done(&state) {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                break;
+    let mut stack = vec![(folder.to_path_buf(), 0)];
+    let mut met = 0;
+    while let Some((dir, depth)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.filter_map(Result::ok) {
+            met += 1;
+            if met > 10_000 {
+                return false;
             }
-            state = self
-                .changed
-                .wait_timeout(state, left)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
-        }
-        state.0.clone()
-    }
-}
-
-/// A running contestant: its pipes, its end, its limits; killed with
-/// everything it started when dropped.
-#[derive(Debug)]
-pub struct Contained {
-    /// Its standard input (take it to write).
-    pub stdin: Option<ChildStdin>,
-    /// Its standard output (take it to read).
-    pub stdout: Option<ChildStdout>,
-    child: Child,
-    group: i32,
-    cgroup: Option<cgroup::Group>,
-    contained: bool,
-    end_slot: Arc<EndSlot>,
-    probes: Arc<Mutex<Vec<(String, String)>>>,
-    /// A limit the launcher watched and saw passed (the disk).
-    watched: Arc<Mutex<Option<Limit>>>,
-    went_over: Option<Limit>,
-    /// Its folder and file-size limit, until looked through once.
-    files: Option<(PathBuf, u64)>,
-    finished: bool,
-}
-
-impl Contained {
-    /// The process id of what was started (the launcher, when contained),
-    /// which is also its process group.
-    pub fn id(&self) -> u32 {
-        self.group as u32
-    }
-
-    /// How the program ended, waiting until `deadline` to hear it; `None`
-    /// if it still runs (or its end cannot be known).
-    pub fn end(&mut self, deadline: Instant) -> Option<End> {
-        if self.contained {
-            return self.end_slot.wait(deadline);
-        }
-        let mut status = None;
-        nap_until(deadline, Duration::from_millis(5), || {
-            status = self.child.try_wait().ok().flatten();
-            status.is_some()
-        });
-        status.map(|status| match (status.code(), status.signal()) {
-            (Some(code), _) => End::Exit(code),
-            (None, Some(signal)) => End::Signal(signal),
-            _ => End::Exit(-1),
-        })
-    }
-
-    /// The limit it went over so far, if any.
-    pub fn went_over(&mut self) -> Option<Limit> {
-        if self.went_over.is_none() {
-            let end = self.end_slot_peek();
-            let by_signal = match end {
-                Some(End::Signal(s)) if s == Signal::SIGXCPU as i32 => Some(Limit::Cpu),
-                Some(End::Signal(s)) if s == Signal::SIGXFSZ as i32 => Some(Limit::FileSize),
-                _ => None,
+            let Ok(meta) = entry.path().symlink_metadata() else {
+                continue;
             };
-            // Runtimes that ignore SIGXFSZ (Python) fail with EFBIG instead and
-            // usually crash: the file they were writing is left at the limit.
-            let failed = matches!(end, Some(End::Signal(_)) | Some(End::Exit(1..)));
-            let by_file = || {
-                // Looked through once, when the program has failed.
-                let (folder, limit) = self.files.take_if(|_| failed)?;
-                holds_file_of(&folder, limit).then_some(Limit::FileSize)
-            };
-            let watched = *lock(&self.watched);
-            self.went_over = watched
-                .or_else(|| self.cgroup.as_ref().and_then(cgroup::Group::went_over))
-                .or(by_signal)
-                .or_else(by_file);
-        }
-        self.went_over
-    }
-
-    fn end_slot_peek(&mut self) -> Option<End> {
-        if self.contained {
-            lock(&self.end_slot.state).0.clone()
-        } else {
-            self.end(Instant::now())
+            if meta.is_file() && meta.len() >= limit {
+                return true;
+            }
+            if meta.is_dir() && depth < 3 {
+                stack.push((entry.path(), depth + 1));
+            }
         }
     }
-
-    /// Waits until every process it started has ended, or the deadline;
-    /// true if they all did.
-    pub fn wait_gone(&mut self, deadline: Instant) -> bool {
-        let group = Pid::from_raw(self.group);
-        let contained = self.contained;
-        nap_until(deadline, Duration::from_millis(2), || {
-            // Contained, the launcher ends only when its namespace is empty.
-            matches!(self.child.try_wait(), Ok(Some(_)))
-                && (contained || killpg(group, None).is_err())
-        })
-    }
-
-    /// Kills it and everything it started, and removes its control groups.
-    pub fn kill(&mut self) {
-        if self.finished {
-            return;
-        }
-        let group = Pid::from_raw(self.group);
-        let members_left = killpg(group, Signal::SIGKILL).is_ok();
-        let _ = self.child.wait();
-        if members_left && !self.contained {
-            // SIGKILL lands asynchronously; wait (briefly: unreaped zombies also
-            // answer) until the leftovers are really gone.
-            let deadline = Instant::now() + Duration::from_millis(200);
-            nap_until(deadline, Duration::from_millis(1), || {
-                killpg(group, None).is_err()
-            });
-        }
-        // Read before the groups go: they hold the record.
-        self.went_over();
-        if let Some(mut cgroup) = self.cgroup.take() {
-            cgroup.remove();
-        }
-        lock(&LIVE).groups.remove(&self.group);
-        self.finished = true;
-    }
-}
-
-impl Drop for Contained {
-    fn drop(&mut self) {
-        self.kill();
-    }
+    false
 }
 
 /// Polls `done` until it holds (true) or the deadline passes (false),
 /// sleeping between polls in naps that grow from 50 µs to `longest`: most
 /// programs end within a millisecond.
-fn nap_until(deadline: Instant, longest: Duration, mut done: impl FnMut() -> bool) -> bool {
+pub(crate) fn nap_until(
+    deadline: Instant,
+    longest: Duration,
+    mut done: impl FnMut() -> bool,
+) -> bool {
     let mut nap = Duration::from_micros(50);
     loop {
         if done() {
@@ -877,13 +653,6 @@ fn nap_until(deadline: Instant, longest: Duration, mut done: impl FnMut() -> boo
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn findings(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs
-            .iter()
-            .map(|(w, f)| (w.to_string(), f.to_string()))
-            .collect()
-    }
 
     #[test]
     fn each_contestant_is_closed_to_the_others_folder_unless_they_share_it() {
@@ -906,59 +675,5 @@ mod tests {
         std::fs::write(deep.join("big"), [0u8; 100]).unwrap();
         assert!(holds_file_of(dir.path(), 100));
         assert!(!holds_file_of(dir.path(), 101));
-    }
-
-    #[test]
-    fn a_probe_passes_only_when_everything_is_contained() {
-        let good = [
-            ("landlock", "fully enforced"),
-            ("files", "/ is closed (Permission denied)"),
-            (
-                "view",
-                "own (its folder, the system's programs; 2 other folders absent)",
-            ),
-            ("pid-namespace", "own (...)"),
-            ("network", "none (own namespace, loopback only)"),
-            ("user", "uid 65534"),
-            ("folder", "writable"),
-            ("setuid", "refused"),
-            ("program", "readable"),
-        ];
-        assert_eq!(verdict(&findings(&good)), Ok(Vec::new()));
-        let mut shared = good;
-        shared[4] = ("network", "shared (eth0, lo)");
-        assert!(
-            verdict(&findings(&shared))
-                .unwrap_err()
-                .contains("network: shared")
-        );
-        let mut root = good;
-        root[5] = ("user", "root");
-        assert!(
-            verdict(&findings(&root))
-                .unwrap_err()
-                .contains("user: root")
-        );
-        let mut suid = good;
-        suid[7] = (
-            "setuid",
-            "allowed (a setuid file of the folder's owner could be made)",
-        );
-        assert!(verdict(&findings(&suid)).unwrap_err().contains("setuid"));
-        let mut seen = good;
-        seen[2] = ("view", "shared (/bots/bob visible)");
-        assert!(
-            verdict(&findings(&seen))
-                .unwrap_err()
-                .contains("/bots/bob visible")
-        );
-        let mut read_only = good;
-        read_only[6] = ("folder", "not writable (Permission denied)");
-        let warnings = verdict(&findings(&read_only)).unwrap();
-        assert!(warnings[0].contains("cannot keep files"), "{warnings:?}");
-        assert!(
-            verdict(&findings(&good[..2])).is_err(),
-            "a silent probe is no proof"
-        );
     }
 }

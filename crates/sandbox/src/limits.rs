@@ -9,26 +9,67 @@ pub const MIB: u64 = 1 << 20;
 /// One gibibyte.
 pub const GIB: u64 = 1 << 30;
 
+/// A share of the machine's processors, in thousandths of a core
+/// (`Cores(1000)` is one core, `Cores(500)` half of one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Cores(pub u32);
+
+impl Cores {
+    /// One whole core.
+    pub const ONE: Cores = Cores(1000);
+
+    /// Reads `1`, `2`, `0.5`: cores, at least a hundredth of one.
+    pub fn parse(text: &str) -> Result<Cores, String> {
+        let value: f64 = text
+            .trim()
+            .parse()
+            .map_err(|_| format!("{text:?} is not a number of cores (try 1, 2 or 0.5)"))?;
+        if !(0.01..=4096.0).contains(&value) {
+            return Err(format!(
+                "{text:?} is not a usable number of cores (0.01 to 4096)"
+            ));
+        }
+        Ok(Cores((value * 1000.0).round() as u32))
+    }
+
+    /// Microseconds of CPU time per `period_us` of wall time.
+    pub fn quota_us(self, period_us: u64) -> u64 {
+        period_us * u64::from(self.0) / 1000
+    }
+}
+
+impl fmt::Display for Cores {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 % 1000 == 0 {
+            write!(f, "{}", self.0 / 1000)
+        } else {
+            write!(f, "{}", f64::from(self.0) / 1000.0)
+        }
+    }
+}
+
 /// The resources one contestant (its program and every process it starts) may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Limits {
-    /// Bytes of memory for the program and all its processes together.
-    pub memory: u64,
+    /// Bytes of memory for the program and all its processes together,
+    /// everything counted (heap, `memfd`, its `/tmp`, what it writes to its
+    /// folder during a game, shared memory, page tables); `None` for none
+    /// (`--memory unbounded`).
+    pub memory: Option<u64>,
     /// Processes and threads alive at once.
     pub processes: u64,
     /// CPU seconds each of its processes may use; `None` for no limit.
     pub cpu_seconds: Option<u64>,
+    /// The processors all its processes together may keep busy; `None` for
+    /// no bound (`--cpus unbounded`).
+    #[serde(default = "default_cpus")]
+    pub cpus: Option<Cores>,
     /// The largest file it may write, in bytes.
     pub file_size: u64,
-    /// The most its folder may hold while it runs, in bytes.
+    /// The most its folder may hold after a game, in bytes.
     #[serde(default = "default_disk")]
     pub disk: u64,
-    /// Whether `disk` bounds what the folder gains while the contestant
-    /// runs rather than all it holds: a Gomocup brain lives in an
-    /// installation (`target/release`, an engine with its weights) that may
-    /// be large to begin with.
-    #[serde(default)]
-    pub disk_growth: bool,
     /// The most standard error shown of one game, in bytes (the rest is
     /// dropped and counted).
     #[serde(default = "default_stderr")]
@@ -43,15 +84,23 @@ fn default_stderr() -> u64 {
     MIB
 }
 
+fn default_cpus() -> Option<Cores> {
+    Some(Cores::ONE)
+}
+
+/// The most entries (files, folders, links) a contestant's folder may hold,
+/// whatever their size.
+pub const MAX_ENTRIES: u64 = 100_000;
+
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
-            memory: GIB,
+            memory: Some(GIB),
             processes: 256,
             cpu_seconds: None,
+            cpus: default_cpus(),
             file_size: 64 * MIB,
             disk: default_disk(),
-            disk_growth: false,
             stderr: default_stderr(),
         }
     }
@@ -85,6 +134,19 @@ impl Limit {
         }
     }
 
+    /// Reads a limit's name as [`Limit::name`] writes it.
+    pub fn from_name(name: &str) -> Option<Limit> {
+        [
+            Limit::Memory,
+            Limit::Processes,
+            Limit::Cpu,
+            Limit::FileSize,
+            Limit::Disk,
+        ]
+        .into_iter()
+        .find(|l| l.name() == name)
+    }
+
     /// The limit at `value` (bytes, processes or seconds), in words.
     pub fn describe(self, value: u64) -> String {
         match self {
@@ -98,10 +160,10 @@ impl Limit {
 }
 
 impl Limits {
-    /// The value of `limit` (bytes, processes or seconds; 0 for no CPU limit).
+    /// The value of `limit` (bytes, processes or seconds; 0 where none is set).
     pub fn value(&self, limit: Limit) -> u64 {
         match limit {
-            Limit::Memory => self.memory,
+            Limit::Memory => self.memory.unwrap_or(0),
             Limit::Processes => self.processes,
             Limit::Cpu => self.cpu_seconds.unwrap_or(0),
             Limit::FileSize => self.file_size,
@@ -183,6 +245,20 @@ mod tests {
     }
 
     #[test]
+    fn cores_read_in_thousandths_and_give_a_quota() {
+        assert_eq!(Cores::parse("1"), Ok(Cores::ONE));
+        assert_eq!(Cores::parse("0.5"), Ok(Cores(500)));
+        assert_eq!(Cores::parse("2"), Ok(Cores(2000)));
+        for bad in ["", "0", "-1", "many", "0.001", "1e9"] {
+            assert!(Cores::parse(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(Cores(2000).quota_us(100_000), 200_000);
+        assert_eq!(Cores(500).quota_us(100_000), 50_000);
+        assert_eq!(Cores(2000).to_string(), "2");
+        assert_eq!(Cores(1500).to_string(), "1.5");
+    }
+
+    #[test]
     fn each_limit_names_itself_and_its_value() {
         let limits = Limits::default();
         assert_eq!(Limit::Memory.to_string(), "memory");
@@ -193,5 +269,16 @@ mod tests {
             serde_json::to_string(&Limit::FileSize).unwrap(),
             "\"file-size\""
         );
+        for limit in [Limit::Memory, Limit::Disk, Limit::FileSize] {
+            assert_eq!(Limit::from_name(limit.name()), Some(limit));
+        }
+        assert_eq!(Limit::from_name("nothing"), None);
+    }
+
+    #[test]
+    fn older_limits_without_cores_read_with_one_core() {
+        let text = r#"{"memory":1073741824,"processes":256,"cpu_seconds":null,"file_size":67108864,"disk":268435456,"stderr":1048576}"#;
+        let read: Limits = serde_json::from_str(text).unwrap();
+        assert_eq!(read, Limits::default());
     }
 }

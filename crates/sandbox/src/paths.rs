@@ -81,6 +81,39 @@ pub struct Paths {
     /// The size of its private `/tmp`, in bytes.
     #[serde(default = "default_tmp_size")]
     pub tmp_size: u64,
+    /// Where it runs, if not in its folder (a Gomocup brain runs in its
+    /// installation, read-only, and writes to a folder of its own).
+    #[serde(default)]
+    pub workdir: Option<PathBuf>,
+}
+
+impl Paths {
+    /// Where the contestant runs: its working folder, or else its folder.
+    pub fn workdir(&self) -> &Path {
+        self.workdir.as_deref().unwrap_or(&self.folder)
+    }
+}
+
+/// What a contestant's view must never open: the other contestants'
+/// folders (nothing inside one, nothing holding one) and the home folder
+/// (nothing holding it; a program's installation inside it, such as a
+/// pyenv, opens only itself).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Closed<'a> {
+    /// The other contestants' folders.
+    pub folders: &'a [PathBuf],
+    /// The judge's home folder.
+    pub home: Option<&'a Path>,
+}
+
+impl Closed<'_> {
+    /// Whether granting `grant` would open something closed.
+    pub fn opened_by(&self, grant: &Path) -> bool {
+        self.folders
+            .iter()
+            .any(|c| c.starts_with(grant) || grant.starts_with(c))
+            || self.home.is_some_and(|home| home.starts_with(grant))
+    }
 }
 
 /// The size of a contestant's private `/tmp`.
@@ -151,7 +184,7 @@ pub fn resolve(
             )))
         };
     }
-    resolve_in_view(command, folder, path_var, true)
+    resolve_in_view(command, folder, path_var, true, Closed::default())
 }
 
 /// The program `command` names before any `PATH` lookup: a path with a
@@ -169,14 +202,14 @@ pub fn as_given(command: &str, folder: &Path) -> PathBuf {
 /// without following anything the contestant controls: a path with a `/` is
 /// a file in its folder (checked inside the view, where the kernel also
 /// follows its `#!` line); a bare name is the first executable of that name
-/// in `path_var` that the contestant may run (with a root judge it is a
-/// stranger to every file outside its folder, so the file must be
-/// executable by others).
+/// in `path_var` that the contestant may run once its installation is in
+/// its view (see [`runs_in_view`]).
 pub fn resolve_in_view(
     command: &str,
     folder: &Path,
     path_var: Option<&OsStr>,
     rootless: bool,
+    closed: Closed<'_>,
 ) -> Result<PathBuf, PathError> {
     if command.contains('/') {
         let relative = Path::new(command);
@@ -196,18 +229,20 @@ pub fn resolve_in_view(
         std::env::split_paths(var)
             .filter(|dir| dir.is_absolute())
             .map(|dir| dir.join(command))
-            .find(|candidate| runs_in_view(candidate, rootless))
+            .find(|candidate| runs_in_view(candidate, rootless, closed))
     });
     found.ok_or_else(|| PathError(format!("the program {command:?} is not in PATH")))
 }
 
-/// Whether a contestant may run `path` as a shell of its own would find it:
-/// an ordinary judge's contestant is the judge's user outside, so the
-/// judge's own rights decide; a root judge's contestant is a stranger to
-/// every file outside its folder, so every folder on the way must be
-/// searchable and the file executable by others (a pyenv under `/root` is
-/// passed over, as it always was).
-fn runs_in_view(path: &Path, rootless: bool) -> bool {
+/// Whether a contestant may run `path` once its installation (what
+/// [`installation`] grants) is in its view, at its own path. An ordinary
+/// judge's contestant is the judge's user outside, so the judge's own
+/// rights decide. A root judge's contestant is a stranger to every file
+/// outside its folder, so the file and every folder from it up to the
+/// installation's top must be open to others; the folders above that are
+/// the view's own (open to all), whatever their modes on the host, so a
+/// tree kept in `/root` (mode 700) is reachable.
+fn runs_in_view(path: &Path, rootless: bool, closed: Closed<'_>) -> bool {
     use std::os::unix::fs::PermissionsExt;
     if !fs::metadata(path).is_ok_and(|m| m.is_file()) {
         return false;
@@ -218,16 +253,15 @@ fn runs_in_view(path: &Path, rootless: bool) -> bool {
     let Ok(real) = path.canonicalize() else {
         return false;
     };
+    let top = grant_for(&real, closed);
+    let open = |p: &Path| fs::metadata(p).is_ok_and(|m| m.permissions().mode() & 0o001 != 0);
+    if !open(&real) {
+        return false;
+    }
     real.ancestors()
-        .all(|p| fs::metadata(p).is_ok_and(|m| m.permissions().mode() & 0o001 != 0))
-}
-
-/// Whether granting `grant` would open any of `closed` (a folder inside it,
-/// or it inside one of them).
-fn opens(grant: &Path, closed: &[PathBuf]) -> bool {
-    closed
-        .iter()
-        .any(|c| c.starts_with(grant) || grant.starts_with(c))
+        .skip(1)
+        .take_while(|p| p.starts_with(&top))
+        .all(open)
 }
 
 /// What running `program` needs beyond the system's folders and `folder`:
@@ -235,13 +269,13 @@ fn opens(grant: &Path, closed: &[PathBuf]) -> bool {
 /// (`#!/usr/bin/env python3` leads to the `python3` in `path_var`). An
 /// installation is the program's folder, or the one above it when that
 /// folder is a `bin`, `sbin`, `shims` or `libexec`; a grant that would open
-/// one of `closed` (other contestants' folders, the home folder) narrows to
-/// the program's own folder, then to the program file alone.
+/// something `closed` narrows to the program's own folder, then to the
+/// program file alone.
 pub fn installation(
     program: &Path,
     folder: &Path,
     path_var: Option<&OsStr>,
-    closed: &[PathBuf],
+    closed: Closed<'_>,
 ) -> Vec<PathBuf> {
     let mut grants = Vec::new();
     let mut next = Some(program.to_path_buf());
@@ -262,7 +296,7 @@ pub fn installation(
     grants
 }
 
-fn grant_for(real: &Path, closed: &[PathBuf]) -> PathBuf {
+fn grant_for(real: &Path, closed: Closed<'_>) -> PathBuf {
     let Some(dir) = real.parent() else {
         return real.to_path_buf();
     };
@@ -274,7 +308,7 @@ fn grant_for(real: &Path, closed: &[PathBuf]) -> PathBuf {
         _ => None,
     };
     for candidate in wide.into_iter().chain([dir]) {
-        if candidate != Path::new("/") && !opens(candidate, closed) {
+        if candidate != Path::new("/") && !closed.opened_by(candidate) {
             return candidate.to_path_buf();
         }
     }
@@ -369,15 +403,67 @@ mod tests {
         let path_var =
             std::env::join_paths([root.join("private/bin"), root.join("public/bin")]).unwrap();
         let folder = root.join("bot");
+        let none = Closed::default();
         assert_eq!(
-            resolve_in_view("tool", &folder, Some(&path_var), false),
+            resolve_in_view("tool", &folder, Some(&path_var), false, none),
             Ok(root.join("public/bin/tool")),
             "a root judge's bot is a stranger to the file"
         );
         assert_eq!(
-            resolve_in_view("tool", &folder, Some(&path_var), true),
+            resolve_in_view("tool", &folder, Some(&path_var), true, none),
             Ok(tool),
             "an ordinary judge's bot runs as the judge's user outside"
+        );
+    }
+
+    #[test]
+    fn a_tree_kept_in_a_folder_only_its_owner_enters_is_reachable_for_a_root_judge() {
+        // /root is mode 700: the folders above an installation are the
+        // view's own, so only the installation's own modes count.
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        executable(&root.join("home/tree/target/release/inarow"), "");
+        executable(&root.join("home/tree/closed/bin/tool"), "");
+        fs::set_permissions(&root, fs::Permissions::from_mode(0o755)).unwrap();
+        fs::set_permissions(root.join("home"), fs::Permissions::from_mode(0o700)).unwrap();
+        fs::set_permissions(
+            root.join("home/tree/closed"),
+            fs::Permissions::from_mode(0o700),
+        )
+        .unwrap();
+        let path_var = std::env::join_paths([
+            root.join("home/tree/target/release"),
+            root.join("home/tree/closed/bin"),
+        ])
+        .unwrap();
+        let home = root.join("home");
+        let closed = Closed {
+            folders: &[],
+            home: Some(&home),
+        };
+        assert_eq!(
+            resolve_in_view("inarow", &root.join("bot"), Some(&path_var), false, closed),
+            Ok(root.join("home/tree/target/release/inarow"))
+        );
+        assert_eq!(
+            installation(
+                &root.join("home/tree/target/release/inarow"),
+                &root.join("bot"),
+                None,
+                closed
+            ),
+            [root.join("home/tree/target/release")],
+            "an installation inside the home folder opens only itself"
+        );
+        assert!(
+            resolve_in_view("tool", &root.join("bot"), Some(&path_var), false, closed).is_err(),
+            "the installation's own folder is closed to others"
+        );
+        executable(&root.join("home/bin/tool"), "");
+        assert_eq!(
+            installation(&root.join("home/bin/tool"), &root.join("bot"), None, closed),
+            [root.join("home/bin")],
+            "never the home folder itself"
         );
     }
 
@@ -385,11 +471,11 @@ mod tests {
     fn a_command_is_a_file_in_the_folder_or_a_name_never_a_path_out() {
         let folder = Path::new("/bots/alice");
         assert_eq!(
-            resolve_in_view("./run", folder, None, false),
+            resolve_in_view("./run", folder, None, false, Closed::default()),
             Ok(folder.join("./run"))
         );
         assert_eq!(
-            resolve_in_view("bin/run", folder, None, false),
+            resolve_in_view("bin/run", folder, None, false, Closed::default()),
             Ok(folder.join("bin/run"))
         );
         for out in [
@@ -398,7 +484,7 @@ mod tests {
             "/usr/bin/python3",
             "./..",
         ] {
-            let refused = resolve_in_view(out, folder, None, false).unwrap_err();
+            let refused = resolve_in_view(out, folder, None, false, Closed::default()).unwrap_err();
             assert!(
                 refused.0.contains("must be a file in the bot's folder"),
                 "{out}: {refused}"
@@ -420,25 +506,25 @@ mod tests {
         );
         executable(&root.join("runtime/bin/python9-real"), "");
         let path_var = std::env::join_paths([root.join("runtime/bin")]).unwrap();
+        let others = [other.clone()];
+        let closed = Closed {
+            folders: &others,
+            home: None,
+        };
         let grants = installation(
             &root.join("pyenv/shims/python9"),
             &folder,
             Some(&path_var),
-            std::slice::from_ref(&other),
+            closed,
         );
         assert_eq!(grants, [root.join("pyenv"), root.join("runtime")]);
         // A program beside the bots folder: its `bin` parent would open bob's folder.
         executable(&root.join("bin/engine"), "");
-        let grants = installation(
-            &root.join("bin/engine"),
-            &folder,
-            None,
-            std::slice::from_ref(&other),
-        );
+        let grants = installation(&root.join("bin/engine"), &folder, None, closed);
         assert_eq!(grants, [root.join("bin")]);
         // A program in the folder itself needs nothing more.
         executable(&folder.join("run"), "");
-        assert!(installation(&folder.join("run"), &folder, None, &[other]).is_empty());
+        assert!(installation(&folder.join("run"), &folder, None, closed).is_empty());
     }
 
     #[test]

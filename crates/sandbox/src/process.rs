@@ -141,6 +141,25 @@ impl Running {
         &self.limits
     }
 
+    /// Lets it run: a contained program starts frozen and is frozen between
+    /// its turns; call this before the turn's first line is written.
+    pub fn thaw(&mut self) -> Result<(), String> {
+        self.process.thaw()
+    }
+
+    /// Freezes every process it started once its turn is over, and waits
+    /// until they all are: it may not think on its opponent's time. `Err`
+    /// when one kept running.
+    pub fn freeze(&mut self) -> Result<(), String> {
+        self.process.freeze()
+    }
+
+    /// Why what it wrote could not be kept in its folder, if so (known once
+    /// it has ended).
+    pub fn unkept(&self) -> Option<String> {
+        self.process.unkept()
+    }
+
     /// Writes one line within the deadline.
     pub fn send(&mut self, line: &str, deadline: Option<Instant>) -> Result<(), Unsent> {
         let Some(stdin) = self.stdin.as_mut() else {
@@ -237,8 +256,10 @@ impl Running {
     }
 
     /// Says its last line (`EXIT`, `END`) if it still reads, within the
-    /// grace period, and closes its input; the grace period starts now.
+    /// grace period, and closes its input; the grace period starts now
+    /// (thawed: it may save its files).
     pub fn close(&mut self, line: &str) {
+        let _ = self.thaw();
         // A program that no longer reads simply misses the line; the grace period holds all the same.
         let _ = self.send(line, Some(Instant::now() + GRACE));
         self.stdin = None;
@@ -246,8 +267,10 @@ impl Running {
     }
 
     /// Ends it: once closed, it and the helpers it started get the rest of
-    /// the grace period to save their files; then whatever is left is killed.
+    /// the grace period to save their files; then whatever is left is
+    /// killed, and what it wrote is kept in its folder.
     pub fn finish(&mut self) {
+        let _ = self.thaw();
         if let Some(closed) = self.closed_at {
             self.process.wait_gone(closed + GRACE);
         }

@@ -3,9 +3,10 @@
 //! empty file system, read-only once built) holding only the system's
 //! program and library folders and the command's installation (read-only,
 //! at their own paths), the contestant's folder (read-write, at its own
-//! path, its `meta` read-only), a private `/tmp`, `/proc` of its own PID
-//! namespace and a minimal `/dev`. Nothing else exists inside: no other
-//! contestant's folder, no judge tree, no home folder.
+//! path, its `meta` read-only; an overlay whose writes go to a `tmpfs` of
+//! its bound's size, see [`crate::folder`]), a private `/tmp`, `/proc` of
+//! its own PID namespace and a minimal `/dev`. Nothing else exists inside:
+//! no other contestant's folder, no judge tree, no home folder.
 //!
 //! Built as contest sandboxes build theirs: a scratch file system becomes the
 //! root with the old root below it (`/old`), the view is assembled in
@@ -50,8 +51,10 @@ pub struct Notes {
 
 /// Builds the view of `paths` and enters it: afterwards `/` is the new
 /// root. `idmap`, a user namespace, maps the folder's owner to the
-/// contestant's uid (the judge runs as root).
-pub fn enter(paths: &Paths, idmap: Option<OwnedFd>) -> Result<Notes, String> {
+/// contestant's uid (the judge runs as root); `upper`, a detached `tmpfs`
+/// holding the folders `upper` and `work`, takes what the contestant
+/// writes to its folder.
+pub fn enter(paths: &Paths, idmap: Option<OwnedFd>, upper: OwnedFd) -> Result<Notes, String> {
     let mut notes = Notes::default();
     let scratch = |what: &str, e: nix::Error| format!("cannot build the bot's view: {what}: {e}");
     mount(
@@ -101,7 +104,7 @@ pub fn enter(paths: &Paths, idmap: Option<OwnedFd>) -> Result<Notes, String> {
         }
     }
     // The folder, read-write, as the contestant's own.
-    folder(&paths.folder, idmap, &mut notes)?;
+    folder(&paths.folder, idmap, upper, &mut notes)?;
     for file in &paths.fixed {
         if fs::symlink_metadata(under(OLD, file)).is_ok_and(|m| m.is_file()) {
             bind(file, true)?;
@@ -266,36 +269,61 @@ fn special(paths: &Paths) -> Result<(), String> {
     Ok(())
 }
 
-/// The contestant's folder, read-write at its own path; with `idmap`, its
-/// owner's files appear as the contestant's (and what it writes is kept as
-/// the owner's on disk).
-fn folder(path: &Path, idmap: Option<OwnedFd>, notes: &mut Notes) -> Result<(), String> {
-    if let Some(userns) = idmap {
-        match idmapped(path, &userns) {
-            Ok(()) => return Ok(()),
-            // Some file systems cannot map ids: the folder is bound as it is
-            // and the contestant cannot write it (the probe warns).
-            Err(e) => notes.idmap = Some(format!("its file system cannot map ids: {e}")),
-        }
-    }
-    bind(path, false)
-}
+/// Where, in the scratch root, the folder as it is on disk is attached
+/// for the overlay.
+const LOWER: &str = "/lower";
+/// Where, in the scratch root, the `tmpfs` taking the writes is attached.
+const UPPER_FS: &str = "/upperfs";
 
-fn idmapped(path: &Path, userns: &OwnedFd) -> std::io::Result<()> {
+/// The contestant's folder, read-write at its own path: an overlay of the
+/// folder as it is on disk (below, never written) and the `tmpfs`
+/// `upper` (above, where every write lands). With `idmap`, the folder's
+/// owner appears as the contestant.
+fn folder(
+    path: &Path,
+    idmap: Option<OwnedFd>,
+    upper: OwnedFd,
+    notes: &mut Notes,
+) -> Result<(), String> {
+    let attach = |tree: &OwnedFd, at: &str| -> std::io::Result<()> {
+        fs::create_dir(at)?;
+        move_mount(
+            tree,
+            "",
+            rustix::fs::CWD,
+            at,
+            MoveMountFlags::MOVE_MOUNT_F_EMPTY_PATH,
+        )?;
+        Ok(())
+    };
     let tree = open_tree(
         rustix::fs::CWD,
         under(OLD, path),
         OpenTreeFlags::OPEN_TREE_CLONE | OpenTreeFlags::OPEN_TREE_CLOEXEC,
-    )?;
-    crate::sys::idmap_mount(&tree, userns)?;
-    let target = mount_point(path, true).map_err(std::io::Error::other)?;
-    move_mount(
-        &tree,
-        "",
-        rustix::fs::CWD,
+    )
+    .map_err(|e| view_error(path, e))?;
+    if let Some(userns) = idmap
+        && let Err(e) = crate::sys::idmap_mount(&tree, &userns)
+    {
+        // Some file systems cannot map ids: the folder is seen as it is, and
+        // the contestant cannot change what it holds (the probe warns).
+        notes.idmap = Some(format!("its file system cannot map ids: {e}"));
+    }
+    attach(&tree, LOWER).map_err(|e| view_error(path, e))?;
+    attach(&upper, UPPER_FS).map_err(|e| view_error(path, e))?;
+    let (up, work) = crate::folder::Upper::dirs();
+    let target = mount_point(path, true)?;
+    mount(
+        Some("overlay"),
         &target,
-        MoveMountFlags::MOVE_MOUNT_F_EMPTY_PATH,
-    )?;
-    restrict_mount(&under(OLD, path), &target, false)?;
-    Ok(())
+        Some("overlay"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+        Some(
+            format!(
+                "lowerdir={LOWER},upperdir={UPPER_FS}/{up},workdir={UPPER_FS}/{work},userxattr"
+            )
+            .as_str(),
+        ),
+    )
+    .map_err(|e| view_error(path, format!("an overlay with a bounded tmpfs: {e}")))
 }

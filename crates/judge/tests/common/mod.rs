@@ -22,4 +22,5 @@ pub fn sandbox_with(limits: Limits) -> Sandbox {
         prefix: Vec::new(),
     };
     Sandbox::contained(launcher, limits, Vec::new())
+        .expect("the tests' machine bounds memory and processors")
 }

@@ -1,0 +1,640 @@
+//! A contestant's folder, bounded by the kernel. The contestant sees its
+//! folder as an overlay: what the folder held before the game below, read
+//! only, and above it a `tmpfs` of its own where everything it writes
+//! lands. The `tmpfs` is sized to what the folder may still take
+//! (`--disk` less what it holds) plus a margin, so a write far past the
+//! bound fails at once with `ENOSPC`, whatever the write (deep paths,
+//! `fallocate`, sparse files, hard links, inodes); the launcher's first
+//! stage checks the `tmpfs` every few milliseconds, and a contestant that
+//! went past the bound into the margin loses its game for `disk`. After
+//! the game the first stage commits what was written to the real folder
+//! (new and changed files, removals), only when the bound held, so the
+//! folder never holds more than the bound, and a contestant that went
+//! over keeps its folder as it was before that game.
+//!
+//! Everything here works on open folders (`openat` and its kin, never
+//! following a link), so neither a path longer than the kernel reads in
+//! one go nor a link planted by the contestant leads anywhere else.
+
+use std::collections::{HashMap, HashSet};
+use std::ffi::{CStr, CString};
+use std::fs::File;
+use std::io;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::unix::fs::FileExt;
+use std::rc::Rc;
+
+use rustix::fs::{
+    AtFlags, Dir, FileType, Mode, OFlags, Timespec, Timestamps, fchmod, fchown, fgetxattr,
+    fstatvfs, ftruncate, futimens, linkat, mkdirat, openat, readlinkat, renameat, statat,
+    symlinkat, unlinkat,
+};
+use rustix::mount::{
+    FsMountFlags, FsOpenFlags, MountAttrFlags, fsconfig_create, fsconfig_set_string, fsmount,
+    fsopen,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::limits::MAX_ENTRIES;
+
+/// How far past its bound a contestant may write before the kernel says
+/// `ENOSPC`: what it writes there is held in memory (and counted in its
+/// memory) until the first stage sees it and ends the game, and never
+/// reaches the folder.
+pub const MARGIN_BYTES: u64 = 64 << 20;
+
+/// Entries past the bound the `tmpfs` takes before it refuses, for the
+/// same reason.
+const MARGIN_ENTRIES: u64 = 1024;
+
+/// Entries a game may add beyond the bound for the removals it makes (a
+/// removal of a file the folder held is an entry, a "whiteout", while the
+/// game runs).
+const REMOVALS: u64 = 1000;
+
+/// The deepest a folder is walked, and committed: a folder nested deeper
+/// than this is over its bound.
+pub const MAX_DEPTH: usize = 256;
+
+/// The name of the folder, in the `tmpfs`, holding what the game wrote.
+const UPPER: &str = "upper";
+/// The overlay's own working folder in the `tmpfs`.
+const WORK: &str = "work";
+
+/// What a folder holds: allocated bytes (a sparse file costs what it
+/// holds, not its length; a file with several names counts once) and
+/// entries.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    /// Bytes of disk its files and folders take.
+    pub bytes: u64,
+    /// Files, folders and links in it.
+    pub entries: u64,
+}
+
+impl Usage {
+    /// What may still be written to a folder holding `self` under a bound
+    /// of `disk` bytes and [`MAX_ENTRIES`] entries.
+    pub fn room(&self, disk: u64) -> Usage {
+        Usage {
+            bytes: disk.saturating_sub(self.bytes),
+            entries: MAX_ENTRIES.saturating_sub(self.entries) + REMOVALS,
+        }
+    }
+}
+
+/// Measures the folder `dir` without following links, at most
+/// [`MAX_DEPTH`] folders down.
+pub fn measure(dir: BorrowedFd<'_>) -> io::Result<Usage> {
+    let mut usage = Usage::default();
+    let mut seen = HashSet::new();
+    measure_into(dir, 0, &mut usage, &mut seen)?;
+    Ok(usage)
+}
+
+fn measure_into(
+    dir: BorrowedFd<'_>,
+    depth: usize,
+    usage: &mut Usage,
+    seen: &mut HashSet<(u64, u64)>,
+) -> io::Result<()> {
+    for entry in Dir::read_from(dir)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        if is_dot(name) {
+            continue;
+        }
+        usage.entries += 1;
+        let Ok(stat) = statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) else {
+            continue;
+        };
+        if stat.st_nlink <= 1 || seen.insert((stat.st_dev, stat.st_ino)) {
+            usage.bytes += stat.st_blocks as u64 * 512;
+        }
+        if FileType::from_raw_mode(stat.st_mode) == FileType::Directory && depth < MAX_DEPTH {
+            if let Ok(sub) = open_dir(dir, name) {
+                measure_into(sub.as_fd(), depth + 1, usage, seen)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn is_dot(name: &CStr) -> bool {
+    matches!(name.to_bytes(), b"." | b"..")
+}
+
+/// Opens the folder `name` of `dir`, never through a link.
+fn open_dir(dir: BorrowedFd<'_>, name: &CStr) -> io::Result<OwnedFd> {
+    Ok(openat(
+        dir,
+        name,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?)
+}
+
+/// The file system a game writes to: a detached `tmpfs` (its mount's file
+/// descriptor) and the bound it must stay within.
+#[derive(Debug)]
+pub struct Upper {
+    mount: OwnedFd,
+    room: Usage,
+    /// Entries the file system holds before the game writes any.
+    base_entries: u64,
+}
+
+impl Upper {
+    /// Makes the file system for a folder that may still take `room`, owned
+    /// inside as `owner` with `mode` (the folder's own, as the contestant
+    /// sees it). Needs the right to mount in this mount namespace.
+    pub fn new(room: Usage, owner: Option<(u32, u32)>, mode: u32) -> io::Result<Upper> {
+        let context = fsopen("tmpfs", FsOpenFlags::FSOPEN_CLOEXEC)?;
+        let size = room.bytes + MARGIN_BYTES;
+        // A size of 0 would mean no bound at all.
+        fsconfig_set_string(&context, "size", size.max(4096).to_string())?;
+        let inodes = room.entries + MARGIN_ENTRIES + 8;
+        fsconfig_set_string(&context, "nr_inodes", inodes.to_string())?;
+        fsconfig_set_string(&context, "mode", "0755")?;
+        fsconfig_create(&context)?;
+        let mount = fsmount(
+            &context,
+            FsMountFlags::FSMOUNT_CLOEXEC,
+            MountAttrFlags::MOUNT_ATTR_NOSUID | MountAttrFlags::MOUNT_ATTR_NODEV,
+        )?;
+        mkdirat(&mount, UPPER, Mode::from_raw_mode(mode & 0o7777))?;
+        mkdirat(&mount, WORK, Mode::from_raw_mode(0o700))?;
+        let upper = open_dir(mount.as_fd(), c"upper")?;
+        // mkdir's mode passes through the umask; the folder's is set as it is.
+        fchmod(&upper, Mode::from_raw_mode(mode & 0o1777))?;
+        if let Some((uid, gid)) = owner {
+            fchown(
+                &upper,
+                Some(rustix::fs::Uid::from_raw(uid)),
+                Some(rustix::fs::Gid::from_raw(gid)),
+            )?;
+        }
+        let base_entries = used(&mount)?.entries;
+        Ok(Upper {
+            mount,
+            room,
+            base_entries,
+        })
+    }
+
+    /// The mount's file descriptor (to attach it where the overlay wants it).
+    pub fn mount(&self) -> BorrowedFd<'_> {
+        self.mount.as_fd()
+    }
+
+    /// The folders the overlay needs, relative to where the mount is attached.
+    pub fn dirs() -> (&'static str, &'static str) {
+        (UPPER, WORK)
+    }
+
+    /// What the game wrote so far, and whether that is past the bound.
+    pub fn over(&self) -> bool {
+        match used(&self.mount) {
+            Ok(used) => {
+                // The overlay's own working folder takes a few entries.
+                let entries = used.entries.saturating_sub(self.base_entries + 4);
+                used.bytes > self.room.bytes || entries > self.room.entries
+            }
+            // A file system that cannot be read cannot be trusted.
+            Err(_) => true,
+        }
+    }
+
+    /// Applies what the game wrote to `folder` (see [`commit`]).
+    pub fn commit(&self, folder: BorrowedFd<'_>, owner: Option<(u32, u32)>) -> io::Result<()> {
+        let upper = open_dir(self.mount.as_fd(), c"upper")?;
+        commit(upper.as_fd(), folder, owner)
+    }
+}
+
+/// What a `tmpfs` holds (its own root folder included).
+fn used(mount: &OwnedFd) -> io::Result<Usage> {
+    let stat = fstatvfs(mount)?;
+    Ok(Usage {
+        bytes: (stat.f_blocks - stat.f_bfree) * stat.f_frsize,
+        entries: stat.f_files - stat.f_ffree,
+    })
+}
+
+/// How many files with several names a commit keeps track of (each holds
+/// its folder open); further names of a file are not committed.
+const MAX_LINKED: usize = 4096;
+
+/// Files already committed that have other names still to come, by the
+/// game's (device, inode): their new folder and name.
+type Linked = HashMap<(u64, u64), (Rc<OwnedFd>, CString)>;
+
+/// Applies an overlay's upper folder `upper` (what a game wrote: new and
+/// changed files, removals as "whiteouts", folders that replace what was
+/// there as "opaque") to `folder`, without following any link. Each file
+/// is written beside its place and renamed over it, so a file is either
+/// the old or the new one; with `owner`, everything written is the
+/// owner's (a root judge's contestant writes as a uid of its own). Set-uid
+/// and set-gid bits are never kept. A tree deeper than [`MAX_DEPTH`] is
+/// refused before anything is written.
+pub fn commit(
+    upper: BorrowedFd<'_>,
+    folder: BorrowedFd<'_>,
+    owner: Option<(u32, u32)>,
+) -> io::Result<()> {
+    check_depth(upper, 0)?;
+    let mut linked = Linked::new();
+    let folder = Rc::new(rustix::io::dup(folder)?);
+    apply(upper, &folder, owner, &mut linked)
+}
+
+fn check_depth(dir: BorrowedFd<'_>, depth: usize) -> io::Result<()> {
+    if depth > MAX_DEPTH {
+        return Err(io::Error::other(format!(
+            "the folder nests more than {MAX_DEPTH} folders deep"
+        )));
+    }
+    for entry in Dir::read_from(dir)? {
+        let entry = entry?;
+        if entry.file_type() == FileType::Directory && !is_dot(entry.file_name()) {
+            let sub = open_dir(dir, entry.file_name())?;
+            check_depth(sub.as_fd(), depth + 1)?;
+        }
+    }
+    Ok(())
+}
+
+/// An overlay's mark of a removed entry: a character device 0/0.
+fn is_whiteout(stat: &rustix::fs::Stat) -> bool {
+    FileType::from_raw_mode(stat.st_mode) == FileType::CharacterDevice && stat.st_rdev == 0
+}
+
+/// Whether the upper folder `dir` replaces what the folder below held
+/// there (the overlay marks it `opaque`).
+fn is_opaque(dir: BorrowedFd<'_>) -> bool {
+    ["user.overlay.opaque", "trusted.overlay.opaque"]
+        .into_iter()
+        .any(|name| {
+            let mut value = [0u8; 4];
+            matches!(fgetxattr(dir, name, &mut value[..]), Ok(n) if value[..n] == *b"y")
+        })
+}
+
+fn apply(
+    upper: BorrowedFd<'_>,
+    folder: &Rc<OwnedFd>,
+    owner: Option<(u32, u32)>,
+    linked: &mut Linked,
+) -> io::Result<()> {
+    let down = folder.as_fd();
+    for entry in Dir::read_from(upper)? {
+        let entry = entry?;
+        let name = entry.file_name().to_owned();
+        if is_dot(&name) {
+            continue;
+        }
+        let stat = statat(upper, &name, AtFlags::SYMLINK_NOFOLLOW)?;
+        let there = statat(down, &name, AtFlags::SYMLINK_NOFOLLOW).ok();
+        let there_dir =
+            there.is_some_and(|s| FileType::from_raw_mode(s.st_mode) == FileType::Directory);
+        let mode = Mode::from_raw_mode(stat.st_mode & 0o1777);
+        match FileType::from_raw_mode(stat.st_mode) {
+            _ if is_whiteout(&stat) => remove(down, &name)?,
+            FileType::Directory => {
+                let source = open_dir(upper, &name)?;
+                if there.is_some() && (!there_dir || is_opaque(source.as_fd())) {
+                    remove(down, &name)?;
+                }
+                if !there_dir || is_opaque(source.as_fd()) {
+                    mkdirat(down, &name, Mode::from_raw_mode(0o700))?;
+                }
+                let target = Rc::new(open_dir(down, &name)?);
+                apply(source.as_fd(), &target, owner, linked)?;
+                fchmod(&*target, mode)?;
+                set_owner(target.as_fd(), owner)?;
+            }
+            FileType::RegularFile => {
+                let key = (stat.st_dev, stat.st_ino);
+                let temp = temporary(down);
+                if let Some((dir, first)) = linked.get(&key) {
+                    linkat(dir.as_fd(), first, down, &temp, AtFlags::empty())?;
+                } else {
+                    let source = File::from(openat(
+                        upper,
+                        &name,
+                        OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+                        Mode::empty(),
+                    )?);
+                    let target = File::from(openat(
+                        down,
+                        &temp,
+                        OFlags::WRONLY
+                            | OFlags::CREATE
+                            | OFlags::EXCL
+                            | OFlags::NOFOLLOW
+                            | OFlags::CLOEXEC,
+                        Mode::from_raw_mode(0o600),
+                    )?);
+                    copy_sparse(&source, &target, stat.st_size as u64)?;
+                    fchmod(&target, mode)?;
+                    set_owner(target.as_fd(), owner)?;
+                    let time = |s: i64, ns: u32| Timespec {
+                        tv_sec: s,
+                        tv_nsec: ns.into(),
+                    };
+                    futimens(
+                        &target,
+                        &Timestamps {
+                            last_access: time(stat.st_atime, stat.st_atime_nsec as u32),
+                            last_modification: time(stat.st_mtime, stat.st_mtime_nsec as u32),
+                        },
+                    )?;
+                    if stat.st_nlink > 1 && linked.len() < MAX_LINKED {
+                        linked.insert(key, (folder.clone(), name.clone()));
+                    }
+                }
+                replace(down, &temp, &name, there_dir)?;
+            }
+            FileType::Symlink => {
+                let target = readlinkat(upper, &name, Vec::new())?;
+                let temp = temporary(down);
+                symlinkat(&target, down, &temp)?;
+                if let Some((uid, gid)) = owner {
+                    rustix::fs::chownat(
+                        down,
+                        &temp,
+                        Some(rustix::fs::Uid::from_raw(uid)),
+                        Some(rustix::fs::Gid::from_raw(gid)),
+                        AtFlags::SYMLINK_NOFOLLOW,
+                    )?;
+                }
+                replace(down, &temp, &name, there_dir)?;
+            }
+            // FIFOs, sockets and devices are not kept; what they replaced goes.
+            _ => {
+                if there.is_some() {
+                    remove(down, &name)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn set_owner(fd: BorrowedFd<'_>, owner: Option<(u32, u32)>) -> io::Result<()> {
+    if let Some((uid, gid)) = owner {
+        fchown(
+            fd,
+            Some(rustix::fs::Uid::from_raw(uid)),
+            Some(rustix::fs::Gid::from_raw(gid)),
+        )?;
+    }
+    Ok(())
+}
+
+/// Renames `temp` over `name` in `dir` (a folder there is removed first:
+/// a rename cannot replace a folder by a file).
+fn replace(dir: BorrowedFd<'_>, temp: &CStr, name: &CStr, folder_there: bool) -> io::Result<()> {
+    if folder_there {
+        remove(dir, name)?;
+    }
+    renameat(dir, temp, dir, name)?;
+    Ok(())
+}
+
+/// A name in `dir` nothing holds yet, for a file being written.
+fn temporary(dir: BorrowedFd<'_>) -> CString {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    loop {
+        let name = CString::new(format!(
+            ".inarow-commit-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ))
+        .expect("no NUL in a number");
+        if statat(dir, &name, AtFlags::SYMLINK_NOFOLLOW).is_err() {
+            return name;
+        }
+    }
+}
+
+/// Copies `length` bytes of `source` to `target`, leaving holes as holes
+/// (a sparse file must not grow on disk).
+fn copy_sparse(source: &File, target: &File, length: u64) -> io::Result<()> {
+    use rustix::fs::{SeekFrom, seek};
+    let mut at = 0;
+    let mut buffer = vec![0u8; 1 << 16];
+    while at < length {
+        let data = match seek(source, SeekFrom::Data(at)) {
+            Ok(data) => data,
+            // No more data: the rest is a hole.
+            Err(rustix::io::Errno::NXIO) => break,
+            Err(e) => return Err(e.into()),
+        };
+        let hole = seek(source, SeekFrom::Hole(data))?.min(length);
+        let mut offset = data;
+        while offset < hole {
+            let want = ((hole - offset) as usize).min(buffer.len());
+            let got = source.read_at(&mut buffer[..want], offset)?;
+            if got == 0 {
+                break;
+            }
+            target.write_all_at(&buffer[..got], offset)?;
+            offset += got as u64;
+        }
+        at = hole.max(data + 1);
+    }
+    ftruncate(target, length)?;
+    Ok(())
+}
+
+/// Removes `name` from `dir`, a folder with everything in it, following no link.
+fn remove(dir: BorrowedFd<'_>, name: &CStr) -> io::Result<()> {
+    remove_at(dir, name, 0)
+}
+
+fn remove_at(dir: BorrowedFd<'_>, name: &CStr, depth: usize) -> io::Result<()> {
+    let Ok(stat) = statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) else {
+        return Ok(());
+    };
+    if FileType::from_raw_mode(stat.st_mode) != FileType::Directory {
+        return Ok(unlinkat(dir, name, AtFlags::empty())?);
+    }
+    if depth > 4 * MAX_DEPTH {
+        return Err(io::Error::other("a folder to remove nests too deep"));
+    }
+    {
+        let sub = open_dir(dir, name)?;
+        let names: Vec<CString> = Dir::read_from(&sub)?
+            .filter_map(Result::ok)
+            .map(|e| e.file_name().to_owned())
+            .filter(|n| !is_dot(n))
+            .collect();
+        for child in names {
+            remove_at(sub.as_fd(), &child, depth + 1)?;
+        }
+    }
+    Ok(unlinkat(dir, name, AtFlags::REMOVEDIR)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    use std::path::Path;
+
+    use super::*;
+
+    fn dir_fd(path: &Path) -> OwnedFd {
+        OwnedFd::from(File::open(path).unwrap())
+    }
+
+    #[test]
+    fn a_folder_counts_every_file_below_it_but_not_what_links_point_to() {
+        let dir = tempfile::tempdir().unwrap();
+        let deep = dir.path().join("a/b/c");
+        fs::create_dir_all(&deep).unwrap();
+        let empty = measure(dir_fd(dir.path()).as_fd()).unwrap();
+        fs::write(deep.join("one"), vec![7u8; 1 << 20]).unwrap();
+        fs::write(dir.path().join("two"), vec![7u8; 1 << 20]).unwrap();
+        fs::hard_link(dir.path().join("two"), dir.path().join("two-again")).unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        fs::write(outside.path().join("big"), vec![7u8; 4 << 20]).unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("link")).unwrap();
+        let full = measure(dir_fd(dir.path()).as_fd()).unwrap();
+        let added = full.bytes - empty.bytes;
+        assert!((2 << 20..3 << 20).contains(&added), "{added}");
+        assert_eq!(full.entries, 7, "a, b, c, one, two, two-again, link");
+        let room = full.room(3 << 20);
+        assert!(room.bytes < 1 << 20);
+        assert_eq!(room.entries, MAX_ENTRIES - 7 + REMOVALS);
+    }
+
+    #[test]
+    fn a_path_deeper_than_the_kernel_reads_at_once_is_measured() {
+        // Folders below a path of more than 4,096 bytes: a walk by path
+        // stops there; a walk by open folders does not.
+        let dir = tempfile::tempdir().unwrap();
+        let mut here = dir_fd(dir.path());
+        let long = "d".repeat(200);
+        for _ in 0..30 {
+            mkdirat(&here, long.as_str(), Mode::from_raw_mode(0o755)).unwrap();
+            here = open_dir(here.as_fd(), &CString::new(long.clone()).unwrap()).unwrap();
+        }
+        let file = openat(
+            &here,
+            "deep",
+            OFlags::WRONLY | OFlags::CREATE,
+            Mode::from_raw_mode(0o644),
+        )
+        .unwrap();
+        File::from(file)
+            .write_all_at(&vec![1u8; 1 << 20], 0)
+            .unwrap();
+        let usage = measure(dir_fd(dir.path()).as_fd()).unwrap();
+        assert_eq!(usage.entries, 31);
+        assert!(usage.bytes >= 1 << 20, "{usage:?}");
+    }
+
+    /// An upper folder as an overlay leaves it, made by hand: the test
+    /// cannot mount one.
+    #[test]
+    fn a_commit_applies_new_files_changes_and_removals_and_follows_no_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let (upper, folder, outside) = (
+            dir.path().join("upper"),
+            dir.path().join("folder"),
+            dir.path().join("outside"),
+        );
+        for d in [&upper, &folder, &outside] {
+            fs::create_dir(d).unwrap();
+        }
+        fs::write(folder.join("kept"), "kept").unwrap();
+        fs::write(folder.join("changed"), "old").unwrap();
+        fs::write(folder.join("gone"), "gone").unwrap();
+        fs::create_dir(folder.join("replaced")).unwrap();
+        fs::write(folder.join("replaced/old"), "old").unwrap();
+        // The folder holds a link to outside (an earlier game's): a commit
+        // writing "through" it must replace the link, not follow it.
+        std::os::unix::fs::symlink(&outside, folder.join("through")).unwrap();
+
+        fs::write(upper.join("changed"), "new").unwrap();
+        fs::write(upper.join("added"), "added").unwrap();
+        fs::set_permissions(upper.join("added"), fs::Permissions::from_mode(0o4755)).unwrap();
+        fs::hard_link(upper.join("added"), upper.join("added-again")).unwrap();
+        fs::create_dir(upper.join("through")).unwrap();
+        fs::write(upper.join("through/planted"), "planted").unwrap();
+        fs::create_dir(upper.join("new-dir")).unwrap();
+        fs::write(upper.join("new-dir/inside"), "inside").unwrap();
+        std::os::unix::fs::symlink("kept", upper.join("a-link")).unwrap();
+        let sparse = File::create(upper.join("sparse")).unwrap();
+        sparse.set_len(1 << 30).unwrap();
+        sparse.write_all_at(b"end", (1 << 30) - 3).unwrap();
+        // A whiteout needs mknod (root): stand in for it where the test may.
+        let whiteout = rustix::fs::mknodat(
+            rustix::fs::CWD,
+            upper.join("gone"),
+            FileType::CharacterDevice,
+            Mode::from_raw_mode(0),
+            0,
+        )
+        .is_ok();
+
+        commit(dir_fd(&upper).as_fd(), dir_fd(&folder).as_fd(), None).unwrap();
+        let read = |name: &str| fs::read_to_string(folder.join(name)).unwrap();
+        assert_eq!(read("kept"), "kept");
+        assert_eq!(read("changed"), "new");
+        assert_eq!(read("added"), "added");
+        assert_eq!(read("new-dir/inside"), "inside");
+        assert_eq!(read("through/planted"), "planted");
+        assert!(
+            fs::read_dir(&outside).unwrap().next().is_none(),
+            "nothing went through the link"
+        );
+        let added = fs::metadata(folder.join("added")).unwrap();
+        assert_eq!(added.mode() & 0o7777, 0o755, "no setuid bit is kept");
+        assert_eq!(
+            added.ino(),
+            fs::metadata(folder.join("added-again")).unwrap().ino()
+        );
+        assert_eq!(
+            fs::read_link(folder.join("a-link")).unwrap(),
+            Path::new("kept")
+        );
+        let sparse = fs::metadata(folder.join("sparse")).unwrap();
+        assert_eq!(sparse.len(), 1 << 30);
+        assert!(
+            sparse.blocks() * 512 < 1 << 20,
+            "holes stay holes: {}",
+            sparse.blocks()
+        );
+        if whiteout {
+            assert!(fs::symlink_metadata(folder.join("gone")).is_err());
+        }
+        assert!(folder.join("replaced/old").exists(), "not opaque: merged");
+        let leftovers: Vec<_> = fs::read_dir(&folder)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(".inarow-commit"))
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
+    }
+
+    #[test]
+    fn a_commit_refuses_a_tree_too_deep_before_writing_anything() {
+        let dir = tempfile::tempdir().unwrap();
+        let (upper, folder) = (dir.path().join("upper"), dir.path().join("folder"));
+        fs::create_dir(&folder).unwrap();
+        fs::create_dir(&upper).unwrap();
+        fs::write(upper.join("first"), "x").unwrap();
+        let mut here = dir_fd(&upper);
+        for _ in 0..=MAX_DEPTH + 1 {
+            mkdirat(&here, "d", Mode::from_raw_mode(0o755)).unwrap();
+            here = open_dir(here.as_fd(), c"d").unwrap();
+        }
+        let refused = commit(dir_fd(&upper).as_fd(), dir_fd(&folder).as_fd(), None);
+        assert!(refused.unwrap_err().to_string().contains("deep"));
+        assert!(fs::read_dir(&folder).unwrap().next().is_none());
+    }
+}
