@@ -56,6 +56,9 @@ const SSH_KEY: &str = "the judge's own ssh key, a secret";
 const ROOT_ONLY: &str = "root-only: a first line only root may read";
 /// The content of the log the judge holds open for appending as fd 9.
 const FD_LOG: &str = "the judge's own log, open as its fd 9\n";
+/// The payload of the key `inarow-organiser` in the judge's session
+/// keyring (made by `fixtures/organiser_keyring.py`).
+const KEY_SECRET: &str = "the organiser's key in its session keyring";
 /// The user an ordinary judge runs as, when the tests run as root.
 const NOBODY: u32 = 65534;
 /// The files of the secrets, in the test's folder.
@@ -96,6 +99,10 @@ fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile_bot.py")
 }
 
+fn keyring_fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/organiser_keyring.py")
+}
+
 /// The test's world: a folder holding the bots (honest, the engine and the
 /// hostile ones named by their modes), secrets beside them, the judge's
 /// home, and `runs/` for what the judge writes.
@@ -105,6 +112,9 @@ struct World {
     marker: String,
     /// The bots that write their own folders (the hostile ones that run).
     hostile: Vec<String>,
+    /// Control groups of the ordinary user's judge (as systemd gives a user's
+    /// services theirs).
+    delegated: common::Delegated,
 }
 
 impl World {
@@ -126,6 +136,7 @@ impl World {
             who,
             marker,
             hostile: Vec::new(),
+            delegated: common::Delegated::new(),
         };
         world.bot("honest", "honest", "python3\nbot.py", false);
         let engine = bots.join("engine");
@@ -191,7 +202,9 @@ impl World {
     }
 
     fn hostile(&mut self, mode: &str) {
-        let show_stderr = mode.starts_with("flood");
+        // Its logged lines, on its standard error too: a bot over its disk
+        // bound keeps its folder as it was, attack.log included.
+        let show_stderr = true;
         let link = |folder: &Path, name: &str, target: &str| {
             std::os::unix::fs::symlink(target, folder.join(name)).unwrap();
         };
@@ -241,20 +254,32 @@ impl World {
 
     /// Runs `inarow ARGS` as [`As`] says, in the test's folder with its
     /// `home` as HOME, holding the secret open as fd 8 and the log as fd 9
-    /// (nothing else above 2).
+    /// (nothing else above 2), in a session keyring holding the
+    /// organiser's key (what that keyring holds afterwards is the run's
+    /// `keyring`).
     fn inarow(&self, args: &[String]) -> Ran {
         let script = r#"for fd in /proc/$$/fd/*; do fd=${fd##*/}; [ "$fd" -gt 2 ] && eval "exec $fd<&-"; done; exec 8<"$1" 9>>"$2"; shift 2; exec "$@""#;
+        static RUNS: AtomicU64 = AtomicU64::new(0);
+        let report = self.root().join("runs").join(format!(
+            "keyring-{}.txt",
+            RUNS.fetch_add(1, Ordering::Relaxed)
+        ));
         let mut command = Command::new("bash");
         command
             .args(["-c", script, "bash"])
             .arg(self.root().join("secret.txt"))
-            .arg(self.root().join("judge-fd9.log"));
+            .arg(self.root().join("judge-fd9.log"))
+            .arg("python3")
+            .arg(keyring_fixture())
+            .arg(&report)
+            .arg(KEY_SECRET);
+        let judge = Path::new(env!("CARGO_BIN_EXE_inarow"));
         if self.who.drops() {
-            command.args(["setpriv", "--reuid", "65534", "--regid", "65534"]);
-            command.arg("--clear-groups");
+            command.args(self.delegated.argv(judge));
+        } else {
+            command.arg(judge);
         }
         let child = command
-            .arg(env!("CARGO_BIN_EXE_inarow"))
             .args(args)
             .current_dir(self.root())
             .env("HOME", self.root().join("home"))
@@ -272,14 +297,22 @@ impl World {
             std::thread::spawn(move || {
                 let (mut peak, mut saw) = (0u64, false);
                 while !done.load(Ordering::Relaxed) {
-                    let status =
-                        fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-                    if let Some(kib) = status
-                        .lines()
-                        .find_map(|l| l.strip_prefix("VmHWM:"))
-                        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-                    {
-                        peak = peak.max(kib);
+                    // The judge is the keyring keeper's child.
+                    let judge = fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
+                        .ok()
+                        .and_then(|c| c.split_whitespace().next().map(String::from));
+                    if let Some(judge) = judge {
+                        let status =
+                            fs::read_to_string(format!("/proc/{judge}/status")).unwrap_or_default();
+                        if let Some(kib) = status
+                            .lines()
+                            .find_map(|l| l.strip_prefix("VmHWM:"))
+                            .and_then(|v| {
+                                v.trim().trim_end_matches("kB").trim().parse::<u64>().ok()
+                            })
+                        {
+                            peak = peak.max(kib);
+                        }
                     }
                     saw |= !marked(&offspring).is_empty();
                     std::thread::sleep(Duration::from_millis(20));
@@ -294,6 +327,7 @@ impl World {
             output,
             peak_kib,
             saw_offspring,
+            keyring: fs::read_to_string(&report).unwrap_or_default(),
         }
     }
 
@@ -338,6 +372,7 @@ impl World {
             results_text,
             peak_kib: ran.peak_kib,
             saw_offspring: ran.saw_offspring,
+            keyring: ran.keyring,
         }
     }
 
@@ -389,11 +424,16 @@ impl World {
         let bots = self.bots().display().to_string();
         let ran = self.inarow(&["judge", "--check-sandbox", "--bots", &bots].map(String::from));
         let report = String::from_utf8_lossy(&ran.output.stdout).into_owned();
+        let clause = if what == "processes" {
+            "tasks:"
+        } else {
+            "memory:"
+        };
         report
             .lines()
-            .find(|l| l.trim_start().starts_with(&format!("{what}:")))
+            .find(|l| l.trim_start().starts_with(clause))
             .unwrap_or_else(|| panic!("--check-sandbox says nothing of {what}: {report}"))
-            .ends_with("(cgroup)")
+            .contains(" controller of ")
     }
 
     /// Processes of the tournament still alive (the kernel finishes
@@ -456,6 +496,16 @@ impl World {
                 &format!("run {}: the results", run.tag),
                 &run.results_text,
             ));
+            let mut keyring = run.keyring.lines();
+            if keyring.next() != Some(KEY_SECRET) {
+                found.push(format!(
+                    "run {}: the organiser's key changed: {:?}",
+                    run.tag, run.keyring
+                ));
+            }
+            if let Some(line) = keyring.find(|l| l.starts_with("channel:")) {
+                found.push(format!("run {}: a bot left a key: {line}", run.tag));
+            }
         }
         if let [first, second, ..] = runs
             && first.results["standings"] != second.results["standings"]
@@ -476,7 +526,7 @@ impl World {
                 found.extend(secrets_in(&format!("{bot}'s {file}"), &text));
             }
         }
-        found.extend(self.uid_findings());
+        found.extend(self.uid_findings(runs));
         found.extend(self.owner_findings());
         found
     }
@@ -533,16 +583,24 @@ impl World {
     }
 
     /// Each hostile bot ran as a uid of its own (from [`FIRST_UID`]), never
-    /// the judge's.
-    fn uid_findings(&self) -> Vec<String> {
+    /// the judge's: as its attack log says, or its standard error (a bot
+    /// over its disk bound keeps no log).
+    fn uid_findings(&self, runs: &[&Run]) -> Vec<String> {
         let mut found = Vec::new();
         let judge = self.who.uid();
         let mut owners: BTreeMap<u32, &str> = BTreeMap::new();
         for bot in &self.hostile {
+            let said = format!("{bot} ! LOG uid ");
             let uids: BTreeSet<u32> = self
                 .attack_log(bot)
                 .lines()
                 .filter_map(|l| l.strip_prefix("uid ")?.parse().ok())
+                .chain(runs.iter().flat_map(|run| {
+                    run.stderr
+                        .lines()
+                        .filter_map(|l| l.strip_prefix(&said)?.parse().ok())
+                        .collect::<Vec<u32>>()
+                }))
                 .collect();
             if uids.is_empty() {
                 found.push(format!("{bot} never said which uid it ran as"));
@@ -630,6 +688,9 @@ struct Ran {
     /// Whether a process a bot started (a grandchild, a child) was seen
     /// while it ran.
     saw_offspring: bool,
+    /// What the organiser's keyring held after it: the key's payload, then
+    /// a `channel:` line if a bot left a key there.
+    keyring: String,
 }
 
 /// What one tournament left.
@@ -643,6 +704,7 @@ struct Run {
     results_text: String,
     peak_kib: u64,
     saw_offspring: bool,
+    keyring: String,
 }
 
 impl Run {
@@ -831,7 +893,7 @@ fn walk(root: &Path) -> Vec<PathBuf> {
 
 /// A line per secret that `text` (what `whose`) holds.
 fn secrets_in(whose: &str, text: &str) -> Vec<String> {
-    [SECRET, SSH_KEY, ROOT_ONLY, FD_LOG.trim_end()]
+    [SECRET, SSH_KEY, ROOT_ONLY, FD_LOG.trim_end(), KEY_SECRET]
         .into_iter()
         .filter(|secret| text.contains(secret))
         .map(|secret| format!("{whose} holds the secret {secret:?}"))
@@ -1338,8 +1400,400 @@ under_both_judges!(
     spin,
     bigfile,
     flood,
-    flood_lines
+    flood_lines,
+    keyring,
+    time,
+    disk_floods,
+    memfd,
+    terminal,
+    launcher_hidden,
+    stolen_grant
 );
+
+/// What `bot` logged, as its standard error showed it in the runs (a bot
+/// that went over its disk keeps no attack log of that game).
+fn logged(bot: &str, runs: &[&Run]) -> String {
+    let said = format!("{bot} ! LOG ");
+    let mut text = String::new();
+    for run in runs {
+        for line in run.stderr.lines() {
+            if let Some(rest) = line.strip_prefix(&said) {
+                text.push_str(rest);
+                text.push('\n');
+            }
+        }
+    }
+    text
+}
+
+/// The bot reaches for the organiser's keys in the session keyring it
+/// inherits: it reads the organiser's key, overwrites it, leaves a message
+/// for later games and listens for one, and makes a key call through the
+/// 32-bit entry point. Each is refused: its keyring is new and empty, the
+/// key calls answer `EPERM`, a 32-bit call kills the process that makes it.
+fn keyring(who: As) {
+    let (world, mut found, runs) = alone(who, "keyring", &[]);
+    let log = logged("keyring", &[&runs[0], &runs[1]]);
+    for attempt in [
+        "keyring: read the organiser's key",
+        "keyring: overwrite the organiser's key",
+        "keyring: leave a message",
+        "keyring: hear a message",
+    ] {
+        let lines: Vec<&str> = log.lines().filter(|l| l.starts_with(attempt)).collect();
+        if lines.is_empty()
+            || lines
+                .iter()
+                .any(|l| !l.contains("denied (Operation not permitted)"))
+        {
+            found.push(format!("{attempt}: {lines:?}"));
+        }
+    }
+    if log.contains("keyring: heard") {
+        found.push(format!("a message passed between games: {log}"));
+    }
+    let int80: Vec<&str> = log.lines().filter(|l| l.starts_with("int80")).collect();
+    if int80.is_empty()
+        || int80
+            .iter()
+            .any(|l| *l != "int80 keyctl: denied (killed by signal 31)")
+    {
+        found.push(format!("the 32-bit call was not refused: {int80:?}"));
+    }
+    assert_held(&found);
+}
+
+/// Spinning children in sessions of their own (`hog-setsid`) against a
+/// bot that needs 0.15 s of CPU over each of its first answers (`worker`):
+/// the hog is frozen whenever its opponent thinks (none of its children's
+/// clock samples falls inside the worker's thinking), its processors are
+/// bounded as a whole over its own turns (its 16 children together use at
+/// most one core), and the worker forfeits nothing, as in a tournament
+/// without the hog.
+fn time(who: As) {
+    let world = World::new(who, &["hog-setsid", "worker"]);
+    let before = world.snapshot();
+    let run = world.judge("first", &[]);
+    let mut found = world.findings(&before, &[&run]);
+    found.extend(overlaps(&world));
+    found.extend(cpu_over_one_core(&world));
+    for bot in ["worker", "hog-setsid"] {
+        if !forfeits_by(&run.results, bot).is_empty() {
+            found.push(format!(
+                "{bot} forfeited {:?}",
+                forfeits_by(&run.results, bot)
+            ));
+        }
+    }
+    // A control without the hog: the worker does as well.
+    let control = World::new(who, &["worker"]);
+    let alone = control.judge("control", &[]);
+    if !forfeits_by(&alone.results, "worker").is_empty() {
+        found.push(format!(
+            "alone, worker forfeited {:?}",
+            forfeits_by(&alone.results, "worker")
+        ));
+    }
+    assert_held(&found);
+}
+
+/// Samples `(clock, cpu)` of each spinning child of the hog, by child.
+fn hog_samples(world: &World) -> Vec<Vec<(f64, f64)>> {
+    (0..16)
+        .map(|i| {
+            fs::read_to_string(world.bots().join(format!("hog-setsid/hog-{i}.log")))
+                .unwrap_or_default()
+                .lines()
+                .filter_map(|l| {
+                    let (t, c) = l.split_once(' ')?;
+                    Some((t.parse().ok()?, c.parse().ok()?))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The `(start, end)` lines of a bot's log of turns.
+fn intervals(path: &Path) -> Vec<(f64, f64)> {
+    fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| {
+            let (a, b) = l.split_once(' ')?;
+            Some((a.parse().ok()?, b.parse().ok()?))
+        })
+        .collect()
+}
+
+/// The hog's children's clock samples that fall inside the worker's
+/// thinking: the hog ran on its opponent's time.
+fn overlaps(world: &World) -> Vec<String> {
+    let thinking = intervals(&world.bots().join("worker/worker.log"));
+    let samples = hog_samples(world);
+    let mut found = Vec::new();
+    if thinking.len() < 10 || samples.iter().all(Vec::is_empty) {
+        found.push(format!(
+            "nothing to compare: {} turns of the worker, {} samples of the hog",
+            thinking.len(),
+            samples.iter().map(Vec::len).sum::<usize>()
+        ));
+    }
+    let inside = samples
+        .iter()
+        .flatten()
+        .filter(|(t, _)| thinking.iter().any(|(a, b)| a < t && t < b))
+        .count();
+    if inside > 0 {
+        found.push(format!(
+            "the hog ran on its opponent's time: {inside} of its samples fell inside the worker's thinking"
+        ));
+    }
+    found
+}
+
+/// Over each of the hog's own turns, its children together used at most
+/// one core (with a margin for the scheduler's period).
+fn cpu_over_one_core(world: &World) -> Vec<String> {
+    let turns = intervals(&world.bots().join("hog-setsid/turns.log"));
+    let samples = hog_samples(world);
+    let mut found = Vec::new();
+    if turns.is_empty() {
+        found.push("the hog took no turn".into());
+    }
+    for (start, end) in turns {
+        let used: f64 = samples
+            .iter()
+            .map(|child| {
+                let inside: Vec<f64> = child
+                    .iter()
+                    .filter(|(t, _)| start <= *t && *t <= end)
+                    .map(|(_, c)| *c)
+                    .collect();
+                match (inside.first(), inside.last()) {
+                    (Some(first), Some(last)) => last - first,
+                    _ => 0.0,
+                }
+            })
+            .sum();
+        let wall = end - start;
+        if used > 1.25 * wall + 0.1 {
+            found.push(format!(
+                "the hog's children used {used:.2} s of CPU over {wall:.2} s: more than one core"
+            ));
+        }
+    }
+    found
+}
+
+/// The bot's disk, `--disk 20M`: files below a path longer than the
+/// kernel reads at once (`deep`), and 40 `fallocate`s of 63 MiB at once
+/// (`fallocate`). What lands past the bound loses the game for `disk`
+/// (`deep`, every game); a write far past it is refused at once by the
+/// kernel (`ENOSPC`: the 40 at once usually all are, and a game where one
+/// landed is lost for `disk`). Either way the folder holds afterwards no
+/// more than the bound, as `du` counts, and none of what was written.
+fn disk_floods(who: As) {
+    let world = World::new(who, &["deep", "fallocate"]);
+    let before = world.snapshot();
+    let options = ["--disk", "20M", "--file-size", "8M"];
+    let first = world.judge("first", &options);
+    let mut found = world.findings(&before, &[&first]);
+    found.extend(lost_every_game(&[&first], "deep", "disk", 6));
+    found.extend(within_bound(&world, &["deep", "fallocate"], 20 << 20));
+    let log = logged("deep", &[&first]);
+    if log.matches("6030 bytes of path below the folder").count() != 6 {
+        found.push(format!("the deep bot did not get deep every game: {log}"));
+    }
+    // The fallocate bot's games, in order, with what it logged in each:
+    // how many of its 40 files it made, or nothing if it was stopped first.
+    let mut made: Vec<Option<usize>> = Vec::new();
+    for line in logged("fallocate", &[&first]).lines() {
+        if line == "fallocate: begins" {
+            made.push(None);
+        } else if let (Some(last), Some(n)) = (
+            made.last_mut(),
+            line.strip_prefix("fallocate: ")
+                .and_then(|l| l.split(' ').next()?.parse().ok()),
+        ) {
+            *last = Some(n);
+        }
+    }
+    // Its games, but those its opponent lost before it was first asked
+    // (a bot frozen from its start never ran).
+    let asked = |g: &&Value| {
+        g["a"] == "fallocate"
+            || (g["b"] == "fallocate"
+                && (g["forfeit"]["by"] == "fallocate"
+                    || g["stones"]
+                        .as_array()
+                        .is_some_and(|s| s.iter().any(|s| s["by"] == "B"))))
+    };
+    let games: Vec<&Value> = first.results["games"]
+        .as_array()
+        .map(|g| g.iter().filter(asked).collect())
+        .unwrap_or_default();
+    if made.len() != games.len() || games.len() < 4 {
+        found.push(format!(
+            "{} games of the fallocate bot, {} attacks logged",
+            games.len(),
+            made.len()
+        ));
+    }
+    for (game, made) in games.iter().zip(&made) {
+        let by = &game["forfeit"]["by"];
+        let kind = &game["forfeit"]["fault"]["kind"];
+        let landed = made.is_none_or(|n| n > 0);
+        if landed && (by != "fallocate" || kind != "disk") {
+            found.push(format!(
+                "fallocates landed past the bound ({made:?} of 40), and the game ended {game}"
+            ));
+        }
+        if by == "fallocate" && kind != "disk" {
+            found.push(format!("the fallocate bot lost for {kind}"));
+        }
+    }
+    assert_held(&found);
+}
+
+/// What `du` says each folder of `bots` holds is at most `bound` bytes, and
+/// none holds data its bot wrote in a game over the bound (an empty file
+/// made before a write was refused may stay).
+fn within_bound(world: &World, bots: &[&str], bound: u64) -> Vec<String> {
+    let mut found = Vec::new();
+    for bot in bots {
+        let folder = world.bots().join(bot);
+        let du = Command::new("du")
+            .args(["-s", "--block-size=1"])
+            .arg(&folder)
+            .output()
+            .unwrap();
+        let bytes: u64 = String::from_utf8_lossy(&du.stdout)
+            .split_whitespace()
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(u64::MAX);
+        if bytes > bound {
+            found.push(format!(
+                "{bot}'s folder holds {bytes} bytes, over the {bound}"
+            ));
+        }
+        for entry in fs::read_dir(&folder).unwrap().map(|e| e.unwrap()) {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let size = entry.metadata().map_or(0, |m| m.blocks() * 512);
+            if (name.starts_with("fa-") && size > 0) || name.starts_with("ddd") {
+                found.push(format!("{bot}'s folder keeps {name} ({size} bytes)"));
+            }
+        }
+    }
+    found
+}
+
+/// The bot holds memory in `memfd` pages, up to 3 GiB, `--memory 256M`:
+/// counted (by its memory cgroup, also for an ordinary user's judge), it
+/// loses every game for its memory and never holds 512 MiB.
+fn memfd(who: As) {
+    let (world, mut found, runs) = alone(who, "memfd", &[]);
+    found.extend(lost_every_game(&[&runs[0], &runs[1]], "memfd", "memory", 4));
+    let log = logged("memfd", &[&runs[0], &runs[1]]);
+    if !log.contains("memfd: holding 64 MiB") || log.contains("memfd: holding 512 MiB") {
+        found.push(format!("the memfd hog held what it should not: {log}"));
+    }
+    assert_held(&found);
+}
+
+/// The bot writes ANSI and OSC escapes (clear screen, window title, OSC 52
+/// clipboard, a bell) on its standard error, shown by the judge, and under
+/// `-d`: no raw ESC or BEL byte of a bot reaches the organiser's terminal;
+/// they are shown escaped.
+fn terminal(who: As) {
+    let (world, mut found, runs) = alone(who, "ansi", &[]);
+    let debug = world.inarow(&debug_args(&world, "ansi"));
+    let shown = [
+        runs[0].stdout.clone(),
+        runs[0].stderr.clone(),
+        runs[1].stdout.clone(),
+        runs[1].stderr.clone(),
+        String::from_utf8_lossy(&debug.output.stdout).into_owned(),
+        String::from_utf8_lossy(&debug.output.stderr).into_owned(),
+    ]
+    .concat();
+    if shown.contains('\x1b') || shown.contains('\x07') {
+        found.push("a raw ESC or BEL of the bot reached the judge's output".into());
+    }
+    if !shown.contains("\\x1b]52;c;cHduZWQ=\\x07") {
+        found.push(format!(
+            "the escapes are not shown escaped: {}",
+            tail(&shown)
+        ));
+    }
+    assert_held(&found);
+}
+
+/// The bot reads `/proc/1` (its launcher, PID 1 of its namespace) and its
+/// own control groups: nothing of the host (no launcher settings, no path
+/// of a control group, not the launcher's environment or program).
+fn launcher_hidden(who: As) {
+    let (world, mut found, _) = alone(who, "proc", &[]);
+    let seen = fs::read_to_string(world.bots().join("proc/proc.txt")).unwrap_or_default();
+    let judge_pid_free = !seen.contains("inarow-");
+    if seen.contains('{') || seen.contains("/sys/fs/cgroup") || !judge_pid_free {
+        found.push(format!("the launcher's settings show: {seen}"));
+    }
+    let cgroup = seen
+        .lines()
+        .find(|l| l.starts_with("/proc/self/cgroup"))
+        .unwrap_or_default()
+        .to_string();
+    if !cgroup.contains(":/\\n") || cgroup.contains(":/inarow") || cgroup.contains(":/bot") {
+        found.push(format!("its control groups show: {cgroup}"));
+    }
+    found.extend(world.denied("proc", &["read /proc/1/environ", "readlink /proc/1/exe"]));
+    assert_held(&found);
+}
+
+/// Folders `honest` and `evil`, evil's meta naming itself `honest`, and a
+/// grant `--allow-read honest=FILE`: both are left out (one line each) and
+/// the others play; with `--rename evil=impostor` evil plays and its read
+/// of the file is refused (the grant is the honest folder's).
+fn stolen_grant(who: As) {
+    let mut world = World::new(who, &["impostor"]);
+    world.bot("plain", "honest", "python3\nbot.py", false);
+    let evil = world.bots().join("evil");
+    fs::rename(world.bots().join("impostor"), &evil).unwrap();
+    let meta = fs::read_to_string(evil.join("meta")).unwrap();
+    fs::write(
+        evil.join("meta"),
+        meta.replacen("impostor\n", "honest\n", 1),
+    )
+    .unwrap();
+    world.hostile = vec!["evil".into()];
+    let granted = world.root().join("granted.txt");
+    fs::write(&granted, "the honest bot's grant").unwrap();
+    if who.drops() {
+        std::os::unix::fs::lchown(&granted, Some(NOBODY), Some(NOBODY)).unwrap();
+        common::give_to_nobody(&evil);
+        common::give_to_nobody(&world.bots().join("plain"));
+    }
+    let grant = format!("honest={}", granted.display());
+    let twins = world.judge("twins", &["--allow-read", &grant]);
+    let mut found = Vec::new();
+    for folder in ["honest", "evil"] {
+        found.extend(twins.left_out_findings(folder, "is also given by the bot in folder", 2));
+    }
+    let renamed = world.judge(
+        "renamed",
+        &["--allow-read", &grant, "--rename", "evil=impostor"],
+    );
+    if renamed.bots().len() != 4 {
+        found.push(format!("renamed: {:?} played", renamed.bots()));
+    }
+    found.extend(world.denied("evil", &["read ../../granted.txt"]));
+    let loot = fs::read_to_string(evil.join("loot.txt")).unwrap_or_default();
+    if loot.contains("grant") {
+        found.push(format!("evil read the honest bot's grant: {loot}"));
+    }
+    assert_held(&found);
+}
 
 /// A bot plants a setuid and setgid program in its own folder. In its view
 /// the folder is mounted nosuid, but on disk the program is the folder
@@ -1444,6 +1898,57 @@ fn the_checks_catch_a_judge_without_its_sandbox() {
     assert!(
         found.iter().any(|f| f.contains("outlived the tournament")),
         "uncontained, the grandchild was not caught: {found:?}"
+    );
+
+    // The organiser's keyring: read, overwritten, a message left for later
+    // games, and the 32-bit call made.
+    let (world, found, runs) = alone(As::Root, "keyring", &["--no-sandbox"]);
+    let log = logged("keyring", &[&runs[0], &runs[1]]);
+    for expected in [
+        format!("keyring's loot.txt holds the secret {KEY_SECRET:?}"),
+        "the organiser's key changed".to_string(),
+    ] {
+        assert!(
+            found.iter().any(|f| f.contains(&expected)),
+            "uncontained, the keyring checks missed {expected:?}: {found:?}"
+        );
+    }
+    assert!(
+        log.contains("keyring: heard") && log.contains("int80 keyctl: done"),
+        "uncontained, the keyring was not reached: {log}"
+    );
+    drop(world);
+
+    // Time: uncontained, the hog runs on its opponent's time.
+    let world = World::new(As::Root, &["hog-setsid", "worker"]);
+    world.judge("first", &["--no-sandbox"]);
+    let found = overlaps(&world);
+    assert!(
+        found
+            .iter()
+            .any(|f| f.contains("the hog ran on its opponent's time")),
+        "uncontained, the overlap was not seen: {found:?}"
+    );
+    drop(world);
+
+    // The disk floods stay on disk.
+    let world = World::new(As::Root, &["deep", "fallocate"]);
+    world.judge("first", &["--no-sandbox", "--disk", "20M"]);
+    let found = within_bound(&world, &["deep", "fallocate"], 20 << 20);
+    for bot in ["deep's folder holds", "fallocate's folder holds"] {
+        assert!(
+            found.iter().any(|f| f.starts_with(bot)),
+            "uncontained, {bot} was not caught: {found:?}"
+        );
+    }
+    drop(world);
+
+    // memfd pages are held.
+    let (_world, _, runs) = alone(As::Root, "memfd", &["--no-sandbox"]);
+    let log = logged("memfd", &[&runs[0], &runs[1]]);
+    assert!(
+        log.contains("memfd: holding 3072 MiB"),
+        "uncontained, the memfd hog was held back: {log}"
     );
 }
 

@@ -205,6 +205,42 @@ impl Upper {
         }
     }
 
+    /// Whether the game wrote a file of `limit` bytes or more (three
+    /// folders down, the first 10,000 entries): what writing past the
+    /// file-size limit leaves, when the runtime (Python) ignores SIGXFSZ
+    /// and fails with EFBIG instead.
+    pub fn holds_file_of(&self, limit: u64) -> bool {
+        fn look(dir: BorrowedFd<'_>, limit: u64, depth: usize, met: &mut usize) -> bool {
+            let Ok(entries) = Dir::read_from(dir) else {
+                return false;
+            };
+            for entry in entries.flatten() {
+                let name = entry.file_name();
+                *met += 1;
+                if is_dot(name) || *met > 10_000 {
+                    continue;
+                }
+                let Ok(stat) = statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) else {
+                    continue;
+                };
+                match FileType::from_raw_mode(stat.st_mode) {
+                    FileType::RegularFile if stat.st_size as u64 >= limit => return true,
+                    FileType::Directory if depth < 3 => {
+                        if let Ok(sub) = open_dir(dir, name)
+                            && look(sub.as_fd(), limit, depth + 1, met)
+                        {
+                            return true;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            false
+        }
+        open_dir(self.mount.as_fd(), c"upper")
+            .is_ok_and(|upper| look(upper.as_fd(), limit, 0, &mut 0))
+    }
+
     /// Applies what the game wrote to `folder` (see [`commit`]).
     pub fn commit(&self, folder: BorrowedFd<'_>, owner: Option<(u32, u32)>) -> io::Result<()> {
         let upper = open_dir(self.mount.as_fd(), c"upper")?;

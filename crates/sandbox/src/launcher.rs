@@ -368,6 +368,7 @@ fn outer(prefix: &[&str], spec: &Spec, control: i32) -> i32 {
     let stage2 = Pid::from_raw(child.id() as i32);
     let mut watch = Watch {
         upper: (!spec.probe).then_some(&upper),
+        file_size: spec.limits.file_size,
         over: false,
         stderr: Budget::new(spec.limits.stderr),
         control: Some(watch_control),
@@ -416,6 +417,8 @@ fn control_pipe(judge: u32, fd: i32) -> Result<OwnedFd, String> {
 struct Watch<'a> {
     /// The file system the contestant writes to, against its bound.
     upper: Option<&'a Upper>,
+    /// The file-size limit, looked for when the program fails.
+    file_size: u64,
     /// Whether the contestant went over its bound (and was killed).
     over: bool,
     /// The standard error shown, against its budget.
@@ -515,6 +518,7 @@ fn relay(stderr: fs::File, status: fs::File, watch: &mut Watch<'_>) {
             if ready.next() != Some(true) {
                 continue;
             }
+            let (upper, file_size) = (watch.upper, watch.file_size);
             let budget = &mut watch.stderr;
             let mut emit = |text: &str, cut: u64| {
                 if i == 0 {
@@ -524,7 +528,16 @@ fn relay(stderr: fs::File, status: fs::File, watch: &mut Watch<'_>) {
                 } else {
                     match Frame::decode(text) {
                         Some(Frame::Stderr(..)) | None => {}
-                        Some(frame) => report(&frame),
+                        Some(frame) => {
+                            // A runtime that ignores SIGXFSZ fails with EFBIG and
+                            // usually crashes, leaving the file at the limit: the
+                            // limit is named before the end.
+                            let failed = matches!(frame, Frame::Exit(1..) | Frame::Signal(_));
+                            if failed && upper.is_some_and(|u| u.holds_file_of(file_size)) {
+                                report(&Frame::Over(Limit::FileSize));
+                            }
+                            report(&frame);
+                        }
                     }
                 }
             };

@@ -297,7 +297,7 @@ impl Sandbox {
             // With a memory group counting every process, this only stops one
             // process from reserving absurd amounts.
             data_limit: self.limits.memory.map(|m| m.saturating_mul(2)),
-            nproc: rootless || !cgroups.pids(),
+            nproc: !cgroups.pids(),
             cgroups: Vec::new(),
             freeze: Freeze::Never,
             identity,
@@ -348,7 +348,6 @@ impl Sandbox {
             .stderr(Stdio::piped());
         let mut contained =
             Contained::spawn(command, group, Some((control_write, control_read)), !probe)?;
-        contained.files = Some((spec.paths.folder.clone(), self.limits.file_size));
         let frames = contained.child.stderr.take().expect("piped stderr");
         let reports = contained.reports.clone();
         let mut stderr = stderr;
@@ -582,6 +581,8 @@ fn start_plain(program: &Program, stderr: StderrSink, limits: &Limits) -> io::Re
     }
     let mut contained = Contained::spawn(command, None, None, false)
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+    // Contained, the launcher names the limit; here the folder tells.
+    contained.files = Some((program.folder.to_path_buf(), limits.file_size));
     let err = contained.child.stderr.take().expect("piped stderr");
     let mut stderr = stderr;
     let mut budget = lines::Budget::new(limits.stderr);

@@ -138,22 +138,31 @@ impl Delegated {
     /// `program` run as `nobody` inside the groups (as the tests' own user
     /// when they do not run as root).
     pub fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> std::process::Command {
+        let argv = self.argv(program);
+        let mut command = std::process::Command::new(&argv[0]);
+        command.args(&argv[1..]);
+        command
+    }
+
+    /// The command line of [`Delegated::command`].
+    pub fn argv(&self, program: impl AsRef<std::ffi::OsStr>) -> Vec<std::ffi::OsString> {
         if !judge_is_root() {
-            return std::process::Command::new(program);
+            return vec![program.as_ref().to_os_string()];
         }
-        let mut command = std::process::Command::new("sh");
-        command.args([
+        let mut argv: Vec<std::ffi::OsString> = [
+            "sh",
             "-c",
             r#"while [ "$1" != -- ]; do echo $$ > "$1"; shift; done; shift; exec setpriv --reuid 65534 --regid 65534 --clear-groups "$@""#,
             "sh",
-        ]);
+        ]
+        .map(Into::into)
+        .to_vec();
         for group in &self.groups {
-            command.arg(group.join("cgroup.procs"));
+            argv.push(group.join("cgroup.procs").into());
         }
-        command
-            .arg("--")
-            .arg(for_nobody(Path::new(program.as_ref())));
-        command
+        argv.push("--".into());
+        argv.push(for_nobody(Path::new(program.as_ref())).into());
+        argv
     }
 }
 
