@@ -14,6 +14,7 @@
 use std::fs;
 use std::io::{self, ErrorKind};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -29,6 +30,38 @@ const CPU_PERIOD_US: u64 = 100_000;
 #[derive(Clone, Debug)]
 pub struct Cgroups {
     kind: Kind,
+    /// Version 1: an empty group kept frozen while the judge runs (see
+    /// [`Keeper`]).
+    _keeper: Option<Arc<Keeper>>,
+}
+
+/// An empty freezer group of version 1, frozen for as long as the judge
+/// runs. The kernel turns its freezer on (patching its own code) when the
+/// first group starts freezing and off when the last one thaws: ~90 µs each
+/// way. With this group frozen throughout, freezing and thawing a bot costs
+/// a few microseconds, as in a game, where the opponent is always frozen.
+#[derive(Debug)]
+struct Keeper(PathBuf);
+
+impl Keeper {
+    fn new(parent: &Path) -> Option<Keeper> {
+        let dir = parent.join(format!(
+            "{PREFIX}{}-keeper-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        fs::create_dir(&dir).ok()?;
+        let keeper = Keeper(dir);
+        fs::write(keeper.0.join("freezer.state"), "FROZEN").ok()?;
+        Some(keeper)
+    }
+}
+
+impl Drop for Keeper {
+    fn drop(&mut self) {
+        let _ = fs::write(self.0.join("freezer.state"), "THAWED");
+        let _ = fs::remove_dir(&self.0);
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -103,13 +136,16 @@ impl Cgroups {
         };
         let (memory, pids) = (v1("memory"), v1("pids"));
         if memory.is_some() || pids.is_some() {
+            let freezer = v1("freezer");
+            let keeper = freezer.as_deref().and_then(Keeper::new).map(Arc::new);
             return Cgroups {
                 kind: Kind::V1 {
                     memory,
                     pids,
                     cpu: v1("cpu"),
-                    freezer: v1("freezer"),
+                    freezer,
                 },
+                _keeper: keeper,
             };
         }
         let unified = own
@@ -128,6 +164,7 @@ impl Cgroups {
                         pids,
                         cpu,
                     },
+                    _keeper: None,
                 },
                 Err(why) => Cgroups::unavailable(&why),
             },
@@ -138,6 +175,7 @@ impl Cgroups {
     fn unavailable(why: &str) -> Cgroups {
         Cgroups {
             kind: Kind::Unavailable(why.to_string()),
+            _keeper: None,
         }
     }
 
@@ -276,7 +314,7 @@ impl Cgroups {
                 }
                 if let Some(parent) = freezer {
                     let dir = group.make(parent.join(&name))?;
-                    let freezer = Freezer::V1(dir.join("freezer.state"));
+                    let freezer = Freezer::v1(dir.join("freezer.state"))?;
                     if frozen {
                         freezer.set(true)?;
                     }
@@ -314,7 +352,7 @@ impl Cgroups {
                 }
                 group.outer.push(dir.join("cgroup.procs"));
                 let leaf = group.make(dir.join(BOT_LEAF))?;
-                let freezer = Freezer::V2(leaf.clone());
+                let freezer = Freezer::v2(leaf.clone())?;
                 if frozen {
                     freezer.set(true)?;
                 }
@@ -326,31 +364,92 @@ impl Cgroups {
     }
 }
 
-/// How one contestant's processes are frozen.
+/// How one contestant's processes are frozen: the files kept open, since
+/// a turn of every game opens none (a file opened each time costs more than
+/// the write).
 #[derive(Debug)]
 enum Freezer {
-    /// Version 1: the group's `freezer.state`.
-    V1(PathBuf),
-    /// Version 2: the group whose `cgroup.freeze` and `cgroup.events` are used.
-    V2(PathBuf),
+    /// Version 1: the group's `freezer.state`, read and written.
+    V1 { path: PathBuf, state: fs::File },
+    /// Version 2: the group's folder, its `cgroup.freeze` (written) and
+    /// `cgroup.events` (read).
+    V2 {
+        dir: PathBuf,
+        freeze: fs::File,
+        events: fs::File,
+    },
 }
 
 impl Freezer {
-    fn set(&self, frozen: bool) -> io::Result<()> {
-        let (path, value) = match self {
-            Freezer::V1(state) => (state.clone(), if frozen { "FROZEN" } else { "THAWED" }),
-            Freezer::V2(dir) => (dir.join("cgroup.freeze"), if frozen { "1" } else { "0" }),
+    fn v1(state: PathBuf) -> io::Result<Freezer> {
+        let file = fs::OpenOptions::new().read(true).write(true).open(&state);
+        Ok(Freezer::V1 {
+            state: file.map_err(|e| {
+                io::Error::new(e.kind(), format!("cannot open {}: {e}", state.display()))
+            })?,
+            path: state,
+        })
+    }
+
+    fn v2(dir: PathBuf) -> io::Result<Freezer> {
+        let open = |name: &str, write: bool| {
+            let path = dir.join(name);
+            fs::OpenOptions::new()
+                .read(!write)
+                .write(write)
+                .open(&path)
+                .map_err(|e| {
+                    io::Error::new(e.kind(), format!("cannot open {}: {e}", path.display()))
+                })
         };
-        fs::write(&path, value)
+        Ok(Freezer::V2 {
+            freeze: open("cgroup.freeze", true)?,
+            events: open("cgroup.events", false)?,
+            dir,
+        })
+    }
+
+    fn set(&self, frozen: bool) -> io::Result<()> {
+        use std::os::unix::fs::FileExt;
+        let (file, value, path) = match self {
+            Freezer::V1 { state, path } => (
+                state,
+                if frozen { "FROZEN" } else { "THAWED" },
+                path.clone(),
+            ),
+            Freezer::V2 { freeze, dir, .. } => (
+                freeze,
+                if frozen { "1" } else { "0" },
+                dir.join("cgroup.freeze"),
+            ),
+        };
+        file.write_at(value.as_bytes(), 0)
+            .map(|_| ())
             .map_err(|e| io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display())))
     }
 
     /// Whether every process of the group is frozen now.
     fn is_frozen(&self) -> bool {
+        use std::os::unix::fs::FileExt;
+        let mut buffer = [0u8; 256];
         match self {
             // Reading the state also moves FREEZING on to FROZEN once done.
-            Freezer::V1(state) => fs::read_to_string(state).is_ok_and(|s| s.trim() == "FROZEN"),
-            Freezer::V2(dir) => counter(&dir.join("cgroup.events"), "frozen") == 1,
+            Freezer::V1 { state, .. } => state
+                .read_at(&mut buffer, 0)
+                .is_ok_and(|n| buffer[..n].trim_ascii() == b"FROZEN"),
+            Freezer::V2 { events, .. } => events.read_at(&mut buffer, 0).is_ok_and(|n| {
+                String::from_utf8_lossy(&buffer[..n])
+                    .lines()
+                    .any(|l| l.trim() == "frozen 1")
+            }),
+        }
+    }
+
+    /// The file that thaws the group, and what to write there.
+    fn thaw_file(&self) -> (PathBuf, &'static str) {
+        match self {
+            Freezer::V1 { path, .. } => (path.clone(), "THAWED"),
+            Freezer::V2 { dir, .. } => (dir.join("cgroup.freeze"), "0"),
         }
     }
 }
@@ -397,10 +496,7 @@ impl Group {
 
     /// The file that thaws the group, and what to write there.
     pub fn thaw_file(&self) -> Option<(PathBuf, &'static str)> {
-        match self.freezer.as_ref()? {
-            Freezer::V1(state) => Some((state.clone(), "THAWED")),
-            Freezer::V2(dir) => Some((dir.join("cgroup.freeze"), "0")),
-        }
+        self.freezer.as_ref().map(Freezer::thaw_file)
     }
 
     /// Freezes (or thaws) every process of the contestant; returns once the
@@ -413,11 +509,20 @@ impl Group {
     }
 
     /// Waits until every process of the contestant is frozen, or the
-    /// deadline; true if they all are.
+    /// deadline; true if they all are. The kernel takes microseconds to
+    /// freeze a program waiting for its next prompt: the first millisecond
+    /// is spent asking (yielding the processor between), then naps.
     pub fn frozen(&self, deadline: Instant) -> bool {
         let Some(freezer) = &self.freezer else {
             return false;
         };
+        let busy = Instant::now() + Duration::from_millis(1);
+        while Instant::now() < busy.min(deadline) {
+            if freezer.is_frozen() {
+                return true;
+            }
+            std::thread::yield_now();
+        }
         crate::nap_until(deadline, Duration::from_millis(1), || freezer.is_frozen())
     }
 
@@ -704,7 +809,11 @@ mod tests {
     #[test]
     fn a_group_reports_the_limit_it_went_over() {
         let dir = tempfile::tempdir().unwrap();
-        let group = stand_in(dir.path(), Freezer::V1(dir.path().join("freezer.state")));
+        fs::write(dir.path().join("freezer.state"), "THAWED").unwrap();
+        let group = stand_in(
+            dir.path(),
+            Freezer::v1(dir.path().join("freezer.state")).unwrap(),
+        );
         assert_eq!(group.went_over(), None);
         fs::write(dir.path().join("pids/pids.events"), "max 3\n").unwrap();
         assert_eq!(group.went_over(), Some(Limit::Processes));
@@ -715,7 +824,11 @@ mod tests {
     #[test]
     fn each_version_freezes_through_its_own_files() {
         let dir = tempfile::tempdir().unwrap();
-        let v1 = stand_in(dir.path(), Freezer::V1(dir.path().join("freezer.state")));
+        fs::write(dir.path().join("freezer.state"), "THAWED").unwrap();
+        let v1 = stand_in(
+            dir.path(),
+            Freezer::v1(dir.path().join("freezer.state")).unwrap(),
+        );
         v1.set_frozen(true).unwrap();
         assert_eq!(
             fs::read_to_string(dir.path().join("freezer.state")).unwrap(),
@@ -727,7 +840,9 @@ mod tests {
 
         let leaf = dir.path().join("v2");
         fs::create_dir(&leaf).unwrap();
-        let v2 = stand_in(dir.path(), Freezer::V2(leaf.clone()));
+        fs::write(leaf.join("cgroup.freeze"), "0").unwrap();
+        fs::write(leaf.join("cgroup.events"), "populated 0\nfrozen 0\n").unwrap();
+        let v2 = stand_in(dir.path(), Freezer::v2(leaf.clone()).unwrap());
         v2.set_frozen(true).unwrap();
         assert_eq!(fs::read_to_string(leaf.join("cgroup.freeze")).unwrap(), "1");
         // The kernel says when it is done, in cgroup.events.
