@@ -1432,7 +1432,7 @@ fn logged(bot: &str, runs: &[&Run]) -> String {
 /// 32-bit entry point. Each is refused: its keyring is new and empty, the
 /// key calls answer `EPERM`, a 32-bit call kills the process that makes it.
 fn keyring(who: As) {
-    let (world, mut found, runs) = alone(who, "keyring", &[]);
+    let (_world, mut found, runs) = alone(who, "keyring", &[]);
     let log = logged("keyring", &[&runs[0], &runs[1]]);
     for attempt in [
         "keyring: read the organiser's key",
@@ -1692,7 +1692,7 @@ fn within_bound(world: &World, bots: &[&str], bound: u64) -> Vec<String> {
 /// counted (by its memory cgroup, also for an ordinary user's judge), it
 /// loses every game for its memory and never holds 512 MiB.
 fn memfd(who: As) {
-    let (world, mut found, runs) = alone(who, "memfd", &[]);
+    let (_world, mut found, runs) = alone(who, "memfd", &[]);
     found.extend(lost_every_game(&[&runs[0], &runs[1]], "memfd", "memory", 4));
     let log = logged("memfd", &[&runs[0], &runs[1]]);
     if !log.contains("memfd: holding 64 MiB") || log.contains("memfd: holding 512 MiB") {
