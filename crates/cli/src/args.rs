@@ -70,10 +70,10 @@ pub struct SandboxArgs {
     /// 1M); the rest is dropped and counted.
     #[arg(long, default_value = "1M", value_parser = limits::parse_size)]
     stderr_limit: u64,
-    /// A file or folder every contestant may also read, or, as BOT=PATH
-    /// (`inarow judge` only), that only the bot BOT (its meta name or its
-    /// folder) may read (repeatable).
-    #[arg(long, value_name = "[BOT=]PATH", value_parser = parse_read_grant)]
+    /// A file or folder every contestant may also read, or, as FOLDER=PATH
+    /// (`inarow judge` only), that only the bot in folder FOLDER of the bots
+    /// folder may read (repeatable).
+    #[arg(long, value_name = "[FOLDER=]PATH", value_parser = parse_read_grant)]
     allow_read: Vec<ReadGrant>,
     /// Run contestants uncontained, as plain child processes (they can then
     /// read and write anything this user can).
@@ -119,41 +119,41 @@ fn parse_bound_cores(text: &str) -> Result<Bound<Cores>, String> {
 }
 
 /// One `--allow-read`: a path every contestant may read, or one that only
-/// the bot `bot` may read.
+/// the bot in folder `folder` may read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReadGrant {
-    /// The bot (meta name or folder name); `None` for every contestant.
-    pub bot: Option<String>,
+    /// The bot's folder, by its name in the bots folder (never a meta
+    /// name); `None` for every contestant.
+    pub folder: Option<String>,
     /// The file or folder, as given.
     pub path: PathBuf,
 }
 
 impl fmt::Display for ReadGrant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.bot {
-            Some(bot) => write!(f, "{bot}={}", self.path.display()),
+        match &self.folder {
+            Some(folder) => write!(f, "{folder}={}", self.path.display()),
             None => write!(f, "{}", self.path.display()),
         }
     }
 }
 
-/// Reads `PATH` or `BOT=PATH`: text before the first `=` that holds no
-/// `/` names a bot (bot names hold no `=`; write `./a=b` for a file
-/// named `a=b`).
+/// Reads `PATH` or `FOLDER=PATH`: text before the first `=` that holds no
+/// `/` names a bot's folder (write `./a=b` for a file named `a=b`).
 pub fn parse_read_grant(text: &str) -> Result<ReadGrant, String> {
     match text.split_once('=') {
-        Some((bot, path)) if !bot.is_empty() && !bot.contains('/') => {
+        Some((folder, path)) if !folder.is_empty() && !folder.contains('/') => {
             if path.is_empty() {
-                return Err(format!("{text:?} names no path: write BOT=PATH"));
+                return Err(format!("{text:?} names no path: write FOLDER=PATH"));
             }
             Ok(ReadGrant {
-                bot: Some(bot.to_string()),
+                folder: Some(folder.to_string()),
                 path: PathBuf::from(path),
             })
         }
-        _ if text.is_empty() => Err("an empty path: write PATH or BOT=PATH".into()),
+        _ if text.is_empty() => Err("an empty path: write PATH or FOLDER=PATH".into()),
         _ => Ok(ReadGrant {
-            bot: None,
+            folder: None,
             path: PathBuf::from(text),
         }),
     }
@@ -171,10 +171,10 @@ pub fn cpu_for_timeout(timeout: Option<Duration>) -> u64 {
 
 impl SandboxArgs {
     /// The sandbox these options ask for; `default_cpu` seconds unless
-    /// `--cpu` is given. A grant to one bot (`--allow-read BOT=PATH`) is
+    /// `--cpu` is given. A grant to one bot (`--allow-read FOLDER=PATH`) is
     /// refused: only `inarow judge` knows its bots by name.
     pub fn sandbox(&self, default_cpu: u64) -> anyhow::Result<Sandbox> {
-        if let Some(grant) = self.allow_read.iter().find(|g| g.bot.is_some()) {
+        if let Some(grant) = self.allow_read.iter().find(|g| g.folder.is_some()) {
             bail!(
                 "--allow-read {grant}: only `inarow judge` grants a path to one bot; give the PATH alone for every contestant"
             );
@@ -186,15 +186,15 @@ impl SandboxArgs {
     pub(crate) fn everyone(&self) -> impl Iterator<Item = &Path> {
         self.allow_read
             .iter()
-            .filter(|g| g.bot.is_none())
+            .filter(|g| g.folder.is_none())
             .map(|g| g.path.as_path())
     }
 
-    /// The grants to one bot (`--allow-read BOT=PATH`): the bot and the path.
-    pub(crate) fn per_bot(&self) -> impl Iterator<Item = (&str, &Path)> {
+    /// The grants to one bot (`--allow-read FOLDER=PATH`): its folder and the path.
+    pub(crate) fn per_folder(&self) -> impl Iterator<Item = (&str, &Path)> {
         self.allow_read
             .iter()
-            .filter_map(|g| g.bot.as_deref().map(|bot| (bot, g.path.as_path())))
+            .filter_map(|g| g.folder.as_deref().map(|bot| (bot, g.path.as_path())))
     }
 
     /// The sandbox these options ask for, whether or not it can hold here:

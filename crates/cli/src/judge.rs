@@ -373,7 +373,7 @@ fn grant(found: &mut Survey, args: &SandboxArgs, dir: &Path) -> anyhow::Result<(
         sandbox::paths::check_grant(path, &all)
             .map_err(|e| anyhow::anyhow!("--allow-read {}: {}", path.display(), e.0))?;
     }
-    for (folder, path) in args.per_bot() {
+    for (folder, path) in args.per_folder() {
         let bot = found.bots.iter_mut().find(|b| b.folder_name() == folder);
         match bot {
             Some(bot) => bot.grants.push(path.to_path_buf()),
@@ -565,7 +565,7 @@ fn debug(
     let own = meta.folder_name();
     let grants: Vec<PathBuf> = args
         .sandbox
-        .per_bot()
+        .per_folder()
         .filter(|(folder, _)| *folder == own)
         .map(|(_, path)| path.to_path_buf())
         .collect();

@@ -445,7 +445,7 @@ impl World {
             left.extend(marked(&self.marker));
             left.sort_unstable();
             left.dedup();
-            if left.is_empty() || start.elapsed() > Duration::from_secs(3) {
+            if left.is_empty() || start.elapsed() > Duration::from_secs(30) {
                 return left;
             }
             std::thread::sleep(Duration::from_millis(50));

@@ -261,6 +261,46 @@ fn brains_are_told_the_game_as_managers_do() {
     );
 }
 
+/// A brain runs in its installation, read-only, and writes only to a
+/// folder of its own: its build folder (here with 40 MiB of weights, over
+/// `--disk 16M`) is never written to nor measured.
+#[test]
+fn a_brain_writes_only_to_its_own_folder_never_its_installation() {
+    let dir = common::workspace();
+    let script = KEEPING_BRAIN
+        .replace("sys.argv[1]", "os.path.join(os.environ['HOME'], 'log.txt')")
+        .replace(
+            "bad = False\n",
+            "bad = False\ntry:\n    open('written-in-installation', 'w').write('x')\n    log.write('installation: writable\\n')\nexcept OSError as e:\n    log.write('installation: %s\\n' % e.strerror)\n",
+        );
+    let brain = brain_in(dir.path(), "installed", "brain.py", &script);
+    let installation = brain.parent().unwrap();
+    fs::write(installation.join("weights.bin"), vec![1u8; 40 << 20]).unwrap();
+    let kept = dir.path().join("kept");
+    fs::create_dir(&kept).unwrap();
+    let out = selfplay(&[
+        "--pairs",
+        "1",
+        "--ms",
+        "40",
+        "--disk",
+        "16M",
+        "--b-brain",
+        brain.to_str().unwrap(),
+        "--b-folder",
+        kept.to_str().unwrap(),
+    ]);
+    assert!(out.contains("illegal moves: 0"), "{out}");
+    let log = fs::read_to_string(kept.join("log.txt")).unwrap();
+    assert!(log.contains("installation: Read-only file system"), "{log}");
+    assert!(!installation.join("written-in-installation").exists());
+    assert_eq!(
+        fs::read_dir(&kept).unwrap().count(),
+        1,
+        "its log, nothing else"
+    );
+}
+
 #[test]
 fn a_brain_chatting_at_length_plays_on() {
     // Gomocup brains may send long MESSAGE lines before an answer: the
@@ -462,7 +502,7 @@ fn left_in(folder: &Path) -> Vec<i32> {
     let start = Instant::now();
     loop {
         let left = common::processes_in(folder);
-        if left.is_empty() || start.elapsed() > Duration::from_secs(2) {
+        if left.is_empty() || start.elapsed() > Duration::from_secs(30) {
             return left;
         }
         std::thread::sleep(Duration::from_millis(50));

@@ -279,7 +279,7 @@ fn ctrl_c_during_a_tournament_leaves_no_bot_running() {
         assert!(exited, "round {round}: the server did not stop: {out:?}");
         assert!(out.status.success(), "round {round}: {out:?}");
         assert!(
-            within(Duration::from_secs(2), || left().is_empty()),
+            within(Duration::from_secs(30), || left().is_empty()),
             "round {round}: bots left running: {:?}",
             left()
         );
@@ -459,7 +459,8 @@ fn a_client_slow_with_its_headers_is_disconnected() {
     let took = started.elapsed();
     assert!(ended, "still open after {took:?}");
     assert!(took >= Duration::from_millis(250), "closed after {took:?}");
-    assert!(took < Duration::from_secs(3), "closed after {took:?}");
+    // A margin of seconds: a busy machine is slow, never early.
+    assert!(took < Duration::from_secs(15), "closed after {took:?}");
     // Others are served as before.
     assert!(get(&address, "/api/menace").starts_with("HTTP/1.1 200"));
     stop(child);
@@ -489,7 +490,7 @@ fn a_body_that_never_comes_gets_408_at_the_deadline() {
         took >= Duration::from_millis(450),
         "answered after {took:?}"
     );
-    assert!(took < Duration::from_secs(3), "answered after {took:?}");
+    assert!(took < Duration::from_secs(15), "answered after {took:?}");
     assert!(get(&address, "/api/menace").contains("\"game\":null"));
     stop(child);
 }
