@@ -100,22 +100,25 @@ impl<T> Bound<T> {
     }
 }
 
-fn parse_bound_size(text: &str) -> Result<Bound<u64>, String> {
+/// `unbounded`, or what `parse` reads.
+fn parse_bound<T>(
+    text: &str,
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> Result<Bound<T>, String> {
     match text {
         "unbounded" => Ok(Bound::Unbounded),
-        _ => limits::parse_size(text)
+        _ => parse(text)
             .map(Bound::At)
             .map_err(|e| format!("{e}, or unbounded")),
     }
 }
 
+fn parse_bound_size(text: &str) -> Result<Bound<u64>, String> {
+    parse_bound(text, limits::parse_size)
+}
+
 fn parse_bound_cores(text: &str) -> Result<Bound<Cores>, String> {
-    match text {
-        "unbounded" => Ok(Bound::Unbounded),
-        _ => Cores::parse(text)
-            .map(Bound::At)
-            .map_err(|e| format!("{e}, or unbounded")),
-    }
+    parse_bound(text, Cores::parse)
 }
 
 /// One `--allow-read`: a path every contestant may read, or one that only

@@ -284,6 +284,21 @@ fn a_judge_killed_outright_takes_every_bot_down_with_it() {
     assert_no_bot_left(dir.path(), "killed");
 }
 
+/// Two bots (`ann`, `ben`) and a folder for the results, all `nobody`'s
+/// (when the tests run as root): an ordinary user's judge's world. The
+/// test's folder, the bots folder and the results folder.
+fn nobodys_bots() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = common::workspace();
+    let bots = dir.path().join("bots");
+    bot(&bots, "ann", "play=random");
+    bot(&bots, "ben", "play=random");
+    let out_dir = dir.path().join("out");
+    fs::create_dir_all(&out_dir).unwrap();
+    common::give_to_nobody(&out_dir);
+    common::give_to_nobody(&bots);
+    (dir, bots, out_dir)
+}
+
 /// Runs `inarow ARGS` as a user who may make no user namespace: a machine
 /// that disables them. As a plain user, a first user namespace allows one
 /// more, which is then used up by the one the judge runs in. The judge has
@@ -311,14 +326,8 @@ fn judge_without_user_namespaces(delegated: &common::Delegated, args: &[&str]) -
 
 #[test]
 fn where_the_kernel_refuses_the_sandbox_the_judge_refuses_to_start() {
-    let dir = common::workspace();
-    let bots = dir.path().join("bots");
-    let ann = bot(&bots, "ann", "play=random");
-    bot(&bots, "ben", "play=random");
-    let out_dir = dir.path().join("out");
-    fs::create_dir_all(&out_dir).unwrap();
-    common::give_to_nobody(&out_dir);
-    common::give_to_nobody(&bots);
+    let (_dir, bots, out_dir) = nobodys_bots();
+    let ann = bots.join("ann");
     let results = out_dir.join("r.json");
     let sgf = out_dir.join("sgf");
     let args = [
@@ -367,14 +376,7 @@ fn where_the_kernel_refuses_the_sandbox_the_judge_refuses_to_start() {
 
 #[test]
 fn a_judge_that_is_not_root_contains_its_bots_in_user_namespaces() {
-    let dir = common::workspace();
-    let bots = dir.path().join("bots");
-    bot(&bots, "ann", "play=random");
-    bot(&bots, "ben", "play=random");
-    let out_dir = dir.path().join("out");
-    fs::create_dir_all(&out_dir).unwrap();
-    common::give_to_nobody(&out_dir);
-    common::give_to_nobody(&bots);
+    let (_dir, bots, out_dir) = nobodys_bots();
     let delegated = common::Delegated::new();
     let as_user = |args: &[&str]| {
         delegated
@@ -424,14 +426,7 @@ fn without_a_delegated_cgroup_an_ordinary_judge_refuses_unless_told_unbounded() 
         // The tests' own user may have a delegated cgroup, or not.
         return;
     }
-    let dir = common::workspace();
-    let bots = dir.path().join("bots");
-    bot(&bots, "ann", "play=random");
-    bot(&bots, "ben", "play=random");
-    let out_dir = dir.path().join("out");
-    fs::create_dir_all(&out_dir).unwrap();
-    common::give_to_nobody(&out_dir);
-    common::give_to_nobody(&bots);
+    let (_dir, bots, out_dir) = nobodys_bots();
     let results = out_dir.join("r.json");
     let as_nobody = |extra: &[&str]| {
         Command::new("setpriv")

@@ -192,6 +192,8 @@ impl World {
         let folder = self.bots().join(name);
         fs::create_dir_all(&folder).unwrap();
         fs::copy(fixture(), folder.join("bot.py")).unwrap();
+        // The keyring calls, shared with the organiser's keyring keeper.
+        fs::copy(keyring_fixture(), folder.join("keys.py")).unwrap();
         let meta = format!(
             "{name}\n{command} {mode} {}\n{}\n",
             self.marker,
@@ -1497,24 +1499,8 @@ fn time(who: As) {
     assert_held(&found);
 }
 
-/// Samples `(clock, cpu)` of each spinning child of the hog, by child.
-fn hog_samples(world: &World) -> Vec<Vec<(f64, f64)>> {
-    (0..16)
-        .map(|i| {
-            fs::read_to_string(world.bots().join(format!("hog-setsid/hog-{i}.log")))
-                .unwrap_or_default()
-                .lines()
-                .filter_map(|l| {
-                    let (t, c) = l.split_once(' ')?;
-                    Some((t.parse().ok()?, c.parse().ok()?))
-                })
-                .collect()
-        })
-        .collect()
-}
-
-/// The `(start, end)` lines of a bot's log of turns.
-fn intervals(path: &Path) -> Vec<(f64, f64)> {
+/// The lines of two numbers of a log (`start end`, `clock cpu`).
+fn pairs(path: &Path) -> Vec<(f64, f64)> {
     fs::read_to_string(path)
         .unwrap_or_default()
         .lines()
@@ -1525,10 +1511,17 @@ fn intervals(path: &Path) -> Vec<(f64, f64)> {
         .collect()
 }
 
+/// Samples `(clock, cpu)` of each spinning child of the hog, by child.
+fn hog_samples(world: &World) -> Vec<Vec<(f64, f64)>> {
+    (0..16)
+        .map(|i| pairs(&world.bots().join(format!("hog-setsid/hog-{i}.log"))))
+        .collect()
+}
+
 /// The hog's children's clock samples that fall inside the worker's
 /// thinking: the hog ran on its opponent's time.
 fn overlaps(world: &World) -> Vec<String> {
-    let thinking = intervals(&world.bots().join("worker/worker.log"));
+    let thinking = pairs(&world.bots().join("worker/worker.log"));
     let samples = hog_samples(world);
     let mut found = Vec::new();
     if thinking.len() < 10 || samples.iter().all(Vec::is_empty) {
@@ -1554,7 +1547,7 @@ fn overlaps(world: &World) -> Vec<String> {
 /// Over each of the hog's own turns, its children together used at most
 /// one core (with a margin for the scheduler's period).
 fn cpu_over_one_core(world: &World) -> Vec<String> {
-    let turns = intervals(&world.bots().join("hog-setsid/turns.log"));
+    let turns = pairs(&world.bots().join("hog-setsid/turns.log"));
     let samples = hog_samples(world);
     let mut found = Vec::new();
     if turns.is_empty() {

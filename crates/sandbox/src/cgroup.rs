@@ -806,14 +806,16 @@ mod tests {
         }
     }
 
+    /// A version 1 stand-in, thawed.
+    fn stand_in_v1(dir: &Path) -> Group {
+        fs::write(dir.join("freezer.state"), "THAWED").unwrap();
+        stand_in(dir, Freezer::v1(dir.join("freezer.state")).unwrap())
+    }
+
     #[test]
     fn a_group_reports_the_limit_it_went_over() {
         let dir = tempfile::tempdir().unwrap();
-        fs::write(dir.path().join("freezer.state"), "THAWED").unwrap();
-        let group = stand_in(
-            dir.path(),
-            Freezer::v1(dir.path().join("freezer.state")).unwrap(),
-        );
+        let group = stand_in_v1(dir.path());
         assert_eq!(group.went_over(), None);
         fs::write(dir.path().join("pids/pids.events"), "max 3\n").unwrap();
         assert_eq!(group.went_over(), Some(Limit::Processes));
@@ -824,11 +826,7 @@ mod tests {
     #[test]
     fn each_version_freezes_through_its_own_files() {
         let dir = tempfile::tempdir().unwrap();
-        fs::write(dir.path().join("freezer.state"), "THAWED").unwrap();
-        let v1 = stand_in(
-            dir.path(),
-            Freezer::v1(dir.path().join("freezer.state")).unwrap(),
-        );
+        let v1 = stand_in_v1(dir.path());
         v1.set_frozen(true).unwrap();
         assert_eq!(
             fs::read_to_string(dir.path().join("freezer.state")).unwrap(),

@@ -185,20 +185,15 @@ impl Sandbox {
                 Ok(()),
             ),
         ];
-        all.push(match group(Controller::Freezer) {
-            Some(place) => clause(
-                "time",
-                "frozen while its opponent thinks: it thinks only on its own time",
-                &format!("the freezer of {place}"),
-                Ok(()),
+        all.push(clause(
+            "time",
+            "frozen while its opponent thinks: it thinks only on its own time",
+            &group(Controller::Freezer).map_or_else(
+                || "stopping every process of its PID namespace (no freezer cgroup here)".into(),
+                |place| format!("the freezer of {place}"),
             ),
-            None => clause(
-                "time",
-                "frozen while its opponent thinks: it thinks only on its own time",
-                "stopping every process of its PID namespace (no freezer cgroup here)",
-                Ok(()),
-            ),
-        });
+            Ok(()),
+        ));
         all.push(bounded(
             "cpus",
             limits
@@ -218,20 +213,15 @@ impl Sandbox {
             group(Controller::Memory).map(|p| format!("the memory controller of {p}")),
             "--memory unbounded",
         ));
-        all.push(match group(Controller::Pids) {
-            Some(place) => clause(
-                "tasks",
-                &format!("at most {} processes and threads at once", limits.processes),
-                &format!("the pids controller of {place}"),
-                Ok(()),
+        all.push(clause(
+            "tasks",
+            &format!("at most {} processes and threads at once", limits.processes),
+            &group(Controller::Pids).map_or_else(
+                || "RLIMIT_NPROC (per user, not per bot: no pids cgroup here)".into(),
+                |place| format!("the pids controller of {place}"),
             ),
-            None => clause(
-                "tasks",
-                &format!("at most {} processes and threads at once", limits.processes),
-                "RLIMIT_NPROC (per user, not per bot: no pids cgroup here)",
-                Ok(()),
-            ),
-        });
+            Ok(()),
+        ));
         all.push(clause(
             "disk",
             &format!(
