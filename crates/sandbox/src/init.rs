@@ -38,9 +38,9 @@ use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{Gid, Pid, Uid, geteuid};
 
 use crate::frame::Frame;
-use crate::launcher::{Freeze, Handoff, Identity, Spec, close_inherited, let_go_of_the_pipes};
 use crate::paths::Paths;
 use crate::probe::{Findings, Seen};
+use crate::stage::{Freeze, Handoff, Identity, Spec, close_inherited, fail, let_go_of_the_pipes};
 
 /// The landlock ABI whose rights are asked for; older kernels enforce what
 /// they know (best effort), and the probe reports what was enforced.
@@ -70,12 +70,12 @@ pub fn main(fd: i32) -> i32 {
     let mut text = String::new();
     let handoff = match reopen(fd, false).map(|mut f| f.read_to_string(&mut text)) {
         Some(Ok(_)) => serde_json::from_str::<Handoff>(&text),
-        _ => return crate::launcher::fail("the launcher's second stage got no settings"),
+        _ => return fail("the launcher's second stage got no settings"),
     };
     let handoff = match handoff {
         Ok(handoff) => handoff,
         Err(e) => {
-            return crate::launcher::fail(&format!("the launcher's settings do not read: {e}"));
+            return fail(&format!("the launcher's settings do not read: {e}"));
         }
     };
     close_inherited(&[
@@ -469,7 +469,7 @@ fn probe(
         .map_or(0, |t| t.as_nanos());
     let test = spec.paths.folder.join(format!(
         "{}{}-{stamp}",
-        crate::launcher::PROBE_FILE_PREFIX,
+        crate::stage::PROBE_FILE_PREFIX,
         std::process::id()
     ));
     found.folder = Seen::of(fs::write(&test, b"probe"), |()| "writable".into());

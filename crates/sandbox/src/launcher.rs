@@ -26,12 +26,10 @@
 //! Stage 2 reports to stage 1 through a pipe the program never holds, so a
 //! contestant cannot forge what the judge hears about it.
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::os::unix::fs::OpenOptionsExt;
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -42,116 +40,13 @@ use nix::sched::{CloneFlags, unshare};
 use nix::sys::prctl;
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::{Pid, getegid, geteuid, getppid, pipe2};
-use serde::{Deserialize, Serialize};
 
-use crate::folder::{Upper, Usage};
+use crate::folder::Upper;
 use crate::frame::Frame;
-use crate::limits::{Limit, Limits};
+use crate::limits::Limit;
 use crate::lines::{Budget, Cutter, MAX_STDERR_LINE};
-use crate::paths::Paths;
-
-/// Everything the launcher needs, handed over as JSON on its command line.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Spec {
-    /// The program to run, as found by the judge.
-    pub program: PathBuf,
-    /// The program's name as the meta file gives it (its `argv[0]`).
-    pub arg0: String,
-    /// Its arguments.
-    pub args: Vec<String>,
-    /// What it may touch, where it runs.
-    pub paths: Paths,
-    /// Its whole environment.
-    pub env: BTreeMap<String, String>,
-    /// Its limits.
-    pub limits: Limits,
-    /// The data-segment limit of each process (`RLIMIT_DATA`), in bytes;
-    /// `None` for none.
-    pub data_limit: Option<u64>,
-    /// Whether to cap processes with `RLIMIT_NPROC` (where no pids group counts them).
-    pub nproc: bool,
-    /// The `cgroup.procs` files stage 1 joins before anything else.
-    pub cgroups: Vec<PathBuf>,
-    /// How the contestant is frozen between its answers.
-    pub freeze: Freeze,
-    /// Who the contestant is.
-    pub identity: Identity,
-    /// Whether the judge is an ordinary user (the contestant's uid is then
-    /// one of a user namespace nested in the launcher's own).
-    pub rootless: bool,
-    /// As root: the judge's file descriptor of the user namespace mapping
-    /// the folder's owner to the contestant (made by a `hold` launcher).
-    pub idmap: Option<i32>,
-    /// Paths that must not exist in the contestant's view (the other
-    /// contestants' folders): what the probe checks.
-    pub hidden: Vec<PathBuf>,
-    /// The judge's process id: the launcher ends itself if the judge is gone.
-    pub judge: u32,
-    /// Check the sandbox and report instead of running the program.
-    pub probe: bool,
-}
-
-/// How a contestant's processes are frozen while its opponent thinks.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Freeze {
-    /// Not at all (a probe).
-    Never,
-    /// By a control group: stage 2 joins it through `procs` (its
-    /// `cgroup.procs`) before starting the program, and stage 1 writes
-    /// `thawed` to `file` when the judge is gone (a frozen process of
-    /// cgroup v1 cannot even die).
-    Group {
-        /// The group's `cgroup.procs`.
-        procs: PathBuf,
-        /// The file that thaws it (`freezer.state`, `cgroup.freeze`).
-        file: PathBuf,
-        /// What to write there to thaw it.
-        thawed: String,
-    },
-    /// By stopping every process of its PID namespace: stage 2 does it
-    /// when the judge asks on the control pipe.
-    Stop,
-}
-
-/// The contestant's uid and gid (its own, no other contestant's and not the
-/// judge's), and the owner of its folder on disk, whose files it sees as its own.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Identity {
-    /// The contestant's uid.
-    pub uid: u32,
-    /// The contestant's gid.
-    pub gid: u32,
-    /// The uid owning its folder on disk.
-    pub owner_uid: u32,
-    /// The gid owning its folder on disk.
-    pub owner_gid: u32,
-}
-
-/// What stage 1 hands stage 2, through a pipe rather than the command line
-/// (which every process of the namespace could read in `/proc/1/cmdline`).
-#[derive(Debug, Serialize, Deserialize)]
-pub(crate) struct Handoff {
-    pub spec: Spec,
-    /// The write end of the report pipe to stage 1.
-    pub status: i32,
-    /// The read end of the judge's control pipe.
-    pub control: i32,
-    /// The user namespace of the id mapping (-1: none).
-    pub idmap: i32,
-    /// The `tmpfs` the contestant's writes go to (a detached mount).
-    pub upper: i32,
-    /// The `cgroup.procs` of the group that freezes it (-1: none).
-    pub join: i32,
-    /// Stage 1's pid, as the judge's namespace sees it.
-    pub outer: i32,
-    /// What the folder held before the game.
-    pub usage: Usage,
-}
-
-/// Writes one frame to this process's standard error.
-pub(crate) fn report(frame: &Frame) {
-    frame.send(&mut std::io::stderr().lock());
-}
+pub use crate::stage::{Freeze, Identity, PROBE_FILE_PREFIX, Spec};
+use crate::stage::{Handoff, close_inherited, fail, let_go_of_the_pipes, report};
 
 /// The launcher's entry point. `prefix` is what its own program needs
 /// before the stage (`["__contain"]` for `inarow __contain`), `args` what
@@ -185,22 +80,6 @@ pub fn main(prefix: &[&str], args: &[String]) -> i32 {
     }
 }
 
-/// Closes every file descriptor above 2 but `keep`: nothing the judge
-/// inherited reaches a contestant.
-pub(crate) fn close_inherited(keep: &[i32]) {
-    let open: Vec<i32> = match fs::read_dir("/proc/self/fd") {
-        Ok(entries) => entries
-            .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
-            .collect(),
-        Err(_) => (3..1024).collect(),
-    };
-    for fd in open {
-        if fd > 2 && !keep.contains(&fd) {
-            let _ = nix::unistd::close(fd);
-        }
-    }
-}
-
 /// A process that only holds a new user namespace for the judge to map and
 /// open (a process cannot make one for others, and the judge runs threads,
 /// which may not): says `ready`, then waits for its standard input to close.
@@ -214,11 +93,6 @@ fn hold() -> i32 {
     let mut rest = Vec::new();
     let _ = std::io::stdin().read_to_end(&mut rest);
     0
-}
-
-pub(crate) fn fail(why: &str) -> i32 {
-    report(&Frame::Sandbox(why.to_string()));
-    1
 }
 
 /// Opens `path` for writing, close-on-exec.
@@ -598,16 +472,3 @@ fn namespaces() -> Result<(), String> {
     .map_err(|e| format!("cannot make the mounts private: {e}"))?;
     Ok(())
 }
-
-/// Closes this process's standard input and output once the next stage
-/// holds them: the judge must see the program's output close when the
-/// program closes it, not when the launcher ends.
-pub(crate) fn let_go_of_the_pipes() {
-    let _ = nix::unistd::close(0);
-    let _ = nix::unistd::close(1);
-}
-
-/// How the name of the file the probe writes (and at once removes) in a
-/// bot's folder begins. A folder's digest leaves such files out: another
-/// share's probe may come and go while it is read.
-pub const PROBE_FILE_PREFIX: &str = ".inarow-probe-";

@@ -38,6 +38,7 @@ pub mod paths;
 pub mod probe;
 pub mod process;
 pub mod seccomp;
+mod stage;
 mod sys;
 pub mod view;
 
@@ -58,10 +59,10 @@ pub use cgroup::{Cgroups, Controller};
 use contained::lock;
 pub use contained::{Contained, shut_down};
 use frame::Frame;
-use launcher::{Freeze, Identity, Spec};
 pub use limits::{Cores, Limit, Limits};
 use paths::{Closed, Paths};
 pub use probe::{Findings, ProbeError, verdict};
+use stage::{Freeze, Identity, Spec};
 
 /// The first uid given to contestants: far above the uids of people and
 /// system services, below 2^31 (which some programs read as negative).
