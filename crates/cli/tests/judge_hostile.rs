@@ -1741,6 +1741,13 @@ fn launcher_hidden(who: As) {
         found.push(format!("its control groups show: {cgroup}"));
     }
     found.extend(world.denied("proc", &["read /proc/1/environ", "readlink /proc/1/exe"]));
+    // What it could read, it read: the clean content above means something.
+    let log = world.attack_log("proc");
+    for read in ["read /proc/1/cmdline: done", "read /proc/self/cgroup: done"] {
+        if !log.contains(read) {
+            found.push(format!("the proc bot could not even read: {log}"));
+        }
+    }
     assert_held(&found);
 }
 
