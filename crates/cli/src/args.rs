@@ -177,12 +177,25 @@ impl SandboxArgs {
     /// `--cpu` is given. A grant to one bot (`--allow-read FOLDER=PATH`) is
     /// refused: only `inarow judge` knows its bots by name.
     pub fn sandbox(&self, default_cpu: u64) -> anyhow::Result<Sandbox> {
+        self.no_grant_to_one_bot()?;
+        self.for_everyone(default_cpu)
+    }
+
+    fn no_grant_to_one_bot(&self) -> anyhow::Result<()> {
         if let Some(grant) = self.allow_read.iter().find(|g| g.folder.is_some()) {
             bail!(
                 "--allow-read {grant}: only `inarow judge` grants a path to one bot; give the PATH alone for every contestant"
             );
         }
-        self.for_everyone(default_cpu)
+        Ok(())
+    }
+
+    /// [`SandboxArgs::sandbox`] for a front that starts contestants later,
+    /// if at all (`inarow serve`): a machine where the limits cannot hold
+    /// refuses each tournament (in one line), not the front.
+    pub fn sandbox_checked_later(&self, default_cpu: u64) -> anyhow::Result<Sandbox> {
+        self.no_grant_to_one_bot()?;
+        self.for_inspection(default_cpu)
     }
 
     /// The paths every contestant may read (`--allow-read PATH`), as given.

@@ -74,7 +74,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     inarow_web::api::Guard::new(&options.access, SocketAddr::new(args.bind, args.port))?;
     // Tournaments from the page ask for their own time per answer; the CPU
     // limit is the backstop of a game without one.
-    let sandbox = args.sandbox.sandbox(crate::args::cpu_for_timeout(None))?;
+    // Refused here, the page's tournaments say why; MENACE and gomoku play on.
+    let sandbox = args
+        .sandbox
+        .sandbox_checked_later(crate::args::cpu_for_timeout(None))?;
     let (memory, lock) = store::open(&args.machine, true)?;
     let machine = args.machine.clone();
     // The saver lives as long as the server, and holds the state file's

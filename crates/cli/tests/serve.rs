@@ -605,3 +605,54 @@ fn serving_the_network_needs_a_token_carried_by_every_request() {
     );
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// Served by an ordinary user without a delegated control group, the page
+/// still plays (MENACE here), and a tournament started from it is refused
+/// in one line saying why its bots cannot be contained and what to do.
+#[test]
+fn where_bots_cannot_be_contained_a_tournament_is_refused_and_the_page_plays_on() {
+    if !inarow_sandbox::judge_is_root() {
+        // The tests' own user may have a delegated cgroup, or not.
+        return;
+    }
+    let dir = common::workspace();
+    let bots = dir.path().join("bots");
+    slow_bots(&bots);
+    common::give_to_nobody(dir.path());
+    let state = dir.path().join("menace.json");
+    let mut child = Command::new("setpriv")
+        .args(["--reuid", "65534", "--regid", "65534", "--clear-groups"])
+        .arg(common::for_nobody(Path::new(env!("CARGO_BIN_EXE_inarow"))))
+        .args(["serve", "--port", "0", "--bots"])
+        .arg(&bots)
+        .arg("--state")
+        .arg(&state)
+        .arg("--results")
+        .arg(dir.path().join("results.json"))
+        .arg("--sgf")
+        .arg(dir.path().join("sgf"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.as_mut().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let address = line
+        .strip_prefix("serving on http://")
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_string();
+    let reply = post_json(&address, "/api/tournament/start", "{}");
+    let (status, error) = status_and_error(&reply);
+    assert_eq!(status, 409, "{reply}");
+    assert!(
+        error.contains("cannot contain bots here")
+            && error.contains("memory controller")
+            && error.contains("--memory unbounded"),
+        "{error}"
+    );
+    assert!(get(&address, "/api/menace").starts_with("HTTP/1.1 200"));
+    stop(child);
+}

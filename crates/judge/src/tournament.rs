@@ -108,6 +108,11 @@ pub fn check_bots(
     bots: &[BotMeta],
     closed: &[std::path::PathBuf],
 ) -> Result<Checked, String> {
+    if let Some(why) = sandbox.refusal() {
+        return Err(format!(
+            "cannot contain bots here: {why} (--no-sandbox runs bots uncontained)"
+        ));
+    }
     let mut checked = Checked::default();
     let mut first_failure = None;
     for (i, bot) in bots.iter().enumerate() {
