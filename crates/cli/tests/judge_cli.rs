@@ -954,3 +954,50 @@ fn what_a_bot_writes_reaches_the_terminal_and_the_files_escaped() {
         assert!(stdout.contains(needle), "{needle:?} missing from\n{stdout}");
     }
 }
+
+/// A bot's files are kept one by one when its game ends; where its folder's
+/// own file system is full, what could not be kept is said in one line
+/// (`NAME * ...`), and the folder holds each file whole or not at all.
+#[test]
+fn what_could_not_be_kept_in_a_full_folder_is_said() {
+    if !inarow_sandbox::judge_is_root() {
+        // Making a small file system needs root.
+        return;
+    }
+    let dir = common::workspace();
+    let bots = dir.path().join("bots");
+    fs::create_dir_all(&bots).unwrap();
+    // The bots folder on a file system of 2 MiB.
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=2m,mode=755", "tmpfs"])
+        .arg(&bots)
+        .status()
+        .unwrap();
+    assert!(mounted.success());
+    /// Unmounts the small file system however the test ends.
+    struct Mounted<'a>(&'a Path);
+    impl Drop for Mounted<'_> {
+        fn drop(&mut self) {
+            let _ = Command::new("umount").arg("-l").arg(self.0).status();
+        }
+    }
+    let _mounted = Mounted(&bots);
+    bot(&bots, "ann", "play=random big=3000");
+    bot(&bots, "ben", "play=random");
+    let (out, results, _) = judge(dir.path(), &["--seed", "2", "-j", "1"], "full");
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let said: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("ann * what it wrote in this game could not all be kept"))
+        .collect();
+    assert_eq!(said.len(), 2, "one line a game: {stderr}");
+    assert!(said[0].contains("No space left on device"), "{stderr}");
+    let results: serde_json::Value = serde_json::from_str(&results).unwrap();
+    for game in results["games"].as_array().unwrap() {
+        assert!(
+            game["forfeit"].is_null(),
+            "within its --disk, no forfeit: {game}"
+        );
+    }
+}

@@ -49,11 +49,14 @@ pub enum Said<'a> {
     FromBot(&'a str),
     /// The bot wrote this line on its standard error.
     Stderr(&'a str),
+    /// The judge says this of the bot (what it wrote could not be kept).
+    Note(&'a str),
 }
 
 impl Said<'_> {
     /// The line as `-d` shows it, after `bot`'s name: `<` for what the judge
-    /// wrote, `>` for what the bot answered, `!` for its standard error.
+    /// wrote, `>` for what the bot answered, `!` for its standard error, `*`
+    /// for what the judge says of it.
     /// Control characters and bidirectional overrides are escaped
     /// ([`shown::escape`]): the line goes to the organiser's terminal.
     pub fn shown(&self, bot: &str) -> String {
@@ -61,6 +64,7 @@ impl Said<'_> {
             Said::ToBot(line) => ('<', line),
             Said::FromBot(line) => ('>', line),
             Said::Stderr(line) => ('!', line),
+            Said::Note(line) => ('*', line),
         };
         format!("{} {arrow} {}", shown::escape(bot), shown::escape(line))
     }
@@ -124,6 +128,9 @@ pub struct BotProcess {
     running: Running,
     timeout: Option<Duration>,
     echo: Option<Listener>,
+    /// Hears what the judge says of it (`-d`'s echo, or the front's
+    /// listener of standard error, whether or not it shows the bot's).
+    notes: Option<Listener>,
     /// Why it cannot be held to its own time (a process of it kept running
     /// after its answer, or it could not be thawed): it forfeits.
     unfrozen: Option<String>,
@@ -147,6 +154,7 @@ impl BotProcess {
             running: Running::start(start.sandbox, &program, stderr, MAX_LINE, LongLines::Refuse)?,
             timeout: start.timeout,
             echo: start.echo.cloned(),
+            notes: start.echo.or(start.stderr).cloned(),
             unfrozen: None,
         })
     }
@@ -236,6 +244,12 @@ impl Contestant for BotProcess {
 
     fn finish(&mut self) {
         self.running.finish();
+        // Files are kept one by one: the organiser hears when some were not.
+        if let (Some(why), Some(notes)) = (self.running.unkept(), &self.notes) {
+            let line =
+                format!("what it wrote in this game could not all be kept in its folder: {why}");
+            notes.hear(&self.name, Said::Note(&line));
+        }
     }
 
     fn went_over(&mut self) -> Option<Fault> {
