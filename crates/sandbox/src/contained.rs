@@ -297,9 +297,17 @@ impl Contained {
             Freezing::Never => Ok(()),
             Freezing::Group => {
                 let group = self.cgroup.as_ref().expect("a freezing group");
-                group
-                    .set_frozen(true)
-                    .map_err(|e| format!("cannot freeze it: {e}"))?;
+                {
+                    // Never after `shut_down` has thawed it to let it die: a
+                    // frozen process of cgroup v1 would outlive its launcher.
+                    let live = lock(&LIVE);
+                    if live.closed {
+                        return Ok(());
+                    }
+                    group
+                        .set_frozen(true)
+                        .map_err(|e| format!("cannot freeze it: {e}"))?;
+                }
                 if group.frozen(Instant::now() + FREEZE_WITHIN) {
                     Ok(())
                 } else {
