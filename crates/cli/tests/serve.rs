@@ -16,7 +16,12 @@ fn inarow() -> Command {
 
 /// Starts `inarow serve` on a free port; returns it with the first line it printed.
 fn started(args: &[&str]) -> (Child, String) {
-    let mut child = inarow()
+    started_by(inarow(), args)
+}
+
+/// [`started`], the server run by `command` (`inarow`, or a wrapper of it).
+fn started_by(mut command: Command, args: &[&str]) -> (Child, String) {
+    let mut child = command
         .args(["serve", "--port", "0"])
         .args(args)
         .stdout(Stdio::piped())
@@ -41,7 +46,12 @@ fn refused(args: &[&str]) -> String {
 
 /// Starts `inarow serve` on a free port; returns it with its address.
 fn serve(args: &[&str]) -> (Child, String) {
-    let (child, line) = started(args);
+    serve_by(inarow(), args)
+}
+
+/// [`serve`], the server run by `command`.
+fn serve_by(command: Command, args: &[&str]) -> (Child, String) {
+    let (child, line) = started_by(command, args);
     let address = line
         .strip_prefix("serving on http://")
         .and_then(|rest| rest.split('/').next())
@@ -619,30 +629,22 @@ fn where_bots_cannot_be_contained_a_tournament_is_refused_and_the_page_plays_on(
     slow_bots(&bots);
     common::give_to_nobody(dir.path());
     let state = dir.path().join("menace.json");
-    let mut child = Command::new("setpriv")
+    let mut nobody = Command::new("setpriv");
+    nobody
         .args(["--reuid", "65534", "--regid", "65534", "--clear-groups"])
-        .arg(common::for_nobody(Path::new(env!("CARGO_BIN_EXE_inarow"))))
-        .args(["serve", "--port", "0", "--bots"])
-        .arg(&bots)
-        .arg("--state")
-        .arg(&state)
-        .arg("--results")
-        .arg(dir.path().join("results.json"))
-        .arg("--sgf")
-        .arg(dir.path().join("sgf"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.as_mut().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let address = line
-        .strip_prefix("serving on http://")
-        .and_then(|rest| rest.split('/').next())
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_string();
+        .arg(common::for_nobody(Path::new(env!("CARGO_BIN_EXE_inarow"))));
+    let (results, sgf) = (dir.path().join("results.json"), dir.path().join("sgf"));
+    let args = [
+        "--bots",
+        bots.to_str().unwrap(),
+        "--state",
+        state.to_str().unwrap(),
+        "--results",
+        results.to_str().unwrap(),
+        "--sgf",
+        sgf.to_str().unwrap(),
+    ];
+    let (child, address) = serve_by(nobody, &args);
     let reply = post_json(&address, "/api/tournament/start", "{}");
     let (status, error) = status_and_error(&reply);
     assert_eq!(status, 409, "{reply}");
