@@ -210,7 +210,7 @@ impl SandboxArgs {
     pub(crate) fn per_folder(&self) -> impl Iterator<Item = (&str, &Path)> {
         self.allow_read
             .iter()
-            .filter_map(|g| g.folder.as_deref().map(|bot| (bot, g.path.as_path())))
+            .filter_map(|g| g.folder.as_deref().map(|folder| (folder, g.path.as_path())))
     }
 
     /// The sandbox these options ask for, whether or not it can hold here:

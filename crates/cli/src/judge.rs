@@ -363,7 +363,7 @@ fn refuse_bad_bots(found: &Survey, dir: &Path) -> anyhow::Result<()> {
 /// Gives the organiser's grants: each `--allow-read PATH` must open no bot
 /// folder; each `--allow-read FOLDER=PATH` goes to the bot in folder
 /// FOLDER of the bots folder and must exist and open no other bot's
-/// folder. `ReadGrant::bot` is read as that folder's name: a bot's meta
+/// folder. `ReadGrant::folder` is that folder's name: a bot's meta
 /// name is the bot's own words, and a bot naming itself like another
 /// must not get the other's grant. An unknown folder is an error, one
 /// left out is passed over.
@@ -483,7 +483,7 @@ fn check_sandbox(sandbox: &Sandbox, args: &Args) -> anyhow::Result<()> {
         if sandbox::judge_is_root() {
             "root".to_string()
         } else {
-            format!("uid {}", nix_uid())
+            format!("uid {}", sandbox::judge_uid())
         },
         cgroups.describe()
     );
@@ -524,12 +524,6 @@ fn check_sandbox(sandbox: &Sandbox, args: &Args) -> anyhow::Result<()> {
         );
     }
     Ok(())
-}
-
-/// This process's uid.
-fn nix_uid() -> u32 {
-    use std::os::unix::fs::MetadataExt;
-    std::fs::metadata("/proc/self").map_or(0, |m| m.uid())
 }
 
 /// Plays the bot twice against the house bot, once opening and once

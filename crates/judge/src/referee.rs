@@ -167,7 +167,7 @@ impl From<AnswerError> for Fault {
         match e {
             AnswerError::OffBoard { x, y } => Fault::OffBoard { x, y },
             syntax => Fault::Syntax {
-                detail: shown::escape(&syntax.to_string()).into_owned(),
+                detail: syntax.to_string(),
             },
         }
     }

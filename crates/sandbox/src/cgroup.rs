@@ -409,23 +409,40 @@ impl Freezer {
         })
     }
 
+    /// The file written to freeze or thaw the group.
+    fn path(&self) -> PathBuf {
+        match self {
+            Freezer::V1 { path, .. } => path.clone(),
+            Freezer::V2 { dir, .. } => dir.join("cgroup.freeze"),
+        }
+    }
+
+    /// What is written to that file to freeze (or thaw) the group.
+    fn value(&self, frozen: bool) -> &'static str {
+        match (self, frozen) {
+            (Freezer::V1 { .. }, true) => "FROZEN",
+            (Freezer::V1 { .. }, false) => "THAWED",
+            (Freezer::V2 { .. }, true) => "1",
+            (Freezer::V2 { .. }, false) => "0",
+        }
+    }
+
     fn set(&self, frozen: bool) -> io::Result<()> {
         use std::os::unix::fs::FileExt;
-        let (file, value, path) = match self {
-            Freezer::V1 { state, path } => (
-                state,
-                if frozen { "FROZEN" } else { "THAWED" },
-                path.clone(),
-            ),
-            Freezer::V2 { freeze, dir, .. } => (
-                freeze,
-                if frozen { "1" } else { "0" },
-                dir.join("cgroup.freeze"),
-            ),
+        let file = match self {
+            Freezer::V1 { state, .. } => state,
+            Freezer::V2 { freeze, .. } => freeze,
         };
-        file.write_at(value.as_bytes(), 0)
+        // Every turn of every game passes here: the path is made only for
+        // an error.
+        file.write_at(self.value(frozen).as_bytes(), 0)
             .map(|_| ())
-            .map_err(|e| io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display())))
+            .map_err(|e| {
+                io::Error::new(
+                    e.kind(),
+                    format!("cannot write {}: {e}", self.path().display()),
+                )
+            })
     }
 
     /// Whether every process of the group is frozen now.
@@ -447,10 +464,7 @@ impl Freezer {
 
     /// The file that thaws the group, and what to write there.
     fn thaw_file(&self) -> (PathBuf, &'static str) {
-        match self {
-            Freezer::V1 { path, .. } => (path.clone(), "THAWED"),
-            Freezer::V2 { dir, .. } => (dir.join("cgroup.freeze"), "0"),
-        }
+        (self.path(), self.value(false))
     }
 }
 

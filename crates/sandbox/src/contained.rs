@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::os::fd::OwnedFd;
+use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command};
@@ -110,10 +110,9 @@ impl Reports {
             Frame::Over(limit) => {
                 heard.over.get_or_insert(limit);
             }
-            Frame::Frozen(stopped) => {
+            Frame::Frozen(_) => {
                 heard.answers += 1;
                 heard.unfrozen = false;
-                let _ = stopped;
             }
             Frame::Unfrozen => {
                 heard.answers += 1;
@@ -268,15 +267,7 @@ impl Contained {
                     .map_err(|e| format!("cannot thaw it: {e}"))?;
             }
             Freezing::Stop { asked } => {
-                *asked += 1;
-                let asked = *asked;
-                order(&mut self.control, b't')?;
-                let answered = self.reports.wait(
-                    Instant::now() + FREEZE_WITHIN,
-                    |h| h.answers >= asked || h.closed,
-                    |h| h.answers >= asked,
-                );
-                if !answered {
+                if ask(&mut self.control, asked, &self.reports, b't')?.is_none() {
                     return Err("its launcher did not let it run".into());
                 }
             }
@@ -318,18 +309,10 @@ impl Contained {
                 }
             }
             Freezing::Stop { asked } => {
-                *asked += 1;
-                let asked = *asked;
-                order(&mut self.control, b'f')?;
-                let (answered, unfrozen) = self.reports.wait(
-                    Instant::now() + FREEZE_WITHIN,
-                    |h| h.answers >= asked || h.closed,
-                    |h| (h.answers >= asked, h.unfrozen),
-                );
-                match (answered, unfrozen) {
-                    (true, false) => Ok(()),
+                match ask(&mut self.control, asked, &self.reports, b'f')? {
+                    Some(false) => Ok(()),
                     // Its launcher is gone: so is everything it ran.
-                    (false, _) if self.reports.now(|h| h.closed) => Ok(()),
+                    None if self.reports.now(|h| h.closed) => Ok(()),
                     _ => {
                         Err("one of its processes kept running though all were told to stop".into())
                     }
@@ -373,7 +356,8 @@ impl Contained {
             let by_file = || {
                 // Looked through once, when the program has failed.
                 let (folder, limit) = self.files.take_if(|_| failed)?;
-                crate::holds_file_of(&folder, limit).then_some(Limit::FileSize)
+                let folder = std::fs::File::open(folder).ok()?;
+                crate::folder::holds_file_of(folder.as_fd(), limit).then_some(Limit::FileSize)
             };
             let watched = self.reports.now(|h| h.over);
             self.went_over = watched
@@ -457,14 +441,28 @@ impl Contained {
     }
 }
 
-/// Writes one order on the control pipe.
-fn order(control: &mut Option<std::fs::File>, order: u8) -> Result<(), String> {
+/// Writes one order (`f` freeze, `t` thaw) on the control pipe and waits
+/// for the launcher's answer: `None` when none came in time, else whether a
+/// process was left running.
+fn ask(
+    control: &mut Option<std::fs::File>,
+    asked: &mut u64,
+    reports: &Reports,
+    order: u8,
+) -> Result<Option<bool>, String> {
     match control {
         Some(pipe) => pipe
             .write_all(&[order])
-            .map_err(|e| format!("cannot reach its launcher: {e}")),
-        None => Err("its launcher is gone".into()),
+            .map_err(|e| format!("cannot reach its launcher: {e}"))?,
+        None => return Err("its launcher is gone".into()),
     }
+    *asked += 1;
+    let asked = *asked;
+    Ok(reports.wait(
+        Instant::now() + FREEZE_WITHIN,
+        |h| h.answers >= asked || h.closed,
+        |h| (h.answers >= asked).then_some(h.unfrozen),
+    ))
 }
 
 impl Drop for Contained {

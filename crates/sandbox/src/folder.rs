@@ -125,13 +125,46 @@ fn is_dot(name: &CStr) -> bool {
 }
 
 /// Opens the folder `name` of `dir`, never through a link.
-fn open_dir(dir: BorrowedFd<'_>, name: &CStr) -> io::Result<OwnedFd> {
+fn open_dir(dir: BorrowedFd<'_>, name: impl rustix::path::Arg) -> io::Result<OwnedFd> {
     Ok(openat(
         dir,
         name,
         OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
         Mode::empty(),
     )?)
+}
+
+/// Whether a file of `limit` bytes or more lies in `folder` (three folders
+/// down, the first 10,000 entries), never through a link.
+pub fn holds_file_of(folder: BorrowedFd<'_>, limit: u64) -> bool {
+    fn look(dir: BorrowedFd<'_>, limit: u64, depth: usize, met: &mut usize) -> bool {
+        let Ok(entries) = Dir::read_from(dir) else {
+            return false;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            *met += 1;
+            if is_dot(name) || *met > 10_000 {
+                continue;
+            }
+            let Ok(stat) = statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) else {
+                continue;
+            };
+            match FileType::from_raw_mode(stat.st_mode) {
+                FileType::RegularFile if stat.st_size as u64 >= limit => return true,
+                FileType::Directory if depth < 3 => {
+                    if let Ok(sub) = open_dir(dir, name)
+                        && look(sub.as_fd(), limit, depth + 1, met)
+                    {
+                        return true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        false
+    }
+    look(folder, limit, 0, &mut 0)
 }
 
 /// The file system a game writes to: a detached `tmpfs` (its mount's file
@@ -164,7 +197,7 @@ impl Upper {
         )?;
         mkdirat(&mount, UPPER, Mode::from_raw_mode(mode & 0o7777))?;
         mkdirat(&mount, WORK, Mode::from_raw_mode(0o700))?;
-        let upper = open_dir(mount.as_fd(), c"upper")?;
+        let upper = open_dir(mount.as_fd(), UPPER)?;
         // mkdir's mode passes through the umask; the folder's is set as it is.
         fchmod(&upper, Mode::from_raw_mode(mode & 0o1777))?;
         if let Some((uid, gid)) = owner {
@@ -205,45 +238,16 @@ impl Upper {
         }
     }
 
-    /// Whether the game wrote a file of `limit` bytes or more (three
-    /// folders down, the first 10,000 entries): what writing past the
-    /// file-size limit leaves, when the runtime (Python) ignores SIGXFSZ
-    /// and fails with EFBIG instead.
+    /// Whether the game wrote a file of `limit` bytes or more (see
+    /// [`holds_file_of`]): what writing past the file-size limit leaves, when
+    /// the runtime (Python) ignores SIGXFSZ and fails with EFBIG instead.
     pub fn holds_file_of(&self, limit: u64) -> bool {
-        fn look(dir: BorrowedFd<'_>, limit: u64, depth: usize, met: &mut usize) -> bool {
-            let Ok(entries) = Dir::read_from(dir) else {
-                return false;
-            };
-            for entry in entries.flatten() {
-                let name = entry.file_name();
-                *met += 1;
-                if is_dot(name) || *met > 10_000 {
-                    continue;
-                }
-                let Ok(stat) = statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) else {
-                    continue;
-                };
-                match FileType::from_raw_mode(stat.st_mode) {
-                    FileType::RegularFile if stat.st_size as u64 >= limit => return true,
-                    FileType::Directory if depth < 3 => {
-                        if let Ok(sub) = open_dir(dir, name)
-                            && look(sub.as_fd(), limit, depth + 1, met)
-                        {
-                            return true;
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            false
-        }
-        open_dir(self.mount.as_fd(), c"upper")
-            .is_ok_and(|upper| look(upper.as_fd(), limit, 0, &mut 0))
+        open_dir(self.mount.as_fd(), UPPER).is_ok_and(|upper| holds_file_of(upper.as_fd(), limit))
     }
 
     /// Applies what the game wrote to `folder` (see [`commit`]).
-    pub fn commit(&self, folder: BorrowedFd<'_>, owner: Option<(u32, u32)>) -> io::Result<()> {
-        let upper = open_dir(self.mount.as_fd(), c"upper")?;
+    pub fn commit(&self, folder: BorrowedFd<'_>, owner: Option<(u32, u32)>) -> Result<(), Unkept> {
+        let upper = open_dir(self.mount.as_fd(), UPPER)?;
         commit(upper.as_fd(), folder, owner)
     }
 }
@@ -277,18 +281,33 @@ pub fn commit(
     upper: BorrowedFd<'_>,
     folder: BorrowedFd<'_>,
     owner: Option<(u32, u32)>,
-) -> io::Result<()> {
+) -> Result<(), Unkept> {
     check_depth(upper, 0)?;
     let mut linked = Linked::new();
     let folder = Rc::new(rustix::io::dup(folder)?);
-    apply(upper, &folder, owner, &mut linked)
+    Ok(apply(upper, &folder, owner, &mut linked)?)
 }
 
-fn check_depth(dir: BorrowedFd<'_>, depth: usize) -> io::Result<()> {
+/// Why what a game wrote was not kept in its folder.
+#[derive(Debug, thiserror::Error)]
+pub enum Unkept {
+    /// The game nested folders past [`MAX_DEPTH`]: past its disk bound.
+    #[error("the folder nests more than {MAX_DEPTH} folders deep")]
+    TooDeep,
+    /// The folder could not be written (its file system full, say).
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
+
+impl From<rustix::io::Errno> for Unkept {
+    fn from(errno: rustix::io::Errno) -> Self {
+        Unkept::Io(errno.into())
+    }
+}
+
+fn check_depth(dir: BorrowedFd<'_>, depth: usize) -> Result<(), Unkept> {
     if depth > MAX_DEPTH {
-        return Err(io::Error::other(format!(
-            "the folder nests more than {MAX_DEPTH} folders deep"
-        )));
+        return Err(Unkept::TooDeep);
     }
     for entry in Dir::read_from(dir)? {
         let entry = entry?;
@@ -527,6 +546,19 @@ mod tests {
     }
 
     #[test]
+    fn a_file_at_the_limit_is_found_a_few_levels_down() {
+        let dir = tempfile::tempdir().unwrap();
+        let deep = dir.path().join("a/b");
+        fs::create_dir_all(&deep).unwrap();
+        fs::write(dir.path().join("small"), [0u8; 10]).unwrap();
+        let holds = |limit| holds_file_of(dir_fd(dir.path()).as_fd(), limit);
+        assert!(!holds(100));
+        fs::write(deep.join("big"), [0u8; 100]).unwrap();
+        assert!(holds(100));
+        assert!(!holds(101));
+    }
+
+    #[test]
     fn a_folder_counts_every_file_below_it_but_not_what_links_point_to() {
         let dir = tempfile::tempdir().unwrap();
         let deep = dir.path().join("a/b/c");
@@ -556,7 +588,7 @@ mod tests {
         let long = "d".repeat(200);
         for _ in 0..30 {
             mkdirat(&here, long.as_str(), Mode::from_raw_mode(0o755)).unwrap();
-            here = open_dir(here.as_fd(), &CString::new(long.clone()).unwrap()).unwrap();
+            here = open_dir(here.as_fd(), CString::new(long.clone()).unwrap()).unwrap();
         }
         let file = openat(
             &here,
@@ -670,7 +702,9 @@ mod tests {
             here = open_dir(here.as_fd(), c"d").unwrap();
         }
         let refused = commit(dir_fd(&upper).as_fd(), dir_fd(&folder).as_fd(), None);
-        assert!(refused.unwrap_err().to_string().contains("deep"));
+        let refused = refused.unwrap_err();
+        assert!(matches!(refused, Unkept::TooDeep));
+        assert!(refused.to_string().contains("deep"));
         assert!(fs::read_dir(&folder).unwrap().next().is_none());
     }
 }

@@ -41,7 +41,7 @@ use nix::sys::prctl;
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::{Pid, getegid, geteuid, getppid, pipe2};
 
-use crate::folder::Upper;
+use crate::folder::{Unkept, Upper};
 use crate::frame::Frame;
 use crate::limits::Limit;
 use crate::lines::{Budget, Cutter, MAX_STDERR_LINE};
@@ -265,12 +265,10 @@ fn outer(prefix: &[&str], spec: &Spec, control: i32) -> i32 {
     if !watch.over {
         // What the folder's owner would write: root's folders stay root's.
         let owner = (!spec.rootless).then_some((stat.st_uid, stat.st_gid));
-        if let Err(e) = upper.commit(folder.as_fd(), owner) {
-            if e.to_string().contains("deep") {
-                report(&Frame::Over(Limit::Disk));
-            } else {
-                report(&Frame::Unkept(e.to_string()));
-            }
+        match upper.commit(folder.as_fd(), owner) {
+            Ok(()) => {}
+            Err(Unkept::TooDeep) => report(&Frame::Over(Limit::Disk)),
+            Err(e) => report(&Frame::Unkept(e.to_string())),
         }
     }
     0

@@ -510,6 +510,11 @@ pub fn judge_is_root() -> bool {
     geteuid().is_root()
 }
 
+/// The uid the judge runs as.
+pub fn judge_uid() -> u32 {
+    geteuid().as_raw()
+}
+
 /// The folders of `all` that are not `own` (a folder as given or as found):
 /// what a contestant must never see. Two contestants sharing a folder see it.
 fn others(all: &[PathBuf], own: &[&Path]) -> Vec<PathBuf> {
@@ -602,34 +607,6 @@ fn start_plain(program: &Program, stderr: StderrSink, limits: &Limits) -> io::Re
     Ok(contained)
 }
 
-/// Whether a file of `limit` bytes or more lies in `folder` (three levels
-/// deep, the first 10,000 entries): what writing past the limit leaves.
-fn holds_file_of(folder: &Path, limit: u64) -> bool {
-    let mut stack = vec![(folder.to_path_buf(), 0)];
-    let mut met = 0;
-    while let Some((dir, depth)) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.filter_map(Result::ok) {
-            met += 1;
-            if met > 10_000 {
-                return false;
-            }
-            let Ok(meta) = entry.path().symlink_metadata() else {
-                continue;
-            };
-            if meta.is_file() && meta.len() >= limit {
-                return true;
-            }
-            if meta.is_dir() && depth < 3 {
-                stack.push((entry.path(), depth + 1));
-            }
-        }
-    }
-    false
-}
-
 /// Polls `done` until it holds (true) or the deadline passes (false),
 /// sleeping between polls in naps that grow from 50 µs to `longest`: most
 /// programs end within a millisecond.
@@ -665,17 +642,5 @@ mod tests {
         // Two brains in one folder, that folder given and found.
         assert!(others(&[a.clone(), a.clone()], &[&a, &a]).is_empty());
         assert!(others(std::slice::from_ref(&a), &[&a]).is_empty());
-    }
-
-    #[test]
-    fn a_file_at_the_limit_is_found_a_few_levels_down() {
-        let dir = tempfile::tempdir().unwrap();
-        let deep = dir.path().join("a/b");
-        std::fs::create_dir_all(&deep).unwrap();
-        std::fs::write(dir.path().join("small"), [0u8; 10]).unwrap();
-        assert!(!holds_file_of(dir.path(), 100));
-        std::fs::write(deep.join("big"), [0u8; 100]).unwrap();
-        assert!(holds_file_of(dir.path(), 100));
-        assert!(!holds_file_of(dir.path(), 101));
     }
 }
