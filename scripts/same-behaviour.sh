@@ -68,7 +68,7 @@ play() {
         done
         "$bin" judge --bots bots --seed 9 --exact --results exact.json --sgf sgf-exact -j2 >exact.out 2>&1
         "$bin" selfplay --nodes 2000 --pairs 6 --seed 3 --games self.txt >self.out 2>&1
-        "$bin" selfplay --nodes 1500 --pairs 4 --seed 5 --a width=12 --games self2.txt >self2.out 2>&1
+        "$bin" selfplay --nodes 1500 --pairs 4 --seed 5 --a lmr_base=40 --games self2.txt >self2.out 2>&1
         # Part files and their merges: a tournament and a match in two shares.
         for i in 0 1; do
             "$bin" judge --bots bots --seed 42 --shard "$i/2" --results "judge-part$i.json" --sgf "sgf-part$i" -j2 >"judge-part$i.out" 2>&1

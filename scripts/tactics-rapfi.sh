@@ -21,7 +21,9 @@
 # binary already built (default: build it here). CANDIDATES: a file of
 # BOARD lines to judge instead (e.g. `cut -d'|' -f1` of a data file, to
 # judge the same positions again). The candidates follow the engine's
-# classic search and move generator: another build gives other positions.
+# search and move generator: another build gives other positions (the
+# data files of tests/data were made by the classic search, tag
+# classic-search).
 #
 #   [RUNS=3] [TIME_MS=400] [JOBS=1] [TACTICS=BIN | CANDIDATES=FILE] scripts/tactics-rapfi.sh BRAIN OUT [RULE] [SEED] [PER_SIZE]
 #
@@ -115,7 +117,7 @@ mkdir -p "$(dirname "$out")"
 # The tactical suite judged by Rapfi (issue 26, "How it is verified", item 2).
 # rule: $rule_name
 # Written by scripts/tactics-rapfi.sh; candidates: $source_note
-# (seeded middlegames of 15 to 30 stones played by the engine's classic search,
+# (seeded middlegames of 15 to 30 stones played by the engine's search,
 # so another build of the engine gives other positions); Rapfi's classical configuration,
 # one thread, $time_ms ms a run, a fresh process for each of $runs runs; kept when
 # every run announced a forced win for the side to move ($(wc -l <"$work/kept.txt") of $total candidates).

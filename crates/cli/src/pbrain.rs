@@ -20,7 +20,7 @@ pub struct Args {
     #[arg(long)]
     pub quiet: bool,
     /// Search settings, as `inarow selfplay --a` takes them (e.g.
-    /// `width=10,vct_defence=on`); settings not named keep their defaults.
+    /// `lmr_base=40,tt_mb=64`); settings not named keep their defaults.
     #[arg(long, default_value = "", value_name = "SETTINGS")]
     pub settings: String,
 }

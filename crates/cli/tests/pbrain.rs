@@ -277,7 +277,7 @@ fn search_settings_from_the_command_line() {
     let input = format!("START 15\n{FAST}BOARD\n7,7,1\n8,7,1\n9,7,1\n10,7,1\nDONE\nEND\n");
     let (ok, lines) = session_with(
         env!("CARGO_BIN_EXE_pbrain-inarow"),
-        &["--quiet", "--settings", "width=8,vct_defence=on"],
+        &["--quiet", "--settings", "lmr_base=40,tt_mb=8"],
         &input,
     );
     assert!(ok, "{lines:?}");
@@ -287,13 +287,13 @@ fn search_settings_from_the_command_line() {
     );
     let out = common::run(
         env!("CARGO_BIN_EXE_pbrain-inarow"),
-        &["--settings", "width=wide"],
+        &["--settings", "lmr_base=wide"],
         "",
     );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && err.lines().count() == 1, "{err}");
     assert!(
-        err.contains("bad --settings") && err.contains("width"),
+        err.contains("bad --settings") && err.contains("lmr_base"),
         "{err}"
     );
 }

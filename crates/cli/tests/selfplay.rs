@@ -58,7 +58,13 @@ fn summary(out: &str) -> (u32, u32, u32) {
 #[test]
 fn settings_against_settings_reproduce_on_a_node_budget() {
     let args = [
-        "selfplay", "--pairs", "2", "--nodes", "400", "--a", "width=8",
+        "selfplay",
+        "--pairs",
+        "2",
+        "--nodes",
+        "400",
+        "--a",
+        "lmr_base=40",
     ];
     let first = inarow(&args, "");
     assert!(first.status.success(), "{}", stderr(&first));

@@ -57,7 +57,14 @@ fn whole_and_merged(dir: &Path, args: &[&str], count: usize) -> (String, String)
 fn shares_merged_score_as_one_machine_on_a_node_budget() {
     let dir = tempfile::tempdir().unwrap();
     let args = [
-        "--a", "width=12", "--pairs", "5", "--nodes", "300", "--seed", "3",
+        "--a",
+        "lmr_base=40",
+        "--pairs",
+        "5",
+        "--nodes",
+        "300",
+        "--seed",
+        "3",
     ];
     let (whole, merged) = whole_and_merged(dir.path(), &args, 3);
     assert_eq!(verdict_lines(&merged), verdict_lines(&whole), "{merged}");
@@ -98,15 +105,15 @@ fn a_part_of_another_match_is_refused_in_one_line() {
         ]);
         p.to_string()
     };
-    let p0 = part("p0.json", "0/2", "width=12");
-    let other = part("other.json", "1/2", "width=10");
+    let p0 = part("p0.json", "0/2", "lmr_base=40");
+    let other = part("other.json", "1/2", "lmr_base=50");
     let out = inarow(&["selfplay", "merge", &p0, &other], "");
     assert!(!out.status.success());
     let err = stderr(&out);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
         err.contains("other.json: a part of another match")
-            && err.contains("A width=10, not width=12"),
+            && err.contains("A lmr_base=50, not lmr_base=40"),
         "{err}"
     );
     let out = inarow(&["selfplay", "merge", &p0], "");

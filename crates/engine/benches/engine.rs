@@ -11,10 +11,10 @@ use inarow_engine::vcf::Vcf;
 
 #[path = "../tests/support/suite.rs"]
 mod suite;
-use suite::{generate_suite, middlegames};
+use suite::{generate_suite, recorded_middlegames};
 
 fn make_unmake(c: &mut Criterion) {
-    let games = middlegames(1, 1, 24);
+    let games = recorded_middlegames(1, 1, 24);
     let mut b = board_of(&games[0], None).unwrap();
     let empties: Vec<usize> = b.empty_points().filter(|&i| b.is_near(i)).collect();
     c.bench_function("play+undo each candidate (middlegame)", |bench| {
@@ -28,7 +28,7 @@ fn make_unmake(c: &mut Criterion) {
 }
 
 fn search_nodes(c: &mut Criterion) {
-    let games = middlegames(2, 4, 20);
+    let games = recorded_middlegames(2, 4, 20);
     let mut group = c.benchmark_group("search");
     group.sample_size(10);
     group.bench_function("20k nodes x 4 middlegames", |bench| {

@@ -16,11 +16,11 @@ use inarow_engine::vcf::Vcf;
 
 #[path = "../tests/support/suite.rs"]
 mod suite;
-use suite::{generate_suite, gomocup_board, middlegames};
+use suite::{generate_suite, gomocup_board, recorded_middlegames};
 
 fn main() {
     if std::env::args().any(|a| a == "--boards") {
-        for g in middlegames(3, 12, 14) {
+        for g in recorded_middlegames(3, 12, 14) {
             println!("{}", gomocup_board(&g));
         }
         return;
@@ -29,7 +29,7 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(1.0);
-    let games = middlegames(2, 8, 20);
+    let games = recorded_middlegames(2, 8, 20);
     // `OPTIONS=quiet_fours=4,...` measures other settings.
     let options: Options = std::env::var("OPTIONS")
         .unwrap_or_default()

@@ -10,7 +10,7 @@
 //! ```
 //!
 //! `A` and `B` are settings as `inarow selfplay --a` takes them
-//! (`search=classic`, `lmr_base=40,...`; `-` for the defaults). Games start
+//! (`lmr_base=40,...`; `-` for the defaults). Games start
 //! from seeded three-stone openings near the centre, each played twice with
 //! the colours swapped, on two threads; a game not won when the board is
 //! full is a draw. `tune` tunes the comma-separated NAMES (default: all but

@@ -14,7 +14,7 @@ use inarow_engine::search::{Limits, Options, Searcher};
 
 #[path = "../tests/support/suite.rs"]
 mod suite;
-use suite::{gomocup_board, median, middlegames};
+use suite::{gomocup_board, median, recorded_middlegames};
 
 /// Nodes below which a depth's count is too small to say how the tree grows.
 const FEW: u64 = 1_000;
@@ -64,7 +64,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let budget: u64 = args.first().and_then(|s| s.parse().ok()).unwrap_or(200_000);
     let count: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(50);
-    let games = middlegames(5, count, 14);
+    let games = recorded_middlegames(5, count, 14);
     if args.iter().any(|a| a == "--boards") {
         for g in &games {
             println!("{}", gomocup_board(g));
@@ -156,7 +156,7 @@ mod tests {
 
     #[test]
     fn a_middlegame_tree_completes_its_first_depths_and_grows() {
-        let game = &middlegames(5, 1, 14)[0];
+        let game = &recorded_middlegames(5, 1, 14)[0];
         let mut searcher = Searcher::new(Options::default());
         let mut work = Default::default();
         let counts = depths(&mut searcher, game, 20_000, &mut work).expect("a tree with a shape");

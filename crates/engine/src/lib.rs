@@ -3,9 +3,8 @@
 
 pub mod analysis;
 pub mod board;
-pub mod classic;
 pub mod eval;
-pub mod movegen;
+pub mod history;
 pub mod movepick;
 pub mod opening;
 pub mod options;
@@ -16,4 +15,3 @@ pub mod search;
 pub mod time;
 pub mod tt;
 pub mod vcf;
-pub mod vct;

@@ -20,10 +20,115 @@ use std::sync::LazyLock;
 
 use inarow_core::Player;
 
-use crate::board::{Board, CELLS};
+use crate::board::{Board, MAX_SIZE};
 use crate::eval::no_four_to_come;
-use crate::movegen::{MoveList, point_score};
 use crate::pattern::{PATTERNS, Pattern, Threat, threat_of};
+
+/// A fixed-capacity list of moves with ordering scores: no allocation.
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [u16; MAX_SIZE * MAX_SIZE],
+    scores: [i32; MAX_SIZE * MAX_SIZE],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList {
+            moves: [0; MAX_SIZE * MAX_SIZE],
+            scores: [0; MAX_SIZE * MAX_SIZE],
+            len: 0,
+        }
+    }
+}
+
+impl MoveList {
+    /// Number of moves.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True if there are no moves.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The grid index of move `k`.
+    #[inline]
+    pub fn get(&self, k: usize) -> usize {
+        self.moves[k] as usize
+    }
+
+    /// The ordering score of move `k`.
+    #[inline]
+    pub fn score(&self, k: usize) -> i32 {
+        self.scores[k]
+    }
+
+    /// Sets the ordering score of move `k`.
+    #[inline]
+    pub fn set_score(&mut self, k: usize, s: i32) {
+        self.scores[k] = s;
+    }
+
+    /// Appends a move with its ordering score.
+    #[inline]
+    pub fn push(&mut self, m: usize, s: i32) {
+        self.moves[self.len] = m as u16;
+        self.scores[self.len] = s;
+        self.len += 1;
+    }
+
+    /// Empties the list.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Drops the moves in `left_out`, unless none would be left.
+    pub fn leave_out(&mut self, left_out: &[usize]) {
+        if left_out.is_empty() || self.iter().all(|m| left_out.contains(&m)) {
+            return;
+        }
+        let mut kept = 0;
+        for k in 0..self.len {
+            if !left_out.contains(&(self.moves[k] as usize)) {
+                self.moves[kept] = self.moves[k];
+                self.scores[kept] = self.scores[k];
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+
+    /// Keeps only the first `n` moves.
+    pub fn truncate(&mut self, n: usize) {
+        self.len = self.len.min(n);
+    }
+
+    /// Sorts by score, highest first (insertion sort: lists are short and
+    /// mostly ordered).
+    pub fn sort(&mut self) {
+        for i in 1..self.len {
+            let (m, s) = (self.moves[i], self.scores[i]);
+            let mut j = i;
+            while j > 0 && self.scores[j - 1] < s {
+                self.moves[j] = self.moves[j - 1];
+                self.scores[j] = self.scores[j - 1];
+                j -= 1;
+            }
+            self.moves[j] = m;
+            self.scores[j] = s;
+        }
+    }
+
+    /// The moves as grid indices.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.moves[..self.len].iter().map(|&m| m as usize)
+    }
+}
 
 /// What a node must answer before it may choose freely.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -159,8 +264,9 @@ pub fn is_forcing(b: &Board, i: usize) -> bool {
 }
 
 /// Fills `out` with the moves of a node that must give `answer` (every
-/// candidate when it is [`Answer::Free`]), with their static ordering
-/// scores. The board is changed while testing defences and restored.
+/// candidate when it is [`Answer::Free`]), unordered: the search orders
+/// them by its own numbers. The board is changed while testing defences
+/// and restored.
 pub fn generate(b: &mut Board, answer: Answer, out: &mut MoveList) {
     out.clear();
     let me = b.to_move();
@@ -176,7 +282,7 @@ pub fn generate(b: &mut Board, answer: Answer, out: &mut MoveList) {
             for k in 0..b.points().len() {
                 let i = usize::from(b.points()[k]);
                 if b.is_empty(i) && b.is_near(i) {
-                    out.push(i, order_score(b, i, me));
+                    out.push(i, 0);
                 }
             }
             if out.is_empty() {
@@ -197,7 +303,7 @@ pub fn generate(b: &mut Board, answer: Answer, out: &mut MoveList) {
                     || (b.threat(i, opp) >= Threat::Block4
                         && stops(b, i, |b| b.threat_count(opp, Threat::Flex4) == 0))
                 {
-                    out.push(i, order_score(b, i, me));
+                    out.push(i, 0);
                 }
             }
         }
@@ -218,7 +324,7 @@ pub fn generate(b: &mut Board, answer: Answer, out: &mut MoveList) {
                             && b.threat_count(opp, Threat::Three3) == 0)
                 });
                 if defends {
-                    out.push(i, order_score(b, i, me));
+                    out.push(i, 0);
                 }
             }
         }
@@ -234,12 +340,11 @@ fn stops(b: &mut Board, i: usize, holds: impl Fn(&Board) -> bool) -> bool {
     ok
 }
 
-/// The static ordering score of point `i` for `me`: the point values (ours
-/// counted twice) and a bonus by class, so that set-ups come before plain
-/// shapes.
+/// The static ordering score of a point for the side to move: its value to
+/// us plus most of its value to the opponent (taking their point).
 #[inline]
-pub fn order_score(b: &Board, i: usize, me: Player) -> i32 {
-    point_score(b, i, me) + class_bonus(b, i, me, 300, 150)
+pub fn point_score(b: &Board, i: usize, me: Player) -> i32 {
+    b.point_value(i, me) * 2 + b.point_value(i, me.opponent())
 }
 
 /// The ordering bonus of point `i` for `me` by class: `setup` three
@@ -263,70 +368,6 @@ const CLASS_BONUS: [i32; 16] = {
     }
     t
 };
-
-/// Move-ordering memory of one search: butterfly history by colour and
-/// point, with gravity so scores stay within `[-HISTORY_MAX, HISTORY_MAX]`,
-/// and the counter move to each move.
-pub struct History {
-    scores: [Vec<i32>; 2],
-    counters: [Vec<u16>; 2],
-}
-
-/// The bound of history scores.
-pub const HISTORY_MAX: i32 = 16_384;
-
-impl Default for History {
-    fn default() -> History {
-        History {
-            scores: [vec![0; CELLS], vec![0; CELLS]],
-            counters: [vec![u16::MAX; CELLS], vec![u16::MAX; CELLS]],
-        }
-    }
-}
-
-impl History {
-    /// The history score of `colour` playing `i`.
-    #[inline]
-    pub fn score(&self, colour: Player, i: usize) -> i32 {
-        self.scores[colour.index()][i]
-    }
-
-    /// Moves the score of `colour` playing `i` by `bonus` (negative: a
-    /// penalty), less as it nears the bound.
-    #[inline]
-    pub fn update(&mut self, colour: Player, i: usize, bonus: i32) {
-        let h = &mut self.scores[colour.index()][i];
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
-    }
-
-    /// The move that last refuted `colour`'s opponent playing `previous`.
-    #[inline]
-    pub fn counter(&self, colour: Player, previous: usize) -> Option<usize> {
-        let m = self.counters[colour.index()][previous];
-        (m != u16::MAX).then_some(usize::from(m))
-    }
-
-    /// Remembers `reply` as `colour`'s refutation of `previous`.
-    #[inline]
-    pub fn set_counter(&mut self, colour: Player, previous: usize, reply: usize) {
-        self.counters[colour.index()][previous] = reply as u16;
-    }
-
-    /// Shrinks every score (between moves of a game: old lessons count less).
-    pub fn age(&mut self) {
-        for s in &mut self.scores {
-            for v in s.iter_mut() {
-                *v /= 4;
-            }
-        }
-    }
-
-    /// Forgets everything.
-    pub fn clear(&mut self) {
-        *self = History::default();
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -375,21 +416,5 @@ mod tests {
         assert!(is_forcing(&b, at(6, 3)));
         // Far from everything: quiet.
         assert!(is_quiet(&b, at(12, 12)) && !is_forcing(&b, at(12, 12)));
-    }
-
-    #[test]
-    fn history_stays_within_its_bound() {
-        let mut h = History::default();
-        for _ in 0..1000 {
-            h.update(Player::X, 5, 4000);
-        }
-        assert!(h.score(Player::X, 5) <= HISTORY_MAX);
-        for _ in 0..1000 {
-            h.update(Player::X, 5, -4000);
-        }
-        assert!(h.score(Player::X, 5) >= -HISTORY_MAX);
-        h.set_counter(Player::O, 7, 9);
-        assert_eq!(h.counter(Player::O, 7), Some(9));
-        assert_eq!(h.counter(Player::X, 7), None);
     }
 }

@@ -5,9 +5,33 @@
 //! it), so that old entries give way first. Decided scores are stored
 //! relative to the node and read back relative to the root.
 
-pub use inarow_agents::tt::Bound;
-
 use crate::score::{from_tt, to_tt};
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The exact value.
+    Exact,
+    /// The value is at least this (the search failed high).
+    Lower,
+    /// The value is at most this (the search failed low).
+    Upper,
+}
+
+impl Bound {
+    /// What `score` says about the true value, when the search that found
+    /// it started with the window `alpha..beta`.
+    #[inline]
+    pub fn of(score: i32, alpha: i32, beta: i32) -> Bound {
+        if score >= beta {
+            Bound::Lower
+        } else if score > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
 
 /// What a probe finds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,10 +54,13 @@ impl Hit {
     /// The score if it settles a search of `depth` within `(alpha, beta)`.
     #[inline]
     pub fn settles(&self, depth: i32, alpha: i32, beta: i32) -> Option<i32> {
-        if self.depth < depth {
-            return None;
-        }
-        self.bound.settles(self.score, alpha, beta)
+        let settled = match self.bound {
+            _ if self.depth < depth => false,
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+        };
+        settled.then_some(self.score)
     }
 }
 
@@ -210,6 +237,37 @@ mod tests {
     fn a_bucket_is_one_cache_line() {
         assert_eq!(std::mem::size_of::<Entry>(), 16);
         assert_eq!(std::mem::size_of::<Bucket>(), 64);
+    }
+
+    #[test]
+    fn a_hit_settles_only_the_windows_its_bound_and_depth_decide() {
+        let hit = |score, bound| Hit {
+            score,
+            eval: 0,
+            best: None,
+            depth: 300,
+            bound,
+            pv: false,
+        };
+        assert_eq!(hit(5, Bound::Exact).settles(300, 10, 20), Some(5));
+        assert_eq!(
+            hit(5, Bound::Exact).settles(301, 10, 20),
+            None,
+            "too shallow"
+        );
+        assert_eq!(hit(20, Bound::Lower).settles(0, 10, 20), Some(20));
+        assert_eq!(hit(19, Bound::Lower).settles(0, 10, 20), None);
+        assert_eq!(hit(10, Bound::Upper).settles(0, 10, 20), Some(10));
+        assert_eq!(hit(11, Bound::Upper).settles(0, 10, 20), None);
+        // A result always settles the window it was found with.
+        for score in [5, 10, 15, 20, 25] {
+            let bound = Bound::of(score, 10, 20);
+            assert_eq!(
+                hit(score, bound).settles(0, 10, 20),
+                Some(score),
+                "{bound:?}"
+            );
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use inarow_core::{Game, Mnk, Point, Rule};
 use inarow_engine::board::Board;
-use inarow_engine::movegen::MoveList;
+use inarow_engine::movepick::MoveList;
 use inarow_engine::movepick::{Answer, answer, generate};
 use inarow_engine::pattern::Threat;
 use inarow_engine::player::board_of;

@@ -5,7 +5,7 @@
 
 use inarow_core::{Game, Mnk, Outcome, Player, Point, Rule};
 use inarow_engine::board::Board;
-use inarow_engine::movegen::{Mode, MoveList, generate};
+use inarow_engine::movepick::{Answer, answer};
 use inarow_engine::pattern::{BLACK, Threat, WHITE};
 use inarow_engine::player::board_of;
 use inarow_engine::score::win_in;
@@ -108,17 +108,16 @@ fn an_opponent_six_is_not_blocked() {
     let black: Vec<_> = BLACK_GAP_SIX.iter().copied().chain([(14, 14)]).collect();
     for rule in [Rule::Freestyle, Rule::Exact] {
         let mut b = board(rule, &black, &white, Player::O);
-        let mut list = MoveList::default();
-        let mode = generate(&b, &mut list);
+        let must = answer(&b, true);
         let found = searcher().search(&mut b, Limits::depth(4));
         let g = game(rule, &black, &white, Player::O);
         match rule {
             Rule::Freestyle => {
-                assert_eq!(mode, Mode::Block);
+                assert_eq!(must, Answer::Five(b.index(GAP.0, GAP.1)));
                 assert_eq!(b.xy(found.best), GAP);
             }
             Rule::Exact => {
-                assert_eq!(mode, Mode::Free);
+                assert_eq!(must, Answer::Free);
                 assert!(found.vcf, "{found:?}");
                 assert_eq!(b.threat(found.best, Player::O), Threat::Flex4);
                 let pv: Vec<Point> = found.pv.iter().map(|&m| b.point(m)).collect();

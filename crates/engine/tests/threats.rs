@@ -3,15 +3,15 @@
 //! no short win the prover finds. The prover and the checker judge wins by
 //! the core's rule, so each check runs for freestyle and for exact five.
 
-use inarow_core::{Game, Mnk, Point};
-use inarow_engine::movegen::{MoveList, generate};
+use inarow_core::{Game, Mnk};
+use inarow_engine::movepick::MoveList;
 use inarow_engine::player::board_of;
 #[path = "support/suite.rs"]
 mod suite;
 use inarow_engine::vcf::Vcf;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use suite::{five_points, generate_suite_on, proves_vcf, verify_win};
+use suite::{candidates, generate_suite_on, proves_vcf, verify_win};
 
 /// A game of `plies` plausible moves on `empty` (each among the six best
 /// candidates the engine generates), or `None` if it ended on the way.
@@ -26,9 +26,12 @@ fn random_middlegame(
         if game.outcome().is_some() {
             return None;
         }
-        let b = board_of(&game, None).unwrap();
-        generate(&b, list);
-        list.sort();
+        let mut b = board_of(&game, None).unwrap();
+        candidates(&mut b, list);
+        if list.is_empty() {
+            // Every move loses by force: no middlegame.
+            return None;
+        }
         let pick = list.get(rng.random_range(0..list.len().min(6)));
         game.play_unchecked(b.point(pick));
     }
@@ -72,7 +75,7 @@ fn claims_only_real_wins_and_misses_no_short_one(empty: &Mnk, seed: u64) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut list = MoveList::default();
     let (mut claims, mut proofs) = (0, 0);
-    for _ in 0..150 {
+    for _ in 0..300 {
         let Some(mut game) = random_middlegame(empty, &mut rng, &mut list, 6..50) else {
             continue;
         };
@@ -166,193 +169,29 @@ fn exact_five_search_defends_against_a_vcf() {
     the_search_defends_against_a_vcf(&Mnk::gomoku_exact());
 }
 
-fn vct_claims_survive_every_defence(empty: &Mnk) {
-    use inarow_engine::vct::Vct;
-    let mut rng = ChaCha8Rng::seed_from_u64(13);
-    let mut list = MoveList::default();
-    let (mut claims, mut tried, mut countered) = (0, 0, 0);
-    while claims < 6 && tried < 400 {
-        tried += 1;
-        let Some(mut game) = random_middlegame(empty, &mut rng, &mut list, 6..30) else {
-            continue;
-        };
-        let mut b = board_of(&game, None).unwrap();
-        let Some(m) = Vct::new(5_000, 2_000).solve(&mut b, 1) else {
-            continue;
-        };
-        claims += 1;
-        if claims == 1 {
-            // The search plays a VCT it finds when asked to look for one.
-            use inarow_engine::search::{Limits, Options, Searcher, VCT_WIN};
-            let mut s = Searcher::new(Options {
-                algorithm: inarow_engine::search::Algorithm::Classic,
-                root_vct: true,
-                tt_bytes: 1 << 20,
-                ..Options::default()
-            });
-            let found = s.search(&mut b, Limits::depth(1));
-            assert!(found.vcf && found.score == VCT_WIN, "{found:?}");
-        }
-        // One threat, then every reply (any empty point) must leave a VCF,
-        // or be a counter-four that, once blocked, leaves the same again.
-        let m = b.point(m);
-        assert!(game.stone(m).is_none());
-        game.play_unchecked(m);
-        if let Err(line) = every_reply_loses(&mut game, 4, &mut countered) {
-            panic!("after the threat {m:?} the replies {line:?} hold\n{game}");
-        }
-    }
-    assert!(claims >= 3, "only {claims} VCT claims in {tried} positions");
-    // Claims that a counter-four does not refute are the ones a solver
-    // giving up at the defender's first four would miss.
-    assert!(countered > 0, "no claim met a counter-four");
-}
-
-/// Checks by brute force that the defender, to move against the
-/// attacker's threats, loses whatever it plays: after any reply the
-/// attacker has a VCF, or the reply is a four which the attacker blocks
-/// and the same holds again (at most `counters` such fours in a row;
-/// `countered` counts them). On failure returns the defender's replies
-/// that hold.
-fn every_reply_loses(
-    game: &mut Mnk,
-    counters: usize,
-    countered: &mut usize,
-) -> Result<(), Vec<Point>> {
-    let defender = game.to_move();
-    let attacker = defender.opponent();
-    for r in game.empty_points().collect::<Vec<_>>() {
-        if game.wins_at(r, defender) {
-            return Err(vec![r]);
-        }
-        game.play_unchecked(r);
-        let blocks = five_points(game, defender);
-        let result = if !five_points(game, attacker).is_empty() {
-            Ok(())
-        } else if blocks.len() == 1 && counters > 0 {
-            game.play_unchecked(blocks[0]);
-            if five_points(game, attacker).is_empty() {
-                // No four of ours: a solver giving up at the counter-four
-                // would miss what follows.
-                *countered += 1;
-            }
-            let after = every_reply_loses(game, counters - 1, countered);
-            game.undo(blocks[0]);
-            after.map_err(|mut line| {
-                line.insert(0, blocks[0]);
-                line
-            })
-        } else if blocks.is_empty() && proves_vcf(game, 8) {
-            Ok(())
-        } else {
-            Err(Vec::new())
-        };
-        game.undo(r);
-        result.map_err(|mut line| {
-            line.insert(0, r);
-            line
-        })?;
-    }
-    Ok(())
-}
-
-#[test]
-fn freestyle_vct_claims_survive_every_defence() {
-    vct_claims_survive_every_defence(&Mnk::gomoku());
-}
-
-#[test]
-fn exact_five_vct_claims_survive_every_defence() {
-    vct_claims_survive_every_defence(&Mnk::gomoku_exact());
-}
-
-#[test]
-fn the_search_defends_against_a_vct_when_asked() {
-    use inarow_engine::movegen::Mode;
-    use inarow_engine::search::{Limits, Options, Searcher};
-    use inarow_engine::vct::Vct;
-    let mut rng = ChaCha8Rng::seed_from_u64(17);
-    let mut list = MoveList::default();
-    let searcher = |vct_defence| {
-        Searcher::new(Options {
-            algorithm: inarow_engine::search::Algorithm::Classic,
-            vct_defence,
-            tt_bytes: 1 << 20,
-            ..Options::default()
-        })
-    };
-    let (mut on, mut off) = (searcher(true), searcher(false));
-    // The opponent's VCT after our move, by the solver the defence uses.
-    let leaves_vct = |b: &mut inarow_engine::board::Board, m: usize| {
-        b.play_unchecked(m);
-        let wins = Vct::new(2_000, 300).solve(b, 2).is_some();
-        b.undo();
-        wins
-    };
-    let (mut defended, mut tried) = (0, 0);
-    while defended < 3 && tried < 5000 {
-        tried += 1;
-        let Some(game) = random_middlegame(&Mnk::gomoku(), &mut rng, &mut list, 8..30) else {
-            continue;
-        };
-        let mut b = board_of(&game, None).unwrap();
-        let me = b.to_move();
-        if generate(&b, &mut list) != Mode::Free || Vcf::new(20_000, 40).wins(&mut b) {
-            continue;
-        }
-        b.set_to_move(me.opponent());
-        let threatened =
-            Vct::new(2_000, 300).solve(&mut b, 2).is_some() && !Vcf::new(20_000, 40).wins(&mut b);
-        b.set_to_move(me);
-        if !threatened {
-            continue;
-        }
-        if list.iter().all(|m| leaves_vct(&mut b, m)) {
-            continue; // no defence to find
-        }
-        // Only positions where the plain search walks into the VCT count.
-        let plain = off.search(&mut b, Limits::depth(1));
-        if !leaves_vct(&mut b, plain.best) {
-            continue;
-        }
-        let found = on.search(&mut b, Limits::depth(1));
-        assert!(
-            !leaves_vct(&mut b, found.best),
-            "move {:?} leaves the VCT\n{b:?}",
-            b.xy(found.best)
-        );
-        defended += 1;
-    }
-    assert!(
-        defended >= 2,
-        "only {defended} positions in {tried} where the defence mattered"
-    );
-    println!("{tried} positions, {defended} defended only with the VCT defence");
-}
-
-/// The horizon's fours ([`Options::quiet_fours`]) and the four-three rule
-/// ([`Options::four_three`]) let a one-ply search see wins it could not
-/// see before; each such claim must be a real win: the VCF solver finds
-/// one and the core's checker accepts its line.
+/// The leaf search's fours ([`Params::vcf_fours`]) let a one-ply search
+/// see wins it could not see without them; each such claim must be a real
+/// win: the VCF solver finds one and the core's checker accepts its line.
 ///
-/// [`Options::quiet_fours`]: inarow_engine::search::Options::quiet_fours
-/// [`Options::four_three`]: inarow_engine::search::Options::four_three
+/// [`Params::vcf_fours`]: inarow_engine::search::Params::vcf_fours
 fn horizon_wins_are_real(empty: &Mnk, seed: u64) {
     use inarow_engine::score::WIN;
-    use inarow_engine::search::{Limits, Options, Searcher};
-    let one_ply = |quiet_fours, four_three| {
+    use inarow_engine::search::{Limits, Options, Params, Searcher};
+    // No quick VCF at the root: the tree's leaves must find the wins; and
+    // three-threes not counted as won, so that every win is one by fours.
+    let one_ply = |vcf_fours| {
         Searcher::new(Options {
-            algorithm: inarow_engine::search::Algorithm::Classic,
-            root_vcf: false,
-            vcf_defence: false,
-            quiet_fours,
-            four_three,
-            three_ext: false,
+            params: Params {
+                vcf_fours,
+                root_vcf_nodes: 0,
+                defend_three_three: 0,
+                ..Params::default()
+            },
             tt_bytes: 1 << 20,
             ..Options::default()
         })
     };
-    let (mut threats, mut plain) = (one_ply(8, true), one_ply(0, false));
+    let (mut threats, mut plain) = (one_ply(Params::default().vcf_fours), one_ply(0));
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut list = MoveList::default();
     let (mut claims, mut new_sight) = (0, 0);

@@ -124,7 +124,7 @@ pub fn play_match_game(
 
 #[cfg(test)]
 mod tests {
-    use inarow_engine::search::Options;
+    use inarow_engine::search::{Options, Params};
 
     use super::*;
     use crate::openings::random_openings;
@@ -142,7 +142,10 @@ mod tests {
         };
         let mut a = Searcher::new(options);
         let mut b = Searcher::new(Options {
-            width: 12,
+            params: Params {
+                lmr_base: 60,
+                ..Params::default()
+            },
             ..options
         });
         let mut decisive = 0;

@@ -391,7 +391,7 @@ mod tests {
 
     fn the_match(pairs: usize, elo0: f64, elo1: f64) -> Match {
         Match {
-            a: "width=12".into(),
+            a: "lmr_base=40".into(),
             b: String::new(),
             openings: vec![vec![]],
             pairs,
@@ -536,7 +536,10 @@ mod tests {
                 &format!("part-1: a part of another match than part-0: {says}"),
             );
         };
-        other(&|m| m.a = "width=20".into(), "A width=20, not width=12");
+        other(
+            &|m| m.a = "lmr_base=60".into(),
+            "A lmr_base=60, not lmr_base=40",
+        );
         other(&|m| m.nodes = Some(5), "nodes Some(5), not Some(1000)");
         other(&|m| m.elo1 = 10.0, "other SPRT bounds");
         other(&|m| m.openings = vec![vec![[7, 7]]], "other openings");

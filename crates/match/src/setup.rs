@@ -37,7 +37,7 @@ pub struct Setup {
     pub nodes: Option<u64>,
     /// Milliseconds per move on the clock (and a brain's turn).
     pub ms: u64,
-    /// Engine settings of A and B, as text (`width=12,...`).
+    /// Engine settings of A and B, as text (`lmr_base=40,...`).
     pub settings: [String; 2],
     /// A brain's program for A or B instead of the engine.
     pub brains: [Option<PathBuf>; 2],

@@ -23,8 +23,10 @@ use inarow_core::Player;
 
 use crate::board::Board;
 use crate::eval::{Evaluator, decided, four_three_wins, no_four_to_come, three_three_wins};
-use crate::movegen::{MoveList, point_score};
-use crate::movepick::{self, Answer, History, class_bonus, generate, is_forcing, is_quiet};
+use crate::history::History;
+use crate::movepick::{
+    self, Answer, MoveList, class_bonus, generate, is_forcing, is_quiet, point_score,
+};
 use crate::pattern::Threat;
 use crate::score::{DECIDED, WIN, is_decided, loss_in, win_in};
 use crate::search::{Found, Limits, MAX_PLY, ONE_PLY, Options, PV_LIMIT, Params};

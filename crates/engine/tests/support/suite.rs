@@ -12,10 +12,10 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use inarow_engine::board::{Board, stone_of};
-use inarow_engine::movegen::{MoveList, generate};
+use inarow_engine::movepick::{self, MoveList, class_bonus, generate, point_score};
 use inarow_engine::pattern::Threat;
 use inarow_engine::player::board_of;
-use inarow_engine::search::{Found, Limits, Options, Searcher};
+use inarow_engine::search::{Found, Limits, Options, Params, Searcher};
 
 /// One suite position: the board (side to move has a VCF) and the proof depth.
 #[derive(Clone, Debug)]
@@ -142,6 +142,22 @@ pub fn verify_win(game: &Mnk, line: &[Point]) -> Result<(), String> {
     }
 }
 
+/// Fills `list` with the moves the engine would try for the side to move
+/// (what the position must answer), best first by the search's static
+/// order (point values and classes): the plausible moves of seeded games.
+pub fn candidates(b: &mut Board, list: &mut MoveList) {
+    let me = b.to_move();
+    let answer = movepick::answer(b, true);
+    generate(b, answer, list);
+    let p = Params::default();
+    for k in 0..list.len() {
+        let m = list.get(k);
+        let s = point_score(b, m, me) + class_bonus(b, m, me, p.order_setup, p.order_block);
+        list.set_score(k, s);
+    }
+    list.sort();
+}
+
 /// Generates `count` freestyle suite positions (see [`generate_suite_on`]).
 pub fn generate_suite(seed: u64, count: usize, max_attacks: usize) -> Vec<Puzzle> {
     generate_suite_on(&Mnk::gomoku(), seed, count, max_attacks)
@@ -149,7 +165,8 @@ pub fn generate_suite(seed: u64, count: usize, max_attacks: usize) -> Vec<Puzzle
 
 /// Generates `count` suite positions on `empty` (the 15x15 board under its
 /// rule) from `seed`: seeded games where each side picks among its best
-/// few candidate moves; a position joins the suite when the side to move
+/// few candidate moves (the engine's moves for what the position must
+/// answer, in the search's static order); a position joins the suite when the side to move
 /// has no five or flex four on the spot but the exhaustive search proves a
 /// VCF of at most `max_attacks` attacking moves.
 pub fn generate_suite_on(empty: &Mnk, seed: u64, count: usize, max_attacks: usize) -> Vec<Puzzle> {
@@ -163,12 +180,11 @@ pub fn generate_suite_on(empty: &Mnk, seed: u64, count: usize, max_attacks: usiz
             if game.outcome().is_some() {
                 break;
             }
-            let b = board_of(&game, None).expect("a live 15x15 board");
-            generate(&b, &mut list);
+            let mut b = board_of(&game, None).expect("a live 15x15 board");
+            candidates(&mut b, &mut list);
             if list.is_empty() {
                 break;
             }
-            list.sort();
             let pick = list.get(rng.random_range(0..list.len().min(4)));
             game.play_unchecked(b.point(pick));
         }
@@ -222,19 +238,66 @@ pub fn gomocup_board(game: &Mnk) -> String {
     fields.join(" ")
 }
 
-/// `count` typical middlegame positions of `plies` stones: seeded games
-/// between node-limited searches from generated three-stone openings, kept
-/// only while nobody has won.
+/// The recorded middlegames (`tests/data/middlegames.txt`): the positions
+/// every measure of the search runs on, made once by the search of the
+/// time and kept, so figures stay comparable across changes of the search.
+const RECORDED: &str = include_str!("../data/middlegames.txt");
+
+/// The first `count` recorded middlegames of `plies` stones made from
+/// `seed` (see [`RECORDED`]); panics if fewer are recorded, since a
+/// measure on other positions would not compare.
+pub fn recorded_middlegames(seed: u64, count: usize, plies: usize) -> Vec<Mnk> {
+    let games: Vec<Mnk> = RECORDED
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|line| {
+            let mut parts = line.split('|');
+            let head: Vec<u64> = parts
+                .next()?
+                .split_whitespace()
+                .map(|w| w.parse().expect("a recorded seed and stone count"))
+                .collect();
+            (head == [seed, plies as u64]).then(|| {
+                let stones = |part: Option<&str>| -> Vec<Point> {
+                    part.expect("a recorded colour")
+                        .split_whitespace()
+                        .map(|xy| {
+                            let (x, y) = xy.split_once(',').expect("x,y");
+                            Point::at(y.parse().expect("y"), x.parse().expect("x"), 15)
+                        })
+                        .collect()
+                };
+                let (black, white) = (stones(parts.next()), stones(parts.next()));
+                let mut game = Mnk::gomoku();
+                for k in 0..black.len().max(white.len()) {
+                    for p in [black.get(k), white.get(k)].into_iter().flatten() {
+                        game.play_unchecked(*p);
+                    }
+                }
+                game
+            })
+        })
+        .take(count)
+        .collect();
+    assert_eq!(
+        games.len(),
+        count,
+        "tests/data/middlegames.txt records fewer than {count} games of seed {seed} and {plies} stones"
+    );
+    games
+}
+
+/// `count` new middlegame positions of `plies` stones: seeded games between
+/// node-limited searches of the engine from generated three-stone
+/// openings, kept only while nobody has won. The engine's measures use
+/// [`recorded_middlegames`] instead, which do not change with the search.
 pub fn middlegames(seed: u64, count: usize, plies: usize) -> Vec<Mnk> {
     let limits = Limits {
         time: None,
         depth: 40,
         nodes: 3_000,
     };
-    // The classic search made these positions when the measures were
-    // first taken: they stay the same whichever search is the default.
     let mut searcher = Searcher::new(Options {
-        algorithm: inarow_engine::search::Algorithm::Classic,
         tt_bytes: 1 << 20,
         ..Options::default()
     });
