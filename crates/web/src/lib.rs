@@ -20,6 +20,7 @@
 #![deny(missing_docs)]
 
 pub mod api;
+mod error;
 pub mod gomoku;
 pub mod menace;
 mod server;

@@ -16,6 +16,7 @@ use serde_json::json;
 
 use super::{ApiError, Body};
 use crate::Shared;
+use crate::error::busy;
 
 /// Least and most time one analysis may take, in milliseconds.
 pub const MS_RANGE: (u64, u64) = (10, 10_000);
@@ -118,7 +119,7 @@ pub(super) async fn analyse(
     .await
     .map_err(|e| ApiError::conflict(format!("the analysis failed: {e}")))?;
     let Some((found, elapsed)) = done else {
-        return Ok(super::busy(
+        return Ok(busy(
             "the engine is analysing another position (one at a time); try again shortly",
             1,
         ));

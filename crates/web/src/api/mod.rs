@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex};
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request, State};
-use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
+use axum::http::{Method, StatusCode, Uri, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -29,7 +29,9 @@ use futures_util::stream;
 use serde::de::DeserializeOwned;
 
 use crate::Shared;
+use crate::error::busy;
 
+pub use crate::error::ApiError;
 pub use guard::{Access, Guard, MAX_BODY, guarded};
 pub use menace::MAX_SPEED;
 
@@ -50,26 +52,6 @@ const PAGE: &str = concat!(
     include_str!("../../page/live.js"),
     "</script>\n</body>\n</html>\n",
 );
-
-/// A refused request: its status and one line saying why.
-#[derive(Debug)]
-pub struct ApiError(pub StatusCode, pub String);
-
-impl ApiError {
-    fn bad(message: impl Into<String>) -> ApiError {
-        ApiError(StatusCode::BAD_REQUEST, message.into())
-    }
-
-    fn conflict(message: impl Into<String>) -> ApiError {
-        ApiError(StatusCode::CONFLICT, message.into())
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (self.0, Json(serde_json::json!({ "error": self.1 }))).into_response()
-    }
-}
 
 /// A JSON body whose rejections read as one-line API errors.
 pub struct Body<T>(pub T);
@@ -222,14 +204,3 @@ async fn events(
 
 /// Seconds a client refused an event stream is asked to wait.
 const STREAM_RETRY_S: u32 = 10;
-
-/// 503 at a cap: `message` as the one-line error, `Retry-After: seconds`,
-/// and the connection closed after it.
-pub(crate) fn busy(message: &str, seconds: u32) -> Response {
-    let mut response =
-        ApiError(StatusCode::SERVICE_UNAVAILABLE, message.to_string()).into_response();
-    let headers = response.headers_mut();
-    headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
-    headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
-    response
-}
