@@ -53,6 +53,32 @@ pub struct Config {
     pub records: Option<tournament::Records>,
 }
 
+/// A part of the page that changed, as its viewers are told
+/// (`GET /api/events`: `event: update`, `data:` its name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Topic {
+    /// The MENACE room.
+    Menace,
+    /// The gomoku game.
+    Gomoku,
+    /// The tournament runs.
+    Tournament,
+    /// Every part: a viewer too slow missed some updates.
+    All,
+}
+
+impl Topic {
+    /// The name the page hears (`menace`, `gomoku`, `tournament`, `all`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Topic::Menace => "menace",
+            Topic::Gomoku => "gomoku",
+            Topic::Tournament => "tournament",
+            Topic::All => "all",
+        }
+    }
+}
+
 /// The state every request shares.
 pub struct Shared {
     /// The MENACE room.
@@ -70,14 +96,13 @@ pub struct Shared {
     sandbox: inarow_sandbox::Sandbox,
     records: Option<tournament::Records>,
     seed: u64,
-    events: broadcast::Sender<&'static str>,
+    events: broadcast::Sender<Topic>,
     stop: broadcast::Sender<()>,
 }
 
 impl Shared {
-    /// Tells every viewer that `topic` (`menace`, `gomoku`, `tournament`)
-    /// changed; they fetch it again.
-    pub fn notify(&self, topic: &'static str) {
+    /// Tells every viewer that `topic` changed; they fetch it again.
+    pub fn notify(&self, topic: Topic) {
         // No viewer connected is not an error.
         let _ = self.events.send(topic);
     }

@@ -302,12 +302,17 @@ async fn events_reach_every_viewer_and_shutdown_saves() {
         viewers.push(s);
     }
     tokio::time::sleep(Duration::from_millis(200)).await;
+    // Each part's change is named as the page's live updates know it.
     let (status, _) = t.call("POST", "/api/menace/new", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = t
+        .post("/api/gomoku/new", r#"{"opener":"you","time_ms":50}"#)
+        .await;
     assert_eq!(status, StatusCode::OK);
     for s in &mut viewers {
         let mut seen = String::new();
         let mut buf = [0u8; 1024];
-        while !seen.contains("data: menace") {
+        while !(seen.contains("data: menace") && seen.contains("data: gomoku")) {
             let n = tokio::time::timeout(Duration::from_secs(5), s.read(&mut buf))
                 .await
                 .expect("an event within 5 s")

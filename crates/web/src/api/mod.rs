@@ -28,8 +28,8 @@ use axum::{Extension, Json, Router};
 use futures_util::stream;
 use serde::de::DeserializeOwned;
 
-use crate::Shared;
 use crate::error::busy;
+use crate::{Shared, Topic};
 
 pub use crate::error::ApiError;
 pub use guard::{Access, Guard, MAX_BODY, guarded};
@@ -83,7 +83,7 @@ type Reply = Result<Json<serde_json::Value>, ApiError>;
 /// One part of the page: its state behind a lock, the topic its viewers
 /// hear, and what they see of it.
 struct Part<Room: 'static> {
-    topic: &'static str,
+    topic: Topic,
     room: fn(&Shared) -> &Mutex<Room>,
     view: fn(&Room) -> serde_json::Value,
 }
@@ -97,7 +97,7 @@ impl<Room> Part<Room> {
     fn lock<'a>(&self, shared: &'a Shared) -> std::sync::MutexGuard<'a, Room> {
         (self.room)(shared)
             .lock()
-            .unwrap_or_else(|_| panic!("{} lock", self.topic))
+            .unwrap_or_else(|_| panic!("{} lock", self.topic.name()))
     }
 
     /// Every change of the part: `act` on it under its lock, then (the lock
@@ -190,10 +190,10 @@ async fn events(
                 let topic = match received {
                     Ok(topic) => topic,
                     // A slow viewer missed some: have it fetch everything.
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => "all",
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => Topic::All,
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
                 };
-                Some((Ok::<_, Infallible>(Event::default().event("update").data(topic)), (updates, stop)))
+                Some((Ok::<_, Infallible>(Event::default().event("update").data(topic.name())), (updates, stop)))
             }
         }
     });
