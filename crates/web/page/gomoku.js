@@ -156,7 +156,7 @@ function drawGomoku(s) {
   $("gomoku-sgf").setAttribute("download", `inarow-gomoku-${s.game_id}.sgf`);
   drawThinking();
   $("gomoku-thought").textContent = !t ? "No move yet." :
-    `Played ${gname(t.best)}. Evaluation ${Math.abs(t.score) >= 999000 ? (t.score > 0 ? "won by force" : "lost by force") :
+    `Played ${gname(t.best)}. Evaluation ${t.decided ? (t.decided.win !== undefined ? "won by force" : "lost by force") :
       (t.score > 0 ? "+" : "") + t.score} for the engine (depth ${t.depth}, ${t.nodes.toLocaleString("en")} nodes). ` +
     `Principal variation: ${t.pv.map(gname).join(" ")}`;
   $("gomoku-thought").dataset.pv = t ? t.pv.length : 0;
