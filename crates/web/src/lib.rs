@@ -1,9 +1,10 @@
 //! # inarow-web
 //!
 //! The local web page of `inarow serve`: watch MENACE learn, play gomoku
-//! against the engine, follow judge tournaments. The page is one HTML file
-//! embedded in the binary; the server is axum with a JSON API and live
-//! updates as server-sent events (`GET /api/events`).
+//! against the engine, follow judge tournaments. The page is one HTML
+//! document and its script modules, embedded in the binary; the server is
+//! axum with a JSON API and live updates as server-sent events
+//! (`GET /api/events`).
 //!
 //! - [`menace`]: the shared MENACE room (game on show, trainer, chart).
 //! - [`gomoku`]: a gomoku game against the engine through the Swap2 opening.

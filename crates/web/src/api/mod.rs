@@ -36,22 +36,33 @@ pub use guard::{Access, Guard, MAX_BODY, guarded};
 pub use menace::MAX_SPEED;
 
 /// The page, embedded so the program is all there is to install: one
-/// document, its style and script written in one file a part.
+/// document with its style inline; its script is the ES modules of
+/// [`SCRIPTS`], `main.js` the one it loads.
 const PAGE: &str = concat!(
     include_str!("../../page/head.html"),
     "<style>\n",
     include_str!("../../page/style.css"),
     "</style>\n",
     include_str!("../../page/body.html"),
-    "<script>\n",
-    include_str!("../../page/common.js"),
-    include_str!("../../page/menace.js"),
-    include_str!("../../page/gomoku.js"),
-    include_str!("../../page/analysis.js"),
-    include_str!("../../page/tournament.js"),
-    include_str!("../../page/live.js"),
-    "</script>\n</body>\n</html>\n",
+    "<script type=\"module\" src=\"/page/main.js\"></script>\n</body>\n</html>\n",
 );
+
+/// The page's script modules (`GET /page/NAME`), each a file of
+/// `crates/web/page/` embedded as it is: browsers run them without a build
+/// step.
+const SCRIPTS: [(&str, &str); 11] = [
+    ("main.js", include_str!("../../page/main.js")),
+    ("common.js", include_str!("../../page/common.js")),
+    ("board.js", include_str!("../../page/board.js")),
+    ("analyse.js", include_str!("../../page/analyse.js")),
+    ("record.js", include_str!("../../page/record.js")),
+    ("charts.js", include_str!("../../page/charts.js")),
+    ("menace.js", include_str!("../../page/menace.js")),
+    ("gomoku.js", include_str!("../../page/gomoku.js")),
+    ("analysis.js", include_str!("../../page/analysis.js")),
+    ("tournament.js", include_str!("../../page/tournament.js")),
+    ("live.js", include_str!("../../page/live.js")),
+];
 
 /// A JSON body whose rejections read as one-line API errors.
 pub struct Body<T>(pub T);
@@ -120,6 +131,7 @@ impl<Room> Part<Room> {
 pub fn router(shared: Arc<Shared>) -> Router {
     let api = Router::new()
         .route("/", get(page))
+        .route("/page/{file}", get(script))
         .route("/api/events", get(events))
         .route("/api/menace", get(menace::view))
         .route("/api/menace/new", post(menace::new_game))
@@ -149,6 +161,23 @@ pub fn router(shared: Arc<Shared>) -> Router {
 
 async fn page() -> impl IntoResponse {
     ([(header::CACHE_CONTROL, "no-store")], Html(PAGE))
+}
+
+/// A module of [`SCRIPTS`]; any other name is 404. Never cached, so that
+/// a page and its modules always come from the same server.
+async fn script(uri: Uri) -> Result<Response, ApiError> {
+    let name = uri.path().trim_start_matches("/page/");
+    let Some((_, text)) = SCRIPTS.iter().find(|(file, _)| *file == name) else {
+        return Err(ApiError(
+            StatusCode::NOT_FOUND,
+            format!("no such page file: {}", uri.path()),
+        ));
+    };
+    let headers = [
+        (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
+        (header::CACHE_CONTROL, "no-store"),
+    ];
+    Ok((headers, *text).into_response())
 }
 
 async fn not_found(method: Method, uri: Uri) -> ApiError {
