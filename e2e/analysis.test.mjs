@@ -115,6 +115,26 @@ test("analysis: a position the engine cannot take is one line on the page", asyn
   assert(await page.$eval("#an-go", (b) => b.textContent) === "Analyse", "still analysing a refused position");
 });
 
+test("analysis: a busy engine (503) is waited for, not shown as an error", async (page) => {
+  await openAnalysis(page);
+  const answers = [];
+  page.on("response", (r) => { if (r.url().endsWith("/api/analyse")) answers.push(r.status()); });
+  for (const [x, y] of [[7, 7], [8, 7], [8, 8]]) await page.click(at(x, y));
+  // Another viewer's analysis holds the engine for 3 s.
+  await page.evaluate(() => {
+    window.other = fetch("/api/analyse", {
+      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ stones: [[7, 7]], ms: 3000 }),
+    }).then((r) => r.status);
+  });
+  await page.waitForTimeout(300);
+  await page.click("#an-go");
+  await page.waitForFunction(() => document.querySelectorAll("#an-result li").length > 0, null, { timeout: 20000 });
+  assert(await page.evaluate(() => window.other) === 200, "the other analysis was not answered");
+  assert(answers.includes(503), `the engine was never busy: ${answers}`);
+  assert(await page.$eval("#an-error", (e) => e.textContent) === "", "a busy engine shown as an error");
+  await page.click("#an-go");
+});
+
 // Our own SGF (the page's and the judge's form), c-gomoku-cli's (a
 // collection with comments and results), Piskvork's PSQ.
 const OURS = "(;FF[4]GM[4]CA[UTF-8]SZ[15]AP[inarow serve]GN[game 0: you opens against engine]PB[you]PW[engine];B[hh];W[ih];B[hi];W[ii];B[hj])\n";

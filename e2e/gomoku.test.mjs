@@ -124,7 +124,8 @@ test("gomoku: the winning five is highlighted", async (page) => {
   await page.click('header button[data-tab="gomoku"]');
   await page.waitForFunction(() => document.querySelectorAll("#gomoku-board button").length === 225);
   // The page draws a finished game as the server would send it.
-  await page.evaluate(() => {
+  await page.evaluate(async () => {
+    const { drawGomoku } = await import("/page/gomoku.js");
     const stones = [];
     for (let i = 0; i < 5; i++) {
       stones.push({ x: 3 + i, y: 7, colour: "B", by: "you" });

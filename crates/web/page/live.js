@@ -1,4 +1,10 @@
-// ---------- live updates ----------
+// Live updates: the server names the part that changed (GET /api/events,
+// `menace`, `gomoku`, `tournament` or `all`) and the page fetches it again.
+import { $, api } from "./common.js";
+import { drawMenace } from "./menace.js";
+import { drawGomoku } from "./gomoku.js";
+import { drawTournament } from "./tournament.js";
+
 const loaders = {
   menace: async () => drawMenace(await api("GET", "/api/menace")),
   gomoku: async () => drawGomoku(await api("GET", "/api/gomoku")),
@@ -37,5 +43,9 @@ function connect() {
     }
   });
 }
-for (const t of Object.keys(loaders)) loaders[t]();
-connect();
+
+/** Shows every part as it is now and follows their changes. */
+export function start() {
+  for (const t of Object.keys(loaders)) loaders[t]();
+  connect();
+}

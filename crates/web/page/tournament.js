@@ -1,31 +1,8 @@
-// ---------- Tournaments ----------
-const tour = { record: null, step: 0, timer: null };
+// Tournaments: starting one, standings, games live and finished, replays.
+import { $, api, el, showError } from "./common.js";
+import { miniBoard, winningLine } from "./board.js";
 
-/** A small board of `stones` ([x, y, colour] in order) with its grid;
- * `win` lists the points of a winning line to highlight. */
-function miniBoard(stones, attrs = {}, win = [], coords = false) {
-  const board = el("div", { class: "mini" + (coords ? " coords" : ""), ...attrs });
-  const at = new Map(stones.map(([x, y, c], i) => [x + "," + y, [c, i]]));
-  const line = new Set(win.map(([x, y]) => x + "," + y));
-  for (let y = 0; y < 15; y++) for (let x = 0; x < 15; x++) {
-    if (coords && x === 0) board.append(el("span", { class: "coord" }, String(15 - y)));
-    const st = at.get(x + "," + y);
-    const cell = el("span", { "data-x": x, "data-y": y });
-    if (st) {
-      cell.className = st[0] === "B" ? "b" : "w";
-      cell.dataset.n = st[1] + 1;
-      if (st[1] === stones.length - 1) cell.classList.add("last");
-      if (line.has(x + "," + y)) cell.classList.add("win");
-    }
-    board.append(cell);
-  }
-  if (coords) {
-    board.append(el("span", { class: "coord" }));
-    for (let x = 0; x < 15; x++) board.append(el("span", { class: "coord" }, COLS[x]));
-  }
-  board.dataset.stones = stones.length;
-  return board;
-}
+const tour = { record: null, step: 0, timer: null };
 
 $("tour-start").onclick = async () => {
   // The seed goes as the digits typed (a number would be rounded past 2^53);
@@ -35,7 +12,8 @@ $("tour-start").onclick = async () => {
   catch (e) { showError("tour-error", e); }
 };
 
-function drawTournament(v) {
+/** Shows the tournament as the server sends it (GET /api/tournament). */
+export function drawTournament(v) {
   const run = v.run;
   $("tour-start").disabled = v.running;
   $("tour-status").textContent = !run ? "No tournament yet." :

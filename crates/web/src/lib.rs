@@ -1,9 +1,10 @@
 //! # inarow-web
 //!
 //! The local web page of `inarow serve`: watch MENACE learn, play gomoku
-//! against the engine, follow judge tournaments. The page is one HTML file
-//! embedded in the binary; the server is axum with a JSON API and live
-//! updates as server-sent events (`GET /api/events`).
+//! against the engine, follow judge tournaments. The page is one HTML
+//! document and its script modules, embedded in the binary; the server is
+//! axum with a JSON API and live updates as server-sent events
+//! (`GET /api/events`).
 //!
 //! - [`menace`]: the shared MENACE room (game on show, trainer, chart).
 //! - [`gomoku`]: a gomoku game against the engine through the Swap2 opening.
@@ -20,6 +21,7 @@
 #![deny(missing_docs)]
 
 pub mod api;
+mod error;
 pub mod gomoku;
 pub mod menace;
 mod server;
@@ -52,6 +54,32 @@ pub struct Config {
     pub records: Option<tournament::Records>,
 }
 
+/// A part of the page that changed, as its viewers are told
+/// (`GET /api/events`: `event: update`, `data:` its name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Topic {
+    /// The MENACE room.
+    Menace,
+    /// The gomoku game.
+    Gomoku,
+    /// The tournament runs.
+    Tournament,
+    /// Every part: a viewer too slow missed some updates.
+    All,
+}
+
+impl Topic {
+    /// The name the page hears (`menace`, `gomoku`, `tournament`, `all`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Topic::Menace => "menace",
+            Topic::Gomoku => "gomoku",
+            Topic::Tournament => "tournament",
+            Topic::All => "all",
+        }
+    }
+}
+
 /// The state every request shares.
 pub struct Shared {
     /// The MENACE room.
@@ -69,14 +97,13 @@ pub struct Shared {
     sandbox: inarow_sandbox::Sandbox,
     records: Option<tournament::Records>,
     seed: u64,
-    events: broadcast::Sender<&'static str>,
+    events: broadcast::Sender<Topic>,
     stop: broadcast::Sender<()>,
 }
 
 impl Shared {
-    /// Tells every viewer that `topic` (`menace`, `gomoku`, `tournament`)
-    /// changed; they fetch it again.
-    pub fn notify(&self, topic: &'static str) {
+    /// Tells every viewer that `topic` changed; they fetch it again.
+    pub fn notify(&self, topic: Topic) {
         // No viewer connected is not an error.
         let _ = self.events.send(topic);
     }

@@ -453,7 +453,7 @@ async fn sleep_until(deadline: Option<Instant>) {
 
 /// The answer to every request of a connection refused at the cap.
 async fn refuse(_: Request<Incoming>) -> Result<Response<axum::body::Body>, Infallible> {
-    Ok(crate::api::busy(
+    Ok(crate::error::busy(
         "the server has all the connections it takes open; try again in a moment",
         1,
     ))

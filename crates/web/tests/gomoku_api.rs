@@ -91,6 +91,12 @@ async fn play_moves(t: &TestApp, mut v: Value, moves: usize) {
         let pv = thought["pv"].as_array().unwrap();
         assert!(!pv.is_empty() && pv[0] == thought["best"], "{thought}");
         assert!(thought["score"].is_i64());
+        // Proven or not, as the analysis reads it: null, or plies to a win or loss.
+        let decided = &thought["decided"];
+        assert!(
+            decided.is_null() || decided["win"].is_i64() || decided["loss"].is_i64(),
+            "{thought}"
+        );
     }
 }
 

@@ -37,6 +37,62 @@ async fn the_page_is_served_and_unknown_paths_are_json_errors() {
     assert_eq!(error_of(&body), "GET is not allowed on /api/menace/move");
 }
 
+/// Every file of `crates/web/page/` is a module the page reaches from
+/// `main.js`, served as JavaScript; no other name is served.
+#[tokio::test]
+async fn the_page_loads_its_modules_and_each_one_they_import() {
+    use axum::body::Body;
+    use axum::http::{Request, header};
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+
+    let t = app(Preset::Challenge);
+    let (_, page) = t.call("GET", "/", None).await;
+    assert!(
+        page.as_str()
+            .unwrap()
+            .contains(r#"<script type="module" src="/page/main.js"></script>"#)
+    );
+    let mut reached = std::collections::BTreeSet::new();
+    let mut next = vec!["main.js".to_string()];
+    while let Some(file) = next.pop() {
+        if !reached.insert(file.clone()) {
+            continue;
+        }
+        let req = Request::get(format!("/page/{file}"))
+            .body(Body::empty())
+            .unwrap();
+        let res = t.router.clone().oneshot(req).await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "{file}");
+        assert_eq!(
+            res.headers()[header::CONTENT_TYPE],
+            "text/javascript; charset=utf-8",
+            "{file}"
+        );
+        let text = res.into_body().collect().await.unwrap().to_bytes();
+        for line in String::from_utf8(text.to_vec()).unwrap().lines() {
+            if let Some(rest) = line.strip_prefix("import ") {
+                let (_, name) = rest
+                    .split_once("\"./")
+                    .unwrap_or_else(|| panic!("{file}: an import not of a page file: {line}"));
+                next.push(name.trim_end_matches("\";").to_string());
+            }
+        }
+    }
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("page");
+    let files: std::collections::BTreeSet<String> = std::fs::read_dir(folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.ends_with(".js"))
+        .collect();
+    assert_eq!(reached, files);
+    for path in ["/page/nothing.js", "/page/%2e%2e%2fCargo.toml", "/page/"] {
+        let (status, body) = t.call("GET", path, None).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+        assert!(error_of(&body).starts_with("no such "), "{path}: {body}");
+    }
+}
+
 #[tokio::test]
 async fn the_view_lists_all_304_boxes_by_move() {
     let t = app(Preset::Challenge);
@@ -302,12 +358,17 @@ async fn events_reach_every_viewer_and_shutdown_saves() {
         viewers.push(s);
     }
     tokio::time::sleep(Duration::from_millis(200)).await;
+    // Each part's change is named as the page's live updates know it.
     let (status, _) = t.call("POST", "/api/menace/new", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = t
+        .post("/api/gomoku/new", r#"{"opener":"you","time_ms":50}"#)
+        .await;
     assert_eq!(status, StatusCode::OK);
     for s in &mut viewers {
         let mut seen = String::new();
         let mut buf = [0u8; 1024];
-        while !seen.contains("data: menace") {
+        while !(seen.contains("data: menace") && seen.contains("data: gomoku")) {
             let n = tokio::time::timeout(Duration::from_secs(5), s.read(&mut buf))
                 .await
                 .expect("an event within 5 s")

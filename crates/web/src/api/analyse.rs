@@ -9,13 +9,14 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use inarow_core::Rule;
 use inarow_engine::analysis::{self, MAX_LINES};
-use inarow_engine::score::{WIN, is_decided};
 use inarow_engine::search::{Limits, Options, Searcher};
 use serde::Deserialize;
 use serde_json::json;
 
 use super::{ApiError, Body};
 use crate::Shared;
+use crate::error::busy;
+use crate::gomoku::Decided;
 
 /// Least and most time one analysis may take, in milliseconds.
 pub const MS_RANGE: (u64, u64) = (10, 10_000);
@@ -55,17 +56,6 @@ fn one() -> usize {
 }
 fn half_second() -> u64 {
     500
-}
-
-/// How a score reads: `{"win": plies}`, `{"loss": plies}` or null.
-fn decided(score: i32) -> serde_json::Value {
-    if !is_decided(score) {
-        serde_json::Value::Null
-    } else if score > 0 {
-        json!({ "win": WIN - score })
-    } else {
-        json!({ "loss": WIN + score })
-    }
 }
 
 pub(super) async fn analyse(
@@ -118,7 +108,7 @@ pub(super) async fn analyse(
     .await
     .map_err(|e| ApiError::conflict(format!("the analysis failed: {e}")))?;
     let Some((found, elapsed)) = done else {
-        return Ok(super::busy(
+        return Ok(busy(
             "the engine is analysing another position (one at a time); try again shortly",
             1,
         ));
@@ -130,7 +120,7 @@ pub(super) async fn analyse(
             json!({
                 "move": [l.best.0, l.best.1],
                 "score": l.score,
-                "decided": decided(l.score),
+                "decided": Decided::of(l.score),
                 "pv": l.pv.iter().map(|&(x, y)| [x, y]).collect::<Vec<_>>(),
                 "depth": l.depth,
                 "nodes": l.nodes,

@@ -9,12 +9,12 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
 use super::{ApiError, Body, Part, Reply};
-use crate::Shared;
 use crate::gomoku::{self, Answer, Game, Job, Refused};
+use crate::{Shared, Topic};
 
 /// The gomoku table of the page.
 const GOMOKU: Part<Game> = Part {
-    topic: "gomoku",
+    topic: Topic::Gomoku,
     room: |shared| &shared.gomoku,
     view: Game::view,
 };

@@ -10,8 +10,8 @@ use axum::response::IntoResponse;
 use serde::Deserialize;
 
 use super::{ApiError, Body, Part, Reply};
-use crate::Shared;
 use crate::menace::{MoveError, Opponent, Room};
+use crate::{Shared, Topic};
 use inarow_menace::{Preset, Rules};
 
 /// Fastest training speed accepted, in games per second.
@@ -19,7 +19,7 @@ pub const MAX_SPEED: u32 = 100_000;
 
 /// The MENACE room of the page.
 const MENACE: Part<Room> = Part {
-    topic: "menace",
+    topic: Topic::Menace,
     room: |shared| &shared.menace,
     view: Room::view,
 };
@@ -261,7 +261,7 @@ fn trainer(shared: &Shared) {
         }
         drop(room);
         if played > 0 {
-            shared.notify("menace");
+            shared.notify(MENACE.topic);
         }
     }
 }

@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex};
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request, State};
-use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
+use axum::http::{Method, StatusCode, Uri, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -28,48 +28,41 @@ use axum::{Extension, Json, Router};
 use futures_util::stream;
 use serde::de::DeserializeOwned;
 
-use crate::Shared;
+use crate::error::busy;
+use crate::{Shared, Topic};
 
+pub use crate::error::ApiError;
 pub use guard::{Access, Guard, MAX_BODY, guarded};
 pub use menace::MAX_SPEED;
 
 /// The page, embedded so the program is all there is to install: one
-/// document, its style and script written in one file a part.
+/// document with its style inline; its script is the ES modules of
+/// [`SCRIPTS`], `main.js` the one it loads.
 const PAGE: &str = concat!(
     include_str!("../../page/head.html"),
     "<style>\n",
     include_str!("../../page/style.css"),
     "</style>\n",
     include_str!("../../page/body.html"),
-    "<script>\n",
-    include_str!("../../page/common.js"),
-    include_str!("../../page/menace.js"),
-    include_str!("../../page/gomoku.js"),
-    include_str!("../../page/analysis.js"),
-    include_str!("../../page/tournament.js"),
-    include_str!("../../page/live.js"),
-    "</script>\n</body>\n</html>\n",
+    "<script type=\"module\" src=\"/page/main.js\"></script>\n</body>\n</html>\n",
 );
 
-/// A refused request: its status and one line saying why.
-#[derive(Debug)]
-pub struct ApiError(pub StatusCode, pub String);
-
-impl ApiError {
-    fn bad(message: impl Into<String>) -> ApiError {
-        ApiError(StatusCode::BAD_REQUEST, message.into())
-    }
-
-    fn conflict(message: impl Into<String>) -> ApiError {
-        ApiError(StatusCode::CONFLICT, message.into())
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (self.0, Json(serde_json::json!({ "error": self.1 }))).into_response()
-    }
-}
+/// The page's script modules (`GET /page/NAME`), each a file of
+/// `crates/web/page/` embedded as it is: browsers run them without a build
+/// step.
+const SCRIPTS: [(&str, &str); 11] = [
+    ("main.js", include_str!("../../page/main.js")),
+    ("common.js", include_str!("../../page/common.js")),
+    ("board.js", include_str!("../../page/board.js")),
+    ("analyse.js", include_str!("../../page/analyse.js")),
+    ("record.js", include_str!("../../page/record.js")),
+    ("charts.js", include_str!("../../page/charts.js")),
+    ("menace.js", include_str!("../../page/menace.js")),
+    ("gomoku.js", include_str!("../../page/gomoku.js")),
+    ("analysis.js", include_str!("../../page/analysis.js")),
+    ("tournament.js", include_str!("../../page/tournament.js")),
+    ("live.js", include_str!("../../page/live.js")),
+];
 
 /// A JSON body whose rejections read as one-line API errors.
 pub struct Body<T>(pub T);
@@ -101,7 +94,7 @@ type Reply = Result<Json<serde_json::Value>, ApiError>;
 /// One part of the page: its state behind a lock, the topic its viewers
 /// hear, and what they see of it.
 struct Part<Room: 'static> {
-    topic: &'static str,
+    topic: Topic,
     room: fn(&Shared) -> &Mutex<Room>,
     view: fn(&Room) -> serde_json::Value,
 }
@@ -115,7 +108,7 @@ impl<Room> Part<Room> {
     fn lock<'a>(&self, shared: &'a Shared) -> std::sync::MutexGuard<'a, Room> {
         (self.room)(shared)
             .lock()
-            .unwrap_or_else(|_| panic!("{} lock", self.topic))
+            .unwrap_or_else(|_| panic!("{} lock", self.topic.name()))
     }
 
     /// Every change of the part: `act` on it under its lock, then (the lock
@@ -138,6 +131,7 @@ impl<Room> Part<Room> {
 pub fn router(shared: Arc<Shared>) -> Router {
     let api = Router::new()
         .route("/", get(page))
+        .route("/page/{file}", get(script))
         .route("/api/events", get(events))
         .route("/api/menace", get(menace::view))
         .route("/api/menace/new", post(menace::new_game))
@@ -167,6 +161,23 @@ pub fn router(shared: Arc<Shared>) -> Router {
 
 async fn page() -> impl IntoResponse {
     ([(header::CACHE_CONTROL, "no-store")], Html(PAGE))
+}
+
+/// A module of [`SCRIPTS`]; any other name is 404. Never cached, so that
+/// a page and its modules always come from the same server.
+async fn script(uri: Uri) -> Result<Response, ApiError> {
+    let name = uri.path().trim_start_matches("/page/");
+    let Some((_, text)) = SCRIPTS.iter().find(|(file, _)| *file == name) else {
+        return Err(ApiError(
+            StatusCode::NOT_FOUND,
+            format!("no such page file: {}", uri.path()),
+        ));
+    };
+    let headers = [
+        (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
+        (header::CACHE_CONTROL, "no-store"),
+    ];
+    Ok((headers, *text).into_response())
 }
 
 async fn not_found(method: Method, uri: Uri) -> ApiError {
@@ -208,10 +219,10 @@ async fn events(
                 let topic = match received {
                     Ok(topic) => topic,
                     // A slow viewer missed some: have it fetch everything.
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => "all",
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => Topic::All,
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
                 };
-                Some((Ok::<_, Infallible>(Event::default().event("update").data(topic)), (updates, stop)))
+                Some((Ok::<_, Infallible>(Event::default().event("update").data(topic.name())), (updates, stop)))
             }
         }
     });
@@ -222,14 +233,3 @@ async fn events(
 
 /// Seconds a client refused an event stream is asked to wait.
 const STREAM_RETRY_S: u32 = 10;
-
-/// 503 at a cap: `message` as the one-line error, `Retry-After: seconds`,
-/// and the connection closed after it.
-pub(crate) fn busy(message: &str, seconds: u32) -> Response {
-    let mut response =
-        ApiError(StatusCode::SERVICE_UNAVAILABLE, message.to_string()).into_response();
-    let headers = response.headers_mut();
-    headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
-    headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
-    response
-}

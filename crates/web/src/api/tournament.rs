@@ -11,12 +11,12 @@ use inarow_judge::{Results, tournament};
 use serde::Deserialize;
 
 use super::{ApiError, Body, Part, Reply};
-use crate::Shared;
 use crate::tournament::Runs;
+use crate::{Shared, Topic};
 
 /// The tournament runs of the page.
 const TOURNAMENT: Part<Runs> = Part {
-    topic: "tournament",
+    topic: Topic::Tournament,
     room: |shared| &shared.tournament,
     view: Runs::view,
 };

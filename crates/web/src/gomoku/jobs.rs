@@ -16,6 +16,8 @@ pub struct Thought {
     pub best: (usize, usize),
     /// Its score for the engine (positive is good for it).
     pub score: i32,
+    /// Whether that score is a proven win or loss for the engine.
+    pub decided: Option<super::Decided>,
     /// Deepest completed iteration.
     pub depth: u32,
     /// Nodes searched.
@@ -30,6 +32,7 @@ impl Thought {
         Thought {
             best: t.best.xy(size),
             score: t.score,
+            decided: super::Decided::of(t.score),
             depth: t.depth,
             nodes: t.nodes,
             pv: t.pv.iter().map(|p| p.xy(size)).collect(),

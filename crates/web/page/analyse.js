@@ -1,0 +1,102 @@
+// Questions to the engine (POST /api/analyse) and what its answers mean:
+// the analysis loop that asks again with more time, the evaluation of a
+// whole game and its worst moves.
+import { api, sleep } from "./common.js";
+import { winLine } from "./board.js";
+
+/** The status of an answer refused because the engine is busy with another analysis. */
+const BUSY = 503;
+
+/** One question to the engine; asked again while the engine is busy with another and `still()` holds. */
+export async function askEngine(body, still) {
+  for (;;) {
+    try {
+      return await api("POST", "/api/analyse", body);
+    } catch (e) {
+      if (e.status !== BUSY || !still()) throw e;
+      await sleep(300);
+    }
+  }
+}
+
+/**
+ * The stones in the order the API wants them (black first, alternating),
+ * or a one-line reason why the position cannot be asked about.
+ */
+export function apiStones(stones) {
+  const black = stones.filter((s) => s[2] === "B"), white = stones.filter((s) => s[2] === "W");
+  if (black.length !== white.length && black.length !== white.length + 1) {
+    return { error: `black has ${black.length} stones and white ${white.length}: black must have as many as white or one more` };
+  }
+  const out = [];
+  black.forEach((b, i) => { out.push([b[0], b[1]]); if (white[i]) out.push([white[i][0], white[i][1]]); });
+  return { stones: out, toMove: black.length === white.length ? "B" : "W" };
+}
+
+/** The chance of winning that a line means for the side to move: certain when the engine decided it, else from its score (centi-stones). */
+export const winChance = (line) => line.decided ? (line.decided.win !== undefined ? 1 : 0) : 1 / (1 + Math.exp(-line.score / 600));
+
+/** A line's score as text: a forced win or loss in plies, or centi-stones with a sign. */
+export function scoreText(line) {
+  if (line.decided && line.decided.win !== undefined) return `win in ${line.decided.win}`;
+  if (line.decided && line.decided.loss !== undefined) return `loss in ${line.decided.loss}`;
+  return (line.score > 0 ? "+" : "") + line.score;
+}
+/** A line's score in a few characters, for the board: W3, L2, +120. */
+export const scoreShort = (line) => line.decided ? (line.decided.win !== undefined ? "W" + line.decided.win : "L" + line.decided.loss) : (line.score > 0 ? "+" : "") + line.score;
+
+/**
+ * Analyses a position again and again, each time with twice the time (up to
+ * 5 s), while `still()` holds: `asking(ms)` before each question,
+ * `answered(r)` after it. Ends by itself on a proven result (no more time
+ * changes it), which it returns; a refusal throws.
+ */
+export async function keepAnalysing(question, still, { asking, answered }) {
+  let ms = 250;
+  while (still()) {
+    asking(ms);
+    const r = await askEngine({ ...question, ms }, still);
+    if (!still()) return null;
+    answered(r);
+    if (r.lines.length && r.lines[0].decided) return r;
+    if (r.ms < 100) await sleep(200);
+    ms = Math.min(ms * 2, 5000);
+  }
+  return null;
+}
+
+/**
+ * Black's winning chance after the first `n` of `moves` ([x, y, colour])
+ * on a board of `size` under `rule`, or null (no position the engine
+ * answers): a five made is decided without asking.
+ */
+export async function evaluate(moves, n, { size, rule }, ms, still) {
+  const stones = moves.slice(0, n);
+  if (winLine(stones, rule).length) return stones[stones.length - 1][2] === "B" ? 1 : 0;
+  const asked = apiStones(stones);
+  if (asked.error) return null;
+  if (stones.length >= size * size) return 0.5;
+  const r = await askEngine({ size, rule, stones: asked.stones, lines: 1, ms }, still);
+  const c = winChance(r.lines[0]);
+  return r.to_move === "black" ? c : 1 - c;
+}
+
+/**
+ * The worst moves of a reviewed game: move number → the winning chance
+ * its player lost, for at most 3 moves each losing 10% or more. `evals`
+ * holds black's chance after each number of moves (null: unknown).
+ */
+export function worstMoves(evals, moves) {
+  const marks = new Map();
+  const losses = [];
+  for (let n = 1; n < evals.length; n++) {
+    const before = evals[n - 1], after = evals[n];
+    if (before == null || after == null) continue;
+    const black = moves[n - 1][2] === "B";
+    const lost = black ? before - after : after - before;
+    if (lost >= 0.1) losses.push([n, lost]);
+  }
+  losses.sort((a, b) => b[1] - a[1]);
+  for (const [n, lost] of losses.slice(0, 3)) marks.set(n, lost);
+  return marks;
+}

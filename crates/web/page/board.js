@@ -1,0 +1,208 @@
+// The gomoku board, one component for every board of the page: the game
+// against the engine and the analysis board (points as buttons, a goban),
+// tournament games live and replayed (a small grid). Column letters,
+// coordinates, star points and the winning line live here alone.
+import { $, el } from "./common.js";
+
+/** Column letters as gomoku names them (no I), for boards up to 20. */
+export const COLS = "ABCDEFGHJKLMNOPQRSTU";
+/** A point's name on a board of side `n`: its column letter, then its row counted from the bottom. */
+export const pointName = ([x, y], n) => `${COLS[x]}${n - y}`;
+const key = (x, y) => x + "," + y;
+/** The other colour. */
+export const other = (colour) => (colour === "B" ? "W" : "B");
+
+export function starPoints(n) {
+  if (n < 9) return new Set([key(n >> 1, n >> 1)]);
+  const e = n >= 13 ? 3 : 2, c = n >> 1, far = n - 1 - e;
+  const pts = [[e, e], [far, e], [e, far], [far, far]];
+  if (n % 2) pts.push([c, c]);
+  return new Set(pts.map(([x, y]) => key(x, y)));
+}
+
+/** The five (or more) in a row through the last of `stones` ([x, y, colour] in order), or []. */
+export function winningLine(stones) {
+  if (!stones.length) return [];
+  const at = new Map(stones.map(([x, y, c]) => [key(x, y), c]));
+  const [lx, ly, lc] = stones[stones.length - 1];
+  for (const [dx, dy] of [[1, 0], [0, 1], [1, 1], [1, -1]]) {
+    const line = [[lx, ly]];
+    for (const s of [1, -1]) {
+      for (let x = lx + s * dx, y = ly + s * dy; at.get(key(x, y)) === lc; x += s * dx, y += s * dy) line.push([x, y]);
+    }
+    if (line.length >= 5) return line;
+  }
+  return [];
+}
+
+/** The winning line through the last stone under `rule` (exactly five under exact five), or []. */
+export function winLine(stones, rule) {
+  const line = winningLine(stones);
+  return rule === "exact" && line.length !== 5 ? [] : line;
+}
+
+/** A stone's colour as a dot in a list. */
+export const stoneDot = (colour) => el("span", { class: "dot " + (colour === "B" ? "b" : "w") });
+
+/**
+ * The moves of a line that are not on the board yet, by point: numbered
+ * from 1, in the colours that would play them, `first` playing the first.
+ */
+export function lineAhead(moves, first, taken) {
+  const ahead = new Map();
+  moves.forEach(([x, y], i) => {
+    const k = key(x, y);
+    if (!taken.has(k) && !ahead.has(k)) ahead.set(k, { n: i + 1, c: i % 2 === 0 ? first : other(first) });
+  });
+  return ahead;
+}
+
+/** A move of `lineAhead` drawn on a point: a see-through numbered stone. */
+export const aheadStone = (q) => el("span", { class: "stone pv " + (q.c === "B" ? "b" : "w"), "data-pv": q.n }, String(q.n));
+
+/** The n x n points that `point(x, y)` makes, with row numbers on the left and column letters below when `coords`. */
+function layOut(board, n, point, coords) {
+  for (let y = 0; y < n; y++) {
+    if (coords) board.append(el("span", { class: "coord row" }, String(n - y)));
+    for (let x = 0; x < n; x++) board.append(point(x, y));
+  }
+  if (!coords) return;
+  board.append(el("span", { class: "coord" }));
+  for (let x = 0; x < n; x++) board.append(el("span", { class: "coord col" }, COLS[x]));
+}
+
+/**
+ * A board whose points are buttons, with its move-numbers box. The board is
+ * one tab stop: arrows move a cursor over its points (Home and End to the
+ * row's ends), Enter or space presses the point under it; screen readers
+ * follow the cursor (aria-activedescendant).
+ */
+export class Goban {
+  /** The board `id`, its move-numbers box `numbersId` remembered under `stored`; `click(x, y)` when a point is pressed. */
+  constructor(id, numbersId, stored, click) {
+    this.board = $(id);
+    this.numbers = $(numbersId);
+    this.click = click;
+    this.size = 0;
+    this.focus = [7, 7];
+    this.numbers.checked = localStorage.getItem(stored) === "1";
+    this.numbers.onchange = () => {
+      localStorage.setItem(stored, this.numbers.checked ? "1" : "0");
+      this.board.classList.toggle("numbers", this.numbers.checked);
+    };
+  }
+
+  /** Lays out an empty board of side `n`; `enter(x, y)` and `leave()` follow the mouse over its points. */
+  build(n, enter, leave) {
+    const board = this.board;
+    this.size = n;
+    board.replaceChildren();
+    board.dataset.size = n;
+    board.style.gridTemplateColumns = `0.7fr repeat(${n}, 1fr)`;
+    board.style.gridTemplateRows = `repeat(${n}, 1fr) 0.7fr`;
+    board.style.aspectRatio = `${n + 0.7} / ${n + 0.7}`;
+    board.classList.toggle("numbers", this.numbers.checked);
+    const stars = starPoints(n);
+    layOut(board, n, (x, y) => {
+      const b = el("button", { "data-x": x, "data-y": y, "aria-label": pointName([x, y], n), tabindex: "-1" });
+      if (stars.has(key(x, y))) b.classList.add("star");
+      if (y === n - 1) b.classList.add("edge-b");
+      if (x === n - 1) b.classList.add("edge-r");
+      b.onclick = () => this.click(x, y);
+      if (enter) b.onmouseenter = () => enter(x, y);
+      return b;
+    }, true);
+    board.onmouseleave = leave || null;
+    board.setAttribute("tabindex", "0");
+    board.setAttribute("role", "group");
+    board.onkeydown = (e) => this.key(e);
+    this.focus = [n >> 1, n >> 1];
+    this.showCursor();
+  }
+
+  /** The button of point `p`. */
+  button([x, y]) {
+    return this.board.querySelector(`button[data-x="${x}"][data-y="${y}"]`);
+  }
+
+  showCursor() {
+    for (const b of this.board.querySelectorAll("button.cursor")) b.classList.remove("cursor");
+    const b = this.button(this.focus);
+    if (!b) return;
+    b.classList.add("cursor");
+    if (!b.id) b.id = `${this.board.id}-${b.dataset.x}-${b.dataset.y}`;
+    this.board.setAttribute("aria-activedescendant", b.id);
+  }
+
+  key(e) {
+    const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    const n = this.size;
+    let [x, y] = this.focus;
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      e.stopPropagation();
+      const b = this.button([x, y]);
+      if (b && !b.disabled) b.click();
+      return;
+    }
+    if (steps[e.key]) { x += steps[e.key][0]; y += steps[e.key][1]; }
+    else if (e.key === "Home") x = 0;
+    else if (e.key === "End") x = n - 1;
+    else return;
+    e.preventDefault();
+    e.stopPropagation();
+    this.focus = [Math.max(0, Math.min(n - 1, x)), Math.max(0, Math.min(n - 1, y))];
+    this.showCursor();
+  }
+
+  /**
+   * Draws `stones` ([x, y, colour] in order, numbered), the last ringed and
+   * the points of `win` highlighted. An empty point shows what `mark(key)`
+   * gives ({child, label}: an element, and words after the point's name)
+   * if anything; `open(stone)` says whether a point takes a click.
+   */
+  draw(stones, { win = [], mark = () => null, open = () => true } = {}) {
+    const n = this.size;
+    const at = new Map(stones.map(([x, y, c], i) => [key(x, y), { c, i }]));
+    const line = new Set(win.map(([x, y]) => key(x, y)));
+    for (const b of this.board.querySelectorAll("button")) {
+      const p = [Number(b.dataset.x), Number(b.dataset.y)];
+      const k = key(...p), st = at.get(k), name = pointName(p, n);
+      b.replaceChildren();
+      b.classList.toggle("last", !!st && st.i === stones.length - 1);
+      b.classList.toggle("win", line.has(k));
+      b.dataset.stone = st ? st.c : "";
+      if (st) {
+        b.append(el("span", { class: "stone " + (st.c === "B" ? "b" : "w"), "data-n": st.i + 1 }, String(st.i + 1)));
+        b.setAttribute("aria-label", `${name}: ${st.c === "B" ? "black" : "white"} stone ${st.i + 1}`);
+      } else {
+        const m = mark(k);
+        if (m) b.append(m.child);
+        b.setAttribute("aria-label", m && m.label ? `${name}: ${m.label}` : name);
+      }
+      b.disabled = !open(st);
+    }
+    this.showCursor();
+  }
+}
+
+/** A small board of `stones` ([x, y, colour] in order) with its grid;
+ * `win` lists the points of a winning line to highlight. */
+export function miniBoard(stones, attrs = {}, win = [], coords = false, n = 15) {
+  const board = el("div", { class: "mini" + (coords ? " coords" : ""), ...attrs });
+  const at = new Map(stones.map(([x, y, c], i) => [key(x, y), [c, i]]));
+  const line = new Set(win.map(([x, y]) => key(x, y)));
+  layOut(board, n, (x, y) => {
+    const st = at.get(key(x, y));
+    const cell = el("span", { "data-x": x, "data-y": y });
+    if (st) {
+      cell.className = st[0] === "B" ? "b" : "w";
+      cell.dataset.n = st[1] + 1;
+      if (st[1] === stones.length - 1) cell.classList.add("last");
+      if (line.has(key(x, y))) cell.classList.add("win");
+    }
+    return cell;
+  }, coords);
+  board.dataset.stones = stones.length;
+  return board;
+}

@@ -1,0 +1,119 @@
+// Game records: SGF (ours, c-gomoku-cli's, Piskvork's) and Piskvork's PSQ,
+// read into games of moves ([x, y, "B"|"W"] in order) and written as SGF.
+// No page in here: node runs it as it is (e2e/record.test.mjs).
+/** The largest record read: a file of more bytes, or a text of more characters, is refused. */
+export const MAX_RECORD = 1 << 20;
+
+/** The games of an SGF collection: [{size, moves, name}], main lines only. */
+export function parseSgf(text) {
+  let i = 0;
+  const fail = (why) => { throw new Error(`SGF: ${why} (character ${i + 1})`); };
+  const ws = () => { while (i < text.length && /\s/.test(text[i])) i++; };
+  const value = () => {
+    let v = "";
+    for (i++; i < text.length && text[i] !== "]"; i++) v += text[i] === "\\" ? text[++i] ?? "" : text[i];
+    if (i >= text.length) fail("a value has no closing ]");
+    i++;
+    return v;
+  };
+  const node = () => {
+    const props = [];
+    for (;;) {
+      ws();
+      const m = /^[A-Za-z]+/.exec(text.slice(i, i + 16));
+      if (!m) return props;
+      i += m[0].length;
+      ws();
+      if (text[i] !== "[") fail(`property ${m[0]} has no value`);
+      const values = [];
+      while (text[i] === "[") { values.push(value()); ws(); }
+      props.push([m[0].toUpperCase(), values]);
+    }
+  };
+  const tree = (depth) => {
+    if (depth > 64) fail("variations nested too deep");
+    i++; // (
+    const nodes = [];
+    let variation = false;
+    for (;;) {
+      ws();
+      if (i >= text.length) fail("the game has no closing )");
+      const c = text[i];
+      if (c === ";") { i++; nodes.push(node()); }
+      else if (c === "(") { const sub = tree(depth + 1); if (!variation) nodes.push(...sub); variation = true; }
+      else if (c === ")") { i++; return nodes; }
+      else fail(`unexpected '${c}'`);
+    }
+  };
+  const games = [];
+  for (;;) {
+    ws();
+    if (i >= text.length) break;
+    if (text[i] !== "(") fail("a game must start with (;");
+    games.push(sgfGame(tree(0), games.length + 1));
+  }
+  if (!games.length) throw new Error("SGF: no game in the file");
+  return games;
+}
+
+function sgfGame(nodes, number) {
+  let size = 15;
+  const info = {};
+  for (const [k, v] of nodes[0] || []) info[k] = v[0];
+  if (info.SZ !== undefined) {
+    const [w, h] = info.SZ.split(":").map(Number);
+    if (h !== undefined && h !== w) throw new Error(`game ${number}: the board is ${w}x${h}; only square boards are supported`);
+    size = w;
+  }
+  if (!(size >= 5 && size <= 20)) throw new Error(`game ${number}: board size ${info.SZ} is not supported (5 to 20)`);
+  const moves = [];
+  const put = (v, c) => {
+    if (v === "" || (v === "tt" && size <= 19)) return; // a pass
+    const x = v.charCodeAt(0) - 97, y = v.charCodeAt(1) - 97;
+    if (v.length !== 2 || !(x >= 0 && x < size && y >= 0 && y < size)) throw new Error(`game ${number}: point [${v}] is off the ${size}x${size} board`);
+    if (moves.some((m) => m[0] === x && m[1] === y)) throw new Error(`game ${number}: point [${v}] holds two stones`);
+    moves.push([x, y, c]);
+  };
+  for (const props of nodes) {
+    for (const [k, values] of props) {
+      if (k === "AB" || k === "AW") for (const v of values) put(v, k[1]);
+      if (k === "B" || k === "W") put(values[0], k);
+    }
+  }
+  const names = info.PB || info.PW ? `${info.PB || "?"} (black) – ${info.PW || "?"} (white)` : info.GN || `game ${number}`;
+  return { size, moves, name: `${names}${info.RE ? ", " + info.RE : ""}` };
+}
+
+/** Piskvork's PSQ: a header `Piskvorky WxH, ...`, then `x,y,time` lines from 1, black first. */
+export function parsePsq(text) {
+  const lines = text.split(/\r?\n/);
+  const m = /^Piskvorky (\d+)x(\d+)/.exec(lines[0]);
+  if (!m || m[1] !== m[2]) throw new Error("PSQ: the first line must read Piskvorky NxN (a square board)");
+  const size = Number(m[1]);
+  if (size < 5 || size > 20) throw new Error(`PSQ: board size ${size} is not supported (5 to 20)`);
+  const moves = [];
+  for (const line of lines.slice(1)) {
+    const p = /^\s*(\d+),(\d+)(,\d+)?\s*$/.exec(line);
+    if (!p) break;
+    const x = Number(p[1]) - 1, y = Number(p[2]) - 1;
+    if (!(x >= 0 && x < size && y >= 0 && y < size)) throw new Error(`PSQ: point ${p[1]},${p[2]} is off the ${size}x${size} board`);
+    if (moves.some((q) => q[0] === x && q[1] === y)) throw new Error(`PSQ: point ${p[1]},${p[2]} holds two stones`);
+    moves.push([x, y, moves.length % 2 ? "W" : "B"]);
+  }
+  return [{ size, moves, name: "Piskvork game" }];
+}
+
+/** The games of a record, SGF or PSQ told by its first characters: [{size, moves, name}]; a bad record throws one line. */
+export function parseRecord(text) {
+  if (text.length > MAX_RECORD) throw new Error(`the record is over ${MAX_RECORD >> 10} KiB`);
+  const t = text.replace(/^\uFEFF/, "").trim();
+  if (t.startsWith("(")) return parseSgf(t);
+  if (t.startsWith("Piskvorky")) return parsePsq(t);
+  throw new Error("not a game record: an SGF starts with (; and a PSQ with Piskvorky");
+}
+
+/** `moves` ([x, y, colour]) on a board of `size` as SGF, in the judge's form. */
+export function toSgf(size, moves) {
+  const p = ([x, y]) => String.fromCharCode(97 + x, 97 + y);
+  return `(;FF[4]GM[4]CA[UTF-8]SZ[${size}]AP[inarow serve analysis]${moves.map((m) => `;${m[2]}[${p(m)}]`).join("")})\n`;
+}

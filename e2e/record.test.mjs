@@ -1,0 +1,57 @@
+// Unit tests of the page's game records (crates/web/page/record.js), run in
+// node as the browser runs the file: SGF collections, variations, set-up
+// stones, passes and escapes; PSQ; refusals in one line; SGF written back.
+import { readFileSync } from "node:fs";
+import { assert, test } from "./harness.mjs";
+
+const source = readFileSync(new URL("../crates/web/page/record.js", import.meta.url), "utf8");
+const { parseRecord, parsePsq, parseSgf, toSgf, MAX_RECORD } =
+  await import("data:text/javascript," + encodeURIComponent(source));
+
+const same = (got, want, what) => assert(JSON.stringify(got) === JSON.stringify(want), `${what}: ${JSON.stringify(got)}`);
+const refusal = (text) => { try { parseRecord(text); } catch (e) { return e.message; } return null; };
+
+test("records: SGF main lines, set-up stones, passes, escapes and names", async () => {
+  const [g] = parseSgf("(;FF[4]SZ[9]PB[a\\]b]PW[c]RE[B+]AB[aa][bb]AW[cc];W[dd];B[];W[ee](;B[ff])(;B[gg]))");
+  same(g.size, 9, "size");
+  same(g.moves, [[0, 0, "B"], [1, 1, "B"], [2, 2, "W"], [3, 3, "W"], [4, 4, "W"], [5, 5, "B"]], "moves of the main line");
+  same(g.name, "a]b (black) – c (white), B+", "name");
+  const games = parseSgf("(;SZ[15];B[hh])\n(;GN[second];B[aa];W[tt])");
+  same(games.map((x) => [x.name, x.moves.length]), [["game 1", 1], ["second", 1]], "a collection, tt a pass");
+  same(parseSgf("(;SZ[20];B[tt])")[0].moves, [[19, 19, "B"]], "tt a point on 20x20");
+});
+
+test("records: PSQ, told apart from SGF by its first line", async () => {
+  const [g] = parseRecord("\uFEFFPiskvorky 15x15, 11:11, 0\r\n8,8,0\r\n9,9,120\r\n8,9\r\n-1\r\nbrain.exe\r\n");
+  same(g, { size: 15, moves: [[7, 7, "B"], [8, 8, "W"], [7, 8, "B"]], name: "Piskvork game" }, "PSQ game");
+  same(parsePsq("Piskvorky 5x5\n")[0].moves, [], "no moves");
+});
+
+test("records: bad records are refused in one line", async () => {
+  for (const [text, want] of [
+    ["(;SZ[15];B[hh];W[hh])", "game 1: point [hh] holds two stones"],
+    ["(;SZ[15];B[zz])", "point [zz] is off the 15x15 board"],
+    ["(;SZ[15:13])", "only square boards are supported"],
+    ["(;SZ[4])", "board size 4 is not supported (5 to 20)"],
+    ["(;SZ[15];B[hh", "a value has no closing ]"],
+    ["(;SZ[15];B", "property B has no value"],
+    ["(;B[aa]) x", "a game must start with (;"],
+    ["(".repeat(80) + ";", "variations nested too deep"],
+    ["Piskvorky 15x13\n1,1", "PSQ: the first line must read Piskvorky NxN"],
+    ["Piskvorky 21x21\n", "PSQ: board size 21 is not supported"],
+    ["Piskvorky 15x15\n16,1,0\n", "PSQ: point 16,1 is off the 15x15 board"],
+    ["Piskvorky 15x15\n1,1,0\n1,1,0\n", "PSQ: point 1,1 holds two stones"],
+    ["hello", "not a game record"],
+    ["(;" + " ".repeat(MAX_RECORD) + ")", "the record is over 1024 KiB"],
+  ]) {
+    const why = refusal(text);
+    assert(why !== null && why.includes(want) && !why.includes("\n"), `${text.slice(0, 40)}: ${why}`);
+  }
+});
+
+test("records: the board written as SGF reads back as the same game", async () => {
+  const moves = [[7, 7, "B"], [8, 7, "W"], [19, 0, "B"]];
+  const sgf = toSgf(20, moves);
+  assert(sgf.startsWith("(;FF[4]GM[4]CA[UTF-8]SZ[20]AP[inarow serve analysis];B[hh];W[ih];B[ta])"), sgf);
+  same(parseRecord(sgf)[0].moves, moves, "read back");
+});
