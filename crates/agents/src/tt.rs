@@ -1,8 +1,8 @@
 //! The transposition table: positions already searched, keyed by hash.
 //!
-//! [`Bound`] and [`Entry`] are what every search of the workspace stores,
-//! this crate's [`Search`](crate::Search) and the gomoku engine's alike; each
-//! keeps its own [`Table`] with the replacement rule that suits it.
+//! [`Bound`] and [`Entry`] are what this crate's searches store
+//! ([`Search`](crate::Search) over any game); the gomoku engine keeps a
+//! table of its own, packed for its search.
 
 use inarow_core::Point;
 
