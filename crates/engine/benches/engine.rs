@@ -56,7 +56,7 @@ fn tactical_suite(c: &mut Criterion) {
     let mut group = c.benchmark_group("vcf");
     group.sample_size(10);
     group.bench_function("solve the 24-position suite", |bench| {
-        let mut vcf = Vcf::new(1_000_000, 40);
+        let mut vcf = Vcf::new(1_000_000);
         bench.iter(|| {
             for p in &suite {
                 let mut b = board_of(&p.game, None).unwrap();

@@ -66,7 +66,7 @@ fn main() {
     let suite = generate_suite(11, 24, 4);
     let longest = suite.iter().map(|p| p.attacks).max().unwrap_or(0);
     let start = Instant::now();
-    let mut vcf = Vcf::new(1_000_000, 40);
+    let mut vcf = Vcf::new(1_000_000);
     let mut solved = 0;
     for p in &suite {
         let mut b = board_of(&p.game, None).expect("live board");

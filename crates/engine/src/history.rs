@@ -4,13 +4,14 @@
 use inarow_core::Player;
 
 use crate::board::CELLS;
+use crate::movepick::Move;
 
 /// Move-ordering memory of one search: butterfly history by colour and
 /// point, with gravity so scores stay within `[-HISTORY_MAX, HISTORY_MAX]`,
 /// and the counter move to each move.
 pub struct History {
     scores: [Vec<i32>; 2],
-    counters: [Vec<u16>; 2],
+    counters: [Vec<Option<Move>>; 2],
 }
 
 /// The bound of history scores.
@@ -20,7 +21,7 @@ impl Default for History {
     fn default() -> History {
         History {
             scores: [vec![0; CELLS], vec![0; CELLS]],
-            counters: [vec![u16::MAX; CELLS], vec![u16::MAX; CELLS]],
+            counters: [vec![None; CELLS], vec![None; CELLS]],
         }
     }
 }
@@ -44,14 +45,13 @@ impl History {
     /// The move that last refuted `colour`'s opponent playing `previous`.
     #[inline]
     pub fn counter(&self, colour: Player, previous: usize) -> Option<usize> {
-        let m = self.counters[colour.index()][previous];
-        (m != u16::MAX).then_some(usize::from(m))
+        self.counters[colour.index()][previous].map(Move::index)
     }
 
     /// Remembers `reply` as `colour`'s refutation of `previous`.
     #[inline]
     pub fn set_counter(&mut self, colour: Player, previous: usize, reply: usize) {
-        self.counters[colour.index()][previous] = reply as u16;
+        self.counters[colour.index()][previous] = Some(Move::at(reply));
     }
 
     /// Shrinks every score (between moves of a game: old lessons count less).

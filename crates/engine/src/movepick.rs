@@ -16,6 +16,7 @@
 //! four, a three with a two or two twos set up the next threat), killers,
 //! the counter move and the history of cuts.
 
+use std::num::NonZeroU16;
 use std::sync::LazyLock;
 
 use inarow_core::Player;
@@ -23,6 +24,28 @@ use inarow_core::Player;
 use crate::board::{Board, MAX_SIZE};
 use crate::eval::no_four_to_come;
 use crate::pattern::{PATTERNS, Pattern, Threat, threat_of};
+
+/// A move the search remembers (a killer, the move of a ply, a line, a
+/// counter move): the grid index of its point in two bytes, none of them
+/// set aside to mean "no move", so that an absent move is `None`
+/// (`Option<Move>` is two bytes too).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move(NonZeroU16);
+
+impl Move {
+    /// The move onto grid point `i`.
+    #[inline]
+    pub fn at(i: usize) -> Move {
+        debug_assert!(i < usize::from(u16::MAX));
+        Move(NonZeroU16::MIN.saturating_add(i as u16))
+    }
+
+    /// The grid index of the move's point.
+    #[inline]
+    pub fn index(self) -> usize {
+        usize::from(self.0.get() - 1)
+    }
+}
 
 /// A fixed-capacity list of moves with ordering scores: no allocation.
 #[derive(Clone)]
@@ -372,6 +395,15 @@ const CLASS_BONUS: [i32; 16] = {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_move_keeps_its_point_and_none_costs_nothing() {
+        use crate::board::CELLS;
+        for i in [0, 1, 33, CELLS - 1] {
+            assert_eq!(Move::at(i).index(), i);
+        }
+        assert_eq!(std::mem::size_of::<Option<Move>>(), 2);
+    }
 
     #[test]
     fn classes_are_ordered_like_the_threats_they_refine() {

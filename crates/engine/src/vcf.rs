@@ -15,6 +15,9 @@ use crate::pattern::{HALF, Threat};
 
 const FAIL_SLOTS: usize = 1 << 16;
 
+/// The most attacking moves a line may have: deeper than any VCF met in play.
+pub const MAX_ATTACKS: usize = 40;
+
 /// A VCF solver with its own node budget and failure cache.
 pub struct Vcf {
     failed: Vec<(u64, usize)>,
@@ -23,34 +26,22 @@ pub struct Vcf {
     budget: u64,
     /// The budget of the search under way (cut short at the deadline).
     limit: u64,
-    max_depth: usize,
     line: Vec<usize>,
     deadline: Option<Instant>,
 }
 
-impl Default for Vcf {
-    fn default() -> Self {
-        Vcf::new(100_000, 40)
-    }
-}
-
 impl Vcf {
-    /// A solver that searches at most `limit` nodes and `max_depth` attacking moves.
-    pub fn new(limit: u64, max_depth: usize) -> Vcf {
+    /// A solver that searches at most `limit` nodes and [`MAX_ATTACKS`]
+    /// attacking moves.
+    pub fn new(limit: u64) -> Vcf {
         Vcf {
             failed: vec![(0, 0); FAIL_SLOTS],
             nodes: 0,
             budget: limit,
             limit,
-            max_depth,
-            line: Vec::with_capacity(2 * max_depth + 2),
+            line: Vec::with_capacity(2 * MAX_ATTACKS + 2),
             deadline: None,
         }
-    }
-
-    /// Changes the node budget for the next searches.
-    pub fn set_limit(&mut self, limit: u64) {
-        self.budget = limit;
     }
 
     /// Stops searching at `deadline` (a failure, as if the budget ran out).
@@ -77,7 +68,7 @@ impl Vcf {
         self.limit = self.budget;
         self.line.clear();
         let me = b.to_move();
-        self.attack(b, me, self.max_depth)
+        self.attack(b, me, MAX_ATTACKS)
     }
 
     fn attack(&mut self, b: &mut Board, me: Player, depth: usize) -> bool {

@@ -68,7 +68,7 @@ fn filling_a_gap_that_makes_six_is_no_win() {
         assert_eq!(b.threat_count(Player::X, Threat::Five) > 0, five);
         // The threat search and the core's prover agree: freestyle wins
         // at once, exact five has no win by fours here at all.
-        let line = Vcf::new(1_000_000, 40).solve(&mut b);
+        let line = Vcf::new(1_000_000).solve(&mut b);
         assert_eq!(line.is_some(), five, "{rule:?}: {line:?}");
         assert_eq!(proves_vcf(&mut g, 4), five, "{rule:?}");
         let found = searcher().search(&mut b, Limits::depth(4));

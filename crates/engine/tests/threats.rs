@@ -41,7 +41,7 @@ fn random_middlegame(
 fn engine_line(game: &Mnk) -> Option<Vec<inarow_core::Point>> {
     let mut b = board_of(game, None).unwrap();
     let before = b.hash();
-    let line = Vcf::new(1_000_000, 40).solve(&mut b);
+    let line = Vcf::new(1_000_000).solve(&mut b);
     assert_eq!(
         b.hash(),
         before,

@@ -107,6 +107,9 @@ params! {
     /// First aspiration window half-width; 0 searches every iteration with
     /// a full window.
     aspiration = 169, 0, 2000;
+    /// Aspiration half-width past which a failing iteration is searched
+    /// again with a full window.
+    aspiration_max = 4000, 500, 100000;
     /// Depth a four's forced block costs, hundredths (100: a whole ply).
     block_cost = 3, 0, 100;
     /// Depth a four costs, hundredths.
@@ -123,6 +126,9 @@ params! {
     /// Node budget of a quick VCF at the root before the tree (0: none): a
     /// short win by fours is played without growing a tree for it.
     root_vcf_nodes = 3000, 0, 100000;
+    /// History bonus of a cut per squared ply of depth (capped at
+    /// `history_max`).
+    history_scale = 16, 1, 256;
     /// Greatest history bonus of one cut.
     history_max = 578, 100, 20000;
     /// Ordering weight of the history score, in 1/16.
@@ -132,12 +138,29 @@ params! {
     order_setup = 300, 0, 3000;
     /// Ordering weight of what a move takes from the opponent by its class.
     order_block = 150, 0, 3000;
+    /// Ordering bonus of the quiet move that last cut at this ply (the
+    /// first killer).
+    order_killer = 500, 0, 5000;
+    /// Ordering bonus of the second killer and of the counter move to the
+    /// opponent's last.
+    order_counter = 300, 0, 5000;
     /// Defend against the opponent's three-three as against a four-three
     /// (1) or not (0).
     defend_three_three = 1, 0, 1;
 }
 
+/// Nodes between two looks at the clock and the node budget: often enough
+/// to stop within a millisecond, seldom enough to cost nothing.
+pub const CLOCK_NODES: u64 = 1024;
+
 impl Params {
+    /// Whether the opponent's three-threes are answered as forks
+    /// ([`Params::defend_three_three`] is 1).
+    #[inline]
+    pub fn defends_three_three(&self) -> bool {
+        self.defend_three_three != 0
+    }
+
     /// Sets `name` to `value`, or says why it cannot be.
     pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
         let (_, _, min, max) = *Params::TABLE

@@ -16,6 +16,21 @@
 //! a pass is cut (null move). Depth is counted in hundredths of a ply, so a
 //! four's forced block can cost nothing and a four or a defence a tunable
 //! part of a ply. Every number is in [`Params`].
+//!
+//! A node of [`Tree::pvs`] goes through these steps, numbered in the code
+//! as Stockfish and Rapfi number theirs:
+//!
+//! 1. past the horizon, the leaf search (`search/vcf.rs`);
+//! 2. count the node, watch the clock, settle what threats decide;
+//! 3. mate distance pruning;
+//! 4. the transposition table;
+//! 5. what the node must answer, the static evaluation, improving;
+//! 6. pruning before any move: reverse futility, razoring, null move;
+//! 7. internal iterative reduction;
+//! 8. the moves, exactly the answers when the node must answer, ordered;
+//! 9. the loop: (a) late move pruning, (b) the move's depth cost and its
+//!    reduction, (c) the searches of PVS, (d) a new best, a cut's reward;
+//! 10. the result, stored with its bound.
 
 use std::time::{Duration, Instant};
 
@@ -25,39 +40,37 @@ use crate::board::Board;
 use crate::eval::{Evaluator, decided, four_three_wins, no_four_to_come, three_three_wins};
 use crate::history::History;
 use crate::movepick::{
-    self, Answer, MoveList, class_bonus, generate, is_forcing, is_quiet, point_score,
+    self, Answer, Move, MoveList, class_bonus, generate, is_forcing, is_quiet, point_score,
 };
 use crate::pattern::Threat;
 use crate::score::{DECIDED, WIN, is_decided, loss_in, win_in};
+use crate::search::params::CLOCK_NODES;
 use crate::search::{Found, Limits, MAX_PLY, ONE_PLY, Options, PV_LIMIT, Params};
 use crate::tt::{Bound, Table};
 use crate::vcf::Vcf;
 
 const ONE: i32 = ONE_PLY;
 const INFINITE: i32 = WIN + 1;
-const NO_MOVE: u16 = u16::MAX;
 /// Node budget of the threat search that confirms a win found by the tree.
 const CONFIRM_NODES: u64 = 20_000;
+/// Quiet moves a node remembers having tried, to lower their history when
+/// a later move cuts.
+const TRIED_QUIETS: usize = 32;
+/// How late a node that must answer a three loses when every answer loses
+/// by force: the four, the block and the five (a fork takes two plies more).
+const THREAT_LOSS_PLIES: usize = 4;
+/// How late a node that must answer a fork loses (see [`THREAT_LOSS_PLIES`]).
+const FORK_LOSS_PLIES: usize = 6;
 
 /// What the search keeps about each ply of the line under way.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Frame {
     /// The static evaluation at this ply (for "improving").
     pub eval: i32,
-    /// The move played from this ply ([`NO_MOVE`] for a pass).
-    pub played: u16,
+    /// The move played from this ply (`None` for a pass).
+    pub played: Option<Move>,
     /// Quiet moves that caused cuts at this ply.
-    pub killers: [u16; 2],
-}
-
-impl Default for Frame {
-    fn default() -> Frame {
-        Frame {
-            eval: 0,
-            played: NO_MOVE,
-            killers: [NO_MOVE; 2],
-        }
-    }
+    pub killers: [Option<Move>; 2],
 }
 
 /// The selective searcher over an evaluation `E`; its tables live across
@@ -70,7 +83,7 @@ pub struct Tree<E: Evaluator> {
     history: History,
     pub(crate) stack: [Frame; MAX_PLY + 2],
     lists: Vec<MoveList>,
-    pub(crate) pv: Vec<[u16; MAX_PLY + 1]>,
+    pub(crate) pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pub(crate) pv_len: [usize; MAX_PLY + 1],
     /// Late-move reductions by depth (plies) and move number, hundredths.
     reductions: Vec<[i32; 64]>,
@@ -117,7 +130,7 @@ impl<E: Evaluator> Tree<E> {
             history: History::default(),
             stack: [Frame::default(); MAX_PLY + 2],
             lists: (0..=MAX_PLY).map(|_| MoveList::default()).collect(),
-            pv: vec![[NO_MOVE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             reductions,
             move_counts,
@@ -155,7 +168,7 @@ impl<E: Evaluator> Tree<E> {
         self.tt.new_search();
         self.history.age();
         for f in self.stack.iter_mut() {
-            f.killers = [NO_MOVE; 2];
+            f.killers = [None; 2];
         }
         let mut found = Found {
             best: 0,
@@ -176,7 +189,7 @@ impl<E: Evaluator> Tree<E> {
         if self.params.root_vcf_nodes > 0
             && b.threat_count(me, Threat::Block4) + b.threat_count(me, Threat::Four3) > 0
         {
-            let mut solver = Vcf::new(self.params.root_vcf_nodes as u64, 40);
+            let mut solver = Vcf::new(self.params.root_vcf_nodes as u64);
             solver.set_deadline(self.deadline);
             let line = solver.solve(b);
             self.nodes += solver.nodes();
@@ -188,7 +201,7 @@ impl<E: Evaluator> Tree<E> {
                 return self.finish(found);
             }
         }
-        let answer = movepick::answer(b, self.params.defend_three_three != 0);
+        let answer = movepick::answer(b, self.params.defends_three_three());
         let mut root = std::mem::take(&mut self.root);
         generate(b, answer, &mut root);
         if root.is_empty() {
@@ -219,8 +232,9 @@ impl<E: Evaluator> Tree<E> {
             found.depth = depth;
             found.pv = self.pv[0][..self.pv_len[0]]
                 .iter()
+                .flatten()
                 .take(PV_LIMIT)
-                .map(|&m| usize::from(m))
+                .map(|m| m.index())
                 .collect();
             if is_decided(s) && (WIN - s.abs()) as u32 <= depth {
                 break;
@@ -236,7 +250,7 @@ impl<E: Evaluator> Tree<E> {
             // A won position: where the win is by fours, report the
             // threat search's line, which every defence can be checked
             // against, rather than the table's.
-            let mut solver = Vcf::new(CONFIRM_NODES, 40);
+            let mut solver = Vcf::new(CONFIRM_NODES);
             solver.set_deadline(self.deadline);
             if let Some(line) = solver.solve(b).filter(|l| !self.excluded.contains(&l[0])) {
                 found.best = line[0];
@@ -293,7 +307,7 @@ impl<E: Evaluator> Tree<E> {
                 return (score, best, true);
             }
             window = window.saturating_mul(2);
-            if window > 4000 {
+            if window > self.params.aspiration_max {
                 (alpha, beta) = (-INFINITE, INFINITE);
             }
         }
@@ -374,7 +388,7 @@ impl<E: Evaluator> Tree<E> {
     #[inline]
     fn check_time(&mut self) {
         if self.nodes >= self.next_check {
-            self.next_check = self.nodes + 1024;
+            self.next_check = self.nodes + CLOCK_NODES;
             if self.deadline.is_some_and(|d| Instant::now() >= d) || self.nodes >= self.node_limit {
                 self.stopped = true;
             }
@@ -409,12 +423,12 @@ impl<E: Evaluator> Tree<E> {
     pub(crate) fn outcome(&self, b: &Board, ply: usize) -> Option<i32> {
         decided(b, ply)
             .or_else(|| four_three_wins(b, ply))
-            .or_else(|| (self.params.defend_three_three != 0).then(|| three_three_wins(b, ply))?)
+            .or_else(|| (self.params.defends_three_three()).then(|| three_three_wins(b, ply))?)
     }
 
     #[inline]
     pub(crate) fn play(&mut self, b: &mut Board, m: usize, ply: usize) {
-        self.stack[ply].played = m as u16;
+        self.stack[ply].played = Some(Move::at(m));
         b.play_unchecked(m);
         self.eval.put(b, m);
     }
@@ -427,7 +441,7 @@ impl<E: Evaluator> Tree<E> {
 
     #[inline]
     pub(crate) fn update_pv(&mut self, ply: usize, m: usize) {
-        self.pv[ply][ply] = m as u16;
+        self.pv[ply][ply] = Some(Move::at(m));
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let child_len = self.pv_len[ply + 1].max(ply + 1);
         head[ply][ply + 1..child_len].copy_from_slice(&tail[0][ply + 1..child_len]);
@@ -457,11 +471,12 @@ impl<E: Evaluator> Tree<E> {
     #[inline]
     fn bonus(&self, depth: i32) -> i32 {
         let d = depth / ONE;
-        (16 * d * d).min(self.params.history_max)
+        (self.params.history_scale * d * d).min(self.params.history_max)
     }
 
     /// The main search of a node `ply` plies from the root with `depth`
-    /// left (hundredths of a ply); `cut` marks an expected cut node.
+    /// left (hundredths of a ply); `cut` marks an expected cut node. Its
+    /// steps are numbered as in the module's documentation.
     pub(crate) fn pvs<const PV: bool>(
         &mut self,
         b: &mut Board,
@@ -474,88 +489,71 @@ impl<E: Evaluator> Tree<E> {
         if PV {
             self.pv_len[ply] = ply;
         }
+        // Step 1. Past the horizon: the leaf search.
         if depth < ONE {
             return self.vcf::<PV>(b, ply, alpha, beta, 0);
         }
+        // Step 2. Count the node, watch the clock, settle what the threats
+        // on the board already decide.
         if let Some(s) = self.enter(b, ply) {
             return s;
         }
-        // No line from here can beat a quicker win or lose slower than now.
+        // Step 3. Mate distance: no line from here can beat a quicker win
+        // or lose slower than now.
         alpha = alpha.max(loss_in(ply));
         beta = beta.min(win_in(ply + 1));
         if alpha >= beta {
             return alpha;
         }
+        // Step 4. The transposition table: a deep enough bound settles a
+        // node off the principal variation.
         let key = b.hash();
         let hit = self.tt.probe(key, ply);
         let tt_move = hit.and_then(|h| h.best).filter(|&m| b.is_empty(m));
         if !PV && let Some(s) = hit.and_then(|h| h.settles(depth, alpha, beta)) {
             return s;
         }
-        let me = b.to_move();
-        let opp = me.opponent();
+        // Step 5. What the node must answer; the static evaluation, and
+        // whether it improves on two plies ago.
         let p = self.params;
-        let answer = movepick::answer(b, p.defend_three_three != 0);
+        let answer = movepick::answer(b, p.defends_three_three());
         let eval = hit.map_or_else(|| self.eval.evaluate(b), |h| h.eval);
         self.stack[ply].eval = eval;
         let improving = ply >= 2 && eval > self.stack[ply - 2].eval;
-        let mut depth = depth;
-        if !PV && answer == Answer::Free && !is_decided(alpha) && !is_decided(beta) {
-            if depth < p.rfp_depth * ONE && eval - p.rfp_margin * depth / ONE >= beta {
-                return eval;
-            }
-            if depth < p.razor_depth * ONE
-                && eval + p.razor_base + p.razor_margin * depth / ONE < alpha
-            {
-                let v = self.vcf::<false>(b, ply, alpha - 1, alpha, 0);
-                if self.stopped {
-                    return 0;
-                }
-                if v < alpha {
-                    return v;
-                }
-            }
-            if p.nmp_depth > 0
-                && depth >= p.nmp_depth * ONE
-                && eval >= beta
-                && ply > 0
-                && self.stack[ply - 1].played != NO_MOVE
-                && no_four_to_come(b, opp)
-                && b.threat_count(opp, Threat::Three3) == 0
-            {
-                let r = p.nmp_base + p.nmp_scale * depth / ONE;
-                self.stack[ply].played = NO_MOVE;
-                b.set_to_move(opp);
-                let v = -self.pvs::<false>(b, ply + 1, -beta, -beta + 1, depth - r, !cut);
-                b.set_to_move(me);
-                if self.stopped {
-                    return 0;
-                }
-                if v >= beta {
-                    return if is_decided(v) { beta } else { v };
-                }
-            }
+        // Step 6. Pruning before any move: reverse futility, razoring,
+        // null move.
+        if !PV
+            && answer == Answer::Free
+            && let Some(s) = self.prune_node(b, ply, alpha, beta, depth, cut, eval)
+        {
+            return s;
         }
+        // Step 7. Internal iterative reduction: without a table move a
+        // deep node is searched a ply shallower.
+        let mut depth = depth;
         if tt_move.is_none() && p.iir_depth > 0 && depth >= p.iir_depth * ONE {
             depth -= ONE;
         }
 
+        // Step 8. The moves: exactly the answers when the node must
+        // answer, ordered; none means every move loses by force.
         let mut list = std::mem::take(&mut self.lists[ply]);
         generate(b, answer, &mut list);
         if list.is_empty() {
             self.lists[ply] = list;
-            // Every move loses by force: as late as the threat allows.
+            // As late as the threat allows.
             return match answer {
-                Answer::Fork => loss_in(ply + 6),
-                _ => loss_in(ply + 4),
+                Answer::Fork => loss_in(ply + FORK_LOSS_PLIES),
+                _ => loss_in(ply + THREAT_LOSS_PLIES),
             };
         }
         self.order(b, &mut list, ply, tt_move);
 
+        // Step 9. The loop over the moves.
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = None;
-        let mut tried_quiet = [0u16; 32];
+        let mut tried_quiet = [None; TRIED_QUIETS];
         let mut quiets = 0;
         let move_count =
             self.move_counts[usize::from(improving)][(depth / ONE).clamp(0, 63) as usize];
@@ -570,9 +568,10 @@ impl<E: Evaluator> Tree<E> {
         for k in 0..list.len() {
             let m = list.get(k);
             let quiet = is_quiet(b, m);
-            // A late move of a free node, once a move has not lost by force,
-            // may be pruned: a quiet one past the move count or when futile,
-            // a set-up past its share of the count, a forcing move never.
+            // Step 9a. Late move pruning: a late move of a free node, once
+            // a move has not lost by force, may be skipped: a quiet one
+            // past the move count or when futile, a set-up past its share
+            // of the count, a forcing move never.
             let late = !PV && answer == Answer::Free && k > 0 && best_score > -DECIDED;
             if late
                 && if quiet {
@@ -583,39 +582,21 @@ impl<E: Evaluator> Tree<E> {
             {
                 continue;
             }
+            // Step 9b. The depth the move costs, and how much a late one
+            // is reduced.
             let new_depth = depth - self.cost(b, m, answer);
-            let history = self.history.score(me, m);
-            let threat = b.threat(m, me);
+            let r = if k == 0 {
+                0
+            } else {
+                self.late_reduction::<PV>(b, m, k, depth, answer, cut, improving, quiet)
+            };
+            // Step 9c. Search it: the first move with the full window, the
+            // rest with a null window, reduced, then again unreduced and
+            // with the full window while they beat alpha.
             self.play(b, m, ply);
             let score = if k == 0 {
                 -self.pvs::<PV>(b, ply + 1, -beta, -alpha, new_depth, !PV && !cut)
             } else {
-                let mut r = 0;
-                let defending = matches!(answer, Answer::Three | Answer::Fork);
-                if defending && p.lmr_defence > 0 && depth >= 2 * ONE {
-                    r = (self.reduction(depth, k) * p.lmr_defence / 100
-                        - history * ONE / p.lmr_history)
-                        .max(0);
-                } else if answer == Answer::Free && depth >= 2 * ONE {
-                    r = self.reduction(depth, k);
-                    if PV {
-                        r -= p.lmr_pv;
-                    }
-                    if cut {
-                        r += p.lmr_cut;
-                    }
-                    if improving {
-                        r -= p.lmr_improving;
-                    }
-                    if !quiet {
-                        r -= p.lmr_setup;
-                    }
-                    if threat >= Threat::Flex3 {
-                        r -= p.lmr_threat;
-                    }
-                    r -= history * ONE / p.lmr_history;
-                    r = r.max(0);
-                }
                 let reduced = (new_depth - r).max(new_depth.min(ONE));
                 let mut s = -self.pvs::<false>(b, ply + 1, -alpha - 1, -alpha, reduced, true);
                 if s > alpha && reduced < new_depth && !self.stopped {
@@ -631,6 +612,7 @@ impl<E: Evaluator> Tree<E> {
                 self.lists[ply] = list;
                 return 0;
             }
+            // Step 9d. A new best move; a cut rewards it.
             if score > best_score {
                 best_score = score;
                 if score > alpha {
@@ -645,14 +627,15 @@ impl<E: Evaluator> Tree<E> {
                     }
                 }
             }
-            if quiet && quiets < tried_quiet.len() {
-                tried_quiet[quiets] = m as u16;
+            if quiet && quiets < TRIED_QUIETS {
+                tried_quiet[quiets] = Some(Move::at(m));
                 quiets += 1;
             }
         }
         self.lists[ply] = list;
+        // Step 10. The result: the static score when every move was
+        // pruned, else the best score, stored with its bound.
         if best_score == -INFINITE {
-            // Every move was pruned: the static score stands.
             return eval.min(beta);
         }
         let bound = Bound::of(best_score, original_alpha, beta);
@@ -661,38 +644,161 @@ impl<E: Evaluator> Tree<E> {
         best_score
     }
 
+    /// Step 6 of [`Tree::pvs`] at a node off the principal variation that
+    /// need answer nothing: the score that settles it before any move is
+    /// tried, if any. Far above beta at shallow depth it stands (reverse
+    /// futility); far below alpha it is what the leaf search finds
+    /// (razoring); above beta even after a pass it is cut (null move).
+    #[allow(clippy::too_many_arguments)]
+    fn prune_node(
+        &mut self,
+        b: &mut Board,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        cut: bool,
+        eval: i32,
+    ) -> Option<i32> {
+        let p = self.params;
+        if is_decided(alpha) || is_decided(beta) {
+            return None;
+        }
+        if depth < p.rfp_depth * ONE && eval - p.rfp_margin * depth / ONE >= beta {
+            return Some(eval);
+        }
+        if depth < p.razor_depth * ONE && eval + p.razor_base + p.razor_margin * depth / ONE < alpha
+        {
+            let v = self.vcf::<false>(b, ply, alpha - 1, alpha, 0);
+            if self.stopped {
+                return Some(0);
+            }
+            if v < alpha {
+                return Some(v);
+            }
+        }
+        let me = b.to_move();
+        let opp = me.opponent();
+        if p.nmp_depth > 0
+            && depth >= p.nmp_depth * ONE
+            && eval >= beta
+            && self.previous(ply).is_some()
+            && no_four_to_come(b, opp)
+            && b.threat_count(opp, Threat::Three3) == 0
+        {
+            let r = p.nmp_base + p.nmp_scale * depth / ONE;
+            self.stack[ply].played = None;
+            b.set_to_move(opp);
+            let v = -self.pvs::<false>(b, ply + 1, -beta, -beta + 1, depth - r, !cut);
+            b.set_to_move(me);
+            if self.stopped {
+                return Some(0);
+            }
+            if v >= beta {
+                return Some(if is_decided(v) { beta } else { v });
+            }
+        }
+        None
+    }
+
+    /// Step 9b of [`Tree::pvs`]: how much the `k`th move `m` (not the
+    /// first) is reduced. At a free node by ln depth · ln move number, less
+    /// on the principal variation, for improving positions, set-ups and
+    /// threats, more at expected cut nodes; at a node answering a three or
+    /// a fork by a share of that; by good history less everywhere.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn late_reduction<const PV: bool>(
+        &self,
+        b: &Board,
+        m: usize,
+        k: usize,
+        depth: i32,
+        answer: Answer,
+        cut: bool,
+        improving: bool,
+        quiet: bool,
+    ) -> i32 {
+        let p = self.params;
+        if depth < 2 * ONE {
+            return 0;
+        }
+        let me = b.to_move();
+        let history = self.history.score(me, m);
+        let defending = matches!(answer, Answer::Three | Answer::Fork);
+        if defending && p.lmr_defence > 0 {
+            return (self.reduction(depth, k) * p.lmr_defence / 100
+                - history * ONE / p.lmr_history)
+                .max(0);
+        }
+        if answer != Answer::Free {
+            return 0;
+        }
+        let mut r = self.reduction(depth, k);
+        if PV {
+            r -= p.lmr_pv;
+        }
+        if cut {
+            r += p.lmr_cut;
+        }
+        if improving {
+            r -= p.lmr_improving;
+        }
+        if !quiet {
+            r -= p.lmr_setup;
+        }
+        if b.threat(m, me) >= Threat::Flex3 {
+            r -= p.lmr_threat;
+        }
+        (r - history * ONE / p.lmr_history).max(0)
+    }
+
     /// After `m` caused a cut: history bonus for it (penalties for the
     /// quiet moves tried before it), killer and counter move.
-    fn reward(&mut self, b: &Board, ply: usize, m: usize, depth: i32, quiet: bool, tried: &[u16]) {
+    fn reward(
+        &mut self,
+        b: &Board,
+        ply: usize,
+        m: usize,
+        depth: i32,
+        quiet: bool,
+        tried: &[Option<Move>],
+    ) {
         let me = b.to_move();
         let bonus = self.bonus(depth);
         self.history.update(me, m, bonus);
-        for &q in tried {
-            self.history.update(me, usize::from(q), -bonus);
+        for q in tried.iter().flatten() {
+            self.history.update(me, q.index(), -bonus);
         }
         if quiet {
             let k = &mut self.stack[ply].killers;
-            if k[0] != m as u16 {
+            if k[0] != Some(Move::at(m)) {
                 k[1] = k[0];
-                k[0] = m as u16;
+                k[0] = Some(Move::at(m));
             }
         }
-        if ply > 0 && self.stack[ply - 1].played != NO_MOVE {
-            self.history
-                .set_counter(me, usize::from(self.stack[ply - 1].played), m);
+        if let Some(previous) = self.previous(ply) {
+            self.history.set_counter(me, previous, m);
         }
+    }
+
+    /// The opponent's move that led to the node `ply` plies from the root
+    /// (none at the root, or after a pass).
+    #[inline]
+    fn previous(&self, ply: usize) -> Option<usize> {
+        ply.checked_sub(1)
+            .and_then(|p| self.stack[p].played)
+            .map(Move::index)
     }
 
     fn order(&self, b: &Board, list: &mut MoveList, ply: usize, tt_move: Option<usize>) {
         let me: Player = b.to_move();
         let killers = self.stack[ply].killers;
-        let counter = (ply > 0 && self.stack[ply - 1].played != NO_MOVE)
-            .then(|| {
-                self.history
-                    .counter(me, usize::from(self.stack[ply - 1].played))
-            })
-            .flatten();
+        let counter = self
+            .previous(ply)
+            .and_then(|previous| self.history.counter(me, previous));
         let weight = self.params.history_weight;
+        let (killer, second) = (killers[0].map(Move::index), killers[1].map(Move::index));
         for k in 0..list.len() {
             let m = list.get(k);
             let mut s = point_score(b, m, me)
@@ -700,10 +806,10 @@ impl<E: Evaluator> Tree<E> {
                 + self.history.score(me, m) * weight / 256;
             if Some(m) == tt_move {
                 s += 1 << 28;
-            } else if killers[0] as usize == m {
-                s += 500;
-            } else if killers[1] as usize == m || Some(m) == counter {
-                s += 300;
+            } else if killer == Some(m) {
+                s += self.params.order_killer;
+            } else if second == Some(m) || counter == Some(m) {
+                s += self.params.order_counter;
             }
             list.set_score(k, s);
         }
