@@ -57,11 +57,22 @@ const EXACT_FIVE: u64 = 0xD1B5_4A32_D192_ED03;
 
 /// The state code of a colour's stones.
 #[inline]
-pub fn stone_of(p: Player) -> u8 {
+pub(crate) fn stone_of(p: Player) -> u8 {
     match p {
         Player::X => BLACK,
         Player::O => WHITE,
     }
+}
+
+/// What a point of the grid holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cell {
+    /// Nothing yet: a point to play.
+    Empty,
+    /// A stone of this colour (`Player::X` is black).
+    Stone(Player),
+    /// Off the board, or a point taken out of play.
+    Wall,
 }
 
 /// Errors when setting up or changing a board.
@@ -280,10 +291,15 @@ impl Board {
             .filter(|&i| self.is_empty(i))
     }
 
-    /// State of a grid point: `EMPTY`, `BLACK`, `WHITE` or `WALL`.
+    /// What grid point `i` holds.
     #[inline]
-    pub fn cell(&self, i: usize) -> u8 {
-        self.cells[i]
+    pub fn cell(&self, i: usize) -> Cell {
+        match self.cells[i] {
+            EMPTY => Cell::Empty,
+            BLACK => Cell::Stone(Player::X),
+            WHITE => Cell::Stone(Player::O),
+            _ => Cell::Wall,
+        }
     }
 
     /// True if the grid point is on the board and empty.
@@ -444,11 +460,19 @@ impl Board {
         self.take_back();
     }
 
-    /// Places `state` (a stone, or `WALL` for a point taken out of play)
-    /// without changing the side to move.
-    pub fn place(&mut self, x: usize, y: usize, state: u8) -> Result<(), BoardError> {
+    /// Places a stone of `colour` on `(x, y)` without changing the side to
+    /// move, or says why the point cannot take it.
+    pub fn place(&mut self, x: usize, y: usize, colour: Player) -> Result<(), BoardError> {
         let i = self.empty_index(x, y)?;
-        self.put(i, state);
+        self.put(i, stone_of(colour));
+        Ok(())
+    }
+
+    /// Takes `(x, y)` out of play (a Gomocup `BOARD` field 3): no stone may
+    /// go there and no line runs through it.
+    pub fn wall(&mut self, x: usize, y: usize) -> Result<(), BoardError> {
+        let i = self.empty_index(x, y)?;
+        self.put(i, WALL);
         Ok(())
     }
 
@@ -664,9 +688,15 @@ mod tests {
         let mut b = Board::new(15).unwrap();
         assert_eq!(b.play(15, 0), Err(BoardError::OffBoard(15, 0)));
         b.play(7, 7).unwrap();
-        assert_eq!(b.cell(b.index(7, 7)), BLACK);
+        assert_eq!(b.cell(b.index(7, 7)), Cell::Stone(Player::X));
+        assert_eq!(b.cell(b.index(7, 8)), Cell::Empty);
         assert_eq!(b.to_move(), Player::O);
         assert_eq!(b.play(7, 7), Err(BoardError::Occupied(7, 7)));
         assert_eq!(b.stones(), 1);
+        b.wall(8, 8).unwrap();
+        assert_eq!(b.cell(b.index(8, 8)), Cell::Wall);
+        assert_eq!(b.wall(8, 8), Err(BoardError::Occupied(8, 8)));
+        assert_eq!(b.place(8, 8, Player::O), Err(BoardError::Occupied(8, 8)));
+        assert_eq!(b.wall(15, 8), Err(BoardError::OffBoard(15, 8)));
     }
 }

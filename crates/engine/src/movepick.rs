@@ -423,7 +423,7 @@ mod tests {
 
     #[test]
     fn set_ups_are_prunable_and_threats_are_not() {
-        use crate::pattern::{BLACK, WHITE};
+        use Player::{O as WHITE, X as BLACK};
         // Black (to move): a two each way through (7,7), an open two
         // along row 10; white: three in a row on row 3.
         let mut b = Board::new(15).unwrap();

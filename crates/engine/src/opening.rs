@@ -22,7 +22,6 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::board::Board;
-use crate::pattern::{BLACK, WHITE};
 use crate::search::{Found, Limits, Searcher};
 
 /// Number of candidate opening shapes searched by the opener.
@@ -52,7 +51,7 @@ pub fn open(
         let shape = [stones[0], stones[1], stones[2]];
         let mut b = Board::with_rule(size, rule).expect("supported size");
         for (k, &(x, y)) in shape.iter().enumerate() {
-            b.place(x, y, if k < 2 { BLACK } else { WHITE })
+            b.place(x, y, if k < 2 { Player::X } else { Player::O })
                 .expect("distinct points");
         }
         b.set_to_move(Player::O);

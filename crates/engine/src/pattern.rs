@@ -102,14 +102,15 @@ impl Threat {
     ];
 }
 
-/// Cell states in a key: two bits per neighbour.
-pub const EMPTY: u8 = 0;
+/// Cell states in a key: two bits per neighbour ([`crate::board::Cell`]'s
+/// codes).
+pub(crate) const EMPTY: u8 = 0;
 /// A black stone.
-pub const BLACK: u8 = 1;
+pub(crate) const BLACK: u8 = 1;
 /// A white stone.
-pub const WHITE: u8 = 2;
+pub(crate) const WHITE: u8 = 2;
 /// Off the board (or a point no one may use).
-pub const WALL: u8 = 3;
+pub(crate) const WALL: u8 = 3;
 
 /// Half the window of a five: a five through a point lies within this many
 /// points on each side of it, so stones are only ever added there.

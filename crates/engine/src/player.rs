@@ -11,7 +11,7 @@ use inarow_core::{Game, Mnk, Player, Point};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::board::{Board, BoardError, stone_of};
+use crate::board::{Board, BoardError};
 use crate::opening;
 use crate::search::{Found, Limits, Options, Searcher};
 
@@ -153,7 +153,7 @@ pub fn board_of(game: &Mnk, stones: Option<usize>) -> Result<Board, PositionErro
     for y in 0..rows {
         for x in 0..cols {
             if let Some(p) = game.stone(Point::at(y, x, cols)) {
-                b.place(x, y, stone_of(p)).map_err(PositionError::Board)?;
+                b.place(x, y, p).map_err(PositionError::Board)?;
                 count[p.index()] += 1;
             }
         }

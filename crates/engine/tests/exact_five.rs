@@ -6,7 +6,7 @@
 use inarow_core::{Game, Mnk, Outcome, Player, Point, Rule};
 use inarow_engine::board::Board;
 use inarow_engine::movepick::{Answer, answer};
-use inarow_engine::pattern::{BLACK, Threat, WHITE};
+use inarow_engine::pattern::Threat;
 use inarow_engine::player::board_of;
 use inarow_engine::score::win_in;
 use inarow_engine::search::{Limits, Options, PV_LIMIT, Searcher};
@@ -24,10 +24,10 @@ const GAP: (usize, usize) = (6, 7);
 fn board(rule: Rule, black: &[(usize, usize)], white: &[(usize, usize)], to_move: Player) -> Board {
     let mut b = Board::with_rule(15, rule).unwrap();
     for &(x, y) in black {
-        b.place(x, y, BLACK).unwrap();
+        b.place(x, y, Player::X).unwrap();
     }
     for &(x, y) in white {
-        b.place(x, y, WHITE).unwrap();
+        b.place(x, y, Player::O).unwrap();
     }
     b.set_to_move(to_move);
     b

@@ -5,7 +5,13 @@
 
 use inarow_core::{Player, Rule};
 use inarow_engine::board::{Board, DIRS};
-use inarow_engine::pattern::{BLACK, EMPTY, PATTERNS, Pattern, WALL, WHITE, threat_of};
+use inarow_engine::pattern::{PATTERNS, Pattern, threat_of};
+
+// The reference model's own codes for what a point holds.
+const EMPTY: u8 = 0;
+const BLACK: u8 = 1;
+const WHITE: u8 = 2;
+const WALL: u8 = 3;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -175,7 +181,12 @@ fn random_board(rng: &mut ChaCha8Rng, n: usize, rule: Rule) -> (Board, Grid) {
             1..10 => BLACK,
             _ => WHITE,
         };
-        b.place(x, y, v).unwrap();
+        match v {
+            WALL => b.wall(x, y),
+            BLACK => b.place(x, y, Player::X),
+            _ => b.place(x, y, Player::O),
+        }
+        .unwrap();
         g.cells[y * n + x] = v;
     }
     (b, g)

@@ -29,7 +29,6 @@ use rand_chacha::ChaCha8Rng;
 
 use inarow_engine::board::Board;
 use inarow_engine::opening;
-use inarow_engine::pattern::{BLACK, WALL, WHITE};
 use inarow_engine::search::{Found, Limits, Options, Searcher};
 use inarow_engine::time::{self, Clock};
 
@@ -120,14 +119,22 @@ impl Pbrain {
         })
     }
 
-    /// A new board of the current size with `stones` placed in order.
-    fn fresh(&self, stones: impl IntoIterator<Item = (Point, u8)>) -> Result<Board, String> {
+    /// A new board of the current size with `stones` placed in order (a
+    /// colour's stone, or `None` for a point taken out of play).
+    fn fresh(
+        &self,
+        stones: impl IntoIterator<Item = (Point, Option<Player>)>,
+    ) -> Result<Board, String> {
         let size = self.board.as_ref().map(Board::size).ok_or_else(no_board)?;
         let mut b = Board::with_rule(size, self.rule).expect("size was accepted");
-        for (p, v) in stones {
+        for (p, stone) in stones {
             let i = b.index_of(p).map_err(|e| e.to_string())?;
             let (x, y) = b.xy(i);
-            b.place(x, y, v).map_err(|e| e.to_string())?;
+            match stone {
+                Some(colour) => b.place(x, y, colour),
+                None => b.wall(x, y),
+            }
+            .map_err(|e| e.to_string())?;
         }
         Ok(b)
     }
@@ -156,19 +163,19 @@ impl Brain for Pbrain {
         let b = self.board()?;
         let i = b.index_of(point).map_err(|e| e.to_string())?;
         let (x, y) = b.xy(i);
-        b.place(x, y, WHITE).map_err(|e| e.to_string())?;
+        b.place(x, y, Player::O).map_err(|e| e.to_string())?;
         self.think()
     }
 
     fn board(&mut self, stones: &[(Point, Field)]) -> Result<Decision, String> {
         let b = self
             .fresh(stones.iter().map(|&(p, field)| {
-                let v = match field {
-                    Field::Own => BLACK,
-                    Field::Opponent => WHITE,
-                    Field::Wall => WALL,
+                let stone = match field {
+                    Field::Own => Some(Player::X),
+                    Field::Opponent => Some(Player::O),
+                    Field::Wall => None,
                 };
-                (p, v)
+                (p, stone)
             }))
             .map_err(|e| format!("BOARD: {e}"))?;
         self.board = Some(b);
@@ -181,7 +188,7 @@ impl Brain for Pbrain {
                 stones
                     .iter()
                     .enumerate()
-                    .map(|(k, &p)| (p, if k % 2 == 0 { BLACK } else { WHITE })),
+                    .map(|(k, &p)| (p, Some([Player::X, Player::O][k % 2]))),
             )
             .map_err(|e| format!("SWAP2BOARD: {e}"))?;
         b.set_to_move(if stones.len() % 2 == 0 {

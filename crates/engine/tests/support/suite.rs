@@ -11,7 +11,7 @@ use inarow_core::{Game, Mnk, Player, Point, Rule};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use inarow_engine::board::{Board, stone_of};
+use inarow_engine::board::Board;
 use inarow_engine::movepick::{self, MoveList, class_bonus, generate, point_score};
 use inarow_engine::pattern::Threat;
 use inarow_engine::player::board_of;
@@ -350,8 +350,7 @@ pub fn board_under(game: &Mnk, rule: Rule) -> Board {
     let mut b = Board::with_rule(n, rule).expect("a supported size");
     for p in (0..n * n).map(|i| Point(i as u16)) {
         if let Some(colour) = game.stone(p) {
-            b.place(p.col(n), p.row(n), stone_of(colour))
-                .expect("a free point");
+            b.place(p.col(n), p.row(n), colour).expect("a free point");
         }
     }
     b.set_to_move(game.to_move());
