@@ -6,6 +6,9 @@
 //! results as JSON and SGF.
 //!
 //! - [`meta`]: bot folders and their `meta` files.
+//! - [`field`]: who plays: the bots folder and the organiser's orders
+//!   (renames, grants, `--strict`) made the field of a tournament, the
+//!   bots left out with their reasons.
 //! - [`process`]: a bot for one game, run by `inarow_sandbox` (contained
 //!   by the kernel: namespaces, Landlock, cgroups, resource limits; lines
 //!   within deadlines, end and kill), its silences turned into faults.
@@ -36,6 +39,7 @@
 //! how the judge stays unbreakable.
 #![deny(missing_docs)]
 
+pub mod field;
 pub mod local;
 pub mod meta;
 pub mod output;

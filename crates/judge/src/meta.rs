@@ -20,6 +20,8 @@ use serde::{Deserialize, Serialize};
 
 use inarow_sandbox::Program;
 
+use crate::field::{FieldError, GrantError};
+
 /// The largest meta file the judge reads, in bytes.
 pub const MAX_META_BYTES: u64 = 4096;
 
@@ -380,8 +382,8 @@ impl std::fmt::Display for Rename {
 /// Checks the extra read-only paths the organiser gave `bot`
 /// (`--allow-read FOLDER=PATH`): each must exist and open no other bot's
 /// folder (`folders`: every bot folder, left out or not; its own is
-/// skipped). Grants come back resolved; the error is one line.
-pub fn check_grants(bot: &mut BotMeta, folders: &[PathBuf]) -> Result<(), String> {
+/// skipped). Grants come back resolved.
+pub fn check_grants(bot: &mut BotMeta, folders: &[PathBuf]) -> Result<(), GrantError> {
     let others: Vec<PathBuf> = folders
         .iter()
         .filter(|f| **f != bot.folder)
@@ -392,7 +394,10 @@ pub fn check_grants(bot: &mut BotMeta, folders: &[PathBuf]) -> Result<(), String
         .iter()
         .map(|g| inarow_sandbox::paths::check_grant(g, &others))
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| format!("--allow-read for bot {}: {}", bot.name, e.0))?;
+        .map_err(|why| GrantError::ToBot {
+            bot: bot.name.clone(),
+            why,
+        })?;
     bot.grants = checked;
     Ok(())
 }
@@ -448,27 +453,17 @@ impl Survey {
         closed(&self.bots, &self.left_out)
     }
 
-    /// A tournament over `dir` needs two bots that may play: fewer is one
-    /// line, with the bots left out and why.
-    pub fn enough(&self, dir: &Path) -> Result<(), String> {
+    /// A tournament over `dir` needs two bots that may play: fewer is
+    /// [`FieldError::TooFew`], which names the bots left out and why.
+    pub fn enough(&self, dir: &Path) -> Result<(), FieldError> {
         if self.bots.len() >= 2 {
             return Ok(());
         }
-        let left_out = if self.left_out.is_empty() {
-            String::new()
-        } else {
-            let each: Vec<String> = self
-                .left_out
-                .iter()
-                .map(|l| format!("{}: {}", l.folder, l.reason))
-                .collect();
-            format!(" (left out: {})", each.join("; "))
-        };
-        Err(format!(
-            "{} holds {} bot(s) that can play; a tournament needs at least 2 folders with a good meta file{left_out}",
-            dir.display(),
-            self.bots.len()
-        ))
+        Err(FieldError::TooFew {
+            bots: dir.to_path_buf(),
+            playing: self.bots.len(),
+            left_out: self.left_out.clone(),
+        })
     }
 }
 
@@ -1017,7 +1012,7 @@ mod tests {
         for bad in [bots.join("bob"), bots.clone(), dir.path().join("none")] {
             let mut alice = found.bots[0].clone();
             alice.grants = vec![bad.clone()];
-            let err = check_grants(&mut alice, &all).unwrap_err();
+            let err = check_grants(&mut alice, &all).unwrap_err().to_string();
             assert!(err.starts_with("--allow-read for bot alice: "), "{err}");
             assert!(!err.contains('\n'));
         }
