@@ -337,7 +337,9 @@ fn say_forfeits(games: &[GameRecord]) {
         if let Some(forfeit) = &game.forfeit {
             let line = format!(
                 "game {}: {} forfeits: {}",
-                game.index, forfeit.by, forfeit.reason
+                game.index,
+                game.name(forfeit.by),
+                forfeit.reason()
             );
             say!("{}", escape(&line));
         }
@@ -485,8 +487,8 @@ fn debug(
             play_game(&tournament::board(rule), &mut house, &mut process)
         };
         drop(process);
-        let outcome = match (&record.winner, &record.forfeit) {
-            (_, Some(f)) => format!("{} forfeits: {}", f.by, f.reason),
+        let outcome = match (record.named(record.winner), &record.forfeit) {
+            (_, Some(f)) => format!("{} forfeits: {}", record.name(f.by), f.reason()),
             (Some(w), None) => format!("{w} wins with five"),
             (None, None) => "tie: the board is full".into(),
         };

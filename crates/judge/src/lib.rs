@@ -13,6 +13,9 @@
 //!   by the kernel: namespaces, Landlock, cgroups, resource limits; lines
 //!   within deadlines, end and kill), its silences turned into faults.
 //! - [`referee`]: one game, the Swap2 opening, forfeits.
+//! - [`record`]: what a game leaves: its record (seats, colours, the
+//!   answer to the opening, the ending, the fault a bot forfeited for) as
+//!   the results, part files and SGF records write it.
 //! - [`tournament`]: the schedule from the tournament seed, parallel games, standings.
 //! - [`output`]: the results file and SGF records.
 //! - [`local`]: a player of this process (the house bot) as a contestant.
@@ -45,6 +48,7 @@ pub mod meta;
 pub mod output;
 pub mod part;
 pub mod process;
+pub mod record;
 pub mod referee;
 pub mod replay;
 pub mod shard;
@@ -52,5 +56,6 @@ pub mod shown;
 pub mod tournament;
 
 pub use meta::{BotMeta, discover};
-pub use referee::{Contestant, Fault, GameRecord, play_game};
+pub use record::{Fault, GameRecord};
+pub use referee::{Contestant, play_game};
 pub use tournament::{Config, Results};

@@ -15,7 +15,8 @@ use inarow_sandbox::process::{LongLines, Running, Silence, Unsent};
 use inarow_sandbox::{self as sandbox, End, Sandbox, StartError};
 
 use crate::meta::BotMeta;
-use crate::referee::{Contestant, Fault};
+use crate::record::Fault;
+use crate::referee::Contestant;
 use crate::shown;
 
 /// Longest answer line read from a bot; past it the bot forfeits.

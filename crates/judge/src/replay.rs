@@ -16,8 +16,9 @@
 //! size, disk) may cost a bot a game already over on the board, since the
 //! judge reads the limits again at the end. A fault's details must be the
 //! tournament's (its time limit, its sandbox's limits) and fit the board (a
-//! taken point is taken, an off-board point is off the board), and its
-//! words must be the fault's.
+//! taken point is taken, an off-board point is off the board); that its
+//! words are the fault's, and that it names bots of the game, is checked
+//! when the record is read ([`crate::record`]).
 //!
 //! What a replay cannot see is why a bot forfeited: a timeout, a crash or
 //! a bad answer at the point where its answer was awaited leaves the same
@@ -27,7 +28,7 @@ use inarow_core::swap2::{Phase, Role, Step, Swap, Swap2};
 use inarow_core::{Game, Outcome, Player, Point, Rule};
 use inarow_protocol::koth::SIZE;
 
-use crate::referee::{Answer, Colour, Ending, Fault, GameRecord, Seat, Stone};
+use crate::record::{Answer, Colour, Ending, Fault, Forfeit, GameRecord, Seat, Stone};
 use crate::tournament;
 use inarow_sandbox::{Limit, Limits};
 
@@ -102,21 +103,7 @@ struct Replay<'r> {
 impl Replay<'_> {
     /// The name of the bot in `seat`.
     fn name(&self, seat: Seat) -> &str {
-        match seat {
-            Seat::A => &self.record.a,
-            Seat::B => &self.record.b,
-        }
-    }
-
-    /// The seat the bot `name` plays in, if it plays this game.
-    fn seat_of(&self, name: &str) -> Option<Seat> {
-        if name == self.record.a {
-            Some(Seat::A)
-        } else if name == self.record.b {
-            Some(Seat::B)
-        } else {
-            None
-        }
+        self.record.name(seat)
     }
 
     /// A seat and its bot, in words: `A (amy)`.
@@ -180,8 +167,8 @@ impl Replay<'_> {
         let record = self.record;
         let count = record.stones.len();
         if count == 0 {
-            return match (&record.swap, &record.black, &record.white) {
-                (None, None, None) => Ok(()),
+            return match (&record.swap, &record.black) {
+                (None, None) => Ok(()),
                 _ => Err("names an answer to the opening or colours, but has no stones".into()),
             };
         }
@@ -245,9 +232,9 @@ impl Replay<'_> {
                 let white = self.take(Seat::B, Player::O, "the answer `choose`'s second stone")?;
                 self.apply(Role::Answerer, Step::Answer(Swap::Place { black, white }))?;
                 // The opener's choice, as the colours recorded say.
-                match self.record.black.as_deref().map(|b| self.seat_of(b)) {
+                match self.record.black {
                     None => Ok(()),
-                    Some(Some(seat)) => {
+                    Some(seat) => {
                         let colour = if seat == Seat::A {
                             Player::X
                         } else {
@@ -255,10 +242,6 @@ impl Replay<'_> {
                         };
                         self.apply(Role::Opener, Step::Colour(colour))
                     }
-                    Some(None) => Err(format!(
-                        "black is {:?}, who did not play it",
-                        self.record.black.as_deref().unwrap_or_default()
-                    )),
                 }
             }
         }
@@ -267,22 +250,18 @@ impl Replay<'_> {
     /// Checks the colours recorded against those the answer settled.
     fn colours(&self) -> Result<(), String> {
         let record = self.record;
-        let settled = Player::BOTH.map(|colour| {
-            self.game
-                .role(colour)
-                .map(|role| self.name(seat(role)).to_string())
-        });
-        let recorded = [record.black.clone(), record.white.clone()];
+        let settled = Player::BOTH.map(|colour| self.game.role(colour).map(seat));
+        let recorded = [record.black, record.white()];
         if settled == recorded {
             return Ok(());
         }
-        let say = |names: &[Option<String>; 2]| match names {
+        let say = |seats: &[Option<Seat>; 2]| match seats.map(|s| record.named(s)) {
             [Some(black), Some(white)] => format!("black {black} and white {white}"),
             [None, None] => "no colours".to_string(),
             [black, white] => format!(
                 "black {} and white {}",
-                black.as_deref().unwrap_or("nobody"),
-                white.as_deref().unwrap_or("nobody")
+                black.unwrap_or("nobody"),
+                white.unwrap_or("nobody")
             ),
         };
         let answer = record.swap.map_or("none", Answer::name);
@@ -341,7 +320,7 @@ impl Replay<'_> {
     fn result(&self, terms: &Terms<'_>) -> Result<(), String> {
         let record = self.record;
         let outcome = self.game.outcome();
-        let winner = record.winner.as_deref();
+        let winner = record.named(record.winner);
         match (record.reason, &record.forfeit) {
             (Some(Ending::Five), None) => {
                 let Some(Outcome::Win(colour)) = outcome else {
@@ -385,7 +364,7 @@ impl Replay<'_> {
             (Some(Ending::Forfeit), Some(forfeit)) => self.forfeit(forfeit, terms),
             (Some(ending @ (Ending::Five | Ending::FullBoard)), Some(forfeit)) => Err(format!(
                 "ends by {ending}, but records a forfeit by {}",
-                forfeit.by
+                record.name(forfeit.by)
             )),
             (Some(Ending::Forfeit), None) => Err("ends by forfeit, but names no forfeit".into()),
             (other, _) => Err(format!(
@@ -398,33 +377,19 @@ impl Replay<'_> {
     /// Checks a forfeit: by a bot of the game, the other one the winner, its
     /// fault in its own words, the tournament's, fitting the board, and
     /// where that bot's answer was awaited.
-    fn forfeit(&self, forfeit: &crate::referee::Forfeit, terms: &Terms<'_>) -> Result<(), String> {
+    fn forfeit(&self, forfeit: &Forfeit, terms: &Terms<'_>) -> Result<(), String> {
         let record = self.record;
-        let Some(by) = self.seat_of(&forfeit.by) else {
-            return Err(format!(
-                "the forfeit is by {}, who did not play",
-                forfeit.by
-            ));
-        };
-        let other = match by {
-            Seat::A => Seat::B,
-            Seat::B => Seat::A,
-        };
-        if record.winner.as_deref() != Some(self.name(other)) {
+        let by = forfeit.by;
+        let other = by.other();
+        if record.winner != Some(other) {
             return Err(format!(
                 "{} forfeited, so {} wins, not {}",
-                forfeit.by,
+                self.name(by),
                 self.name(other),
-                record.winner.as_deref().unwrap_or("nobody")
+                record.named(record.winner).unwrap_or("nobody")
             ));
         }
         let fault = &forfeit.fault;
-        if forfeit.reason != fault.to_string() {
-            return Err(format!(
-                "the forfeit's reason {:?} is not its fault's ({fault})",
-                forfeit.reason
-            ));
-        }
         self.fault_fits(fault, terms)?;
         let limit = limit_of(fault).is_some();
         if let Some(outcome) = self.game.outcome() {
@@ -435,7 +400,7 @@ impl Replay<'_> {
             }
             return Err(format!(
                 "{} forfeits for {fault} after the game was over ({})",
-                forfeit.by,
+                self.name(by),
                 self.ending(outcome)
             ));
         }
@@ -445,7 +410,7 @@ impl Replay<'_> {
                 "{} forfeits for {fault}, but {} was awaited, not {}'s",
                 self.who(by),
                 self.awaited(),
-                forfeit.by
+                self.name(by)
             ));
         }
         if self.half_answer && !matches!(fault, Fault::Occupied { .. }) {
@@ -545,7 +510,8 @@ pub(crate) mod examples {
     use inarow_core::{Game, Player, Point, Rule};
     use inarow_protocol::koth;
 
-    use crate::referee::{Contestant, Fault, GameRecord, play_game};
+    use crate::record::{Fault, GameRecord};
+    use crate::referee::{Contestant, play_game};
     use crate::tournament;
 
     /// Answers from a script; once it runs dry, forfeits for `then`.
@@ -697,7 +663,7 @@ mod tests {
 
     use super::examples::{Plan, planned, refereed};
     use super::*;
-    use crate::referee::{Forfeit, Seat, Stone};
+    use crate::record::{Forfeit, Seat, Stone};
 
     const TIMEOUT: Fault = Fault::Timeout { seconds: 10.0 };
 
@@ -764,7 +730,7 @@ mod tests {
                 "says full board, but its 224 stones leave 1 points empty",
             );
             let mut won = record;
-            won.winner = Some("amy".into());
+            won.winner = Some(Seat::A);
             refused(
                 &won,
                 Rule::Freestyle,
@@ -800,7 +766,7 @@ mod tests {
     fn under_the_exact_rule_a_six_is_not_a_win() {
         let free = refereed(Rule::Freestyle, "ay", "bee", &overline(), TIMEOUT);
         assert_eq!(
-            (free.reason, free.winner.as_deref()),
+            (free.reason, free.named(free.winner)),
             (Some(Ending::Five), Some("bee"))
         );
         accepted(&free, Rule::Freestyle);
@@ -812,7 +778,7 @@ mod tests {
         // Under the exact rule the game goes on past the six; A forfeits
         // when its script runs dry, with its move awaited.
         let exact = refereed(Rule::Exact, "ay", "bee", &overline(), TIMEOUT);
-        assert_eq!(exact.forfeit.as_ref().map(|f| f.by.as_str()), Some("ay"));
+        assert_eq!(exact.forfeit.as_ref().map(|f| f.by), Some(Seat::A));
         accepted(&exact, Rule::Exact);
         // Under the freestyle rule the six ended the game: the stones after it are not the game's.
         refused(
@@ -844,23 +810,18 @@ mod tests {
             let record = planned(Rule::Freestyle, "amy", "bob", plan, TIMEOUT);
             let forfeit = record.forfeit.clone().expect("a forfeit");
             assert_eq!(
-                (forfeit.by.as_str(), record.stones.len()),
+                (record.name(forfeit.by), record.stones.len()),
                 (by, stop),
                 "{record:?}"
             );
             accepted(&record, Rule::Freestyle);
             // The same forfeit by the other bot is refused.
             let mut other = record.clone();
-            let (loser, winner) = if by == "amy" {
-                ("bob", "amy")
-            } else {
-                ("amy", "bob")
-            };
             other.forfeit = Some(Forfeit {
-                by: loser.into(),
+                by: forfeit.by.other(),
                 ..forfeit
             });
-            other.winner = Some(winner.into());
+            other.winner = Some(forfeit.by);
             refused(
                 &other,
                 Rule::Freestyle,
@@ -894,11 +855,7 @@ mod tests {
         let mut elsewhere = record.clone();
         let point = [5, 5];
         let fault = Fault::Occupied { point };
-        elsewhere.forfeit = Some(Forfeit {
-            by: "bob".into(),
-            reason: fault.to_string(),
-            fault,
-        });
+        elsewhere.forfeit = Some(Forfeit { by: Seat::B, fault });
         refused(
             &elsewhere,
             Rule::Freestyle,
@@ -906,8 +863,7 @@ mod tests {
         );
         let mut timeout = record;
         timeout.forfeit = Some(Forfeit {
-            by: "bob".into(),
-            reason: TIMEOUT.to_string(),
+            by: Seat::B,
             fault: TIMEOUT,
         });
         refused(
@@ -927,26 +883,18 @@ mod tests {
             TIMEOUT,
         );
         // Black is bob (B took black).
-        assert_eq!(record.winner.as_deref(), Some("bob"));
+        assert_eq!(record.named(record.winner), Some("bob"));
         let limits = Limits::default();
-        for (by, winner) in [("bob", "amy"), ("amy", "bob")] {
+        for (by, winner) in [(Seat::B, Seat::A), (Seat::A, Seat::B)] {
             let fault = Fault::over(Limit::Memory, &limits);
             let mut over = record.clone();
             over.reason = Some(Ending::Forfeit);
-            over.winner = Some(winner.into());
-            over.forfeit = Some(Forfeit {
-                by: by.into(),
-                reason: fault.to_string(),
-                fault,
-            });
+            over.winner = Some(winner);
+            over.forfeit = Some(Forfeit { by, fault });
             accepted(&over, Rule::Freestyle);
             let mut other_limit = over.clone();
             let fault = Fault::Memory { limit: 1 << 20 };
-            other_limit.forfeit = Some(Forfeit {
-                by: by.into(),
-                reason: fault.to_string(),
-                fault,
-            });
+            other_limit.forfeit = Some(Forfeit { by, fault });
             refused(
                 &other_limit,
                 Rule::Freestyle,
@@ -954,15 +902,11 @@ mod tests {
             );
         }
         // A five turned into a timeout forfeit by the real winner's opponent, or by the winner.
-        for (by, winner) in [("amy", "bob"), ("bob", "amy")] {
+        for (by, winner) in [(Seat::A, Seat::B), (Seat::B, Seat::A)] {
             let mut forged = record.clone();
             forged.reason = Some(Ending::Forfeit);
-            forged.winner = Some(winner.into());
-            forged.forfeit = Some(Forfeit {
-                by: by.into(),
-                reason: TIMEOUT.to_string(),
-                fault: TIMEOUT,
-            });
+            forged.winner = Some(winner);
+            forged.forfeit = Some(Forfeit { by, fault: TIMEOUT });
             refused(
                 &forged,
                 Rule::Freestyle,
@@ -982,7 +926,7 @@ mod tests {
         );
         // B answered with a white stone: B is white and made the five.
         assert_eq!(
-            (record.white.as_deref(), record.winner.as_deref()),
+            (record.named(record.white()), record.named(record.winner)),
             (Some("bob"), Some("bob"))
         );
         accepted(&record, Rule::Freestyle);
@@ -992,7 +936,7 @@ mod tests {
             refused(&forged, Rule::Freestyle, says);
         };
         forge(
-            &|r| r.winner = Some("amy".into()),
+            &|r| r.winner = Some(Seat::A),
             "names amy the winner, but bob made the five (white)",
         );
         forge(&|r| r.winner = None, "names nobody the winner");
@@ -1039,7 +983,7 @@ mod tests {
             "but the answer to the opening (black) gives black bob and white amy",
         );
         forge(
-            &|r| std::mem::swap(&mut r.black, &mut r.white),
+            &|r| r.black = r.black.map(Seat::other),
             "names black bob and white amy, but the answer to the opening (white) gives black amy and white bob",
         );
         forge(
@@ -1073,12 +1017,8 @@ mod tests {
         accepted(&record, Rule::Freestyle);
         let with = |fault: Fault, says: &str| {
             let mut forged = record.clone();
-            let by = forged.forfeit.as_ref().unwrap().by.clone();
-            forged.forfeit = Some(Forfeit {
-                by,
-                reason: fault.to_string(),
-                fault,
-            });
+            let by = forged.forfeit.as_ref().unwrap().by;
+            forged.forfeit = Some(Forfeit { by, fault });
             match says {
                 "" => accepted(&forged, Rule::Freestyle),
                 says => refused(&forged, Rule::Freestyle, says),
@@ -1106,11 +1046,13 @@ mod tests {
             },
             "",
         );
-        let mut words = record.clone();
-        words.forfeit.as_mut().unwrap().reason = "timeout: no answer within 1 s".into();
-        refused(&words, Rule::Freestyle, "is not its fault's");
+        // The words beside the fault are the fault's, or the file is refused.
+        let mut words = serde_json::to_value(&record).unwrap();
+        words["forfeit"]["reason"] = "timeout: no answer within 1 s".into();
+        let err = serde_json::from_value::<GameRecord>(words).unwrap_err();
+        assert!(err.to_string().contains("is not its fault's"), "{err}");
         let mut winner = record.clone();
-        winner.winner = winner.forfeit.as_ref().map(|f| f.by.clone());
+        winner.winner = winner.forfeit.as_ref().map(|f| f.by);
         refused(&winner, Rule::Freestyle, "forfeited, so");
         let untimed = Terms {
             timeout_seconds: 0.0,

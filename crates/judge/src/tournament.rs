@@ -15,7 +15,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::meta::{BotMeta, LeftOut};
 use crate::process::{BotProcess, Listener, Start};
-use crate::referee::{Contestant, Fault, Forfeit, GameRecord, Seat, play_game_watched};
+use crate::record::{Fault, Forfeit, GameRecord, Seat};
+use crate::referee::{Contestant, play_game_watched};
 use crate::shard::Shard;
 use inarow_sandbox::{ProbeError, Sandbox};
 
@@ -445,7 +446,7 @@ pub fn standings(names: &[String], games: &[GameRecord]) -> Vec<Standing> {
         .collect();
     let row = |table: &mut Vec<Standing>, name: &str| table.iter().position(|s| s.name == name);
     for game in games {
-        match (&game.winner, game.loser()) {
+        match (game.named(game.winner), game.named(game.loser())) {
             (Some(winner), Some(loser)) => {
                 if let Some(i) = row(&mut table, winner) {
                     table[i].wins += 1;
@@ -592,14 +593,12 @@ mod tests {
             b_seed: 0,
             swap: None,
             black: None,
-            white: None,
             stones: vec![],
-            winner: winner.map(String::from),
+            winner: winner.map(|w| if w == a { Seat::A } else { Seat::B }),
             reason: None,
             forfeit: forfeit.then(|| Forfeit {
-                by: "x".into(),
+                by: if winner == Some(a) { Seat::B } else { Seat::A },
                 fault: Fault::Eof,
-                reason: String::new(),
             }),
             size: 15,
         }
