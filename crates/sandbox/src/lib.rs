@@ -80,11 +80,11 @@ const PROBE_WITHIN: Duration = Duration::from_secs(60);
 pub enum StartError {
     /// Its program is not where its command says: no such file in its
     /// folder, or no such program on `PATH` (the message names it).
-    #[error("{0}")]
+    #[error(transparent)]
     NoProgram(#[from] paths::PathError),
     /// The system refused what the start needs (its folder, a control
     /// group, a pipe, the process itself).
-    #[error("{0}")]
+    #[error(transparent)]
     System(#[from] io::Error),
 }
 
