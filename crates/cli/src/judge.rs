@@ -167,7 +167,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if jobs == 0 {
         bail!("-j must be at least 1");
     }
-    output::check_writable(&results_path, &args.sgf).map_err(anyhow::Error::msg)?;
+    output::check_writable(&results_path, &args.sgf)?;
     let found = field::field(&orders(&args)?, &sandbox)?;
     for warning in &found.warnings {
         eprintln!("inarow: warning: {}", escape(warning));
@@ -208,7 +208,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     // A share names its tournament as it stands before its first game.
     let part_of = if sharded {
-        Some(Tournament::new(&bots, &config).map_err(anyhow::Error::msg)?)
+        Some(Tournament::new(&bots, &config)?)
     } else {
         None
     };
@@ -274,8 +274,8 @@ fn orders(args: &Args) -> anyhow::Result<Orders> {
     let renames = args
         .rename
         .iter()
-        .map(|text| Rename::parse(text).map_err(anyhow::Error::msg))
-        .collect::<anyhow::Result<_>>()?;
+        .map(|text| Rename::parse(text))
+        .collect::<Result<_, _>>()?;
     Ok(Orders {
         bots: args.bots.clone(),
         renames,
@@ -292,10 +292,10 @@ fn orders(args: &Args) -> anyhow::Result<Orders> {
 /// `inarow judge merge`: the parts' results, written and shown as a
 /// one-machine run writes and shows them.
 fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
-    let texts = shard::read_parts(&args.parts).map_err(anyhow::Error::msg)?;
+    let texts = shard::read_parts(&args.parts)?;
     let parts: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (&n[..], &t[..])).collect();
-    let results = part::merge(&parts).map_err(anyhow::Error::msg)?;
-    output::check_writable(&args.results, &args.sgf).map_err(anyhow::Error::msg)?;
+    let results = part::merge(&parts)?;
+    output::check_writable(&args.results, &args.sgf)?;
     say!(
         "tournament seed {}: {} parts, {} bots, {} games",
         results.seed,

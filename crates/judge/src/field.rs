@@ -14,7 +14,7 @@ use inarow_sandbox::paths::{PathError, check_grant};
 
 use crate::meta::{BotMeta, LeftOut, MetaError, Rename, Survey, survey_renamed};
 use crate::shown::escape;
-use crate::tournament;
+use crate::tournament::{self, Uncontainable};
 
 /// What the organiser said about the bots folder.
 #[derive(Clone, Debug, Default)]
@@ -112,8 +112,8 @@ pub enum FieldError {
         left_out: Vec<LeftOut>,
     },
     /// The sandbox contains none of the bots: the machine, not the bots.
-    #[error("{0}")]
-    Uncontained(String),
+    #[error(transparent)]
+    Uncontained(#[from] Uncontainable),
 }
 
 /// [`FieldError::TooFew`] in words, with the bots left out and why.
@@ -200,8 +200,7 @@ pub fn field(orders: &Orders, sandbox: &Sandbox) -> Result<Field, FieldError> {
     let all = found.folders();
     orders.grant(&mut found.bots, &all)?;
     found.enough(&orders.bots)?;
-    let checked =
-        tournament::check_bots(sandbox, &found.bots, &all).map_err(FieldError::Uncontained)?;
+    let checked = tournament::check_bots(sandbox, &found.bots, &all)?;
     if let (true, Some((i, why))) = (orders.strict, checked.uncontained.first()) {
         return Err(FieldError::Strict {
             folder: orders.bots.join(found.bots[*i].folder_name()),
@@ -247,8 +246,7 @@ pub fn debugged(
     let mut all = orders.survey().map(|s| s.folders()).unwrap_or_default();
     all.push(meta.folder.clone());
     orders.grant(std::slice::from_mut(&mut meta), &all)?;
-    let checked = tournament::check_bots(sandbox, std::slice::from_ref(&meta), &all)
-        .map_err(FieldError::Uncontained)?;
+    let checked = tournament::check_bots(sandbox, std::slice::from_ref(&meta), &all)?;
     Ok((meta, all, checked.warnings))
 }
 

@@ -9,24 +9,56 @@ use crate::tournament::Results;
 
 pub use inarow_files::write_atomic;
 
+/// Why the results or the SGF records could not be written: one line
+/// naming the path.
+#[derive(Debug, thiserror::Error)]
+pub enum Unwritable {
+    /// The results' path is a folder.
+    #[error("cannot write the results to {}: it is a folder", path.display())]
+    ResultsFolder {
+        /// The path.
+        path: PathBuf,
+    },
+    /// The results' folder cannot be written.
+    #[error("cannot write the results to {}: {reason}", path.display())]
+    Results {
+        /// The results file.
+        path: PathBuf,
+        /// The system's reason.
+        reason: io::Error,
+    },
+    /// The SGF folder cannot be made or written.
+    #[error("cannot write SGF records into {}: {reason}", path.display())]
+    Sgf {
+        /// The SGF folder.
+        path: PathBuf,
+        /// The system's reason.
+        reason: io::Error,
+    },
+}
+
 /// Checks, before any game is played, that the results file and the SGF
-/// folder (made if missing) can be written; the error names the path.
-pub fn check_writable(results: &Path, sgf: &Path) -> Result<(), String> {
+/// folder (made if missing) can be written.
+pub fn check_writable(results: &Path, sgf: &Path) -> Result<(), Unwritable> {
     let dir = match results.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
     if results.is_dir() {
-        return Err(format!(
-            "cannot write the results to {}: it is a folder",
-            results.display()
-        ));
+        return Err(Unwritable::ResultsFolder {
+            path: results.to_path_buf(),
+        });
     }
-    try_write_in(dir)
-        .map_err(|e| format!("cannot write the results to {}: {e}", results.display()))?;
+    try_write_in(dir).map_err(|reason| Unwritable::Results {
+        path: results.to_path_buf(),
+        reason,
+    })?;
     std::fs::create_dir_all(sgf)
         .and_then(|()| try_write_in(sgf))
-        .map_err(|e| format!("cannot write SGF records into {}: {e}", sgf.display()))?;
+        .map_err(|reason| Unwritable::Sgf {
+            path: sgf.to_path_buf(),
+            reason,
+        })?;
     Ok(())
 }
 
@@ -247,14 +279,22 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let results = dir.path().join("r.json");
         let sgf = dir.path().join("sgf");
-        assert_eq!(check_writable(&results, &sgf), Ok(()));
+        check_writable(&results, &sgf).unwrap();
         assert!(sgf.is_dir());
-        let err = check_writable(&dir.path().join("missing/r.json"), &sgf).unwrap_err();
+        let err = check_writable(&dir.path().join("missing/r.json"), &sgf)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("missing/r.json"), "{err}");
-        let err = check_writable(dir.path(), &sgf).unwrap_err();
+        assert!(matches!(
+            check_writable(dir.path(), &sgf),
+            Err(Unwritable::ResultsFolder { .. })
+        ));
+        let err = check_writable(dir.path(), &sgf).unwrap_err().to_string();
         assert!(err.contains("is a folder"), "{err}");
         std::fs::write(dir.path().join("file"), "").unwrap();
-        let err = check_writable(&results, &dir.path().join("file/sgf")).unwrap_err();
+        let err = check_writable(&results, &dir.path().join("file/sgf"))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("SGF"), "{err}");
     }
 }

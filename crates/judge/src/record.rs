@@ -440,23 +440,58 @@ impl From<GameRecord> for Written {
     }
 }
 
-impl TryFrom<Written> for GameRecord {
-    type Error = String;
+/// Why a record read from a file cannot be one: one line naming the game.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RecordError {
+    /// A bot named that did not play the game.
+    #[error("game {index} names {name:?} as {what}, a bot that did not play it")]
+    NotPlayed {
+        /// The game.
+        index: usize,
+        /// The name.
+        name: String,
+        /// What the record names it as.
+        what: &'static str,
+    },
+    /// Colours that are not one bot each.
+    #[error("game {index} names black {black:?} and white {white:?}, not one bot each")]
+    Colours {
+        /// The game.
+        index: usize,
+        /// Black as written, or `nobody`.
+        black: String,
+        /// White as written, or `nobody`.
+        white: String,
+    },
+    /// A forfeit whose words are not its fault's.
+    #[error("game {index}: the forfeit's reason {reason:?} is not its fault's ({fault})")]
+    Reason {
+        /// The game.
+        index: usize,
+        /// The words written.
+        reason: String,
+        /// The fault written.
+        fault: Fault,
+    },
+}
 
-    /// The record of a file, refused (in one line naming the game) where
-    /// it names a bot that did not play it, colours that are not one bot
-    /// each, or a forfeit whose words are not its fault's.
-    fn try_from(written: Written) -> Result<GameRecord, String> {
+impl TryFrom<Written> for GameRecord {
+    type Error = RecordError;
+
+    /// The record of a file, refused where it names a bot that did not
+    /// play it, colours that are not one bot each, or a forfeit whose
+    /// words are not its fault's.
+    fn try_from(written: Written) -> Result<GameRecord, RecordError> {
         let index = written.index;
-        let seat = |name: Option<&String>, what: &str| -> Result<Option<Seat>, String> {
-            match name {
-                None => Ok(None),
-                Some(n) if *n == written.a => Ok(Some(Seat::A)),
-                Some(n) if *n == written.b => Ok(Some(Seat::B)),
-                Some(n) => Err(format!(
-                    "game {index} names {n:?} as {what}, a bot that did not play it"
-                )),
-            }
+        let seat = |name: Option<&String>, what| match name {
+            None => Ok(None),
+            Some(n) if *n == written.a => Ok(Some(Seat::A)),
+            Some(n) if *n == written.b => Ok(Some(Seat::B)),
+            Some(n) => Err(RecordError::NotPlayed {
+                index,
+                name: n.clone(),
+                what,
+            }),
         };
         let black = seat(written.black.as_ref(), "black")?;
         // White is the seat black is not, even where both bots give one
@@ -467,11 +502,11 @@ impl TryFrom<Written> for GameRecord {
             (white, _) => seat(white.as_ref(), "white")?,
         };
         if white != black.map(Seat::other) {
-            return Err(format!(
-                "game {index} names black {:?} and white {:?}, not one bot each",
-                written.black.as_deref().unwrap_or("nobody"),
-                written.white.as_deref().unwrap_or("nobody")
-            ));
+            return Err(RecordError::Colours {
+                index,
+                black: written.black.as_deref().unwrap_or("nobody").to_string(),
+                white: written.white.as_deref().unwrap_or("nobody").to_string(),
+            });
         }
         let winner = seat(written.winner.as_ref(), "the winner")?;
         let forfeit = match written.forfeit {
@@ -479,10 +514,11 @@ impl TryFrom<Written> for GameRecord {
             Some(f) => {
                 let by = seat(Some(&f.by), "the bot that forfeited")?.expect("a name given");
                 if f.reason != f.fault.to_string() {
-                    return Err(format!(
-                        "game {index}: the forfeit's reason {:?} is not its fault's ({})",
-                        f.reason, f.fault
-                    ));
+                    return Err(RecordError::Reason {
+                        index,
+                        reason: f.reason,
+                        fault: f.fault,
+                    });
                 }
                 Some(Forfeit { by, fault: f.fault })
             }
