@@ -256,12 +256,14 @@ mod tests {
 
     use super::*;
 
-    /// A bots folder `dir` given a bot folder `folder` whose meta names `name`.
-    fn bot(dir: &Path, folder: &str, name: &str) -> PathBuf {
-        let path = dir.join(folder);
-        fs::create_dir_all(&path).unwrap();
-        fs::write(path.join("meta"), format!("{name}\npython3\n\n0\n")).unwrap();
-        path
+    /// The bots folder `dir` given a bot folder for each `(folder, name)`,
+    /// its meta naming the bot `name`.
+    fn bots_in(dir: &Path, bots: &[(&str, &str)]) {
+        for (folder, name) in bots {
+            let path = dir.join(folder);
+            fs::create_dir_all(&path).unwrap();
+            fs::write(path.join("meta"), format!("{name}\npython3\n\n0\n")).unwrap();
+        }
     }
 
     fn orders(bots: &Path) -> Orders {
@@ -284,9 +286,10 @@ mod tests {
     #[test]
     fn bad_bots_are_left_out_with_their_reasons() {
         let dir = tempfile::tempdir().unwrap();
-        bot(dir.path(), "alice", "alice");
-        bot(dir.path(), "bob", "bob");
-        bot(dir.path(), "carol", "has space");
+        bots_in(
+            dir.path(),
+            &[("alice", "alice"), ("bob", "bob"), ("carol", "has space")],
+        );
         let played = field_of(&orders(dir.path()));
         let (bots, left) = folders(&played);
         assert_eq!(bots, ["alice", "bob"]);
@@ -298,9 +301,10 @@ mod tests {
     #[test]
     fn a_name_given_twice_leaves_out_both_until_a_rename_decides() {
         let dir = tempfile::tempdir().unwrap();
-        bot(dir.path(), "alice", "alice");
-        bot(dir.path(), "evil", "twin");
-        bot(dir.path(), "honest", "twin");
+        bots_in(
+            dir.path(),
+            &[("alice", "alice"), ("evil", "twin"), ("honest", "twin")],
+        );
         let err = field(&orders(dir.path()), &Sandbox::off()).unwrap_err();
         let FieldError::TooFew {
             playing, left_out, ..
@@ -329,9 +333,10 @@ mod tests {
     fn a_grant_naming_no_folder_is_one_line_and_one_to_a_left_out_bot_passed_over() {
         let dir = tempfile::tempdir().unwrap();
         let bots = dir.path().join("bots");
-        bot(&bots, "alice", "alice");
-        bot(&bots, "bob", "bob");
-        bot(&bots, "broken", "has space");
+        bots_in(
+            &bots,
+            &[("alice", "alice"), ("bob", "bob"), ("broken", "has space")],
+        );
         let books = dir.path().join("books");
         fs::create_dir_all(&books).unwrap();
         let granted = |folder: &str| Orders {
@@ -385,10 +390,15 @@ mod tests {
     #[test]
     fn strictly_the_first_bad_bot_stops_the_judge() {
         let dir = tempfile::tempdir().unwrap();
-        bot(dir.path(), "alice", "alice");
-        bot(dir.path(), "bob", "bob");
-        bot(dir.path(), "carol", "has space");
-        bot(dir.path(), "dave", "\x1b[2J");
+        bots_in(
+            dir.path(),
+            &[
+                ("alice", "alice"),
+                ("bob", "bob"),
+                ("carol", "has space"),
+                ("dave", "\x1b[2J"),
+            ],
+        );
         let strict = Orders {
             strict: true,
             ..orders(dir.path())
@@ -413,8 +423,7 @@ mod tests {
     fn a_debugged_bot_gets_its_own_grants_and_its_rename() {
         let dir = tempfile::tempdir().unwrap();
         let bots = dir.path().join("bots");
-        bot(&bots, "alice", "alice");
-        bot(&bots, "bob", "bob");
+        bots_in(&bots, &[("alice", "alice"), ("bob", "bob")]);
         let books = dir.path().join("books");
         fs::create_dir_all(&books).unwrap();
         let orders = Orders {
