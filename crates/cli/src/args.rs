@@ -269,9 +269,7 @@ pub fn which_shard(given: Option<Shard>, shards: Option<usize>) -> anyhow::Resul
     if given.is_some() {
         return Ok(given);
     }
-    match shard::from_scheduler(|name| std::env::var(name).ok(), shards)
-        .map_err(anyhow::Error::msg)?
-    {
+    match shard::from_scheduler(|name| std::env::var(name).ok(), shards)? {
         Some((found, source)) => {
             eprintln!("inarow: playing shard {found}, from the {source}");
             Ok(Some(found))

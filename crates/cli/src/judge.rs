@@ -9,13 +9,14 @@ use inarow_agents::house::HouseBot;
 use inarow_core::Rule;
 
 use crate::args::{RuleArgs, SandboxArgs, cpu_for_timeout, which_shard};
+use inarow_judge::field::{self, Field, Orders};
 use inarow_judge::local::Local;
-use inarow_judge::meta::{self, Rename, Survey, survey, survey_renamed};
+use inarow_judge::meta::Rename;
 use inarow_judge::part::{self, Part, Tournament};
 use inarow_judge::process::{BotProcess, Listener, Start};
 use inarow_judge::shard::{self, Shard};
 use inarow_judge::shown::escape;
-use inarow_judge::{BotMeta, Config, GameRecord, Results, output, play_game, process, tournament};
+use inarow_judge::{Config, GameRecord, Results, output, play_game, process, tournament};
 use inarow_sandbox::{self as sandbox, Program, Sandbox};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -160,21 +161,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(s) => PathBuf::from(format!("part-{}-of-{}.json", s.index, s.count)),
         None => PathBuf::from("results.json"),
     });
-    let mut found = surveyed(&args)?;
-    if args.strict {
-        refuse_bad_bots(&found, &args.bots)?;
-    }
-    grant(&mut found, &args.sandbox, &args.bots)?;
-    found.enough(&args.bots).map_err(anyhow::Error::msg)?;
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if jobs == 0 {
         bail!("-j must be at least 1");
     }
-    output::check_writable(&results_path, &args.sgf).map_err(anyhow::Error::msg)?;
-    verify_all(&sandbox, &mut found, &args.bots, args.strict)?;
-    found.enough(&args.bots).map_err(anyhow::Error::msg)?;
+    output::check_writable(&results_path, &args.sgf)?;
+    let found = field::field(&orders(&args)?, &sandbox)?;
+    for warning in &found.warnings {
+        eprintln!("inarow: warning: {}", escape(warning));
+    }
     for left in &found.left_out {
         let line = format!(
             "inarow judge: leaving out {}: {}",
@@ -183,7 +180,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
         eprintln!("{}", escape(&line));
     }
-    let Survey { bots, left_out } = found;
+    let Field { bots, left_out, .. } = found;
     // Given a share (even the whole, `0/1`), the judge writes a part file.
     let sharded = shard.is_some();
     let shard = shard.unwrap_or(Shard::WHOLE);
@@ -211,7 +208,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     // A share names its tournament as it stands before its first game.
     let part_of = if sharded {
-        Some(Tournament::new(&bots, &config).map_err(anyhow::Error::msg)?)
+        Some(Tournament::new(&bots, &config)?)
     } else {
         None
     };
@@ -270,30 +267,35 @@ fn progress_bar(games: usize) -> ProgressBar {
     bar
 }
 
-/// The organiser's `--rename FOLDER=NAME`s, each checked as a meta name
-/// is; the first bad one is the error, in one line.
-fn renames(args: &Args) -> anyhow::Result<Vec<Rename>> {
-    args.rename
+/// What the organiser said about the bots folder: its renames, each
+/// checked as a meta name is (the first bad one is the error, in one
+/// line), its grants and `--strict`.
+fn orders(args: &Args) -> anyhow::Result<Orders> {
+    let renames = args
+        .rename
         .iter()
-        .map(|text| Rename::parse(text).map_err(anyhow::Error::msg))
-        .collect()
-}
-
-/// The bots folder read with the organiser's renames: the bots that may
-/// play and those left out. A rename that cannot be followed (a bad name,
-/// a folder the bots folder does not hold, a name another bot gives) is
-/// an error in one line, before any game.
-fn surveyed(args: &Args) -> anyhow::Result<Survey> {
-    Ok(survey_renamed(&args.bots, &renames(args)?)?)
+        .map(|text| Rename::parse(text))
+        .collect::<Result<_, _>>()?;
+    Ok(Orders {
+        bots: args.bots.clone(),
+        renames,
+        everyone: args.sandbox.everyone().map(Path::to_path_buf).collect(),
+        grants: args
+            .sandbox
+            .per_folder()
+            .map(|(folder, path)| (folder.to_string(), path.to_path_buf()))
+            .collect(),
+        strict: args.strict,
+    })
 }
 
 /// `inarow judge merge`: the parts' results, written and shown as a
 /// one-machine run writes and shows them.
 fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
-    let texts = shard::read_parts(&args.parts).map_err(anyhow::Error::msg)?;
+    let texts = shard::read_parts(&args.parts)?;
     let parts: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (&n[..], &t[..])).collect();
-    let results = part::merge(&parts).map_err(anyhow::Error::msg)?;
-    output::check_writable(&args.results, &args.sgf).map_err(anyhow::Error::msg)?;
+    let results = part::merge(&parts)?;
+    output::check_writable(&args.results, &args.sgf)?;
     say!(
         "tournament seed {}: {} parts, {} bots, {} games",
         results.seed,
@@ -335,99 +337,13 @@ fn say_forfeits(games: &[GameRecord]) {
         if let Some(forfeit) = &game.forfeit {
             let line = format!(
                 "game {}: {} forfeits: {}",
-                game.index, forfeit.by, forfeit.reason
+                game.index,
+                game.name(forfeit.by),
+                forfeit.reason()
             );
             say!("{}", escape(&line));
         }
     }
-}
-
-/// `--strict`: the first bad bot of the bots folder `dir` stops the judge
-/// (one line; how many more there are, if any).
-fn refuse_bad_bots(found: &Survey, dir: &Path) -> anyhow::Result<()> {
-    let Some(first) = found.left_out.first() else {
-        return Ok(());
-    };
-    let more = match found.left_out.len() - 1 {
-        0 => String::new(),
-        n => format!(" (and {n} more bad bot(s))"),
-    };
-    let line = format!(
-        "{}: {}{more}; --strict plays no game while a bot is bad",
-        dir.join(&first.folder).display(),
-        first.reason
-    );
-    bail!("{}", escape(&line))
-}
-
-/// Gives the organiser's grants: each `--allow-read PATH` must open no bot
-/// folder; each `--allow-read FOLDER=PATH` goes to the bot in folder
-/// FOLDER of the bots folder and must exist and open no other bot's
-/// folder. `ReadGrant::folder` is that folder's name: a bot's meta
-/// name is the bot's own words, and a bot naming itself like another
-/// must not get the other's grant. An unknown folder is an error, one
-/// left out is passed over.
-fn grant(found: &mut Survey, args: &SandboxArgs, dir: &Path) -> anyhow::Result<()> {
-    let all = found.folders();
-    for path in args.everyone() {
-        sandbox::paths::check_grant(path, &all)
-            .map_err(|e| anyhow::anyhow!("--allow-read {}: {}", path.display(), e.0))?;
-    }
-    for (folder, path) in args.per_folder() {
-        let bot = found.bots.iter_mut().find(|b| b.folder_name() == folder);
-        match bot {
-            Some(bot) => bot.grants.push(path.to_path_buf()),
-            None if found.left_out.iter().any(|l| l.folder == folder) => {}
-            None => bail!(
-                "--allow-read {folder}={}: {} holds no bot folder {folder:?} (name a bot by its folder's name)",
-                path.display(),
-                dir.display()
-            ),
-        }
-    }
-    for bot in found.bots.iter_mut().filter(|b| !b.grants.is_empty()) {
-        meta::check_grants(bot, &all).map_err(anyhow::Error::msg)?;
-    }
-    Ok(())
-}
-
-/// Before the first game: each bot's sandbox is tried. A bot it cannot
-/// contain is left out (with `strict`, it stops the judge, one line), and
-/// a sandbox that contains none stops it too; what only hurts a bot
-/// itself is a warning.
-fn verify_all(
-    sandbox: &Sandbox,
-    found: &mut Survey,
-    dir: &Path,
-    strict: bool,
-) -> anyhow::Result<()> {
-    let checked = tournament::check_bots(sandbox, &found.bots, &found.folders())
-        .map_err(anyhow::Error::msg)?;
-    if let (true, Some((i, why))) = (strict, checked.uncontained.first()) {
-        let line = format!(
-            "{}: {why}; --strict plays no game while a bot is bad",
-            dir.join(found.bots[*i].folder_name()).display()
-        );
-        bail!("{}", escape(&line));
-    }
-    for warning in checked.warnings {
-        eprintln!("inarow: warning: {}", escape(&warning));
-    }
-    for (i, why) in checked.uncontained.into_iter().rev() {
-        found.leave_out(i, why);
-    }
-    Ok(())
-}
-
-/// Before `-d`'s games: the bot's sandbox works, or the judge refuses to
-/// start (one line); what only hurts the bot itself is a warning.
-fn verify(sandbox: &Sandbox, bot: &BotMeta, closed: &[PathBuf]) -> anyhow::Result<()> {
-    let checked = tournament::check_bots(sandbox, std::slice::from_ref(bot), closed)
-        .map_err(anyhow::Error::msg)?;
-    for warning in checked.warnings {
-        eprintln!("inarow: warning: {}", escape(&warning));
-    }
-    Ok(())
 }
 
 /// `--check-sandbox`: the judge's contract, clause by clause, with what
@@ -440,8 +356,10 @@ fn check_sandbox(sandbox: &Sandbox, args: &Args) -> anyhow::Result<()> {
         return Ok(());
     }
     let cgroups = sandbox.cgroups().expect("contained");
-    let mut found = surveyed(args).unwrap_or_default();
-    grant(&mut found, &args.sandbox, &args.bots)?;
+    let orders = orders(args)?;
+    let mut found = orders.survey().unwrap_or_default();
+    let all = found.folders();
+    orders.grant(&mut found.bots, &all)?;
     for left in &found.left_out {
         say!(
             "bot folder {}: left out: {}",
@@ -449,7 +367,7 @@ fn check_sandbox(sandbox: &Sandbox, args: &Args) -> anyhow::Result<()> {
             escape(&left.reason)
         );
     }
-    let folders = found.folders();
+    let folders = all;
     let bots = found.bots;
     let scratch = tempfile::tempdir().context("cannot make a folder to probe in")?;
     let empty = Program {
@@ -536,36 +454,10 @@ fn debug(
     rule: Rule,
     sandbox: &Sandbox,
 ) -> anyhow::Result<()> {
-    let bots = &args.bots;
-    let folder = if std::fs::symlink_metadata(bot.join("meta")).is_ok() {
-        bot.to_path_buf()
-    } else {
-        bots.join(bot)
-    };
-    let mut meta = BotMeta::load(&folder)?;
-    let renames = renames(args)?;
-    if let Some(rename) = renames.iter().find(|r| r.folder == meta.folder_name()) {
-        meta.name = rename.name.clone();
+    let (meta, all, warnings) = field::debugged(&orders(args)?, bot, sandbox)?;
+    for warning in warnings {
+        eprintln!("inarow: warning: {}", escape(&warning));
     }
-    // Other bots beside it stay closed to it, as in a tournament.
-    let mut all = survey(bots).map(|s| s.folders()).unwrap_or_default();
-    all.push(meta.folder.clone());
-    for path in args.sandbox.everyone() {
-        sandbox::paths::check_grant(path, &all)
-            .map_err(|e| anyhow::anyhow!("--allow-read {}: {}", path.display(), e.0))?;
-    }
-    // Its own grants, to its folder; those to other folders are theirs,
-    // whatever name its meta gives.
-    let own = meta.folder_name();
-    let grants: Vec<PathBuf> = args
-        .sandbox
-        .per_folder()
-        .filter(|(folder, _)| *folder == own)
-        .map(|(_, path)| path.to_path_buf())
-        .collect();
-    meta.grants = grants;
-    meta::check_grants(&mut meta, &all).map_err(anyhow::Error::msg)?;
-    verify(sandbox, &meta, &all)?;
     let house_name = if meta.name == "house" {
         "house-judge"
     } else {
@@ -595,8 +487,8 @@ fn debug(
             play_game(&tournament::board(rule), &mut house, &mut process)
         };
         drop(process);
-        let outcome = match (&record.winner, &record.forfeit) {
-            (_, Some(f)) => format!("{} forfeits: {}", f.by, f.reason),
+        let outcome = match (record.named(record.winner), &record.forfeit) {
+            (_, Some(f)) => format!("{} forfeits: {}", record.name(f.by), f.reason()),
             (Some(w), None) => format!("{w} wins with five"),
             (None, None) => "tie: the board is full".into(),
         };

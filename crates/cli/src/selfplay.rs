@@ -289,7 +289,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// `inarow selfplay merge`: the pairs one machine would have played, as it
 /// prints them, and whether the SPRT has stopped.
 fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
-    let texts = shard::read_parts(&args.parts).map_err(anyhow::Error::msg)?;
+    let texts = shard::read_parts(&args.parts)?;
     let parts: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (&n[..], &t[..])).collect();
     let merged = matches::part::merge(&parts).map_err(anyhow::Error::msg)?;
     let of = &merged.of;

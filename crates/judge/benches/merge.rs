@@ -8,7 +8,7 @@ use criterion::{Criterion, Throughput};
 use inarow_core::swap2::{Role, Step, Swap, Swap2};
 use inarow_core::{Game, Mnk, Outcome, Player, Point};
 use inarow_judge::part::{self, Bot, Part, Tournament};
-use inarow_judge::referee::{Answer, Ending, GameRecord, Seat, Stone};
+use inarow_judge::record::{Answer, Ending, GameRecord, Seat, Stone};
 use inarow_judge::shard::Shard;
 use inarow_judge::{output, replay, tournament};
 use inarow_sandbox::Limits;
@@ -94,10 +94,9 @@ fn parts() -> Vec<(String, String)> {
                     a_seed: f.a_seed,
                     b_seed: f.b_seed,
                     swap: Some(Answer::Black),
-                    black: Some(names[f.b].clone()),
-                    white: Some(names[f.a].clone()),
+                    black: Some(Seat::B),
                     stones: legal_game(f.index),
-                    winner: Some(names[f.a].clone()),
+                    winner: Some(Seat::A),
                     reason: Some(Ending::Five),
                     forfeit: None,
                     size: 15,

@@ -6,10 +6,16 @@
 //! results as JSON and SGF.
 //!
 //! - [`meta`]: bot folders and their `meta` files.
+//! - [`field`]: who plays: the bots folder and the organiser's orders
+//!   (renames, grants, `--strict`) made the field of a tournament, the
+//!   bots left out with their reasons.
 //! - [`process`]: a bot for one game, run by `inarow_sandbox` (contained
 //!   by the kernel: namespaces, Landlock, cgroups, resource limits; lines
 //!   within deadlines, end and kill), its silences turned into faults.
 //! - [`referee`]: one game, the Swap2 opening, forfeits.
+//! - [`record`]: what a game leaves: its record (seats, colours, the
+//!   answer to the opening, the ending, the fault a bot forfeited for) as
+//!   the results, part files and SGF records write it.
 //! - [`tournament`]: the schedule from the tournament seed, parallel games, standings.
 //! - [`output`]: the results file and SGF records.
 //! - [`local`]: a player of this process (the house bot) as a contestant.
@@ -36,11 +42,13 @@
 //! how the judge stays unbreakable.
 #![deny(missing_docs)]
 
+pub mod field;
 pub mod local;
 pub mod meta;
 pub mod output;
 pub mod part;
 pub mod process;
+pub mod record;
 pub mod referee;
 pub mod replay;
 pub mod shard;
@@ -48,5 +56,6 @@ pub mod shown;
 pub mod tournament;
 
 pub use meta::{BotMeta, discover};
-pub use referee::{Contestant, Fault, GameRecord, play_game};
+pub use record::{Fault, GameRecord};
+pub use referee::{Contestant, play_game};
 pub use tournament::{Config, Results};

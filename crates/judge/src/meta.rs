@@ -20,6 +20,9 @@ use serde::{Deserialize, Serialize};
 
 use inarow_sandbox::Program;
 
+use crate::field::{FieldError, GrantError};
+use crate::shown::escape;
+
 /// The largest meta file the judge reads, in bytes.
 pub const MAX_META_BYTES: u64 = 4096;
 
@@ -58,15 +61,181 @@ pub enum MetaError {
     /// The organiser's `--rename FOLDER=NAME` cannot be followed (a folder
     /// the bots folder does not hold, a name another bot gives): the
     /// organiser's mistake, so no bot is left out for it.
-    #[error("{0}")]
-    Rename(String),
+    #[error(transparent)]
+    Rename(#[from] RenameError),
     /// The `meta` file is malformed, or not a file the judge reads.
     #[error("{path}: {problem}")]
     Invalid {
         /// The `meta` file.
         path: PathBuf,
         /// What is wrong with it.
-        problem: String,
+        problem: MetaProblem,
+    },
+}
+
+/// What is wrong with a meta file, in words that name no path.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MetaProblem {
+    /// A symbolic link, never followed.
+    #[error("a symbolic link; the meta file must be a regular file in the bot's folder")]
+    Link,
+    /// A folder, a FIFO or another file that is not a regular one.
+    #[error("{what}; the meta file must be a regular file of at most {MAX_META_BYTES} bytes")]
+    NotAFile {
+        /// What it is, in words.
+        what: &'static str,
+    },
+    /// A file with another hard link.
+    #[error(
+        "a hard link to a file elsewhere; the meta file must be the bot folder's own regular file"
+    )]
+    HardLink,
+    /// Larger than [`MAX_META_BYTES`].
+    #[error("larger than {MAX_META_BYTES} bytes; a meta file is four short lines")]
+    TooLarge,
+    /// Not UTF-8.
+    #[error("not text (UTF-8)")]
+    NotText,
+    /// A `read:` line, which only the organiser may give.
+    #[error(
+        "line {line} `read: ...` is not accepted: extra read paths come only from the organiser, with `--allow-read FOLDER=PATH`"
+    )]
+    ReadLine {
+        /// The line, from 1.
+        line: usize,
+    },
+    /// Not four lines.
+    #[error("meta needs 4 lines (name, command, arguments, 1/0 show stderr), found {found}")]
+    LineCount {
+        /// The lines found.
+        found: usize,
+    },
+    /// An empty name.
+    #[error("line 1 (the bot's name) is empty")]
+    EmptyName,
+    /// A name the judge refuses.
+    #[error("line 1: the bot's name {0}")]
+    BadName(NameProblem),
+    /// An empty command.
+    #[error("line 2 (the command) is empty")]
+    EmptyCommand,
+    /// A command absolute or with `..`.
+    #[error("line 2: the command {command:?} is refused: {COMMAND_RULE}")]
+    CommandOutside {
+        /// The command.
+        command: String,
+    },
+    /// A command that leads out of the folder through a link.
+    #[error(
+        "line 2: the command {command:?} leads out of the bot's folder through a symbolic link: {COMMAND_RULE}"
+    )]
+    CommandLeadsOut {
+        /// The command.
+        command: String,
+    },
+    /// A fourth line that is not `1` or `0`.
+    #[error("line 4 must be 1 or 0, found {found:?}")]
+    ShowStderr {
+        /// The line found.
+        found: String,
+    },
+    /// A name other folders give too.
+    #[error(
+        "the name {name:?} is also given by {} (inarow judge --rename FOLDER=NAME decides)",
+        match &others[..] {
+            [one] => format!("the bot in folder {one}: both are left out"),
+            more => format!("the bots in folders {}: all {} are left out", more.join(", "), more.len() + 1),
+        }
+    )]
+    GivenTwice {
+        /// The name.
+        name: String,
+        /// The other folders giving it.
+        others: Vec<String>,
+    },
+}
+
+/// What is wrong with a name that is not empty, quoting it: the same rule
+/// for a meta file's first line and for `--rename FOLDER=NAME`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NameProblem {
+    /// A character other than letters, digits, `-`, `_` and `.`.
+    #[error("{name:?} holds {bad:?}; use letters, digits, '-', '_' and '.'")]
+    Holds {
+        /// The name.
+        name: String,
+        /// The first bad character.
+        bad: char,
+    },
+    /// A leading `-`.
+    #[error("{name:?} starts with '-', which bots would read as an option")]
+    Dash {
+        /// The name.
+        name: String,
+    },
+}
+
+/// Why the organiser's `--rename FOLDER=NAME` cannot be followed: one line,
+/// the text as given escaped.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RenameError {
+    /// Not `FOLDER=NAME`.
+    #[error("--rename {}: write FOLDER=NAME", escape(text))]
+    Form {
+        /// The text given.
+        text: String,
+    },
+    /// A FOLDER empty or with a `/`.
+    #[error(
+        "--rename {}: FOLDER is the name of a bot's folder inside the bots folder: write FOLDER=NAME",
+        escape(text)
+    )]
+    Folder {
+        /// The text given.
+        text: String,
+    },
+    /// An empty NAME.
+    #[error("--rename {}: the name is empty: write FOLDER=NAME", escape(text))]
+    EmptyName {
+        /// The text given.
+        text: String,
+    },
+    /// A NAME a meta file could not give.
+    #[error("--rename {}: the name {problem}", escape(text))]
+    Name {
+        /// The text given.
+        text: String,
+        /// What is wrong with the name.
+        problem: NameProblem,
+    },
+    /// One folder renamed twice.
+    #[error("--rename {rename}: the folder {} is renamed twice; give it one name", rename.folder)]
+    Twice {
+        /// The second rename.
+        rename: Rename,
+    },
+    /// A folder the bots folder does not hold.
+    #[error(
+        "--rename {rename}: {} holds no bot folder {:?} (name a bot by its folder's name)",
+        bots.display(),
+        rename.folder
+    )]
+    NoFolder {
+        /// The rename.
+        rename: Rename,
+        /// The bots folder.
+        bots: PathBuf,
+    },
+    /// A name another bot gives.
+    #[error(
+        "--rename {rename}: the name {:?} is also given by the bot in folder {other}; give a name no other bot gives",
+        rename.name
+    )]
+    Taken {
+        /// The rename.
+        rename: Rename,
+        /// The other bot's folder.
+        other: String,
     },
 }
 
@@ -76,8 +245,8 @@ impl MetaError {
     pub fn reason(&self) -> String {
         let (path, what) = match self {
             MetaError::Io { path, reason } => (path, format!("cannot read it: {reason}")),
-            MetaError::Invalid { path, problem } => (path, problem.clone()),
-            MetaError::Rename(problem) => return problem.clone(),
+            MetaError::Invalid { path, problem } => (path, problem.to_string()),
+            MetaError::Rename(problem) => return problem.to_string(),
         };
         match path.file_name() {
             Some(name) if name == "meta" => format!("meta: {what}"),
@@ -95,7 +264,7 @@ const COMMAND_RULE: &str = "a command is a program name without '/' (looked up i
 /// cannot read there, for the judge to quote). What is refused says why in
 /// words; the content of whatever was refused is never read.
 fn read_meta(path: &Path) -> Result<String, MetaError> {
-    let invalid = |problem: String| MetaError::Invalid {
+    let invalid = |problem| MetaError::Invalid {
         path: path.to_path_buf(),
         problem,
     };
@@ -106,10 +275,7 @@ fn read_meta(path: &Path) -> Result<String, MetaError> {
         .open(path)
         .map_err(|reason| {
             if reason.raw_os_error() == Some(nix::errno::Errno::ELOOP as i32) {
-                invalid(
-                    "a symbolic link; the meta file must be a regular file in the bot's folder"
-                        .into(),
-                )
+                invalid(MetaProblem::Link)
             } else {
                 MetaError::Io {
                     path: path.to_path_buf(),
@@ -131,21 +297,12 @@ fn read_meta(path: &Path) -> Result<String, MetaError> {
         } else {
             "not a regular file"
         };
-        return Err(invalid(format!(
-            "{what}; the meta file must be a regular file of at most {MAX_META_BYTES} bytes"
-        )));
+        return Err(invalid(MetaProblem::NotAFile { what }));
     }
     if meta.nlink() > 1 {
-        return Err(invalid(
-            "a hard link to a file elsewhere; the meta file must be the bot folder's own regular file"
-                .into(),
-        ));
+        return Err(invalid(MetaProblem::HardLink));
     }
-    let too_large = || {
-        invalid(format!(
-            "larger than {MAX_META_BYTES} bytes; a meta file is four short lines"
-        ))
-    };
+    let too_large = || invalid(MetaProblem::TooLarge);
     if meta.len() > MAX_META_BYTES {
         return Err(too_large());
     }
@@ -157,14 +314,14 @@ fn read_meta(path: &Path) -> Result<String, MetaError> {
     if bytes.len() as u64 > MAX_META_BYTES {
         return Err(too_large());
     }
-    String::from_utf8(bytes).map_err(|_| invalid("not text (UTF-8)".into()))
+    String::from_utf8(bytes).map_err(|_| invalid(MetaProblem::NotText))
 }
 
 /// Checks the command of meta line 2 as written: a program name without
 /// `/`, or a relative path without `..`.
-fn check_command(command: &str) -> Result<(), String> {
+fn check_command(command: &str) -> Result<(), MetaProblem> {
     if command.is_empty() {
-        return Err("line 2 (the command) is empty".into());
+        return Err(MetaProblem::EmptyCommand);
     }
     if !command.contains('/') {
         return Ok(());
@@ -178,23 +335,23 @@ fn check_command(command: &str) -> Result<(), String> {
             )
         });
     if outside {
-        return Err(format!(
-            "line 2: the command {command:?} is refused: {COMMAND_RULE}"
-        ));
+        return Err(MetaProblem::CommandOutside {
+            command: command.to_string(),
+        });
     }
     Ok(())
 }
 
 /// Checks that a command with a `/` does not lead out of `folder` (its
 /// canonical path) through a symbolic link, where it exists now.
-fn check_command_inside(command: &str, folder: &Path) -> Result<(), String> {
+fn check_command_inside(command: &str, folder: &Path) -> Result<(), MetaProblem> {
     if !command.contains('/') {
         return Ok(());
     }
     match folder.join(command).canonicalize() {
-        Ok(real) if !real.starts_with(folder) => Err(format!(
-            "line 2: the command {command:?} leads out of the bot's folder through a symbolic link: {COMMAND_RULE}"
-        )),
+        Ok(real) if !real.starts_with(folder) => Err(MetaProblem::CommandLeadsOut {
+            command: command.to_string(),
+        }),
         // Missing, it forfeits its games as a program that cannot start.
         _ => Ok(()),
     }
@@ -222,7 +379,7 @@ impl BotMeta {
     }
 
     /// Reads the four lines of a `meta` file for a bot living in `folder`.
-    pub fn parse(text: &str, folder: PathBuf) -> Result<BotMeta, String> {
+    pub fn parse(text: &str, folder: PathBuf) -> Result<BotMeta, MetaProblem> {
         let lines: Vec<&str> = text.lines().map(str::trim).collect();
         // Trailing blank lines are common; the fourth line (1 or 0) never is blank.
         let used = lines
@@ -231,15 +388,10 @@ impl BotMeta {
             .map_or(0, |i| i + 1);
         let line = |i: usize| lines.get(i).copied().unwrap_or("");
         if let Some(i) = (4..used).find(|&i| line(i).starts_with("read:")) {
-            return Err(format!(
-                "line {} `read: ...` is not accepted: extra read paths come only from the organiser, with `--allow-read FOLDER=PATH`",
-                i + 1
-            ));
+            return Err(MetaProblem::ReadLine { line: i + 1 });
         }
         if used != 4 {
-            return Err(format!(
-                "meta needs 4 lines (name, command, arguments, 1/0 show stderr), found {used}"
-            ));
+            return Err(MetaProblem::LineCount { found: used });
         }
         let name = line(0);
         check_name(name)?;
@@ -248,7 +400,11 @@ impl BotMeta {
         let show_stderr = match line(3) {
             "1" => true,
             "0" => false,
-            other => return Err(format!("line 4 must be 1 or 0, found {other:?}")),
+            other => {
+                return Err(MetaProblem::ShowStderr {
+                    found: other.to_string(),
+                });
+            }
         };
         Ok(BotMeta {
             folder,
@@ -295,31 +451,31 @@ fn folder_name(folder: &Path) -> String {
 
 /// A name travels in `EXIT NAME` lines and as a bot's argument, so it is
 /// kept to letters, digits, `-`, `_` and `.`, and never looks like an option.
-fn check_name(name: &str) -> Result<(), String> {
+fn check_name(name: &str) -> Result<(), MetaProblem> {
     if name.is_empty() {
-        return Err("line 1 (the bot's name) is empty".into());
+        return Err(MetaProblem::EmptyName);
     }
     match name_problem(name) {
-        Some(problem) => Err(format!("line 1: the bot's name {problem}")),
+        Some(problem) => Err(MetaProblem::BadName(problem)),
         None => Ok(()),
     }
 }
 
-/// What is wrong with a name that is not empty, quoting it; the same rule
-/// for a meta file's first line and for `--rename FOLDER=NAME`.
-fn name_problem(name: &str) -> Option<String> {
+/// What is wrong with a name that is not empty.
+fn name_problem(name: &str) -> Option<NameProblem> {
     if let Some(bad) = name
         .chars()
         .find(|c| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '.')))
     {
-        return Some(format!(
-            "{name:?} holds {bad:?}; use letters, digits, '-', '_' and '.'"
-        ));
+        return Some(NameProblem::Holds {
+            name: name.to_string(),
+            bad,
+        });
     }
     if name.starts_with('-') {
-        return Some(format!(
-            "{name:?} starts with '-', which bots would read as an option"
-        ));
+        return Some(NameProblem::Dash {
+            name: name.to_string(),
+        });
     }
     None
 }
@@ -338,23 +494,22 @@ pub struct Rename {
 
 impl Rename {
     /// Reads `FOLDER=NAME`; the error is one line.
-    pub fn parse(text: &str) -> Result<Rename, String> {
-        let shown = crate::shown::escape(text);
+    pub fn parse(text: &str) -> Result<Rename, RenameError> {
+        let given = || text.to_string();
         let Some((folder, name)) = text.split_once('=') else {
-            return Err(format!("--rename {shown}: write FOLDER=NAME"));
+            return Err(RenameError::Form { text: given() });
         };
         if folder.is_empty() || folder.contains('/') {
-            return Err(format!(
-                "--rename {shown}: FOLDER is the name of a bot's folder inside the bots folder: write FOLDER=NAME"
-            ));
+            return Err(RenameError::Folder { text: given() });
         }
         if name.is_empty() {
-            return Err(format!(
-                "--rename {shown}: the name is empty: write FOLDER=NAME"
-            ));
+            return Err(RenameError::EmptyName { text: given() });
         }
         if let Some(problem) = name_problem(name) {
-            return Err(format!("--rename {shown}: the name {problem}"));
+            return Err(RenameError::Name {
+                text: given(),
+                problem,
+            });
         }
         Ok(Rename {
             folder: folder.to_string(),
@@ -364,9 +519,9 @@ impl Rename {
 }
 
 impl std::str::FromStr for Rename {
-    type Err = String;
+    type Err = RenameError;
 
-    fn from_str(text: &str) -> Result<Rename, String> {
+    fn from_str(text: &str) -> Result<Rename, RenameError> {
         Rename::parse(text)
     }
 }
@@ -380,8 +535,8 @@ impl std::fmt::Display for Rename {
 /// Checks the extra read-only paths the organiser gave `bot`
 /// (`--allow-read FOLDER=PATH`): each must exist and open no other bot's
 /// folder (`folders`: every bot folder, left out or not; its own is
-/// skipped). Grants come back resolved; the error is one line.
-pub fn check_grants(bot: &mut BotMeta, folders: &[PathBuf]) -> Result<(), String> {
+/// skipped). Grants come back resolved.
+pub fn check_grants(bot: &mut BotMeta, folders: &[PathBuf]) -> Result<(), GrantError> {
     let others: Vec<PathBuf> = folders
         .iter()
         .filter(|f| **f != bot.folder)
@@ -392,7 +547,10 @@ pub fn check_grants(bot: &mut BotMeta, folders: &[PathBuf]) -> Result<(), String
         .iter()
         .map(|g| inarow_sandbox::paths::check_grant(g, &others))
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| format!("--allow-read for bot {}: {}", bot.name, e.0))?;
+        .map_err(|why| GrantError::ToBot {
+            bot: bot.name.clone(),
+            why,
+        })?;
     bot.grants = checked;
     Ok(())
 }
@@ -448,27 +606,17 @@ impl Survey {
         closed(&self.bots, &self.left_out)
     }
 
-    /// A tournament over `dir` needs two bots that may play: fewer is one
-    /// line, with the bots left out and why.
-    pub fn enough(&self, dir: &Path) -> Result<(), String> {
+    /// A tournament over `dir` needs two bots that may play: fewer is
+    /// [`FieldError::TooFew`], which names the bots left out and why.
+    pub fn enough(&self, dir: &Path) -> Result<(), FieldError> {
         if self.bots.len() >= 2 {
             return Ok(());
         }
-        let left_out = if self.left_out.is_empty() {
-            String::new()
-        } else {
-            let each: Vec<String> = self
-                .left_out
-                .iter()
-                .map(|l| format!("{}: {}", l.folder, l.reason))
-                .collect();
-            format!(" (left out: {})", each.join("; "))
-        };
-        Err(format!(
-            "{} holds {} bot(s) that can play; a tournament needs at least 2 folders with a good meta file{left_out}",
-            dir.display(),
-            self.bots.len()
-        ))
+        Err(FieldError::TooFew {
+            bots: dir.to_path_buf(),
+            playing: self.bots.len(),
+            left_out: self.left_out.clone(),
+        })
     }
 }
 
@@ -506,17 +654,17 @@ fn scan(dir: &Path, renames: &[Rename]) -> Result<Vec<Scanned>, MetaError> {
     let names: Vec<String> = folders.iter().map(|f| folder_name(f)).collect();
     for (i, rename) in renames.iter().enumerate() {
         if renames[..i].iter().any(|r| r.folder == rename.folder) {
-            return Err(MetaError::Rename(format!(
-                "--rename {rename}: the folder {} is renamed twice; give it one name",
-                rename.folder
-            )));
+            return Err(RenameError::Twice {
+                rename: rename.clone(),
+            }
+            .into());
         }
         if !names.contains(&rename.folder) {
-            return Err(MetaError::Rename(format!(
-                "--rename {rename}: {} holds no bot folder {:?} (name a bot by its folder's name)",
-                dir.display(),
-                rename.folder
-            )));
+            return Err(RenameError::NoFolder {
+                rename: rename.clone(),
+                bots: dir.to_path_buf(),
+            }
+            .into());
         }
     }
     let renamed = |name: &str| renames.iter().find(|r| r.folder == name);
@@ -555,30 +703,24 @@ fn scan(dir: &Path, renames: &[Rename]) -> Result<Vec<Scanned>, MetaError> {
                 .iter()
                 .find(|&&j| j != i)
                 .expect("twins are two or more");
-            return Err(MetaError::Rename(format!(
-                "--rename {rename}: the name {name:?} is also given by the bot in folder {}; give a name no other bot gives",
-                names[*other]
-            )));
+            return Err(RenameError::Taken {
+                rename: rename.clone(),
+                other: names[*other].clone(),
+            }
+            .into());
         }
         for &i in &all {
-            let others: Vec<&str> = all
+            let others = all
                 .iter()
                 .filter(|&&j| j != i)
-                .map(|&j| &names[j][..])
+                .map(|&j| names[j].clone())
                 .collect();
-            let who = match &others[..] {
-                [one] => format!("the bot in folder {one}: both are left out"),
-                more => format!(
-                    "the bots in folders {}: all {} are left out",
-                    more.join(", "),
-                    all.len()
-                ),
-            };
             found[i].1 = Err(MetaError::Invalid {
                 path: found[i].0.join("meta"),
-                problem: format!(
-                    "the name {name:?} is also given by {who} (inarow judge --rename FOLDER=NAME decides)"
-                ),
+                problem: MetaProblem::GivenTwice {
+                    name: name.clone(),
+                    others,
+                },
             });
         }
     }
@@ -636,7 +778,15 @@ mod tests {
 
     #[test]
     fn bad_meta_is_named() {
-        let err = |t| BotMeta::parse(t, PathBuf::from("/b")).unwrap_err();
+        assert_eq!(
+            BotMeta::parse("A\npython3\n", PathBuf::from("/b")),
+            Err(MetaProblem::LineCount { found: 2 })
+        );
+        let err = |t| {
+            BotMeta::parse(t, PathBuf::from("/b"))
+                .unwrap_err()
+                .to_string()
+        };
         assert!(err("A\npython3\n").contains("4 lines"));
         assert!(err("A\npython3\nx\n2\n").contains("line 4"));
         assert!(err("My Bot\npython3\nx\n1\n").contains("holds ' '"));
@@ -653,10 +803,11 @@ mod tests {
         for good in ["alice", "bot-2", "deep_blue.v3", "Åsa"] {
             assert!(err(good).is_ok(), "{good}");
         }
-        assert!(err("--help").unwrap_err().contains("starts with '-'"));
-        assert!(err("-x").unwrap_err().contains("option"));
+        let refused = |name: &str| err(name).unwrap_err().to_string();
+        assert!(refused("--help").contains("starts with '-'"));
+        assert!(refused("-x").contains("option"));
         for bad in ["a/b", "a;b", "$(x)", "a\tb", "\"q\""] {
-            assert!(err(bad).unwrap_err().contains("use letters"), "{bad}");
+            assert!(refused(bad).contains("use letters"), "{bad}");
         }
     }
 
@@ -952,10 +1103,10 @@ mod tests {
             let renames: Vec<Rename> = renames.iter().map(|r| Rename::parse(r).unwrap()).collect();
             let err = survey_renamed(dir.path(), &renames).unwrap_err();
             assert!(matches!(err, MetaError::Rename(_)), "{err:?}");
-            let err = err.to_string();
-            assert!(!err.contains('\n'), "{err}");
-            assert_eq!(err, MetaError::Rename(err.clone()).reason());
-            err
+            let line = err.to_string();
+            assert!(!line.contains('\n'), "{line}");
+            assert_eq!(line, err.reason());
+            line
         };
         assert_eq!(
             refused(&["evil=ann"]),
@@ -985,7 +1136,7 @@ mod tests {
             ("evil=a=b", "holds '='"),
             ("evil=\x1b]0;t\x07", "use letters"),
         ] {
-            let err = Rename::parse(bad).unwrap_err();
+            let err = Rename::parse(bad).unwrap_err().to_string();
             assert!(err.contains(says), "{bad}: {err}");
             assert!(!err.contains(['\n', '\x1b', '\x07']), "{bad}: {err}");
         }
@@ -1017,7 +1168,7 @@ mod tests {
         for bad in [bots.join("bob"), bots.clone(), dir.path().join("none")] {
             let mut alice = found.bots[0].clone();
             alice.grants = vec![bad.clone()];
-            let err = check_grants(&mut alice, &all).unwrap_err();
+            let err = check_grants(&mut alice, &all).unwrap_err().to_string();
             assert!(err.starts_with("--allow-read for bot alice: "), "{err}");
             assert!(!err.contains('\n'));
         }

@@ -4,29 +4,61 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::referee::{Ending, GameRecord};
+use crate::record::{Ending, Fault, GameRecord, Seat};
 use crate::tournament::Results;
 
 pub use inarow_files::write_atomic;
 
+/// Why the results or the SGF records could not be written: one line
+/// naming the path.
+#[derive(Debug, thiserror::Error)]
+pub enum Unwritable {
+    /// The results' path is a folder.
+    #[error("cannot write the results to {}: it is a folder", path.display())]
+    ResultsFolder {
+        /// The path.
+        path: PathBuf,
+    },
+    /// The results' folder cannot be written.
+    #[error("cannot write the results to {}: {reason}", path.display())]
+    Results {
+        /// The results file.
+        path: PathBuf,
+        /// The system's reason.
+        reason: io::Error,
+    },
+    /// The SGF folder cannot be made or written.
+    #[error("cannot write SGF records into {}: {reason}", path.display())]
+    Sgf {
+        /// The SGF folder.
+        path: PathBuf,
+        /// The system's reason.
+        reason: io::Error,
+    },
+}
+
 /// Checks, before any game is played, that the results file and the SGF
-/// folder (made if missing) can be written; the error names the path.
-pub fn check_writable(results: &Path, sgf: &Path) -> Result<(), String> {
+/// folder (made if missing) can be written.
+pub fn check_writable(results: &Path, sgf: &Path) -> Result<(), Unwritable> {
     let dir = match results.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
     if results.is_dir() {
-        return Err(format!(
-            "cannot write the results to {}: it is a folder",
-            results.display()
-        ));
+        return Err(Unwritable::ResultsFolder {
+            path: results.to_path_buf(),
+        });
     }
-    try_write_in(dir)
-        .map_err(|e| format!("cannot write the results to {}: {e}", results.display()))?;
+    try_write_in(dir).map_err(|reason| Unwritable::Results {
+        path: results.to_path_buf(),
+        reason,
+    })?;
     std::fs::create_dir_all(sgf)
         .and_then(|()| try_write_in(sgf))
-        .map_err(|e| format!("cannot write SGF records into {}: {e}", sgf.display()))?;
+        .map_err(|reason| Unwritable::Sgf {
+            path: sgf.to_path_buf(),
+            reason,
+        })?;
     Ok(())
 }
 
@@ -65,18 +97,19 @@ pub fn sgf(game: &GameRecord) -> String {
 /// [`sgf`] written by application `app` (`AP`); a game not `finished` has
 /// no result (`RE`) and its comment is left out.
 pub fn sgf_by(game: &GameRecord, app: &str, finished: bool) -> String {
-    let black = game.black.as_deref().unwrap_or(&game.a);
-    let white = game.white.as_deref().unwrap_or(&game.b);
-    let result = match (&game.winner, &game.forfeit) {
+    let black = game.named(game.black).unwrap_or(&game.a);
+    let white = game.named(game.white()).unwrap_or(&game.b);
+    let result = match (game.winner, &game.forfeit) {
         (None, _) => "0".to_string(),
         (Some(w), forfeit) => {
-            let colour = if Some(w) == game.black.as_ref() || game.black.is_none() && *w == game.a {
+            // Before colours are settled, A is written as black.
+            let colour = if game.black.unwrap_or(Seat::A) == w {
                 'B'
             } else {
                 'W'
             };
             match forfeit {
-                Some(f) if matches!(f.fault, crate::referee::Fault::Timeout { .. }) => {
+                Some(f) if matches!(f.fault, Fault::Timeout { .. }) => {
                     format!("{colour}+T")
                 }
                 Some(_) => format!("{colour}+F"),
@@ -85,10 +118,12 @@ pub fn sgf_by(game: &GameRecord, app: &str, finished: bool) -> String {
         }
     };
     let comment = match &game.forfeit {
-        Some(f) => format!("{} forfeits: {}", f.by, f.reason),
+        Some(f) => format!("{} forfeits: {}", game.name(f.by), f.reason()),
         None => match game.reason {
             // The page's games: "you resigned".
-            Some(Ending::Resigned) => format!("{} resigned", game.loser().unwrap_or_default()),
+            Some(Ending::Resigned) => {
+                format!("{} resigned", game.named(game.loser()).unwrap_or_default())
+            }
             Some(ending) => ending.name().to_string(),
             None => String::new(),
         },
@@ -156,7 +191,7 @@ pub fn write_sgf_dir(dir: &Path, games: &[GameRecord]) -> io::Result<Vec<PathBuf
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::{Answer, Colour, Seat, Stone};
+    use crate::record::{Answer, Colour, Seat, Stone};
 
     #[test]
     fn sgf_lists_every_stone_with_x_as_the_first_letter() {
@@ -167,8 +202,7 @@ mod tests {
             a_seed: 1,
             b_seed: 2,
             swap: Some(Answer::Black),
-            black: Some("bob]".into()),
-            white: Some("ann".into()),
+            black: Some(Seat::B),
             stones: vec![
                 Stone {
                     by: Seat::A,
@@ -183,7 +217,7 @@ mod tests {
                     y: 1,
                 },
             ],
-            winner: Some("bob]".into()),
+            winner: Some(Seat::B),
             reason: Some(Ending::Five),
             forfeit: None,
             size: 15,
@@ -200,16 +234,18 @@ mod tests {
         let mut game = GameRecord::new("ann", "bob");
         game.forfeit(
             Seat::B,
-            crate::referee::Fault::Syntax {
+            Fault::Syntax {
                 detail: "\x1b]0;pwned\x07".into(),
             },
         );
         // Even a record read back raw from an older judge's file.
-        game.forfeit.as_mut().unwrap().reason = "\x1b[2J\u{202e}".into();
+        game.forfeit.as_mut().unwrap().fault = Fault::Crash {
+            status: "\x1b[2J\u{202e}".into(),
+        };
         let text = sgf(&game);
         assert!(!text.contains(['\x1b', '\x07', '\u{202e}']), "{text}");
         assert!(
-            text.contains(r"C[bob forfeits: \\x1b[2J\\u{202e}]"),
+            text.contains(r"C[bob forfeits: crash: \\x1b[2J\\u{202e}]"),
             "{text}"
         );
     }
@@ -243,14 +279,22 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let results = dir.path().join("r.json");
         let sgf = dir.path().join("sgf");
-        assert_eq!(check_writable(&results, &sgf), Ok(()));
+        check_writable(&results, &sgf).unwrap();
         assert!(sgf.is_dir());
-        let err = check_writable(&dir.path().join("missing/r.json"), &sgf).unwrap_err();
+        let err = check_writable(&dir.path().join("missing/r.json"), &sgf)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("missing/r.json"), "{err}");
-        let err = check_writable(dir.path(), &sgf).unwrap_err();
+        assert!(matches!(
+            check_writable(dir.path(), &sgf),
+            Err(Unwritable::ResultsFolder { .. })
+        ));
+        let err = check_writable(dir.path(), &sgf).unwrap_err().to_string();
         assert!(err.contains("is a folder"), "{err}");
         std::fs::write(dir.path().join("file"), "").unwrap();
-        let err = check_writable(&results, &dir.path().join("file/sgf")).unwrap_err();
+        let err = check_writable(&results, &dir.path().join("file/sgf"))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("SGF"), "{err}");
     }
 }

@@ -16,9 +16,9 @@ use serde::{Deserialize, Serialize};
 use crate::meta::{BotMeta, LeftOut};
 use inarow_core::Rule;
 
-use crate::referee::GameRecord;
-use crate::replay::{self, Terms};
-use crate::shard::{self, Shard};
+use crate::record::GameRecord;
+use crate::replay::{self, ReplayError, Terms};
+use crate::shard::{self, PartError, Shard};
 use crate::tournament::{self, Config, Fixture, Results};
 use inarow_sandbox::Limits;
 
@@ -62,7 +62,7 @@ pub struct Tournament {
 
 impl Tournament {
     /// The tournament `config` plays among `bots`, digesting each bot's folder.
-    pub fn new(bots: &[BotMeta], config: &Config) -> Result<Tournament, String> {
+    pub fn new(bots: &[BotMeta], config: &Config) -> Result<Tournament, shard::Unread> {
         let bots = bots
             .iter()
             .map(|bot| {
@@ -73,7 +73,7 @@ impl Tournament {
                     folder_sha256: shard::folder_digest(&bot.folder)?,
                 })
             })
-            .collect::<Result<_, String>>()?;
+            .collect::<Result<_, _>>()?;
         Ok(Tournament {
             seed: config.seed,
             rule: config.rule,
@@ -186,40 +186,143 @@ impl Part {
     }
 }
 
+/// Why a part's game is not its share's scheduled game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unscheduled {
+    /// Another game in the place of the share's next one.
+    #[error("holds game {index} where its share's game {belongs} belongs")]
+    Misplaced {
+        /// The game it holds.
+        index: usize,
+        /// The game that belongs there.
+        belongs: usize,
+    },
+    /// Other bots or seeds than the schedule's.
+    #[error(
+        "game {index} is not the scheduled one ({a} opens against {b} with seeds {a_seed} and {b_seed})"
+    )]
+    Other {
+        /// The game.
+        index: usize,
+        /// The bot that opens it.
+        a: String,
+        /// The bot that answers.
+        b: String,
+        /// A's seed.
+        a_seed: u64,
+        /// B's seed.
+        b_seed: u64,
+    },
+    /// A stone off the board.
+    #[error("game {index} has a stone off the board ({colour:?} at {x},{y})")]
+    OffBoard {
+        /// The game.
+        index: usize,
+        /// The stone's colour letter.
+        colour: char,
+        /// Its column.
+        x: u8,
+        /// Its row.
+        y: u8,
+    },
+}
+
+/// Why the parts of a tournament cannot be merged: one line naming the
+/// part (and the game).
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    /// The parts given are not the shares of one tournament.
+    #[error(transparent)]
+    Parts(#[from] PartError),
+    /// A share no part played.
+    #[error(
+        "share {share} is missing: no part file given played it (parts are written by `inarow judge --shard {share}`)"
+    )]
+    Missing {
+        /// The share.
+        share: Shard,
+    },
+    /// A tournament of fewer than two bots.
+    #[error("{part}: a tournament needs at least 2 bots")]
+    TooFewBots {
+        /// The part naming it.
+        part: String,
+    },
+    /// Two bots of one name.
+    #[error("{part}: bot {number} is named {name}, as an earlier bot is")]
+    NameTwice {
+        /// The part naming them.
+        part: String,
+        /// The later bot, from 1.
+        number: usize,
+        /// The name.
+        name: String,
+    },
+    /// A share holding too many or too few games.
+    #[error(
+        "{part}: share {shard} holds {games} games, but its share of the schedule is {scheduled}"
+    )]
+    GameCount {
+        /// The part.
+        part: String,
+        /// Its share.
+        shard: Shard,
+        /// The games it holds.
+        games: usize,
+        /// The games its share of the schedule has.
+        scheduled: usize,
+    },
+    /// A game that is not the share's scheduled one.
+    #[error("{part}: {why}")]
+    Unscheduled {
+        /// The part.
+        part: String,
+        /// What is wrong.
+        why: Unscheduled,
+    },
+    /// A game whose stones do not bear out its record.
+    #[error("{part}: game {index}: {why}")]
+    Replay {
+        /// The part.
+        part: String,
+        /// The game.
+        index: usize,
+        /// What the replay found.
+        why: Box<ReplayError>,
+    },
+}
+
 /// Checks that `game` is the scheduled `fixture` played among `names`: the
-/// same bots and seeds, a winner and a forfeiter who played it, stones on
-/// the board. What is wrong comes back in words.
-fn check_game(game: &GameRecord, fixture: &Fixture, names: &[String]) -> Result<(), String> {
+/// same bots and seeds, stones on the board (a winner and a forfeiter who
+/// did not play it are refused when the part is read).
+fn check_game(game: &GameRecord, fixture: &Fixture, names: &[String]) -> Result<(), Unscheduled> {
     let (a, b) = (&names[fixture.a], &names[fixture.b]);
     if game.index != fixture.index {
-        return Err(format!(
-            "holds game {} where its share's game {} belongs",
-            game.index, fixture.index
-        ));
+        return Err(Unscheduled::Misplaced {
+            index: game.index,
+            belongs: fixture.index,
+        });
     }
-    let game_no = fixture.index;
+    let index = fixture.index;
     if (&game.a, &game.b) != (a, b)
         || (game.a_seed, game.b_seed) != (fixture.a_seed, fixture.b_seed)
     {
-        return Err(format!(
-            "game {game_no} is not the scheduled one ({a} opens against {b} with seeds {} and {})",
-            fixture.a_seed, fixture.b_seed
-        ));
-    }
-    let played = |who: &Option<String>| who.as_ref().is_none_or(|w| w == a || w == b);
-    let forfeiter = game.forfeit.as_ref().map(|f| f.by.clone());
-    if !played(&game.winner) || !played(&game.black) || !played(&game.white) || !played(&forfeiter)
-    {
-        return Err(format!("game {game_no} names a bot that did not play it"));
+        return Err(Unscheduled::Other {
+            index,
+            a: a.clone(),
+            b: b.clone(),
+            a_seed: fixture.a_seed,
+            b_seed: fixture.b_seed,
+        });
     }
     let size = inarow_protocol::koth::SIZE as u8;
     if let Some(stone) = game.stones.iter().find(|s| s.x >= size || s.y >= size) {
-        return Err(format!(
-            "game {game_no} has a stone off the board ({:?} at {},{})",
-            stone.colour.letter(),
-            stone.x,
-            stone.y
-        ));
+        return Err(Unscheduled::OffBoard {
+            index,
+            colour: stone.colour.letter(),
+            x: stone.x,
+            y: stone.y,
+        });
     }
     Ok(())
 }
@@ -247,28 +350,29 @@ impl shard::PartFile for Part {
 /// duplicated or foreign part, a game that is not its share's, or one whose
 /// stones do not give its colours and result, is a one-line error naming
 /// the part (and the game).
-pub fn merge(parts: &[(&str, &str)]) -> Result<Results, String> {
+pub fn merge(parts: &[(&str, &str)]) -> Result<Results, MergeError> {
     let (parsed, missing) = shard::parse_parts::<Part>(parts)?;
     let (first_name, first) = &parsed[0];
     let tournament = first.tournament.clone();
-    if let Some(share) = missing.first() {
-        return Err(format!(
-            "share {share} is missing: no part file given played it (parts are written by `inarow judge --shard {share}`)"
-        ));
+    if let Some(&share) = missing.first() {
+        return Err(MergeError::Missing { share });
     }
     let names: Vec<String> = tournament.bots.iter().map(|b| b.name.clone()).collect();
     if names.len() < 2 {
-        return Err(format!("{first_name}: a tournament needs at least 2 bots"));
+        return Err(MergeError::TooFewBots {
+            part: first_name.to_string(),
+        });
     }
     if let Some((i, name)) = names
         .iter()
         .enumerate()
         .find(|(i, name)| names[..*i].contains(name))
     {
-        return Err(format!(
-            "{first_name}: bot {} is named {name}, as an earlier bot is",
-            i + 1
-        ));
+        return Err(MergeError::NameTwice {
+            part: first_name.to_string(),
+            number: i + 1,
+            name: name.clone(),
+        });
     }
     let terms = Terms {
         rule: tournament.rule,
@@ -280,17 +384,23 @@ pub fn merge(parts: &[(&str, &str)]) -> Result<Results, String> {
     for (name, part) in parsed {
         let fixtures = schedule.iter().filter(|f| part.shard.owns(f.index));
         if part.games.len() != fixtures.clone().count() {
-            return Err(format!(
-                "{name}: share {} holds {} games, but its share of the schedule is {}",
-                part.shard,
-                part.games.len(),
-                fixtures.count()
-            ));
+            return Err(MergeError::GameCount {
+                part: name.to_string(),
+                shard: part.shard,
+                games: part.games.len(),
+                scheduled: fixtures.count(),
+            });
         }
         for (game, fixture) in part.games.into_iter().zip(fixtures) {
-            check_game(&game, fixture, &names).map_err(|why| format!("{name}: {why}"))?;
-            replay::replay(&game, &terms)
-                .map_err(|why| format!("{name}: game {}: {why}", fixture.index))?;
+            check_game(&game, fixture, &names).map_err(|why| MergeError::Unscheduled {
+                part: name.to_string(),
+                why,
+            })?;
+            replay::replay(&game, &terms).map_err(|why| MergeError::Replay {
+                part: name.to_string(),
+                index: fixture.index,
+                why: Box::new(why),
+            })?;
             games[fixture.index] = Some(game);
         }
     }
@@ -317,7 +427,7 @@ mod tests {
     use inarow_core::Player;
 
     use super::*;
-    use crate::referee::Fault;
+    use crate::record::Fault;
     use crate::replay::examples::{Plan, planned};
 
     /// A record of `fixture` as the referee writes it: its outcome a pure
@@ -393,7 +503,7 @@ mod tests {
             .collect()
     }
 
-    fn merged(parts: &[(String, String)]) -> Result<Results, String> {
+    fn merged(parts: &[(String, String)]) -> Result<Results, MergeError> {
         let refs: Vec<(&str, &str)> = parts.iter().map(|(n, t)| (&n[..], &t[..])).collect();
         merge(&refs)
     }
@@ -435,7 +545,7 @@ mod tests {
 
     /// The one-line error of merging `parts`, which must start with `start`.
     fn refused(parts: &[(String, String)], start: &str) -> String {
-        let err = merged(parts).unwrap_err();
+        let err = merged(parts).unwrap_err().to_string();
         assert!(!err.contains('\n'), "{err}");
         assert!(err.starts_with(start), "{err}");
         err
@@ -447,6 +557,13 @@ mod tests {
         let good = parts(&t, 4);
         assert!(merged(&good).is_ok());
         refused(&good[..3], "share 3/4 is missing");
+        let refs: Vec<(&str, &str)> = good[..3].iter().map(|(n, t)| (&n[..], &t[..])).collect();
+        assert!(matches!(
+            merge(&refs),
+            Err(MergeError::Missing {
+                share: Shard { index: 3, count: 4 }
+            })
+        ));
         let mut twice = good.clone();
         twice.push(("again".into(), good[1].1.clone()));
         refused(&twice, "again: share 1/4 is given twice (also part-1)");
@@ -647,7 +764,18 @@ mod tests {
             &|g| g["a_seed"] = 7.into(),
             "game 1 is not the scheduled one",
         );
-        edit(&|g| g["a"] = "bot04".into(), "not the scheduled one");
+        // Another bot in A's seat, named so wherever the record names A.
+        edit(
+            &|g| {
+                let a = g["a"].clone();
+                for field in ["a", "black", "white", "winner"] {
+                    if g[field] == a {
+                        g[field] = "bot04".into();
+                    }
+                }
+            },
+            "not the scheduled one",
+        );
         edit(&|g| g["winner"] = "mallory".into(), "did not play it");
         edit(&|g| g["black"] = "mallory".into(), "did not play it");
         edit(

@@ -7,16 +7,16 @@
 //! the front hands in, and an interrupt is reported to the front's handler.
 
 use std::fmt;
-use std::io;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use inarow_sandbox::process::{LongLines, Running, Silence, Unsent};
-use inarow_sandbox::{self as sandbox, End, Sandbox};
+use inarow_sandbox::{self as sandbox, End, Sandbox, StartError};
 
 use crate::meta::BotMeta;
-use crate::referee::{Contestant, Fault};
+use crate::record::Fault;
+use crate::referee::Contestant;
 use crate::shown;
 
 /// Longest answer line read from a bot; past it the bot forfeits.
@@ -139,7 +139,12 @@ pub struct BotProcess {
 impl BotProcess {
     /// Starts `bot` in its folder with `opponent` and `seed` as the last two
     /// arguments, as `start` says.
-    pub fn start(bot: &BotMeta, opponent: &str, seed: u64, start: Start) -> io::Result<BotProcess> {
+    pub fn start(
+        bot: &BotMeta,
+        opponent: &str,
+        seed: u64,
+        start: Start,
+    ) -> Result<BotProcess, StartError> {
         let mut args = bot.args.clone();
         args.push(opponent.to_string());
         args.push(seed.to_string());

@@ -16,18 +16,19 @@
 //! size, disk) may cost a bot a game already over on the board, since the
 //! judge reads the limits again at the end. A fault's details must be the
 //! tournament's (its time limit, its sandbox's limits) and fit the board (a
-//! taken point is taken, an off-board point is off the board), and its
-//! words must be the fault's.
+//! taken point is taken, an off-board point is off the board); that its
+//! words are the fault's, and that it names bots of the game, is checked
+//! when the record is read ([`crate::record`]).
 //!
 //! What a replay cannot see is why a bot forfeited: a timeout, a crash or
 //! a bad answer at the point where its answer was awaited leaves the same
 //! stones.
 
-use inarow_core::swap2::{Phase, Role, Step, Swap, Swap2};
+use inarow_core::swap2::{Phase, Role, Step, Swap, Swap2, Swap2Error};
 use inarow_core::{Game, Outcome, Player, Point, Rule};
 use inarow_protocol::koth::SIZE;
 
-use crate::referee::{Answer, Colour, Ending, Fault, GameRecord, Seat, Stone};
+use crate::record::{Answer, Colour, Ending, Fault, Forfeit, GameRecord, Seat, Stone};
 use crate::tournament;
 use inarow_sandbox::{Limit, Limits};
 
@@ -42,10 +43,247 @@ pub struct Terms<'a> {
     pub limits: Option<&'a Limits>,
 }
 
+/// What a replay found wrong with a record: one line, not naming the game.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ReplayError {
+    /// The stones stop before a stone the game needs.
+    #[error("the stones stop before {what}")]
+    StonesStop {
+        /// The stone awaited, in words.
+        what: &'static str,
+    },
+    /// A stone off the board.
+    #[error("stone {number} at ({x},{y}) is off the board")]
+    OffBoard {
+        /// The stone, from 1.
+        number: usize,
+        /// Its column.
+        x: usize,
+        /// Its row.
+        y: usize,
+    },
+    /// A stone of the wrong bot or colour.
+    #[error(
+        "stone {number} at ({x},{y}) is {by:?}'s {}, but {what} is {seat:?}'s {}",
+        colour.name(),
+        wanted.name()
+    )]
+    WrongStone {
+        /// The stone, from 1.
+        number: usize,
+        /// Its column.
+        x: usize,
+        /// Its row.
+        y: usize,
+        /// Who the record says put it.
+        by: Seat,
+        /// Its colour in the record.
+        colour: Colour,
+        /// The stone awaited, in words.
+        what: &'static str,
+        /// Whose stone it must be.
+        seat: Seat,
+        /// The colour it must be.
+        wanted: Colour,
+    },
+    /// A stone on a point already taken.
+    #[error("stone {number} at ({x},{y}) is on a point stone {first} already holds")]
+    Taken {
+        /// The stone, from 1.
+        number: usize,
+        /// Its column.
+        x: usize,
+        /// Its row.
+        y: usize,
+        /// The stone already there, from 1.
+        first: usize,
+    },
+    /// A step the rules refuse.
+    #[error("stone {number} breaks the rules: {why}")]
+    BreaksRules {
+        /// The stones played so far.
+        number: usize,
+        /// The rules' refusal.
+        why: Swap2Error,
+    },
+    /// An answer or colours without stones.
+    #[error("names an answer to the opening or colours, but has no stones")]
+    NoStones,
+    /// An opening of fewer than three stones.
+    #[error("the opening stops after {count} stones (the opener places all three at once)")]
+    ShortOpening {
+        /// The stones recorded.
+        count: usize,
+    },
+    /// A stone after the game was over.
+    #[error("stone {number} comes after the game was over ({ending})")]
+    AfterTheEnd {
+        /// The stone, from 1.
+        number: usize,
+        /// How the game ended, in words.
+        ending: String,
+    },
+    /// A move while something else was awaited.
+    #[error("stone {number} comes while {awaited} was awaited")]
+    OutOfTurn {
+        /// The stone, from 1.
+        number: usize,
+        /// What was awaited, in words.
+        awaited: String,
+    },
+    /// Colours the answer to the opening does not give.
+    #[error("names {recorded}, but the answer to the opening ({answer}) gives {settled}")]
+    Colours {
+        /// The colours recorded, in words.
+        recorded: String,
+        /// The answer recorded.
+        answer: &'static str,
+        /// The colours the answer gives, in words.
+        settled: String,
+    },
+    /// A five the stones do not make.
+    #[error(
+        "says five, but its {stones} stones make no five{}",
+        if *exact { " (exactly five under the exact rule)" } else { "" }
+    )]
+    NoFive {
+        /// The stones recorded.
+        stones: usize,
+        /// Whether the rule is exact five.
+        exact: bool,
+    },
+    /// A winner who did not make the five.
+    #[error("names {named} the winner, but {maker} made the five ({colour})")]
+    NotTheMaker {
+        /// The winner recorded, or `nobody`.
+        named: String,
+        /// The bot that made the five.
+        maker: String,
+        /// Its colour in words.
+        colour: &'static str,
+    },
+    /// A full board the stones do not fill.
+    #[error("says full board, but its {stones} stones {how}")]
+    NotFull {
+        /// The stones recorded.
+        stones: usize,
+        /// What they do instead, in words.
+        how: String,
+    },
+    /// A full board with a winner.
+    #[error("a full board is a tie, but it names {winner} the winner")]
+    TieWon {
+        /// The winner recorded.
+        winner: String,
+    },
+    /// A forfeit beside an ending on the board.
+    #[error("ends by {ending}, but records a forfeit by {by}")]
+    ForfeitBeside {
+        /// The ending recorded.
+        ending: Ending,
+        /// The bot that forfeited.
+        by: String,
+    },
+    /// An ending by forfeit without one.
+    #[error("ends by forfeit, but names no forfeit")]
+    NoForfeit,
+    /// An ending no judge game has.
+    #[error("ends by {ending:?}, not five, full board or forfeit")]
+    OtherEnding {
+        /// The ending recorded (empty for none).
+        ending: &'static str,
+    },
+    /// A forfeit won by the bot at fault.
+    #[error("{by} forfeited, so {other} wins, not {winner}")]
+    ForfeitLost {
+        /// The bot that forfeited.
+        by: String,
+        /// Its opponent.
+        other: String,
+        /// The winner recorded, or `nobody`.
+        winner: String,
+    },
+    /// A forfeit, not for a limit, after the game was over on the board.
+    #[error("{by} forfeits for {fault} after the game was over ({ending})")]
+    ForfeitAfterTheEnd {
+        /// The bot that forfeited.
+        by: String,
+        /// Its fault.
+        fault: Fault,
+        /// How the game ended, in words.
+        ending: String,
+    },
+    /// A forfeit by a bot whose answer was not awaited.
+    #[error("{who} forfeits for {fault}, but {awaited} was awaited, not {by}'s")]
+    NotAwaited {
+        /// The seat and bot that forfeited, in words.
+        who: String,
+        /// Its fault.
+        fault: Fault,
+        /// What was awaited, in words.
+        awaited: String,
+        /// The bot that forfeited.
+        by: String,
+    },
+    /// Half an answer stopped by something else than a taken point.
+    #[error(
+        "the answerer laid one stone of two and forfeits for {fault}: only a taken point stops an answer half way"
+    )]
+    HalfAnswer {
+        /// The fault recorded.
+        fault: Fault,
+    },
+    /// A timeout in a tournament without a time limit.
+    #[error("a forfeit for {fault}, but the tournament has no time limit")]
+    Untimed {
+        /// The fault recorded.
+        fault: Fault,
+    },
+    /// A timeout of another limit than the tournament's.
+    #[error("a forfeit for {fault}, but the time limit is {seconds} s")]
+    OtherTimeout {
+        /// The fault recorded.
+        fault: Fault,
+        /// The tournament's limit in seconds.
+        seconds: f64,
+    },
+    /// A taken point that was not taken.
+    #[error("a forfeit for {fault}, but no stone stood there when it was named")]
+    NotTaken {
+        /// The fault recorded.
+        fault: Fault,
+    },
+    /// A point named twice where a single point was awaited.
+    #[error("a forfeit for {fault}, but {awaited} names a single point on the board")]
+    NotRepeated {
+        /// The fault recorded.
+        fault: Fault,
+        /// What was awaited, in words.
+        awaited: String,
+    },
+    /// An off-board point on the board.
+    #[error("a forfeit for {fault}, but ({x},{y}) is on the board")]
+    OnBoard {
+        /// The fault recorded.
+        fault: Fault,
+        /// The column.
+        x: i64,
+        /// The row.
+        y: i64,
+    },
+    /// A limit other than the tournament's.
+    #[error("a forfeit for {fault}, but under the tournament's limits it reads {expected}")]
+    OtherLimit {
+        /// The fault recorded.
+        fault: Fault,
+        /// The fault under the tournament's limits.
+        expected: Fault,
+    },
+}
+
 /// Replays `record` on `terms` and checks that its colours and result are
-/// what its stones give. What is wrong comes back in words (one line, not
-/// naming the game).
-pub fn replay(record: &GameRecord, terms: &Terms<'_>) -> Result<(), String> {
+/// what its stones give.
+pub fn replay(record: &GameRecord, terms: &Terms<'_>) -> Result<(), ReplayError> {
     let mut replay = Replay {
         record,
         game: Swap2::new(&tournament::board(terms.rule)),
@@ -102,21 +340,7 @@ struct Replay<'r> {
 impl Replay<'_> {
     /// The name of the bot in `seat`.
     fn name(&self, seat: Seat) -> &str {
-        match seat {
-            Seat::A => &self.record.a,
-            Seat::B => &self.record.b,
-        }
-    }
-
-    /// The seat the bot `name` plays in, if it plays this game.
-    fn seat_of(&self, name: &str) -> Option<Seat> {
-        if name == self.record.a {
-            Some(Seat::A)
-        } else if name == self.record.b {
-            Some(Seat::B)
-        } else {
-            None
-        }
+        self.record.name(seat)
     }
 
     /// A seat and its bot, in words: `A (amy)`.
@@ -127,10 +351,15 @@ impl Replay<'_> {
     /// Takes the next stone of the record, which must be `seat`'s, of
     /// `colour`, on the board and on an empty point (`what` says what it
     /// is, for the error).
-    fn take(&mut self, seat: Seat, colour: Player, what: &str) -> Result<Point, String> {
+    fn take(
+        &mut self,
+        seat: Seat,
+        colour: Player,
+        what: &'static str,
+    ) -> Result<Point, ReplayError> {
         let number = self.next + 1;
         let Some(stone) = self.record.stones.get(self.next) else {
-            return Err(format!("the stones stop before {what}"));
+            return Err(ReplayError::StonesStop { what });
         };
         let Stone {
             by,
@@ -140,22 +369,30 @@ impl Replay<'_> {
         } = *stone;
         let (x, y) = (x as usize, y as usize);
         if x >= SIZE || y >= SIZE {
-            return Err(format!("stone {number} at ({x},{y}) is off the board"));
+            return Err(ReplayError::OffBoard { number, x, y });
         }
         if (by, c) != (seat, Colour::from(colour)) {
-            return Err(format!(
-                "stone {number} at ({x},{y}) is {by:?}'s {}, but {what} is {seat:?}'s {}",
-                c.name(),
-                colour_name(colour)
-            ));
+            return Err(ReplayError::WrongStone {
+                number,
+                x,
+                y,
+                by,
+                colour: c,
+                what,
+                seat,
+                wanted: colour.into(),
+            });
         }
         let point = Point::at(y, x, SIZE);
         match self.taken[point.index()] {
             0 => self.taken[point.index()] = number,
             first => {
-                return Err(format!(
-                    "stone {number} at ({x},{y}) is on a point stone {first} already holds"
-                ));
+                return Err(ReplayError::Taken {
+                    number,
+                    x,
+                    y,
+                    first,
+                });
             }
         }
         self.next += 1;
@@ -164,10 +401,13 @@ impl Replay<'_> {
 
     /// Applies a step the record's stones make; the stones were checked,
     /// so a refusal means the record's steps are out of order.
-    fn apply(&mut self, role: Role, step: Step) -> Result<(), String> {
+    fn apply(&mut self, role: Role, step: Step) -> Result<(), ReplayError> {
         self.game
             .apply(role, step)
-            .map_err(|e| format!("stone {} breaks the rules: {e}", self.next))?;
+            .map_err(|why| ReplayError::BreaksRules {
+                number: self.next,
+                why,
+            })?;
         if self.game.outcome().is_some() && self.ended_at == 0 {
             self.ended_at = self.next;
         }
@@ -176,19 +416,17 @@ impl Replay<'_> {
 
     /// Plays the record's stones: the opening, the answer its `swap` names,
     /// the opener's colour, the moves.
-    fn stones(&mut self) -> Result<(), String> {
+    fn stones(&mut self) -> Result<(), ReplayError> {
         let record = self.record;
         let count = record.stones.len();
         if count == 0 {
-            return match (&record.swap, &record.black, &record.white) {
-                (None, None, None) => Ok(()),
-                _ => Err("names an answer to the opening or colours, but has no stones".into()),
+            return match (&record.swap, &record.black) {
+                (None, None) => Ok(()),
+                _ => Err(ReplayError::NoStones),
             };
         }
         if count < 3 {
-            return Err(format!(
-                "the opening stops after {count} stones (the opener places all three at once)"
-            ));
+            return Err(ReplayError::ShortOpening { count });
         }
         let b1 = self.take(Seat::A, Player::X, "the opener's first stone")?;
         let b2 = self.take(Seat::A, Player::X, "the opener's second stone")?;
@@ -199,20 +437,20 @@ impl Replay<'_> {
         while self.next < count {
             let number = self.next + 1;
             if let Some(outcome) = self.game.outcome() {
-                return Err(format!(
-                    "stone {number} comes after the game was over ({})",
-                    self.ending(outcome)
-                ));
+                return Err(ReplayError::AfterTheEnd {
+                    number,
+                    ending: self.ending(outcome),
+                });
             }
             let Some(role) = self
                 .game
                 .to_act()
                 .filter(|_| self.game.phase() == Phase::Play)
             else {
-                return Err(format!(
-                    "stone {number} comes while {} was awaited",
-                    self.awaited()
-                ));
+                return Err(ReplayError::OutOfTurn {
+                    number,
+                    awaited: self.awaited(),
+                });
             };
             let colour = self.game.game().to_move();
             let point = self.take(seat(role), colour, "the move")?;
@@ -222,7 +460,7 @@ impl Replay<'_> {
     }
 
     /// Plays the answer to the opening that the record's `swap` names.
-    fn answer(&mut self) -> Result<(), String> {
+    fn answer(&mut self) -> Result<(), ReplayError> {
         let stones = &self.record.stones;
         match self.record.swap {
             None => {
@@ -245,9 +483,9 @@ impl Replay<'_> {
                 let white = self.take(Seat::B, Player::O, "the answer `choose`'s second stone")?;
                 self.apply(Role::Answerer, Step::Answer(Swap::Place { black, white }))?;
                 // The opener's choice, as the colours recorded say.
-                match self.record.black.as_deref().map(|b| self.seat_of(b)) {
+                match self.record.black {
                     None => Ok(()),
-                    Some(Some(seat)) => {
+                    Some(seat) => {
                         let colour = if seat == Seat::A {
                             Player::X
                         } else {
@@ -255,42 +493,33 @@ impl Replay<'_> {
                         };
                         self.apply(Role::Opener, Step::Colour(colour))
                     }
-                    Some(None) => Err(format!(
-                        "black is {:?}, who did not play it",
-                        self.record.black.as_deref().unwrap_or_default()
-                    )),
                 }
             }
         }
     }
 
     /// Checks the colours recorded against those the answer settled.
-    fn colours(&self) -> Result<(), String> {
+    fn colours(&self) -> Result<(), ReplayError> {
         let record = self.record;
-        let settled = Player::BOTH.map(|colour| {
-            self.game
-                .role(colour)
-                .map(|role| self.name(seat(role)).to_string())
-        });
-        let recorded = [record.black.clone(), record.white.clone()];
+        let settled = Player::BOTH.map(|colour| self.game.role(colour).map(seat));
+        let recorded = [record.black, record.white()];
         if settled == recorded {
             return Ok(());
         }
-        let say = |names: &[Option<String>; 2]| match names {
+        let say = |seats: &[Option<Seat>; 2]| match seats.map(|s| record.named(s)) {
             [Some(black), Some(white)] => format!("black {black} and white {white}"),
             [None, None] => "no colours".to_string(),
             [black, white] => format!(
                 "black {} and white {}",
-                black.as_deref().unwrap_or("nobody"),
-                white.as_deref().unwrap_or("nobody")
+                black.unwrap_or("nobody"),
+                white.unwrap_or("nobody")
             ),
         };
-        let answer = record.swap.map_or("none", Answer::name);
-        Err(format!(
-            "names {}, but the answer to the opening ({answer}) gives {}",
-            say(&recorded),
-            say(&settled)
-        ))
+        Err(ReplayError::Colours {
+            recorded: say(&recorded),
+            answer: record.swap.map_or("none", Answer::name),
+            settled: say(&settled),
+        })
     }
 
     /// How the game ended on the board, in words.
@@ -338,93 +567,74 @@ impl Replay<'_> {
     }
 
     /// Checks the result recorded against what the stones give.
-    fn result(&self, terms: &Terms<'_>) -> Result<(), String> {
+    fn result(&self, terms: &Terms<'_>) -> Result<(), ReplayError> {
         let record = self.record;
         let outcome = self.game.outcome();
-        let winner = record.winner.as_deref();
+        let winner = record.named(record.winner);
         match (record.reason, &record.forfeit) {
             (Some(Ending::Five), None) => {
                 let Some(Outcome::Win(colour)) = outcome else {
-                    let exact = match terms.rule {
-                        Rule::Exact => " (exactly five under the exact rule)",
-                        Rule::Freestyle => "",
-                    };
-                    return Err(format!(
-                        "says five, but its {} stones make no five{exact}",
-                        record.stones.len()
-                    ));
+                    return Err(ReplayError::NoFive {
+                        stones: record.stones.len(),
+                        exact: terms.rule == Rule::Exact,
+                    });
                 };
                 let maker = self.maker(colour);
                 if winner != Some(maker.as_str()) {
-                    return Err(format!(
-                        "names {} the winner, but {maker} made the five ({})",
-                        winner.unwrap_or("nobody"),
-                        colour_name(colour)
-                    ));
+                    return Err(ReplayError::NotTheMaker {
+                        named: winner.unwrap_or("nobody").to_string(),
+                        maker,
+                        colour: colour_name(colour),
+                    });
                 }
                 Ok(())
             }
             (Some(Ending::FullBoard), None) => {
                 if outcome != Some(Outcome::Draw) {
-                    return Err(format!(
-                        "says full board, but its {} stones {}",
-                        record.stones.len(),
-                        match outcome {
+                    return Err(ReplayError::NotFull {
+                        stones: record.stones.len(),
+                        how: match outcome {
                             Some(won) => format!("end in {}", self.ending(won)),
                             None => format!("leave {} points empty", SIZE * SIZE - self.next),
-                        }
-                    ));
+                        },
+                    });
                 }
                 match winner {
                     None => Ok(()),
-                    Some(w) => Err(format!(
-                        "a full board is a tie, but it names {w} the winner"
-                    )),
+                    Some(w) => Err(ReplayError::TieWon {
+                        winner: w.to_string(),
+                    }),
                 }
             }
             (Some(Ending::Forfeit), Some(forfeit)) => self.forfeit(forfeit, terms),
-            (Some(ending @ (Ending::Five | Ending::FullBoard)), Some(forfeit)) => Err(format!(
-                "ends by {ending}, but records a forfeit by {}",
-                forfeit.by
-            )),
-            (Some(Ending::Forfeit), None) => Err("ends by forfeit, but names no forfeit".into()),
-            (other, _) => Err(format!(
-                "ends by {:?}, not five, full board or forfeit",
-                other.map_or("", Ending::name)
-            )),
+            (Some(ending @ (Ending::Five | Ending::FullBoard)), Some(forfeit)) => {
+                Err(ReplayError::ForfeitBeside {
+                    ending,
+                    by: record.name(forfeit.by).to_string(),
+                })
+            }
+            (Some(Ending::Forfeit), None) => Err(ReplayError::NoForfeit),
+            (other, _) => Err(ReplayError::OtherEnding {
+                ending: other.map_or("", Ending::name),
+            }),
         }
     }
 
     /// Checks a forfeit: by a bot of the game, the other one the winner, its
     /// fault in its own words, the tournament's, fitting the board, and
     /// where that bot's answer was awaited.
-    fn forfeit(&self, forfeit: &crate::referee::Forfeit, terms: &Terms<'_>) -> Result<(), String> {
+    fn forfeit(&self, forfeit: &Forfeit, terms: &Terms<'_>) -> Result<(), ReplayError> {
         let record = self.record;
-        let Some(by) = self.seat_of(&forfeit.by) else {
-            return Err(format!(
-                "the forfeit is by {}, who did not play",
-                forfeit.by
-            ));
-        };
-        let other = match by {
-            Seat::A => Seat::B,
-            Seat::B => Seat::A,
-        };
-        if record.winner.as_deref() != Some(self.name(other)) {
-            return Err(format!(
-                "{} forfeited, so {} wins, not {}",
-                forfeit.by,
-                self.name(other),
-                record.winner.as_deref().unwrap_or("nobody")
-            ));
+        let by = forfeit.by;
+        let other = by.other();
+        if record.winner != Some(other) {
+            return Err(ReplayError::ForfeitLost {
+                by: self.name(by).to_string(),
+                other: self.name(other).to_string(),
+                winner: record.named(record.winner).unwrap_or("nobody").to_string(),
+            });
         }
         let fault = &forfeit.fault;
-        if forfeit.reason != fault.to_string() {
-            return Err(format!(
-                "the forfeit's reason {:?} is not its fault's ({fault})",
-                forfeit.reason
-            ));
-        }
         self.fault_fits(fault, terms)?;
         let limit = limit_of(fault).is_some();
         if let Some(outcome) = self.game.outcome() {
@@ -433,44 +643,44 @@ impl Replay<'_> {
             if limit {
                 return Ok(());
             }
-            return Err(format!(
-                "{} forfeits for {fault} after the game was over ({})",
-                forfeit.by,
-                self.ending(outcome)
-            ));
+            return Err(ReplayError::ForfeitAfterTheEnd {
+                by: self.name(by).to_string(),
+                fault: fault.clone(),
+                ending: self.ending(outcome),
+            });
         }
         let awaited = self.to_act().expect("a game not over has a bot to act");
         if by != awaited {
-            return Err(format!(
-                "{} forfeits for {fault}, but {} was awaited, not {}'s",
-                self.who(by),
-                self.awaited(),
-                forfeit.by
-            ));
+            return Err(ReplayError::NotAwaited {
+                who: self.who(by),
+                fault: fault.clone(),
+                awaited: self.awaited(),
+                by: self.name(by).to_string(),
+            });
         }
         if self.half_answer && !matches!(fault, Fault::Occupied { .. }) {
-            return Err(format!(
-                "the answerer laid one stone of two and forfeits for {fault}: only a taken point stops an answer half way"
-            ));
+            return Err(ReplayError::HalfAnswer {
+                fault: fault.clone(),
+            });
         }
         Ok(())
     }
 
     /// Checks that a fault's details are the tournament's and fit the board.
-    fn fault_fits(&self, fault: &Fault, terms: &Terms<'_>) -> Result<(), String> {
+    fn fault_fits(&self, fault: &Fault, terms: &Terms<'_>) -> Result<(), ReplayError> {
         let on_board = |p: [u8; 2]| (p[0] as usize) < SIZE && (p[1] as usize) < SIZE;
         match *fault {
             Fault::Timeout { seconds } => {
                 if terms.timeout_seconds == 0.0 {
-                    return Err(format!(
-                        "a forfeit for {fault}, but the tournament has no time limit"
-                    ));
+                    return Err(ReplayError::Untimed {
+                        fault: fault.clone(),
+                    });
                 }
                 if seconds.to_bits() != terms.timeout_seconds.to_bits() {
-                    return Err(format!(
-                        "a forfeit for {fault}, but the time limit is {} s",
-                        terms.timeout_seconds
-                    ));
+                    return Err(ReplayError::OtherTimeout {
+                        fault: fault.clone(),
+                        seconds: terms.timeout_seconds,
+                    });
                 }
             }
             Fault::Occupied { point } => {
@@ -486,9 +696,9 @@ impl Replay<'_> {
                     self.next + 1
                 };
                 if taken == 0 || taken >= before {
-                    return Err(format!(
-                        "a forfeit for {fault}, but no stone stood there when it was named"
-                    ));
+                    return Err(ReplayError::NotTaken {
+                        fault: fault.clone(),
+                    });
                 }
             }
             Fault::Repeated { point } => {
@@ -496,18 +706,20 @@ impl Replay<'_> {
                 let many =
                     matches!(self.game.phase(), Phase::Open | Phase::Answer) && !self.half_answer;
                 if !on_board(point) || !many {
-                    return Err(format!(
-                        "a forfeit for {fault}, but {} names a single point on the board",
-                        self.awaited()
-                    ));
+                    return Err(ReplayError::NotRepeated {
+                        fault: fault.clone(),
+                        awaited: self.awaited(),
+                    });
                 }
             }
             Fault::OffBoard { x, y } => {
                 let size = SIZE as i64;
                 if (0..size).contains(&x) && (0..size).contains(&y) {
-                    return Err(format!(
-                        "a forfeit for {fault}, but ({x},{y}) is on the board"
-                    ));
+                    return Err(ReplayError::OnBoard {
+                        fault: fault.clone(),
+                        x,
+                        y,
+                    });
                 }
             }
             Fault::Memory { .. }
@@ -519,9 +731,10 @@ impl Replay<'_> {
                     .zip(terms.limits)
                     .map(|(limit, limits)| Fault::over(limit, limits));
                 if let Some(expected) = expected.filter(|e| e != fault) {
-                    return Err(format!(
-                        "a forfeit for {fault}, but under the tournament's limits it reads {expected}"
-                    ));
+                    return Err(ReplayError::OtherLimit {
+                        fault: fault.clone(),
+                        expected,
+                    });
                 }
             }
             Fault::Syntax { .. }
@@ -545,7 +758,8 @@ pub(crate) mod examples {
     use inarow_core::{Game, Player, Point, Rule};
     use inarow_protocol::koth;
 
-    use crate::referee::{Contestant, Fault, GameRecord, play_game};
+    use crate::record::{Fault, GameRecord};
+    use crate::referee::{Contestant, play_game};
     use crate::tournament;
 
     /// Answers from a script; once it runs dry, forfeits for `then`.
@@ -697,7 +911,7 @@ mod tests {
 
     use super::examples::{Plan, planned, refereed};
     use super::*;
-    use crate::referee::{Forfeit, Seat, Stone};
+    use crate::record::{Forfeit, Seat, Stone};
 
     const TIMEOUT: Fault = Fault::Timeout { seconds: 10.0 };
 
@@ -722,7 +936,7 @@ mod tests {
 
     /// The refusal of `record`, which must hold `says`.
     fn refused(record: &GameRecord, rule: Rule, says: &str) {
-        let err = replay(record, &terms(rule)).expect_err(says);
+        let err = replay(record, &terms(rule)).expect_err(says).to_string();
         assert!(!err.contains('\n'), "{err}");
         assert!(err.contains(says), "{err}\nnot: {says}");
     }
@@ -764,7 +978,7 @@ mod tests {
                 "says full board, but its 224 stones leave 1 points empty",
             );
             let mut won = record;
-            won.winner = Some("amy".into());
+            won.winner = Some(Seat::A);
             refused(
                 &won,
                 Rule::Freestyle,
@@ -800,7 +1014,7 @@ mod tests {
     fn under_the_exact_rule_a_six_is_not_a_win() {
         let free = refereed(Rule::Freestyle, "ay", "bee", &overline(), TIMEOUT);
         assert_eq!(
-            (free.reason, free.winner.as_deref()),
+            (free.reason, free.named(free.winner)),
             (Some(Ending::Five), Some("bee"))
         );
         accepted(&free, Rule::Freestyle);
@@ -812,7 +1026,7 @@ mod tests {
         // Under the exact rule the game goes on past the six; A forfeits
         // when its script runs dry, with its move awaited.
         let exact = refereed(Rule::Exact, "ay", "bee", &overline(), TIMEOUT);
-        assert_eq!(exact.forfeit.as_ref().map(|f| f.by.as_str()), Some("ay"));
+        assert_eq!(exact.forfeit.as_ref().map(|f| f.by), Some(Seat::A));
         accepted(&exact, Rule::Exact);
         // Under the freestyle rule the six ended the game: the stones after it are not the game's.
         refused(
@@ -844,23 +1058,18 @@ mod tests {
             let record = planned(Rule::Freestyle, "amy", "bob", plan, TIMEOUT);
             let forfeit = record.forfeit.clone().expect("a forfeit");
             assert_eq!(
-                (forfeit.by.as_str(), record.stones.len()),
+                (record.name(forfeit.by), record.stones.len()),
                 (by, stop),
                 "{record:?}"
             );
             accepted(&record, Rule::Freestyle);
             // The same forfeit by the other bot is refused.
             let mut other = record.clone();
-            let (loser, winner) = if by == "amy" {
-                ("bob", "amy")
-            } else {
-                ("amy", "bob")
-            };
             other.forfeit = Some(Forfeit {
-                by: loser.into(),
+                by: forfeit.by.other(),
                 ..forfeit
             });
-            other.winner = Some(winner.into());
+            other.winner = Some(forfeit.by);
             refused(
                 &other,
                 Rule::Freestyle,
@@ -894,11 +1103,7 @@ mod tests {
         let mut elsewhere = record.clone();
         let point = [5, 5];
         let fault = Fault::Occupied { point };
-        elsewhere.forfeit = Some(Forfeit {
-            by: "bob".into(),
-            reason: fault.to_string(),
-            fault,
-        });
+        elsewhere.forfeit = Some(Forfeit { by: Seat::B, fault });
         refused(
             &elsewhere,
             Rule::Freestyle,
@@ -906,8 +1111,7 @@ mod tests {
         );
         let mut timeout = record;
         timeout.forfeit = Some(Forfeit {
-            by: "bob".into(),
-            reason: TIMEOUT.to_string(),
+            by: Seat::B,
             fault: TIMEOUT,
         });
         refused(
@@ -927,26 +1131,18 @@ mod tests {
             TIMEOUT,
         );
         // Black is bob (B took black).
-        assert_eq!(record.winner.as_deref(), Some("bob"));
+        assert_eq!(record.named(record.winner), Some("bob"));
         let limits = Limits::default();
-        for (by, winner) in [("bob", "amy"), ("amy", "bob")] {
+        for (by, winner) in [(Seat::B, Seat::A), (Seat::A, Seat::B)] {
             let fault = Fault::over(Limit::Memory, &limits);
             let mut over = record.clone();
             over.reason = Some(Ending::Forfeit);
-            over.winner = Some(winner.into());
-            over.forfeit = Some(Forfeit {
-                by: by.into(),
-                reason: fault.to_string(),
-                fault,
-            });
+            over.winner = Some(winner);
+            over.forfeit = Some(Forfeit { by, fault });
             accepted(&over, Rule::Freestyle);
             let mut other_limit = over.clone();
             let fault = Fault::Memory { limit: 1 << 20 };
-            other_limit.forfeit = Some(Forfeit {
-                by: by.into(),
-                reason: fault.to_string(),
-                fault,
-            });
+            other_limit.forfeit = Some(Forfeit { by, fault });
             refused(
                 &other_limit,
                 Rule::Freestyle,
@@ -954,15 +1150,11 @@ mod tests {
             );
         }
         // A five turned into a timeout forfeit by the real winner's opponent, or by the winner.
-        for (by, winner) in [("amy", "bob"), ("bob", "amy")] {
+        for (by, winner) in [(Seat::A, Seat::B), (Seat::B, Seat::A)] {
             let mut forged = record.clone();
             forged.reason = Some(Ending::Forfeit);
-            forged.winner = Some(winner.into());
-            forged.forfeit = Some(Forfeit {
-                by: by.into(),
-                reason: TIMEOUT.to_string(),
-                fault: TIMEOUT,
-            });
+            forged.winner = Some(winner);
+            forged.forfeit = Some(Forfeit { by, fault: TIMEOUT });
             refused(
                 &forged,
                 Rule::Freestyle,
@@ -982,7 +1174,7 @@ mod tests {
         );
         // B answered with a white stone: B is white and made the five.
         assert_eq!(
-            (record.white.as_deref(), record.winner.as_deref()),
+            (record.named(record.white()), record.named(record.winner)),
             (Some("bob"), Some("bob"))
         );
         accepted(&record, Rule::Freestyle);
@@ -992,7 +1184,7 @@ mod tests {
             refused(&forged, Rule::Freestyle, says);
         };
         forge(
-            &|r| r.winner = Some("amy".into()),
+            &|r| r.winner = Some(Seat::A),
             "names amy the winner, but bob made the five (white)",
         );
         forge(&|r| r.winner = None, "names nobody the winner");
@@ -1039,7 +1231,7 @@ mod tests {
             "but the answer to the opening (black) gives black bob and white amy",
         );
         forge(
-            &|r| std::mem::swap(&mut r.black, &mut r.white),
+            &|r| r.black = r.black.map(Seat::other),
             "names black bob and white amy, but the answer to the opening (white) gives black amy and white bob",
         );
         forge(
@@ -1073,12 +1265,8 @@ mod tests {
         accepted(&record, Rule::Freestyle);
         let with = |fault: Fault, says: &str| {
             let mut forged = record.clone();
-            let by = forged.forfeit.as_ref().unwrap().by.clone();
-            forged.forfeit = Some(Forfeit {
-                by,
-                reason: fault.to_string(),
-                fault,
-            });
+            let by = forged.forfeit.as_ref().unwrap().by;
+            forged.forfeit = Some(Forfeit { by, fault });
             match says {
                 "" => accepted(&forged, Rule::Freestyle),
                 says => refused(&forged, Rule::Freestyle, says),
@@ -1106,17 +1294,23 @@ mod tests {
             },
             "",
         );
-        let mut words = record.clone();
-        words.forfeit.as_mut().unwrap().reason = "timeout: no answer within 1 s".into();
-        refused(&words, Rule::Freestyle, "is not its fault's");
+        // The words beside the fault are the fault's, or the file is refused.
+        let mut words = serde_json::to_value(&record).unwrap();
+        words["forfeit"]["reason"] = "timeout: no answer within 1 s".into();
+        let err = serde_json::from_value::<GameRecord>(words).unwrap_err();
+        assert!(err.to_string().contains("is not its fault's"), "{err}");
         let mut winner = record.clone();
-        winner.winner = winner.forfeit.as_ref().map(|f| f.by.clone());
+        winner.winner = winner.forfeit.as_ref().map(|f| f.by);
         refused(&winner, Rule::Freestyle, "forfeited, so");
         let untimed = Terms {
             timeout_seconds: 0.0,
             ..terms(Rule::Freestyle)
         };
-        let err = replay(&record, &untimed).unwrap_err();
+        assert!(matches!(
+            replay(&record, &untimed),
+            Err(ReplayError::Untimed { .. })
+        ));
+        let err = replay(&record, &untimed).unwrap_err().to_string();
         assert!(err.contains("the tournament has no time limit"), "{err}");
     }
 

@@ -9,7 +9,7 @@
 
 use std::fmt;
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
@@ -27,6 +27,80 @@ pub struct Shard {
     pub count: usize,
 }
 
+/// Why a share cannot be, or cannot be read: one line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShardError {
+    /// A count of shares out of range.
+    #[error("the number of shards must be between 1 and {MAX_SHARES}, not {count}")]
+    Count {
+        /// The count given.
+        count: usize,
+    },
+    /// A share beyond the count.
+    #[error("shard {index} does not exist among {count} (they count from 0 to {})", count - 1)]
+    Index {
+        /// The share given.
+        index: usize,
+        /// The count of shares.
+        count: usize,
+    },
+    /// Not `I/N`.
+    #[error("{text:?} is not a shard: write I/N, such as 0/4 (I from 0 to N-1)")]
+    Form {
+        /// What was written.
+        text: String,
+    },
+    /// A scheduler's variable that is not a number.
+    #[error("{name}={value:?} is not a whole number")]
+    NotANumber {
+        /// The variable.
+        name: String,
+        /// Its value.
+        value: String,
+    },
+    /// A Slurm task without the count of its array.
+    #[error(
+        "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not (Slurm 18.08 or later sets both)"
+    )]
+    NoSlurmCount,
+    /// A Slurm task numbered below its array's first.
+    #[error("SLURM_ARRAY_TASK_ID {id} is below SLURM_ARRAY_TASK_MIN {first}")]
+    BelowSlurmMin {
+        /// The task's number.
+        id: usize,
+        /// The array's first number.
+        first: usize,
+    },
+    /// A Slurm task that is no share of its array.
+    #[error(
+        "SLURM_ARRAY_TASK_ID {id} of {count} tasks from {first}: {why} (the array must be a range without gaps, such as --array=0-{})",
+        count.max(&1) - 1
+    )]
+    Slurm {
+        /// The task's number.
+        id: usize,
+        /// The array's count of tasks.
+        count: usize,
+        /// The array's first number.
+        first: usize,
+        /// Why it is no share.
+        why: Box<ShardError>,
+    },
+    /// A Kubernetes Indexed Job whose count of shares is not given.
+    #[error(
+        "JOB_COMPLETION_INDEX is set but not the number of shards: give --shards N or {SHARDS_VARIABLE} (the Job's completions)"
+    )]
+    NoKubernetesCount,
+    /// A Kubernetes index that is no share.
+    #[error("JOB_COMPLETION_INDEX {index}: {why}")]
+    Kubernetes {
+        /// The Job's index.
+        index: usize,
+        /// Why it is no share.
+        why: Box<ShardError>,
+    },
+}
+
 /// The most shares one piece of work is cut into: far beyond any cluster's
 /// machines for one tournament, and it keeps hostile part files from
 /// announcing billions of shares.
@@ -37,17 +111,12 @@ impl Shard {
     pub const WHOLE: Shard = Shard { index: 0, count: 1 };
 
     /// Share `index` of `count`, checked.
-    pub fn new(index: usize, count: usize) -> Result<Shard, String> {
+    pub fn new(index: usize, count: usize) -> Result<Shard, ShardError> {
         if count == 0 || count > MAX_SHARES {
-            return Err(format!(
-                "the number of shards must be between 1 and {MAX_SHARES}, not {count}"
-            ));
+            return Err(ShardError::Count { count });
         }
         if index >= count {
-            return Err(format!(
-                "shard {index} does not exist among {count} (they count from 0 to {})",
-                count - 1
-            ));
+            return Err(ShardError::Index { index, count });
         }
         Ok(Shard { index, count })
     }
@@ -78,11 +147,13 @@ impl fmt::Display for Shard {
 }
 
 impl FromStr for Shard {
-    type Err = String;
+    type Err = ShardError;
 
     /// Reads `I/N`, such as `0/4` for the first of four shares.
-    fn from_str(text: &str) -> Result<Shard, String> {
-        let bad = || format!("{text:?} is not a shard: write I/N, such as 0/4 (I from 0 to N-1)");
+    fn from_str(text: &str) -> Result<Shard, ShardError> {
+        let bad = || ShardError::Form {
+            text: text.to_string(),
+        };
         let (i, n) = text.split_once('/').ok_or_else(bad)?;
         let i = i.trim().parse().map_err(|_| bad())?;
         let n = n.trim().parse().map_err(|_| bad())?;
@@ -119,39 +190,44 @@ pub const SHARDS_VARIABLE: &str = "INAROW_SHARDS";
 pub fn from_scheduler(
     var: impl Fn(&str) -> Option<String>,
     shards: Option<usize>,
-) -> Result<Option<(Shard, Source)>, String> {
-    let number = |name: &str| -> Result<Option<usize>, String> {
+) -> Result<Option<(Shard, Source)>, ShardError> {
+    let number = |name: &str| -> Result<Option<usize>, ShardError> {
         var(name)
-            .map(|v| {
-                v.trim()
+            .map(|value| {
+                value
+                    .trim()
                     .parse::<usize>()
-                    .map_err(|_| format!("{name}={v:?} is not a whole number"))
+                    .map_err(|_| ShardError::NotANumber {
+                        name: name.to_string(),
+                        value,
+                    })
             })
             .transpose()
     };
     if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
-        let count = number("SLURM_ARRAY_TASK_COUNT")?.ok_or(
-            "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not (Slurm 18.08 or later sets both)",
-        )?;
+        let count = number("SLURM_ARRAY_TASK_COUNT")?.ok_or(ShardError::NoSlurmCount)?;
         // `--array=1-4` numbers tasks from 1: shares count from the first task.
         let first = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
-        let index = id.checked_sub(first).ok_or_else(|| {
-            format!("SLURM_ARRAY_TASK_ID {id} is below SLURM_ARRAY_TASK_MIN {first}")
-        })?;
-        let shard = Shard::new(index, count).map_err(|e| {
-            format!("SLURM_ARRAY_TASK_ID {id} of {count} tasks from {first}: {e} (the array must be a range without gaps, such as --array=0-{})", count.max(1) - 1)
+        let index = id
+            .checked_sub(first)
+            .ok_or(ShardError::BelowSlurmMin { id, first })?;
+        let shard = Shard::new(index, count).map_err(|why| ShardError::Slurm {
+            id,
+            count,
+            first,
+            why: Box::new(why),
         })?;
         return Ok(Some((shard, Source::Slurm)));
     }
     if let Some(index) = number("JOB_COMPLETION_INDEX")? {
         let count = match shards {
             Some(n) => n,
-            None => number(SHARDS_VARIABLE)?.ok_or(format!(
-                "JOB_COMPLETION_INDEX is set but not the number of shards: give --shards N or {SHARDS_VARIABLE} (the Job's completions)"
-            ))?,
+            None => number(SHARDS_VARIABLE)?.ok_or(ShardError::NoKubernetesCount)?,
         };
-        let shard =
-            Shard::new(index, count).map_err(|e| format!("JOB_COMPLETION_INDEX {index}: {e}"))?;
+        let shard = Shard::new(index, count).map_err(|why| ShardError::Kubernetes {
+            index,
+            why: Box::new(why),
+        })?;
         return Ok(Some((shard, Source::Kubernetes)));
     }
     Ok(None)
@@ -162,7 +238,7 @@ pub fn from_scheduler(
 /// target (not followed). The same bot copied to another machine has the
 /// same digest; a changed program, book or meta file has another. The
 /// judge's own probe files ([`PROBE_FILE_PREFIX`]) are not part of a bot.
-pub fn folder_digest(folder: &Path) -> Result<String, String> {
+pub fn folder_digest(folder: &Path) -> Result<String, Unread> {
     let mut hash = Sha256::new();
     let mut stack = vec![folder.to_path_buf()];
     while let Some(dir) = stack.pop() {
@@ -172,7 +248,7 @@ pub fn folder_digest(folder: &Path) -> Result<String, String> {
                     .map(|e| e.map(|e| e.path()))
                     .collect::<Result<Vec<_>, _>>()
             })
-            .map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+            .map_err(|reason| Unread::new(&dir, reason))?;
         entries.sort();
         // Folders are entered after their own files, in sorted order.
         let mut folders = Vec::new();
@@ -187,7 +263,7 @@ pub fn folder_digest(folder: &Path) -> Result<String, String> {
             let name = path.strip_prefix(folder).unwrap_or(&path);
             let name = name.as_os_str().as_encoded_bytes();
             let kind = std::fs::symlink_metadata(&path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+                .map_err(|reason| Unread::new(&path, reason))?
                 .file_type();
             let field = |hash: &mut Sha256, tag: &[u8], bytes: &[u8]| {
                 hash.update(tag);
@@ -196,8 +272,8 @@ pub fn folder_digest(folder: &Path) -> Result<String, String> {
             };
             field(&mut hash, b"path", name);
             if kind.is_symlink() {
-                let target = std::fs::read_link(&path)
-                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                let target =
+                    std::fs::read_link(&path).map_err(|reason| Unread::new(&path, reason))?;
                 field(&mut hash, b"link", target.as_os_str().as_encoded_bytes());
             } else if kind.is_dir() {
                 field(&mut hash, b"folder", b"");
@@ -221,7 +297,7 @@ pub fn folder_digest(folder: &Path) -> Result<String, String> {
                         }
                     })
                     .and_then(|mut f| f.read_to_end(&mut bytes))
-                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                    .map_err(|reason| Unread::new(&path, reason))?;
                 field(&mut hash, b"file", &bytes);
             } else {
                 field(&mut hash, b"other", b"");
@@ -230,6 +306,25 @@ pub fn folder_digest(folder: &Path) -> Result<String, String> {
         stack.extend(folders.into_iter().rev());
     }
     Ok(hex(&hash.finalize()))
+}
+
+/// A file or folder that cannot be read: one line naming it.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot read {}: {reason}", path.display())]
+pub struct Unread {
+    /// What cannot be read.
+    pub path: PathBuf,
+    /// The system's reason.
+    pub reason: std::io::Error,
+}
+
+impl Unread {
+    fn new(path: &Path, reason: std::io::Error) -> Unread {
+        Unread {
+            path: path.to_path_buf(),
+            reason,
+        }
+    }
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -242,29 +337,118 @@ pub const MAX_PART_BYTES: u64 = 1 << 30;
 
 /// Reads a part file as text, refusing what cannot be one (too large, not
 /// UTF-8); the error names the file.
-pub fn read_part(path: &Path) -> Result<String, String> {
-    let file =
-        std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+pub fn read_part(path: &Path) -> Result<String, PartError> {
+    let unread = |reason| PartError::Unread(Unread::new(path, reason));
+    let file = std::fs::File::open(path).map_err(unread)?;
     let mut bytes = Vec::new();
     file.take(MAX_PART_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        .map_err(unread)?;
     if bytes.len() as u64 > MAX_PART_BYTES {
-        return Err(format!(
-            "{}: larger than {} MiB, not a part file",
-            path.display(),
-            MAX_PART_BYTES >> 20
-        ));
+        return Err(PartError::TooLarge {
+            path: path.to_path_buf(),
+        });
     }
-    String::from_utf8(bytes).map_err(|_| format!("{}: not text, not a part file", path.display()))
+    String::from_utf8(bytes).map_err(|_| PartError::NotText {
+        path: path.to_path_buf(),
+    })
 }
 
 /// Reads every part file named, each as its name and its text.
-pub fn read_parts(paths: &[std::path::PathBuf]) -> Result<Vec<(String, String)>, String> {
+pub fn read_parts(paths: &[PathBuf]) -> Result<Vec<(String, String)>, PartError> {
     paths
         .iter()
         .map(|path| read_part(path).map(|text| (path.display().to_string(), text)))
         .collect()
+}
+
+/// Why the parts given to a merge cannot be merged, before their games
+/// are looked at: one line naming the part.
+#[derive(Debug, thiserror::Error)]
+pub enum PartError {
+    /// A part file cannot be read.
+    #[error(transparent)]
+    Unread(#[from] Unread),
+    /// A part file too large to be one.
+    #[error("{}: larger than {} MiB, not a part file", path.display(), MAX_PART_BYTES >> 20)]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A part file that is not text.
+    #[error("{}: not text, not a part file", path.display())]
+    NotText {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Not the JSON of a part of this kind.
+    #[error("{name}: not a part file of `{command}`: {why}")]
+    NotAPart {
+        /// The part's name.
+        name: String,
+        /// The command that writes such parts.
+        command: &'static str,
+        /// What the JSON reader found wrong.
+        why: serde_json::Error,
+    },
+    /// A part of another kind.
+    #[error("{name}: a part file of another kind ({format:?}, not {wanted:?})")]
+    OtherKind {
+        /// The part's name.
+        name: String,
+        /// The format line it carries.
+        format: String,
+        /// The format line wanted.
+        wanted: &'static str,
+    },
+    /// A part of another tournament or match than the first part's.
+    #[error("{name}: a part of another {whole} than {first}: {why}")]
+    OtherWhole {
+        /// The part's name.
+        name: String,
+        /// What the parts make up.
+        whole: &'static str,
+        /// The first part's name.
+        first: String,
+        /// The first difference, in words.
+        why: String,
+    },
+    /// No part at all.
+    #[error("no part files given to merge")]
+    NoParts,
+    /// A part whose share cannot be.
+    #[error("{name}: {why}")]
+    Shard {
+        /// The part's name.
+        name: String,
+        /// Why its share cannot be.
+        why: ShardError,
+    },
+    /// A part of a run cut into another count of shares.
+    #[error(
+        "{name}: share {shard} is of a run cut into {} shards, but {first} is of one cut into {count}",
+        shard.count
+    )]
+    OtherCount {
+        /// The part's name.
+        name: String,
+        /// Its share.
+        shard: Shard,
+        /// The first part's name.
+        first: String,
+        /// The first part's count of shares.
+        count: usize,
+    },
+    /// A share given twice.
+    #[error("{name}: share {shard} is given twice (also {other})")]
+    Twice {
+        /// The part's name.
+        name: String,
+        /// The share.
+        shard: Shard,
+        /// The other part of that share.
+        other: String,
+    },
 }
 
 /// A part file's contents: the part as pretty JSON and a final newline.
@@ -293,15 +477,18 @@ pub trait PartFile: serde::de::DeserializeOwned {
 
 /// Reads a part from the text of file `name`: JSON of a part of kind `T`.
 /// The error names the file.
-pub fn parse_part<T: PartFile>(name: &str, text: &str) -> Result<T, String> {
-    let part: T = serde_json::from_str(text)
-        .map_err(|e| format!("{name}: not a part file of `{}`: {e}", T::COMMAND))?;
+pub fn parse_part<T: PartFile>(name: &str, text: &str) -> Result<T, PartError> {
+    let part: T = serde_json::from_str(text).map_err(|why| PartError::NotAPart {
+        name: name.to_string(),
+        command: T::COMMAND,
+        why,
+    })?;
     if part.format() != T::FORMAT {
-        return Err(format!(
-            "{name}: a part file of another kind ({:?}, not {:?})",
-            part.format(),
-            T::FORMAT
-        ));
+        return Err(PartError::OtherKind {
+            name: name.to_string(),
+            format: part.format().to_string(),
+            wanted: T::FORMAT,
+        });
     }
     Ok(part)
 }
@@ -312,7 +499,7 @@ pub type Parsed<'a, T> = (Vec<(&'a str, T)>, Vec<Shard>);
 /// Reads the parts given to a merge (`(name, text)` of each), checks their
 /// shares with [`missing_shares`] and that every part is of the first
 /// one's whole: the parts by name, and the shares missing.
-pub fn parse_parts<'a, T: PartFile>(parts: &[(&'a str, &str)]) -> Result<Parsed<'a, T>, String> {
+pub fn parse_parts<'a, T: PartFile>(parts: &[(&'a str, &str)]) -> Result<Parsed<'a, T>, PartError> {
     let parsed = parts
         .iter()
         .map(|&(name, text)| parse_part::<T>(name, text).map(|p| (name, p)))
@@ -322,10 +509,12 @@ pub fn parse_parts<'a, T: PartFile>(parts: &[(&'a str, &str)]) -> Result<Parsed<
     let (first_name, first) = &parsed[0];
     for (name, part) in &parsed[1..] {
         if let Some(why) = first.difference(part) {
-            return Err(format!(
-                "{name}: a part of another {} than {first_name}: {why}",
-                T::WHOLE
-            ));
+            return Err(PartError::OtherWhole {
+                name: name.to_string(),
+                whole: T::WHOLE,
+                first: first_name.to_string(),
+                why,
+            });
         }
     }
     Ok((parsed, missing))
@@ -334,25 +523,32 @@ pub fn parse_parts<'a, T: PartFile>(parts: &[(&'a str, &str)]) -> Result<Parsed<
 /// Checks the shares of the parts given to a merge (`name` of each part and
 /// its share, in the order given): all of one count, none twice. Returns
 /// the shares missing, for the caller to say whether it can do without them.
-pub fn missing_shares(parts: &[(&str, Shard)]) -> Result<Vec<Shard>, String> {
+pub fn missing_shares(parts: &[(&str, Shard)]) -> Result<Vec<Shard>, PartError> {
     let Some(&(first_name, first)) = parts.first() else {
-        return Err("no part files given to merge".into());
+        return Err(PartError::NoParts);
     };
     for &(name, shard) in parts {
-        Shard::new(shard.index, shard.count).map_err(|e| format!("{name}: {e}"))?;
+        Shard::new(shard.index, shard.count).map_err(|why| PartError::Shard {
+            name: name.to_string(),
+            why,
+        })?;
         if shard.count != first.count {
-            return Err(format!(
-                "{name}: share {shard} is of a run cut into {} shards, but {first_name} is of one cut into {}",
-                shard.count, first.count
-            ));
+            return Err(PartError::OtherCount {
+                name: name.to_string(),
+                shard,
+                first: first_name.to_string(),
+                count: first.count,
+            });
         }
     }
     let mut seen: Vec<Option<&str>> = vec![None; first.count];
     for &(name, shard) in parts {
         if let Some(other) = seen[shard.index].replace(name) {
-            return Err(format!(
-                "{name}: share {shard} is given twice (also {other})"
-            ));
+            return Err(PartError::Twice {
+                name: name.to_string(),
+                shard,
+                other: other.to_string(),
+            });
         }
     }
     Ok((0..first.count)
@@ -374,8 +570,13 @@ mod tests {
     fn shards_read_as_i_of_n_from_zero() {
         assert_eq!("2/4".parse::<Shard>(), Ok(Shard { index: 2, count: 4 }));
         assert_eq!("0/1".parse::<Shard>(), Ok(Shard::WHOLE));
+        assert_eq!(
+            "4/4".parse::<Shard>(),
+            Err(ShardError::Index { index: 4, count: 4 })
+        );
+        assert_eq!("0/0".parse::<Shard>(), Err(ShardError::Count { count: 0 }));
         for bad in ["4/4", "1/0", "a/b", "3", "-1/4", "1/4/5", ""] {
-            let err = bad.parse::<Shard>().unwrap_err();
+            let err = bad.parse::<Shard>().unwrap_err().to_string();
             assert!(err.contains("shard") && !err.contains('\n'), "{bad}: {err}");
         }
         assert_eq!(Shard { index: 3, count: 8 }.to_string(), "3/8");
@@ -419,12 +620,14 @@ mod tests {
         assert!(
             from_scheduler(gaps, None)
                 .unwrap_err()
+                .to_string()
                 .contains("without gaps")
         );
         let no_count = env(&[("SLURM_ARRAY_TASK_ID", "1")]);
         assert!(
             from_scheduler(no_count, None)
                 .unwrap_err()
+                .to_string()
                 .contains("SLURM_ARRAY_TASK_COUNT")
         );
         let k8s = env(&[("JOB_COMPLETION_INDEX", "2")]);
@@ -432,7 +635,12 @@ mod tests {
             from_scheduler(&k8s, Some(5)),
             Ok(Some((Shard { index: 2, count: 5 }, Source::Kubernetes)))
         );
-        assert!(from_scheduler(&k8s, None).unwrap_err().contains("--shards"));
+        assert!(
+            from_scheduler(&k8s, None)
+                .unwrap_err()
+                .to_string()
+                .contains("--shards")
+        );
         let k8s_env = env(&[("JOB_COMPLETION_INDEX", "2"), ("INAROW_SHARDS", "3")]);
         assert_eq!(
             from_scheduler(k8s_env, None).unwrap().unwrap().0,
@@ -442,12 +650,14 @@ mod tests {
         assert!(
             from_scheduler(beyond, Some(3))
                 .unwrap_err()
+                .to_string()
                 .contains("JOB_COMPLETION_INDEX 3")
         );
         let junk = env(&[("JOB_COMPLETION_INDEX", "x")]);
         assert!(
             from_scheduler(junk, Some(3))
                 .unwrap_err()
+                .to_string()
                 .contains("not a whole number")
         );
     }
@@ -481,29 +691,30 @@ mod tests {
             digest,
             "another share's probe file is not part of the bot"
         );
-        let err = folder_digest(&dir.path().join("none")).unwrap_err();
+        let err = folder_digest(&dir.path().join("none"))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("none"), "{err}");
     }
 
     #[test]
     fn every_share_once_and_none_twice() {
         let s = |index, count| Shard { index, count };
-        assert_eq!(
-            missing_shares(&[("a", s(1, 2)), ("b", s(0, 2))]),
-            Ok(vec![])
-        );
-        assert_eq!(
-            missing_shares(&[("a", s(1, 3))]),
-            Ok(vec![s(0, 3), s(2, 3)])
-        );
-        let twice = missing_shares(&[("a", s(1, 2)), ("b", s(1, 2))]).unwrap_err();
+        assert!(matches!(
+            missing_shares(&[("a", s(1, 2)), ("b", s(1, 2))]),
+            Err(PartError::Twice { .. })
+        ));
+        let missing = |parts: &[(&str, Shard)]| missing_shares(parts).map_err(|e| e.to_string());
+        assert_eq!(missing(&[("a", s(1, 2)), ("b", s(0, 2))]), Ok(vec![]));
+        assert_eq!(missing(&[("a", s(1, 3))]), Ok(vec![s(0, 3), s(2, 3)]));
+        let twice = missing(&[("a", s(1, 2)), ("b", s(1, 2))]).unwrap_err();
         assert!(
             twice.starts_with("b: share 1/2 is given twice (also a)"),
             "{twice}"
         );
-        let counts = missing_shares(&[("a", s(0, 2)), ("b", s(1, 3))]).unwrap_err();
+        let counts = missing(&[("a", s(0, 2)), ("b", s(1, 3))]).unwrap_err();
         assert!(counts.starts_with("b:"), "{counts}");
-        let beyond = missing_shares(&[("a", s(5, 2))]).unwrap_err();
+        let beyond = missing(&[("a", s(5, 2))]).unwrap_err();
         assert!(beyond.starts_with("a:"), "{beyond}");
         assert!(missing_shares(&[]).is_err());
     }
@@ -513,10 +724,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let binary = dir.path().join("binary");
         std::fs::write(&binary, [0xff, 0xfe, 0]).unwrap();
-        assert!(read_part(&binary).unwrap_err().contains("not text"));
+        let refused = |path: &Path| read_part(path).unwrap_err().to_string();
+        assert!(refused(&binary).contains("not text"));
         assert!(
             read_part(&dir.path().join("none"))
                 .unwrap_err()
+                .to_string()
                 .contains("none")
         );
     }

@@ -15,7 +15,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::meta::{BotMeta, LeftOut};
 use crate::process::{BotProcess, Listener, Start};
-use crate::referee::{Contestant, Fault, Forfeit, GameRecord, Seat, play_game_watched};
+use crate::record::{Fault, Forfeit, GameRecord, Seat};
+use crate::referee::{Contestant, play_game_watched};
 use crate::shard::Shard;
 use inarow_sandbox::{ProbeError, Sandbox};
 
@@ -99,6 +100,27 @@ pub struct Checked {
     pub uncontained: Vec<(usize, String)>,
 }
 
+/// Why no bot can be contained here: the machine, not the bots.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Uncontainable {
+    /// The sandbox refuses to start any contestant on this machine.
+    #[error("cannot contain bots here: {why} (--no-sandbox runs bots uncontained)")]
+    Refused {
+        /// Why.
+        why: String,
+    },
+    /// The probe of every bot found the sandbox not holding.
+    #[error(
+        "the sandbox cannot contain {bot} on this machine: {why} (--no-sandbox runs bots uncontained)"
+    )]
+    NoneContained {
+        /// The first bot probed.
+        bot: String,
+        /// What its probe found.
+        why: String,
+    },
+}
+
 /// Before the first game: starts each bot's sandbox with a probe inside,
 /// each kept out of every folder of `closed` but its own (every bot
 /// folder, those left out included). `Err` says, in one line, that the
@@ -107,14 +129,15 @@ pub fn check_bots(
     sandbox: &Sandbox,
     bots: &[BotMeta],
     closed: &[std::path::PathBuf],
-) -> Result<Checked, String> {
+) -> Result<Checked, Uncontainable> {
     if let Some(why) = sandbox.refusal() {
-        return Err(format!(
-            "cannot contain bots here: {why} (--no-sandbox runs bots uncontained)"
-        ));
+        return Err(Uncontainable::Refused {
+            why: why.to_string(),
+        });
     }
     let mut checked = Checked::default();
     let mut first_failure = None;
+    let mut machine_failures = 0;
     for (i, bot) in bots.iter().enumerate() {
         match sandbox.check(&bot.contestant(&bot.args, closed)) {
             Ok(found) => checked
@@ -125,11 +148,10 @@ pub fn check_bots(
                 .push((i, format!("it cannot be started in its sandbox: {e}"))),
             Err(ProbeError::Full(e)) => checked.uncontained.push((i, e)),
             Err(ProbeError::Uncontained(e)) => {
-                first_failure.get_or_insert_with(|| {
-                    format!(
-                        "the sandbox cannot contain {} on this machine: {e} (--no-sandbox runs bots uncontained)",
-                        bot.name
-                    )
+                machine_failures += 1;
+                first_failure.get_or_insert_with(|| Uncontainable::NoneContained {
+                    bot: bot.name.clone(),
+                    why: e.clone(),
                 });
                 checked.uncontained.push((
                     i,
@@ -140,11 +162,6 @@ pub fn check_bots(
             }
         }
     }
-    let machine_failures = checked
-        .uncontained
-        .iter()
-        .filter(|(_, why)| why.starts_with("the sandbox cannot contain"))
-        .count();
     match first_failure {
         Some(why) if machine_failures == bots.len() => Err(why),
         _ => Ok(checked),
@@ -445,7 +462,7 @@ pub fn standings(names: &[String], games: &[GameRecord]) -> Vec<Standing> {
         .collect();
     let row = |table: &mut Vec<Standing>, name: &str| table.iter().position(|s| s.name == name);
     for game in games {
-        match (&game.winner, game.loser()) {
+        match (game.named(game.winner), game.named(game.loser())) {
             (Some(winner), Some(loser)) => {
                 if let Some(i) = row(&mut table, winner) {
                     table[i].wins += 1;
@@ -592,14 +609,12 @@ mod tests {
             b_seed: 0,
             swap: None,
             black: None,
-            white: None,
             stones: vec![],
-            winner: winner.map(String::from),
+            winner: winner.map(|w| if w == a { Seat::A } else { Seat::B }),
             reason: None,
             forfeit: forfeit.then(|| Forfeit {
-                by: "x".into(),
+                by: if winner == Some(a) { Seat::B } else { Seat::A },
                 fault: Fault::Eof,
-                reason: String::new(),
             }),
             size: 15,
         }

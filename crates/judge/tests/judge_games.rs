@@ -10,7 +10,7 @@ mod common;
 
 use inarow_core::Rule;
 use inarow_judge::process::{BotProcess, Start};
-use inarow_judge::referee::{Answer, Ending, Seat};
+use inarow_judge::record::{Answer, Ending, Seat};
 use inarow_judge::tournament::{self, Config};
 use inarow_judge::{BotMeta, Fault, GameRecord, Results, output, play_game};
 
@@ -83,8 +83,8 @@ fn prompts_are_exact_and_a_full_board_is_a_tie() {
     assert_eq!(record.reason, Some(Ending::FullBoard));
     assert_eq!(record.stones.len(), 225);
     assert_eq!(record.swap.map(Answer::name), Some("choose"));
-    assert_eq!(record.white.as_deref(), Some("alice"));
-    assert_eq!(record.black.as_deref(), Some("bob"));
+    assert_eq!(record.named(record.white()), Some("alice"));
+    assert_eq!(record.named(record.black), Some("bob"));
 
     let (la, lb) = (log(&a), log(&b));
     assert_eq!(la[0], "A []");
@@ -144,7 +144,7 @@ fn each_answer_to_the_opening_settles_colours_and_the_first_mover() {
             "alice"
         };
         assert_eq!(record.swap.map(Answer::name), Some(swap));
-        assert_eq!(record.black.as_deref(), Some(black));
+        assert_eq!(record.named(record.black), Some(black));
         assert_eq!(record.reason, Some(Ending::FullBoard));
         let first_log = if first == "alice" { log(&a) } else { log(&b) };
         assert!(first_log.iter().any(|l| l.starts_with("1 [")), "{swap}");
@@ -176,8 +176,8 @@ fn forfeit(fault: &str, bob_opens: bool, alice_opts: &[&str]) -> Fault {
         .forfeit
         .clone()
         .unwrap_or_else(|| panic!("{fault}: {record:?}"));
-    assert_eq!(forfeit.by, "bob", "{fault}");
-    assert_eq!(record.winner.as_deref(), Some("alice"));
+    assert_eq!(record.name(forfeit.by), "bob", "{fault}");
+    assert_eq!(record.named(record.winner), Some("alice"));
     assert_eq!(log(&a).last().map(String::as_str), Some("EXIT alice"));
     for pid in pids {
         assert!(!alive(pid as i32), "{fault}: bot {pid} outlived its game");
@@ -281,16 +281,16 @@ fn a_bot_that_cannot_start_forfeits() {
     let records = tournament::play_all(&[a, ghost], &config, &|_| {});
     assert_eq!(records.len(), 2);
     for record in records {
-        assert_eq!(record.winner.as_deref(), Some("alice"));
+        assert_eq!(record.named(record.winner), Some("alice"));
         let forfeit = record.forfeit.unwrap();
         assert!(
             matches!(forfeit.fault, Fault::NoStart { .. }),
             "{forfeit:?}"
         );
         assert!(
-            forfeit.reason.contains("no-such-program"),
+            forfeit.reason().contains("no-such-program"),
             "{}",
-            forfeit.reason
+            forfeit.reason()
         );
     }
 }

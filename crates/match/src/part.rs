@@ -274,7 +274,7 @@ impl shard::PartFile for Part {
 /// within the pairs that are in. Otherwise a one-line error says which
 /// share is missing or still playing and how the SPRT stands.
 pub fn merge(parts: &[(&str, &str)]) -> Result<Merged, String> {
-    let (parsed, missing) = shard::parse_parts::<Part>(parts)?;
+    let (parsed, missing) = shard::parse_parts::<Part>(parts).map_err(|e| e.to_string())?;
     let (first_name, first) = &parsed[0];
     let of = first.of.clone();
     if of.openings.is_empty() || of.pairs == 0 {

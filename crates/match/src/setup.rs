@@ -172,7 +172,7 @@ impl Ready {
             Some(place) => format!(
                 "brain {} (folder SHA-256 {})",
                 place.folder().display(),
-                inarow_judge::shard::folder_digest(place.folder())?
+                inarow_judge::shard::folder_digest(place.folder()).map_err(|e| e.to_string())?
             ),
             None => self.setup.settings[k].clone(),
         })

@@ -73,6 +73,21 @@ pub const MAX_CONTESTANTS: u32 = 1 << 12;
 /// How long a probe may take: a margin for a busy machine, not a measure.
 const PROBE_WITHIN: Duration = Duration::from_secs(60);
 
+/// Why a contestant was not started: its program missing is told apart
+/// by kind, never by the system's words, since a missing program costs a
+/// bot its games while the rest is the machine's trouble.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// Its program is not where its command says: no such file in its
+    /// folder, or no such program on `PATH` (the message names it).
+    #[error(transparent)]
+    NoProgram(#[from] paths::PathError),
+    /// The system refused what the start needs (its folder, a control
+    /// group, a pipe, the process itself).
+    #[error(transparent)]
+    System(#[from] io::Error),
+}
+
 /// The judge's own program, started in place of each contestant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Launcher {
@@ -244,14 +259,19 @@ impl Sandbox {
     /// error goes to `stderr` a bounded line at a time. Fails once
     /// [`shut_down`] has been called. Contained, the program starts frozen:
     /// it runs once [`Contained::thaw`] lets it.
-    pub fn start(&self, program: &Program, stderr: StderrSink) -> io::Result<Contained> {
+    pub fn start(&self, program: &Program, stderr: StderrSink) -> Result<Contained, StartError> {
         match &self.containment {
             None => start_plain(program, stderr, &self.limits),
             Some(containment) => self.start_contained(containment, program, stderr, false),
         }
     }
 
-    fn spec(&self, containment: &Containment, program: &Program, probe: bool) -> io::Result<Spec> {
+    fn spec(
+        &self,
+        containment: &Containment,
+        program: &Program,
+        probe: bool,
+    ) -> Result<Spec, StartError> {
         let path_var = containment.path_var.as_deref();
         let folder = program.folder.canonicalize()?;
         let workdir = program.workdir.map(Path::canonicalize).transpose()?;
@@ -269,8 +289,7 @@ impl Sandbox {
             home: home.as_deref(),
         };
         let base = workdir.as_deref().unwrap_or(&folder);
-        let resolved = paths::resolve_in_view(program.command, base, path_var, rootless, closed)
-            .map_err(|e| io::Error::new(io::ErrorKind::NotFound, e.0))?;
+        let resolved = paths::resolve_in_view(program.command, base, path_var, rootless, closed)?;
         let mut read = containment.read.clone();
         read.extend(workdir.iter().cloned());
         if !resolved.starts_with(&folder) {
@@ -316,7 +335,7 @@ impl Sandbox {
         program: &Program,
         stderr: StderrSink,
         probe: bool,
-    ) -> io::Result<Contained> {
+    ) -> Result<Contained, StartError> {
         let mut spec = self.spec(containment, program, probe)?;
         let group = containment.cgroups.create(&self.limits, !probe)?;
         if let Some(group) = &group {
@@ -334,7 +353,7 @@ impl Sandbox {
                 _ => Freeze::Stop,
             };
         }
-        let (control_read, control_write) = pipe2(OFlag::O_CLOEXEC)?;
+        let (control_read, control_write) = pipe2(OFlag::O_CLOEXEC).map_err(io::Error::from)?;
         let json = serde_json::to_string(&spec).map_err(io::Error::other)?;
         let mut command = Command::new(&containment.launcher.program);
         command
@@ -407,10 +426,8 @@ impl Sandbox {
         };
         let mut contained = match self.start_contained(containment, program, None, true) {
             Ok(contained) => contained,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return Err(ProbeError::NoProgram(e.to_string()));
-            }
-            Err(e) => {
+            Err(StartError::NoProgram(e)) => return Err(ProbeError::NoProgram(e.to_string())),
+            Err(StartError::System(e)) => {
                 return Err(ProbeError::Uncontained(format!(
                     "cannot start the launcher: {e}"
                 )));
@@ -561,7 +578,11 @@ fn identity(uids: &Mutex<Vec<PathBuf>>, folder: &Path, rootless: bool) -> io::Re
     })
 }
 
-fn start_plain(program: &Program, stderr: StderrSink, limits: &Limits) -> io::Result<Contained> {
+fn start_plain(
+    program: &Program,
+    stderr: StderrSink,
+    limits: &Limits,
+) -> Result<Contained, StartError> {
     // Found as a contained one would be (a file in its folder, or a name
     // in the judge's folder or PATH), so a meta means the same either way.
     let base = program.workdir.unwrap_or(program.folder);
@@ -571,8 +592,7 @@ fn start_plain(program: &Program, stderr: StderrSink, limits: &Limits) -> io::Re
         lookup_path().as_deref(),
         true,
         Closed::default(),
-    )
-    .map_err(|e| io::Error::new(io::ErrorKind::NotFound, e.0))?;
+    )?;
     let mut command = Command::new(&path);
     command
         .args(program.args)
@@ -585,8 +605,15 @@ fn start_plain(program: &Program, stderr: StderrSink, limits: &Limits) -> io::Re
         // A brain's own folder, as contained.
         command.env("HOME", program.folder);
     }
-    let mut contained = Contained::spawn(command, None, None, false)
-        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+    let mut contained = Contained::spawn(command, None, None, false).map_err(|e| {
+        let why = format!("{}: {e}", path.display());
+        // Found by name or not, the file itself may be gone by now.
+        if std::fs::symlink_metadata(&path).is_err() {
+            StartError::NoProgram(paths::PathError(why))
+        } else {
+            StartError::System(io::Error::new(e.kind(), why))
+        }
+    })?;
     // Contained, the launcher names the limit; here the folder tells.
     contained.files = Some((program.folder.to_path_buf(), limits.file_size));
     let err = contained.child.stderr.take().expect("piped stderr");
@@ -642,5 +669,32 @@ mod tests {
         // Two brains in one folder, that folder given and found.
         assert!(others(&[a.clone(), a.clone()], &[&a, &a]).is_empty());
         assert!(others(std::slice::from_ref(&a), &[&a]).is_empty());
+    }
+
+    #[test]
+    fn a_missing_program_is_told_apart_from_a_missing_folder_by_kind() {
+        let dir = tempfile::tempdir().unwrap();
+        let program = |command, folder| Program {
+            name: "bot",
+            command,
+            args: &[],
+            folder,
+            workdir: None,
+            grants: &[],
+            closed: &[],
+        };
+        let sandbox = Sandbox::off();
+        for command in ["./nothing", "no-such-program-anywhere"] {
+            let err = sandbox
+                .start(&program(command, dir.path()), None)
+                .unwrap_err();
+            assert!(matches!(err, StartError::NoProgram(_)), "{err:?}");
+            let line = err.to_string();
+            assert!(line.contains(command) && !line.contains('\n'), "{line}");
+        }
+        // The program is there, its folder is not: the system's trouble.
+        let gone = dir.path().join("gone");
+        let err = sandbox.start(&program("sh", &gone), None).unwrap_err();
+        assert!(matches!(err, StartError::System(_)), "{err:?}");
     }
 }

@@ -112,7 +112,7 @@ impl Running {
         stderr: StderrSink,
         max_line: usize,
         long_lines: LongLines,
-    ) -> io::Result<Running> {
+    ) -> Result<Running, crate::StartError> {
         let mut process = sandbox.start(program, stderr)?;
         let stdin = process.stdin.take().expect("piped stdin");
         let stdout = process.stdout.take().expect("piped stdout");

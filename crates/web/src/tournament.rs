@@ -294,11 +294,11 @@ impl Runs {
                     "index": g.index,
                     "a": g.a,
                     "b": g.b,
-                    "black": g.black,
-                    "white": g.white,
-                    "winner": g.winner,
+                    "black": g.named(g.black),
+                    "white": g.named(g.white()),
+                    "winner": g.named(g.winner),
                     "reason": g.reason,
-                    "forfeit": g.forfeit.as_ref().map(|f| f.reason.clone()),
+                    "forfeit": g.forfeit.as_ref().map(|f| f.reason()),
                     "stones": g.stones.len(),
                 })
             })
@@ -369,7 +369,7 @@ mod tests {
         for (x, y, colour) in [(7, 7, Player::X), (7, 8, Player::X), (8, 8, Player::O)] {
             let stone = Event::Stone {
                 game: 1,
-                by: inarow_judge::referee::Seat::A,
+                by: inarow_judge::record::Seat::A,
                 point: inarow_core::Point::at(y, x, 15),
                 colour,
             };

@@ -80,7 +80,7 @@ pub(super) async fn start(State(shared): State<Arc<Shared>>, Body(body): Body<St
             .await
             .map_err(|e| ApiError::conflict(format!("cannot check the bots: {e}")))?
     };
-    let checked = checked.map_err(ApiError::conflict)?;
+    let checked = checked.map_err(|e| ApiError::conflict(e.to_string()))?;
     for (i, why) in checked.uncontained.into_iter().rev() {
         found.leave_out(i, why);
     }

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use inarow_core::swap2::{self, Role, Step, Swap, Swap2, Swap2Error};
 use inarow_core::{Game as _, Mnk, Player, Point, Rule};
-use inarow_judge::referee::{GameRecord, Seat};
+use inarow_judge::record::{GameRecord, Seat};
 use serde::{Deserialize, Serialize};
 
 use super::jobs::{Done, Job, Thought};

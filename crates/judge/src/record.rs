@@ -1,0 +1,766 @@
+//! What a game leaves: its record, in the words of the results file, the
+//! part files and the SGF records (seats, colours, the answer to the
+//! opening, how it ended, the fault a bot forfeited for). The referee
+//! builds records, the replay checks them, the output writes them, the
+//! web page builds its own games' records on the same builder.
+//!
+//! A record says who won, who played black and who forfeited by seat, so
+//! that it cannot name a bot that did not play; the files name bots, and
+//! a file naming one that did not play the game is refused when read.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use inarow_core::swap2::{Role, Swap, Swap2};
+use inarow_core::{Outcome, Player, Point};
+use inarow_protocol::koth::{AnswerError, SIZE};
+use serde::{Deserialize, Serialize};
+
+use inarow_sandbox::limits::{Limit, Limits};
+
+use crate::shown;
+
+/// Why a bot lost a game without being beaten on the board.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Fault {
+    /// The answer could not be parsed.
+    Syntax {
+        /// The parser's complaint, quoting the answer.
+        detail: String,
+    },
+    /// The answer named a point off the board.
+    OffBoard {
+        /// The column as written.
+        x: i64,
+        /// The row as written.
+        y: i64,
+    },
+    /// The answer named a point that already holds a stone.
+    Occupied {
+        /// The point.
+        point: [u8; 2],
+    },
+    /// The answer named the same point twice.
+    Repeated {
+        /// The point.
+        point: [u8; 2],
+    },
+    /// No complete answer within the time limit.
+    Timeout {
+        /// The limit in seconds.
+        seconds: f64,
+    },
+    /// The bot died with a failure status or a signal.
+    Crash {
+        /// How it ended.
+        status: String,
+    },
+    /// The bot closed its output (or exited cleanly) without answering.
+    Eof,
+    /// The answer line grew past the limit without a newline.
+    EndlessLine {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// The bot's program could not be started.
+    NoStart {
+        /// The operating system's reason.
+        error: String,
+    },
+    /// The bot used more memory than its limit, over all its processes.
+    Memory {
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// The bot ran more processes and threads at once than its limit.
+    Processes {
+        /// The limit.
+        limit: u64,
+    },
+    /// One of the bot's processes used more CPU time than its limit.
+    Cpu {
+        /// The limit in seconds.
+        seconds: u64,
+    },
+    /// The bot wrote a file past the file-size limit.
+    FileSize {
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// The bot's folder grew past its disk limit while it ran.
+    Disk {
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// The bot's sandbox could not be set up, so it never ran.
+    Sandbox {
+        /// What failed.
+        detail: String,
+    },
+}
+
+impl Fault {
+    /// The fault with the text it carries from the bot (an answer quoted,
+    /// how it ended, why it could not start) escaped by
+    /// [`shown::escape`]: results files, SGF comments and the organiser's
+    /// terminal all show it, and none of them may obey a bot's control
+    /// characters.
+    pub fn escaped(self) -> Fault {
+        let text = |t: String| match shown::escape(&t) {
+            Cow::Borrowed(_) => t,
+            Cow::Owned(escaped) => escaped,
+        };
+        match self {
+            Fault::Syntax { detail } => Fault::Syntax {
+                detail: text(detail),
+            },
+            Fault::Crash { status } => Fault::Crash {
+                status: text(status),
+            },
+            Fault::NoStart { error } => Fault::NoStart { error: text(error) },
+            Fault::Sandbox { detail } => Fault::Sandbox {
+                detail: text(detail),
+            },
+            other => other,
+        }
+    }
+
+    /// The fault of a bot that went over `limit` of `limits`.
+    pub fn over(limit: Limit, limits: &Limits) -> Fault {
+        let value = limits.value(limit);
+        match limit {
+            Limit::Memory => Fault::Memory { limit: value },
+            Limit::Processes => Fault::Processes { limit: value },
+            Limit::Cpu => Fault::Cpu { seconds: value },
+            Limit::FileSize => Fault::FileSize { limit: value },
+            Limit::Disk => Fault::Disk { limit: value },
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fault::Syntax { detail } => write!(f, "bad syntax: {detail}"),
+            Fault::OffBoard { x, y } => write!(f, "off the board: ({x},{y})"),
+            Fault::Occupied { point } => write!(f, "occupied: ({},{})", point[0], point[1]),
+            Fault::Repeated { point } => {
+                write!(f, "repeated point: ({},{})", point[0], point[1])
+            }
+            Fault::Timeout { seconds } => write!(f, "timeout: no answer within {seconds} s"),
+            Fault::Crash { status } => write!(f, "crash: {status}"),
+            Fault::Eof => write!(f, "EOF: closed its output without answering"),
+            Fault::EndlessLine { limit } => {
+                write!(f, "endless line: more than {limit} bytes without a newline")
+            }
+            Fault::NoStart { error } => write!(f, "could not start: {error}"),
+            Fault::Memory { limit } => write!(f, "memory: {}", Limit::Memory.describe(*limit)),
+            Fault::Processes { limit } => {
+                write!(f, "processes: {}", Limit::Processes.describe(*limit))
+            }
+            Fault::Cpu { seconds } => write!(f, "cpu: {}", Limit::Cpu.describe(*seconds)),
+            Fault::FileSize { limit } => {
+                write!(f, "file size: {}", Limit::FileSize.describe(*limit))
+            }
+            Fault::Disk { limit } => write!(f, "disk: {}", Limit::Disk.describe(*limit)),
+            Fault::Sandbox { detail } => write!(f, "sandbox: {detail}"),
+        }
+    }
+}
+
+impl From<AnswerError> for Fault {
+    fn from(e: AnswerError) -> Fault {
+        match e {
+            AnswerError::OffBoard { x, y } => Fault::OffBoard { x, y },
+            syntax => Fault::Syntax {
+                detail: syntax.to_string(),
+            },
+        }
+    }
+}
+
+/// Which bot of a game: A opens, B answers the opening.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Seat {
+    /// The bot that opens.
+    A,
+    /// The bot that answers the opening.
+    B,
+}
+
+/// A stone's colour as the records write it: `B` or `W`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Colour {
+    /// `B`, black (the core's `Player::X`), who moves first.
+    #[serde(rename = "B")]
+    Black,
+    /// `W`, white (the core's `Player::O`).
+    #[serde(rename = "W")]
+    White,
+}
+
+impl Colour {
+    /// The colour's letter: `B` or `W`.
+    pub fn letter(self) -> char {
+        match self {
+            Colour::Black => 'B',
+            Colour::White => 'W',
+        }
+    }
+
+    /// The colour in words: `black` or `white`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Colour::Black => "black",
+            Colour::White => "white",
+        }
+    }
+
+    /// The game core's player of this colour.
+    pub fn player(self) -> Player {
+        match self {
+            Colour::Black => Player::X,
+            Colour::White => Player::O,
+        }
+    }
+}
+
+impl From<Player> for Colour {
+    fn from(player: Player) -> Colour {
+        match player {
+            Player::X => Colour::Black,
+            Player::O => Colour::White,
+        }
+    }
+}
+
+impl fmt::Display for Colour {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+/// B's answer to the Swap2 opening as the records name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Answer {
+    /// `black`: B takes black.
+    Black,
+    /// `white`: B takes white and places a white stone.
+    White,
+    /// `choose`: B places two stones and A chooses the colours.
+    Choose,
+}
+
+impl Answer {
+    /// The answer as the records write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Answer::Black => "black",
+            Answer::White => "white",
+            Answer::Choose => "choose",
+        }
+    }
+}
+
+impl From<Swap> for Answer {
+    fn from(swap: Swap) -> Answer {
+        match swap {
+            Swap::Black => Answer::Black,
+            Swap::White(_) => Answer::White,
+            Swap::Place { .. } => Answer::Choose,
+        }
+    }
+}
+
+impl fmt::Display for Answer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How a game ended, as the records name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Ending {
+    /// `five`: a five on the board.
+    #[serde(rename = "five")]
+    Five,
+    /// `full board`: the board full with no five.
+    #[serde(rename = "full board")]
+    FullBoard,
+    /// `forfeit`: a bot lost through a fault.
+    #[serde(rename = "forfeit")]
+    Forfeit,
+    /// `resigned`: a player gave up (the web page's games only; a
+    /// tournament's bots cannot resign).
+    #[serde(rename = "resigned")]
+    Resigned,
+}
+
+impl Ending {
+    /// The ending as the records write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ending::Five => "five",
+            Ending::FullBoard => "full board",
+            Ending::Forfeit => "forfeit",
+            Ending::Resigned => "resigned",
+        }
+    }
+}
+
+impl fmt::Display for Ending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One stone as it was put on the board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stone {
+    /// Who put it there.
+    pub by: Seat,
+    /// `B` or `W`.
+    pub colour: Colour,
+    /// Column.
+    pub x: u8,
+    /// Row.
+    pub y: u8,
+}
+
+/// Everything that happened in one game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(into = "Written", try_from = "Written")]
+pub struct GameRecord {
+    /// Position in the tournament's schedule, from 0.
+    pub index: usize,
+    /// The bot that opened.
+    pub a: String,
+    /// The bot that answered the opening.
+    pub b: String,
+    /// The seed handed to A.
+    pub a_seed: u64,
+    /// The seed handed to B.
+    pub b_seed: u64,
+    /// B's answer to the opening: `black`, `white` or `choose`, once given.
+    pub swap: Option<Answer>,
+    /// The seat that played black, once colours were settled; the other
+    /// played white.
+    pub black: Option<Seat>,
+    /// Every stone in the order it was placed, opening stones first.
+    pub stones: Vec<Stone>,
+    /// The winner's seat; `None` for a tie.
+    pub winner: Option<Seat>,
+    /// How the game ended: `five`, `full board` or `forfeit` (`None`
+    /// while it goes on).
+    pub reason: Option<Ending>,
+    /// The bot that forfeited and why.
+    pub forfeit: Option<Forfeit>,
+    /// The board's side: 15 in every judge game (and then not written, so
+    /// records read and write as before); the web page plays 5 to 20.
+    pub size: u8,
+}
+
+fn fifteen() -> u8 {
+    SIZE as u8
+}
+
+fn is_fifteen(size: &u8) -> bool {
+    *size == fifteen()
+}
+
+/// A lost game through a fault rather than on the board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Forfeit {
+    /// The seat of the bot at fault.
+    pub by: Seat,
+    /// What it did.
+    pub fault: Fault,
+}
+
+impl Forfeit {
+    /// The fault in words, as the records write it beside the fault.
+    pub fn reason(&self) -> String {
+        self.fault.to_string()
+    }
+}
+
+/// A record as the files write it: bots by name, a forfeit's fault beside
+/// its words. Every record is written through it and read back through
+/// it, so the files keep their form.
+#[derive(Serialize, Deserialize)]
+struct Written {
+    index: usize,
+    a: String,
+    b: String,
+    a_seed: u64,
+    b_seed: u64,
+    swap: Option<Answer>,
+    black: Option<String>,
+    white: Option<String>,
+    stones: Vec<Stone>,
+    winner: Option<String>,
+    reason: Option<Ending>,
+    forfeit: Option<WrittenForfeit>,
+    #[serde(default = "fifteen", skip_serializing_if = "is_fifteen")]
+    size: u8,
+}
+
+/// A forfeit as the files write it.
+#[derive(Serialize, Deserialize)]
+struct WrittenForfeit {
+    by: String,
+    fault: Fault,
+    reason: String,
+}
+
+impl From<GameRecord> for Written {
+    fn from(record: GameRecord) -> Written {
+        let name = |seat: Option<Seat>| seat.map(|s| record.name(s).to_string());
+        Written {
+            black: name(record.black),
+            white: name(record.white()),
+            winner: name(record.winner),
+            forfeit: record.forfeit.as_ref().map(|f| WrittenForfeit {
+                by: record.name(f.by).to_string(),
+                reason: f.reason(),
+                fault: f.fault.clone(),
+            }),
+            index: record.index,
+            a: record.a,
+            b: record.b,
+            a_seed: record.a_seed,
+            b_seed: record.b_seed,
+            swap: record.swap,
+            stones: record.stones,
+            reason: record.reason,
+            size: record.size,
+        }
+    }
+}
+
+/// Why a record read from a file cannot be one: one line naming the game.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RecordError {
+    /// A bot named that did not play the game.
+    #[error("game {index} names {name:?} as {what}, a bot that did not play it")]
+    NotPlayed {
+        /// The game.
+        index: usize,
+        /// The name.
+        name: String,
+        /// What the record names it as.
+        what: &'static str,
+    },
+    /// Colours that are not one bot each.
+    #[error("game {index} names black {black:?} and white {white:?}, not one bot each")]
+    Colours {
+        /// The game.
+        index: usize,
+        /// Black as written, or `nobody`.
+        black: String,
+        /// White as written, or `nobody`.
+        white: String,
+    },
+    /// A forfeit whose words are not its fault's.
+    #[error("game {index}: the forfeit's reason {reason:?} is not its fault's ({fault})")]
+    Reason {
+        /// The game.
+        index: usize,
+        /// The words written.
+        reason: String,
+        /// The fault written.
+        fault: Fault,
+    },
+}
+
+impl TryFrom<Written> for GameRecord {
+    type Error = RecordError;
+
+    /// The record of a file, refused where it names a bot that did not
+    /// play it, colours that are not one bot each, or a forfeit whose
+    /// words are not its fault's.
+    fn try_from(written: Written) -> Result<GameRecord, RecordError> {
+        let index = written.index;
+        let seat = |name: Option<&String>, what| match name {
+            None => Ok(None),
+            Some(n) if *n == written.a => Ok(Some(Seat::A)),
+            Some(n) if *n == written.b => Ok(Some(Seat::B)),
+            Some(n) => Err(RecordError::NotPlayed {
+                index,
+                name: n.clone(),
+                what,
+            }),
+        };
+        let black = seat(written.black.as_ref(), "black")?;
+        // White is the seat black is not, even where both bots give one
+        // name (a tournament the merge refuses for it, naming the bots).
+        let other = black.map(|b| if b == Seat::A { &written.b } else { &written.a });
+        let white = match (&written.white, other) {
+            (Some(w), Some(other)) if w == other => black.map(Seat::other),
+            (white, _) => seat(white.as_ref(), "white")?,
+        };
+        if white != black.map(Seat::other) {
+            return Err(RecordError::Colours {
+                index,
+                black: written.black.as_deref().unwrap_or("nobody").to_string(),
+                white: written.white.as_deref().unwrap_or("nobody").to_string(),
+            });
+        }
+        let winner = seat(written.winner.as_ref(), "the winner")?;
+        let forfeit = match written.forfeit {
+            None => None,
+            Some(f) => {
+                let by = seat(Some(&f.by), "the bot that forfeited")?.expect("a name given");
+                if f.reason != f.fault.to_string() {
+                    return Err(RecordError::Reason {
+                        index,
+                        reason: f.reason,
+                        fault: f.fault,
+                    });
+                }
+                Some(Forfeit { by, fault: f.fault })
+            }
+        };
+        Ok(GameRecord {
+            index,
+            a: written.a,
+            b: written.b,
+            a_seed: written.a_seed,
+            b_seed: written.b_seed,
+            swap: written.swap,
+            black,
+            stones: written.stones,
+            winner,
+            reason: written.reason,
+            forfeit,
+            size: written.size,
+        })
+    }
+}
+
+impl GameRecord {
+    /// The record of a game about to start between `a`, who opens, and
+    /// `b`: the one builder of records, which the referee and the web
+    /// page's game both fill through [`lay`](GameRecord::lay),
+    /// [`answer`](GameRecord::answer), [`colours`](GameRecord::colours) and
+    /// the endings ([`end`](GameRecord::end), [`forfeit`](GameRecord::forfeit),
+    /// [`resign`](GameRecord::resign)).
+    pub fn new(a: &str, b: &str) -> GameRecord {
+        GameRecord::sized(a, b, SIZE)
+    }
+
+    /// [`new`](GameRecord::new) on a board `size` points wide (the judge
+    /// plays 15; the web page plays 5 to 20).
+    pub fn sized(a: &str, b: &str, size: usize) -> GameRecord {
+        GameRecord {
+            index: 0,
+            a: a.to_string(),
+            b: b.to_string(),
+            a_seed: 0,
+            b_seed: 0,
+            swap: None,
+            black: None,
+            stones: Vec::new(),
+            winner: None,
+            reason: None,
+            forfeit: None,
+            size: size as u8,
+        }
+    }
+
+    /// The name of the bot in `seat`.
+    pub fn name(&self, seat: Seat) -> &str {
+        match seat {
+            Seat::A => &self.a,
+            Seat::B => &self.b,
+        }
+    }
+
+    /// The name of the bot in `seat`, if there is one: `named(record.winner)`.
+    pub fn named(&self, seat: Option<Seat>) -> Option<&str> {
+        seat.map(|s| self.name(s))
+    }
+
+    /// The seat that played white, once colours were settled.
+    pub fn white(&self) -> Option<Seat> {
+        self.black.map(Seat::other)
+    }
+
+    /// The loser's seat, if someone won.
+    pub fn loser(&self) -> Option<Seat> {
+        self.winner.map(Seat::other)
+    }
+
+    /// Notes a stone of `colour` put at `point` by the bot in `seat`.
+    pub fn lay(&mut self, seat: Seat, point: Point, colour: Player) {
+        let (x, y) = point.xy(self.size as usize);
+        let (x, y) = (x as u8, y as u8);
+        self.stones.push(Stone {
+            by: seat,
+            colour: colour.into(),
+            x,
+            y,
+        });
+    }
+
+    /// Notes B's answer to the opening.
+    pub fn answer(&mut self, swap: Swap) {
+        self.swap = Some(swap.into());
+    }
+
+    /// Notes who plays black and white, once `swap2` has settled it.
+    pub fn colours(&mut self, swap2: &Swap2) {
+        if let Some(role) = swap2.role(Player::X) {
+            self.black = Some(role.into());
+        }
+    }
+
+    /// Notes how the game ended on the board: a five, or the board full.
+    pub fn end(&mut self, outcome: Outcome) {
+        match outcome {
+            Outcome::Win(colour) => {
+                self.winner = match colour {
+                    Player::X => self.black,
+                    Player::O => self.white(),
+                };
+                self.reason = Some(Ending::Five);
+            }
+            Outcome::Draw => self.reason = Some(Ending::FullBoard),
+        }
+    }
+
+    /// Notes that the bot in `seat` lost the game through `fault`, its
+    /// text escaped ([`Fault::escaped`]): every fault of a record passes
+    /// here, whoever built it.
+    pub fn forfeit(&mut self, seat: Seat, fault: Fault) {
+        self.forfeit = Some(Forfeit {
+            by: seat,
+            fault: fault.escaped(),
+        });
+        self.winner = Some(seat.other());
+        self.reason = Some(Ending::Forfeit);
+    }
+
+    /// Notes that the player in `seat` resigned: the other one wins.
+    pub fn resign(&mut self, seat: Seat) {
+        self.winner = Some(seat.other());
+        self.reason = Some(Ending::Resigned);
+    }
+}
+
+impl Seat {
+    /// The other seat of the game.
+    pub fn other(self) -> Seat {
+        match self {
+            Seat::A => Seat::B,
+            Seat::B => Seat::A,
+        }
+    }
+}
+
+impl From<Role> for Seat {
+    fn from(role: Role) -> Seat {
+        match role {
+            Role::Opener => Seat::A,
+            Role::Answerer => Seat::B,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use inarow_core::Mnk;
+    use inarow_core::swap2::Step;
+
+    use super::*;
+
+    /// A game of `ay` (A) and `bee` (B): B takes black, then A times out.
+    fn forfeited() -> GameRecord {
+        let mut swap2 = Swap2::new(&Mnk::gomoku());
+        let mut record = GameRecord::new("ay", "bee");
+        let at = |x, y| Point::at(y, x, SIZE);
+        let open = [at(0, 0), at(1, 0), at(0, 9)];
+        swap2.apply(Role::Opener, Step::Open(open)).unwrap();
+        for (p, colour) in [
+            (open[0], Player::X),
+            (open[1], Player::X),
+            (open[2], Player::O),
+        ] {
+            record.lay(Seat::A, p, colour);
+        }
+        swap2
+            .apply(Role::Answerer, Step::Answer(Swap::Black))
+            .unwrap();
+        record.answer(Swap::Black);
+        record.colours(&swap2);
+        record.forfeit(Seat::A, Fault::Timeout { seconds: 1.0 });
+        record
+    }
+
+    #[test]
+    fn a_record_names_its_bots_in_its_files_and_reads_back_by_seat() {
+        let record = forfeited();
+        assert_eq!(
+            (record.black, record.white()),
+            (Some(Seat::B), Some(Seat::A))
+        );
+        assert_eq!(
+            (record.winner, record.loser()),
+            (Some(Seat::B), Some(Seat::A))
+        );
+        let json = serde_json::to_string(&record).unwrap();
+        assert!(
+            json.contains(r#""black":"bee","white":"ay""#)
+                && json.contains(r#""winner":"bee","reason":"forfeit""#)
+                && json.contains(
+                    r#""forfeit":{"by":"ay","fault":{"kind":"timeout","seconds":1.0},"reason":"timeout: no answer within 1 s"}"#
+                )
+                && !json.contains("size"),
+            "{json}"
+        );
+        let back: GameRecord = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, record);
+        assert_eq!(serde_json::to_string(&back).unwrap(), json);
+    }
+
+    #[test]
+    fn a_file_naming_a_bot_that_did_not_play_or_other_words_is_refused() {
+        let json = serde_json::to_value(forfeited()).unwrap();
+        for (field, value, says) in [
+            (
+                "winner",
+                "mallory",
+                r#"game 0 names "mallory" as the winner, a bot that did not play it"#,
+            ),
+            (
+                "black",
+                "ay",
+                r#"game 0 names black "ay" and white "ay", not one bot each"#,
+            ),
+            ("white", "mallory", r#"names "mallory" as white"#),
+        ] {
+            let mut edited = json.clone();
+            edited[field] = value.into();
+            let err = serde_json::from_value::<GameRecord>(edited).unwrap_err();
+            assert!(err.to_string().contains(says), "{field}: {err}");
+        }
+        let mut edited = json.clone();
+        edited["forfeit"]["by"] = "mallory".into();
+        let err = serde_json::from_value::<GameRecord>(edited).unwrap_err();
+        assert!(
+            err.to_string().contains("as the bot that forfeited"),
+            "{err}"
+        );
+        let mut edited = json;
+        edited["forfeit"]["reason"] = "crash: signal 9".into();
+        let err = serde_json::from_value::<GameRecord>(edited).unwrap_err();
+        assert!(
+            err.to_string().contains(
+                r#"the forfeit's reason "crash: signal 9" is not its fault's (timeout: no answer within 1 s)"#
+            ),
+            "{err}"
+        );
+    }
+}
