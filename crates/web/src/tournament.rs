@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use inarow_core::{Game, Player, Rule};
-use inarow_judge::meta::{LeftOut, Survey, survey};
+use inarow_judge::meta::LeftOut;
 use inarow_judge::process::Listener;
 use inarow_judge::tournament::{self, Config, Event, Fixture};
 use inarow_judge::{BotMeta, GameRecord, Results, output};
@@ -102,22 +102,6 @@ struct Run {
 pub struct Runs {
     run: Option<Run>,
     notified: Option<Instant>,
-}
-
-/// The bots of `dir` that may play and those left out (a meta file
-/// refused, a name taken twice), or why no tournament can be played there.
-pub fn bots_of(dir: &Path) -> Result<Survey, String> {
-    let found = survey(dir).map_err(|e| format!("cannot start a tournament: {e}"))?;
-    enough(&found, dir)?;
-    Ok(found)
-}
-
-/// A tournament needs two bots that may play: fewer is one line, with the
-/// bots left out and why.
-pub fn enough(found: &Survey, dir: &Path) -> Result<(), String> {
-    found
-        .enough(dir)
-        .map_err(|e| format!("cannot start a tournament: {e}"))
 }
 
 /// The judge's settings for `request`, its bots started by `sandbox`, the

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use inarow_judge::meta::Survey;
+use inarow_judge::field::{self, Field, Orders};
 use inarow_judge::{Results, tournament};
 use serde::Deserialize;
 
@@ -37,7 +37,7 @@ pub(super) struct StartBody {
 }
 
 pub(super) async fn start(State(shared): State<Arc<Shared>>, Body(body): Body<StartBody>) -> Reply {
-    use crate::tournament::{MAX_JOBS, Request, TIMEOUT_MS, bots_of, config, enough};
+    use crate::tournament::{MAX_JOBS, Request, TIMEOUT_MS, config};
     let jobs = body.jobs.unwrap_or(2);
     if !(1..=MAX_JOBS).contains(&jobs) {
         return Err(ApiError::bad(format!(
@@ -62,30 +62,27 @@ pub(super) async fn start(State(shared): State<Arc<Shared>>, Body(body): Body<St
         jobs,
         timeout_ms,
     };
-    // A bad bot (a meta file refused, a name taken twice) is left out and
-    // the others play, as with `inarow judge`.
-    let mut found = bots_of(&shared.bots).map_err(ApiError::conflict)?;
     if let Some(records) = shared.records() {
         records.check().map_err(ApiError::conflict)?;
     }
-    // Each bot's sandbox is tried first: a bot that cannot be contained never
-    // runs (it is left out; a sandbox that contains none refuses the run).
-    let checked = {
-        let (sandbox, bots, closed) = (
+    // Who plays is the judge's to decide, as for `inarow judge`: a bad bot
+    // (a meta file refused, a name taken twice, a bot its sandbox cannot
+    // contain) is left out and the others play; a sandbox that contains
+    // none refuses the run.
+    let field = {
+        let (sandbox, orders) = (
             shared.sandbox().clone(),
-            found.bots.clone(),
-            found.folders(),
+            Orders {
+                bots: shared.bots.clone(),
+                ..Orders::default()
+            },
         );
-        tokio::task::spawn_blocking(move || tournament::check_bots(&sandbox, &bots, &closed))
+        tokio::task::spawn_blocking(move || field::field(&orders, &sandbox))
             .await
             .map_err(|e| ApiError::conflict(format!("cannot check the bots: {e}")))?
     };
-    let checked = checked.map_err(|e| ApiError::conflict(e.to_string()))?;
-    for (i, why) in checked.uncontained.into_iter().rev() {
-        found.leave_out(i, why);
-    }
-    enough(&found, &shared.bots).map_err(ApiError::conflict)?;
-    let Survey { bots, left_out } = found;
+    let Field { bots, left_out, .. } =
+        field.map_err(|e| ApiError::conflict(format!("cannot start a tournament: {e}")))?;
     let (players, left) = (bots.clone(), left_out.clone());
     TOURNAMENT.act(
         &shared,
