@@ -26,10 +26,11 @@
 #![deny(missing_docs)]
 
 pub mod cgroup;
-mod contained;
+mod contestant;
 pub mod contract;
 pub mod folder;
 pub mod frame;
+mod identity;
 mod init;
 pub mod launcher;
 pub mod limits;
@@ -43,32 +44,26 @@ mod sys;
 pub mod view;
 
 use std::collections::BTreeMap;
-use std::io::{self, Read};
-use std::os::fd::{AsRawFd, OwnedFd};
-use std::os::unix::fs::MetadataExt;
+use std::io;
+use std::os::fd::AsRawFd;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use nix::fcntl::OFlag;
 use nix::unistd::{geteuid, pipe2};
 
 pub use cgroup::{Cgroups, Controller};
-use contained::lock;
-pub use contained::{Contained, shut_down};
+pub use contestant::{Contestant, shut_down};
 use frame::Frame;
+use identity::Identities;
+pub use identity::{FIRST_UID, MAX_CONTESTANTS, judge_is_root, judge_uid};
 pub use limits::{Cores, Limit, Limits};
 use paths::{Closed, Paths};
 pub use probe::{Findings, ProbeError, verdict};
-use stage::{Freeze, Identity, Spec};
-
-/// The first uid given to contestants: far above the uids of people and
-/// system services, below 2^31 (which some programs read as negative).
-pub const FIRST_UID: u32 = 0x7000_0000;
-/// Contestants one judge can tell apart by uid.
-pub const MAX_CONTESTANTS: u32 = 1 << 12;
+use stage::{Freeze, Spec};
 
 /// How long a probe may take: a margin for a busy machine, not a measure.
 const PROBE_WITHIN: Duration = Duration::from_secs(60);
@@ -132,11 +127,8 @@ struct Containment {
     /// names the judge's own program, whatever else `PATH` holds), then the
     /// judge's `PATH`.
     path_var: Option<std::ffi::OsString>,
-    /// The uid of each contestant folder met so far, by its place in this list.
-    uids: Arc<Mutex<Vec<PathBuf>>>,
-    /// As root: for each contestant folder, the user namespace that maps its
-    /// owner to the contestant (made once, held open for the launchers).
-    idmaps: Arc<Mutex<BTreeMap<PathBuf, OwnedFd>>>,
+    /// Who each contestant is.
+    identities: Arc<Identities>,
 }
 
 /// One program to start.
@@ -219,8 +211,7 @@ impl Sandbox {
                 devices: paths::devices(),
                 env,
                 path_var,
-                uids: Arc::new(Mutex::new(Vec::new())),
-                idmaps: Arc::new(Mutex::new(BTreeMap::new())),
+                identities: Arc::default(),
             }),
             limits,
         }
@@ -258,8 +249,8 @@ impl Sandbox {
     /// Starts `program` with piped standard input and output; its standard
     /// error goes to `stderr` a bounded line at a time. Fails once
     /// [`shut_down`] has been called. Contained, the program starts frozen:
-    /// it runs once [`Contained::thaw`] lets it.
-    pub fn start(&self, program: &Program, stderr: StderrSink) -> Result<Contained, StartError> {
+    /// it runs once [`Contestant::thaw`] lets it.
+    pub fn start(&self, program: &Program, stderr: StderrSink) -> Result<Contestant, StartError> {
         match &self.containment {
             None => start_plain(program, stderr, &self.limits),
             Some(containment) => self.start_contained(containment, program, stderr, false),
@@ -276,11 +267,15 @@ impl Sandbox {
         let folder = program.folder.canonicalize()?;
         let workdir = program.workdir.map(Path::canonicalize).transpose()?;
         let rootless = !geteuid().is_root();
-        let identity = identity(&containment.uids, &folder, rootless)?;
+        let identity = containment.identities.of(&folder, rootless)?;
         let idmap = if rootless {
             None
         } else {
-            Some(containment.idmap(&folder, &identity)?)
+            Some(
+                containment
+                    .identities
+                    .idmap(&containment.launcher, &folder, &identity)?,
+            )
         };
         let hidden = others(program.closed, &[program.folder, &folder]);
         let home = std::env::var_os("HOME").map(PathBuf::from);
@@ -335,7 +330,7 @@ impl Sandbox {
         program: &Program,
         stderr: StderrSink,
         probe: bool,
-    ) -> Result<Contained, StartError> {
+    ) -> Result<Contestant, StartError> {
         let mut spec = self.spec(containment, program, probe)?;
         let group = containment.cgroups.create(&self.limits, !probe)?;
         if let Some(group) = &group {
@@ -367,7 +362,7 @@ impl Sandbox {
             .stdout(if probe { Stdio::null() } else { Stdio::piped() })
             .stderr(Stdio::piped());
         let mut contained =
-            Contained::spawn(command, group, Some((control_write, control_read)), !probe)?;
+            Contestant::spawn(command, group, Some((control_write, control_read)), !probe)?;
         let frames = contained.child.stderr.take().expect("piped stderr");
         let reports = contained.reports.clone();
         let mut stderr = stderr;
@@ -450,61 +445,6 @@ impl Sandbox {
     }
 }
 
-impl Containment {
-    /// The file descriptor of the user namespace that maps `folder`'s owner
-    /// to its contestant, made on first use by a `hold` launcher (this
-    /// process runs threads, so it cannot make one itself).
-    fn idmap(&self, folder: &Path, identity: &Identity) -> io::Result<i32> {
-        let mut known = lock(&self.idmaps);
-        if let Some(fd) = known.get(folder) {
-            return Ok(fd.as_raw_fd());
-        }
-        let err = |e: &dyn std::fmt::Display| {
-            io::Error::other(format!("cannot map the bot's folder to its uid: {e}"))
-        };
-        let mut holder = Command::new(&self.launcher.program)
-            .args(&self.launcher.prefix)
-            .arg("hold")
-            .env_clear()
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| err(&e))?;
-        let made = (|| {
-            let mut ready = [0u8; 6];
-            holder
-                .stdout
-                .as_mut()
-                .expect("piped stdout")
-                .read_exact(&mut ready)
-                .map_err(|e| err(&e))?;
-            let pid = holder.id();
-            let map = |file: &str, text: String| {
-                std::fs::write(format!("/proc/{pid}/{file}"), text).map_err(|e| err(&e))
-            };
-            map(
-                "uid_map",
-                format!("{} {} 1", identity.owner_uid, identity.uid),
-            )?;
-            map(
-                "gid_map",
-                format!("{} {} 1", identity.owner_gid, identity.gid),
-            )?;
-            std::fs::File::open(format!("/proc/{pid}/ns/user"))
-                .map(OwnedFd::from)
-                .map_err(|e| err(&e))
-        })();
-        drop(holder.stdin.take());
-        let _ = holder.kill();
-        let _ = holder.wait();
-        let fd = made?;
-        let raw = fd.as_raw_fd();
-        known.insert(folder.to_path_buf(), fd);
-        Ok(raw)
-    }
-}
-
 /// Where a contestant's command is looked up: the judge's own folder (so
 /// `inarow` names the judge's own program, whatever else `PATH` holds),
 /// then the judge's `PATH`.
@@ -522,16 +462,6 @@ fn lookup_path() -> Option<std::ffi::OsString> {
     .ok()
 }
 
-/// Whether the judge runs as root, so that bots run as other users.
-pub fn judge_is_root() -> bool {
-    geteuid().is_root()
-}
-
-/// The uid the judge runs as.
-pub fn judge_uid() -> u32 {
-    geteuid().as_raw()
-}
-
 /// The folders of `all` that are not `own` (a folder as given or as found):
 /// what a contestant must never see. Two contestants sharing a folder see it.
 fn others(all: &[PathBuf], own: &[&Path]) -> Vec<PathBuf> {
@@ -541,48 +471,11 @@ fn others(all: &[PathBuf], own: &[&Path]) -> Vec<PathBuf> {
         .collect()
 }
 
-/// Who the contestant of `folder` is: its own uid and gid, the same in
-/// every game of this judge and no other contestant's (the first folder met
-/// gets [`FIRST_UID`] plus a number of this judge's, the next one more), and
-/// the owner of its folder, whose files it sees as its own.
-fn identity(uids: &Mutex<Vec<PathBuf>>, folder: &Path, rootless: bool) -> io::Result<Identity> {
-    let mut known = lock(uids);
-    let index = match known.iter().position(|f| f == folder) {
-        Some(index) => index,
-        None => {
-            known.push(folder.to_path_buf());
-            known.len() - 1
-        }
-    } as u32;
-    if index >= MAX_CONTESTANTS {
-        return Err(io::Error::other(format!(
-            "more than {MAX_CONTESTANTS} contestants: no uid left for {}",
-            folder.display()
-        )));
-    }
-    // Judges running at once (shares, a server) most likely differ here.
-    let judge = std::process::id() % (1 << 16);
-    let uid = FIRST_UID + judge * MAX_CONTESTANTS + index;
-    let (owner_uid, owner_gid) = if rootless {
-        // Inside the launcher's user namespace the judge's own ids are root.
-        (0, 0)
-    } else {
-        let meta = folder.metadata()?;
-        (meta.uid(), meta.gid())
-    };
-    Ok(Identity {
-        uid,
-        gid: uid,
-        owner_uid,
-        owner_gid,
-    })
-}
-
 fn start_plain(
     program: &Program,
     stderr: StderrSink,
     limits: &Limits,
-) -> Result<Contained, StartError> {
+) -> Result<Contestant, StartError> {
     // Found as a contained one would be (a file in its folder, or a name
     // in the judge's folder or PATH), so a meta means the same either way.
     let base = program.workdir.unwrap_or(program.folder);
@@ -605,7 +498,7 @@ fn start_plain(
         // A brain's own folder, as contained.
         command.env("HOME", program.folder);
     }
-    let mut contained = Contained::spawn(command, None, None, false).map_err(|e| {
+    let mut contained = Contestant::spawn(command, None, None, false).map_err(|e| {
         let why = format!("{}: {e}", path.display());
         // Found by name or not, the file itself may be gone by now.
         if std::fs::symlink_metadata(&path).is_err() {

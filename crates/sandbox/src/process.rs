@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use nix::fcntl::{FcntlArg, OFlag, fcntl};
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 
-use crate::{Contained, End, Limit, Limits, Program, Sandbox, StderrSink};
+use crate::{Contestant, End, Limit, Limits, Program, Sandbox, StderrSink};
 
 /// How long a program may go on after its last line (`EXIT`, `END`) before
 /// its processes are killed.
@@ -90,7 +90,7 @@ pub enum LongLines {
 /// reads from it, within deadlines, and its end.
 #[derive(Debug)]
 pub struct Running {
-    process: Contained,
+    process: Contestant,
     limits: Limits,
     stdin: Option<ChildStdin>,
     stdout: ChildStdout,

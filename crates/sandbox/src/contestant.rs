@@ -171,10 +171,26 @@ enum Freezing {
     Stop { asked: u64 },
 }
 
+/// How the judge holds a contestant it started.
+#[derive(Debug)]
+enum Hold {
+    /// Contained, through the launcher: the judge's end of the control
+    /// pipe (closing it ends the game) and the other end, which the
+    /// launcher opens as the judge's (`/proc/JUDGE/fd/N`), kept open until
+    /// the game ends.
+    Launcher {
+        control: Option<std::fs::File>,
+        _other_end: OwnedFd,
+    },
+    /// Uncontained (`--no-sandbox`): a plain child in a process group of
+    /// its own.
+    Plain,
+}
+
 /// A running contestant: its pipes, its end, its limits; killed with
 /// everything it started when dropped.
 #[derive(Debug)]
-pub struct Contained {
+pub struct Contestant {
     /// Its standard input (take it to write).
     pub stdin: Option<ChildStdin>,
     /// Its standard output (take it to read).
@@ -182,12 +198,7 @@ pub struct Contained {
     pub(crate) child: Child,
     group: i32,
     cgroup: Option<Group>,
-    contained: bool,
-    /// The judge's end of the control pipe: closing it ends the game.
-    control: Option<std::fs::File>,
-    /// The other end, which the launcher opens as the judge's
-    /// (`/proc/JUDGE/fd/N`): kept open until the game ends.
-    _control_read: Option<OwnedFd>,
+    hold: Hold,
     freezing: Freezing,
     frozen: bool,
     pub(crate) reports: Arc<Reports>,
@@ -197,7 +208,7 @@ pub struct Contained {
     finished: bool,
 }
 
-impl Contained {
+impl Contestant {
     /// Starts `command` (the launcher, or an uncontained program) and
     /// registers it for [`shut_down`]. Contained, `control` is its control
     /// pipe (the judge's end, then the launcher's) and `cgroup` its groups;
@@ -207,7 +218,7 @@ impl Contained {
         cgroup: Option<Group>,
         control: Option<(OwnedFd, OwnedFd)>,
         freezes: bool,
-    ) -> std::io::Result<Contained> {
+    ) -> std::io::Result<Contestant> {
         let mut live = lock(&LIVE);
         if live.closed {
             return Err(std::io::Error::other(
@@ -219,24 +230,26 @@ impl Contained {
         live.groups
             .insert(group, cgroup.as_ref().and_then(Group::thaw_file));
         drop(live);
-        let contained = control.is_some();
-        let freezing = match (&cgroup, contained && freezes) {
+        let hold = match control {
+            Some((judge_end, other_end)) => Hold::Launcher {
+                control: judge_end.try_clone().ok().map(std::fs::File::from),
+                _other_end: other_end,
+            },
+            None => Hold::Plain,
+        };
+        let launched = matches!(hold, Hold::Launcher { .. });
+        let freezing = match (&cgroup, launched && freezes) {
             (_, false) => Freezing::Never,
             (Some(g), true) if g.freezes() => Freezing::Group,
             _ => Freezing::Stop { asked: 0 },
         };
-        Ok(Contained {
+        Ok(Contestant {
             stdin: child.stdin.take(),
             stdout: child.stdout.take(),
             child,
             group,
             cgroup,
-            contained,
-            control: control
-                .as_ref()
-                .and_then(|(w, _)| w.try_clone().ok())
-                .map(std::fs::File::from),
-            _control_read: control.map(|(_, r)| r),
+            hold,
             frozen: !matches!(freezing, Freezing::Never),
             freezing,
             reports: Arc::new(Reports::default()),
@@ -244,6 +257,12 @@ impl Contained {
             files: None,
             finished: false,
         })
+    }
+
+    /// Whether it runs through the launcher (contained) rather than as a
+    /// plain child.
+    fn launched(&self) -> bool {
+        matches!(self.hold, Hold::Launcher { .. })
     }
 
     /// The process id of what was started (the launcher, when contained),
@@ -267,7 +286,7 @@ impl Contained {
                     .map_err(|e| format!("cannot thaw it: {e}"))?;
             }
             Freezing::Stop { asked } => {
-                if ask(&mut self.control, asked, &self.reports, b't')?.is_none() {
+                if ask(&mut self.hold, asked, &self.reports, b't')?.is_none() {
                     return Err("its launcher did not let it run".into());
                 }
             }
@@ -309,7 +328,7 @@ impl Contained {
                 }
             }
             Freezing::Stop { asked } => {
-                match ask(&mut self.control, asked, &self.reports, b'f')? {
+                match ask(&mut self.hold, asked, &self.reports, b'f')? {
                     Some(false) => Ok(()),
                     // Its launcher is gone: so is everything it ran.
                     None if self.reports.now(|h| h.closed) => Ok(()),
@@ -324,7 +343,7 @@ impl Contained {
     /// How the program ended, waiting until `deadline` to hear it; `None`
     /// if it still runs (or its end cannot be known).
     pub fn end(&mut self, deadline: Instant) -> Option<End> {
-        if self.contained {
+        if self.launched() {
             return self
                 .reports
                 .wait(deadline, |h| h.end.is_some() || h.closed, |h| h.end.clone());
@@ -374,7 +393,7 @@ impl Contained {
     }
 
     fn end_now(&mut self) -> Option<End> {
-        if self.contained {
+        if self.launched() {
             self.reports.now(|h| h.end.clone())
         } else {
             self.end(Instant::now())
@@ -385,11 +404,11 @@ impl Contained {
     /// true if they all did.
     pub fn wait_gone(&mut self, deadline: Instant) -> bool {
         let group = Pid::from_raw(self.group);
-        let contained = self.contained;
+        let launched = self.launched();
         nap_until(deadline, Duration::from_millis(2), || {
             // Contained, the launcher ends only when its namespace is empty.
             matches!(self.child.try_wait(), Ok(Some(_)))
-                && (contained || killpg(group, None).is_err())
+                && (launched || killpg(group, None).is_err())
         })
     }
 
@@ -401,13 +420,15 @@ impl Contained {
             return;
         }
         let group = Pid::from_raw(self.group);
-        if self.contained {
+        if self.launched() {
             // A frozen process of cgroup v1 cannot even die.
             if let (Freezing::Group, Some(g)) = (&self.freezing, &self.cgroup) {
                 let _ = g.set_frozen(false);
             }
             // The closed pipe tells the launcher the game is over.
-            self.control = None;
+            if let Hold::Launcher { control, .. } = &mut self.hold {
+                *control = None;
+            }
             let deadline = Instant::now() + END_WITHIN;
             if !self.wait_gone(deadline) {
                 let _ = killpg(group, Signal::SIGKILL);
@@ -445,16 +466,19 @@ impl Contained {
 /// for the launcher's answer: `None` when none came in time, else whether a
 /// process was left running.
 fn ask(
-    control: &mut Option<std::fs::File>,
+    hold: &mut Hold,
     asked: &mut u64,
     reports: &Reports,
     order: u8,
 ) -> Result<Option<bool>, String> {
-    match control {
-        Some(pipe) => pipe
+    match hold {
+        Hold::Launcher {
+            control: Some(pipe),
+            ..
+        } => pipe
             .write_all(&[order])
             .map_err(|e| format!("cannot reach its launcher: {e}"))?,
-        None => return Err("its launcher is gone".into()),
+        _ => return Err("its launcher is gone".into()),
     }
     *asked += 1;
     let asked = *asked;
@@ -465,7 +489,7 @@ fn ask(
     ))
 }
 
-impl Drop for Contained {
+impl Drop for Contestant {
     fn drop(&mut self) {
         self.kill();
     }
