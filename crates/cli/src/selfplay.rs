@@ -279,6 +279,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     print_summary(
         summary.tally,
+        summary.by_pair,
         (args.elo0, args.elo1),
         summary.illegal,
         summary.longest.as_millis(),
@@ -324,6 +325,7 @@ fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
     }
     print_summary(
         merged.tally,
+        merged.by_pair,
         (of.elo0, of.elo1),
         merged.illegal,
         u128::from(merged.longest_ms),
@@ -374,10 +376,11 @@ fn game_line(
     )
 }
 
-/// The match's score, Elo with its interval, the SPRT verdict and the
-/// illegal moves and longest think.
+/// The match's score, Elo with its interval, the pairs (pentanomial) and
+/// Elo by them, the SPRT verdict and the illegal moves and longest think.
 fn print_summary(
     tally: inarow_core::Tally,
+    by_pair: stats::Pairs,
     (elo0, elo1): (f64, f64),
     illegal: usize,
     longest_ms: u128,
@@ -390,6 +393,13 @@ fn print_summary(
         tally.draws,
         tally.losses,
         tally.score()
+    );
+    let c = by_pair.counts;
+    let (won, split, lost) = by_pair.won_split_lost();
+    let (lo, elo, hi) = stats::elo_of_pairs(&by_pair);
+    println!(
+        "A by pair (points 0/0.5/1/1.5/2): {} {} {} {} {}  won {won} split {split} lost {lost}  Elo {elo:+.0} [{lo:+.0}, {hi:+.0}] (95%)",
+        c[0], c[1], c[2], c[3], c[4]
     );
     println!(
         "SPRT elo0 {elo0} elo1 {elo1}: LLR {llr:.2} (bounds -2.94, 2.94): {}",

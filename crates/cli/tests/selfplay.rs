@@ -70,6 +70,26 @@ fn settings_against_settings_reproduce_on_a_node_budget() {
     assert!(first.status.success(), "{}", stderr(&first));
     let (w, d, l) = summary(&stdout(&first));
     assert_eq!(w + d + l, 4, "two pairs, colours swapped");
+    // The pairs line counts the same games by pair: two pairs whose points
+    // (0, ½, 1, 1½, 2 each) add up to the tally's.
+    let pairs_line = stdout(&first)
+        .lines()
+        .find(|l| l.starts_with("A by pair (points 0/0.5/1/1.5/2): "))
+        .expect("a pairs line")
+        .to_string();
+    let counts: Vec<u32> = pairs_line
+        .split_whitespace()
+        .skip(5)
+        .take(5)
+        .map(|t| t.parse().unwrap())
+        .collect();
+    assert_eq!(counts.iter().sum::<u32>(), 2, "{pairs_line}");
+    let halves: u32 = counts.iter().enumerate().map(|(k, c)| k as u32 * c).sum();
+    assert_eq!(halves, 2 * w + d, "{pairs_line}");
+    assert!(
+        pairs_line.contains(" won ") && pairs_line.contains(" Elo "),
+        "{pairs_line}"
+    );
     assert!(stdout(&first).contains("illegal moves: 0"));
     // Every game and figure repeats; only the wall-clock longest think may not.
     let games = |out: &str| -> Vec<String> {

@@ -15,10 +15,16 @@ fn ok(args: &[&str]) -> String {
     stdout(&out)
 }
 
-/// The lines a merge must reproduce: pairs, score with Elo, and the SPRT.
+/// The lines a merge must reproduce: pairs, score with Elo, the pairs'
+/// points with Elo by pairs, and the SPRT.
 fn verdict_lines(out: &str) -> Vec<&str> {
     out.lines()
-        .filter(|l| l.starts_with("pair ") || l.starts_with("A vs B") || l.starts_with("SPRT"))
+        .filter(|l| {
+            l.starts_with("pair ")
+                || l.starts_with("A vs B")
+                || l.starts_with("A by pair")
+                || l.starts_with("SPRT")
+        })
         .collect()
 }
 
@@ -68,7 +74,7 @@ fn shares_merged_score_as_one_machine_on_a_node_budget() {
     ];
     let (whole, merged) = whole_and_merged(dir.path(), &args, 3);
     assert_eq!(verdict_lines(&merged), verdict_lines(&whole), "{merged}");
-    assert_eq!(verdict_lines(&whole).len(), 5 + 2);
+    assert_eq!(verdict_lines(&whole).len(), 5 + 3);
     assert!(
         merged.contains("all 5 pairs are in: the SPRT did not stop"),
         "{merged}"

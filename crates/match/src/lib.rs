@@ -90,6 +90,8 @@ pub struct PairEnd<'a> {
 pub struct Summary {
     /// A's wins, draws and losses.
     pub tally: Tally,
+    /// A's points by pair.
+    pub by_pair: stats::Pairs,
     /// Games lost by an illegal or missing move.
     pub illegal: usize,
     /// The longest think of the match.
@@ -123,6 +125,7 @@ pub fn play_match<E>(
                 game: &g,
             })?;
         }
+        summary.by_pair.add([results[0], results[1]]);
         let (llr, verdict) = stats::sprt(&summary.tally, plan.elo0, plan.elo1);
         on_pair(&PairEnd {
             pair: k,

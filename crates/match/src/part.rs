@@ -239,6 +239,8 @@ pub struct Merged {
     pub pairs: Vec<PairRecord>,
     /// A's tally over them.
     pub tally: Tally,
+    /// A's points by pair over them.
+    pub by_pair: stats::Pairs,
     /// Games lost by an illegal or missing move.
     pub illegal: usize,
     /// The longest think, in milliseconds.
@@ -321,6 +323,7 @@ pub fn merge(parts: &[(&str, &str)]) -> Result<Merged, String> {
         of: of.clone(),
         pairs: Vec::new(),
         tally: Tally::default(),
+        by_pair: stats::Pairs::default(),
         illegal: 0,
         longest_ms: 0,
         verdict: Verdict::Continue,
@@ -346,6 +349,11 @@ pub fn merge(parts: &[(&str, &str)]) -> Result<Merged, String> {
                 .add(result_of(game.result).expect("checked above"));
             merged.illegal += usize::from(game.illegal);
             merged.longest_ms = merged.longest_ms.max(game.longest_ms);
+        }
+        if let [first, second] = &record.games[..] {
+            merged
+                .by_pair
+                .add([first, second].map(|g| result_of(g.result).expect("checked above")));
         }
         merged.pairs.push(record.clone());
         merged.verdict = stats::sprt(&merged.tally, of.elo0, of.elo1).1;

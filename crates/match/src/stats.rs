@@ -1,12 +1,13 @@
 //! What a match's tally says: an Elo estimate with its 95% error bars, and
 //! a sequential probability ratio test (SPRT) that stops a match once the
-//! evidence is in, as fishtest does.
+//! evidence is in, as fishtest does; and what its pairs say ([`Pairs`]).
 
-use inarow_core::Tally;
+use inarow_core::{GameResult, Tally};
 
 /// Elo difference for an expected score in (0, 1).
 pub fn elo_of(score: f64) -> f64 {
-    -400.0 * (1.0 / score - 1.0).log10()
+    // Plus zero: an even score is +0, never -0.
+    -400.0 * (1.0 / score - 1.0).log10() + 0.0
 }
 
 /// Expected score for an Elo difference.
@@ -80,6 +81,79 @@ pub fn sprt(tally: &Tally, elo0: f64, elo1: f64) -> (f64, Verdict) {
     (llr, verdict)
 }
 
+/// A match's pairs by the points A took from each (an opening played
+/// twice, colours swapped): how many pairs gave 0, ½, 1, 1½ and 2 points,
+/// the pentanomial counts. Pairs are a paired match's independent trials:
+/// an opening that hands the win to one colour gives each side one game,
+/// which a game tally counts as two results and a pair as one split.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pairs {
+    /// Pairs by A's points in half points: `counts[k]` pairs gave `k / 2`.
+    pub counts: [u32; 5],
+}
+
+impl Pairs {
+    /// Counts a pair from A's results of its two games.
+    pub fn add(&mut self, results: [GameResult; 2]) {
+        let halves = |r: GameResult| match r {
+            GameResult::Win => 2,
+            GameResult::Draw => 1,
+            GameResult::Loss => 0,
+        };
+        self.counts[halves(results[0]) + halves(results[1])] += 1;
+    }
+
+    /// Pairs counted.
+    pub fn count(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+
+    /// Pairs A won (more than one point), split (one point) and lost.
+    pub fn won_split_lost(&self) -> (u32, u32, u32) {
+        let c = self.counts;
+        (c[3] + c[4], c[2], c[0] + c[1])
+    }
+
+    /// A's mean score a game, 0 to 1.
+    pub fn score(&self) -> f64 {
+        let n = self.count().max(1) as f64;
+        self.points().map(|(x, c)| x * c).sum::<f64>() / n
+    }
+
+    /// Each pair's score a game (0, ¼, ½, ¾, 1) with how many pairs had it.
+    fn points(&self) -> impl Iterator<Item = (f64, f64)> + '_ {
+        self.counts
+            .iter()
+            .enumerate()
+            .map(|(k, &c)| (k as f64 / 4.0, f64::from(c)))
+    }
+}
+
+/// Elo estimate of A with its 95% interval `(low, estimate, high)` from
+/// the variance between pairs (pentanomial), as fishtest gives it for
+/// paired openings; scores of 0 or 1 are clamped so the numbers stay finite,
+/// and no pairs say 0.
+pub fn elo_of_pairs(pairs: &Pairs) -> (f64, f64, f64) {
+    if pairs.count() == 0 {
+        return (0.0, 0.0, 0.0);
+    }
+    let n = f64::from(pairs.count());
+    let s = pairs.score();
+    let variance = pairs
+        .points()
+        .map(|(x, c)| c * (x - s).powi(2))
+        .sum::<f64>()
+        / n;
+    let half = 1.96 * (variance / n).sqrt();
+    // Half a game of a pair from either end: finite, as `elo` clamps.
+    let clamp = |s: f64| s.clamp(0.25 / n, 1.0 - 0.25 / n);
+    (
+        elo_of(clamp(s - half)),
+        elo_of(clamp(s)),
+        elo_of(clamp(s + half)),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,6 +200,63 @@ mod tests {
             losses: 0,
         };
         assert!(elo(&perfect).1.is_finite());
+    }
+
+    #[test]
+    fn pairs_count_by_points_and_their_interval_is_the_pairs_variance() {
+        use GameResult::{Draw, Loss, Win};
+        let mut p = Pairs::default();
+        for results in [
+            [Win, Win],
+            [Win, Loss],
+            [Loss, Win],
+            [Draw, Win],
+            [Loss, Loss],
+        ] {
+            p.add(results);
+        }
+        assert_eq!(p.counts, [1, 0, 2, 1, 1]);
+        assert_eq!((p.count(), p.won_split_lost()), (5, (2, 2, 1)));
+        assert!((p.score() - 0.55).abs() < 1e-12);
+        // Every pair split: even, and nothing varies between pairs, so the
+        // interval closes where a game tally (50 wins, 50 losses) stays wide.
+        let split = Pairs {
+            counts: [0, 0, 50, 0, 0],
+        };
+        let (lo, e, hi) = elo_of_pairs(&split);
+        assert!(e.abs() < 1e-9 && lo.abs() < 1e-9 && hi.abs() < 1e-9);
+        let games = Tally {
+            wins: 50,
+            draws: 0,
+            losses: 50,
+        };
+        assert!(elo(&games).2 > 60.0);
+        // The same games, pairs won and lost whole: wider than the tally's.
+        let whole = Pairs {
+            counts: [25, 0, 0, 0, 25],
+        };
+        assert!(elo_of_pairs(&whole).2 > elo(&games).2);
+        // One colour's wins, A winning the rest: the score of the tally,
+        // a narrower interval.
+        let mixed = Pairs {
+            counts: [0, 0, 30, 0, 20],
+        };
+        let tally = Tally {
+            wins: 70,
+            draws: 0,
+            losses: 30,
+        };
+        let (plo, pe, phi) = elo_of_pairs(&mixed);
+        let (tlo, te, thi) = elo(&tally);
+        assert!((pe - te).abs() < 1e-9 && phi - plo < thi - tlo);
+        assert!(
+            elo_of_pairs(&Pairs {
+                counts: [0, 0, 0, 0, 9]
+            })
+            .1
+            .is_finite()
+        );
+        assert_eq!(elo_of_pairs(&Pairs::default()).1, 0.0);
     }
 
     #[test]
