@@ -6,6 +6,7 @@ mod args;
 mod bot;
 mod judge;
 mod menace;
+mod openings;
 mod pbrain;
 mod play;
 mod selfplay;

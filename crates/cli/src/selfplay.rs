@@ -102,6 +102,10 @@ enum SelfplayCommand {
     /// SPRT verdict of the pairs one machine would have played, and whether
     /// the SPRT has stopped (parts may still be playing).
     Merge(MergeArgs),
+    /// Find openings whose outcome is open (the engine playing itself from
+    /// seeded candidates at several node budgets, neither colour winning
+    /// every game) and write them as an openings file for `--openings`.
+    Openings(crate::openings::Args),
 }
 
 /// Options of `inarow selfplay merge`.
@@ -117,8 +121,10 @@ struct MergeArgs {
 
 /// Runs the match and prints a line per pair and a summary.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    if let Some(SelfplayCommand::Merge(merge)) = args.command {
-        return run_merge(merge);
+    match args.command {
+        Some(SelfplayCommand::Merge(merge)) => return run_merge(merge),
+        Some(SelfplayCommand::Openings(openings)) => return crate::openings::run(openings),
+        None => {}
     }
     let share = crate::args::which_shard(args.shard, args.shards)?;
     let ready = Setup {

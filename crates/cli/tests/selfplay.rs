@@ -701,3 +701,74 @@ fn a_brain_over_its_memory_loses_and_is_told_why() {
     assert_eq!(err.matches(&over).count(), 1, "{err}");
     assert!(left_in(brain.parent().unwrap()).is_empty());
 }
+
+#[test]
+fn open_openings_are_written_as_an_openings_file_a_match_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("open.txt");
+    let file_arg = file.to_str().unwrap();
+    let made = selfplay(&[
+        "openings",
+        "--out",
+        file_arg,
+        "--count",
+        "2",
+        "--tries",
+        "40",
+        "--nodes",
+        "150,250,400,600",
+        "--seed",
+        "7",
+        "-j",
+        "2",
+    ]);
+    assert!(made.starts_with("2 open openings of 2 wanted"), "{made}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let openings: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(openings.len(), 2, "{text}");
+    for line in &openings {
+        let (points, black) = line.split_once(" # black ").expect("black's score");
+        let black: f64 = black.parse().unwrap();
+        assert!((0.375..=0.625).contains(&black), "{line}");
+        assert!((4..=6).contains(&points.split(' ').count()), "{line}");
+    }
+    // The same seed writes the same file, with one job or two.
+    let again = dir.path().join("again.txt");
+    selfplay(&[
+        "openings",
+        "--out",
+        again.to_str().unwrap(),
+        "--count",
+        "2",
+        "--tries",
+        "40",
+        "--nodes",
+        "150,250,400,600",
+        "--seed",
+        "7",
+        "-j",
+        "1",
+    ]);
+    assert_eq!(std::fs::read(&again).unwrap(), text.as_bytes());
+    let out = selfplay(&["--openings", file_arg, "--pairs", "2", "--nodes", "200"]);
+    let (w, d, l) = summary(&out);
+    assert_eq!(w + d + l, 4);
+    // Bad requests are one line each, and nothing is written.
+    for (args, says) in [
+        (&["--stones", "7-3"][..], "LEAST <= MOST"),
+        (&["--nodes", "0"][..], "node budgets above 0"),
+        (&["--stones", "4-12"][..], "at most 9 stones"),
+        (&["--within", "0.7"][..], "--within 0.7 is out of range"),
+    ] {
+        let bad = dir.path().join("bad.txt");
+        let mut all = vec!["selfplay", "openings", "--out", bad.to_str().unwrap()];
+        all.extend_from_slice(args);
+        let out = inarow(&all, "");
+        let err = stderr(&out);
+        assert!(
+            !out.status.success() && err.contains(says),
+            "{args:?}: {err}"
+        );
+        assert!(!bad.exists());
+    }
+}

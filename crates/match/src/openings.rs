@@ -108,9 +108,172 @@ pub fn balanced_openings(
         .collect()
 }
 
+/// An opening found open, with how its games went.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpenOpening {
+    /// The opening, black first.
+    pub opening: Opening,
+    /// Black's score over the engine's games against itself from it, 0 to 1.
+    pub black: f64,
+}
+
+/// How [`open_openings`] looks for openings whose outcome is open.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpenSearch {
+    /// Seed of the candidates.
+    pub seed: u64,
+    /// Openings wanted.
+    pub count: usize,
+    /// Candidates tried at most.
+    pub tries: usize,
+    /// Stones of an opening, least and most (each candidate draws its own).
+    pub stones: (usize, usize),
+    /// The board's side.
+    pub size: usize,
+    /// The rule the games are played under.
+    pub rule: Rule,
+    /// One game of the engine against itself per node budget, from each
+    /// candidate: budgets that differ make games that differ.
+    pub budgets: Vec<u64>,
+    /// How far from even black's score may be: an opening is kept when
+    /// black scores within `0.5 ± within` (0.125 with four budgets: two
+    /// games each, or a draw's worth from it).
+    pub within: f64,
+    /// Games played at once.
+    pub jobs: usize,
+}
+
+/// What [`open_openings`] found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpenFound {
+    /// The open openings, in the order they were found.
+    pub openings: Vec<OpenOpening>,
+    /// Candidates played to find them.
+    pub tried: usize,
+}
+
+/// Openings whose outcome is open, by self-play: seeded candidates (the
+/// centre first, the other stones within three points of it, alternating
+/// from black), from each of which the engine plays itself once at every
+/// node budget; a candidate is kept when black's score is within
+/// [`OpenSearch::within`] of even. The same search finds the same openings
+/// with any number of jobs: every game is on nodes, from empty tables.
+pub fn open_openings(search: &OpenSearch) -> OpenFound {
+    let mut rng = ChaCha8Rng::seed_from_u64(search.seed);
+    let (least, most) = (search.stones.0.max(1), search.stones.1.max(search.stones.0));
+    let candidates: Vec<Opening> = (0..search.tries)
+        .map(|_| {
+            let stones = rng.random_range(least..=most);
+            random_shape(&mut rng, search.size, stones)
+        })
+        .collect();
+    let mut kept = Vec::new();
+    let mut tried = 0;
+    let even = (0.5 - search.within)..=(0.5 + search.within);
+    // A batch at a time, so that the search stops soon after enough are kept.
+    for batch in candidates.chunks(search.jobs.max(1) * 4) {
+        let scores = black_scores(search, batch);
+        for (opening, black) in batch.iter().zip(scores) {
+            if kept.len() == search.count {
+                break;
+            }
+            tried += 1;
+            if even.contains(&black) {
+                kept.push(OpenOpening {
+                    opening: opening.clone(),
+                    black,
+                });
+            }
+        }
+        if kept.len() >= search.count {
+            break;
+        }
+    }
+    OpenFound {
+        openings: kept,
+        tried,
+    }
+}
+
+/// Black's score from each opening of `batch` over one game per budget,
+/// the games spread over `search.jobs` threads.
+fn black_scores(search: &OpenSearch, batch: &[Opening]) -> Vec<f64> {
+    let games: Vec<(usize, u64)> = (0..batch.len())
+        .flat_map(|k| search.budgets.iter().map(move |&n| (k, n)))
+        .collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let points = std::sync::Mutex::new(vec![0.0; batch.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..search.jobs.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let g = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(&(k, nodes)) = games.get(g) else {
+                        break;
+                    };
+                    let fresh = || {
+                        Searcher::new(Options {
+                            tt_bytes: 1 << 20,
+                            ..Options::default()
+                        })
+                    };
+                    let (mut black, mut white) = (fresh(), fresh());
+                    let game = crate::game::play_match_game(
+                        &mut black,
+                        &mut white,
+                        true,
+                        &batch[k],
+                        search.size,
+                        search.rule,
+                        Limits::nodes(nodes),
+                    );
+                    let point = match game.result {
+                        inarow_core::GameResult::Win => 1.0,
+                        inarow_core::GameResult::Draw => 0.5,
+                        inarow_core::GameResult::Loss => 0.0,
+                    };
+                    points.lock().expect("no thread panicked holding it")[k] += point;
+                }
+            });
+        }
+    });
+    let games_each = search.budgets.len().max(1) as f64;
+    points
+        .into_inner()
+        .expect("no thread panicked holding it")
+        .into_iter()
+        .map(|p| p / games_each)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn open_openings_split_the_points_and_do_not_depend_on_the_jobs() {
+        let search = OpenSearch {
+            seed: 7,
+            count: 2,
+            tries: 40,
+            stones: (4, 6),
+            size: 15,
+            rule: Rule::Freestyle,
+            budgets: vec![150, 250, 400, 600],
+            within: 0.125,
+            jobs: 1,
+        };
+        let one = open_openings(&search);
+        assert_eq!(one.openings.len(), 2, "two open openings in 40 candidates");
+        assert!(one.tried >= 2 && one.tried <= 40);
+        for o in &one.openings {
+            assert!((0.375..=0.625).contains(&o.black), "{o:?}");
+            assert!((4..=6).contains(&o.opening.len()), "{o:?}");
+            assert_eq!(o.opening[0], Point::at(7, 7, 15), "the centre first");
+        }
+        let two = open_openings(&OpenSearch { jobs: 2, ..search });
+        assert_eq!(one, two);
+    }
 
     #[test]
     fn openings_parse_or_explain() {
