@@ -224,3 +224,37 @@ fn an_expired_deadline_stops_every_phase_within_a_few_thousand_nodes() {
         assert!(b.is_empty(found.best), "middlegame {k}: an illegal move");
     }
 }
+
+/// Singular extensions (step 7b of the tree) search a node again without
+/// its table move: the moves and lines they give are still the board's.
+#[test]
+fn singular_extensions_keep_moves_and_lines_legal() {
+    use inarow_engine::search::Params;
+    let mut s = Searcher::new(Options {
+        params: Params {
+            se_depth: 3,
+            ..Params::default()
+        },
+        tt_bytes: 1 << 20,
+        ..Options::default()
+    });
+    for (k, game) in suite::recorded_middlegames(5, 12, 24).iter().enumerate() {
+        let mut b = board_of(game, None).unwrap();
+        let before = b.hash();
+        let found = s.search(&mut b, Limits::depth(7));
+        assert_eq!(b.hash(), before, "middlegame {k}: the board is as it was");
+        assert_eq!(found.pv.first(), Some(&found.best), "middlegame {k}");
+        let mut played = 0;
+        for &m in &found.pv {
+            assert!(b.is_empty(m), "middlegame {k}: the line plays on a stone");
+            b.play_unchecked(m);
+            played += 1;
+            if b.last_move_won() {
+                break;
+            }
+        }
+        for _ in 0..played {
+            b.undo();
+        }
+    }
+}

@@ -6,6 +6,7 @@
 
 use inarow_core::{Game, Point, Rule};
 use inarow_engine::player::board_of;
+use inarow_engine::search::Params;
 
 #[path = "support/tactics.rs"]
 mod tactics;
@@ -120,11 +121,12 @@ fn a_line_reads_into_its_fields_and_bad_ones_are_refused() {
 /// settles within `quick` nodes, each within `ratio` times Rapfi's nodes
 /// (and at least a floor): the cheap guard of the tactics measure, which
 /// `examples/tactics.rs` takes in full.
-fn quick_wins_are_announced(path: &str, rule: Rule, quick: u64) -> usize {
+fn quick_wins_are_announced(path: &str, rule: Rule, quick: u64, params: Params) -> usize {
     use inarow_engine::score::is_decided;
     use inarow_engine::search::{Limits, Options, Searcher};
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut s = Searcher::new(Options {
+        params,
         tt_bytes: 1 << 20,
         ..Options::default()
     });
@@ -156,12 +158,25 @@ fn quick_wins_are_announced(path: &str, rule: Rule, quick: u64) -> usize {
 
 #[test]
 fn the_search_announces_the_quick_wins_of_the_freestyle_suite() {
-    assert!(quick_wins_are_announced(tactics::FREESTYLE, Rule::Freestyle, 1_000) >= 30);
+    let defaults = Params::default();
+    assert!(quick_wins_are_announced(tactics::FREESTYLE, Rule::Freestyle, 1_000, defaults) >= 30);
+}
+
+#[test]
+fn the_search_with_singular_extensions_announces_the_quick_wins() {
+    // From three plies up: the singular searches run at nearly every node.
+    let singular = Params {
+        se_depth: 3,
+        ..Params::default()
+    };
+    assert!(quick_wins_are_announced(tactics::FREESTYLE, Rule::Freestyle, 1_000, singular) >= 30);
 }
 
 #[test]
 fn the_search_announces_the_quick_wins_of_the_exact_five_suite() {
     if std::path::Path::new(tactics::EXACT).exists() {
-        assert!(quick_wins_are_announced(tactics::EXACT, Rule::Exact, 1_000) >= 30);
+        assert!(
+            quick_wins_are_announced(tactics::EXACT, Rule::Exact, 1_000, Params::default()) >= 30
+        );
     }
 }

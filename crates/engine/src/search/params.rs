@@ -104,6 +104,12 @@ params! {
     nmp_scale = 26, 0, 100;
     /// Least depth (plies) for internal iterative reduction without a table move.
     iir_depth = 6, 0, 20;
+    /// Least depth (plies) for the singular extension of the table move
+    /// (0: none).
+    se_depth = 0, 0, 20;
+    /// Singular extension's margin below the table's score, per ply of
+    /// depth.
+    se_margin = 20, 0, 500;
     /// First aspiration window half-width; 0 searches every iteration with
     /// a full window.
     aspiration = 169, 0, 2000;

@@ -26,7 +26,8 @@
 //! 4. the transposition table;
 //! 5. what the node must answer, the static evaluation, improving;
 //! 6. pruning before any move: reverse futility, razoring, null move;
-//! 7. internal iterative reduction;
+//! 7. internal iterative reduction; (b) singular extension of the table
+//!    move;
 //! 8. the moves, exactly the answers when the node must answer, ordered;
 //! 9. the loop: (a) late move pruning, (b) the move's depth cost and its
 //!    reduction, (c) the searches of PVS, (d) a new best, a cut's reward;
@@ -71,6 +72,8 @@ pub(crate) struct Frame {
     pub played: Option<Move>,
     /// Quiet moves that caused cuts at this ply.
     pub killers: [Option<Move>; 2],
+    /// The move a singular search leaves out at this ply (step 7b).
+    pub excluded: Option<Move>,
 }
 
 /// The selective searcher over an evaluation `E`; its tables live across
@@ -510,7 +513,13 @@ impl<E: Evaluator> Tree<E> {
         let key = b.hash();
         let hit = self.tt.probe(key, ply);
         let tt_move = hit.and_then(|h| h.best).filter(|&m| b.is_empty(m));
-        if !PV && let Some(s) = hit.and_then(|h| h.settles(depth, alpha, beta)) {
+        // A singular search of this node (step 7b) asks about the other
+        // moves: the table's word on the node is not its answer.
+        let excluded = self.stack[ply].excluded;
+        if !PV
+            && excluded.is_none()
+            && let Some(s) = hit.and_then(|h| h.settles(depth, alpha, beta))
+        {
             return s;
         }
         // Step 5. What the node must answer; the static evaluation, and
@@ -524,6 +533,7 @@ impl<E: Evaluator> Tree<E> {
         // null move.
         if !PV
             && answer == Answer::Free
+            && excluded.is_none()
             && let Some(s) = self.prune_node(b, ply, alpha, beta, depth, cut, eval)
         {
             return s;
@@ -531,8 +541,30 @@ impl<E: Evaluator> Tree<E> {
         // Step 7. Internal iterative reduction: without a table move a
         // deep node is searched a ply shallower.
         let mut depth = depth;
-        if tt_move.is_none() && p.iir_depth > 0 && depth >= p.iir_depth * ONE {
+        if tt_move.is_none() && excluded.is_none() && p.iir_depth > 0 && depth >= p.iir_depth * ONE
+        {
             depth -= ONE;
+        }
+        // Step 7b. Singular extension: a table move that stands above
+        // every other move by a margin, in a shallower search without it,
+        // is searched a ply deeper.
+        let extension = match (hit, tt_move) {
+            (Some(h), Some(m))
+                if p.se_depth > 0
+                    && ply > 0
+                    && excluded.is_none()
+                    && !matches!(answer, Answer::Five(_))
+                    && depth >= (p.se_depth * ONE).max(3 * ONE)
+                    && h.depth >= depth - 3 * ONE
+                    && h.bound != Bound::Upper
+                    && !is_decided(h.score) =>
+            {
+                self.singular(b, ply, m, h.score, depth, cut)
+            }
+            _ => 0,
+        };
+        if self.stopped {
+            return 0;
         }
 
         // Step 8. The moves: exactly the answers when the node must
@@ -584,7 +616,11 @@ impl<E: Evaluator> Tree<E> {
             }
             // Step 9b. The depth the move costs, and how much a late one
             // is reduced.
-            let new_depth = depth - self.cost(b, m, answer);
+            if excluded == Some(Move::at(m)) {
+                continue;
+            }
+            let extended = if Some(m) == tt_move { extension } else { 0 };
+            let new_depth = depth - self.cost(b, m, answer) + extended;
             let r = if k == 0 {
                 0
             } else {
@@ -636,12 +672,49 @@ impl<E: Evaluator> Tree<E> {
         // Step 10. The result: the static score when every move was
         // pruned, else the best score, stored with its bound.
         if best_score == -INFINITE {
-            return eval.min(beta);
+            // Left out of a singular search, nothing else stands: the
+            // table move is singular.
+            return if excluded.is_some() {
+                alpha
+            } else {
+                eval.min(beta)
+            };
+        }
+        if excluded.is_some() {
+            // Not the node's value: the table keeps the node's own.
+            return best_score;
         }
         let bound = Bound::of(best_score, original_alpha, beta);
         self.tt
             .store(key, ply, depth, best_score, eval, bound, PV, best_move);
         best_score
+    }
+
+    /// Step 7b of [`Tree::pvs`]: the extension of the table move `m`, whose
+    /// stored score is `tt_score`: a ply when a search of the node without
+    /// it, half as deep, stays below `tt_score` less the margin.
+    fn singular(
+        &mut self,
+        b: &mut Board,
+        ply: usize,
+        m: usize,
+        tt_score: i32,
+        depth: i32,
+        cut: bool,
+    ) -> i32 {
+        let p = self.params;
+        let singular_beta = tt_score - p.se_margin * depth / ONE;
+        self.stack[ply].excluded = Some(Move::at(m));
+        let v = self.pvs::<false>(
+            b,
+            ply,
+            singular_beta - 1,
+            singular_beta,
+            (depth - ONE) / 2,
+            cut,
+        );
+        self.stack[ply].excluded = None;
+        if v < singular_beta { ONE } else { 0 }
     }
 
     /// Step 6 of [`Tree::pvs`] at a node off the principal variation that
