@@ -301,6 +301,7 @@ fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
     let merged = matches::part::merge(&parts).map_err(anyhow::Error::msg)?;
     let of = &merged.of;
     let mut tally = inarow_core::Tally::default();
+    let mut by_pair = stats::Pairs::default();
     let mut lines = String::new();
     for record in &merged.pairs {
         let opening = &of.openings[record.pair % of.openings.len()];
@@ -322,7 +323,10 @@ fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
             ));
             lines.push('\n');
         }
-        let (llr, _) = stats::sprt(&tally, of.elo0, of.elo1);
+        if let [first, second] = results[..] {
+            by_pair.add([first, second]);
+        }
+        let (llr, _) = stats::sprt(&by_pair, of.elo0, of.elo1);
         println!("{}", pair_line(record.pair, &results, tally, llr));
     }
     if let Some(path) = &args.games {
@@ -392,7 +396,7 @@ fn print_summary(
     longest_ms: u128,
 ) {
     let (lo, elo, hi) = stats::elo(&tally);
-    let (llr, verdict) = stats::sprt(&tally, elo0, elo1);
+    let (llr, verdict) = stats::sprt(&by_pair, elo0, elo1);
     println!(
         "A vs B: +{} ={} -{} score {:.3}  Elo {elo:+.0} [{lo:+.0}, {hi:+.0}] (95%)",
         tally.wins,

@@ -126,7 +126,7 @@ pub fn play_match<E>(
             })?;
         }
         summary.by_pair.add([results[0], results[1]]);
-        let (llr, verdict) = stats::sprt(&summary.tally, plan.elo0, plan.elo1);
+        let (llr, verdict) = stats::sprt(&summary.by_pair, plan.elo0, plan.elo1);
         on_pair(&PairEnd {
             pair: k,
             results: &results,

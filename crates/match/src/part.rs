@@ -332,7 +332,7 @@ pub fn merge(parts: &[(&str, &str)]) -> Result<Merged, String> {
     for (k, slot) in slots.iter().enumerate() {
         let Some(record) = slot else {
             let owner = Shard::owner(k, count);
-            let (llr, _) = stats::sprt(&merged.tally, of.elo0, of.elo1);
+            let (llr, _) = stats::sprt(&merged.by_pair, of.elo0, of.elo1);
             let state = match playing[owner.index] {
                 Some(name) => format!("whose part {name} is still playing"),
                 None if missing.contains(&owner) => "which is missing".to_string(),
@@ -356,7 +356,7 @@ pub fn merge(parts: &[(&str, &str)]) -> Result<Merged, String> {
                 .add([first, second].map(|g| result_of(g.result).expect("checked above")));
         }
         merged.pairs.push(record.clone());
-        merged.verdict = stats::sprt(&merged.tally, of.elo0, of.elo1).1;
+        merged.verdict = stats::sprt(&merged.by_pair, of.elo0, of.elo1).1;
         if merged.verdict != Verdict::Continue {
             merged.beyond = slots[k + 1..].iter().flatten().count();
             break;
@@ -452,11 +452,14 @@ mod tests {
     /// What one machine's match would count: pairs in order until the SPRT decides.
     fn one_machine(m: &Match, wins: &dyn Fn(usize) -> bool) -> (Tally, usize, Verdict) {
         let mut tally = Tally::default();
+        let mut by_pair = stats::Pairs::default();
         for k in 0..m.pairs {
-            for g in pair(k, wins).games {
+            let games = pair(k, wins).games;
+            for g in &games {
                 tally.add(result_of(g.result).unwrap());
             }
-            let verdict = stats::sprt(&tally, m.elo0, m.elo1).1;
+            by_pair.add([&games[0], &games[1]].map(|g| result_of(g.result).unwrap()));
+            let verdict = stats::sprt(&by_pair, m.elo0, m.elo1).1;
             if verdict != Verdict::Continue {
                 return (tally, k + 1, verdict);
             }

@@ -1,6 +1,7 @@
 //! What a match's tally says: an Elo estimate with its 95% error bars, and
-//! a sequential probability ratio test (SPRT) that stops a match once the
-//! evidence is in, as fishtest does; and what its pairs say ([`Pairs`]).
+//! what its pairs say ([`Pairs`]): Elo from them, and the sequential
+//! probability ratio test (SPRT) over them that stops a match once the
+//! evidence is in, as fishtest's pentanomial test does.
 
 use inarow_core::{GameResult, Tally};
 
@@ -15,15 +16,9 @@ pub fn score_of(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
-/// Variance of one game's score with `prior` games of each result added: a
-/// run of identical results has no variance of its own, yet it is evidence,
-/// so the test statistic must not be cancelled by it.
-fn variance(tally: &Tally, prior: f64) -> f64 {
-    let (w, d, l) = (
-        tally.wins as f64 + prior,
-        tally.draws as f64 + prior,
-        tally.losses as f64 + prior,
-    );
+/// Variance of one game's score.
+fn variance(tally: &Tally) -> f64 {
+    let (w, d, l) = (tally.wins as f64, tally.draws as f64, tally.losses as f64);
     let n = (w + d + l).max(1.0);
     let s = (w + d / 2.0) / n;
     (w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s.powi(2)) / n
@@ -35,7 +30,7 @@ pub fn elo(tally: &Tally) -> (f64, f64, f64) {
     let n = tally.games().max(1) as f64;
     let clamp = |s: f64| s.clamp(0.5 / n, 1.0 - 0.5 / n);
     let s = tally.score();
-    let half = 1.96 * (variance(tally, 0.0) / n).sqrt();
+    let half = 1.96 * (variance(tally) / n).sqrt();
     (
         elo_of(clamp(s - half)),
         elo_of(clamp(s)),
@@ -43,16 +38,34 @@ pub fn elo(tally: &Tally) -> (f64, f64, f64) {
     )
 }
 
-/// Log-likelihood ratio of "the tallied side is `elo1` better" against
-/// "`elo0` better" (normal approximation, as in fishtest).
-pub fn llr(tally: &Tally, elo0: f64, elo1: f64) -> f64 {
-    let var = variance(tally, 0.5);
-    if tally.games() == 0 {
+/// Log-likelihood ratio of "A is `elo1` better" against "`elo0` better"
+/// over the pairs (normal approximation over the pairs' scores, as
+/// fishtest's pentanomial test: the pairs, not the games, are the
+/// independent trials of a match from paired openings).
+pub fn llr(pairs: &Pairs, elo0: f64, elo1: f64) -> f64 {
+    if pairs.count() == 0 {
         return 0.0;
     }
+    let var = pair_variance(pairs, 0.5);
     let (s0, s1) = (score_of(elo0), score_of(elo1));
-    let s = tally.score();
-    tally.games() as f64 * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+    f64::from(pairs.count()) * (s1 - s0) * (2.0 * pairs.score() - s0 - s1) / (2.0 * var)
+}
+
+/// Variance of one pair's score (a game's scale, 0 to 1) with `prior`
+/// pairs of each outcome added: a run of identical pairs has no variance
+/// of its own, yet it is evidence, so the test must not be cancelled by it.
+fn pair_variance(pairs: &Pairs, prior: f64) -> f64 {
+    let n = f64::from(pairs.count()) + 5.0 * prior;
+    if n == 0.0 {
+        return 0.0;
+    }
+    let with_prior = |c: f64| c + prior;
+    let s = pairs.points().map(|(x, c)| x * with_prior(c)).sum::<f64>() / n;
+    pairs
+        .points()
+        .map(|(x, c)| with_prior(c) * (x - s).powi(2))
+        .sum::<f64>()
+        / n
 }
 
 /// The SPRT verdict so far.
@@ -66,10 +79,10 @@ pub enum Verdict {
     Continue,
 }
 
-/// SPRT with error rates `alpha` = `beta` = 0.05: the log-likelihood ratio
-/// and what it decides.
-pub fn sprt(tally: &Tally, elo0: f64, elo1: f64) -> (f64, Verdict) {
-    let llr = llr(tally, elo0, elo1);
+/// SPRT over the pairs with error rates `alpha` = `beta` = 0.05: the
+/// log-likelihood ratio and what it decides.
+pub fn sprt(pairs: &Pairs, elo0: f64, elo1: f64) -> (f64, Verdict) {
+    let llr = llr(pairs, elo0, elo1);
     let (lower, upper) = ((0.05f64 / 0.95).ln(), (0.95f64 / 0.05).ln());
     let verdict = if llr >= upper {
         Verdict::Accept
@@ -139,12 +152,7 @@ pub fn elo_of_pairs(pairs: &Pairs) -> (f64, f64, f64) {
     }
     let n = f64::from(pairs.count());
     let s = pairs.score();
-    let variance = pairs
-        .points()
-        .map(|(x, c)| c * (x - s).powi(2))
-        .sum::<f64>()
-        / n;
-    let half = 1.96 * (variance / n).sqrt();
+    let half = 1.96 * (pair_variance(pairs, 0.0) / n).sqrt();
     // Half a game of a pair from either end: finite, as `elo` clamps.
     let clamp = |s: f64| s.clamp(0.25 / n, 1.0 - 0.25 / n);
     (
@@ -157,6 +165,11 @@ pub fn elo_of_pairs(pairs: &Pairs) -> (f64, f64, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Pairs by A's points, from 0 to 2.
+    fn pairs(counts: [u32; 5]) -> Pairs {
+        Pairs { counts }
+    }
 
     #[test]
     fn elo_and_sprt_figures() {
@@ -173,24 +186,18 @@ mod tests {
             losses: 50,
         };
         assert!((elo(&strong).1 - 190.85).abs() < 0.1);
-        assert_eq!(sprt(&strong, 0.0, 10.0).1, Verdict::Accept);
-        let weak = Tally {
-            wins: 50,
-            draws: 0,
-            losses: 150,
-        };
-        assert_eq!(sprt(&weak, 0.0, 10.0).1, Verdict::Reject);
+        // A winning half its pairs and splitting the rest: accepted; the
+        // mirror: rejected; a few mixed pairs: undecided.
         assert_eq!(
-            sprt(
-                &Tally {
-                    wins: 3,
-                    draws: 1,
-                    losses: 2
-                },
-                0.0,
-                10.0
-            )
-            .1,
+            sprt(&pairs([0, 0, 50, 0, 50]), 0.0, 10.0).1,
+            Verdict::Accept
+        );
+        assert_eq!(
+            sprt(&pairs([50, 0, 50, 0, 0]), 0.0, 10.0).1,
+            Verdict::Reject
+        );
+        assert_eq!(
+            sprt(&pairs([1, 1, 1, 0, 2]), 0.0, 10.0).1,
             Verdict::Continue
         );
         assert!((score_of(elo_of(0.3)) - 0.3).abs() < 1e-12);
@@ -200,6 +207,18 @@ mod tests {
             losses: 0,
         };
         assert!(elo(&perfect).1.is_finite());
+        assert_eq!(elo_of(0.5).to_string(), "0", "even is +0, not -0");
+    }
+
+    #[test]
+    fn split_pairs_are_no_evidence_and_a_pair_is_one_trial() {
+        // Every pair split: even, whatever the games were.
+        assert!(llr(&pairs([0, 0, 40, 0, 0]), 0.0, 10.0) < 0.0);
+        // The same score from pairs that split or were won, against pairs
+        // won or lost whole: the pairs that vary more say less.
+        let mixed = llr(&pairs([0, 0, 30, 0, 20]), 0.0, 10.0);
+        let whole = llr(&pairs([15, 0, 0, 0, 35]), 0.0, 10.0);
+        assert!(mixed > whole && whole > 0.0, "{mixed} {whole}");
     }
 
     #[test]
@@ -261,16 +280,11 @@ mod tests {
 
     #[test]
     fn a_run_of_one_result_is_evidence() {
-        let run = |wins, losses| Tally {
-            wins,
-            draws: 0,
-            losses,
-        };
-        let (llr_10, verdict) = sprt(&run(10, 0), 0.0, 10.0);
+        let (llr_10, verdict) = sprt(&pairs([0, 0, 0, 0, 10]), 0.0, 10.0);
         assert!(llr_10 > 0.5 && verdict == Verdict::Continue, "{llr_10}");
-        assert!(llr(&run(4, 0), 0.0, 10.0) > 0.0);
-        assert_eq!(sprt(&run(40, 0), 0.0, 10.0).1, Verdict::Accept);
-        assert_eq!(sprt(&run(0, 40), 0.0, 10.0).1, Verdict::Reject);
-        assert_eq!(llr(&Tally::default(), 0.0, 10.0), 0.0);
+        assert!(llr(&pairs([0, 0, 0, 0, 2]), 0.0, 10.0) > 0.0);
+        assert_eq!(sprt(&pairs([0, 0, 0, 0, 40]), 0.0, 10.0).1, Verdict::Accept);
+        assert_eq!(sprt(&pairs([40, 0, 0, 0, 0]), 0.0, 10.0).1, Verdict::Reject);
+        assert_eq!(llr(&Pairs::default(), 0.0, 10.0), 0.0);
     }
 }
