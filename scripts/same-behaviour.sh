@@ -67,15 +67,15 @@ play() {
             "$bin" judge --bots bots --seed "$seed" --results "judge$seed.json" --sgf "sgf$seed" -j2 >"judge$seed.out" 2>&1
         done
         "$bin" judge --bots bots --seed 9 --exact --results exact.json --sgf sgf-exact -j2 >exact.out 2>&1
-        "$bin" selfplay --nodes 2000 --pairs 6 --seed 3 --games self.txt >self.out 2>&1
-        "$bin" selfplay --nodes 1500 --pairs 4 --seed 5 --a lmr_base=40 --games self2.txt >self2.out 2>&1
+        "$bin" selfplay --nodes 2000 --pairs 6 --seed 3 --games-file self.txt >self.out 2>&1
+        "$bin" selfplay --nodes 1500 --pairs 4 --seed 5 --a lmr_base=40 --games-file self2.txt >self2.out 2>&1
         # Part files and their merges: a tournament and a match in two shares.
         for i in 0 1; do
             "$bin" judge --bots bots --seed 42 --shard "$i/2" --results "judge-part$i.json" --sgf "sgf-part$i" -j2 >"judge-part$i.out" 2>&1
             "$bin" selfplay --nodes 1500 --pairs 4 --seed 5 --shard "$i/2" --part "self-part$i.json" >"self-part$i.out" 2>&1
         done
         "$bin" judge merge judge-part1.json judge-part0.json --results judge-merged.json --sgf sgf-merged >judge-merge.out 2>&1
-        "$bin" selfplay merge self-part0.json self-part1.json --games self-merged.txt >self-merge.out 2>&1
+        "$bin" selfplay merge self-part0.json self-part1.json --games-file self-merged.txt >self-merge.out 2>&1
         # Brain sessions think on the clock: only the shape of a timed answer is compared.
         printf 'START 15\nINFO rule 0\nBOARD\n7,7,1\n8,8,2\n7,8,1\nDONE\nEND\n' |
             timeout 60 "$bin" pbrain 2>&1 | grep -v '^MESSAGE' >pbrain-win.out || true

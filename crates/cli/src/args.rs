@@ -280,3 +280,26 @@ pub fn which_shard(given: Option<Shard>, shards: Option<usize>) -> anyhow::Resul
         None => Ok(None),
     }
 }
+
+/// The longest an engine may think a move: beyond it a game never ends.
+const LONGEST_MOVE_SECS: f64 = 3600.0;
+
+/// The engine's budget a move from `--move-time SECS` and `--move-nodes N`
+/// (the same for `inarow bot` and `inarow play gomoku`), or what is wrong
+/// with them, in one line.
+pub fn move_limits(
+    move_time: f64,
+    move_nodes: Option<u64>,
+) -> anyhow::Result<inarow_engine::search::Limits> {
+    use inarow_engine::search::Limits;
+    if !(move_time.is_finite() && move_time > 0.0 && move_time <= LONGEST_MOVE_SECS) {
+        bail!(
+            "--move-time must be a number of seconds above 0 and at most {LONGEST_MOVE_SECS}, got {move_time}"
+        );
+    }
+    Ok(match move_nodes {
+        Some(0) => bail!("--move-nodes must be at least 1"),
+        Some(nodes) => Limits::nodes(nodes),
+        None => Limits::time(Duration::from_secs_f64(move_time)),
+    })
+}

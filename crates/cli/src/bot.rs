@@ -3,15 +3,13 @@
 
 use std::convert::Infallible;
 use std::ffi::OsString;
-use std::time::Duration;
 
-use anyhow::bail;
 use clap::{CommandFactory, Parser};
 use inarow_agents::house::HouseBot;
 use inarow_core::swap2::{Strategy, Swap};
 use inarow_core::{Mnk, Player, Point};
 use inarow_engine::player::{Engine, PositionError};
-use inarow_engine::search::{Limits, Options};
+use inarow_engine::search::Options;
 use inarow_protocol::koth;
 
 /// The arguments of `inarow bot`, exactly as given: the judge appends the
@@ -190,19 +188,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let argv: Vec<OsString> = std::env::args_os().collect();
     // Help, or a mistake in the options: clap's own message and exit code.
     let args = Settings::parse(args.given(&argv)).unwrap_or_else(|e| e.exit());
-    if !(args.move_time.is_finite() && args.move_time > 0.0) {
-        bail!(
-            "--move-time must be a positive number of seconds, got {}",
-            args.move_time
-        );
-    }
-    if args.move_nodes == Some(0) {
-        bail!("--move-nodes must be at least 1");
-    }
-    let limits = match args.move_nodes {
-        Some(nodes) => Limits::nodes(nodes),
-        None => Limits::time(Duration::from_secs_f64(args.move_time)),
-    };
+    let limits = crate::args::move_limits(args.move_time, args.move_nodes)?;
     let mut bot: Box<dyn Strategy<Error = Infallible>> = if args.house {
         Box::new(HouseBot::new(args.seed))
     } else {

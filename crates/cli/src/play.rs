@@ -1,7 +1,6 @@
 //! `inarow play`: a person against a machine in the terminal.
 
 use std::io::{self, BufRead, Write};
-use std::time::Duration;
 
 use anyhow::bail;
 use clap::ValueEnum;
@@ -9,7 +8,7 @@ use inarow_agents::{Agent, Mcts, Perfect, RandomAgent};
 use inarow_core::swap2::Strategy;
 use inarow_core::{Game, Mnk, Player, Point, TicTacToe, notation};
 use inarow_engine::player::Engine;
-use inarow_engine::search::{Limits, Options};
+use inarow_engine::search::Options;
 
 /// The games that can be played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -83,21 +82,6 @@ impl Agent<Mnk> for EngineOpponent {
     }
 }
 
-/// The engine's search budget per move from `--move-time` and `--move-nodes`.
-fn engine_limits(args: &Args) -> anyhow::Result<Limits> {
-    if !(args.move_time.is_finite() && args.move_time > 0.0) {
-        bail!(
-            "--move-time must be a positive number of seconds, got {}",
-            args.move_time
-        );
-    }
-    Ok(match args.move_nodes {
-        Some(0) => bail!("--move-nodes must be at least 1"),
-        Some(nodes) => Limits::nodes(nodes),
-        None => Limits::time(Duration::from_secs_f64(args.move_time)),
-    })
-}
-
 /// Runs `inarow play`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let stdin = io::stdin();
@@ -132,7 +116,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 Opponent::Mcts => Box::new(Mcts::new(args.iterations, args.seed)),
                 Opponent::Engine => Box::new(EngineOpponent(Engine::with_limits(
                     args.seed,
-                    engine_limits(&args)?,
+                    crate::args::move_limits(args.move_time, args.move_nodes)?,
                     Options::default(),
                 ))),
             };

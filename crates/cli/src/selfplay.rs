@@ -53,11 +53,12 @@ pub struct Args {
     /// Node budget per move instead of time (reproducible games).
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// SPRT hypotheses: A is `elo0` (H0) or `elo1` (H1) better; stops early.
-    #[arg(long, default_value_t = 0.0)]
+    /// SPRT hypotheses: A is `elo0` (H0) or `elo1` (H1) better, `elo0`
+    /// below `elo1`; stops early.
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub elo0: f64,
     /// See `--elo0`.
-    #[arg(long, default_value_t = 20.0)]
+    #[arg(long, default_value_t = 20.0, allow_negative_numbers = true)]
     pub elo1: f64,
     /// Stones in each generated opening.
     #[arg(long, default_value_t = 5)]
@@ -74,8 +75,12 @@ pub struct Args {
     pub seed: u64,
     /// Write every game to this file, one a line: pair, A's colour, the
     /// result for A (1, = or 0), the opening's points, `|`, the moves.
-    #[arg(long)]
-    pub games: Option<std::path::PathBuf>,
+    #[arg(long, value_name = "FILE")]
+    pub games_file: Option<std::path::PathBuf>,
+    /// Refused: `--games` is a count of games elsewhere (`menace train`);
+    /// the games file is `--games-file`.
+    #[arg(long, hide = true, value_name = "FILE")]
+    pub games: Option<String>,
     /// How brains are contained (only brains run in the sandbox; the
     /// engines of this build run in this process).
     #[command(flatten)]
@@ -114,9 +119,9 @@ struct MergeArgs {
     /// The part files, one per share, in any order.
     #[arg(required = true, value_name = "PARTS")]
     parts: Vec<PathBuf>,
-    /// Write the games counted to this file, as `--games` does.
-    #[arg(long)]
-    games: Option<PathBuf>,
+    /// Write the games counted to this file, as `--games-file` does.
+    #[arg(long, value_name = "FILE")]
+    games_file: Option<PathBuf>,
 }
 
 /// Runs the match and prints a line per pair and a summary.
@@ -126,6 +131,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(SelfplayCommand::Openings(openings)) => return crate::openings::run(openings),
         None => {}
     }
+    check(&args)?;
     let share = crate::args::which_shard(args.shard, args.shards)?;
     let ready = Setup {
         size: args.size,
@@ -152,7 +158,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         None
     };
-    let mut record = match &args.games {
+    let mut record = match &args.games_file {
         Some(path) => Some(std::io::BufWriter::new(
             std::fs::File::create(path)
                 .with_context(|| format!("cannot write games file {}", path.display()))?,
@@ -293,6 +299,32 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Refuses the numbers and flags no match can mean, each in one line.
+fn check(args: &Args) -> anyhow::Result<()> {
+    if let Some(given) = &args.games {
+        anyhow::bail!(
+            "selfplay has no --games (a count of games in menace train): write the games with --games-file {given}"
+        );
+    }
+    if args.ms == 0 {
+        anyhow::bail!("--ms must be at least 1 millisecond a move");
+    }
+    if args.nodes == Some(0) {
+        anyhow::bail!("--nodes must be at least 1");
+    }
+    if args.pairs == 0 {
+        anyhow::bail!("--pairs must be at least 1");
+    }
+    if !(args.elo0.is_finite() && args.elo1.is_finite() && args.elo0 < args.elo1) {
+        anyhow::bail!(
+            "--elo0 ({}) must be below --elo1 ({}): the SPRT tells the two apart",
+            args.elo0,
+            args.elo1
+        );
+    }
+    Ok(())
+}
+
 /// `inarow selfplay merge`: the pairs one machine would have played, as it
 /// prints them, and whether the SPRT has stopped.
 fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
@@ -329,7 +361,7 @@ fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
         let (llr, _) = stats::sprt(&by_pair, of.elo0, of.elo1);
         println!("{}", pair_line(record.pair, &results, tally, llr));
     }
-    if let Some(path) = &args.games {
+    if let Some(path) = &args.games_file {
         write_atomic(path, lines.as_bytes())
             .with_context(|| format!("cannot write games file {}", path.display()))?;
     }

@@ -362,12 +362,18 @@ fn inarow_bot_is_reproducible_and_rejects_bad_limits() {
         );
     }
 
-    let out = inarow()
-        .args(["bot", "--move-time", "0", "x", "1"])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--move-time must be a positive"));
+    for bad in ["0", "1e12"] {
+        let out = inarow()
+            .args(["bot", "--move-time", bad, "x", "1"])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{bad}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr)
+                .contains("--move-time must be a number of seconds above 0 and at most 3600"),
+            "{bad}"
+        );
+    }
 }
 
 #[test]

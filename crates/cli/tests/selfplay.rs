@@ -111,7 +111,7 @@ fn the_games_file_replays_to_the_reported_results() {
         "2",
         "--nodes",
         "300",
-        "--games",
+        "--games-file",
         file.to_str().unwrap(),
     ]);
     let text = fs::read_to_string(&file).unwrap();
@@ -771,4 +771,46 @@ fn open_openings_are_written_as_an_openings_file_a_match_reads() {
         );
         assert!(!bad.exists());
     }
+}
+
+/// What no match can mean is refused in one line before any game, and
+/// `--games` (a count elsewhere) never names a file here.
+#[test]
+fn numbers_no_match_can_mean_are_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, says) in [
+        (&["--ms", "0"][..], "--ms must be at least 1"),
+        (&["--nodes", "0"][..], "--nodes must be at least 1"),
+        (
+            &["--elo0", "30", "--elo1", "10"][..],
+            "--elo0 (30) must be below --elo1 (10)",
+        ),
+        (
+            &["--elo0", "-5", "--elo1", "-5"][..],
+            "--elo0 (-5) must be below --elo1 (-5)",
+        ),
+        (&["--games", "4"][..], "write the games with --games-file 4"),
+    ] {
+        let mut all = vec!["selfplay", "--pairs", "1"];
+        all.extend_from_slice(args);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_inarow"))
+            .args(&all)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let err = stderr(&out);
+        assert!(!out.status.success(), "{args:?} was accepted");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    assert_eq!(
+        fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "nothing written, no file named 4"
+    );
+    // A negative hypothesis is a number, not an unknown argument.
+    let out = selfplay(&[
+        "--pairs", "1", "--nodes", "200", "--elo0", "-10", "--elo1", "5",
+    ]);
+    assert!(out.contains("SPRT elo0 -10 elo1 5"), "{out}");
 }

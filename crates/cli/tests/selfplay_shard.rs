@@ -32,7 +32,12 @@ fn verdict_lines(out: &str) -> Vec<&str> {
 /// one-machine output and the merge's (games files compared on the way).
 fn whole_and_merged(dir: &Path, args: &[&str], count: usize) -> (String, String) {
     let games = dir.join("whole.txt");
-    let whole = ok(&[&["selfplay"], args, &["--games", games.to_str().unwrap()]].concat());
+    let whole = ok(&[
+        &["selfplay"],
+        args,
+        &["--games-file", games.to_str().unwrap()],
+    ]
+    .concat());
     let mut parts = Vec::new();
     for index in 0..count {
         let part = dir.join(format!("part-{index}.json"));
@@ -49,7 +54,7 @@ fn whole_and_merged(dir: &Path, args: &[&str], count: usize) -> (String, String)
     let merged_games = dir.join("merged.txt");
     let mut merge = vec!["selfplay", "merge"];
     merge.extend(parts.iter().map(String::as_str));
-    merge.extend(["--games", merged_games.to_str().unwrap()]);
+    merge.extend(["--games-file", merged_games.to_str().unwrap()]);
     let merged = ok(&merge);
     assert_eq!(
         fs::read(&merged_games).unwrap(),

@@ -166,7 +166,19 @@ fn play_gomoku_against_the_engine_by_default() {
     let o = inarow(&["play", "tictactoe", "--opponent", "engine"], "");
     assert!(!o.status.success());
     assert!(stderr(&o).contains("the engine plays gomoku only"));
-    let o = inarow(&["play", "gomoku", "--move-time", "0"], "");
-    assert!(!o.status.success());
-    assert!(stderr(&o).contains("--move-time must be a positive number"));
+    // No think is no game, and neither is one that never ends: refused
+    // in one line before the board is drawn.
+    for bad in ["0", "1e12", "NaN"] {
+        let o = inarow(&["play", "gomoku", "--move-time", bad], "");
+        assert!(!o.status.success(), "{bad}");
+        assert_eq!(stderr(&o).lines().count(), 1, "{bad}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("--move-time must be a number of seconds above 0 and at most 3600"),
+            "{bad}: {}",
+            stderr(&o)
+        );
+        assert!(stdout(&o).is_empty(), "{bad}");
+    }
+    let o = inarow(&["play", "gomoku", "--move-nodes", "0"], "");
+    assert!(stderr(&o).contains("--move-nodes must be at least 1"));
 }

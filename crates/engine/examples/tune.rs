@@ -3,7 +3,7 @@
 //! (each side's pattern and threat counts) and the game's result for the
 //! side to move; a logistic model `P(win) = 1 / (1 + e^(-k * eval))` is fitted by
 //! gradient descent from the hand-set weights, and the fitted weights are
-//! printed as Rust. Games come from `inarow selfplay --games FILE`.
+//! printed as Rust. Games come from `inarow selfplay --games-file FILE`.
 //!
 //! `cargo run --release -p inarow-engine --example tune -- GAMES...`
 
@@ -123,7 +123,7 @@ fn loss(data: &[Sample], w: &[f64; FEATURES], k: f64) -> f64 {
 fn main() -> Result<(), String> {
     let files: Vec<String> = std::env::args().skip(1).collect();
     if files.is_empty() {
-        return Err("usage: tune GAMES... (files written by inarow selfplay --games)".into());
+        return Err("usage: tune GAMES... (files written by inarow selfplay --games-file)".into());
     }
     let (mut train, mut test) = (Vec::new(), Vec::new());
     let mut games = 0usize;
