@@ -38,7 +38,7 @@ enum Command {
     /// Serve the local web page: watch MENACE learn, play gomoku, follow tournaments.
     Serve(serve::Args),
     /// Match two engine settings: score, Elo with error bars, SPRT.
-    Selfplay(selfplay::Args),
+    Selfplay(Box<selfplay::Args>),
 }
 
 /// The hidden first argument that makes this program the judge's launcher
@@ -59,7 +59,7 @@ fn main() {
         Command::Bot(args) => bot::run(args),
         Command::Pbrain(args) => pbrain::run(args),
         Command::Serve(args) => serve::run(args),
-        Command::Selfplay(args) => selfplay::run(args),
+        Command::Selfplay(args) => selfplay::run(*args),
     };
     if let Err(err) = result {
         if is_broken_pipe(&err) {
