@@ -7,7 +7,7 @@
 #   cargo run --release -p inarow -- selfplay --b-brain "$b" --nodes 20000 --pairs 100
 #
 # REV: any revision git names (a tag such as classic-search, the last
-# revision with the classic search; a commit; a branch). SETTINGS: the
+# revision with the classic search, commit 7061b3b; a commit; a branch). SETTINGS: the
 # brain's --settings (as `inarow selfplay --a` takes them); with them the
 # printed path is a small launcher beside the brain that passes them, since
 # a brain is started without arguments. The build is kept in
@@ -20,7 +20,7 @@ if [ $# -lt 1 ] || [ $# -gt 2 ]; then
     exit 2
 fi
 commit=$(git rev-parse --verify --quiet "$1^{commit}") || {
-    echo "build-revision: no revision named $1 in this repository" >&2
+    echo "build-revision: no revision named $1 in this repository (a clone may lack a tag: name its commit, classic-search is 7061b3b)" >&2
     exit 1
 }
 settings=${2:-}
