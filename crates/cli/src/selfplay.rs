@@ -73,6 +73,12 @@ pub struct Args {
     /// Seed for the generated openings.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Pairs played at once, a game per core: the pairs are reported, and
+    /// the SPRT decides, in their order, so that a match on nodes gives the
+    /// same figures and files with any number. Engines of this build only
+    /// (a brain keeps one folder).
+    #[arg(short = 'j', long, default_value_t = 1)]
+    pub jobs: usize,
     /// Write every game to this file, one a line: pair, A's colour, the
     /// result for A (1, = or 0), the opening's points, `|`, the moves.
     #[arg(long, value_name = "FILE")]
@@ -194,12 +200,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             path.display()
         );
     }
-    let mut sa = ready
-        .contender(0, sandbox.as_ref())
-        .map_err(anyhow::Error::msg)?;
-    let mut sb = ready
-        .contender(1, sandbox.as_ref())
-        .map_err(anyhow::Error::msg)?;
+    // A pair of contenders for each game played at once.
+    let mut sides = Vec::with_capacity(args.jobs);
+    for _ in 0..args.jobs {
+        sides.push((
+            ready
+                .contender(0, sandbox.as_ref())
+                .map_err(anyhow::Error::msg)?,
+            ready
+                .contender(1, sandbox.as_ref())
+                .map_err(anyhow::Error::msg)?,
+        ));
+    }
     let plan = Plan {
         openings: &ready.openings,
         pairs: args.pairs,
@@ -217,8 +229,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     // each side rather than once a game.
     let mut reported: [Option<String>; 2] = [None, None];
     let summary = matches::play_match(
-        sa.as_mut(),
-        sb.as_mut(),
+        &mut sides,
         &plan,
         |played| -> anyhow::Result<()> {
             let g = played.game;
@@ -314,6 +325,15 @@ fn check(args: &Args) -> anyhow::Result<()> {
     }
     if args.pairs == 0 {
         anyhow::bail!("--pairs must be at least 1");
+    }
+    if args.jobs == 0 {
+        anyhow::bail!("-j must be at least 1");
+    }
+    if args.jobs > 1 && (args.a_brain.is_some() || args.b_brain.is_some()) {
+        anyhow::bail!(
+            "-j {} plays engines of this build only: a brain keeps one folder, so a match with --a-brain or --b-brain plays one pair at a time",
+            args.jobs
+        );
     }
     if !(args.elo0.is_finite() && args.elo1.is_finite() && args.elo0 < args.elo1) {
         anyhow::bail!(

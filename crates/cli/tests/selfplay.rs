@@ -814,3 +814,70 @@ fn numbers_no_match_can_mean_are_refused_in_one_line() {
     ]);
     assert!(out.contains("SPRT elo0 -10 elo1 5"), "{out}");
 }
+
+/// `-j 2` plays two pairs at once and reports them as one thread would:
+/// on nodes, the same pair lines, figures and games file as `-j 1`.
+#[test]
+fn pairs_played_at_once_report_as_one_thread_would() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |jobs: &str| {
+        let file = dir.path().join(format!("games-{jobs}.txt"));
+        let out = selfplay(&[
+            "--pairs",
+            "6",
+            "--nodes",
+            "300",
+            "--seed",
+            "4",
+            "-j",
+            jobs,
+            "--games-file",
+            file.to_str().unwrap(),
+        ]);
+        // Only the wall clock may differ.
+        let shown: Vec<String> = out
+            .lines()
+            .filter(|l| !l.starts_with("illegal moves"))
+            .map(String::from)
+            .collect();
+        (shown, fs::read(&file).unwrap())
+    };
+    let (one, one_games) = run("1");
+    let (two, two_games) = run("2");
+    assert_eq!(one.iter().filter(|l| l.starts_with("pair ")).count(), 6);
+    assert_eq!(one, two);
+    assert_eq!(one_games, two_games);
+    // An SPRT that decides early (A is surely better than -300) stops at
+    // the same pair with two threads as with one.
+    let stop = |jobs: &str| {
+        let out = selfplay(&[
+            "--pairs", "40", "--nodes", "200", "--elo0", "-400", "--elo1", "-300", "-j", jobs,
+        ]);
+        out.lines()
+            .filter(|l| !l.starts_with("illegal moves"))
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    let early = stop("1");
+    let pairs = early.iter().filter(|l| l.starts_with("pair ")).count();
+    assert!(pairs < 40, "the SPRT stopped early: {early:?}");
+    assert!(early.iter().any(|l| l.contains("H1 accepted")), "{early:?}");
+    assert_eq!(stop("2"), early);
+    // Brains keep one folder: refused with -j in one line.
+    let out = inarow(
+        &[
+            "selfplay",
+            "-j",
+            "2",
+            "--b-brain",
+            env!("CARGO_BIN_EXE_pbrain-inarow"),
+        ],
+        "",
+    );
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("plays engines of this build only"),
+        "{}",
+        stderr(&out)
+    );
+}

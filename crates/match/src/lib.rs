@@ -8,7 +8,7 @@
 //! - [`openings`]: the openings file, seeded and balanced openings.
 //! - [`game`]: one game from an opening, the [`Contender`] trait and the engine as one.
 //! - [`brain`]: a Gomocup brain program as a contender.
-//! - [`stats`]: Elo with error bars and the SPRT over a [`Tally`].
+//! - [`stats`]: Elo with error bars, the pairs and the SPRT over them.
 //! - [`setup`]: a match as a front asks for it (board, rule, openings,
 //!   limits, engines or brains), checked and made ready to play.
 //! - [`part`]: a match played in shares on many machines: its part files and
@@ -26,6 +26,9 @@ pub mod part;
 pub mod setup;
 pub mod stats;
 
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::Duration;
 
 use inarow_core::{Point, Rule, Tally};
@@ -98,44 +101,108 @@ pub struct Summary {
     pub longest: Duration,
 }
 
-/// Plays `a` against `b` over `plan`, pair by pair, until the pairs are
-/// played or the SPRT decides. `on_game` hears of every game as it ends (an
-/// error from it stops the match); `on_pair` of every pair.
+/// One worker's contenders: A, then B.
+pub type Sides = (Box<dyn Contender + Send>, Box<dyn Contender + Send>);
+
+/// Plays A against B over `plan`, pair by pair, until the pairs are played
+/// or the SPRT decides, on as many threads as `sides` has pairs of
+/// contenders (a game per core). `on_game` hears of every game and
+/// `on_pair` of every pair in the order of the pairs, whichever thread
+/// played them, so that the figures and the files are those of one thread
+/// (an error from `on_game` stops the match). Pairs played past the one
+/// where the SPRT stopped are not counted, as one thread would not have
+/// played them.
 pub fn play_match<E>(
-    a: &mut dyn Contender,
-    b: &mut dyn Contender,
+    sides: &mut [Sides],
     plan: &Plan,
     mut on_game: impl FnMut(&Played) -> Result<(), E>,
     mut on_pair: impl FnMut(&PairEnd),
 ) -> Result<Summary, E> {
+    let owned: Vec<(usize, &Opening)> = plan
+        .openings
+        .iter()
+        .cycle()
+        .take(plan.pairs)
+        .enumerate()
+        .filter(|(k, _)| plan.share.owns(*k))
+        .collect();
+    let next = AtomicUsize::new(0);
     let mut summary = Summary::default();
-    let pairs = plan.openings.iter().cycle().take(plan.pairs).enumerate();
-    for (k, opening) in pairs.filter(|(k, _)| plan.share.owns(*k)) {
-        let mut results = Vec::with_capacity(2);
-        for a_black in [true, false] {
-            let g = play_match_game(a, b, a_black, opening, plan.size, plan.rule, plan.limits);
-            summary.tally.add(g.result);
-            summary.illegal += usize::from(g.illegal);
-            summary.longest = summary.longest.max(g.longest);
-            results.push(g.result);
-            on_game(&Played {
-                pair: k,
-                a_black,
-                opening,
-                game: &g,
-            })?;
+    let mut failed = None;
+    std::thread::scope(|scope| {
+        let (sent, heard) = mpsc::channel::<(usize, [MatchGame; 2])>();
+        for (a, b) in sides.iter_mut() {
+            let (sent, owned, next) = (sent.clone(), &owned, &next);
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(_, opening)) = owned.get(i) else {
+                        break;
+                    };
+                    let games = [true, false].map(|a_black| {
+                        play_match_game(
+                            a.as_mut(),
+                            b.as_mut(),
+                            a_black,
+                            opening,
+                            plan.size,
+                            plan.rule,
+                            plan.limits,
+                        )
+                    });
+                    // Nobody listens once the match has stopped.
+                    if sent.send((i, games)).is_err() {
+                        break;
+                    }
+                }
+            });
         }
-        summary.by_pair.add([results[0], results[1]]);
-        let (llr, verdict) = stats::sprt(&summary.by_pair, plan.elo0, plan.elo1);
-        on_pair(&PairEnd {
-            pair: k,
-            results: &results,
-            tally: summary.tally,
-            llr,
-        });
-        if verdict != Verdict::Continue && plan.share.is_whole() {
-            break;
+        drop(sent);
+        // The pairs in order, however the threads finish them.
+        let mut early = BTreeMap::new();
+        let mut due = 0;
+        'heard: for (i, games) in heard.iter() {
+            early.insert(i, games);
+            while let Some(games) = early.remove(&due) {
+                let (k, opening) = owned[due];
+                due += 1;
+                let mut results = Vec::with_capacity(2);
+                for (g, a_black) in games.iter().zip([true, false]) {
+                    summary.tally.add(g.result);
+                    summary.illegal += usize::from(g.illegal);
+                    summary.longest = summary.longest.max(g.longest);
+                    results.push(g.result);
+                    let played = Played {
+                        pair: k,
+                        a_black,
+                        opening,
+                        game: g,
+                    };
+                    if let Err(e) = on_game(&played) {
+                        failed = Some(e);
+                        break 'heard;
+                    }
+                }
+                summary.by_pair.add([results[0], results[1]]);
+                let (llr, verdict) = stats::sprt(&summary.by_pair, plan.elo0, plan.elo1);
+                on_pair(&PairEnd {
+                    pair: k,
+                    results: &results,
+                    tally: summary.tally,
+                    llr,
+                });
+                if verdict != Verdict::Continue && plan.share.is_whole() {
+                    break 'heard;
+                }
+            }
         }
+        // No new pair starts, and dropping the receiver tells the threads
+        // to stop after the pair they play; the scope waits for them.
+        next.store(owned.len(), Ordering::Relaxed);
+        drop(heard);
+    });
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(summary),
     }
-    Ok(summary)
 }

@@ -184,7 +184,7 @@ impl Ready {
         &self,
         k: usize,
         sandbox: Option<&Sandbox>,
-    ) -> Result<Box<dyn Contender>, String> {
+    ) -> Result<Box<dyn Contender + Send>, String> {
         Ok(match (&self.places[k], sandbox) {
             (Some(place), Some(sandbox)) => Box::new(BrainProcess::start(
                 place,
