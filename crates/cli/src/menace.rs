@@ -44,7 +44,7 @@ pub struct MachineArgs {
     pub(crate) seed: u64,
     /// Load the boxes from FILE (a missing file starts fresh) and save them back.
     #[arg(long, value_name = "FILE")]
-    state: Option<PathBuf>,
+    pub(crate) state: Option<PathBuf>,
 }
 
 fn parse_preset(text: &str) -> Result<Preset, String> {

@@ -80,6 +80,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .sandbox_checked_later(crate::args::cpu_for_timeout(None))?;
     let (memory, lock) = store::open(&args.machine, true)?;
     let machine = args.machine.clone();
+    let state = args.machine.state.clone();
     // The saver lives as long as the server, and holds the state file's
     // lock till then: no other inarow saves to the file meanwhile.
     let saver: inarow_web::Saver = Arc::new(move |memory| {
@@ -124,7 +125,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             );
         }
         inarow_web::serve(listener, shared, options, stopped()).await?;
-        println!("stopped; MENACE saved");
+        // Said as it is: without --state, MENACE's learning was kept nowhere.
+        match &state {
+            Some(path) => println!("stopped; MENACE saved in {}", path.display()),
+            None => println!("stopped; MENACE was not saved (no --state file)"),
+        }
         Ok(())
     })
 }

@@ -116,6 +116,11 @@ fn ctrl_c_saves_the_machines_and_exits_cleanly() {
     interrupt(&child);
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains(&format!("stopped; MENACE saved in {}", state.display())),
+        "{said}"
+    );
     let text = std::fs::read_to_string(&state).unwrap();
     let saved: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(saved["format"], "inarow-menace");
@@ -160,8 +165,13 @@ fn bad_state_files_and_flags_are_one_line_errors() {
         err.starts_with(&format!("inarow: cannot listen on {address}")),
         "{err}"
     );
-    interrupt(&child);
-    assert!(child.wait_with_output().unwrap().status.success());
+    // Without --state nothing was saved, and the server says so.
+    let out = stop(child);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("stopped; MENACE was not saved (no --state file)"),
+        "{said}"
+    );
 
     let out = inarow()
         .args(["serve", "--bind", "localhost"])

@@ -114,6 +114,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// Plays all games in blocks, printing a table row per block; `play(memory,
 /// n, curve)` plays `n` games and adds them to the curve. The state file
 /// (if any) is saved every `--save-every` games.
+/// A rate as a person reads it: whole games a second (never 6,902,702.0555).
+fn whole_rate(per_sec: f64) -> String {
+    format!("{:.0}", per_sec.max(0.0))
+}
+
 fn blocks(
     args: &Args,
     block: u64,
@@ -122,8 +127,14 @@ fn blocks(
 ) -> anyhow::Result<Curve> {
     let progress = if std::io::stderr().is_terminal() {
         ProgressBar::new(args.games).with_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
-                .expect("a valid progress template"),
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games, {rate} games/s, eta {eta}")
+                .expect("a valid progress template")
+                .with_key(
+                    "rate",
+                    |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = w.write_str(&whole_rate(state.per_sec()));
+                    },
+                ),
         )
     } else {
         ProgressBar::hidden()
@@ -194,4 +205,15 @@ fn csv_of(curve: &Curve) -> String {
         );
     }
     csv
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_are_whole_games_a_second() {
+        assert_eq!(whole_rate(6_902_702.0555), "6902702");
+        assert_eq!(whole_rate(0.4), "0");
+    }
 }
