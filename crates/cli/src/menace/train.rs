@@ -213,7 +213,7 @@ mod tests {
 
     #[test]
     fn rates_are_whole_games_a_second() {
-        assert_eq!(whole_rate(6_902_702.0555), "6902702");
+        assert_eq!(whole_rate(6_902_702.055_5), "6902702");
         assert_eq!(whole_rate(0.4), "0");
     }
 }
