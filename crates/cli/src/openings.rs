@@ -63,9 +63,7 @@ fn parse_stones(text: &str) -> Result<(usize, usize), String> {
 
 /// Finds the openings and writes them, with how they were found.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    if !(5..=20).contains(&args.size) {
-        bail!("board size {} is out of range: use 5 to 20", args.size);
-    }
+    inarow_match::setup::generated_size(args.size).map_err(anyhow::Error::msg)?;
     if args.stones.1 > 9 {
         bail!(
             "at most 9 stones: an opening is drawn within three points of the centre ({} asked)",

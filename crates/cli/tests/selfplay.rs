@@ -759,6 +759,11 @@ fn open_openings_are_written_as_an_openings_file_a_match_reads() {
         (&["--nodes", "0"][..], "node budgets above 0"),
         (&["--stones", "4-12"][..], "at most 9 stones"),
         (&["--within", "0.7"][..], "--within 0.7 is out of range"),
+        (
+            &["--size", "5"][..],
+            "--size must be at least 7 for generated openings",
+        ),
+        (&["--size", "21"][..], "--size must be between 5 and 20"),
     ] {
         let bad = dir.path().join("bad.txt");
         let mut all = vec!["selfplay", "openings", "--out", bad.to_str().unwrap()];

@@ -62,6 +62,18 @@ pub struct Ready {
     folders: Vec<PathBuf>,
 }
 
+/// Whether generated openings fit a board of `size`: their stones lie
+/// within three points of the centre. One line naming `--size` if not.
+pub fn generated_size(size: usize) -> Result<(), String> {
+    if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+        return Err(format!("--size must be between {MIN_SIZE} and {MAX_SIZE}"));
+    }
+    if size < 7 {
+        return Err("--size must be at least 7 for generated openings".into());
+    }
+    Ok(())
+}
+
 impl Setup {
     /// Checks the setup and makes its openings; the error is one line
     /// naming the flag at fault.
@@ -72,10 +84,8 @@ impl Setup {
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
             return Err(format!("--size must be between {MIN_SIZE} and {MAX_SIZE}"));
         }
-        if self.openings.is_none() && size < 7 {
-            return Err(
-                "--size must be at least 7 for generated openings (or give --openings)".into(),
-            );
+        if self.openings.is_none() {
+            generated_size(size).map_err(|e| format!("{e} (or give --openings)"))?;
         }
         let options = [0, 1].map(|k| {
             self.settings[k]
