@@ -317,15 +317,6 @@ fn check(args: &Args) -> anyhow::Result<()> {
             "selfplay has no --games (a count of games in menace train): write the games with --games-file {given}"
         );
     }
-    if args.ms == 0 {
-        anyhow::bail!("--ms must be at least 1 millisecond a move");
-    }
-    if args.nodes == Some(0) {
-        anyhow::bail!("--nodes must be at least 1");
-    }
-    if args.pairs == 0 {
-        anyhow::bail!("--pairs must be at least 1");
-    }
     if args.jobs == 0 {
         anyhow::bail!("-j must be at least 1");
     }

@@ -97,6 +97,12 @@ impl Setup {
         if self.pairs == 0 {
             return Err("--pairs must be at least 1".into());
         }
+        if self.ms == 0 {
+            return Err("--ms must be at least 1 millisecond a move".into());
+        }
+        if self.nodes == Some(0) {
+            return Err("--nodes must be at least 1".into());
+        }
         if !(1..=20).contains(&self.stones) {
             return Err("--stones must be between 1 and 20".into());
         }
