@@ -94,6 +94,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         openings: found,
         tried,
     } = open_openings(&search);
+    if found.is_empty() {
+        bail!(
+            "no open opening in {} candidates: try more (--tries) or other budgets (--nodes)",
+            args.tries
+        );
+    }
     let budgets: Vec<String> = args.nodes.iter().map(u64::to_string).collect();
     let mut text = format!(
         "# Openings whose outcome is open, written by `inarow selfplay openings`\n\
@@ -122,12 +128,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             })
             .collect();
         text.push_str(&format!("{} # black {:.2}\n", points.join(" "), o.black));
-    }
-    if found.is_empty() {
-        bail!(
-            "no open opening in {} candidates: try more (--tries) or other budgets (--nodes)",
-            args.tries
-        );
     }
     write_atomic(&args.out, text.as_bytes())
         .with_context(|| format!("cannot write {}", args.out.display()))?;

@@ -166,12 +166,11 @@ pub fn play_match<E>(
             while let Some(games) = early.remove(&due) {
                 let (k, opening) = owned[due];
                 due += 1;
-                let mut results = Vec::with_capacity(2);
+                let results = [&games[0], &games[1]].map(|g| g.result);
                 for (g, a_black) in games.iter().zip([true, false]) {
                     summary.tally.add(g.result);
                     summary.illegal += usize::from(g.illegal);
                     summary.longest = summary.longest.max(g.longest);
-                    results.push(g.result);
                     let played = Played {
                         pair: k,
                         a_black,
@@ -183,7 +182,7 @@ pub fn play_match<E>(
                         break 'heard;
                     }
                 }
-                summary.by_pair.add([results[0], results[1]]);
+                summary.by_pair.add(results);
                 let (llr, verdict) = stats::sprt(&summary.by_pair, plan.elo0, plan.elo1);
                 on_pair(&PairEnd {
                     pair: k,

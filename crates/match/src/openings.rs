@@ -202,7 +202,7 @@ fn black_scores(search: &OpenSearch, batch: &[Opening]) -> Vec<f64> {
         .flat_map(|k| search.budgets.iter().map(move |&n| (k, n)))
         .collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let points = std::sync::Mutex::new(vec![0.0; batch.len()]);
+    let tallies = std::sync::Mutex::new(vec![inarow_core::Tally::default(); batch.len()]);
     std::thread::scope(|scope| {
         for _ in 0..search.jobs.max(1) {
             scope.spawn(|| {
@@ -227,22 +227,16 @@ fn black_scores(search: &OpenSearch, batch: &[Opening]) -> Vec<f64> {
                         search.rule,
                         Limits::nodes(nodes),
                     );
-                    let point = match game.result {
-                        inarow_core::GameResult::Win => 1.0,
-                        inarow_core::GameResult::Draw => 0.5,
-                        inarow_core::GameResult::Loss => 0.0,
-                    };
-                    points.lock().expect("no thread panicked holding it")[k] += point;
+                    tallies.lock().expect("no thread panicked holding it")[k].add(game.result);
                 }
             });
         }
     });
-    let games_each = search.budgets.len().max(1) as f64;
-    points
+    tallies
         .into_inner()
         .expect("no thread panicked holding it")
-        .into_iter()
-        .map(|p| p / games_each)
+        .iter()
+        .map(inarow_core::Tally::score)
         .collect()
 }
 

@@ -426,7 +426,11 @@ impl<E: Evaluator> Tree<E> {
     pub(crate) fn outcome(&self, b: &Board, ply: usize) -> Option<i32> {
         decided(b, ply)
             .or_else(|| four_three_wins(b, ply))
-            .or_else(|| (self.params.defends_three_three()).then(|| three_three_wins(b, ply))?)
+            .or_else(|| {
+                self.params
+                    .defends_three_three()
+                    .then(|| three_three_wins(b, ply))?
+            })
     }
 
     #[inline]
@@ -599,6 +603,9 @@ impl<E: Evaluator> Tree<E> {
         let setup_count = (p.lmp_setup > 0).then(|| move_count * p.lmp_setup as usize);
         for k in 0..list.len() {
             let m = list.get(k);
+            if excluded == Some(Move::at(m)) {
+                continue;
+            }
             let quiet = is_quiet(b, m);
             // Step 9a. Late move pruning: a late move of a free node, once
             // a move has not lost by force, may be skipped: a quiet one
@@ -616,9 +623,6 @@ impl<E: Evaluator> Tree<E> {
             }
             // Step 9b. The depth the move costs, and how much a late one
             // is reduced.
-            if excluded == Some(Move::at(m)) {
-                continue;
-            }
             let extended = if Some(m) == tt_move { extension } else { 0 };
             let new_depth = depth - self.cost(b, m, answer) + extended;
             let r = if k == 0 {
