@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 
 mod args;
 mod bot;
+mod eval;
 mod judge;
 mod menace;
 mod openings;
@@ -39,6 +40,8 @@ enum Command {
     Serve(serve::Args),
     /// Match two engine settings: score, Elo with error bars, SPRT.
     Selfplay(Box<selfplay::Args>),
+    /// The learned evaluation: play games for it, fit its tables, check a tables file.
+    Eval(eval::Args),
 }
 
 /// The hidden first argument that makes this program the judge's launcher
@@ -60,6 +63,7 @@ fn main() {
         Command::Pbrain(args) => pbrain::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Selfplay(args) => selfplay::run(*args),
+        Command::Eval(args) => eval::run(args),
     };
     if let Err(err) = result {
         if is_broken_pipe(&err) {

@@ -23,14 +23,25 @@ pub struct Args {
     /// `lmr_base=40,tt_mb=64`); settings not named keep their defaults.
     #[arg(long, default_value = "", value_name = "SETTINGS")]
     pub settings: String,
+    /// The learned evaluation's tables from this file (written by `inarow
+    /// eval fit`) instead of the embedded ones; the same as `eval=FILE` in
+    /// the settings.
+    #[arg(long, value_name = "FILE")]
+    pub eval: Option<std::path::PathBuf>,
 }
 
 /// Runs a brain session until `END` or the end of input.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let options = args
+    let mut options: inarow_engine::search::Options = args
         .settings
         .parse()
         .map_err(|e| anyhow::anyhow!("bad --settings: {e}"))?;
+    if let Some(path) = &args.eval {
+        let path = path.to_str().context("--eval: the path is not UTF-8")?;
+        let tables = inarow_engine::options::load_tables(path)
+            .map_err(|e| anyhow::anyhow!("--eval: {e}"))?;
+        options.eval = inarow_engine::eval::Eval::Learned(tables);
+    }
     let settings = Settings {
         seed: args.seed,
         options,

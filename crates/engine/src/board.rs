@@ -10,6 +10,7 @@
 
 use inarow_core::{Player, Point, Rule, zobrist};
 
+use crate::learned::Learned;
 use crate::pattern::{
     self, BLACK, EMPTY, HALF, PATTERNS, Pattern, REACH, THREATS, Threat, WALL, WHITE, combo_index,
 };
@@ -126,6 +127,12 @@ pub struct Board {
     on_board: Vec<u16>,
     pattern_of: &'static [[Pattern; 2]],
     info_of: &'static [pattern::PointInfo],
+    /// The learned evaluation's tables the shape sums are kept for.
+    learned: &'static Learned,
+    /// Its `[mine, theirs]` point values under the rule, by combination index.
+    shape_values: &'static [Vec<i32>; 2],
+    /// Per colour, the sums of those values over its empty points.
+    shape_sums: [[i32; 2]; 2],
 }
 
 impl std::fmt::Debug for Board {
@@ -158,6 +165,7 @@ impl Board {
             return Err(BoardError::Size(size));
         }
         pattern::warm_up(rule);
+        let learned = Learned::embedded();
         let mut cells = vec![WALL; CELLS];
         let mut on_board = Vec::with_capacity(size * size);
         for y in 0..size {
@@ -185,6 +193,9 @@ impl Board {
             on_board,
             pattern_of: pattern::pattern_table(rule),
             info_of: pattern::info_table(),
+            learned,
+            shape_values: learned.by_combo(rule),
+            shape_sums: [[0; 2]; 2],
         };
         for k in 0..b.on_board.len() {
             let i = b.on_board[k] as usize;
@@ -213,6 +224,7 @@ impl Board {
             return;
         }
         let mut b = Board::with_rule(self.size, rule).expect("the size was accepted");
+        b.set_learned(self.learned);
         for &i in &self.history {
             b.put(i as usize, self.cells[i as usize]);
         }
@@ -390,6 +402,41 @@ impl Board {
     #[inline]
     pub fn value(&self, colour: Player) -> i32 {
         self.value[colour.index()]
+    }
+
+    /// The learned evaluation's tables the board keeps its shape sums for.
+    #[inline]
+    pub fn learned(&self) -> &'static Learned {
+        self.learned
+    }
+
+    /// Keeps the shape sums for these tables from now on (the sums are
+    /// counted again when they differ from the ones in use).
+    pub fn set_learned(&mut self, learned: &'static Learned) {
+        if std::ptr::eq(learned, self.learned) {
+            return;
+        }
+        self.learned = learned;
+        self.shape_values = learned.by_combo(self.rule);
+        self.shape_sums = [[0; 2]; 2];
+        for k in 0..self.on_board.len() {
+            let i = self.on_board[k] as usize;
+            if self.cells[i] == EMPTY {
+                for c in 0..2 {
+                    let combo = self.combo[c][i] as usize;
+                    for t in 0..2 {
+                        self.shape_sums[c][t] += self.shape_values[t][combo];
+                    }
+                }
+            }
+        }
+    }
+
+    /// `colour`'s sums over its empty points of the learned tables' point
+    /// values: `[as the side to move, as the opponent]`.
+    #[inline]
+    pub fn shape_sums(&self, colour: Player) -> [i32; 2] {
+        self.shape_sums[colour.index()]
     }
 
     /// The first empty point (in board order) where `colour` makes at least `t`.
@@ -587,6 +634,10 @@ impl Board {
             let after =
                 (i32::from(before) + (i32::from(new) - i32::from(old)) * COMBO_STEP[d]) as u16;
             self.combo[c][q] = after;
+            for t in 0..2 {
+                self.shape_sums[c][t] +=
+                    self.shape_values[t][after as usize] - self.shape_values[t][before as usize];
+            }
             let (was, is) = (self.info_of[before as usize], self.info_of[after as usize]);
             self.value[c] += is.value - was.value;
             if was.threat != is.threat {
@@ -631,8 +682,12 @@ impl Board {
     #[inline]
     fn add(&mut self, i: usize, sign: i32) {
         for c in 0..2 {
-            let info = self.info_of[self.combo[c][i] as usize];
+            let combo = self.combo[c][i] as usize;
+            let info = self.info_of[combo];
             self.value[c] += sign * info.value;
+            for t in 0..2 {
+                self.shape_sums[c][t] += sign * self.shape_values[t][combo];
+            }
             self.threats[c][info.threat as usize] += sign;
             for d in 0..4 {
                 self.counts[c][self.pats[c][i][d] as usize] += sign;

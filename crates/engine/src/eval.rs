@@ -11,6 +11,7 @@
 //! results of self-play games (`examples/tune.rs`, docs/engine.md).
 
 use crate::board::Board;
+use crate::learned::{self, Learned};
 use crate::pattern::{self, PATTERNS, Pattern, THREATS, Threat};
 use crate::score::{WIN, loss_in, win_in};
 
@@ -104,18 +105,23 @@ pub trait Evaluator {
     fn take_back(&mut self, _b: &Board, _i: usize) {}
 }
 
-/// The pattern evaluation: the board keeps its counts itself, so the hooks
-/// have nothing to do.
+/// The evaluation a search uses: the pattern evaluation with its weights,
+/// or the learned one with its tables ([`crate::learned`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PatternEval {
-    /// The weights of the pattern and threat counts.
-    pub weights: Weights,
+pub enum Eval {
+    /// Weighted pattern and threat counts.
+    Pattern(Weights),
+    /// Per-point shape values and the threat mask, fitted to games.
+    Learned(&'static Learned),
 }
 
-impl Evaluator for PatternEval {
+impl Evaluator for Eval {
     #[inline]
     fn evaluate(&self, b: &Board) -> i32 {
-        evaluate(b, &self.weights)
+        match self {
+            Eval::Pattern(w) => evaluate(b, w),
+            Eval::Learned(_) => learned::evaluate(b),
+        }
     }
 }
 

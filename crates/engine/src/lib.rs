@@ -4,7 +4,9 @@
 pub mod analysis;
 pub mod board;
 pub mod eval;
+pub mod fit;
 pub mod history;
+pub mod learned;
 pub mod movepick;
 pub mod opening;
 pub mod options;

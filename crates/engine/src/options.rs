@@ -3,7 +3,8 @@
 
 use std::str::FromStr;
 
-use crate::eval::{MOVER_WEIGHT, Weights};
+use crate::eval::{Eval, MOVER_WEIGHT, Weights};
+use crate::learned::Learned;
 use crate::search::{Options, Params, params::pairs};
 
 impl FromStr for Options {
@@ -11,8 +12,10 @@ impl FromStr for Options {
 
     /// Reads every setting of [`Params`] by name (`lmr_base=40`), `tt_mb`
     /// (the table's size), `soft` (the share of the time budget after which
-    /// no iteration starts, percent), `eval` (`hand` or `tuned` weights) and
-    /// `mover` (the hand-set evaluation's mover weight in tenths); settings
+    /// no iteration starts, percent), `eval` (the pattern evaluation's
+    /// `hand` or `tuned` weights, the `learned` tables the engine embeds,
+    /// or a tables file by its path) and `mover` (the hand-set
+    /// evaluation's mover weight in tenths); settings
     /// not named keep their defaults, so an empty text gives
     /// [`Options::default`].
     fn from_str(text: &str) -> Result<Options, String> {
@@ -26,12 +29,13 @@ impl FromStr for Options {
             match k {
                 "tt_mb" => o.tt_bytes = (num()? as usize).max(1) << 20,
                 "soft" => o.soft_percent = num()?.min(100) as u32,
-                "mover" => o.weights = Weights::hand_set(num()?.clamp(1, 100) as i32),
+                "mover" => o.eval = Eval::Pattern(Weights::hand_set(num()?.clamp(1, 100) as i32)),
                 "eval" => {
-                    o.weights = match v {
-                        "hand" => Weights::hand_set(MOVER_WEIGHT),
-                        "tuned" => Weights::TUNED,
-                        _ => return Err(format!("eval must be hand or tuned, got {v:?}")),
+                    o.eval = match v {
+                        "hand" => Eval::Pattern(Weights::hand_set(MOVER_WEIGHT)),
+                        "tuned" => Eval::Pattern(Weights::TUNED),
+                        "learned" => Eval::Learned(Learned::embedded()),
+                        path => Eval::Learned(load_tables(path)?),
                     }
                 }
                 _ if Params::TABLE.iter().any(|row| row.0 == k) => o.params.set_text(k, v)?,
@@ -46,6 +50,26 @@ impl FromStr for Options {
     }
 }
 
+/// The learned evaluation's tables read from the file at `path` (written
+/// by `inarow eval fit`), or why not in one line. Each file is read once
+/// per process and kept: searches hold tables by reference, and a match
+/// makes a searcher per game.
+pub fn load_tables(path: &str) -> Result<&'static Learned, String> {
+    static LOADED: std::sync::Mutex<Vec<(String, &'static Learned)>> =
+        std::sync::Mutex::new(Vec::new());
+    let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, t)) = loaded.iter().find(|(p, _)| p == path) {
+        return Ok(t);
+    }
+    let bytes = std::fs::read(path).map_err(|e| {
+        format!("eval must be hand, tuned, learned or a tables file: cannot read {path:?}: {e}")
+    })?;
+    let tables = Learned::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+    let tables: &'static Learned = Box::leak(Box::new(tables));
+    loaded.push((path.to_string(), tables));
+    Ok(tables)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -57,17 +81,17 @@ mod tests {
         assert_eq!("soft=250".parse::<Options>().unwrap().soft_percent, 100);
         assert_eq!("".parse::<Options>().unwrap(), Options::default());
         let o: Options = "eval=hand".parse().unwrap();
-        assert_eq!(o.weights, Weights::hand_set(MOVER_WEIGHT));
+        assert_eq!(o.eval, Eval::Pattern(Weights::hand_set(MOVER_WEIGHT)));
         assert_eq!(
-            "eval=tuned".parse::<Options>().unwrap().weights,
-            Weights::TUNED
+            "eval=tuned".parse::<Options>().unwrap().eval,
+            Eval::Pattern(Weights::TUNED)
         );
-        assert!(
-            "eval=magic"
-                .parse::<Options>()
-                .unwrap_err()
-                .contains("hand or tuned")
+        assert_eq!(
+            "eval=learned".parse::<Options>().unwrap().eval,
+            Eval::Learned(Learned::embedded())
         );
+        let e = "eval=magic".parse::<Options>().unwrap_err();
+        assert!(e.contains("hand, tuned, learned or a tables file"), "{e}");
         // Every setting of the search reads by its own name.
         for row in Params::TABLE {
             let o: Options = format!("{}={}", row.0, row.2).parse().unwrap();

@@ -315,6 +315,7 @@ pub fn info_table() -> &'static [PointInfo] {
 pub fn warm_up(rule: Rule) {
     pattern_table(rule);
     LazyLock::force(&COMBO);
+    LazyLock::force(&SHAPE_OF);
 }
 
 /// Value of a single line pattern in the evaluation.
@@ -373,6 +374,53 @@ pub fn combo_index(pats: [u8; 4]) -> u16 {
         + PATTERNS as u16
             * (pats[1] as u16
                 + PATTERNS as u16 * (pats[2] as u16 + PATTERNS as u16 * pats[3] as u16))
+}
+
+/// Number of point shapes: the combinations of four line patterns with the
+/// directions forgotten (multisets of four of the nine patterns), the
+/// index of a learned evaluation's per-point tables.
+pub const SHAPES: usize = 495;
+
+/// Each combination index's shape: its four patterns sorted, numbered in
+/// the order of the sorted tuples.
+static SHAPE_OF: LazyLock<Vec<u16>> = LazyLock::new(|| {
+    let mut number = std::collections::HashMap::new();
+    for a in 0..PATTERNS {
+        for b in a..PATTERNS {
+            for c in b..PATTERNS {
+                for d in c..PATTERNS {
+                    let next = number.len() as u16;
+                    number.insert([a, b, c, d], next);
+                }
+            }
+        }
+    }
+    debug_assert_eq!(number.len(), SHAPES);
+    (0..PATTERNS.pow(4))
+        .map(|i| {
+            let mut pats = [i % 9, i / 9 % 9, i / 81 % 9, i / 729];
+            pats.sort_unstable();
+            number[&pats]
+        })
+        .collect()
+});
+
+/// The shape (below [`SHAPES`]) of the point whose combination index is
+/// `combo`: the same for any order of its directions.
+#[inline]
+pub fn shape(combo: u16) -> u16 {
+    SHAPE_OF[combo as usize]
+}
+
+/// The four patterns of `shape`, weakest first.
+pub fn shape_patterns(shape: u16) -> [Pattern; 4] {
+    let combo = SHAPE_OF
+        .iter()
+        .position(|&s| s == shape)
+        .expect("a shape below SHAPES");
+    let mut pats = [combo % 9, combo / 9 % 9, combo / 81 % 9, combo / 729].map(Pattern::from_index);
+    pats.sort_unstable();
+    pats
 }
 
 /// A point's value and threat, from its four patterns.
@@ -459,6 +507,23 @@ mod tests {
         let free = |s| classify(line(s), Rule::Freestyle);
         assert_eq!(free(".xxx*.x.."), Pattern::Flex4);
         assert_eq!(free("xxx.*o..."), Pattern::Block4);
+    }
+
+    #[test]
+    fn shapes_forget_the_directions() {
+        let mut seen = vec![false; SHAPES];
+        for combo in 0..PATTERNS.pow(4) as u16 {
+            let s = shape(combo);
+            seen[s as usize] = true;
+            let pats = [combo % 9, combo / 9 % 9, combo / 81 % 9, combo / 729];
+            // Every order of the directions is the same shape.
+            let turned = combo_index([pats[3], pats[0], pats[1], pats[2]].map(|p| p as u8));
+            assert_eq!(shape(turned), s);
+            let mut sorted = pats.map(|p| Pattern::from_index(p as usize));
+            sorted.sort_unstable();
+            assert_eq!(shape_patterns(s), sorted);
+        }
+        assert!(seen.iter().all(|&s| s), "every shape is some combination");
     }
 
     #[test]

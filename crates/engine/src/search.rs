@@ -13,14 +13,14 @@ use std::time::Duration;
 pub use params::{ONE_PLY, Params};
 
 use crate::board::Board;
-use crate::eval::{PatternEval, Weights};
+use crate::eval::{Eval, Weights};
 use tree::Tree;
 
 /// Deepest ply any search reaches.
 pub const MAX_PLY: usize = 64;
 
 /// What a search is told besides its limits: the selective search's
-/// numbers, its table's size, the evaluation's weights and when to stop
+/// numbers, its table's size, the evaluation and when to stop
 /// starting iterations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -28,8 +28,8 @@ pub struct Options {
     pub params: Params,
     /// Transposition table size in bytes.
     pub tt_bytes: usize,
-    /// The evaluation's weights.
-    pub weights: Weights,
+    /// The static evaluation.
+    pub eval: Eval,
     /// No new iteration once this share of the time budget (in percent)
     /// is gone; the budget itself still stops the search.
     pub soft_percent: u32,
@@ -42,7 +42,7 @@ impl Default for Options {
             tt_bytes: 32 << 20,
             // Measured: +158 Elo [+91, +239] against the hand-set weights
             // (SPRT accepted) over 108 games at 10k nodes a move.
-            weights: Weights::TUNED,
+            eval: Eval::Pattern(Weights::TUNED),
             // Measured: 75 against 50 scored +24 Elo [-24, +73] over 200 games.
             soft_percent: 70,
         }
@@ -131,18 +131,15 @@ pub const PV_LIMIT: usize = 16;
 /// A searcher: its tables live across moves of one game.
 pub struct Searcher {
     options: Options,
-    tree: Box<Tree<PatternEval>>,
+    tree: Box<Tree<Eval>>,
 }
 
 impl Searcher {
     /// A searcher with these options.
     pub fn new(options: Options) -> Searcher {
-        let eval = PatternEval {
-            weights: options.weights,
-        };
         Searcher {
             options,
-            tree: Box::new(Tree::new(options, eval)),
+            tree: Box::new(Tree::new(options, options.eval)),
         }
     }
 
@@ -167,6 +164,9 @@ impl Searcher {
     /// Finds a move for the side to move. The board must have an empty
     /// point and no five on it. The board is unchanged afterwards.
     pub fn search(&mut self, b: &mut Board, limits: Limits) -> Found {
+        if let Eval::Learned(tables) = self.options.eval {
+            b.set_learned(tables);
+        }
         self.tree.search(b, limits)
     }
 }

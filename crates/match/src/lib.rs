@@ -27,6 +27,7 @@ pub mod setup;
 pub mod stats;
 
 use std::collections::BTreeMap;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -101,6 +102,54 @@ pub struct Summary {
     pub longest: Duration,
 }
 
+/// Does `work` on every item on as many threads as there are `workers`
+/// (each thread owns one), and hands the results to `heard` in the items'
+/// order, whichever thread finished first, until it says to stop or the
+/// items run out. Work under way when it stops is finished and dropped;
+/// no new item starts.
+pub fn in_order<W: Send, T: Sync, R: Send>(
+    workers: &mut [W],
+    items: &[T],
+    work: impl Fn(&mut W, &T) -> R + Sync,
+    mut heard: impl FnMut(usize, R) -> ControlFlow<()>,
+) {
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        let (sent, results) = mpsc::channel::<(usize, R)>();
+        for worker in workers.iter_mut() {
+            let (sent, next, work) = (sent.clone(), &next, &work);
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(item) = items.get(i) else {
+                        break;
+                    };
+                    // Nobody listens once the caller has stopped.
+                    if sent.send((i, work(worker, item))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sent);
+        let mut early = BTreeMap::new();
+        let mut due = 0;
+        'heard: for (i, r) in results.iter() {
+            early.insert(i, r);
+            while let Some(r) = early.remove(&due) {
+                due += 1;
+                if heard(due - 1, r).is_break() {
+                    break 'heard;
+                }
+            }
+        }
+        // No new item starts, and dropping the receiver tells the threads
+        // to stop after the item they work on; the scope waits for them.
+        next.store(items.len(), Ordering::Relaxed);
+        drop(results);
+    });
+}
+
 /// One worker's contenders: A, then B.
 pub type Sides = (Box<dyn Contender + Send>, Box<dyn Contender + Send>);
 
@@ -126,80 +175,56 @@ pub fn play_match<E>(
         .enumerate()
         .filter(|(k, _)| plan.share.owns(*k))
         .collect();
-    let next = AtomicUsize::new(0);
     let mut summary = Summary::default();
     let mut failed = None;
-    std::thread::scope(|scope| {
-        let (sent, heard) = mpsc::channel::<(usize, [MatchGame; 2])>();
-        for (a, b) in sides.iter_mut() {
-            let (sent, owned, next) = (sent.clone(), &owned, &next);
-            scope.spawn(move || {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(_, opening)) = owned.get(i) else {
-                        break;
-                    };
-                    let games = [true, false].map(|a_black| {
-                        play_match_game(
-                            a.as_mut(),
-                            b.as_mut(),
-                            a_black,
-                            opening,
-                            plan.size,
-                            plan.rule,
-                            plan.limits,
-                        )
-                    });
-                    // Nobody listens once the match has stopped.
-                    if sent.send((i, games)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(sent);
-        // The pairs in order, however the threads finish them.
-        let mut early = BTreeMap::new();
-        let mut due = 0;
-        'heard: for (i, games) in heard.iter() {
-            early.insert(i, games);
-            while let Some(games) = early.remove(&due) {
-                let (k, opening) = owned[due];
-                due += 1;
-                let results = [&games[0], &games[1]].map(|g| g.result);
-                for (g, a_black) in games.iter().zip([true, false]) {
-                    summary.tally.add(g.result);
-                    summary.illegal += usize::from(g.illegal);
-                    summary.longest = summary.longest.max(g.longest);
-                    let played = Played {
-                        pair: k,
-                        a_black,
-                        opening,
-                        game: g,
-                    };
-                    if let Err(e) = on_game(&played) {
-                        failed = Some(e);
-                        break 'heard;
-                    }
-                }
-                summary.by_pair.add(results);
-                let (llr, verdict) = stats::sprt(&summary.by_pair, plan.elo0, plan.elo1);
-                on_pair(&PairEnd {
+    in_order(
+        sides,
+        &owned,
+        |(a, b), &(_, opening)| {
+            [true, false].map(|a_black| {
+                play_match_game(
+                    a.as_mut(),
+                    b.as_mut(),
+                    a_black,
+                    opening,
+                    plan.size,
+                    plan.rule,
+                    plan.limits,
+                )
+            })
+        },
+        |due, games| {
+            let (k, opening) = owned[due];
+            let results = [&games[0], &games[1]].map(|g| g.result);
+            for (g, a_black) in games.iter().zip([true, false]) {
+                summary.tally.add(g.result);
+                summary.illegal += usize::from(g.illegal);
+                summary.longest = summary.longest.max(g.longest);
+                let played = Played {
                     pair: k,
-                    results: &results,
-                    tally: summary.tally,
-                    llr,
-                });
-                if verdict != Verdict::Continue && plan.share.is_whole() {
-                    break 'heard;
+                    a_black,
+                    opening,
+                    game: g,
+                };
+                if let Err(e) = on_game(&played) {
+                    failed = Some(e);
+                    return ControlFlow::Break(());
                 }
             }
-        }
-        // No new pair starts, and dropping the receiver tells the threads
-        // to stop after the pair they play; the scope waits for them.
-        next.store(owned.len(), Ordering::Relaxed);
-        drop(heard);
-    });
+            summary.by_pair.add(results);
+            let (llr, verdict) = stats::sprt(&summary.by_pair, plan.elo0, plan.elo1);
+            on_pair(&PairEnd {
+                pair: k,
+                results: &results,
+                tally: summary.tally,
+                llr,
+            });
+            if verdict != Verdict::Continue && plan.share.is_whole() {
+                return ControlFlow::Break(());
+            }
+            ControlFlow::Continue(())
+        },
+    );
     match failed {
         Some(e) => Err(e),
         None => Ok(summary),

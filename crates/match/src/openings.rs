@@ -53,6 +53,16 @@ pub fn random_openings(seed: u64, count: usize, size: usize) -> Vec<Opening> {
         .collect()
 }
 
+/// `count` seeded openings of `stones` stones within three points of the
+/// centre (the first on it), black and white alternating: varied starts
+/// for self-play data.
+pub fn seeded_openings(seed: u64, count: usize, size: usize, stones: usize) -> Vec<Opening> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..count)
+        .map(|_| random_shape(&mut rng, size, stones.min(49)))
+        .collect()
+}
+
 fn random_shape(rng: &mut ChaCha8Rng, size: usize, stones: usize) -> Opening {
     let c = size / 2;
     let mut o: Opening = vec![Point::at(c, c, size)];

@@ -1,0 +1,299 @@
+//! The `eval` subcommand: the learned evaluation's tool chain. `games`
+//! plays seeded self-play games at fixed nodes from varied openings, a game
+//! per core, into a games file; `fit` fits the tables to games files by
+//! logistic regression and writes a tables file; `check` reads a tables
+//! file and, given games, compares its loss on them with today's
+//! evaluation's.
+
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use inarow_core::{GameResult, Rule};
+use inarow_engine::eval::Weights;
+use inarow_engine::fit::{self, FitOptions, GameRecord, Samples};
+use inarow_engine::learned::{Learned, Tables};
+use inarow_engine::search::{Limits, Options, Searcher};
+use inarow_files::write_atomic;
+use inarow_match::openings::seeded_openings;
+use inarow_match::{in_order, play_match_game};
+
+/// Options of `inarow eval`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    command: EvalCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum EvalCommand {
+    /// Play seeded self-play games at fixed nodes into a games file.
+    Games(GamesArgs),
+    /// Fit the learned evaluation's tables to games files.
+    Fit(FitArgs),
+    /// Read a tables file; with games, its loss on them beside today's.
+    Check(CheckArgs),
+}
+
+/// Options of `inarow eval games`.
+#[derive(clap::Args, Debug)]
+struct GamesArgs {
+    /// The games file to write (rewritten whole every 200 games, so a run
+    /// cut short keeps what it played).
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// How many games.
+    #[arg(long, default_value_t = 1000)]
+    games: usize,
+    /// Nodes a move.
+    #[arg(long, default_value_t = 5000)]
+    nodes: u64,
+    /// Random stones of each opening (near the centre, alternating).
+    #[arg(long, default_value_t = 4)]
+    stones: usize,
+    /// Seed of the openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once, a game per core.
+    #[arg(short = 'j', long, default_value_t = 1)]
+    jobs: usize,
+    /// The engine's settings, as `inarow selfplay --a` takes them.
+    #[arg(long, default_value = "")]
+    settings: String,
+    /// The board's side.
+    #[arg(long, default_value_t = 15)]
+    size: usize,
+    /// The rule.
+    #[command(flatten)]
+    rule: crate::args::RuleArgs,
+}
+
+/// Options of `inarow eval fit`.
+#[derive(clap::Args, Debug)]
+struct FitArgs {
+    /// Games files (from `inarow eval games`); every tenth game is held out.
+    #[arg(required = true, value_name = "GAMES")]
+    games: Vec<PathBuf>,
+    /// The tables file to write.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Tables to start from: `learned` (the embedded ones), `tuned` (today's
+    /// pattern evaluation as tables) or a tables file. A rule without games
+    /// keeps these.
+    #[arg(long, default_value = "learned")]
+    from: String,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 400)]
+    epochs: usize,
+}
+
+/// Options of `inarow eval check`.
+#[derive(clap::Args, Debug)]
+struct CheckArgs {
+    /// The tables file.
+    tables: PathBuf,
+    /// Games files to measure the tables' loss on.
+    #[arg(value_name = "GAMES")]
+    games: Vec<PathBuf>,
+}
+
+/// Runs `inarow eval`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    match args.command {
+        EvalCommand::Games(a) => games(a),
+        EvalCommand::Fit(a) => fit_tables(a),
+        EvalCommand::Check(a) => check(a),
+    }
+}
+
+fn games(args: GamesArgs) -> anyhow::Result<()> {
+    let options: Options = args
+        .settings
+        .parse()
+        .map_err(|e: String| anyhow::anyhow!("--settings: {e}"))?;
+    anyhow::ensure!(args.games > 0, "--games must be at least 1");
+    anyhow::ensure!(args.nodes > 0, "--nodes must be at least 1");
+    anyhow::ensure!(args.jobs > 0, "-j must be at least 1");
+    inarow_match::setup::generated_size(args.size).map_err(anyhow::Error::msg)?;
+    anyhow::ensure!(
+        (1..=20).contains(&args.stones),
+        "--stones must be 1 to 20, got {}",
+        args.stones
+    );
+    let rule = args.rule.rule();
+    let size = args.size;
+    let openings = seeded_openings(args.seed, args.games, size, args.stones);
+    let limits = Limits::nodes(args.nodes);
+    // Black and white each keep their own table, as in a match.
+    let mut workers: Vec<(Searcher, Searcher)> = (0..args.jobs)
+        .map(|_| (Searcher::new(options), Searcher::new(options)))
+        .collect();
+    let mut bytes = fit::games_header();
+    let mut tally = [0usize; 3];
+    let mut failed = None;
+    in_order(
+        &mut workers,
+        &openings,
+        |(black, white), opening| play_match_game(black, white, true, opening, size, rule, limits),
+        |k, game| {
+            let opening = &openings[k];
+            let moves = opening
+                .iter()
+                .chain(&game.moves)
+                .map(|p| (p.col(size) as u8, p.row(size) as u8))
+                .collect();
+            let record = GameRecord {
+                rule,
+                size: size as u8,
+                opening: opening.len() as u8,
+                black: game.result,
+                moves,
+            };
+            fit::write_game(&mut bytes, &record);
+            tally[match game.result {
+                GameResult::Win => 0,
+                GameResult::Draw => 1,
+                GameResult::Loss => 2,
+            }] += 1;
+            let done = k + 1;
+            if done % 200 == 0 || done == openings.len() {
+                if let Err(e) = write_atomic(&args.out, &bytes) {
+                    failed = Some(anyhow::anyhow!(
+                        "cannot write the games file {}: {e}",
+                        args.out.display()
+                    ));
+                    return ControlFlow::Break(());
+                }
+                println!(
+                    "{done} games: black won {}, drawn {}, white won {}",
+                    tally[0], tally[1], tally[2]
+                );
+            }
+            ControlFlow::Continue(())
+        },
+    );
+    match failed {
+        Some(e) => Err(e),
+        None => {
+            println!("wrote {}", args.out.display());
+            Ok(())
+        }
+    }
+}
+
+fn read_games_file(path: &Path) -> anyhow::Result<Vec<GameRecord>> {
+    let bytes = std::fs::read(path)
+        .with_context(|| format!("cannot read games file {}", path.display()))?;
+    fit::read_games(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+}
+
+/// The tables named by `--from`.
+fn tables_from(from: &str) -> anyhow::Result<Learned> {
+    Ok(match from {
+        "learned" => Learned::embedded().clone(),
+        "tuned" => {
+            let t = Tables::from_weights(&Weights::TUNED);
+            Learned::new(t.clone(), t, [0.0; 2])
+        }
+        path => read_tables(Path::new(path))?,
+    })
+}
+
+fn read_tables(path: &Path) -> anyhow::Result<Learned> {
+    let bytes = std::fs::read(path)
+        .with_context(|| format!("cannot read tables file {}", path.display()))?;
+    Learned::from_bytes(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+}
+
+/// Every game of the files, by rule; every tenth game held out.
+fn samples(paths: &[PathBuf]) -> anyhow::Result<[(Samples, Samples); 2]> {
+    let mut out: [(Samples, Samples); 2] = Default::default();
+    let mut n = 0usize;
+    for path in paths {
+        for game in read_games_file(path)? {
+            let (train, held) = &mut out[usize::from(game.rule == Rule::Exact)];
+            let into = if n % 10 == 9 { held } else { train };
+            into.add_game(&game, &Weights::TUNED);
+            n += 1;
+        }
+    }
+    Ok(out)
+}
+
+fn fit_tables(args: FitArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(args.epochs > 0, "--epochs must be at least 1");
+    let from = tables_from(&args.from)?;
+    let by_rule = samples(&args.games)?;
+    let mut fitted = [Rule::Freestyle, Rule::Exact].map(|r| from.tables(r).clone());
+    let mut scales = [Rule::Freestyle, Rule::Exact].map(|r| from.scale(r));
+    let mut any = false;
+    for (k, rule) in [Rule::Freestyle, Rule::Exact].into_iter().enumerate() {
+        let (train, held) = &by_rule[k];
+        if train.is_empty() {
+            continue;
+        }
+        anyhow::ensure!(
+            !held.is_empty(),
+            "{rule}: too few games to hold any out (every tenth is held out)"
+        );
+        println!(
+            "{rule}: {} training positions, {} held out",
+            train.len(),
+            held.len()
+        );
+        let (tables, report) = fit::fit(
+            train,
+            held,
+            &fitted[k],
+            FitOptions {
+                epochs: args.epochs,
+                ..FitOptions::default()
+            },
+            |epoch, train, held| println!("  epoch {epoch}: loss {train:.5}, held out {held:.5}"),
+        );
+        println!(
+            "{rule}: scale {:.6}; loss (training, held out): today's evaluation {:.5} {:.5}, start {:.5} {:.5}, fitted {:.5} {:.5} (epoch {})",
+            report.scale,
+            report.base.0,
+            report.base.1,
+            report.start.0,
+            report.start.1,
+            report.fitted.0,
+            report.fitted.1,
+            report.best_epoch
+        );
+        fitted[k] = tables;
+        scales[k] = report.scale;
+        any = true;
+    }
+    anyhow::ensure!(any, "no positions to fit in the games given");
+    let [freestyle, exact] = fitted;
+    let learned = Learned::new(freestyle, exact, scales);
+    write_atomic(&args.out, &learned.to_bytes())
+        .with_context(|| format!("cannot write tables file {}", args.out.display()))?;
+    println!("wrote {} ({:?})", args.out.display(), learned);
+    Ok(())
+}
+
+fn check(args: CheckArgs) -> anyhow::Result<()> {
+    let learned = read_tables(&args.tables)?;
+    println!("{}: {:?}", args.tables.display(), learned);
+    if args.games.is_empty() {
+        return Ok(());
+    }
+    let by_rule = samples(&args.games)?;
+    for (k, rule) in [Rule::Freestyle, Rule::Exact].into_iter().enumerate() {
+        let (a, b) = &by_rule[k];
+        let mut all = a.clone();
+        all.extend(b);
+        if all.is_empty() {
+            continue;
+        }
+        let (tables, today) = fit::losses(&all, learned.tables(rule), learned.scale(rule));
+        println!(
+            "{rule}: {} positions; loss: these tables {tables:.5}, today's evaluation {today:.5}",
+            all.len()
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,143 @@
+//! `inarow eval` end to end: self-play games into a games file, tables
+//! fitted to them, the tables read back and measured, used by a match and a
+//! brain, and damaged files refused in one line.
+
+use std::fs;
+
+mod common;
+
+use common::{inarow, stderr, stdout};
+
+/// Runs `inarow` with `args`, which must succeed; its output.
+fn ok(args: &[&str]) -> String {
+    let out = inarow(args, "");
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    stdout(&out)
+}
+
+/// Runs `inarow` with `args`, which must fail; its one-line error.
+fn refused(args: &[&str]) -> String {
+    let out = inarow(args, "");
+    assert!(
+        !out.status.success(),
+        "{args:?} should fail: {}",
+        stdout(&out)
+    );
+    let err = stderr(&out);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    err
+}
+
+#[test]
+fn games_fit_check_and_play_with_the_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games.gm");
+    let games = games.to_str().unwrap();
+    let out = ok(&[
+        "eval", "games", "--out", games, "--games", "30", "--nodes", "300", "--seed", "4", "-j",
+        "2",
+    ]);
+    assert!(out.contains("30 games: black won"), "{out}");
+    // The same seed plays the same games, however many at once.
+    let again = dir.path().join("again.gm");
+    ok(&[
+        "eval",
+        "games",
+        "--out",
+        again.to_str().unwrap(),
+        "--games",
+        "30",
+        "--nodes",
+        "300",
+        "--seed",
+        "4",
+    ]);
+    assert_eq!(fs::read(games).unwrap(), fs::read(&again).unwrap());
+
+    let tables = dir.path().join("eval.bin");
+    let tables = tables.to_str().unwrap();
+    let out = ok(&[
+        "eval", "fit", games, "--out", tables, "--from", "tuned", "--epochs", "60",
+    ]);
+    assert!(
+        out.contains("freestyle:") && out.contains("held out"),
+        "{out}"
+    );
+    // The fit keeps the epoch best on held-out games: never worse than
+    // where it started.
+    let line = out.lines().find(|l| l.contains("fitted")).unwrap();
+    let numbers: Vec<f64> = line
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    let (start_held, fitted_held) = (numbers[numbers.len() - 4], numbers[numbers.len() - 2]);
+    assert!(fitted_held <= start_held, "{line}");
+
+    let out = ok(&["eval", "check", tables, games]);
+    assert!(
+        out.contains("sha256") && out.contains("these tables"),
+        "{out}"
+    );
+
+    // A match and a brain play with the tables from the file.
+    let settings = format!("eval={tables}");
+    let out = ok(&[
+        "selfplay", "--a", &settings, "--pairs", "1", "--nodes", "300",
+    ]);
+    assert!(out.contains("A vs B"), "{out}");
+    let brain = env!("CARGO_BIN_EXE_pbrain-inarow");
+    let session = common::run(
+        brain,
+        &["--quiet", "--eval", tables],
+        "START 15\nBEGIN\nEND\n",
+    );
+    let answer = stdout(&session);
+    assert!(session.status.success(), "{}", stderr(&session));
+    assert_eq!(
+        answer.lines().collect::<Vec<_>>(),
+        ["OK", "7,7"],
+        "{answer}"
+    );
+
+    // Damaged files are refused, naming the file and what is wrong.
+    let mut bytes = fs::read(tables).unwrap();
+    let n = bytes.len();
+    bytes[n / 2] ^= 0x10;
+    let bad = dir.path().join("bad.bin");
+    fs::write(&bad, &bytes).unwrap();
+    let e = refused(&["eval", "check", bad.to_str().unwrap()]);
+    assert!(e.contains("bad.bin") && e.contains("checksum"), "{e}");
+    let e = refused(&[
+        "selfplay",
+        "--a",
+        &format!("eval={}", bad.display()),
+        "--pairs",
+        "1",
+    ]);
+    assert!(e.contains("checksum"), "{e}");
+    let session = common::run(brain, &["--eval", bad.to_str().unwrap()], "");
+    assert!(!session.status.success());
+    assert!(stderr(&session).contains("--eval") && stderr(&session).contains("checksum"));
+    let e = refused(&["eval", "fit", tables, "--out", tables]);
+    assert!(e.contains("not a games file"), "{e}");
+    let cut = dir.path().join("cut.gm");
+    let g = fs::read(games).unwrap();
+    fs::write(&cut, &g[..g.len() - 3]).unwrap();
+    let e = refused(&["eval", "check", tables, cut.to_str().unwrap()]);
+    assert!(e.contains("cut.gm") && e.contains("game 30"), "{e}");
+    let e = refused(&["selfplay", "--a", "eval=/nowhere/eval.bin", "--pairs", "1"]);
+    assert!(e.contains("hand, tuned, learned or a tables file"), "{e}");
+}
+
+#[test]
+fn bad_requests_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("g.gm");
+    let out = out.to_str().unwrap();
+    let e = refused(&["eval", "games", "--out", out, "--games", "0"]);
+    assert!(e.contains("--games"), "{e}");
+    let e = refused(&["eval", "games", "--out", out, "--settings", "lmr_base=oops"]);
+    assert!(e.contains("--settings"), "{e}");
+    let e = refused(&["eval", "fit", "/nowhere.gm", "--out", out]);
+    assert!(e.contains("/nowhere.gm"), "{e}");
+}

@@ -1,0 +1,444 @@
+//! The learned evaluation: a value for every empty point from its *shape*
+//! (the combination of its four line patterns, directions forgotten), one
+//! table for the side to move's points and one for the opponent's, per
+//! rule, plus a table over which threats each side has (the threat mask).
+//! The values are fitted to game results by logistic regression
+//! ([`crate::fit`], `inarow eval fit`); the board keeps the two sums up to
+//! date as stones come and go ([`crate::board::Board::shape_sums`]), so an
+//! evaluation is a few additions.
+//!
+//! The tables travel as a small versioned file with a checksum: the one the
+//! engine embeds (`data/eval.bin`) and any other given at run time
+//! (`eval=FILE` in the search's settings, `--eval FILE`).
+
+use std::sync::LazyLock;
+
+use inarow_core::{Player, Rule};
+use sha2::{Digest, Sha256};
+
+use crate::board::Board;
+use crate::eval::Weights;
+use crate::pattern::{self, PATTERNS, SHAPES, Threat};
+use crate::score::WIN;
+
+/// Threats a side's mask tells apart: block three up to flex four (a five
+/// to make is decided before any evaluation).
+pub const MASK_THREATS: [Threat; 6] = [
+    Threat::Block3,
+    Threat::Flex3,
+    Threat::Three3,
+    Threat::Block4,
+    Threat::Four3,
+    Threat::Flex4,
+];
+
+/// Entries of the threat-mask table: a bit for each of [`MASK_THREATS`]
+/// the side to move has, then the same for the opponent.
+pub const MASKS: usize = 1 << (2 * MASK_THREATS.len());
+
+/// The file's first bytes.
+const MAGIC: &[u8; 8] = b"INAROWEV";
+/// The layout of the file this build reads and writes.
+pub const VERSION: u16 = 1;
+/// Bytes of the checksum that ends the file (SHA-256 of what comes before).
+const CHECKSUM: usize = 32;
+
+/// One rule's tables, in evaluation units.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tables {
+    /// Per shape, the value of a point of the side to move.
+    pub mine: Vec<i16>,
+    /// Per shape, the value of a point of the opponent (subtracted).
+    pub theirs: Vec<i16>,
+    /// Per threat mask ([`threat_mask`]), added.
+    pub threat: Vec<i16>,
+}
+
+impl Tables {
+    /// All zero.
+    pub fn zero() -> Tables {
+        Tables {
+            mine: vec![0; SHAPES],
+            theirs: vec![0; SHAPES],
+            threat: vec![0; MASKS],
+        }
+    }
+
+    /// The tables that evaluate exactly as the pattern evaluation with
+    /// `w` does when its `scale` is 1 (otherwise each point's value is
+    /// rounded): a point's value is its four patterns' weights plus its
+    /// threat's, so the pattern evaluation is one case of this one. The
+    /// fit starts from here.
+    pub fn from_weights(w: &Weights) -> Tables {
+        let scale = w.scale.max(1) as f64;
+        let value = |pats: &[i32; PATTERNS], threats: &[i32], shape: u16| {
+            let p = pattern::shape_patterns(shape);
+            let sum: i32 = p.iter().map(|&q| pats[q as usize]).sum::<i32>()
+                + threats[pattern::threat_of(p) as usize];
+            (sum as f64 / scale)
+                .round()
+                .clamp(i16::MIN as f64, i16::MAX as f64) as i16
+        };
+        Tables {
+            mine: (0..SHAPES as u16)
+                .map(|s| value(&w.mine, &w.mine_threat, s))
+                .collect(),
+            theirs: (0..SHAPES as u16)
+                .map(|s| value(&w.theirs, &w.theirs_threat, s))
+                .collect(),
+            threat: vec![0; MASKS],
+        }
+    }
+}
+
+/// A learned evaluation: tables for freestyle and for exact five, with the
+/// per-point tables also laid out by combination index for the board.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Learned {
+    /// The tables by rule: freestyle, exact five.
+    tables: [Tables; 2],
+    /// Per rule, the logistic scale of the fit in millionths: a score `s`
+    /// predicts the side to move scores `1 / (1 + e^(-scale * s))`.
+    scales: [u32; 2],
+    /// Per rule, `[mine, theirs]` by combination index.
+    by_combo: [[Vec<i32>; 2]; 2],
+}
+
+impl std::fmt::Debug for Learned {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Ten thousand numbers say nothing in a message; the scale and a
+        // checksum tell tables apart.
+        let sum = Sha256::digest(self.to_bytes());
+        write!(
+            f,
+            "Learned {{ scales: {} {}, sha256: {:02x}{:02x}{:02x}{:02x}.. }}",
+            self.scale(Rule::Freestyle),
+            self.scale(Rule::Exact),
+            sum[0],
+            sum[1],
+            sum[2],
+            sum[3]
+        )
+    }
+}
+
+/// Why a tables file cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TablesError {
+    /// Not a tables file (its first bytes are not the file's mark).
+    NotTables,
+    /// A layout this build does not read.
+    Version(u16),
+    /// Shorter or longer than its header says.
+    Length {
+        /// Bytes the header asks for.
+        expected: usize,
+        /// Bytes there are.
+        found: usize,
+    },
+    /// Tables of other sizes than this build's.
+    Shape(&'static str, usize, usize),
+    /// The checksum does not match: the file was changed or cut.
+    Checksum,
+}
+
+impl std::fmt::Display for TablesError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TablesError::NotTables => write!(f, "not an evaluation tables file"),
+            TablesError::Version(v) => write!(
+                f,
+                "evaluation tables of version {v}, this build reads version {VERSION}"
+            ),
+            TablesError::Length { expected, found } => write!(
+                f,
+                "evaluation tables file is {found} bytes, its header says {expected}"
+            ),
+            TablesError::Shape(what, found, expected) => write!(
+                f,
+                "evaluation tables with {found} {what}, this build has {expected}"
+            ),
+            TablesError::Checksum => write!(
+                f,
+                "evaluation tables file is corrupt (its checksum does not match)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TablesError {}
+
+impl Learned {
+    /// Tables for freestyle and exact five, and the logistic scale each
+    /// was fitted with.
+    pub fn new(freestyle: Tables, exact: Tables, scales: [f64; 2]) -> Learned {
+        let lay_out = |t: &Tables| {
+            [&t.mine, &t.theirs].map(|v| {
+                (0..PATTERNS.pow(4) as u16)
+                    .map(|c| i32::from(v[pattern::shape(c) as usize]))
+                    .collect()
+            })
+        };
+        let by_combo = [lay_out(&freestyle), lay_out(&exact)];
+        Learned {
+            tables: [freestyle, exact],
+            scales: scales.map(|s| (s * 1e6).round().clamp(0.0, u32::MAX as f64) as u32),
+            by_combo,
+        }
+    }
+
+    /// The tables of `rule`.
+    pub fn tables(&self, rule: Rule) -> &Tables {
+        &self.tables[rule_slot(rule)]
+    }
+
+    /// The logistic scale `rule`'s tables were fitted with (per
+    /// evaluation unit).
+    pub fn scale(&self, rule: Rule) -> f64 {
+        f64::from(self.scales[rule_slot(rule)]) / 1e6
+    }
+
+    /// Per combination index, `[mine, theirs]` point values under `rule`.
+    #[inline]
+    pub(crate) fn by_combo(&self, rule: Rule) -> &[Vec<i32>; 2] {
+        &self.by_combo[rule_slot(rule)]
+    }
+
+    /// The file: mark, version, sizes, the scales, the tables (freestyle, then
+    /// exact five; each mine, theirs, threat, as little-endian `i16`), and
+    /// the SHA-256 of all that.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(file_len());
+        out.extend_from_slice(MAGIC);
+        for n in [VERSION, PATTERNS as u16, SHAPES as u16, MASKS as u16] {
+            out.extend_from_slice(&n.to_le_bytes());
+        }
+        for scale in self.scales {
+            out.extend_from_slice(&scale.to_le_bytes());
+        }
+        for t in &self.tables {
+            for v in [&t.mine, &t.theirs, &t.threat] {
+                for x in v.iter() {
+                    out.extend_from_slice(&x.to_le_bytes());
+                }
+            }
+        }
+        let sum = Sha256::digest(&out);
+        out.extend_from_slice(&sum);
+        out
+    }
+
+    /// Reads a file written by [`Learned::to_bytes`], or says in one line
+    /// what is wrong with it.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Learned, TablesError> {
+        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+            return Err(TablesError::NotTables);
+        }
+        let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
+        let version = u16_at(8);
+        if version != VERSION {
+            return Err(TablesError::Version(version));
+        }
+        for (at, what, expected) in [
+            (10, "line patterns", PATTERNS),
+            (12, "shapes", SHAPES),
+            (14, "threat masks", MASKS),
+        ] {
+            let found = usize::from(u16_at(at));
+            if found != expected {
+                return Err(TablesError::Shape(what, found, expected));
+            }
+        }
+        if bytes.len() != file_len() {
+            return Err(TablesError::Length {
+                expected: file_len(),
+                found: bytes.len(),
+            });
+        }
+        let (body, sum) = bytes.split_at(bytes.len() - CHECKSUM);
+        if Sha256::digest(body).as_slice() != sum {
+            return Err(TablesError::Checksum);
+        }
+        let scale = |at: usize| {
+            let b = &bytes[at..at + 4];
+            f64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])) / 1e6
+        };
+        let scales = [scale(16), scale(20)];
+        let mut at = HEADER;
+        let mut take = |n: usize| {
+            let v: Vec<i16> = body[at..at + 2 * n]
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                .collect();
+            at += 2 * n;
+            v
+        };
+        let mut rule = || Tables {
+            mine: take(SHAPES),
+            theirs: take(SHAPES),
+            threat: take(MASKS),
+        };
+        let (freestyle, exact) = (rule(), rule());
+        Ok(Learned::new(freestyle, exact, scales))
+    }
+
+    /// The tables the engine embeds (`data/eval.bin`).
+    pub fn embedded() -> &'static Learned {
+        &EMBEDDED
+    }
+}
+
+/// Bytes before the tables: mark, four sizes, the two scales.
+const HEADER: usize = 8 + 4 * 2 + 2 * 4;
+
+/// Bytes of a whole file.
+const fn file_len() -> usize {
+    HEADER + 2 * 2 * (2 * SHAPES + MASKS) + CHECKSUM
+}
+
+/// Where `rule`'s tables are.
+#[inline]
+fn rule_slot(rule: Rule) -> usize {
+    match rule {
+        Rule::Freestyle => 0,
+        Rule::Exact => 1,
+    }
+}
+
+static EMBEDDED: LazyLock<Learned> = LazyLock::new(|| {
+    Learned::from_bytes(include_bytes!("../data/eval.bin"))
+        .expect("the embedded evaluation tables are checked by the tests")
+});
+
+/// The threat mask of the position for `me` to move: a bit for each of
+/// [`MASK_THREATS`] that `me` has a point for, then the opponent's.
+#[inline]
+pub fn threat_mask(b: &Board, me: Player) -> usize {
+    let bits = |c: Player| {
+        MASK_THREATS.iter().enumerate().fold(0, |m, (k, &t)| {
+            m | usize::from(b.threat_count(c, t) > 0) << k
+        })
+    };
+    bits(me) | bits(me.opponent()) << MASK_THREATS.len()
+}
+
+/// The static score of the position for the side to move under the board's
+/// tables: the mover's points, less the opponent's, plus the threat mask's
+/// value.
+#[inline]
+pub fn evaluate(b: &Board) -> i32 {
+    let me = b.to_move();
+    let [mine, _] = b.shape_sums(me);
+    let [_, theirs] = b.shape_sums(me.opponent());
+    let threat = b.learned().tables(b.rule()).threat[threat_mask(b, me)];
+    (mine - theirs + i32::from(threat)).clamp(-WIN / 2, WIN / 2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// The tuned weights with their scale taken into the numbers, so that
+    /// the pattern evaluation is exact in whole units.
+    fn whole(w: Weights) -> Weights {
+        Weights { scale: 1, ..w }
+    }
+
+    fn sample(rules: &[Rule], seed: u64) -> Vec<Board> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut out = Vec::new();
+        for k in 0..80 {
+            let mut b = Board::with_rule(15, rules[k % rules.len()]).unwrap();
+            for _ in 0..rng.random_range(1..50) {
+                let (x, y) = (rng.random_range(0..15), rng.random_range(0..15));
+                if b.play(x, y).is_ok() && b.last_move_won() {
+                    b.undo();
+                }
+            }
+            out.push(b);
+        }
+        out
+    }
+
+    #[test]
+    fn the_pattern_evaluation_is_one_case() {
+        let w = whole(Weights::TUNED);
+        let t = Tables::from_weights(&w);
+        let learned: &'static Learned = Box::leak(Box::new(Learned::new(t.clone(), t, [0.01; 2])));
+        for mut b in sample(&[Rule::Freestyle, Rule::Exact], 5) {
+            b.set_learned(learned);
+            assert_eq!(evaluate(&b), eval::evaluate(&b, &w), "{b:?}");
+        }
+    }
+
+    #[test]
+    fn the_board_keeps_the_sums_move_by_move() {
+        let learned = Learned::embedded();
+        for mut b in sample(&[Rule::Freestyle, Rule::Exact], 9) {
+            let kept = [Player::X, Player::O].map(|c| b.shape_sums(c));
+            b.set_learned(learned);
+            b.set_learned(Box::leak(Box::new(learned.clone())));
+            assert_eq!([Player::X, Player::O].map(|c| b.shape_sums(c)), kept);
+            // Take every stone back: the sums follow to the empty board's.
+            while b.take_back().is_some() {}
+            let empty = Board::with_rule(15, b.rule()).unwrap();
+            assert_eq!(
+                [Player::X, Player::O].map(|c| b.shape_sums(c)),
+                [Player::X, Player::O].map(|c| empty.shape_sums(c))
+            );
+        }
+    }
+
+    #[test]
+    fn files_round_trip_and_refuse_damage() {
+        let mut t = Tables::from_weights(&Weights::TUNED);
+        t.threat[5] = -77;
+        let learned = Learned::new(t, Tables::zero(), [0.0123, 0.004]);
+        let bytes = learned.to_bytes();
+        assert_eq!(bytes.len(), file_len());
+        assert_eq!(Learned::from_bytes(&bytes).unwrap(), learned);
+        let mut flipped = bytes.clone();
+        flipped[HEADER + 100] ^= 1;
+        assert_eq!(Learned::from_bytes(&flipped), Err(TablesError::Checksum));
+        assert_eq!(
+            Learned::from_bytes(&bytes[..bytes.len() - 1]),
+            Err(TablesError::Length {
+                expected: bytes.len(),
+                found: bytes.len() - 1
+            })
+        );
+        assert_eq!(Learned::from_bytes(b"hello"), Err(TablesError::NotTables));
+        let mut later = bytes.clone();
+        later[8] = 9;
+        assert_eq!(Learned::from_bytes(&later), Err(TablesError::Version(9)));
+        let mut other = bytes;
+        other[12] = 7;
+        let e = Learned::from_bytes(&other).unwrap_err();
+        assert!(e.to_string().contains("shapes"), "{e}");
+    }
+
+    #[test]
+    fn the_embedded_tables_read() {
+        let e = Learned::embedded();
+        assert!(e.scale(Rule::Freestyle) > 0.0 && e.scale(Rule::Exact) > 0.0);
+        let predicted = |b: &Board| 1.0 / (1.0 + (-e.scale(b.rule()) * evaluate(b) as f64).exp());
+        // The first player is favoured on the empty board, but nothing is
+        // decided.
+        let empty = Board::new(15).unwrap();
+        let first = predicted(&empty);
+        assert!((0.5..0.95).contains(&first), "{first}");
+        // Three in a row open at both ends: good for its owner to move,
+        // and worse for the side that must answer it.
+        let mut b = Board::new(15).unwrap();
+        for (x, y) in [(6, 7), (2, 12), (7, 7), (12, 2), (8, 7), (2, 2)] {
+            b.play(x, y).unwrap();
+        }
+        let owner = predicted(&b);
+        b.set_to_move(Player::O);
+        let answers = predicted(&b);
+        assert!(owner > 0.8 && answers < 0.5, "{owner} {answers}");
+    }
+}
