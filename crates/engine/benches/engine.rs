@@ -1,10 +1,13 @@
-//! Engine benchmarks: make/unmake with pattern updates, node rate of the
+//! Engine benchmarks: make/unmake with pattern updates, one static
+//! evaluation (pattern and learned), node rate of the
 //! main search from middlegames, and the time to solve the tactical suite.
 
 // criterion_group! defines a public function that cannot carry a doc comment.
 #![allow(missing_docs)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use inarow_engine::eval::{Eval, Evaluator, Weights};
+use inarow_engine::learned::Learned;
 use inarow_engine::player::board_of;
 use inarow_engine::search::{Limits, Options, Searcher};
 use inarow_engine::vcf::Vcf;
@@ -25,6 +28,29 @@ fn make_unmake(c: &mut Criterion) {
             }
         })
     });
+}
+
+fn evaluations(c: &mut Criterion) {
+    let boards: Vec<_> = recorded_middlegames(3, 8, 20)
+        .iter()
+        .map(|g| board_of(g, None).unwrap())
+        .collect();
+    let mut group = c.benchmark_group("evaluate 8 middlegames");
+    let evals = [
+        ("pattern (tuned weights)", Eval::Pattern(Weights::TUNED)),
+        ("learned tables", Eval::Learned(Learned::embedded())),
+    ];
+    for (name, eval) in evals {
+        group.bench_function(name, |bench| {
+            bench.iter(|| {
+                boards
+                    .iter()
+                    .map(|b| std::hint::black_box(eval.evaluate(b)))
+                    .sum::<i32>()
+            })
+        });
+    }
+    group.finish();
 }
 
 fn search_nodes(c: &mut Criterion) {
@@ -67,5 +93,5 @@ fn tactical_suite(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, make_unmake, search_nodes, tactical_suite);
+criterion_group!(benches, make_unmake, evaluations, search_nodes, tactical_suite);
 criterion_main!(benches);
