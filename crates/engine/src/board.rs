@@ -10,7 +10,7 @@
 
 use inarow_core::{Player, Point, Rule, zobrist};
 
-use crate::learned::Learned;
+use crate::learned::{Learned, PointEntry};
 use crate::pattern::{
     self, BLACK, EMPTY, HALF, PATTERNS, Pattern, REACH, THREATS, Threat, WALL, WHITE, combo_index,
 };
@@ -63,6 +63,14 @@ pub(crate) fn stone_of(p: Player) -> u8 {
         Player::X => BLACK,
         Player::O => WHITE,
     }
+}
+
+/// How the running sums of values move while one stone's neighbours are
+/// looked up again, per colour.
+#[derive(Default)]
+struct Moved {
+    value: [i32; 2],
+    shape: [[i32; 2]; 2],
 }
 
 /// What a point of the grid holds.
@@ -126,11 +134,11 @@ pub struct Board {
     to_move: Player,
     on_board: Vec<u16>,
     pattern_of: &'static [[Pattern; 2]],
-    info_of: &'static [pattern::PointInfo],
+    /// What each combination of line patterns is worth, hand-set and
+    /// learned, and its threat.
+    info_of: &'static [PointEntry],
     /// The learned evaluation's tables the shape sums are kept for.
     learned: &'static Learned,
-    /// Its `[mine, theirs]` point values under the rule, by combination index.
-    shape_values: &'static [Vec<i32>; 2],
     /// Per colour, the sums of those values over its empty points.
     shape_sums: [[i32; 2]; 2],
 }
@@ -192,9 +200,8 @@ impl Board {
             to_move: Player::X,
             on_board,
             pattern_of: pattern::pattern_table(rule),
-            info_of: pattern::info_table(),
+            info_of: learned.by_combo(rule),
             learned,
-            shape_values: learned.by_combo(rule),
             shape_sums: [[0; 2]; 2],
         };
         for k in 0..b.on_board.len() {
@@ -384,7 +391,7 @@ impl Board {
     /// The evaluation value of empty point `i` for `colour`.
     #[inline]
     pub fn point_value(&self, i: usize, colour: Player) -> i32 {
-        self.info_of[self.combo[colour.index()][i] as usize].value
+        i32::from(self.info_of[self.combo[colour.index()][i] as usize].value)
     }
 
     /// Number of (empty point, direction) pairs where `colour` has pattern `p`.
@@ -417,16 +424,15 @@ impl Board {
             return;
         }
         self.learned = learned;
-        self.shape_values = learned.by_combo(self.rule);
+        self.info_of = learned.by_combo(self.rule);
         self.shape_sums = [[0; 2]; 2];
         for k in 0..self.on_board.len() {
             let i = self.on_board[k] as usize;
             if self.cells[i] == EMPTY {
                 for c in 0..2 {
-                    let combo = self.combo[c][i] as usize;
-                    for t in 0..2 {
-                        self.shape_sums[c][t] += self.shape_values[t][combo];
-                    }
+                    let entry = self.info_of[self.combo[c][i] as usize];
+                    self.shape_sums[c][0] += i32::from(entry.mine);
+                    self.shape_sums[c][1] += i32::from(entry.theirs);
                 }
             }
         }
@@ -586,6 +592,9 @@ impl Board {
     /// (a constant, so that freestyle's loop is exactly what it was).
     #[inline]
     fn update_within<const R: isize>(&mut self, i: usize, v: u8) {
+        // The sums move in locals and land once: kept in the board, each
+        // change was a store the next one waited on (a fifth slower).
+        let mut moved = Moved::default();
         for (d, &step) in DIRS.iter().enumerate() {
             for k in 1..=R {
                 for sign in [-1isize, 1] {
@@ -603,10 +612,15 @@ impl Board {
                         self.outer[q][d] ^= (bits >> 16) as u8;
                     }
                     if self.cells[q] == EMPTY {
-                        self.repattern::<R>(q, d);
+                        self.repattern::<R>(q, d, &mut moved);
                     }
                 }
             }
+        }
+        for c in 0..2 {
+            self.value[c] += moved.value[c];
+            self.shape_sums[c][0] += moved.shape[c][0];
+            self.shape_sums[c][1] += moved.shape[c][1];
         }
     }
 
@@ -614,7 +628,7 @@ impl Board {
     /// running sums by the difference. Most key changes leave the pattern
     /// as it was, so this is the hot path of making a move.
     #[inline]
-    fn repattern<const R: isize>(&mut self, q: usize, d: usize) {
+    fn repattern<const R: isize>(&mut self, q: usize, d: usize, moved: &mut Moved) {
         let key = if R > HALF as isize {
             self.key(q, d)
         } else {
@@ -634,12 +648,10 @@ impl Board {
             let after =
                 (i32::from(before) + (i32::from(new) - i32::from(old)) * COMBO_STEP[d]) as u16;
             self.combo[c][q] = after;
-            for t in 0..2 {
-                self.shape_sums[c][t] +=
-                    self.shape_values[t][after as usize] - self.shape_values[t][before as usize];
-            }
             let (was, is) = (self.info_of[before as usize], self.info_of[after as usize]);
-            self.value[c] += is.value - was.value;
+            moved.value[c] += i32::from(is.value - was.value);
+            moved.shape[c][0] += i32::from(is.mine) - i32::from(was.mine);
+            moved.shape[c][1] += i32::from(is.theirs) - i32::from(was.theirs);
             if was.threat != is.threat {
                 self.threats[c][was.threat as usize] -= 1;
                 self.threats[c][is.threat as usize] += 1;
@@ -684,10 +696,9 @@ impl Board {
         for c in 0..2 {
             let combo = self.combo[c][i] as usize;
             let info = self.info_of[combo];
-            self.value[c] += sign * info.value;
-            for t in 0..2 {
-                self.shape_sums[c][t] += sign * self.shape_values[t][combo];
-            }
+            self.value[c] += sign * i32::from(info.value);
+            self.shape_sums[c][0] += sign * i32::from(info.mine);
+            self.shape_sums[c][1] += sign * i32::from(info.theirs);
             self.threats[c][info.threat as usize] += sign;
             for d in 0..4 {
                 self.counts[c][self.pats[c][i][d] as usize] += sign;

@@ -100,8 +100,8 @@ pub struct Learned {
     /// Per rule, the logistic scale of the fit in millionths: a score `s`
     /// predicts the side to move scores `1 / (1 + e^(-scale * s))`.
     scales: [u32; 2],
-    /// Per rule, `[mine, theirs]` by combination index.
-    by_combo: [[Vec<i32>; 2]; 2],
+    /// Per rule, what the board looks up by combination index.
+    by_combo: [Vec<PointEntry>; 2],
 }
 
 impl std::fmt::Debug for Learned {
@@ -120,6 +120,22 @@ impl std::fmt::Debug for Learned {
             sum[3]
         )
     }
+}
+
+/// What the board keeps sums of for a point with one combination of line
+/// patterns: the hand-set value and the threat ([`pattern::info`]) and the
+/// learned values, side by side in eight bytes, so that one look-up (one
+/// cache line) serves a changed point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PointEntry {
+    /// The hand-set value ([`pattern::PointInfo::value`]).
+    pub value: i16,
+    /// The learned value of the point for the side to move.
+    pub mine: i16,
+    /// The learned value of the point for the opponent.
+    pub theirs: i16,
+    /// The threat a stone there makes.
+    pub threat: Threat,
 }
 
 /// Why a tables file cannot be read.
@@ -173,11 +189,18 @@ impl Learned {
     /// was fitted with.
     pub fn new(freestyle: Tables, exact: Tables, scales: [f64; 2]) -> Learned {
         let lay_out = |t: &Tables| {
-            [&t.mine, &t.theirs].map(|v| {
-                (0..PATTERNS.pow(4) as u16)
-                    .map(|c| i32::from(v[pattern::shape(c) as usize]))
-                    .collect()
-            })
+            (0..PATTERNS.pow(4) as u16)
+                .map(|c| {
+                    let s = pattern::shape(c) as usize;
+                    let info = pattern::info(c);
+                    PointEntry {
+                        value: info.value as i16,
+                        mine: t.mine[s],
+                        theirs: t.theirs[s],
+                        threat: info.threat,
+                    }
+                })
+                .collect()
         };
         let by_combo = [lay_out(&freestyle), lay_out(&exact)];
         Learned {
@@ -200,7 +223,7 @@ impl Learned {
 
     /// Per combination index, `[mine, theirs]` point values under `rule`.
     #[inline]
-    pub(crate) fn by_combo(&self, rule: Rule) -> &[Vec<i32>; 2] {
+    pub(crate) fn by_combo(&self, rule: Rule) -> &[PointEntry] {
         &self.by_combo[rule_slot(rule)]
     }
 
