@@ -96,6 +96,16 @@ params! {
     futility_depth = 1, 0, 10;
     /// Futility margin per ply of depth.
     futility_margin = 63, 5, 1000;
+    /// Fail-high reduction: at an expected cut node off the principal
+    /// variation that need answer nothing and whose static score (or the
+    /// table's score, where its bound says more) stands this much per ply
+    /// of depth above beta, every move but a four is searched
+    /// `fhr_reduction` shallower.
+    fhr_margin = 15, 0, 500;
+    /// Fail-high reduction, hundredths of a ply (0: off).
+    fhr_reduction = 0, 0, 300;
+    /// Least depth (plies) for the fail-high reduction.
+    fhr_depth = 2, 1, 20;
     /// Least depth (plies) for null-move pruning; 0 turns it off.
     nmp_depth = 2, 0, 20;
     /// Null-move reduction: fixed part, hundredths of a ply.

@@ -26,6 +26,7 @@
 //! 4. the transposition table;
 //! 5. what the node must answer, the static evaluation, improving;
 //! 6. pruning before any move: reverse futility, razoring, null move;
+//!    (b) fail-high reduction of a cut node that stands well above beta;
 //! 7. internal iterative reduction; (b) singular extension of the table
 //!    move;
 //! 8. the moves, exactly the answers when the node must answer, ordered;
@@ -542,6 +543,20 @@ impl<E: Evaluator> Tree<E> {
         {
             return s;
         }
+        // Step 6b. Fail-high reduction: an expected cut node that stands
+        // well above beta, which step 6 left standing (too deep for reverse
+        // futility, or the null move refuted), will most likely still cut:
+        // rather than pruned, its moves but fours are searched shallower.
+        // Fours are spared because a four's line is where a cut node's
+        // standing is overturned.
+        let fail_high = p.fhr_reduction > 0
+            && !PV
+            && cut
+            && answer == Answer::Free
+            && excluded.is_none()
+            && depth >= p.fhr_depth * ONE
+            && !is_decided(beta)
+            && estimate(hit, eval) >= beta + p.fhr_margin * depth / ONE;
         // Step 7. Internal iterative reduction: without a table move a
         // deep node is searched a ply shallower.
         let mut depth = depth;
@@ -624,7 +639,10 @@ impl<E: Evaluator> Tree<E> {
             // Step 9b. The depth the move costs, and how much a late one
             // is reduced.
             let extended = if Some(m) == tt_move { extension } else { 0 };
-            let new_depth = depth - self.cost(b, m, answer) + extended;
+            let mut new_depth = depth - self.cost(b, m, answer) + extended;
+            if fail_high && b.threat(m, b.to_move()) < Threat::Block4 {
+                new_depth -= p.fhr_reduction;
+            }
             let r = if k == 0 {
                 0
             } else {
@@ -891,5 +909,22 @@ impl<E: Evaluator> Tree<E> {
             list.set_score(k, s);
         }
         list.sort();
+    }
+}
+
+/// The best estimate of a node's value before its moves are searched: the
+/// static evaluation, or the table's score where its bound says the value
+/// lies beyond the evaluation on that side (a decided score is no
+/// estimate).
+#[inline]
+fn estimate(hit: Option<crate::tt::Hit>, eval: i32) -> i32 {
+    match hit {
+        Some(h) if !is_decided(h.score) => match h.bound {
+            Bound::Lower if h.score > eval => h.score,
+            Bound::Upper if h.score < eval => h.score,
+            Bound::Exact => h.score,
+            _ => eval,
+        },
+        _ => eval,
     }
 }
