@@ -47,7 +47,10 @@ macro_rules! params {
 // 4,000 nodes a move, docs/engine.md "The selective search"), rounded,
 // with set-ups made prunable (`lmp_setup`) and reductions at defending
 // nodes and per ln(depth)·ln(move number) raised with them (+26 Elo at
-// 100 ms against the round's own settings).
+// 100 ms against the round's own settings), and the policy-based
+// reduction on (+16 Elo by pairs over 500 pairs at 6,000 to 12,000 nodes,
+// docs/engine.md "Extensions and reductions"). The fail-high reduction is
+// in the table but off: its games were noise.
 params! {
     /// Reduction of every late move, hundredths of a ply.
     lmr_base = 31, 0, 300;
@@ -71,6 +74,17 @@ params! {
     lmr_defence = 100, 0, 200;
     /// History score worth one ply less (or more) reduction.
     lmr_history = 736, 500, 30000;
+    /// Policy-based reduction: the gap in static ordering score (point
+    /// values and class, `movepick::point_score` + `class_bonus`) below the
+    /// node's best-scored move that is worth one ply more reduction of a
+    /// late move at a free node; moves nearer the best than
+    /// `lmr_policy_mid` are reduced less (0: off).
+    lmr_policy = 100, 0, 5000;
+    /// The gap below the best static ordering score at which the policy
+    /// reduction is nothing: wider gaps reduce more, narrower less.
+    lmr_policy_mid = 450, 0, 5000;
+    /// Most the policy reduction adds or takes away, hundredths of a ply.
+    lmr_policy_max = 200, 0, 400;
     /// Moves searched before quiet ones are pruned: base, hundredths.
     lmp_base = 428, 0, 2000;
     /// Moves before pruning per depth^(lmp_power/100), hundredths.

@@ -9,7 +9,8 @@
 //! that shares the transposition table (`search/vcf.rs`), so that what
 //! pruning cuts at the horizon is caught there. With those in place every
 //! late move is reduced (ln depth · ln move number, less for set-ups, PV
-//! nodes, improving positions and good history, more at cut nodes), quiet
+//! nodes, improving positions and good history, more at cut nodes, more or
+//! less by how far its static ordering score stands below the best), quiet
 //! moves are pruned past a move count that grows with depth, shallow nodes
 //! far above beta return at once (reverse futility), far below alpha drop
 //! into the leaf VCF (razoring), and a position that stays above beta after
@@ -598,7 +599,7 @@ impl<E: Evaluator> Tree<E> {
                 _ => loss_in(ply + THREAT_LOSS_PLIES),
             };
         }
-        self.order(b, &mut list, ply, tt_move);
+        let top = self.order(b, &mut list, ply, tt_move);
 
         // Step 9. The loop over the moves.
         let original_alpha = alpha;
@@ -646,7 +647,16 @@ impl<E: Evaluator> Tree<E> {
             let r = if k == 0 {
                 0
             } else {
-                self.late_reduction::<PV>(b, m, k, depth, answer, cut, improving, quiet)
+                let facts = Late {
+                    k,
+                    depth,
+                    answer,
+                    cut,
+                    improving,
+                    quiet,
+                    top,
+                };
+                self.late_reduction::<PV>(b, m, facts)
             };
             // Step 9c. Search it: the first move with the full window, the
             // rest with a null window, reduced, then again unreduced and
@@ -799,21 +809,21 @@ impl<E: Evaluator> Tree<E> {
     /// Step 9b of [`Tree::pvs`]: how much the `k`th move `m` (not the
     /// first) is reduced. At a free node by ln depth · ln move number, less
     /// on the principal variation, for improving positions, set-ups and
-    /// threats, more at expected cut nodes; at a node answering a three or
-    /// a fork by a share of that; by good history less everywhere.
-    #[allow(clippy::too_many_arguments)]
+    /// threats, more at expected cut nodes, more or less by how far the
+    /// move's static ordering score stands below the node's best (the
+    /// policy, `lmr_policy`); at a node answering a three or a fork by a
+    /// share of that; by good history less everywhere.
     #[inline]
-    fn late_reduction<const PV: bool>(
-        &self,
-        b: &Board,
-        m: usize,
-        k: usize,
-        depth: i32,
-        answer: Answer,
-        cut: bool,
-        improving: bool,
-        quiet: bool,
-    ) -> i32 {
+    fn late_reduction<const PV: bool>(&self, b: &Board, m: usize, facts: Late) -> i32 {
+        let Late {
+            k,
+            depth,
+            answer,
+            cut,
+            improving,
+            quiet,
+            top,
+        } = facts;
         let p = self.params;
         if depth < 2 * ONE {
             return 0;
@@ -844,6 +854,14 @@ impl<E: Evaluator> Tree<E> {
         }
         if b.threat(m, me) >= Threat::Flex3 {
             r -= p.lmr_threat;
+        }
+        if p.lmr_policy > 0 {
+            // Policy: how far below the node's best static ordering score
+            // the move stands says how likely it is to matter, apart from
+            // the history that the line below weighs.
+            let gap = top - self.static_score(b, m, me);
+            r += ((gap - p.lmr_policy_mid) * ONE / p.lmr_policy)
+                .clamp(-p.lmr_policy_max, p.lmr_policy_max);
         }
         (r - history * ONE / p.lmr_history).max(0)
     }
@@ -886,7 +904,19 @@ impl<E: Evaluator> Tree<E> {
             .map(Move::index)
     }
 
-    fn order(&self, b: &Board, list: &mut MoveList, ply: usize, tt_move: Option<usize>) {
+    /// The static part of a move's ordering score: what the point is worth
+    /// to either side and what its class makes or takes (the "policy" that
+    /// [`Tree::late_reduction`] weighs), without history or killers.
+    #[inline]
+    fn static_score(&self, b: &Board, m: usize, me: Player) -> i32 {
+        point_score(b, m, me)
+            + class_bonus(b, m, me, self.params.order_setup, self.params.order_block)
+    }
+
+    /// Orders `list` for the side to move at `ply`: the table move first,
+    /// then by static score, history, killers and counter move. Returns the
+    /// best static score in the list (see [`Tree::static_score`]).
+    fn order(&self, b: &Board, list: &mut MoveList, ply: usize, tt_move: Option<usize>) -> i32 {
         let me: Player = b.to_move();
         let killers = self.stack[ply].killers;
         let counter = self
@@ -894,11 +924,12 @@ impl<E: Evaluator> Tree<E> {
             .and_then(|previous| self.history.counter(me, previous));
         let weight = self.params.history_weight;
         let (killer, second) = (killers[0].map(Move::index), killers[1].map(Move::index));
+        let mut top = i32::MIN;
         for k in 0..list.len() {
             let m = list.get(k);
-            let mut s = point_score(b, m, me)
-                + class_bonus(b, m, me, self.params.order_setup, self.params.order_block)
-                + self.history.score(me, m) * weight / 256;
+            let own = self.static_score(b, m, me);
+            top = top.max(own);
+            let mut s = own + self.history.score(me, m) * weight / 256;
             if Some(m) == tt_move {
                 s += 1 << 28;
             } else if killer == Some(m) {
@@ -909,7 +940,27 @@ impl<E: Evaluator> Tree<E> {
             list.set_score(k, s);
         }
         list.sort();
+        top
     }
+}
+
+/// What [`Tree::late_reduction`] needs to know of a late move and its node.
+#[derive(Clone, Copy)]
+struct Late {
+    /// The move's number among those searched at the node (0: the first).
+    k: usize,
+    /// The node's remaining depth.
+    depth: i32,
+    /// What the node must answer.
+    answer: Answer,
+    /// Whether the node is an expected cut node.
+    cut: bool,
+    /// Whether the static score improves on two plies ago.
+    improving: bool,
+    /// Whether the move is quiet ([`is_quiet`]).
+    quiet: bool,
+    /// The best static ordering score of the node's moves.
+    top: i32,
 }
 
 /// The best estimate of a node's value before its moves are searched: the
