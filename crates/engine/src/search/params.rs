@@ -49,8 +49,8 @@ macro_rules! params {
 // nodes and per ln(depth)·ln(move number) raised with them (+26 Elo at
 // 100 ms against the round's own settings), and the policy-based
 // reduction on (+16 Elo by pairs over 500 pairs at 6,000 to 12,000 nodes,
-// docs/engine.md "Extensions and reductions"). The fail-high reduction is
-// in the table but off: its games were noise.
+// docs/engine.md "Extensions and reductions"). The fail-high reduction and
+// the singular extensions are in the table but off: their games were noise.
 params! {
     /// Reduction of every late move, hundredths of a ply.
     lmr_base = 31, 0, 300;
@@ -134,6 +134,11 @@ params! {
     /// Singular extension's margin below the table's score, per ply of
     /// depth.
     se_margin = 20, 0, 500;
+    /// Least depth (plies) for the singular extension of the table move at
+    /// a node under threat: one that must answer an open three or a fork,
+    /// or where the opponent has a four to make (0: these nodes follow
+    /// `se_depth` like any other).
+    se_four_depth = 0, 0, 20;
     /// First aspiration window half-width; 0 searches every iteration with
     /// a full window.
     aspiration = 169, 0, 2000;

@@ -29,7 +29,7 @@
 //! 6. pruning before any move: reverse futility, razoring, null move;
 //!    (b) fail-high reduction of a cut node that stands well above beta;
 //! 7. internal iterative reduction; (b) singular extension of the table
-//!    move;
+//!    move, with a threshold of its own at nodes under threat;
 //! 8. the moves, exactly the answers when the node must answer, ordered;
 //! 9. the loop: (a) late move pruning, (b) the move's depth cost and its
 //!    reduction, (c) the searches of PVS, (d) a new best, a cut's reward;
@@ -567,14 +567,25 @@ impl<E: Evaluator> Tree<E> {
         }
         // Step 7b. Singular extension: a table move that stands above
         // every other move by a margin, in a shallower search without it,
-        // is searched a ply deeper.
+        // is searched a ply deeper. Under threat (an open three or a fork
+        // to answer, a four the opponent can make) a single good answer is
+        // the rule rather than the exception and a mistake there loses by
+        // force, so those nodes may have a threshold of their own.
+        let se_depth = if p.se_four_depth > 0
+            && (matches!(answer, Answer::Three | Answer::Fork)
+                || !no_four_to_come(b, b.to_move().opponent()))
+        {
+            p.se_four_depth
+        } else {
+            p.se_depth
+        };
         let extension = match (hit, tt_move) {
             (Some(h), Some(m))
-                if p.se_depth > 0
+                if se_depth > 0
                     && ply > 0
                     && excluded.is_none()
                     && !matches!(answer, Answer::Five(_))
-                    && depth >= (p.se_depth * ONE).max(3 * ONE)
+                    && depth >= (se_depth * ONE).max(3 * ONE)
                     && h.depth >= depth - 3 * ONE
                     && h.bound != Bound::Upper
                     && !is_decided(h.score) =>
@@ -617,11 +628,17 @@ impl<E: Evaluator> Tree<E> {
         // Set-ups are pruned past `lmp_setup` percent of the move count
         // (never with 0), compared as `k * 100` against this.
         let setup_count = (p.lmp_setup > 0).then(|| move_count * p.lmp_setup as usize);
-        for k in 0..list.len() {
-            let m = list.get(k);
+        // Moves left out so far: a singular search skips the table move,
+        // and the move after it is then its first, searched as a first move
+        // is (with no reduction and never pruned), not as a late one.
+        let mut skipped = 0;
+        for i in 0..list.len() {
+            let m = list.get(i);
             if excluded == Some(Move::at(m)) {
+                skipped += 1;
                 continue;
             }
+            let k = i - skipped;
             let quiet = is_quiet(b, m);
             // Step 9a. Late move pruning: a late move of a free node, once
             // a move has not lost by force, may be skipped: a quiet one
