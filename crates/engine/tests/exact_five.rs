@@ -162,7 +162,9 @@ fn refereed_games_never_see_a_false_win_claimed() {
     // core's rule, so an overline is never taken for a five.
     let limits = Limits::nodes(2_000);
     let (mut claims, mut overlines, mut decided) = (0, 0, 0);
-    for k in 0..64u64 {
+    // 80 games: with the policy-based reduction (issue 36) the first 64
+    // offered no overline at all, and the test means nothing without them.
+    for k in 0..80u64 {
         let opponent = if k % 2 == 0 {
             Rule::Exact
         } else {

@@ -47,7 +47,10 @@ macro_rules! params {
 // 4,000 nodes a move, docs/engine.md "The selective search"), rounded,
 // with set-ups made prunable (`lmp_setup`) and reductions at defending
 // nodes and per ln(depth)·ln(move number) raised with them (+26 Elo at
-// 100 ms against the round's own settings).
+// 100 ms against the round's own settings), and the policy-based
+// reduction on (+16 Elo by pairs over 500 pairs at 6,000 to 12,000 nodes,
+// docs/engine.md "Extensions and reductions"). The fail-high reduction and
+// the singular extensions are in the table but off: their games were noise.
 params! {
     /// Reduction of every late move, hundredths of a ply.
     lmr_base = 31, 0, 300;
@@ -71,6 +74,17 @@ params! {
     lmr_defence = 100, 0, 200;
     /// History score worth one ply less (or more) reduction.
     lmr_history = 736, 500, 30000;
+    /// Policy-based reduction: the gap in static ordering score (point
+    /// values and class, `movepick::point_score` + `class_bonus`) below the
+    /// node's best-scored move that is worth one ply more reduction of a
+    /// late move at a free node; moves nearer the best than
+    /// `lmr_policy_mid` are reduced less (0: off).
+    lmr_policy = 100, 0, 5000;
+    /// The gap below the best static ordering score at which the policy
+    /// reduction is nothing: wider gaps reduce more, narrower less.
+    lmr_policy_mid = 450, 0, 5000;
+    /// Most the policy reduction adds or takes away, hundredths of a ply.
+    lmr_policy_max = 200, 0, 400;
     /// Moves searched before quiet ones are pruned: base, hundredths.
     lmp_base = 428, 0, 2000;
     /// Moves before pruning per depth^(lmp_power/100), hundredths.
@@ -96,6 +110,16 @@ params! {
     futility_depth = 1, 0, 10;
     /// Futility margin per ply of depth.
     futility_margin = 63, 5, 1000;
+    /// Fail-high reduction: at an expected cut node off the principal
+    /// variation that need answer nothing and whose static score (or the
+    /// table's score, where its bound says more) stands this much per ply
+    /// of depth above beta, every move but a four is searched
+    /// `fhr_reduction` shallower.
+    fhr_margin = 15, 0, 500;
+    /// Fail-high reduction, hundredths of a ply (0: off).
+    fhr_reduction = 0, 0, 300;
+    /// Least depth (plies) for the fail-high reduction.
+    fhr_depth = 2, 1, 20;
     /// Least depth (plies) for null-move pruning; 0 turns it off.
     nmp_depth = 2, 0, 20;
     /// Null-move reduction: fixed part, hundredths of a ply.
@@ -110,6 +134,11 @@ params! {
     /// Singular extension's margin below the table's score, per ply of
     /// depth.
     se_margin = 20, 0, 500;
+    /// Least depth (plies) for the singular extension of the table move at
+    /// a node under threat: one that must answer an open three or a fork,
+    /// or where the opponent has a four to make (0: these nodes follow
+    /// `se_depth` like any other).
+    se_four_depth = 0, 0, 20;
     /// First aspiration window half-width; 0 searches every iteration with
     /// a full window.
     aspiration = 169, 0, 2000;

@@ -9,7 +9,8 @@
 //! that shares the transposition table (`search/vcf.rs`), so that what
 //! pruning cuts at the horizon is caught there. With those in place every
 //! late move is reduced (ln depth · ln move number, less for set-ups, PV
-//! nodes, improving positions and good history, more at cut nodes), quiet
+//! nodes, improving positions and good history, more at cut nodes, more or
+//! less by how far its static ordering score stands below the best), quiet
 //! moves are pruned past a move count that grows with depth, shallow nodes
 //! far above beta return at once (reverse futility), far below alpha drop
 //! into the leaf VCF (razoring), and a position that stays above beta after
@@ -26,8 +27,9 @@
 //! 4. the transposition table;
 //! 5. what the node must answer, the static evaluation, improving;
 //! 6. pruning before any move: reverse futility, razoring, null move;
+//!    (b) fail-high reduction of a cut node that stands well above beta;
 //! 7. internal iterative reduction; (b) singular extension of the table
-//!    move;
+//!    move, with a threshold of its own at nodes under threat;
 //! 8. the moves, exactly the answers when the node must answer, ordered;
 //! 9. the loop: (a) late move pruning, (b) the move's depth cost and its
 //!    reduction, (c) the searches of PVS, (d) a new best, a cut's reward;
@@ -542,6 +544,20 @@ impl<E: Evaluator> Tree<E> {
         {
             return s;
         }
+        // Step 6b. Fail-high reduction: an expected cut node that stands
+        // well above beta, which step 6 left standing (too deep for reverse
+        // futility, or the null move refuted), will most likely still cut:
+        // rather than pruned, its moves but fours are searched shallower.
+        // Fours are spared because a four's line is where a cut node's
+        // standing is overturned.
+        let fail_high = p.fhr_reduction > 0
+            && !PV
+            && cut
+            && answer == Answer::Free
+            && excluded.is_none()
+            && depth >= p.fhr_depth * ONE
+            && !is_decided(beta)
+            && estimate(hit, eval) >= beta + p.fhr_margin * depth / ONE;
         // Step 7. Internal iterative reduction: without a table move a
         // deep node is searched a ply shallower.
         let mut depth = depth;
@@ -551,14 +567,25 @@ impl<E: Evaluator> Tree<E> {
         }
         // Step 7b. Singular extension: a table move that stands above
         // every other move by a margin, in a shallower search without it,
-        // is searched a ply deeper.
+        // is searched a ply deeper. Under threat (an open three or a fork
+        // to answer, a four the opponent can make) a single good answer is
+        // the rule rather than the exception and a mistake there loses by
+        // force, so those nodes may have a threshold of their own.
+        let se_depth = if p.se_four_depth > 0
+            && (matches!(answer, Answer::Three | Answer::Fork)
+                || !no_four_to_come(b, b.to_move().opponent()))
+        {
+            p.se_four_depth
+        } else {
+            p.se_depth
+        };
         let extension = match (hit, tt_move) {
             (Some(h), Some(m))
-                if p.se_depth > 0
+                if se_depth > 0
                     && ply > 0
                     && excluded.is_none()
                     && !matches!(answer, Answer::Five(_))
-                    && depth >= (p.se_depth * ONE).max(3 * ONE)
+                    && depth >= (se_depth * ONE).max(3 * ONE)
                     && h.depth >= depth - 3 * ONE
                     && h.bound != Bound::Upper
                     && !is_decided(h.score) =>
@@ -583,7 +610,7 @@ impl<E: Evaluator> Tree<E> {
                 _ => loss_in(ply + THREAT_LOSS_PLIES),
             };
         }
-        self.order(b, &mut list, ply, tt_move);
+        let top = self.order(b, &mut list, ply, tt_move);
 
         // Step 9. The loop over the moves.
         let original_alpha = alpha;
@@ -601,11 +628,17 @@ impl<E: Evaluator> Tree<E> {
         // Set-ups are pruned past `lmp_setup` percent of the move count
         // (never with 0), compared as `k * 100` against this.
         let setup_count = (p.lmp_setup > 0).then(|| move_count * p.lmp_setup as usize);
-        for k in 0..list.len() {
-            let m = list.get(k);
+        // Moves left out so far: a singular search skips the table move,
+        // and the move after it is then its first, searched as a first move
+        // is (with no reduction and never pruned), not as a late one.
+        let mut skipped = 0;
+        for i in 0..list.len() {
+            let m = list.get(i);
             if excluded == Some(Move::at(m)) {
+                skipped += 1;
                 continue;
             }
+            let k = i - skipped;
             let quiet = is_quiet(b, m);
             // Step 9a. Late move pruning: a late move of a free node, once
             // a move has not lost by force, may be skipped: a quiet one
@@ -624,11 +657,23 @@ impl<E: Evaluator> Tree<E> {
             // Step 9b. The depth the move costs, and how much a late one
             // is reduced.
             let extended = if Some(m) == tt_move { extension } else { 0 };
-            let new_depth = depth - self.cost(b, m, answer) + extended;
+            let mut new_depth = depth - self.cost(b, m, answer) + extended;
+            if fail_high && b.threat(m, b.to_move()) < Threat::Block4 {
+                new_depth -= p.fhr_reduction;
+            }
             let r = if k == 0 {
                 0
             } else {
-                self.late_reduction::<PV>(b, m, k, depth, answer, cut, improving, quiet)
+                let facts = Late {
+                    k,
+                    depth,
+                    answer,
+                    cut,
+                    improving,
+                    quiet,
+                    top,
+                };
+                self.late_reduction::<PV>(b, m, facts)
             };
             // Step 9c. Search it: the first move with the full window, the
             // rest with a null window, reduced, then again unreduced and
@@ -781,21 +826,21 @@ impl<E: Evaluator> Tree<E> {
     /// Step 9b of [`Tree::pvs`]: how much the `k`th move `m` (not the
     /// first) is reduced. At a free node by ln depth · ln move number, less
     /// on the principal variation, for improving positions, set-ups and
-    /// threats, more at expected cut nodes; at a node answering a three or
-    /// a fork by a share of that; by good history less everywhere.
-    #[allow(clippy::too_many_arguments)]
+    /// threats, more at expected cut nodes, more or less by how far the
+    /// move's static ordering score stands below the node's best (the
+    /// policy, `lmr_policy`); at a node answering a three or a fork by a
+    /// share of that; by good history less everywhere.
     #[inline]
-    fn late_reduction<const PV: bool>(
-        &self,
-        b: &Board,
-        m: usize,
-        k: usize,
-        depth: i32,
-        answer: Answer,
-        cut: bool,
-        improving: bool,
-        quiet: bool,
-    ) -> i32 {
+    fn late_reduction<const PV: bool>(&self, b: &Board, m: usize, facts: Late) -> i32 {
+        let Late {
+            k,
+            depth,
+            answer,
+            cut,
+            improving,
+            quiet,
+            top,
+        } = facts;
         let p = self.params;
         if depth < 2 * ONE {
             return 0;
@@ -826,6 +871,14 @@ impl<E: Evaluator> Tree<E> {
         }
         if b.threat(m, me) >= Threat::Flex3 {
             r -= p.lmr_threat;
+        }
+        if p.lmr_policy > 0 {
+            // Policy: how far below the node's best static ordering score
+            // the move stands says how likely it is to matter, apart from
+            // the history that the line below weighs.
+            let gap = top - self.static_score(b, m, me);
+            r += ((gap - p.lmr_policy_mid) * ONE / p.lmr_policy)
+                .clamp(-p.lmr_policy_max, p.lmr_policy_max);
         }
         (r - history * ONE / p.lmr_history).max(0)
     }
@@ -868,7 +921,19 @@ impl<E: Evaluator> Tree<E> {
             .map(Move::index)
     }
 
-    fn order(&self, b: &Board, list: &mut MoveList, ply: usize, tt_move: Option<usize>) {
+    /// The static part of a move's ordering score: what the point is worth
+    /// to either side and what its class makes or takes (the "policy" that
+    /// [`Tree::late_reduction`] weighs), without history or killers.
+    #[inline]
+    fn static_score(&self, b: &Board, m: usize, me: Player) -> i32 {
+        point_score(b, m, me)
+            + class_bonus(b, m, me, self.params.order_setup, self.params.order_block)
+    }
+
+    /// Orders `list` for the side to move at `ply`: the table move first,
+    /// then by static score, history, killers and counter move. Returns the
+    /// best static score in the list (see [`Tree::static_score`]).
+    fn order(&self, b: &Board, list: &mut MoveList, ply: usize, tt_move: Option<usize>) -> i32 {
         let me: Player = b.to_move();
         let killers = self.stack[ply].killers;
         let counter = self
@@ -876,11 +941,12 @@ impl<E: Evaluator> Tree<E> {
             .and_then(|previous| self.history.counter(me, previous));
         let weight = self.params.history_weight;
         let (killer, second) = (killers[0].map(Move::index), killers[1].map(Move::index));
+        let mut top = i32::MIN;
         for k in 0..list.len() {
             let m = list.get(k);
-            let mut s = point_score(b, m, me)
-                + class_bonus(b, m, me, self.params.order_setup, self.params.order_block)
-                + self.history.score(me, m) * weight / 256;
+            let own = self.static_score(b, m, me);
+            top = top.max(own);
+            let mut s = own + self.history.score(me, m) * weight / 256;
             if Some(m) == tt_move {
                 s += 1 << 28;
             } else if killer == Some(m) {
@@ -891,5 +957,42 @@ impl<E: Evaluator> Tree<E> {
             list.set_score(k, s);
         }
         list.sort();
+        top
+    }
+}
+
+/// What [`Tree::late_reduction`] needs to know of a late move and its node.
+#[derive(Clone, Copy)]
+struct Late {
+    /// The move's number among those searched at the node (0: the first).
+    k: usize,
+    /// The node's remaining depth.
+    depth: i32,
+    /// What the node must answer.
+    answer: Answer,
+    /// Whether the node is an expected cut node.
+    cut: bool,
+    /// Whether the static score improves on two plies ago.
+    improving: bool,
+    /// Whether the move is quiet ([`is_quiet`]).
+    quiet: bool,
+    /// The best static ordering score of the node's moves.
+    top: i32,
+}
+
+/// The best estimate of a node's value before its moves are searched: the
+/// static evaluation, or the table's score where its bound says the value
+/// lies beyond the evaluation on that side (a decided score is no
+/// estimate).
+#[inline]
+fn estimate(hit: Option<crate::tt::Hit>, eval: i32) -> i32 {
+    match hit {
+        Some(h) if !is_decided(h.score) => match h.bound {
+            Bound::Lower if h.score > eval => h.score,
+            Bound::Upper if h.score < eval => h.score,
+            Bound::Exact => h.score,
+            _ => eval,
+        },
+        _ => eval,
     }
 }
