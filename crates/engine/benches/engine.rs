@@ -93,5 +93,11 @@ fn tactical_suite(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, make_unmake, evaluations, search_nodes, tactical_suite);
+criterion_group!(
+    benches,
+    make_unmake,
+    evaluations,
+    search_nodes,
+    tactical_suite
+);
 criterion_main!(benches);

@@ -394,6 +394,14 @@ impl Board {
         i32::from(self.info_of[self.combo[colour.index()][i] as usize].value)
     }
 
+    /// The learned tables' values of empty point `i` for `colour`: `[as
+    /// the side to move, as the opponent]`.
+    #[inline]
+    pub fn learned_point(&self, i: usize, colour: Player) -> [i32; 2] {
+        let entry = self.info_of[self.combo[colour.index()][i] as usize];
+        [i32::from(entry.mine), i32::from(entry.theirs)]
+    }
+
     /// Number of (empty point, direction) pairs where `colour` has pattern `p`.
     pub fn pattern_count(&self, colour: Player, p: Pattern) -> i32 {
         self.counts[colour.index()][p as usize]

@@ -173,6 +173,11 @@ params! {
     order_setup = 300, 0, 3000;
     /// Ordering weight of what a move takes from the opponent by its class.
     order_block = 150, 0, 3000;
+    /// Ordering by the learned tables' point values (the board's
+    /// [`crate::board::Board::learned_point`]: twice the point's value to
+    /// us plus its value to the opponent) instead of the hand-set ones, in
+    /// percent of them (0: the hand-set values).
+    order_learned = 0, 0, 400;
     /// Ordering bonus of the quiet move that last cut at this ply (the
     /// first killer).
     order_killer = 500, 0, 5000;

@@ -926,8 +926,15 @@ impl<E: Evaluator> Tree<E> {
     /// [`Tree::late_reduction`] weighs), without history or killers.
     #[inline]
     fn static_score(&self, b: &Board, m: usize, me: Player) -> i32 {
-        point_score(b, m, me)
-            + class_bonus(b, m, me, self.params.order_setup, self.params.order_block)
+        let point = match self.params.order_learned {
+            0 => point_score(b, m, me),
+            weight => {
+                let [mine, _] = b.learned_point(m, me);
+                let [_, theirs] = b.learned_point(m, me.opponent());
+                (2 * mine + theirs) * weight / 100
+            }
+        };
+        point + class_bonus(b, m, me, self.params.order_setup, self.params.order_block)
     }
 
     /// Orders `list` for the side to move at `ply`: the table move first,
