@@ -12,7 +12,7 @@ use anyhow::Context;
 use inarow_core::{GameResult, Rule};
 use inarow_engine::eval::Weights;
 use inarow_engine::fit::{self, FitOptions, GameRecord, Samples};
-use inarow_engine::learned::{Learned, Tables};
+use inarow_engine::learned::Learned;
 use inarow_engine::search::{Limits, Options, Searcher};
 use inarow_files::write_atomic;
 use inarow_match::openings::seeded_openings;
@@ -192,7 +192,7 @@ fn tables_from(from: &str) -> anyhow::Result<Learned> {
     Ok(match from {
         "learned" => Learned::embedded().clone(),
         "tuned" => {
-            let t = Tables::from_weights(&Weights::TUNED);
+            let t = Weights::TUNED.tables();
             Learned::new(t.clone(), t, [0.0; 2])
         }
         path => read_tables(Path::new(path))?,

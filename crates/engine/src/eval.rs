@@ -10,9 +10,11 @@
 //! the mover's counted 1.2 times; the tuned weights were fitted to the
 //! results of self-play games (`examples/tune.rs`, docs/engine.md).
 
+use inarow_core::Player;
+
 use crate::board::Board;
-use crate::learned::{self, Learned};
-use crate::pattern::{self, PATTERNS, Pattern, THREATS, Threat};
+use crate::learned::{Learned, MASK_THREATS, MASKS, Tables};
+use crate::pattern::{self, PATTERNS, Pattern, SHAPES, THREATS, Threat};
 use crate::score::{WIN, loss_in, win_in};
 
 /// Weight of the side to move's sum, in tenths (the hand-set default).
@@ -57,17 +59,39 @@ impl Weights {
         theirs_threat: [-7, 49, 58, 805, 293, 2469, 2502, 0],
         scale: 10,
     };
+
+    /// The tables that evaluate exactly as the pattern evaluation with
+    /// these weights do when its `scale` is 1 (otherwise each point's value is
+    /// rounded): a point's value is its four patterns' weights plus its
+    /// threat's, so the pattern evaluation is one case of this one. The
+    /// first fit started from here.
+    pub fn tables(&self) -> Tables {
+        let w = self;
+        let scale = w.scale.max(1) as f64;
+        let value = |pats: &[i32; PATTERNS], threats: &[i32], shape: u16| {
+            let p = pattern::shape_patterns(shape);
+            let sum: i32 = p.iter().map(|&q| pats[q as usize]).sum::<i32>()
+                + threats[pattern::threat_of(p) as usize];
+            (sum as f64 / scale)
+                .round()
+                .clamp(i16::MIN as f64, i16::MAX as f64) as i16
+        };
+        Tables {
+            mine: (0..SHAPES as u16)
+                .map(|s| value(&w.mine, &w.mine_threat, s))
+                .collect(),
+            theirs: (0..SHAPES as u16)
+                .map(|s| value(&w.theirs, &w.theirs_threat, s))
+                .collect(),
+            threat: vec![0; MASKS],
+        }
+    }
 }
 
 /// The features the weights apply to, for `colour`: its pattern counts,
 /// then its threat counts.
 #[inline]
-fn dot(
-    b: &Board,
-    colour: inarow_core::Player,
-    pats: &[i32; PATTERNS],
-    threats: &[i32; THREATS],
-) -> i64 {
+fn dot(b: &Board, colour: Player, pats: &[i32; PATTERNS], threats: &[i32; THREATS]) -> i64 {
     let mut s = 0i64;
     for (k, &w) in pats.iter().enumerate() {
         s += i64::from(w) * i64::from(b.pattern_count(colour, Pattern::from_index(k)));
@@ -88,6 +112,30 @@ pub fn evaluate(b: &Board, w: &Weights) -> i32 {
     // `mine * 1.2 (rounded down) - theirs`.
     let score = sum.div_euclid(i64::from(w.scale.max(1)));
     score.clamp(i64::from(-WIN / 2), i64::from(WIN / 2)) as i32
+}
+
+/// The threat mask of the position for `me` to move: a bit for each of
+/// [`MASK_THREATS`](crate::learned::MASK_THREATS) that `me` has a point for, then the opponent's.
+#[inline]
+pub fn threat_mask(b: &Board, me: Player) -> usize {
+    let bits = |c: Player| {
+        MASK_THREATS.iter().enumerate().fold(0, |m, (k, &t)| {
+            m | usize::from(b.threat_count(c, t) > 0) << k
+        })
+    };
+    bits(me) | bits(me.opponent()) << MASK_THREATS.len()
+}
+
+/// The learned evaluation: the static score of the position for the side
+/// to move under the board's tables: the mover's points, less the opponent's, plus the threat mask's
+/// value.
+#[inline]
+pub fn learned_score(b: &Board) -> i32 {
+    let me = b.to_move();
+    let [mine, _] = b.shape_sums(me);
+    let [_, theirs] = b.shape_sums(me.opponent());
+    let threat = b.learned().tables(b.rule()).threat[threat_mask(b, me)];
+    (mine - theirs + i32::from(threat)).clamp(-WIN / 2, WIN / 2)
 }
 
 /// A static evaluation the searches can use: a score for the side to move,
@@ -120,7 +168,7 @@ impl Evaluator for Eval {
     fn evaluate(&self, b: &Board) -> i32 {
         match self {
             Eval::Pattern(w) => evaluate(b, w),
-            Eval::Learned(_) => learned::evaluate(b),
+            Eval::Learned(_) => learned_score(b),
         }
     }
 }
@@ -178,7 +226,7 @@ fn unanswered_fork(b: &Board, ply: usize, fork: Threat) -> Option<i32> {
 /// no forcing reply of its own can answer a fork, or be missed by a
 /// pruning rule.
 #[inline]
-pub fn no_four_to_come(b: &Board, colour: inarow_core::Player) -> bool {
+pub fn no_four_to_come(b: &Board, colour: Player) -> bool {
     [Threat::Five, Threat::Flex4, Threat::Four3, Threat::Block4]
         .iter()
         .all(|&t| b.threat_count(colour, t) == 0)
@@ -303,5 +351,79 @@ mod tests {
         // apart from the mover's edge.
         let b = Board::new(15).unwrap();
         assert!(evaluate(&b, &w).abs() < 200);
+    }
+
+    /// The tuned weights with their scale taken into the numbers, so that
+    /// the pattern evaluation is exact in whole units.
+    fn whole(w: Weights) -> Weights {
+        Weights { scale: 1, ..w }
+    }
+
+    fn sample_boards(rules: &[Rule], seed: u64) -> Vec<Board> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut out = Vec::new();
+        for k in 0..80 {
+            let mut b = Board::with_rule(15, rules[k % rules.len()]).unwrap();
+            for _ in 0..rng.random_range(1..50) {
+                let (x, y) = (rng.random_range(0..15), rng.random_range(0..15));
+                if b.play(x, y).is_ok() && b.last_move_won() {
+                    b.undo();
+                }
+            }
+            out.push(b);
+        }
+        out
+    }
+
+    #[test]
+    fn the_pattern_evaluation_is_one_case() {
+        let w = whole(Weights::TUNED);
+        let t = w.tables();
+        let learned: &'static Learned = Box::leak(Box::new(Learned::new(t.clone(), t, [0.01; 2])));
+        for mut b in sample_boards(&[Rule::Freestyle, Rule::Exact], 5) {
+            b.set_learned(learned);
+            assert_eq!(learned_score(&b), evaluate(&b, &w), "{b:?}");
+        }
+    }
+
+    #[test]
+    fn the_board_keeps_the_sums_move_by_move() {
+        let learned = Learned::embedded();
+        for mut b in sample_boards(&[Rule::Freestyle, Rule::Exact], 9) {
+            let kept = [Player::X, Player::O].map(|c| b.shape_sums(c));
+            b.set_learned(learned);
+            b.set_learned(Box::leak(Box::new(learned.clone())));
+            assert_eq!([Player::X, Player::O].map(|c| b.shape_sums(c)), kept);
+            // Take every stone back: the sums follow to the empty board's.
+            while b.take_back().is_some() {}
+            let empty = Board::with_rule(15, b.rule()).unwrap();
+            assert_eq!(
+                [Player::X, Player::O].map(|c| b.shape_sums(c)),
+                [Player::X, Player::O].map(|c| empty.shape_sums(c))
+            );
+        }
+    }
+
+    #[test]
+    fn the_embedded_tables_read() {
+        let e = Learned::embedded();
+        assert!(e.scale(Rule::Freestyle) > 0.0 && e.scale(Rule::Exact) > 0.0);
+        let predicted =
+            |b: &Board| 1.0 / (1.0 + (-e.scale(b.rule()) * learned_score(b) as f64).exp());
+        // The first player is favoured on the empty board, but nothing is
+        // decided.
+        let empty = Board::new(15).unwrap();
+        let first = predicted(&empty);
+        assert!((0.5..0.95).contains(&first), "{first}");
+        // Three in a row open at both ends: good for its owner to move,
+        // and worse for the side that must answer it.
+        let mut b = Board::new(15).unwrap();
+        for (x, y) in [(6, 7), (2, 12), (7, 7), (12, 2), (8, 7), (2, 2)] {
+            b.play(x, y).unwrap();
+        }
+        let owner = predicted(&b);
+        b.set_to_move(Player::O);
+        let answers = predicted(&b);
+        assert!(owner > 0.8 && answers < 0.5, "{owner} {answers}");
     }
 }

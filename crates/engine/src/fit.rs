@@ -9,7 +9,7 @@ use inarow_core::{GameResult, Player, Rule};
 
 use crate::board::Board;
 use crate::eval::{self, Weights, decided};
-use crate::learned::{self, MASKS, Tables};
+use crate::learned::{MASKS, Tables};
 use crate::pattern::{self, SHAPES, Threat};
 
 /// The games file's first bytes.
@@ -211,7 +211,7 @@ impl Samples {
             };
             self.positions.push(Position {
                 end: self.features.len() as u32,
-                mask: learned::threat_mask(b, me) as u16,
+                mask: eval::threat_mask(b, me) as u16,
                 result,
                 base: eval::evaluate(b, base) as f32,
             });

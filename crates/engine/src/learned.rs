@@ -13,13 +13,10 @@
 
 use std::sync::LazyLock;
 
-use inarow_core::{Player, Rule};
+use inarow_core::Rule;
 use sha2::{Digest, Sha256};
 
-use crate::board::Board;
-use crate::eval::Weights;
 use crate::pattern::{self, PATTERNS, SHAPES, Threat};
-use crate::score::WIN;
 
 /// Threats a side's mask tells apart: block three up to flex four (a five
 /// to make is decided before any evaluation).
@@ -60,32 +57,6 @@ impl Tables {
         Tables {
             mine: vec![0; SHAPES],
             theirs: vec![0; SHAPES],
-            threat: vec![0; MASKS],
-        }
-    }
-
-    /// The tables that evaluate exactly as the pattern evaluation with
-    /// `w` does when its `scale` is 1 (otherwise each point's value is
-    /// rounded): a point's value is its four patterns' weights plus its
-    /// threat's, so the pattern evaluation is one case of this one. The
-    /// fit starts from here.
-    pub fn from_weights(w: &Weights) -> Tables {
-        let scale = w.scale.max(1) as f64;
-        let value = |pats: &[i32; PATTERNS], threats: &[i32], shape: u16| {
-            let p = pattern::shape_patterns(shape);
-            let sum: i32 = p.iter().map(|&q| pats[q as usize]).sum::<i32>()
-                + threats[pattern::threat_of(p) as usize];
-            (sum as f64 / scale)
-                .round()
-                .clamp(i16::MIN as f64, i16::MAX as f64) as i16
-        };
-        Tables {
-            mine: (0..SHAPES as u16)
-                .map(|s| value(&w.mine, &w.mine_threat, s))
-                .collect(),
-            theirs: (0..SHAPES as u16)
-                .map(|s| value(&w.theirs, &w.theirs_threat, s))
-                .collect(),
             threat: vec![0; MASKS],
         }
     }
@@ -333,91 +304,15 @@ static EMBEDDED: LazyLock<Learned> = LazyLock::new(|| {
         .expect("the embedded evaluation tables are checked by the tests")
 });
 
-/// The threat mask of the position for `me` to move: a bit for each of
-/// [`MASK_THREATS`] that `me` has a point for, then the opponent's.
-#[inline]
-pub fn threat_mask(b: &Board, me: Player) -> usize {
-    let bits = |c: Player| {
-        MASK_THREATS.iter().enumerate().fold(0, |m, (k, &t)| {
-            m | usize::from(b.threat_count(c, t) > 0) << k
-        })
-    };
-    bits(me) | bits(me.opponent()) << MASK_THREATS.len()
-}
-
-/// The static score of the position for the side to move under the board's
-/// tables: the mover's points, less the opponent's, plus the threat mask's
-/// value.
-#[inline]
-pub fn evaluate(b: &Board) -> i32 {
-    let me = b.to_move();
-    let [mine, _] = b.shape_sums(me);
-    let [_, theirs] = b.shape_sums(me.opponent());
-    let threat = b.learned().tables(b.rule()).threat[threat_mask(b, me)];
-    (mine - theirs + i32::from(threat)).clamp(-WIN / 2, WIN / 2)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval;
-    use rand::{Rng, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
-
-    /// The tuned weights with their scale taken into the numbers, so that
-    /// the pattern evaluation is exact in whole units.
-    fn whole(w: Weights) -> Weights {
-        Weights { scale: 1, ..w }
-    }
-
-    fn sample(rules: &[Rule], seed: u64) -> Vec<Board> {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut out = Vec::new();
-        for k in 0..80 {
-            let mut b = Board::with_rule(15, rules[k % rules.len()]).unwrap();
-            for _ in 0..rng.random_range(1..50) {
-                let (x, y) = (rng.random_range(0..15), rng.random_range(0..15));
-                if b.play(x, y).is_ok() && b.last_move_won() {
-                    b.undo();
-                }
-            }
-            out.push(b);
-        }
-        out
-    }
-
-    #[test]
-    fn the_pattern_evaluation_is_one_case() {
-        let w = whole(Weights::TUNED);
-        let t = Tables::from_weights(&w);
-        let learned: &'static Learned = Box::leak(Box::new(Learned::new(t.clone(), t, [0.01; 2])));
-        for mut b in sample(&[Rule::Freestyle, Rule::Exact], 5) {
-            b.set_learned(learned);
-            assert_eq!(evaluate(&b), eval::evaluate(&b, &w), "{b:?}");
-        }
-    }
-
-    #[test]
-    fn the_board_keeps_the_sums_move_by_move() {
-        let learned = Learned::embedded();
-        for mut b in sample(&[Rule::Freestyle, Rule::Exact], 9) {
-            let kept = [Player::X, Player::O].map(|c| b.shape_sums(c));
-            b.set_learned(learned);
-            b.set_learned(Box::leak(Box::new(learned.clone())));
-            assert_eq!([Player::X, Player::O].map(|c| b.shape_sums(c)), kept);
-            // Take every stone back: the sums follow to the empty board's.
-            while b.take_back().is_some() {}
-            let empty = Board::with_rule(15, b.rule()).unwrap();
-            assert_eq!(
-                [Player::X, Player::O].map(|c| b.shape_sums(c)),
-                [Player::X, Player::O].map(|c| empty.shape_sums(c))
-            );
-        }
-    }
 
     #[test]
     fn files_round_trip_and_refuse_damage() {
-        let mut t = Tables::from_weights(&Weights::TUNED);
+        let mut t = Tables::zero();
+        t.mine[3] = 120;
+        t.theirs[400] = -9;
         t.threat[5] = -77;
         let learned = Learned::new(t, Tables::zero(), [0.0123, 0.004]);
         let bytes = learned.to_bytes();
@@ -441,27 +336,5 @@ mod tests {
         other[12] = 7;
         let e = Learned::from_bytes(&other).unwrap_err();
         assert!(e.to_string().contains("shapes"), "{e}");
-    }
-
-    #[test]
-    fn the_embedded_tables_read() {
-        let e = Learned::embedded();
-        assert!(e.scale(Rule::Freestyle) > 0.0 && e.scale(Rule::Exact) > 0.0);
-        let predicted = |b: &Board| 1.0 / (1.0 + (-e.scale(b.rule()) * evaluate(b) as f64).exp());
-        // The first player is favoured on the empty board, but nothing is
-        // decided.
-        let empty = Board::new(15).unwrap();
-        let first = predicted(&empty);
-        assert!((0.5..0.95).contains(&first), "{first}");
-        // Three in a row open at both ends: good for its owner to move,
-        // and worse for the side that must answer it.
-        let mut b = Board::new(15).unwrap();
-        for (x, y) in [(6, 7), (2, 12), (7, 7), (12, 2), (8, 7), (2, 2)] {
-            b.play(x, y).unwrap();
-        }
-        let owner = predicted(&b);
-        b.set_to_move(Player::O);
-        let answers = predicted(&b);
-        assert!(owner > 0.8 && answers < 0.5, "{owner} {answers}");
     }
 }
