@@ -10,8 +10,9 @@
 use std::path::{Path, PathBuf};
 
 use inarow_sandbox::Sandbox;
-use inarow_sandbox::paths::{PathError, check_grant};
+use inarow_sandbox::paths::check_grant;
 
+pub use crate::meta::GrantError;
 use crate::meta::{BotMeta, LeftOut, MetaError, Rename, Survey, survey_renamed};
 use crate::shown::escape;
 use crate::tournament::{self, Uncontainable};
@@ -42,39 +43,17 @@ pub struct Field {
     pub warnings: Vec<String>,
 }
 
-/// Why a grant of the organiser cannot be given: one line.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum GrantError {
-    /// `--allow-read PATH` is missing or would open a bot's folder.
-    #[error("--allow-read {}: {why}", path.display())]
-    ToEveryone {
-        /// The path as given.
-        path: PathBuf,
-        /// What is wrong with it.
-        why: PathError,
-    },
-    /// `--allow-read FOLDER=PATH` names a folder the bots folder does not hold.
-    #[error(
-        "--allow-read {folder}={}: {} holds no bot folder {folder:?} (name a bot by its folder's name)",
-        path.display(),
-        bots.display()
-    )]
-    NoFolder {
-        /// The folder named.
-        folder: String,
-        /// The path granted.
-        path: PathBuf,
-        /// The bots folder.
-        bots: PathBuf,
-    },
-    /// A grant to one bot is missing or would open another bot's folder.
-    #[error("--allow-read for bot {bot}: {why}")]
-    ToBot {
-        /// The bot's name.
-        bot: String,
-        /// What is wrong with the grant.
-        why: PathError,
-    },
+/// A tournament over `dir` needs two bots that may play: fewer is
+/// [`FieldError::TooFew`], which names the bots left out and why.
+fn enough(found: &Survey, dir: &Path) -> Result<(), FieldError> {
+    if found.bots.len() >= 2 {
+        return Ok(());
+    }
+    Err(FieldError::TooFew {
+        bots: dir.to_path_buf(),
+        playing: found.bots.len(),
+        left_out: found.left_out.clone(),
+    })
 }
 
 /// Why no tournament can start on the bots folder: one line, escaped
@@ -199,7 +178,7 @@ pub fn field(orders: &Orders, sandbox: &Sandbox) -> Result<Field, FieldError> {
     orders.refuse(&found.left_out)?;
     let all = found.folders();
     orders.grant(&mut found.bots, &all)?;
-    found.enough(&orders.bots)?;
+    enough(&found, &orders.bots)?;
     let checked = tournament::check_bots(sandbox, &found.bots, &all)?;
     if let (true, Some((i, why))) = (orders.strict, checked.uncontained.first()) {
         return Err(FieldError::Strict {
@@ -211,7 +190,7 @@ pub fn field(orders: &Orders, sandbox: &Sandbox) -> Result<Field, FieldError> {
     for (i, why) in checked.uncontained.into_iter().rev() {
         found.leave_out(i, why);
     }
-    found.enough(&orders.bots)?;
+    enough(&found, &orders.bots)?;
     Ok(Field {
         bots: found.bots,
         left_out: found.left_out,

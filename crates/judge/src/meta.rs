@@ -19,8 +19,8 @@ use std::path::{Component, Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use inarow_sandbox::Program;
+use inarow_sandbox::paths::PathError;
 
-use crate::field::{FieldError, GrantError};
 use crate::shown::escape;
 
 /// The largest meta file the judge reads, in bytes.
@@ -532,6 +532,41 @@ impl std::fmt::Display for Rename {
     }
 }
 
+/// Why a grant of the organiser cannot be given: one line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GrantError {
+    /// `--allow-read PATH` is missing or would open a bot's folder.
+    #[error("--allow-read {}: {why}", path.display())]
+    ToEveryone {
+        /// The path as given.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: PathError,
+    },
+    /// `--allow-read FOLDER=PATH` names a folder the bots folder does not hold.
+    #[error(
+        "--allow-read {folder}={}: {} holds no bot folder {folder:?} (name a bot by its folder's name)",
+        path.display(),
+        bots.display()
+    )]
+    NoFolder {
+        /// The folder named.
+        folder: String,
+        /// The path granted.
+        path: PathBuf,
+        /// The bots folder.
+        bots: PathBuf,
+    },
+    /// A grant to one bot is missing or would open another bot's folder.
+    #[error("--allow-read for bot {bot}: {why}")]
+    ToBot {
+        /// The bot's name.
+        bot: String,
+        /// What is wrong with the grant.
+        why: PathError,
+    },
+}
+
 /// Checks the extra read-only paths the organiser gave `bot`
 /// (`--allow-read FOLDER=PATH`): each must exist and open no other bot's
 /// folder (`folders`: every bot folder, left out or not; its own is
@@ -604,19 +639,6 @@ impl Survey {
     /// Every bot folder, playing or left out: each stays closed to the others.
     pub fn folders(&self) -> Vec<PathBuf> {
         closed(&self.bots, &self.left_out)
-    }
-
-    /// A tournament over `dir` needs two bots that may play: fewer is
-    /// [`FieldError::TooFew`], which names the bots left out and why.
-    pub fn enough(&self, dir: &Path) -> Result<(), FieldError> {
-        if self.bots.len() >= 2 {
-            return Ok(());
-        }
-        Err(FieldError::TooFew {
-            bots: dir.to_path_buf(),
-            playing: self.bots.len(),
-            left_out: self.left_out.clone(),
-        })
     }
 }
 
