@@ -1,5 +1,7 @@
 //! Static evaluation: what every empty point offers each side, weighed from
-//! the side to move.
+//! the side to move. Two kinds ([`Eval`]): the pattern evaluation below,
+//! and the learned one ([`learned_score`], tables in [`crate::learned`]),
+//! the default.
 //!
 //! The board keeps, for each colour, how many (empty point, direction)
 //! pairs show each line pattern and how many empty points make each threat
@@ -67,6 +69,7 @@ impl Weights {
     /// first fit started from here.
     pub fn tables(&self) -> Tables {
         let w = self;
+        // The sum's divisor, taken into every point's value.
         let scale = w.scale.max(1) as f64;
         let value = |pats: &[i32; PATTERNS], threats: &[i32], shape: u16| {
             let p = pattern::shape_patterns(shape);
@@ -115,7 +118,7 @@ pub fn evaluate(b: &Board, w: &Weights) -> i32 {
 }
 
 /// The threat mask of the position for `me` to move: a bit for each of
-/// [`MASK_THREATS`](crate::learned::MASK_THREATS) that `me` has a point for, then the opponent's.
+/// [`MASK_THREATS`] that `me` has a point for, then the opponent's.
 #[inline]
 pub fn threat_mask(b: &Board, me: Player) -> usize {
     let bits = |c: Player| {
@@ -127,8 +130,8 @@ pub fn threat_mask(b: &Board, me: Player) -> usize {
 }
 
 /// The learned evaluation: the static score of the position for the side
-/// to move under the board's tables: the mover's points, less the opponent's, plus the threat mask's
-/// value.
+/// to move under the board's tables (the mover's points, less the
+/// opponent's, plus the threat mask's value).
 #[inline]
 pub fn learned_score(b: &Board) -> i32 {
     let me = b.to_move();
@@ -168,7 +171,12 @@ impl Evaluator for Eval {
     fn evaluate(&self, b: &Board) -> i32 {
         match self {
             Eval::Pattern(w) => evaluate(b, w),
-            Eval::Learned(_) => learned_score(b),
+            Eval::Learned(tables) => {
+                // The board keeps the sums for one set of tables; the
+                // searcher gives it these before it searches.
+                debug_assert!(std::ptr::eq(*tables, b.learned()));
+                learned_score(b)
+            }
         }
     }
 }
