@@ -2,7 +2,7 @@
 //! plays seeded self-play games at fixed nodes from varied openings, a game
 //! per core, into a games file; `fit` fits the tables to games files by
 //! logistic regression and writes a tables file; `check` reads a tables
-//! file and, given games, compares its loss on them with today's
+//! file and, given games, compares its loss on them with the tuned pattern evaluation's
 //! evaluation's.
 
 use std::ops::ControlFlow;
@@ -31,7 +31,7 @@ enum EvalCommand {
     Games(GamesArgs),
     /// Fit the learned evaluation's tables to games files.
     Fit(FitArgs),
-    /// Read a tables file; with games, its loss on them beside today's.
+    /// Read a tables file; with games, its loss on them beside the pattern evaluation's.
     Check(CheckArgs),
 }
 
@@ -77,7 +77,7 @@ struct FitArgs {
     /// The tables file to write.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
-    /// Tables to start from: `learned` (the embedded ones), `tuned` (today's
+    /// Tables to start from: `learned` (the embedded ones), `tuned` (the tuned
     /// pattern evaluation as tables) or a tables file. A rule without games
     /// keeps these.
     #[arg(long, default_value = "learned")]
@@ -252,7 +252,7 @@ fn fit_tables(args: FitArgs) -> anyhow::Result<()> {
             |epoch, train, held| println!("  epoch {epoch}: loss {train:.5}, held out {held:.5}"),
         );
         println!(
-            "{rule}: scale {:.6}; loss (training, held out): today's evaluation {:.5} {:.5}, start {:.5} {:.5}, fitted {:.5} {:.5} (epoch {})",
+            "{rule}: scale {:.6}; loss (training, held out): pattern evaluation {:.5} {:.5}, start {:.5} {:.5}, fitted {:.5} {:.5} (epoch {})",
             report.scale,
             report.base.0,
             report.base.1,
@@ -289,9 +289,9 @@ fn check(args: CheckArgs) -> anyhow::Result<()> {
         if all.is_empty() {
             continue;
         }
-        let (tables, today) = fit::losses(&all, learned.tables(rule), learned.scale(rule));
+        let (tables, pattern) = fit::losses(&all, learned.tables(rule), learned.scale(rule));
         println!(
-            "{rule}: {} positions; loss: these tables {tables:.5}, today's evaluation {today:.5}",
+            "{rule}: {} positions; loss: these tables {tables:.5}, pattern evaluation {pattern:.5}",
             all.len()
         );
     }

@@ -140,7 +140,7 @@ pub struct Samples {
     /// [`SHAPES`] the opponent's (counted negative, as they are subtracted).
     features: Vec<(u16, i16)>,
     /// Per position: where its features end, its threat mask, the result
-    /// for the side to move (1, ½, 0), and today's evaluation of it.
+    /// for the side to move (1, ½, 0), and the pattern evaluation's score of it.
     positions: Vec<Position>,
 }
 
@@ -179,10 +179,12 @@ impl Samples {
 
     /// Adds the positions of `game` that the evaluation is asked about:
     /// from the end of the opening on, those the threats do not decide and
-    /// where the side to move need not block a five. `base` is today's
+    /// where the side to move need not block a five. `base` is the pattern
     /// evaluation, to compare with.
     pub fn add_game(&mut self, game: &GameRecord, base: &Weights) {
         let mut counts = [[0i16; SHAPES]; 2];
+        // A game that does not replay (one not read by `read_games`) adds
+        // its positions up to the bad move.
         let _ = replay(game, |b, k| {
             let me = b.to_move();
             if k < usize::from(game.opening)
@@ -298,7 +300,7 @@ impl Default for FitOptions {
 /// held-out positions.
 #[derive(Clone, Copy, Debug)]
 pub struct FitReport {
-    /// The logistic scale that best fits today's evaluation to the
+    /// The logistic scale that best fits the pattern evaluation to the
     /// training positions: the fitted tables are in its units.
     pub scale: f64,
     /// Today's evaluation's loss, training and held out.
@@ -312,7 +314,7 @@ pub struct FitReport {
 }
 
 /// Fits tables to `train`, starting from `start` and keeping the epoch
-/// whose loss on `held` is lowest. `base` is today's evaluation: its best
+/// whose loss on `held` is lowest. `base` is the pattern evaluation (the tuned weights): its best
 /// logistic scale is found first, and the tables come out in the units it
 /// scores in, so the search's margins keep their meaning.
 pub fn fit(
@@ -399,7 +401,7 @@ fn best_scale(train: &Samples) -> f64 {
     ((lo + hi) / 2.0).exp()
 }
 
-/// The loss of `tables` (at their own scale) and of today's evaluation
+/// The loss of `tables` (at their own scale) and of the pattern evaluation
 /// (at its best scale on these positions) on `samples`: how a tables
 /// file does on games it was not fitted to.
 pub fn losses(samples: &Samples, tables: &Tables, scale: f64) -> (f64, f64) {
