@@ -7,6 +7,7 @@ pub mod mnk;
 pub mod notation;
 mod player;
 mod point;
+pub mod renju;
 pub mod swap2;
 mod symmetry;
 pub mod tally;
