@@ -706,22 +706,25 @@ fn a_brain_over_its_memory_loses_and_is_told_why() {
 fn open_openings_are_written_as_an_openings_file_a_match_reads() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("open.txt");
-    let file_arg = file.to_str().unwrap();
-    let made = selfplay(&[
-        "openings",
-        "--out",
-        file_arg,
-        "--count",
-        "2",
-        "--tries",
-        "40",
-        "--nodes",
-        "150,250,400,600",
-        "--seed",
-        "7",
-        "-j",
-        "2",
-    ]);
+    // Two open openings of seed 7 into `out`, on `jobs` threads.
+    let find = |out: &Path, jobs: &str| {
+        selfplay(&[
+            "openings",
+            "--out",
+            out.to_str().unwrap(),
+            "--count",
+            "2",
+            "--tries",
+            "40",
+            "--nodes",
+            "150,250,400,600",
+            "--seed",
+            "7",
+            "-j",
+            jobs,
+        ])
+    };
+    let made = find(&file, "2");
     assert!(made.starts_with("2 open openings of 2 wanted"), "{made}");
     let text = std::fs::read_to_string(&file).unwrap();
     let openings: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
@@ -734,23 +737,16 @@ fn open_openings_are_written_as_an_openings_file_a_match_reads() {
     }
     // The same seed writes the same file, with one job or two.
     let again = dir.path().join("again.txt");
-    selfplay(&[
-        "openings",
-        "--out",
-        again.to_str().unwrap(),
-        "--count",
-        "2",
-        "--tries",
-        "40",
-        "--nodes",
-        "150,250,400,600",
-        "--seed",
-        "7",
-        "-j",
-        "1",
-    ]);
+    find(&again, "1");
     assert_eq!(std::fs::read(&again).unwrap(), text.as_bytes());
-    let out = selfplay(&["--openings", file_arg, "--pairs", "2", "--nodes", "200"]);
+    let out = selfplay(&[
+        "--openings",
+        file.to_str().unwrap(),
+        "--pairs",
+        "2",
+        "--nodes",
+        "200",
+    ]);
     let (w, d, l) = summary(&out);
     assert_eq!(w + d + l, 4);
     // Bad requests are one line each, and nothing is written.

@@ -247,13 +247,19 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    /// Random positions of up to 40 stones, none of them won.
+    /// Random freestyle positions of up to 40 stones, none of them won.
     fn positions() -> Vec<Board> {
-        let mut rng = ChaCha8Rng::seed_from_u64(17);
+        random_boards(&[Rule::Freestyle], 17, 60, 40)
+    }
+
+    /// `count` seeded random positions under `rules` in turn, each of
+    /// fewer than `most` stones, none of them won.
+    fn random_boards(rules: &[Rule], seed: u64, count: usize, most: usize) -> Vec<Board> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut out = Vec::new();
-        for _ in 0..60 {
-            let mut b = Board::new(15).unwrap();
-            for _ in 0..rng.random_range(1..40) {
+        for k in 0..count {
+            let mut b = Board::with_rule(15, rules[k % rules.len()]).unwrap();
+            for _ in 0..rng.random_range(1..most) {
                 let (x, y) = (rng.random_range(0..15), rng.random_range(0..15));
                 if b.play(x, y).is_ok() && b.last_move_won() {
                     b.undo();
@@ -367,28 +373,12 @@ mod tests {
         Weights { scale: 1, ..w }
     }
 
-    fn sample_boards(rules: &[Rule], seed: u64) -> Vec<Board> {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut out = Vec::new();
-        for k in 0..80 {
-            let mut b = Board::with_rule(15, rules[k % rules.len()]).unwrap();
-            for _ in 0..rng.random_range(1..50) {
-                let (x, y) = (rng.random_range(0..15), rng.random_range(0..15));
-                if b.play(x, y).is_ok() && b.last_move_won() {
-                    b.undo();
-                }
-            }
-            out.push(b);
-        }
-        out
-    }
-
     #[test]
     fn the_pattern_evaluation_is_one_case() {
         let w = whole(Weights::TUNED);
         let t = w.tables();
         let learned: &'static Learned = Box::leak(Box::new(Learned::new(t.clone(), t, [0.01; 2])));
-        for mut b in sample_boards(&[Rule::Freestyle, Rule::Exact], 5) {
+        for mut b in random_boards(&[Rule::Freestyle, Rule::Exact], 5, 80, 50) {
             b.set_learned(learned);
             assert_eq!(learned_score(&b), evaluate(&b, &w), "{b:?}");
         }
@@ -397,7 +387,7 @@ mod tests {
     #[test]
     fn the_board_keeps_the_sums_move_by_move() {
         let learned = Learned::embedded();
-        for mut b in sample_boards(&[Rule::Freestyle, Rule::Exact], 9) {
+        for mut b in random_boards(&[Rule::Freestyle, Rule::Exact], 9, 80, 50) {
             let kept = [Player::X, Player::O].map(|c| b.shape_sums(c));
             b.set_learned(learned);
             b.set_learned(Box::leak(Box::new(learned.clone())));

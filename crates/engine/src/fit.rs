@@ -325,14 +325,7 @@ pub fn fit(
     mut progress: impl FnMut(usize, f64, f64),
 ) -> (Tables, FitReport) {
     let scale = best_scale(train);
-    let mut w = vec![0.0f64; WEIGHTS];
-    for s in 0..SHAPES {
-        w[s] = f64::from(start.mine[s]) * scale;
-        w[SHAPES + s] = f64::from(start.theirs[s]) * scale;
-    }
-    for m in 0..MASKS {
-        w[2 * SHAPES + m] = f64::from(start.threat[m]) * scale;
-    }
+    let mut w = logits(start, scale);
     let origin = w.clone();
     let start_loss = (train.loss(&w), held.loss(&w));
     let (mut best, mut best_loss, mut best_epoch) = (w.clone(), start_loss.1, 0);
@@ -405,15 +398,19 @@ fn best_scale(train: &Samples) -> f64 {
 /// (at its best scale on these positions) on `samples`: how a tables
 /// file does on games it was not fitted to.
 pub fn losses(samples: &Samples, tables: &Tables, scale: f64) -> (f64, f64) {
-    let mut w = vec![0.0f64; WEIGHTS];
-    for s in 0..SHAPES {
-        w[s] = f64::from(tables.mine[s]) * scale;
-        w[SHAPES + s] = f64::from(tables.theirs[s]) * scale;
-    }
-    for m in 0..MASKS {
-        w[2 * SHAPES + m] = f64::from(tables.threat[m]) * scale;
-    }
-    (samples.loss(&w), samples.base_loss(best_scale(samples)))
+    (
+        samples.loss(&logits(tables, scale)),
+        samples.base_loss(best_scale(samples)),
+    )
+}
+
+/// The fit's weights (in logits) of `tables` whose units are `scale`
+/// logits: the two shape tables, then the threat masks.
+fn logits(tables: &Tables, scale: f64) -> Vec<f64> {
+    [&tables.mine, &tables.theirs, &tables.threat]
+        .into_iter()
+        .flat_map(|t| t.iter().map(move |&v| f64::from(v) * scale))
+        .collect()
 }
 
 #[cfg(test)]
