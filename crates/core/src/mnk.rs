@@ -5,10 +5,11 @@ use std::fmt;
 
 use crate::bits::{Bits400, Ones400};
 use crate::notation::{self, ParseError};
+use crate::renju::{Forbidden, Grid, Stone};
 use crate::{Game, Outcome, PlayError, Player, Point, Symmetry, zobrist};
 
-/// How long a line must be to win. Written `freestyle` or `exact`
-/// everywhere (flags, files, pages): [`Rule::name`] and its `FromStr` are
+/// How long a line must be to win, and who may play where. Written
+/// `freestyle`, `exact` or `renju` everywhere (flags, files, pages): [`Rule::name`] and its `FromStr` are
 /// the one place a rule is printed and parsed.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
@@ -20,17 +21,32 @@ pub enum Rule {
     Freestyle,
     /// Exactly `k` in a row wins; a longer line does not.
     Exact,
+    /// Renju (RIF): black wins by exactly five and loses by playing a
+    /// forbidden point (a double three, a double four or an overline; see
+    /// [`crate::renju`]); white wins by five or more. Played five in a row.
+    Renju,
 }
 
 impl Rule {
     /// Every rule, freestyle first.
-    pub const ALL: [Rule; 2] = [Rule::Freestyle, Rule::Exact];
+    pub const ALL: [Rule; 3] = [Rule::Freestyle, Rule::Exact, Rule::Renju];
 
-    /// The rule's name: `freestyle` or `exact`.
+    /// The rule's name: `freestyle`, `exact` or `renju`.
     pub const fn name(self) -> &'static str {
         match self {
             Rule::Freestyle => "freestyle",
             Rule::Exact => "exact",
+            Rule::Renju => "renju",
+        }
+    }
+
+    /// Whether a run of `run` stones of `player` wins: exactly `k` for
+    /// exact five and for renju's black, `k` or more otherwise.
+    #[inline]
+    pub const fn wins(self, player: Player, run: usize, k: usize) -> bool {
+        match (self, player) {
+            (Rule::Exact, _) | (Rule::Renju, Player::X) => run == k,
+            _ => run >= k,
         }
     }
 }
@@ -44,12 +60,12 @@ impl std::fmt::Display for Rule {
 impl std::str::FromStr for Rule {
     type Err = String;
 
-    /// `freestyle` or `exact`.
+    /// `freestyle`, `exact` or `renju`.
     fn from_str(s: &str) -> Result<Rule, String> {
         Rule::ALL
             .into_iter()
             .find(|rule| rule.name() == s)
-            .ok_or_else(|| format!("the rule {s:?} is neither freestyle nor exact"))
+            .ok_or_else(|| format!("the rule {s:?} is not freestyle, exact or renju"))
     }
 }
 
@@ -87,6 +103,11 @@ impl Mnk {
                 "{k} in a row cannot fit on a {rows}x{cols} board"
             )));
         }
+        if rule == Rule::Renju && k != 5 {
+            return Err(ParseError::new(format!(
+                "renju is played five in a row, not {k}"
+            )));
+        }
         Ok(Mnk {
             rows: rows as u8,
             cols: cols as u8,
@@ -108,6 +129,11 @@ impl Mnk {
     /// Gomoku where exactly five wins and an overline does not.
     pub fn gomoku_exact() -> Mnk {
         Mnk::new(15, 15, 5, Rule::Exact).expect("15x15 fits")
+    }
+
+    /// Renju on its 15 x 15 board (see [`Rule::Renju`]).
+    pub fn renju() -> Mnk {
+        Mnk::new(15, 15, 5, Rule::Renju).expect("15x15 fits")
     }
 
     /// Tic-tac-toe as a general m,n,k game (see also [`crate::TicTacToe`]).
@@ -189,10 +215,14 @@ impl Mnk {
 
     #[inline]
     fn put(&mut self, point: Point, player: Player) {
+        let forbidden = player == Player::X && self.forbidden(point).is_some();
         self.stones[player.index()].set(point.index());
         self.hash ^= zobrist::stone_key(player, point);
         if self.wins_at(point, player) {
             self.outcome = Some(Outcome::Win(player));
+        } else if forbidden {
+            // Black on a forbidden point loses at once.
+            self.outcome = Some(Outcome::Win(Player::O));
         } else if self.empty().is_empty() {
             self.outcome = Some(Outcome::Draw);
         }
@@ -234,12 +264,82 @@ impl Mnk {
         let cols = self.cols as usize;
         let (row, col) = (point.index() / cols, point.index() % cols);
         DIRECTIONS.iter().any(|&d| {
-            let run = self.run_from(row, col, player, d);
-            match self.rule {
-                Rule::Freestyle => run >= k,
-                Rule::Exact => run == k,
-            }
+            self.rule
+                .wins(player, self.run_from(row, col, player, d), k)
         })
+    }
+
+    /// Under renju, whether a black stone on the empty `point` would be
+    /// forbidden, and why; `None` under the other rules, on a stone, or
+    /// where black makes a five.
+    pub fn forbidden(&self, point: Point) -> Option<Forbidden> {
+        if self.rule != Rule::Renju
+            || point.index() >= self.points()
+            || self.stone(point).is_some()
+            || !self.may_be_forbidden(point)
+        {
+            return None;
+        }
+        let cols = self.cols as usize;
+        self.grid()
+            .forbidden(point.index() % cols, point.index() / cols)
+    }
+
+    /// Every point forbidden to black under renju, in row order (none under
+    /// the other rules), whoever is to move.
+    pub fn forbidden_points(&self) -> Vec<(Point, Forbidden)> {
+        if self.rule != Rule::Renju {
+            return Vec::new();
+        }
+        let mut grid = self.grid();
+        let cols = self.cols as usize;
+        self.empty()
+            .ones()
+            .filter(|&p| self.may_be_forbidden(p))
+            .filter_map(|p| {
+                grid.forbidden(p.index() % cols, p.index() / cols)
+                    .map(|why| (p, why))
+            })
+            .collect()
+    }
+
+    /// A quick bound: a forbidden point has at least four black stones
+    /// within five points along its lines (two threes need four, an
+    /// overline five, two fours six).
+    fn may_be_forbidden(&self, point: Point) -> bool {
+        let cols = self.cols as isize;
+        let (rows, row, col) = (
+            self.rows as isize,
+            (point.index() / cols as usize) as isize,
+            (point.index() % cols as usize) as isize,
+        );
+        let black = &self.stones[Player::X.index()];
+        let mut near = 0;
+        for (dr, dc) in DIRECTIONS {
+            for step in (-5..=5).filter(|&s| s != 0) {
+                let (r, c) = (row + step * dr, col + step * dc);
+                if (0..rows).contains(&r)
+                    && (0..cols).contains(&c)
+                    && black.get((r * cols + c) as usize)
+                {
+                    near += 1;
+                }
+            }
+        }
+        near >= 4
+    }
+
+    /// The stones as the forbidden-point check's grid (x the column, y the
+    /// row).
+    fn grid(&self) -> Grid {
+        let cols = self.cols as usize;
+        let mut grid = Grid::with_size(cols, self.rows as usize);
+        for (player, stone) in [(Player::X, Stone::Black), (Player::O, Stone::White)] {
+            for p in self.stones[player.index()].ones() {
+                grid.set(p.index() % cols, p.index() / cols, stone);
+            }
+        }
+        grid
     }
 }
 

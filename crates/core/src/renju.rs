@@ -40,40 +40,80 @@ pub enum Stone {
 /// The four line directions: across, down, and both diagonals.
 const DIRECTIONS: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
-/// A square board's stones for the forbidden-point check.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The most points a grid holds (20 x 20, as the core's boards).
+pub const MAX_POINTS: usize = 400;
+
+/// A board's stones for the forbidden-point check: a plain array, copied
+/// cheaply, so that the check allocates nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Grid {
-    size: usize,
-    cells: Vec<Stone>,
+    width: usize,
+    height: usize,
+    cells: [Stone; MAX_POINTS],
 }
 
 /// A point of the grid as signed coordinates, so that steps along a line
 /// may leave the board.
 type At = (isize, isize);
 
+/// Points of one line where a stone makes a five: at most a handful.
+#[derive(Clone, Copy)]
+struct Fives {
+    len: usize,
+    at: [At; 8],
+}
+
+impl Fives {
+    fn points(&self) -> &[At] {
+        &self.at[..self.len]
+    }
+}
+
 impl Grid {
-    /// An empty board `size` points wide.
+    /// An empty board `size` points wide and high.
     pub fn new(size: usize) -> Grid {
+        Grid::with_size(size, size)
+    }
+
+    /// An empty board `width` points across and `height` down.
+    ///
+    /// # Panics
+    /// If it holds more than [`MAX_POINTS`] points.
+    pub fn with_size(width: usize, height: usize) -> Grid {
+        assert!(
+            width * height <= MAX_POINTS,
+            "a grid holds {MAX_POINTS} points at most"
+        );
         Grid {
-            size,
-            cells: vec![Stone::Empty; size * size],
+            width,
+            height,
+            cells: [Stone::Empty; MAX_POINTS],
         }
     }
 
-    /// The board's side.
+    /// The board's width (its side when square).
     pub fn size(&self) -> usize {
-        self.size
+        self.width
+    }
+
+    /// The board's height.
+    pub fn height(&self) -> usize {
+        self.height
     }
 
     /// What `(x, y)` holds; `None` off the board.
     pub fn get(&self, (x, y): At) -> Option<Stone> {
-        let n = self.size as isize;
-        ((0..n).contains(&x) && (0..n).contains(&y)).then(|| self.cells[(y * n + x) as usize])
+        ((0..self.width as isize).contains(&x) && (0..self.height as isize).contains(&y))
+            .then(|| self.cells[y as usize * self.width + x as usize])
     }
 
     /// Puts `stone` on `(x, y)`, which must be on the board.
     pub fn set(&mut self, x: usize, y: usize, stone: Stone) {
-        self.cells[y * self.size + x] = stone;
+        assert!(
+            x < self.width && y < self.height,
+            "({x}, {y}) is off the grid"
+        );
+        self.cells[y * self.width + x] = stone;
     }
 
     fn put(&mut self, (x, y): At, stone: Stone) {
@@ -101,8 +141,11 @@ impl Grid {
 
     /// With `p` black: the empty points along `d` where a black stone makes
     /// exactly five with `p` in it.
-    fn five_points(&mut self, p: At, d: At) -> Vec<At> {
-        let mut out = Vec::new();
+    fn five_points(&mut self, p: At, d: At) -> Fives {
+        let mut out = Fives {
+            len: 0,
+            at: [(0, 0); 8],
+        };
         for k in -4isize..=4 {
             let w = (p.0 + k * d.0, p.1 + k * d.1);
             if k == 0 || self.get(w) != Some(Stone::Empty) {
@@ -116,7 +159,8 @@ impl Grid {
                 self.get(q) == Some(Stone::Black)
             });
             if between && self.run(p, d) == 5 {
-                out.push(w);
+                out.at[out.len] = w;
+                out.len += 1;
             }
             self.put(w, Stone::Empty);
         }
@@ -127,7 +171,7 @@ impl Grid {
     /// is a four; two are a straight four (five steps apart, the four
     /// stones between) or two fours in one line.
     fn fours(&mut self, p: At, d: At) -> usize {
-        match self.five_points(p, d).as_slice() {
+        match self.five_points(p, d).points() {
             [] => 0,
             [a, b] if apart(*a, *b) == 5 => 1,
             points => points.len().min(2),
@@ -149,8 +193,7 @@ impl Grid {
                 continue;
             }
             self.put(q, Stone::Black);
-            let straight =
-                matches!(self.five_points(p, d).as_slice(), [a, b] if apart(*a, *b) == 5);
+            let straight = matches!(self.five_points(p, d).points(), [a, b] if apart(*a, *b) == 5);
             self.put(q, Stone::Empty);
             if straight
                 && (depth == 0
@@ -184,7 +227,7 @@ impl Grid {
             return Some(Forbidden::Overline);
         }
         self.put(p, Stone::Black);
-        let fours: Vec<usize> = DIRECTIONS.iter().map(|&d| self.fours(p, d)).collect();
+        let fours = DIRECTIONS.map(|d| self.fours(p, d));
         let why = if fours.iter().sum::<usize>() >= 2 {
             Some(Forbidden::DoubleFour)
         } else {
@@ -203,8 +246,8 @@ impl Grid {
     /// Every point forbidden to black, row by row.
     pub fn forbidden_points(&mut self) -> Vec<(usize, usize, Forbidden)> {
         let mut out = Vec::new();
-        for y in 0..self.size {
-            for x in 0..self.size {
+        for y in 0..self.height {
+            for x in 0..self.width {
                 if let Some(why) = self.forbidden(x, y) {
                     out.push((x, y, why));
                 }
@@ -242,9 +285,9 @@ mod tests {
     /// The grid as rows, for finding and printing cases.
     fn rows(g: &Grid) -> String {
         let mut out = String::new();
-        for y in 0..g.size as isize {
+        for y in 0..g.height as isize {
             out.push_str("            \"");
-            for x in 0..g.size as isize {
+            for x in 0..g.width as isize {
                 out.push(match g.get((x, y)) {
                     Some(Stone::Black) => 'x',
                     Some(Stone::White) => 'o',
@@ -453,7 +496,7 @@ mod tests {
                         };
                         if differs(&mut g) {
                             // Prune: drop each stone that the difference does not need.
-                            let mut p = g.clone();
+                            let mut p = g;
                             for i in 0..p.cells.len() {
                                 let was = p.cells[i];
                                 if was == Stone::Empty {

@@ -56,6 +56,9 @@ const WHITE_TO_MOVE: u64 = 0x5851_F42D_4C95_7F2D;
 /// hash never mix the two).
 const EXACT_FIVE: u64 = 0xD1B5_4A32_D192_ED03;
 
+/// Zobrist key of the game being renju.
+const RENJU: u64 = 0x9E37_79B9_7F4A_7C15;
+
 /// The state code of a colour's stones.
 #[inline]
 pub(crate) fn stone_of(p: Player) -> u8 {
@@ -195,7 +198,11 @@ impl Board {
             counts: [[0; PATTERNS]; 2],
             threats: [[0; THREATS]; 2],
             near: vec![0; CELLS],
-            hash: if rule == Rule::Exact { EXACT_FIVE } else { 0 },
+            hash: match rule {
+                Rule::Freestyle => 0,
+                Rule::Exact => EXACT_FIVE,
+                Rule::Renju => RENJU,
+            },
             history: Vec::with_capacity(MAX_SIZE * MAX_SIZE),
             to_move: Player::X,
             on_board,
@@ -492,7 +499,7 @@ impl Board {
                     j += sign * step;
                 }
             }
-            pattern::is_five(n, self.rule)
+            pattern::is_five(n, pattern::colour_rule(self.rule, usize::from(v - BLACK)))
         })
     }
 
@@ -592,7 +599,7 @@ impl Board {
     fn update(&mut self, i: usize, v: u8) {
         match self.rule {
             Rule::Freestyle => self.update_within::<{ HALF as isize }>(i, v),
-            Rule::Exact => self.update_within::<{ REACH as isize }>(i, v),
+            Rule::Exact | Rule::Renju => self.update_within::<{ REACH as isize }>(i, v),
         }
     }
 

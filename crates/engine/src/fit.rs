@@ -46,6 +46,7 @@ pub fn write_game(out: &mut Vec<u8>, game: &GameRecord) {
     out.push(match game.rule {
         Rule::Freestyle => 0,
         Rule::Exact => 1,
+        Rule::Renju => 2,
     });
     out.push(game.size);
     out.push(game.opening);
@@ -83,6 +84,7 @@ pub fn read_games(bytes: &[u8]) -> Result<Vec<GameRecord>, String> {
         let rule = match head[0] {
             0 => Rule::Freestyle,
             1 => Rule::Exact,
+            2 => Rule::Renju,
             r => return Err(format!("game {n}: unknown rule {r}")),
         };
         let size = head[1];

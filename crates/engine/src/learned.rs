@@ -295,7 +295,9 @@ const fn file_len() -> usize {
 fn rule_slot(rule: Rule) -> usize {
     match rule {
         Rule::Freestyle => 0,
-        Rule::Exact => 1,
+        // Renju's black makes fives as in exact five: its tables until
+        // renju has its own.
+        Rule::Exact | Rule::Renju => 1,
     }
 }
 

@@ -126,16 +126,29 @@ pub const REACH: usize = HALF + 1;
 pub const fn reach(rule: Rule) -> usize {
     match rule {
         Rule::Freestyle => HALF,
-        Rule::Exact => REACH,
+        Rule::Exact | Rule::Renju => REACH,
     }
 }
 
-/// Whether a run of `run` own stones in a line wins under `rule`.
+/// The rule by which `colour` (0 black, 1 white) makes fives under `rule`:
+/// renju's black wins by exactly five like exact five, its white by five or
+/// more like freestyle.
+#[inline]
+pub const fn colour_rule(rule: Rule, colour: usize) -> Rule {
+    match rule {
+        Rule::Renju if colour == 0 => Rule::Exact,
+        Rule::Renju => Rule::Freestyle,
+        rule => rule,
+    }
+}
+
+/// Whether a run of `run` own stones in a line wins under `rule` (a
+/// colour's rule: see [`colour_rule`]).
 #[inline]
 pub const fn is_five(run: usize, rule: Rule) -> bool {
     match rule {
-        Rule::Freestyle => run >= 5,
         Rule::Exact => run == 5,
+        _ => run >= 5,
     }
 }
 
@@ -268,10 +281,12 @@ fn line_of(key: u32, colour: u8) -> Line {
 }
 
 /// Pattern of each colour for every key under `rule`: `[key][colour]`,
-/// 2^16 keys in freestyle, 2^20 under exact five.
+/// 2^16 keys in freestyle, 2^20 under exact five and renju.
 fn build(rule: Rule) -> Vec<[Pattern; 2]> {
-    // Many keys show the same line to a colour, so classify each line once.
-    let mut by_line = vec![None; 3usize.pow(2 * REACH as u32 + 1)];
+    // Many keys show the same line to a colour, so classify each line once
+    // (per colour: under renju the colours' fives differ).
+    let lines = 3usize.pow(2 * REACH as u32 + 1);
+    let mut by_line = vec![None; 2 * lines];
     let keys = 1u32 << (4 * reach(rule));
     let mut out = Vec::with_capacity(keys as usize);
     for key in 0..keys {
@@ -279,7 +294,13 @@ fn build(rule: Rule) -> Vec<[Pattern; 2]> {
         for (c, p) in pair.iter_mut().enumerate() {
             let line = line_of(key, c as u8 + 1);
             let code = line.iter().fold(0usize, |acc, &v| acc * 3 + v as usize);
-            *p = *by_line[code].get_or_insert_with(|| classify(line, rule));
+            let own = colour_rule(rule, c);
+            let memo = if own == colour_rule(rule, 0) {
+                0
+            } else {
+                lines
+            };
+            *p = *by_line[memo + code].get_or_insert_with(|| classify(line, own));
         }
         out.push(pair);
     }
@@ -289,6 +310,8 @@ fn build(rule: Rule) -> Vec<[Pattern; 2]> {
 static FREESTYLE: LazyLock<Vec<[Pattern; 2]>> = LazyLock::new(|| build(Rule::Freestyle));
 // Built only when an exact-five board is first made (2 MB).
 static EXACT: LazyLock<Vec<[Pattern; 2]>> = LazyLock::new(|| build(Rule::Exact));
+// Built only when a renju board is first made (2 MB).
+static RENJU: LazyLock<Vec<[Pattern; 2]>> = LazyLock::new(|| build(Rule::Renju));
 
 /// The pattern `colour` (0 black, 1 white) would make under `rule` at a
 /// point with `key` (its bits beyond [`reach`] zero).
@@ -303,6 +326,7 @@ pub fn pattern_table(rule: Rule) -> &'static [[Pattern; 2]] {
     match rule {
         Rule::Freestyle => &FREESTYLE,
         Rule::Exact => &EXACT,
+        Rule::Renju => &RENJU,
     }
 }
 

@@ -20,10 +20,7 @@ use suite::{five_points, proves_vcf};
 /// Crowded random play near the centre, where threats are common; `None`
 /// if the game ended on the way.
 fn crowded(rule: Rule, rng: &mut ChaCha8Rng) -> Option<Mnk> {
-    let mut game = match rule {
-        Rule::Freestyle => Mnk::gomoku(),
-        Rule::Exact => Mnk::gomoku_exact(),
-    };
+    let mut game = Mnk::new(15, 15, 5, rule).expect("15x15 fits");
     for _ in 0..rng.random_range(8..34) {
         let p = Point::at(rng.random_range(3..12), rng.random_range(3..12), 15);
         if game.stone(p).is_none() {

@@ -34,10 +34,7 @@ fn board(rule: Rule, black: &[(usize, usize)], white: &[(usize, usize)], to_move
 }
 
 fn game(rule: Rule, black: &[(usize, usize)], white: &[(usize, usize)], to_move: Player) -> Mnk {
-    let mut g = match rule {
-        Rule::Freestyle => Mnk::gomoku(),
-        Rule::Exact => Mnk::gomoku_exact(),
-    };
+    let mut g = Mnk::new(15, 15, 5, rule).unwrap();
     for &(x, y) in black {
         g.place(Point::at(y, x, 15), Player::X).unwrap();
     }
@@ -123,6 +120,7 @@ fn an_opponent_six_is_not_blocked() {
                 let pv: Vec<Point> = found.pv.iter().map(|&m| b.point(m)).collect();
                 verify_win(&g, &pv).unwrap();
             }
+            Rule::Renju => unreachable!("not in the loop"),
         }
     }
 }

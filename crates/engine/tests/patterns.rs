@@ -33,11 +33,22 @@ impl Grid {
 
 const STEPS: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
 
-/// Whether a run of `n` stones wins under `rule`.
+/// Whether a run of `n` stones wins under `rule` (a colour's rule).
 fn wins(n: usize, rule: Rule) -> bool {
     match rule {
         Rule::Freestyle => n >= 5,
         Rule::Exact => n == 5,
+        Rule::Renju => unreachable!("each colour has its own rule under renju"),
+    }
+}
+
+/// How `colour` (0 black) makes fives under `rule`: renju's black as in
+/// exact five, its white as in freestyle.
+fn colour_rule(rule: Rule, colour: usize) -> Rule {
+    match (rule, colour) {
+        (Rule::Renju, 0) => Rule::Exact,
+        (Rule::Renju, _) => Rule::Freestyle,
+        (rule, _) => rule,
     }
 }
 
@@ -208,8 +219,14 @@ fn pattern_counts_agree_with_brute_force(rule: Rule, seed: u64) {
                     let own = [BLACK, WHITE][c];
                     let mut pats = [Pattern::Dead; 4];
                     for d in 0..4 {
-                        let want =
-                            brute_pattern(&mut g, rule, own, x as isize, y as isize, STEPS[d]);
+                        let want = brute_pattern(
+                            &mut g,
+                            colour_rule(rule, c),
+                            own,
+                            x as isize,
+                            y as isize,
+                            STEPS[d],
+                        );
                         let got = b.pattern(i, colour, d);
                         assert_eq!(
                             got, want,
@@ -237,6 +254,11 @@ fn freestyle_pattern_counts_agree_with_brute_force() {
 #[test]
 fn exact_five_pattern_counts_agree_with_brute_force() {
     pattern_counts_agree_with_brute_force(Rule::Exact, 7);
+}
+
+#[test]
+fn renju_pattern_counts_agree_with_brute_force() {
+    pattern_counts_agree_with_brute_force(Rule::Renju, 9);
 }
 
 #[test]
@@ -291,7 +313,8 @@ fn incremental_update_equals_full_recount(rule: Rule, seed: u64) {
         // change the rule in mid-game.
         let other = match rule {
             Rule::Freestyle => Rule::Exact,
-            Rule::Exact => Rule::Freestyle,
+            Rule::Exact => Rule::Renju,
+            Rule::Renju => Rule::Freestyle,
         };
         let hash = b.hash();
         b.set_rule(other);
@@ -317,4 +340,9 @@ fn freestyle_incremental_update_equals_full_recount() {
 #[test]
 fn exact_five_incremental_update_equals_full_recount() {
     incremental_update_equals_full_recount(Rule::Exact, 8);
+}
+
+#[test]
+fn renju_incremental_update_equals_full_recount() {
+    incremental_update_equals_full_recount(Rule::Renju, 10);
 }

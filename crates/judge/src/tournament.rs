@@ -221,6 +221,7 @@ pub fn board(rule: Rule) -> Mnk {
     match rule {
         Rule::Freestyle => Mnk::gomoku(),
         Rule::Exact => Mnk::gomoku_exact(),
+        Rule::Renju => Mnk::renju(),
     }
 }
 

@@ -25,11 +25,12 @@ pub fn info(key: &str, value: impl fmt::Display) -> String {
     format!("INFO {key} {value}")
 }
 
-/// `INFO rule N`: the rule's bits (0 freestyle, 1 exactly five).
+/// `INFO rule N`: the rule's bits (0 freestyle, 1 exactly five, 4 renju).
 pub fn info_rule(rule: Rule) -> String {
     let bits = match rule {
         Rule::Freestyle => 0,
         Rule::Exact => 1,
+        Rule::Renju => 4,
     };
     info("rule", bits)
 }

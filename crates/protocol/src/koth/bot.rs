@@ -126,6 +126,7 @@ fn empty(rule: Rule) -> Mnk {
     match rule {
         Rule::Freestyle => Mnk::gomoku(),
         Rule::Exact => Mnk::gomoku_exact(),
+        Rule::Renju => Mnk::renju(),
     }
 }
 

@@ -1,0 +1,3 @@
+//! Helpers shared by the core's tests.
+
+pub mod renju_brute;
