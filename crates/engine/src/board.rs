@@ -8,6 +8,7 @@
 //! counts) change by the difference, so the search never recounts the
 //! board.
 
+use inarow_core::renju::{Forbidden, Grid, Stone};
 use inarow_core::{Player, Point, Rule, zobrist};
 
 use crate::learned::{Learned, PointEntry};
@@ -407,6 +408,89 @@ impl Board {
     pub fn learned_point(&self, i: usize, colour: Player) -> [i32; 2] {
         let entry = self.info_of[self.combo[colour.index()][i] as usize];
         [i32::from(entry.mine), i32::from(entry.theirs)]
+    }
+
+    /// Under renju, why a black stone on grid point `i` would be forbidden
+    /// (RIF, decided by the core's check); `None` under the other rules, on
+    /// a stone, or where black makes five. Only points whose own lines
+    /// could make two threes, two fours or six (a three-three, four-three
+    /// or flex-four threat, or a long run) are checked in full.
+    pub fn forbidden(&self, i: usize) -> Option<Forbidden> {
+        if self.rule != Rule::Renju || self.cells[i] != EMPTY {
+            return None;
+        }
+        let suspect = matches!(
+            self.threat(i, Player::X),
+            Threat::Three3 | Threat::Four3 | Threat::Flex4
+        ) || self.black_run(i) >= 6;
+        if !suspect {
+            return None;
+        }
+        let (x, y) = self.xy(i);
+        self.grid().forbidden(x, y)
+    }
+
+    /// Whether `colour` may not play grid point `i`: black on a forbidden
+    /// point under renju.
+    #[inline]
+    pub fn is_forbidden_to(&self, i: usize, colour: Player) -> bool {
+        colour == Player::X && self.rule == Rule::Renju && self.forbidden(i).is_some()
+    }
+
+    /// Whether `colour` has an empty point of exactly threat `t` that it
+    /// may play: under renju black's forbidden points make no threat.
+    #[inline]
+    pub fn has_threat(&self, colour: Player, t: Threat) -> bool {
+        self.threat_count(colour, t) > 0
+            && (colour == Player::O
+                || self.rule != Rule::Renju
+                || self.find_playable(colour, t).is_some())
+    }
+
+    /// The first empty point (in board order) of exactly threat `t` that
+    /// `colour` may play.
+    pub fn find_playable(&self, colour: Player, t: Threat) -> Option<usize> {
+        if self.threat_count(colour, t) == 0 {
+            return None;
+        }
+        self.on_board.iter().map(|&i| i as usize).find(|&i| {
+            self.cells[i] == EMPTY
+                && self.threat(i, colour) == t
+                && !self.is_forbidden_to(i, colour)
+        })
+    }
+
+    /// The longest run of black stones a black stone on `i` would join.
+    fn black_run(&self, i: usize) -> usize {
+        DIRS.iter()
+            .map(|&step| {
+                let mut n = 1;
+                for sign in [-1isize, 1] {
+                    let mut j = i as isize + sign * step;
+                    while self.cells[j as usize] == BLACK {
+                        n += 1;
+                        j += sign * step;
+                    }
+                }
+                n
+            })
+            .max()
+            .unwrap_or(1)
+    }
+
+    /// The stones as the core's forbidden-point grid; walls block lines as
+    /// white stones do.
+    fn grid(&self) -> Grid {
+        let mut grid = Grid::new(self.size);
+        for &k in &self.on_board {
+            let (x, y) = self.xy(usize::from(k));
+            match self.cells[usize::from(k)] {
+                BLACK => grid.set(x, y, Stone::Black),
+                EMPTY => {}
+                _ => grid.set(x, y, Stone::White),
+            }
+        }
+        grid
     }
 
     /// Number of (empty point, direction) pairs where `colour` has pattern `p`.

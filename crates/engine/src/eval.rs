@@ -12,7 +12,7 @@
 //! the mover's counted 1.2 times; the tuned weights were fitted to the
 //! results of self-play games (`examples/tune.rs`, docs/engine.md).
 
-use inarow_core::Player;
+use inarow_core::{Player, Rule};
 
 use crate::board::Board;
 use crate::learned::{Learned, MASK_THREATS, MASKS, Tables};
@@ -195,7 +195,7 @@ pub fn decided(b: &Board, ply: usize) -> Option<i32> {
     if their_fives >= 2 {
         return Some(loss_in(ply + 2));
     }
-    if their_fives == 0 && b.threat_count(me, Threat::Flex4) > 0 {
+    if their_fives == 0 && b.has_threat(me, Threat::Flex4) {
         return Some(win_in(ply + 3));
     }
     None
@@ -226,6 +226,11 @@ pub fn three_three_wins(b: &Board, ply: usize) -> Option<i32> {
 #[inline]
 fn unanswered_fork(b: &Board, ply: usize, fork: Threat) -> Option<i32> {
     let me = b.to_move();
+    // Renju's black may find the flex four's point forbidden later: its
+    // forks are left to the search.
+    if me == Player::X && b.rule() == Rule::Renju {
+        return None;
+    }
     let wins = b.threat_count(me, fork) > 0 && no_four_to_come(b, me.opponent());
     wins.then(|| win_in(ply + 5))
 }

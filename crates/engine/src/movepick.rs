@@ -180,11 +180,11 @@ pub fn answer(b: &Board, three_three: bool) -> Answer {
             .expect("a counted five point");
         return Answer::Five(f);
     }
-    if b.threat_count(opp, Threat::Flex4) > 0 {
+    // Under renju black's forbidden points threaten nothing.
+    if b.has_threat(opp, Threat::Flex4) {
         return Answer::Three;
     }
-    if (b.threat_count(opp, Threat::Four3) > 0
-        || (three_three && b.threat_count(opp, Threat::Three3) > 0))
+    if (b.has_threat(opp, Threat::Four3) || (three_three && b.has_threat(opp, Threat::Three3)))
         && no_four_to_come(b, me)
     {
         return Answer::Fork;
@@ -288,8 +288,9 @@ pub fn is_forcing(b: &Board, i: usize) -> bool {
 
 /// Fills `out` with the moves of a node that must give `answer` (every
 /// candidate when it is [`Answer::Free`]), unordered: the search orders
-/// them by its own numbers. The board is changed while testing defences
-/// and restored.
+/// them by its own numbers. Under renju black's forbidden points are left
+/// out (a five to block on one leaves no move: the node is lost). The
+/// board is changed while testing defences and restored.
 pub fn generate(b: &mut Board, answer: Answer, out: &mut MoveList) {
     out.clear();
     let me = b.to_move();
@@ -300,17 +301,21 @@ pub fn generate(b: &mut Board, answer: Answer, out: &mut MoveList) {
         return;
     }
     match answer {
-        Answer::Five(f) => out.push(f, 0),
+        Answer::Five(f) => {
+            if !b.is_forbidden_to(f, me) {
+                out.push(f, 0);
+            }
+        }
         Answer::Free => {
             for k in 0..b.points().len() {
                 let i = usize::from(b.points()[k]);
-                if b.is_empty(i) && b.is_near(i) {
+                if b.is_empty(i) && b.is_near(i) && !b.is_forbidden_to(i, me) {
                     out.push(i, 0);
                 }
             }
             if out.is_empty() {
                 // Stones nowhere near (only walls): any empty point.
-                if let Some(i) = b.empty_points().next() {
+                if let Some(i) = b.empty_points().find(|&i| !b.is_forbidden_to(i, me)) {
                     out.push(i, 0);
                 }
             }
@@ -318,7 +323,7 @@ pub fn generate(b: &mut Board, answer: Answer, out: &mut MoveList) {
         Answer::Three => {
             for k in 0..b.points().len() {
                 let i = usize::from(b.points()[k]);
-                if !b.is_empty(i) || !b.is_near(i) {
+                if !b.is_empty(i) || !b.is_near(i) || b.is_forbidden_to(i, me) {
                     continue;
                 }
                 let own_four = b.threat(i, me) >= Threat::Block4;
@@ -337,6 +342,7 @@ pub fn generate(b: &mut Board, answer: Answer, out: &mut MoveList) {
                 // can reach three points from the nearest stone.
                 if !b.is_empty(i)
                     || (b.threat(i, me) < Threat::Block3 && b.threat(i, opp) < Threat::Block3)
+                    || b.is_forbidden_to(i, me)
                 {
                     continue;
                 }

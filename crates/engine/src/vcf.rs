@@ -83,6 +83,10 @@ impl Vcf {
                 return false;
             }
             let f = b.find_threat(opp, Threat::Five).expect("five point");
+            if b.is_forbidden_to(f, me) {
+                // Renju's black cannot block there.
+                return false;
+            }
             match b.threat(f, me) {
                 // The block is a flex four or double four: won at once.
                 Threat::Flex4 => {
@@ -93,9 +97,8 @@ impl Vcf {
                 _ => Some(f),
             }
         } else {
-            if b.threat_count(me, Threat::Flex4) > 0 {
-                self.line
-                    .push(b.find_threat(me, Threat::Flex4).expect("flex four point"));
+            if let Some(i) = b.find_playable(me, Threat::Flex4) {
+                self.line.push(i);
                 return true;
             }
             None
@@ -130,6 +133,12 @@ impl Vcf {
                 b.undo();
                 continue;
             };
+            if b.is_forbidden_to(block, opp) {
+                // Renju's black must block on a forbidden point: it loses.
+                b.undo();
+                self.line.push(i);
+                return true;
+            }
             b.play_unchecked(block);
             self.line.push(i);
             self.line.push(block);
@@ -152,7 +161,8 @@ impl Vcf {
 
 /// Fills `out` with the empty points where `me` makes a four (a block four
 /// or a four-three) and `keep` agrees, four-threes first, and returns how
-/// many; points beyond the array's length are left out. The caller's array
+/// many (never renju's black forbidden points); points beyond the array's
+/// length are left out. The caller's array
 /// keeps threat searches free of allocation.
 #[inline]
 pub(crate) fn gather_fours(
@@ -164,7 +174,11 @@ pub(crate) fn gather_fours(
     let mut n = 0;
     for i in b.empty_points() {
         let t = b.threat(i, me);
-        if (t == Threat::Block4 || t == Threat::Four3) && keep(i, t) && n < out.len() {
+        if (t == Threat::Block4 || t == Threat::Four3)
+            && keep(i, t)
+            && n < out.len()
+            && !b.is_forbidden_to(i, me)
+        {
             out[n] = i as u16;
             if t == Threat::Four3 {
                 out.swap(0, n);

@@ -36,6 +36,10 @@ impl<E: Evaluator> Tree<E> {
         if b.threat_count(opp, Threat::Five) > 0 {
             // One five point (two were decided above): the block is forced.
             let f = b.find_threat(opp, Threat::Five).expect("a counted five");
+            if b.is_forbidden_to(f, me) {
+                // Renju's black cannot block: the five comes next.
+                return crate::score::loss_in(ply + 2);
+            }
             self.play(b, f, ply);
             let s = -self.vcf::<PV>(b, ply + 1, -beta, -alpha, fours);
             self.take_back(b, f);
