@@ -145,21 +145,31 @@ fn info_rule_sets_exact_five_for_this_game_and_the_next() {
         )),
         ["OK", block, "OK", block]
     );
-    // Back to freestyle, and renju: one error line, then exact five.
+    // Back to freestyle; renju, where the brain is black (its stone comes
+    // first) and six is forbidden to it; caro (8): one error line, then
+    // the rule of the lower bits.
     assert_eq!(
         play(&format!("START 15\n{FAST}INFO rule 1\nINFO rule 0\n")),
         ["OK", win]
     );
     for renju in [4, 5] {
-        let lines = play(&format!("START 15\n{FAST}INFO rule {renju}\n"));
-        assert_eq!(lines.len(), 3, "{lines:?}");
         assert_eq!(
-            lines[1],
-            format!(
-                "ERROR rule {renju} is not supported (only freestyle 0 and exact five 1): playing exact five"
-            )
+            play(&format!("START 15\n{FAST}INFO rule {renju}\n")),
+            ["OK", block]
         );
-        assert_eq!(lines[2], block);
+    }
+    for (caro, playing, answer) in [(8, "freestyle", win), (9, "exact five", block)] {
+        let lines = play(&format!("START 15\n{FAST}INFO rule {caro}\n"));
+        assert_eq!(
+            lines,
+            [
+                "OK".to_string(),
+                format!(
+                    "ERROR rule {caro} is not supported (only freestyle 0, exact five 1 and renju 4): playing {playing}"
+                ),
+                answer.to_string()
+            ]
+        );
     }
     // A rule changed in mid-game applies to the stones already there: the
     // brain (field 1) has six in a row, a finished game in freestyle only.
@@ -174,6 +184,61 @@ fn info_rule_sets_exact_five_for_this_game_and_the_next() {
     assert_eq!(lines[2], "ERROR the game is already over");
     let answer = xy(&lines[3]);
     assert!(answer.0 < 15 && answer.1 < 15, "{lines:?}");
+}
+
+/// Renju's colours come from the order of the stones: the brain is white
+/// when the opponent's stone comes first, and white's six wins.
+#[test]
+fn under_renju_the_brain_plays_the_colour_its_stones_are() {
+    let white = "BOARD\n0,14,2\n3,7,1\n3,9,2\n4,7,1\n4,9,2\n5,7,1\n5,9,2\n7,7,1\n6,9,2\n\
+                 8,7,1\n14,0,2\n2,9,1\n14,14,2\nDONE\n";
+    let lines = session(&format!("START 15\n{FAST}INFO rule 4\n{white}END\n"));
+    assert_eq!(lines, ["OK", "6,7"]);
+    // Black's double four at 7,7 wins under exact five and is forbidden
+    // under renju.
+    let double_four = "BOARD\n7,4,1\n7,3,2\n7,5,1\n3,7,2\n7,6,1\n7,9,2\n4,7,1\n9,7,2\n\
+                       5,7,1\n0,14,2\n6,7,1\n14,14,2\nDONE\n";
+    let exact = session(&format!("START 15\n{FAST}INFO rule 1\n{double_four}END\n"));
+    assert_eq!(exact, ["OK", "7,7"]);
+    let renju = session(&format!("START 15\n{FAST}INFO rule 4\n{double_four}END\n"));
+    assert_eq!(renju.len(), 2, "{renju:?}");
+    assert_ne!(renju[1], "7,7");
+}
+
+/// `YXBOARD` sets a position without an answer; `YXSHOWFORBID` lists
+/// black's forbidden points as `xxyy` when black is to move under renju.
+#[test]
+fn yxboard_and_yxshowforbid() {
+    // Black's double three at 7,7; white's stones along the top edge.
+    let double_three = "YXBOARD\n7,5,1\n0,0,2\n7,6,1\n1,0,2\n5,7,1\n3,0,2\n6,7,1\n5,0,2\nDONE\n";
+    let lines = session(&format!(
+        "YXSHOWFORBID\nSTART 15\nYXSHOWFORBID\nINFO rule 4\n{double_three}YXSHOWFORBID\n\
+         INFO rule 0\nYXSHOWFORBID\nINFO rule 4\nYXSHOWFORBID\n\
+         YXBOARD\n7,5,1\n0,0,2\n7,6,1\n1,0,2\n5,7,1\n3,0,2\n6,7,1\nDONE\nYXSHOWFORBID\n\
+         YXBOARD\n7,5\nDONE\nYXBOARD\n7,5,1\n7,5,2\nDONE\nEND\n"
+    ));
+    assert_eq!(
+        lines,
+        [
+            "ERROR no board yet: send START first",
+            "OK",
+            "FORBID .",
+            "FORBID 0707.",
+            "FORBID .",
+            "FORBID 0707.",
+            // Seven stones: white is to move.
+            "FORBID .",
+            "ERROR YXBOARD line \"7,5\": expected x,y,field",
+            "ERROR YXBOARD: point 7,5 is already taken",
+        ]
+    );
+    // After YXBOARD the brain plays on from the position.
+    let lines = session(&format!(
+        "START 15\n{FAST}INFO rule 4\n{double_three}TURN 7,9\nEND\n"
+    ));
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    let (x, y) = xy(&lines[1]);
+    assert!((x, y) != (7, 7) && (x, y) != (7, 9), "{lines:?}");
 }
 
 #[test]
@@ -193,7 +258,7 @@ fn bad_input_gets_one_error_line_each_and_the_brain_goes_on() {
             "ERROR INFO timeout_turn needs a whole number",
         ),
         ("INFO rule 1", ""),
-        ("INFO rule 4", "ERROR rule 4 is not supported"),
+        ("INFO rule 8", "ERROR rule 8 is not supported"),
         ("INFO rule 0", ""),
         ("INFO timeout_turn 100", ""),
         ("TURN 15,0", "ERROR point 15,0 is off the board"),

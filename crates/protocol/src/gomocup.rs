@@ -11,6 +11,10 @@
 //!   board and named once; a brain sees only valid blocks.
 //! * Every malformed or impossible command gets one `ERROR <reason>` line;
 //!   unknown commands get `UNKNOWN <command>`.
+//! * Of the Yixin-board extensions, `YXBOARD` (a `BOARD` block that sets
+//!   the position without thinking; no answer unless it is refused) and
+//!   `YXSHOWFORBID` (`FORBID `, black's forbidden points as `xxyy` when
+//!   black is to move under renju, then `.`) are read here.
 
 use std::io::{self, BufRead, Write};
 
@@ -92,6 +96,17 @@ pub trait Brain {
     fn info(&mut self, info: Info) -> Result<(), String>;
     /// `ABOUT`: `name="...", version="...", ...`.
     fn about(&self) -> String;
+    /// `YXBOARD`: this position, stones in the order played (own stones
+    /// are the side to move's), set without thinking.
+    fn set_position(&mut self, stones: &[(Point, Field)]) -> Result<(), String> {
+        let _ = stones;
+        Err("not supported by this brain".into())
+    }
+    /// `YXSHOWFORBID`: the points where the side to move may not play
+    /// (renju's black), in row order.
+    fn forbidden_points(&mut self) -> Result<Vec<Point>, String> {
+        Err("YXSHOWFORBID is not supported by this brain".into())
+    }
 }
 
 /// What one command produced.
@@ -194,11 +209,13 @@ fn block<T>(
     problem.map_or(Ok(items), Err)
 }
 
-/// `BOARD`: `x,y,field` lines up to `DONE`.
-fn board_block<B: Brain + ?Sized>(
-    brain: &mut B,
+/// `BOARD` (or `YXBOARD`, named `name`): `x,y,field` lines up to `DONE`,
+/// each point on the board and named once.
+fn position_block(
+    name: &str,
+    size: Option<usize>,
     more: &mut dyn FnMut() -> Option<String>,
-) -> Output {
+) -> Result<(usize, Vec<(Point, Field)>), String> {
     let read = |line: &str| match line
         .rsplit_once(',')
         .map(|(xy, f)| (parse_xy(xy), f.trim()))
@@ -207,28 +224,64 @@ fn board_block<B: Brain + ?Sized>(
             "1" => Ok((xy, Field::Own)),
             "2" => Ok((xy, Field::Opponent)),
             "3" => Ok((xy, Field::Wall)),
-            _ => Err(format!("BOARD line {line:?}: field must be 1, 2 or 3")),
+            _ => Err(format!("{name} line {line:?}: field must be 1, 2 or 3")),
         },
-        _ => Err(format!("BOARD line {line:?}: expected x,y,field")),
+        _ => Err(format!("{name} line {line:?}: expected x,y,field")),
     };
-    let stones = match block("BOARD", more, read) {
-        Ok(s) => s,
-        Err(e) => return error(e),
-    };
+    let stones = block(name, more, read)?;
+    let size = size.ok_or(NO_BOARD)?;
+    let xys: Vec<(usize, usize)> = stones.iter().map(|&(xy, _)| xy).collect();
+    let points = distinct(&xys, size).map_err(|e| format!("{name}: {e}"))?;
+    Ok((
+        size,
+        points
+            .into_iter()
+            .zip(stones.iter().map(|&(_, f)| f))
+            .collect(),
+    ))
+}
+
+/// `BOARD`: the position, then the brain's move.
+fn board_block<B: Brain + ?Sized>(
+    brain: &mut B,
+    more: &mut dyn FnMut() -> Option<String>,
+) -> Output {
+    match position_block("BOARD", brain.size(), more) {
+        Ok((size, stones)) => decided(brain.board(&stones), size),
+        Err(e) => error(e),
+    }
+}
+
+/// `YXBOARD`: the position, set without an answer.
+fn yxboard_block<B: Brain + ?Sized>(
+    brain: &mut B,
+    more: &mut dyn FnMut() -> Option<String>,
+) -> Output {
+    match position_block("YXBOARD", brain.size(), more).and_then(|(_, stones)| {
+        brain
+            .set_position(&stones)
+            .map_err(|e| format!("YXBOARD: {e}"))
+    }) {
+        Ok(()) => Output::Lines(Vec::new()),
+        Err(e) => error(e),
+    }
+}
+
+/// `YXSHOWFORBID`: `FORBID ` and each point as `xxyy`, then `.`.
+fn show_forbidden<B: Brain + ?Sized>(brain: &mut B) -> Output {
     let Some(size) = brain.size() else {
         return error(NO_BOARD);
     };
-    let xys: Vec<(usize, usize)> = stones.iter().map(|&(xy, _)| xy).collect();
-    match distinct(&xys, size) {
-        Ok(points) => {
-            let stones: Vec<(Point, Field)> = points
-                .into_iter()
-                .zip(stones.iter().map(|&(_, f)| f))
-                .collect();
-            decided(brain.board(&stones), size)
-        }
-        Err(e) => error(format!("BOARD: {e}")),
-    }
+    lines(brain.forbidden_points().map(|points| {
+        let listed: String = points
+            .iter()
+            .map(|p| {
+                let (x, y) = p.xy(size);
+                format!("{x:02}{y:02}")
+            })
+            .collect();
+        vec![format!("FORBID {listed}.")]
+    }))
 }
 
 /// `SWAP2BOARD`: stones in move order (black, white, black, white, black)
@@ -319,6 +372,8 @@ fn command<B: Brain + ?Sized>(
             },
         },
         "BOARD" => board_block(brain, more),
+        "YXBOARD" => yxboard_block(brain, more),
+        "YXSHOWFORBID" => show_forbidden(brain),
         "SWAP2BOARD" => swap2_block(brain, more),
         "TAKEBACK" => match (brain.size(), parse_xy(rest)) {
             (None, _) => error(NO_BOARD),
@@ -465,6 +520,23 @@ mod tests {
     fn commands_before_start_need_a_board() {
         let (out, _) = session("BEGIN\nTURN 1,1\nTAKEBACK x\nRESTART\nBOARD\nDONE\nEND\n");
         assert_eq!(out, "ERROR no board yet: send START first\n".repeat(5));
+    }
+
+    #[test]
+    fn yixin_commands_a_brain_does_not_know_get_one_error_line() {
+        let (out, _) = session(
+            "YXSHOWFORBID\nSTART 15\nYXBOARD\n1,1,1\nDONE\nYXSHOWFORBID\nYXBOARD\n1,1\nDONE\nEND\n",
+        );
+        assert_eq!(
+            out.lines().collect::<Vec<_>>(),
+            [
+                "ERROR no board yet: send START first",
+                "OK",
+                "ERROR YXBOARD: not supported by this brain",
+                "ERROR YXSHOWFORBID is not supported by this brain",
+                "ERROR YXBOARD line \"1,1\": expected x,y,field",
+            ]
+        );
     }
 
     #[test]

@@ -3,19 +3,23 @@
 //! share one protocol loop. The adapter lives with its front, not in the
 //! engine, so the engine stays free of wire formats.
 //!
-//! The brain's own stones are kept as black and the opponent's as white: in
-//! freestyle and exact five the colours differ only in who moves, and the
-//! brain is always the side to move when asked to think.
+//! In freestyle and exact five the brain's own stones are kept as black and
+//! the opponent's as white: there the colours differ only in who moves, and
+//! the brain is always the side to move when asked to think. Under renju
+//! the colours are the real ones: the brain is black after `BEGIN`, white
+//! after a `TURN` on an empty board, and in a `BOARD` or `YXBOARD` block
+//! the first stone's owner is black (as Rapfi reads it).
 //!
 //! Decisions where the protocol leaves room:
 //! * Board sizes 5 to 20 are accepted.
 //! * `INFO rule` sets the rule from then on, for the game in progress and
 //!   every later one (`START` and `RESTART` keep it, as managers send it
-//!   once): bit 1 (exactly five wins) plays exact five, no bit freestyle;
-//!   bit 2 (continuous game) changes nothing here. Renju (bit 4) and any
-//!   higher bit are answered with one `ERROR` line and exact five is
-//!   played: renju's black wins only with exactly five, the nearest rule
-//!   this brain knows (it knows no forbidden moves).
+//!   once): bit 4 plays renju, bit 1 (exactly five wins) exact five, no bit
+//!   freestyle; bit 2 (continuous game) changes nothing here. A higher bit
+//!   (caro, 8) is answered with one `ERROR` line and the rule of the lower
+//!   bits is played.
+//! * `YXSHOWFORBID` lists black's forbidden points when black is to move
+//!   under renju (black is to move when the colours have as many stones).
 //! * `BOARD` field 3 (a stone of a finished line in a continuous game) takes
 //!   the point out of play for both sides.
 
@@ -27,7 +31,7 @@ use inarow_protocol::gomocup::{Brain, Decision, Field, Info, Swap2Move};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use inarow_engine::board::Board;
+use inarow_engine::board::{Board, Cell};
 use inarow_engine::opening;
 use inarow_engine::search::{Found, Limits, Options, Searcher};
 use inarow_engine::time::{self, Clock};
@@ -64,6 +68,8 @@ pub struct Pbrain {
     time_left: Option<Duration>,
     rule: Rule,
     max_memory: Option<usize>,
+    /// The brain's colour: black except as renju's white.
+    me: Player,
 }
 
 fn no_board() -> String {
@@ -83,6 +89,7 @@ impl Pbrain {
             time_left: None,
             rule: Rule::Freestyle,
             max_memory: None,
+            me: Player::X,
         }
     }
 
@@ -98,7 +105,7 @@ impl Pbrain {
         self.board.as_mut().ok_or_else(no_board)
     }
 
-    /// Thinks for the brain (black, the side to move) and plays the move.
+    /// Thinks for the brain (the side to move) and plays the move.
     fn think(&mut self) -> Result<Decision, String> {
         let budget = self.budget();
         let b = self.board.as_mut().ok_or_else(no_board)?;
@@ -108,15 +115,76 @@ impl Pbrain {
         if b.empty_count() == 0 {
             return Err("the board is full".into());
         }
-        b.set_to_move(Player::X);
+        b.set_to_move(self.me);
         let found = self.searcher.search(b, Limits::time(budget));
         let point = b.point(found.best);
         b.play_unchecked(found.best);
-        b.set_to_move(Player::X);
+        b.set_to_move(self.me);
         Ok(Decision {
             point,
             message: self.settings.messages.then(|| message(&found)),
         })
+    }
+
+    /// The position of a `BOARD` or `YXBOARD` block: the brain's colour
+    /// (renju's black is the first stone's owner) and the board.
+    fn position(&mut self, stones: &[(Point, Field)]) -> Result<Board, String> {
+        let first = stones.iter().find(|&&(_, f)| f != Field::Wall);
+        self.me = match first {
+            Some(&(_, Field::Opponent)) if self.rule == Rule::Renju => Player::O,
+            _ => Player::X,
+        };
+        let me = self.me;
+        let mut b = self.fresh(stones.iter().map(|&(p, field)| {
+            let stone = match field {
+                Field::Own => Some(me),
+                Field::Opponent => Some(me.opponent()),
+                Field::Wall => None,
+            };
+            (p, stone)
+        }))?;
+        b.set_to_move(me);
+        Ok(b)
+    }
+
+    /// After a change of rule: under renju the colours become the real
+    /// ones (the brain white if the opponent has more stones), under the
+    /// others the brain's stones are black again.
+    fn recolour(&mut self) -> Result<(), String> {
+        let Some(b) = self.board.as_ref() else {
+            return Ok(());
+        };
+        let count = |colour| {
+            b.points()
+                .iter()
+                .filter(|&&i| b.cell(usize::from(i)) == Cell::Stone(colour))
+                .count()
+        };
+        let (own, theirs) = (count(self.me), count(self.me.opponent()));
+        let me = if self.rule == Rule::Renju && own < theirs {
+            Player::O
+        } else {
+            Player::X
+        };
+        let old = self.me;
+        let stones: Vec<(Point, Option<Player>)> = b
+            .history()
+            .iter()
+            .map(|&i| {
+                let i = usize::from(i);
+                let stone = match b.cell(i) {
+                    Cell::Stone(c) if c == old => Some(me),
+                    Cell::Stone(_) => Some(me.opponent()),
+                    _ => None,
+                };
+                (b.point(i), stone)
+            })
+            .collect();
+        self.me = me;
+        let mut fresh = self.fresh(stones)?;
+        fresh.set_to_move(me);
+        self.board = Some(fresh);
+        Ok(())
     }
 
     /// A new board of the current size with `stones` placed in order (a
@@ -148,6 +216,7 @@ impl Brain for Pbrain {
     fn start(&mut self, size: usize) -> Result<(), String> {
         let b = Board::with_rule(size, self.rule).map_err(|e| e.to_string())?;
         self.board = Some(b);
+        self.me = Player::X;
         self.searcher.clear();
         Ok(())
     }
@@ -156,28 +225,27 @@ impl Brain for Pbrain {
         if self.board()?.stones() > 0 {
             return Err("BEGIN needs an empty board".into());
         }
+        self.me = Player::X;
         self.think()
     }
 
     fn turn(&mut self, point: Point) -> Result<Decision, String> {
-        let b = self.board()?;
+        let renju = self.rule == Rule::Renju;
+        let b = self.board.as_mut().ok_or_else(no_board)?;
+        if renju && b.stones() == 0 {
+            // The opponent opened: it is black.
+            self.me = Player::O;
+            b.set_to_move(Player::X);
+        }
         let i = b.index_of(point).map_err(|e| e.to_string())?;
         let (x, y) = b.xy(i);
-        b.place(x, y, Player::O).map_err(|e| e.to_string())?;
+        b.place(x, y, self.me.opponent())
+            .map_err(|e| e.to_string())?;
         self.think()
     }
 
     fn board(&mut self, stones: &[(Point, Field)]) -> Result<Decision, String> {
-        let b = self
-            .fresh(stones.iter().map(|&(p, field)| {
-                let stone = match field {
-                    Field::Own => Some(Player::X),
-                    Field::Opponent => Some(Player::O),
-                    Field::Wall => None,
-                };
-                (p, stone)
-            }))
-            .map_err(|e| format!("BOARD: {e}"))?;
+        let b = self.position(stones).map_err(|e| format!("BOARD: {e}"))?;
         self.board = Some(b);
         self.think()
     }
@@ -218,6 +286,7 @@ impl Brain for Pbrain {
     }
 
     fn take_back(&mut self, point: Point) -> Result<(), String> {
+        let me = self.me;
         let b = self.board()?;
         let i = b.index_of(point).map_err(|e| e.to_string())?;
         if b.is_empty(i) {
@@ -225,7 +294,7 @@ impl Brain for Pbrain {
             return Err(format!("no stone on {x},{y} to take back"));
         }
         b.remove(i);
-        b.set_to_move(Player::X);
+        b.set_to_move(me);
         Ok(())
     }
 
@@ -254,21 +323,59 @@ impl Brain for Pbrain {
                 }
             }
             Info::Rule(n) => {
-                // Bit 1 exactly five; bit 2 (continuous) does not matter here.
-                let exact = n & !2 != 0;
-                self.rule = if exact { Rule::Exact } else { Rule::Freestyle };
+                // Bit 4 renju, bit 1 exactly five; bit 2 (continuous) does
+                // not matter here.
+                self.rule = if n & 4 != 0 {
+                    Rule::Renju
+                } else if n & 1 != 0 {
+                    Rule::Exact
+                } else {
+                    Rule::Freestyle
+                };
                 if let Some(b) = self.board.as_mut() {
                     b.set_rule(self.rule);
                 }
-                if n & !3 != 0 {
+                self.recolour()?;
+                if n & !7 != 0 {
                     return Err(format!(
-                        "rule {n} is not supported (only freestyle 0 and exact five 1): playing exact five"
+                        "rule {n} is not supported (only freestyle 0, exact five 1 and renju 4): playing {}",
+                        match self.rule {
+                            Rule::Freestyle => "freestyle",
+                            Rule::Exact => "exact five",
+                            Rule::Renju => "renju",
+                        }
                     ));
                 }
             }
             Info::GameType(_) => {}
         }
         Ok(())
+    }
+
+    fn set_position(&mut self, stones: &[(Point, Field)]) -> Result<(), String> {
+        let b = self.position(stones)?;
+        self.board = Some(b);
+        Ok(())
+    }
+
+    fn forbidden_points(&mut self) -> Result<Vec<Point>, String> {
+        let b = self.board.as_ref().ok_or_else(no_board)?;
+        let count = |colour| {
+            b.points()
+                .iter()
+                .filter(|&&i| b.cell(usize::from(i)) == Cell::Stone(colour))
+                .count()
+        };
+        // Black moves when the colours have as many stones.
+        if count(Player::X) != count(Player::O) {
+            return Ok(Vec::new());
+        }
+        Ok(b.points()
+            .iter()
+            .map(|&i| usize::from(i))
+            .filter(|&i| b.forbidden(i).is_some())
+            .map(|i| b.point(i))
+            .collect())
     }
 
     fn about(&self) -> String {
