@@ -130,6 +130,7 @@ fn games(args: GamesArgs) -> anyhow::Result<()> {
         .collect();
     let mut bytes = fit::games_header();
     let mut tally = [0usize; 3];
+    let mut forbidden = 0;
     let mut failed = None;
     in_order(
         &mut workers,
@@ -150,6 +151,7 @@ fn games(args: GamesArgs) -> anyhow::Result<()> {
                 moves,
             };
             fit::write_game(&mut bytes, &record);
+            forbidden += usize::from(game.forbidden.is_some());
             tally[match game.result {
                 GameResult::Win => 0,
                 GameResult::Draw => 1,
@@ -164,8 +166,13 @@ fn games(args: GamesArgs) -> anyhow::Result<()> {
                     ));
                     return ControlFlow::Break(());
                 }
+                let lost = if rule == Rule::Renju {
+                    format!(" ({forbidden} by a black stone on a forbidden point)")
+                } else {
+                    String::new()
+                };
                 println!(
-                    "{done} games: black won {}, drawn {}, white won {}",
+                    "{done} games: black won {}, drawn {}, white won {}{lost}",
                     tally[0], tally[1], tally[2]
                 );
             }

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
-use inarow_core::{GameResult, Point};
+use inarow_core::{GameResult, Point, Rule};
 use inarow_files::write_atomic;
 use inarow_judge::shard::{self, Shard};
 use inarow_match::part::{GameRow, PairRecord, Part, mark, xy};
@@ -66,8 +66,8 @@ pub struct Args {
     /// The board's side.
     #[arg(long, default_value_t = 15)]
     pub size: usize,
-    /// The rule: freestyle (five or more wins) or exact (exactly five);
-    /// `--exact` is `--rule exact`.
+    /// The rule: freestyle (five or more wins), exact (exactly five) or
+    /// renju; `--exact` is `--rule exact`.
     #[command(flatten)]
     pub rule: crate::args::RuleArgs,
     /// Seed for the generated openings.
@@ -307,6 +307,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         summary.illegal,
         summary.longest.as_millis(),
     );
+    if args.rule.rule() == Rule::Renju {
+        println!(
+            "black stones on forbidden points: {} games lost by one",
+            summary.forbidden
+        );
+    }
     Ok(())
 }
 

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use inarow_core::renju::Forbidden;
 use inarow_core::{Game, GameResult, Mnk, Player, Point, Rule};
 use inarow_engine::player::board_of;
 use inarow_engine::search::{Limits, Searcher};
@@ -21,6 +22,9 @@ pub struct MatchGame {
     /// Why the loser gave no move, when it could not answer (rather than
     /// answering with an illegal one): for the front to say.
     pub failure: Option<String>,
+    /// Under renju, why black's last stone was forbidden, when the game
+    /// ended by it (white won).
+    pub forbidden: Option<Forbidden>,
 }
 
 /// One side of a match: the engine itself, or another engine driven over
@@ -85,6 +89,7 @@ pub fn play_match_game(
         illegal: false,
         longest: Duration::ZERO,
         failure: None,
+        forbidden: None,
     };
     let first_colour = if first_is_black { Player::X } else { Player::O };
     while game.outcome().is_none() {
@@ -97,7 +102,14 @@ pub fn play_match_game(
         let legal = match answer {
             Ok((p, took)) => {
                 record.longest = record.longest.max(took);
-                game.play(p).is_ok().then_some(p)
+                let forbidden = if mover == Player::X {
+                    game.forbidden(p)
+                } else {
+                    None
+                };
+                let legal = game.play(p).is_ok().then_some(p);
+                record.forbidden = legal.and(forbidden);
+                legal
             }
             Err(why) => {
                 record.failure = Some(why);
@@ -171,5 +183,49 @@ mod tests {
             }
         }
         assert!(decisive > 0);
+    }
+
+    /// Plays the points it is given, in order.
+    struct Scripted(Vec<Point>);
+
+    impl Contender for Scripted {
+        fn new_game(&mut self) {}
+        fn think(&mut self, _: &Mnk, _: &[Point], _: Limits) -> Result<(Point, Duration), String> {
+            if self.0.is_empty() {
+                return Err("out of moves".into());
+            }
+            Ok((self.0.remove(0), Duration::ZERO))
+        }
+    }
+
+    #[test]
+    fn a_black_stone_on_a_forbidden_point_loses_and_says_why() {
+        // Black's double three at row 7, column 7 after this opening.
+        let at = |r, c| Point::at(r, c, 15);
+        let opening = [
+            at(5, 7),
+            at(0, 0),
+            at(6, 7),
+            at(0, 2),
+            at(7, 5),
+            at(0, 4),
+            at(7, 6),
+            at(0, 6),
+        ];
+        let limits = Limits::nodes(1);
+        for (rule, lost) in [(Rule::Renju, true), (Rule::Freestyle, false)] {
+            let mut black = Scripted(vec![at(7, 7), at(14, 14)]);
+            let mut white = Scripted(vec![at(0, 8), at(0, 10)]);
+            let g = play_match_game(&mut black, &mut white, true, &opening, 15, rule, limits);
+            if lost {
+                assert_eq!(g.forbidden, Some(Forbidden::DoubleThree));
+                assert_eq!((g.result, g.illegal), (GameResult::Loss, false));
+                assert_eq!(g.moves, [at(7, 7)]);
+            } else {
+                // Freestyle: the same point is a move like any other.
+                assert_eq!(g.forbidden, None);
+                assert!(g.moves.len() > 1);
+            }
+        }
     }
 }

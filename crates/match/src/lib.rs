@@ -98,6 +98,8 @@ pub struct Summary {
     pub by_pair: stats::Pairs,
     /// Games lost by an illegal or missing move.
     pub illegal: usize,
+    /// Games black lost by a stone on a forbidden point (renju).
+    pub forbidden: usize,
     /// The longest think of the match.
     pub longest: Duration,
 }
@@ -199,6 +201,7 @@ pub fn play_match<E>(
             for (g, a_black) in games.iter().zip([true, false]) {
                 summary.tally.add(g.result);
                 summary.illegal += usize::from(g.illegal);
+                summary.forbidden += usize::from(g.forbidden.is_some());
                 summary.longest = summary.longest.max(g.longest);
                 let played = Played {
                     pair: k,
