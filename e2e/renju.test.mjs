@@ -68,6 +68,12 @@ test("renju: an SGF with RU[Renju] loads as renju, black's double three is cross
 
 test("renju: an SGF with an unknown rule is refused in one line, the board kept", async (page) => {
   await openAnalysis(page);
+  // Renju on an empty board: stones go down and come off as under any rule.
+  await page.selectOption("#an-rule", "renju");
+  await page.click(at("an-board", 7, 7));
+  assert((await stonesOn(page)).join(" ") === "7,7,B", `renju's first stone: ${await stonesOn(page)}`);
+  await page.click("#an-clear");
+  assert((await stonesOn(page)).length === 0, "clear under renju");
   await page.fill("#an-text", DOUBLE_THREE);
   await page.click("#an-load");
   await page.waitForFunction(() => document.querySelector("#an-at").textContent === "8 of 8");
@@ -113,4 +119,21 @@ test("renju: chosen for a game against the engine, its rule said; the game's cro
   }, stones);
   assert((await crosses(page, "gomoku-board")).join(" ") === "7,7 double three", `play crosses: ${await crosses(page, "gomoku-board")}`);
   await shot(page, "renju-play-1400-light");
+});
+
+test("renju: a review of a game black lost on a forbidden point charts white's win there", async (page) => {
+  await openAnalysis(page);
+  // Black plays H8, its double three, as move 9: white wins.
+  await page.fill("#an-text", DOUBLE_THREE.replace(/\)$/, ";B[hh])"));
+  await page.click("#an-load");
+  await page.waitForFunction(() => document.querySelector("#an-at").textContent === "9 of 9");
+  await page.selectOption("#an-review-ms", "100");
+  await page.click("#an-review");
+  await page.waitForFunction(() => /^Reviewed/.test(document.querySelector("#an-review-status").textContent), null, { timeout: 60000 });
+  assert(/^Reviewed 10 of 10/.test(await page.$eval("#an-review-status", (e) => e.textContent)), "the review stopped early");
+  assert(await page.$eval("#an-error", (e) => e.textContent) === "", `review error: ${await page.$eval("#an-error", (e) => e.textContent)}`);
+  const nine = await page.$eval('#an-chart circle[data-move="9"] title', (t) => t.textContent);
+  assert(/after move 9: black 0%/.test(nine), `position 9: ${nine}`);
+  const marked = await page.$$eval("#an-moves li.blunder", (ls) => ls.map((l) => l.dataset.n));
+  assert(marked.includes("9"), `the forbidden move is not marked: ${marked}`);
 });

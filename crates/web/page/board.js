@@ -38,6 +38,7 @@ export function winningLine(stones) {
 /** The winning line through the last stone under `rule` (exactly five under exact five, and for renju's black), or []. */
 export function winLine(stones, rule) {
   const line = winningLine(stones);
+  if (!line.length) return line;
   const exact = rule === "exact" || (rule === "renju" && stones[stones.length - 1][2] === "B");
   return exact && line.length !== 5 ? [] : line;
 }
