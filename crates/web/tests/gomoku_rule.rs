@@ -137,7 +137,7 @@ fn renju_lets_white_take_blacks_forbidden_point_and_the_engine_lose_on_one() {
     assert_eq!(view["phase"], "over", "{view}");
     assert_eq!(
         view["note"],
-        "The engine (black) played H8, a double three forbidden under renju: you win."
+        "The engine (black) played H8, forbidden under renju (double three): you win."
     );
     let sgf = black.sgf().unwrap();
     assert!(sgf.contains("RU[Renju]") && sgf.contains("RE[W+]"), "{sgf}");

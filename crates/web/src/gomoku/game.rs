@@ -137,7 +137,7 @@ fn colour_name(p: Player) -> &'static str {
 }
 
 /// A rule as the page's SGF names it in `RU[...]`.
-pub fn sgf_rule(rule: Rule) -> &'static str {
+fn sgf_rule(rule: Rule) -> &'static str {
     match rule {
         Rule::Freestyle => "Freestyle",
         Rule::Exact => "Exact",
@@ -362,7 +362,7 @@ impl Game {
                 (Some((why, p)), _) => {
                     let (x, y) = p.xy(self.size);
                     format!(
-                        "The engine (black) played {}, a {why} forbidden under renju: you win.",
+                        "The engine (black) played {}, forbidden under renju ({why}): you win.",
                         point_name(x, y, self.size)
                     )
                 }
