@@ -101,7 +101,7 @@ test("gomoku: coordinates, thinking, move list, numbers, PV, take back, SGF, new
   // SGF download of the game so far.
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#gomoku-sgf")]);
   const sgf = readFileSync(await download.path(), "utf8");
-  assert(sgf.startsWith("(;FF[4]GM[4]CA[UTF-8]SZ[15]AP[inarow serve]"), `SGF ${sgf}`);
+  assert(sgf.startsWith("(;FF[4]GM[4]CA[UTF-8]SZ[15]RU[Freestyle]AP[inarow serve]"), `SGF ${sgf}`);
   assert((sgf.match(/;[BW]\[[a-o]{2}\]/g) || []).length === 4, `SGF stones ${sgf}`);
 
   // New game mid-game asks; saying no keeps the game.
@@ -265,7 +265,7 @@ test("gomoku: a 9x9 game against the engine", async (page) => {
   assert(moves.length === before + 2 && moves.every((m) => /^[A-HJ][1-9] /.test(m)), `move list ${moves}`);
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#gomoku-sgf")]);
   const sgf = readFileSync(await download.path(), "utf8");
-  assert(sgf.startsWith("(;FF[4]GM[4]CA[UTF-8]SZ[9]AP[inarow serve]"), `SGF ${sgf}`);
+  assert(sgf.startsWith("(;FF[4]GM[4]CA[UTF-8]SZ[9]RU[Freestyle]AP[inarow serve]"), `SGF ${sgf}`);
   assert((sgf.match(/;[BW]\[[a-i]{2}\]/g) || []).length === before + 2, `SGF stones ${sgf}`);
   for (const look of LOOKS) {
     await lookAs(page, look);

@@ -1,6 +1,7 @@
 // Unit tests of the page's game records (crates/web/page/record.js), run in
 // node as the browser runs the file: SGF collections, variations, set-up
-// stones, passes and escapes; PSQ; refusals in one line; SGF written back.
+// stones, passes and escapes; PSQ; refusals in one line; SGF written back;
+// rules read and written (RU).
 import { readFileSync } from "node:fs";
 import { assert, test } from "./harness.mjs";
 
@@ -49,9 +50,29 @@ test("records: bad records are refused in one line", async () => {
   }
 });
 
-test("records: the board written as SGF reads back as the same game", async () => {
+test("records: the board written as SGF reads back as the same game under the same rule", async () => {
   const moves = [[7, 7, "B"], [8, 7, "W"], [19, 0, "B"]];
   const sgf = toSgf(20, moves);
-  assert(sgf.startsWith("(;FF[4]GM[4]CA[UTF-8]SZ[20]AP[inarow serve analysis];B[hh];W[ih];B[ta])"), sgf);
+  assert(sgf.startsWith("(;FF[4]GM[4]CA[UTF-8]SZ[20]RU[Freestyle]AP[inarow serve analysis];B[hh];W[ih];B[ta])"), sgf);
   same(parseRecord(sgf)[0].moves, moves, "read back");
+  for (const [rule, written] of [["freestyle", "RU[Freestyle]"], ["exact", "RU[Exact]"], ["renju", "RU[Renju]"]]) {
+    const text = toSgf(15, moves.slice(0, 2), rule);
+    assert(text.includes(`SZ[15]${written}AP[`), text);
+    same(parseRecord(text)[0].rule, rule, `${rule} read back`);
+  }
+});
+
+test("records: an SGF's rule, by name in any case or by Gomocup's number; an unknown rule refused", async () => {
+  for (const [ru, rule] of [
+    ["Renju", "renju"], ["RENJU", "renju"], [" renju ", "renju"], ["4", "renju"],
+    ["Freestyle", "freestyle"], ["gomoku", "freestyle"], ["0", "freestyle"],
+    ["Exact", "exact"], ["standard", "exact"], ["1", "exact"],
+  ]) {
+    same(parseSgf(`(;FF[4]SZ[15]RU[${ru}];B[hh])`)[0].rule, rule, `RU[${ru}]`);
+  }
+  same(parseSgf("(;SZ[15];B[hh])")[0].rule, undefined, "no RU: no rule");
+  for (const ru of ["caro", "8", "Swap2 renju", ""]) {
+    const why = refusal(`(;FF[4]SZ[15]RU[${ru}];B[hh])`);
+    assert(why === `game 1: the rule RU[${ru}] is not one the page plays (freestyle, exact five, renju)`, `RU[${ru}]: ${why}`);
+  }
 });

@@ -6,6 +6,8 @@ import { winLine } from "./board.js";
 
 /** The status of an answer refused because the engine is busy with another analysis. */
 const BUSY = 503;
+/** The status of a position refused (a bad one, or a game already over). */
+const BAD = 400;
 
 /** One question to the engine; asked again while the engine is busy with another and `still()` holds. */
 export async function askEngine(body, still) {
@@ -68,7 +70,8 @@ export async function keepAnalysing(question, still, { asking, answered }) {
 /**
  * Black's winning chance after the first `n` of `moves` ([x, y, colour])
  * on a board of `size` under `rule`, or null (no position the engine
- * answers): a five made is decided without asking.
+ * answers): a five made is decided without asking, and black's stone on a
+ * point renju forbids is a loss.
  */
 export async function evaluate(moves, n, { size, rule }, ms, still) {
   const stones = moves.slice(0, n);
@@ -76,9 +79,25 @@ export async function evaluate(moves, n, { size, rule }, ms, still) {
   const asked = apiStones(stones);
   if (asked.error) return null;
   if (stones.length >= size * size) return 0.5;
-  const r = await askEngine({ size, rule, stones: asked.stones, lines: 1, ms }, still);
+  let r;
+  try {
+    r = await askEngine({ size, rule, stones: asked.stones, lines: 1, ms }, still);
+  } catch (e) {
+    // Under renju black's last stone may have stood on a forbidden point: white won there.
+    if (e.status === BAD && rule === "renju" && await fouled(stones, size)) return 0;
+    throw e;
+  }
   const c = winChance(r.lines[0]);
   return r.to_move === "black" ? c : 1 - c;
+}
+
+/** Whether the last of `stones` is black's on a point renju forbade it (the server says which). */
+async function fouled(stones, size) {
+  const last = stones[stones.length - 1];
+  const before = apiStones(stones.slice(0, -1));
+  if (!last || last[2] !== "B" || before.error || before.toMove !== "B") return false;
+  const r = await api("POST", "/api/position", { size, rule: "renju", stones: before.stones });
+  return r.forbidden.some((f) => f.point[0] === last[0] && f.point[1] === last[1]);
 }
 
 /**

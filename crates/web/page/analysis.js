@@ -2,8 +2,8 @@
 // game record, analysed by the engine with more time until stopped; a
 // review of a whole game as a chart. The game against the engine can be
 // brought here.
-import { $, el, showError } from "./common.js";
-import { Goban, aheadStone, lineAhead, pointName, stoneDot, winLine } from "./board.js";
+import { $, api, el, showError } from "./common.js";
+import { Goban, aheadStone, forbiddenLine, forbiddenMark, lineAhead, pointName, stoneDot, winLine } from "./board.js";
 import { apiStones, evaluate, keepAnalysing, scoreShort, scoreText, winChance, worstMoves } from "./analyse.js";
 import { MAX_RECORD, parseRecord, toSgf } from "./record.js";
 import { reviewChart } from "./charts.js";
@@ -16,6 +16,8 @@ const an = {
   running: false, gen: 0, result: null, hover: null,
   review: null, // {gen, busy, evals: [black's win chance | null per position], ms}
   games: [],
+  forbidden: new Map(), // under renju with black to move: point key → why it is forbidden to black
+  posGen: 0, // the question about the rule's forbidden points now standing
 };
 const board = new Goban("an-board", "an-numbers", "inarow-an-numbers", anClick);
 const anName = (p) => pointName(p, an.size);
@@ -43,7 +45,27 @@ function positionChanged() {
   an.hover = null;
   showError("an-error", null);
   drawAnalysis();
+  refreshForbidden();
   if (an.running) analyseLoop();
+}
+
+/** Asks the server for black's forbidden points of the shown position (renju, black to move); the marks follow. */
+async function refreshForbidden() {
+  const gen = ++an.posGen;
+  const had = an.forbidden.size;
+  an.forbidden = new Map();
+  if (had) drawAnalysis();
+  if (an.rule !== "renju") return;
+  const asked = apiStones(anShown());
+  if (asked.error || asked.toMove !== "B") return;
+  try {
+    const r = await api("POST", "/api/position", { size: an.size, rule: an.rule, stones: asked.stones });
+    if (gen !== an.posGen) return;
+    an.forbidden = new Map(r.forbidden.map((f) => [f.point[0] + "," + f.point[1], f.why]));
+    drawAnalysis();
+  } catch (e) {
+    if (gen === an.posGen) showError("an-error", e);
+  }
 }
 
 function anClick(x, y) {
@@ -55,6 +77,8 @@ function anClick(x, y) {
     const blacks = shown.filter((s) => s[2] === "B").length;
     const place = $("an-place").value;
     const colour = place === "black" ? "B" : place === "white" ? "W" : blacks === shown.length - blacks ? "B" : "W";
+    const why = colour === "B" && an.forbidden.get(x + "," + y);
+    if (why) return showError("an-error", forbiddenLine(why, anName([x, y])));
     shown.push([x, y, colour]);
   }
   an.moves = shown;
@@ -87,6 +111,7 @@ function drawAnalysis() {
         const q = pv.get(key);
         return { child: aheadStone(q), label: `move ${q.n} of the line` };
       }
+      if (an.forbidden.has(key)) return forbiddenMark(an.forbidden.get(key));
       if (!cands.has(key)) return null;
       const { l, k } = cands.get(key);
       return {
@@ -102,7 +127,7 @@ function drawAnalysis() {
   $("an-first").disabled = $("an-prev").disabled = an.cursor === 0;
   $("an-last").disabled = $("an-next").disabled = an.cursor === an.moves.length;
   $("an-undo").disabled = an.cursor === 0;
-  $("an-sgf").href = "data:application/x-go-sgf;charset=utf-8," + encodeURIComponent(toSgf(an.size, an.moves));
+  $("an-sgf").href = "data:application/x-go-sgf;charset=utf-8," + encodeURIComponent(toSgf(an.size, an.moves, an.rule));
   drawLines();
   drawMoves();
   drawReview();
@@ -240,6 +265,8 @@ function showGame(k) {
   const g = an.games[k];
   an.size = g.size;
   $("an-size").value = g.size;
+  // A record naming its rule is shown under it; one naming none, under the rule chosen.
+  if (g.rule) { an.rule = g.rule; $("an-rule").value = g.rule; }
   an.moves = g.moves.slice();
   an.cursor = an.moves.length;
   an.review = null;

@@ -35,11 +35,22 @@ export function winningLine(stones) {
   return [];
 }
 
-/** The winning line through the last stone under `rule` (exactly five under exact five), or []. */
+/** The winning line through the last stone under `rule` (exactly five under exact five, and for renju's black), or []. */
 export function winLine(stones, rule) {
   const line = winningLine(stones);
-  return rule === "exact" && line.length !== 5 ? [] : line;
+  if (!line.length) return line;
+  const exact = rule === "exact" || (rule === "renju" && stones[stones.length - 1][2] === "B");
+  return exact && line.length !== 5 ? [] : line;
 }
+
+/** The line that refuses black's stone on a forbidden point, as the server words it. */
+export const forbiddenLine = (why, name) => `forbidden to black under renju: ${why} at ${name}`;
+
+/** A point forbidden to black under renju, drawn as renju boards mark it: a small cross. */
+export const forbiddenMark = (why) => ({
+  child: el("span", { class: "forbidden", "data-why": why, title: `forbidden to black: ${why}` }),
+  label: `forbidden to black (${why})`,
+});
 
 /** A stone's colour as a dot in a list. */
 export const stoneDot = (colour) => el("span", { class: "dot " + (colour === "B" ? "b" : "w") });

@@ -1,7 +1,7 @@
 // Gomoku against the engine: the Swap2 opening, play, the engine's thoughts,
 // hints.
 import { $, api, el, showError } from "./common.js";
-import { Goban, aheadStone, lineAhead, other, pointName, stoneDot, winLine } from "./board.js";
+import { Goban, aheadStone, forbiddenMark, lineAhead, other, pointName, stoneDot, winLine } from "./board.js";
 import { apiStones, askEngine, scoreText } from "./analyse.js";
 
 /** The game on show as the server sent it, the points marked in the opening, the hint standing. */
@@ -14,6 +14,12 @@ const gname = (p) => pointName(p, gsize());
 export const stonesOf = (s) => s.stones.map((st) => [st.x, st.y, st.colour]);
 for (let n = 5; n <= 20; n++) $("gomoku-size").append(el("option", n === 15 ? { value: n, selected: "" } : { value: n }, `${n}x${n}`));
 const IN_PROGRESS = ["opening", "answer", "colour", "thinking", "play"];
+/** What wins under each rule, after the opening. */
+const RULE_TEXT = {
+  freestyle: "five or more in a row wins",
+  exact: "exactly five in a row wins (six or more do not)",
+  renju: "under renju black wins by exactly five and may not play a double three, a double four or an overline (such points are crossed while black is to move), and white wins by five or more",
+};
 
 async function gomokuAction(path, body) {
   try {
@@ -68,18 +74,21 @@ export function drawGomoku(s) {
   const stones = stonesOf(s);
   const taken = new Set(stones.map(([x, y]) => x + "," + y));
   const over = s.phase === "over" && !s.resigned;
-  $("gomoku-rule-text").textContent = s.rule === "exact" ? "exactly five in a row wins (six or more do not)" : "five or more in a row wins";
+  $("gomoku-rule-text").textContent = RULE_TEXT[s.rule] || RULE_TEXT.freestyle;
   $("gomoku-rule-text").dataset.rule = s.rule || "freestyle";
   // The principal variation after the move played, in the colours that would play it.
   const t = s.thought;
   const engine = t ? engineColour(s, t) : "W";
   const pv = t && s.phase !== "thinking" && s.phase !== "over" ? lineAhead(t.pv.slice(1), other(engine), taken) : new Map();
+  // Black's forbidden points under renju, while black is to move (the server says which).
+  const forbidden = new Map((s.forbidden || []).map((f) => [f.x + "," + f.y, f.why]));
   const open = s.phase === "opening" || s.phase === "answer" || (s.phase === "play" && s.to_move === s.person);
   board.draw(stones, {
     win: over ? winLine(stones, s.rule) : [],
     mark: (key) => {
       const m = gomoku.marked.findIndex(([x, y]) => x + "," + y === key);
       if (m >= 0) return { child: el("span", { class: "stone marked" }, m ? "W" : "B") };
+      if (forbidden.has(key)) return forbiddenMark(forbidden.get(key));
       return pv.has(key) ? { child: aheadStone(pv.get(key)) } : null;
     },
     open: (stone) => open && !stone,

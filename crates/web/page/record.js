@@ -1,10 +1,24 @@
 // Game records: SGF (ours, c-gomoku-cli's, Piskvork's) and Piskvork's PSQ,
-// read into games of moves ([x, y, "B"|"W"] in order) and written as SGF.
+// read into games of moves ([x, y, "B"|"W"] in order) and written as SGF;
+// an SGF's rule (RU) read and written too.
 // No page in here: node runs it as it is (e2e/record.test.mjs).
 /** The largest record read: a file of more bytes, or a text of more characters, is refused. */
 export const MAX_RECORD = 1 << 20;
 
-/** The games of an SGF collection: [{size, moves, name}], main lines only. */
+/**
+ * The rules an SGF's RU names, by the lower-cased name: ours as we write
+ * them, the common English names, and c-gomoku-cli's numbers (Gomocup's
+ * rule codes: 0 freestyle, 1 exactly five, 4 renju).
+ */
+const SGF_RULES = {
+  freestyle: "freestyle", free: "freestyle", gomoku: "freestyle", 0: "freestyle",
+  exact: "exact", standard: "exact", 1: "exact",
+  renju: "renju", 4: "renju",
+};
+/** A rule as our SGF writes it in RU. */
+const SGF_RULE_NAMES = { freestyle: "Freestyle", exact: "Exact", renju: "Renju" };
+
+/** The games of an SGF collection: [{size, moves, name, rule}] (rule only where RU names one), main lines only. */
 export function parseSgf(text) {
   let i = 0;
   const fail = (why) => { throw new Error(`SGF: ${why} (character ${i + 1})`); };
@@ -80,8 +94,14 @@ function sgfGame(nodes, number) {
       if (k === "B" || k === "W") put(values[0], k);
     }
   }
+  let rule;
+  if (info.RU !== undefined) {
+    rule = SGF_RULES[info.RU.trim().toLowerCase()];
+    // A rule we do not play is said, never read as freestyle.
+    if (!rule) throw new Error(`game ${number}: the rule RU[${info.RU.slice(0, 40)}] is not one the page plays (freestyle, exact five, renju)`);
+  }
   const names = info.PB || info.PW ? `${info.PB || "?"} (black) – ${info.PW || "?"} (white)` : info.GN || `game ${number}`;
-  return { size, moves, name: `${names}${info.RE ? ", " + info.RE : ""}` };
+  return { size, moves, name: `${names}${info.RE ? ", " + info.RE : ""}`, rule };
 }
 
 /** Piskvork's PSQ: a header `Piskvorky WxH, ...`, then `x,y,time` lines from 1, black first. */
@@ -112,8 +132,8 @@ export function parseRecord(text) {
   throw new Error("not a game record: an SGF starts with (; and a PSQ with Piskvorky");
 }
 
-/** `moves` ([x, y, colour]) on a board of `size` as SGF, in the judge's form. */
-export function toSgf(size, moves) {
+/** `moves` ([x, y, colour]) on a board of `size` under `rule` as SGF, in the judge's form with the rule as the server writes it. */
+export function toSgf(size, moves, rule = "freestyle") {
   const p = ([x, y]) => String.fromCharCode(97 + x, 97 + y);
-  return `(;FF[4]GM[4]CA[UTF-8]SZ[${size}]AP[inarow serve analysis]${moves.map((m) => `;${m[2]}[${p(m)}]`).join("")})\n`;
+  return `(;FF[4]GM[4]CA[UTF-8]SZ[${size}]RU[${SGF_RULE_NAMES[rule]}]AP[inarow serve analysis]${moves.map((m) => `;${m[2]}[${p(m)}]`).join("")})\n`;
 }

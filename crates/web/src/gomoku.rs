@@ -1,4 +1,4 @@
-//! Gomoku (15x15 by default, 5x5 to 20x20; freestyle or exact five) against
+//! Gomoku (15x15 by default, 5x5 to 20x20; freestyle, exact five or renju) against
 //! the engine, through the Swap2 opening
 //! of the king-of-the-hill spec (`inarow_core::swap2`): the opener places
 //! two black stones and one white; the answerer takes black, places a white
@@ -10,6 +10,8 @@
 //!   answer is applied only if the game it was asked about is still the
 //!   one on the board.
 
+use inarow_core::renju::Forbidden;
+use inarow_core::{Game as _, Mnk, Player, Point};
 use inarow_engine::score::{WIN, is_decided};
 use serde::Serialize;
 
@@ -53,9 +55,51 @@ impl Decided {
     }
 }
 
+/// Column letters as the page names them (no I), for boards up to 20.
+const COLS: &[u8; 20] = b"ABCDEFGHJKLMNOPQRSTU";
+
+/// A point's name as the page writes it (board.js's `pointName`): its
+/// column letter, then its row counted from the bottom, `H8` the centre of
+/// 15x15; so that a refusal names the point the person sees.
+pub fn point_name(x: usize, y: usize, size: usize) -> String {
+    format!("{}{}", COLS[x] as char, size - y)
+}
+
+/// Black's forbidden points on `board` when black is to move under renju,
+/// as (x, y) and why; empty otherwise (white plays anywhere, and the page
+/// marks the points only for the side they bind).
+pub fn forbidden_to_move(board: &Mnk) -> Vec<((usize, usize), Forbidden)> {
+    if board.turn_by_count() != Player::X {
+        return Vec::new();
+    }
+    let size = board.cols();
+    board
+        .forbidden_points()
+        .into_iter()
+        .map(|(p, why)| (p.xy(size), why))
+        .collect()
+}
+
+/// The one line that refuses black's stone on a forbidden point.
+pub fn forbidden_line(why: Forbidden, p: Point, size: usize) -> String {
+    let (x, y) = p.xy(size);
+    format!(
+        "forbidden to black under renju: {why} at {}",
+        point_name(x, y, size)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn points_are_named_as_the_page_names_them() {
+        assert_eq!(point_name(7, 7, 15), "H8");
+        assert_eq!(point_name(8, 0, 15), "J15");
+        assert_eq!(point_name(0, 19, 20), "A1");
+        assert_eq!(point_name(19, 0, 20), "U20");
+    }
 
     #[test]
     fn a_decided_score_reads_as_plies_to_the_end() {

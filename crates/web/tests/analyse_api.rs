@@ -146,7 +146,7 @@ async fn bad_positions_get_400_with_one_line() {
     }
     // Malformed bodies: an unknown rule, a negative point, an unknown field.
     for body in [
-        r#"{"stones": [], "rule": "renju"}"#,
+        r#"{"stones": [], "rule": "caro"}"#,
         r#"{"stones": [[-1, 0]]}"#,
         r#"{"stones": [[1, 0, 2]]}"#,
         r#"{"stones": [], "depth": 3}"#,

@@ -300,7 +300,7 @@ async fn take_back_resign_and_sgf_before_a_game_and_in_the_opening_are_refused()
     assert_eq!(status, StatusCode::OK);
     let text = text.as_str().unwrap();
     assert!(
-        text.starts_with("(;FF[4]GM[4]CA[UTF-8]SZ[15]AP[inarow serve]"),
+        text.starts_with("(;FF[4]GM[4]CA[UTF-8]SZ[15]RU[Freestyle]AP[inarow serve]"),
         "{text}"
     );
     assert!(!text.contains("RE["), "{text}");
@@ -427,12 +427,13 @@ async fn the_rule_is_chosen_with_a_new_game() {
     let (status, body) = post(
         &t,
         "/api/gomoku/new",
-        r#"{"opener":"you","time_ms":50,"rule":"renju"}"#,
+        r#"{"opener":"you","time_ms":50,"rule":"caro"}"#,
     )
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(
-        error_of(&body).contains("unknown variant `renju`"),
+        error_of(&body)
+            .contains("unknown variant `caro`, expected one of `freestyle`, `exact`, `renju`"),
         "{body}"
     );
     // The game refused left the exact game as it was.
@@ -489,7 +490,7 @@ async fn the_board_size_is_chosen_with_a_new_game() {
     assert_eq!(status, StatusCode::OK);
     let sgf = sgf.as_str().unwrap();
     assert!(
-        sgf.starts_with("(;FF[4]GM[4]CA[UTF-8]SZ[9]AP[inarow serve]"),
+        sgf.starts_with("(;FF[4]GM[4]CA[UTF-8]SZ[9]RU[Freestyle]AP[inarow serve]"),
         "{sgf}"
     );
 

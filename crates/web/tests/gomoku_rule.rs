@@ -1,6 +1,8 @@
-//! The page's gomoku game under either rule, driven through `gomoku::Game`
+//! The page's gomoku game under each rule, driven through `gomoku::Game`
 //! with the engine's moves given (so the stones are known): a six ends a
-//! freestyle game and does not end an exact-five game.
+//! freestyle game and does not end an exact-five game; under renju black's
+//! forbidden points are listed while black is to move, the person's click
+//! on one is refused, and the engine's move there loses.
 
 use inarow_core::{Point, Rule};
 use inarow_engine::player::Thought;
@@ -56,4 +58,101 @@ fn a_six_wins_in_freestyle_only() {
     // No five: the engine (white) is to move.
     assert_eq!(exact.view()["phase"], "thinking", "{}", exact.view());
     assert_eq!(exact.view()["rule"], "exact");
+}
+
+/// A renju game where black has (5,7), (6,7), (7,5) and (7,6): H8, (7,7),
+/// is a double three. The engine opens (5,7), (6,7) and white (0,0); the
+/// person takes black (`person_black`) or places white (0,2) and takes
+/// white. Returns the game with white to move when the person is black (the engine's
+/// move not yet given) and black (the engine) to move otherwise.
+fn double_three(person_black: bool) -> (Game, u64) {
+    let mut game = Game::default();
+    game.new_game(false, 100, Rule::Renju, SIZE).unwrap();
+    let id = game.view()["game_id"].as_u64().unwrap();
+    game.done(id, Done::Opened([at(5, 7), at(6, 7), at(0, 0)]));
+    if person_black {
+        game.answer(Answer::Black).unwrap();
+        for (white, black) in [((14, 14), (7, 5)), ((14, 12), (7, 6))] {
+            game.done(id, moved(white.0, white.1));
+            game.click(black.0, black.1).unwrap();
+        }
+    } else {
+        game.answer(Answer::White { x: 0, y: 2 }).unwrap();
+        for (black, white) in [((7, 5), (14, 14)), ((7, 6), (14, 12))] {
+            game.done(id, moved(black.0, black.1));
+            game.click(white.0, white.1).unwrap();
+        }
+    }
+    (game, id)
+}
+
+fn forbidden(game: &Game) -> Vec<serde_json::Value> {
+    game.view()["forbidden"].as_array().unwrap().clone()
+}
+
+#[test]
+fn renju_refuses_the_persons_forbidden_point_and_lists_them_for_black_only() {
+    let (mut game, id) = double_three(true);
+    // White (the engine) to move: nothing is marked.
+    assert_eq!(game.view()["to_move"], "white", "{}", game.view());
+    assert_eq!(forbidden(&game), Vec::<serde_json::Value>::new());
+    game.done(id, moved(14, 10));
+    let view = game.view();
+    assert_eq!(view["to_move"], "black", "{view}");
+    assert_eq!(view["rule"], "renju");
+    assert_eq!(
+        forbidden(&game),
+        vec![serde_json::json!({"x": 7, "y": 7, "why": "double three"})]
+    );
+    let refused = game.click(7, 7).unwrap_err();
+    assert!(refused.bad_input);
+    assert_eq!(
+        refused.message,
+        "forbidden to black under renju: double three at H8"
+    );
+    assert_eq!(game.view(), view, "a refused click changed the game");
+    // Any other point is black's to play.
+    game.click(7, 8).unwrap();
+    assert_eq!(game.view()["phase"], "thinking");
+    assert_eq!(forbidden(&game), Vec::<serde_json::Value>::new());
+}
+
+#[test]
+fn renju_lets_white_take_blacks_forbidden_point_and_the_engine_lose_on_one() {
+    // The person is white: black's H8 is no bar to white.
+    let (game, id) = double_three(false);
+    assert_eq!(game.view()["person"], "white");
+    let mut white = game.clone();
+    white.done(id, moved(14, 8));
+    assert_eq!(white.view()["to_move"], "white", "{}", white.view());
+    assert_eq!(forbidden(&white), Vec::<serde_json::Value>::new());
+    white.click(7, 7).unwrap();
+    assert_eq!(white.view()["phase"], "thinking", "{}", white.view());
+    // Black (the engine) to move sees its point marked; playing it loses.
+    let mut black = game;
+    assert_eq!(black.view()["to_move"], "black");
+    assert_eq!(forbidden(&black).len(), 1, "{}", black.view());
+    black.done(id, moved(7, 7));
+    let view = black.view();
+    assert_eq!(view["phase"], "over", "{view}");
+    assert_eq!(
+        view["note"],
+        "The engine (black) played H8, forbidden under renju (double three): you win."
+    );
+    let sgf = black.sgf().unwrap();
+    assert!(sgf.contains("RU[Renju]") && sgf.contains("RE[W+]"), "{sgf}");
+}
+
+#[test]
+fn the_sgf_names_every_rule() {
+    for (rule, name) in [
+        (Rule::Freestyle, "RU[Freestyle]"),
+        (Rule::Exact, "RU[Exact]"),
+        (Rule::Renju, "RU[Renju]"),
+    ] {
+        let mut game = Game::default();
+        game.new_game(true, 100, rule, SIZE).unwrap();
+        let sgf = game.sgf().unwrap();
+        assert!(sgf.contains(&format!("SZ[15]{name}AP[")), "{sgf}");
+    }
 }

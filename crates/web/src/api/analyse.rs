@@ -1,5 +1,7 @@
 //! `POST /api/analyse`: the engine's best lines for any position, for the
-//! page's analysis board, its hints and reviews, and for scripts.
+//! page's analysis board, its hints and reviews, and for scripts; and
+//! `POST /api/position`: what the rule says about a position without the
+//! engine (black's forbidden points under renju), asked on every change.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -7,7 +9,7 @@ use std::time::{Duration, Instant};
 use axum::Json;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
-use inarow_core::Rule;
+use inarow_core::{Game as _, Mnk, Player, Point, Rule};
 use inarow_engine::analysis::{self, MAX_LINES};
 use inarow_engine::search::{Limits, Options, Searcher};
 use serde::Deserialize;
@@ -16,7 +18,7 @@ use serde_json::json;
 use super::{ApiError, Body};
 use crate::Shared;
 use crate::error::busy;
-use crate::gomoku::Decided;
+use crate::gomoku::{self, Decided};
 
 /// Least and most time one analysis may take, in milliseconds.
 pub const MS_RANGE: (u64, u64) = (10, 10_000);
@@ -38,7 +40,7 @@ pub type Shelf = Arc<Mutex<Analyst>>;
 pub(super) struct Request {
     #[serde(default = "fifteen")]
     size: usize,
-    /// `freestyle` (the default) or `exact`.
+    /// `freestyle` (the default), `exact` or `renju`.
     #[serde(default)]
     rule: Rule,
     stones: Vec<[usize; 2]>,
@@ -79,6 +81,7 @@ pub(super) async fn analyse(
     let stones: Vec<(usize, usize)> = body.stones.iter().map(|&[x, y]| (x, y)).collect();
     let mut board =
         analysis::position(body.size, rule, &stones).map_err(|e| ApiError::bad(e.to_string()))?;
+    core_board(body.size, rule, &stones)?;
     let shelf = shared.analyst.clone();
     let (lines, ms) = (body.lines, body.ms);
     let size = body.size;
@@ -137,4 +140,60 @@ pub(super) async fn analyse(
         "ms": elapsed.as_millis() as u64,
     }))
     .into_response())
+}
+
+/// The position of `stones` (black first, alternating) as the game core
+/// keeps it, for a position [`analysis::position`] has accepted; refused
+/// in one line where one of black's stones stands on a point renju forbade
+/// when it was played (black lost there: the game is over).
+fn core_board(size: usize, rule: Rule, stones: &[(usize, usize)]) -> Result<Mnk, ApiError> {
+    let mut board = Mnk::new(size, size, 5, rule).map_err(|e| ApiError::bad(e.to_string()))?;
+    for (n, &(x, y)) in stones.iter().enumerate() {
+        let p = Point::at(y, x, size);
+        if board.to_move() == Player::X
+            && let Some(why) = board.forbidden(p)
+        {
+            return Err(ApiError::bad(format!(
+                "the game is over: stone {} is black's {why} at {}, forbidden under renju",
+                n + 1,
+                gomoku::point_name(x, y, size)
+            )));
+        }
+        board
+            .play(p)
+            .map_err(|e| ApiError::bad(format!("stone {}: {e}", n + 1)))?;
+    }
+    Ok(board)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Position {
+    #[serde(default = "fifteen")]
+    size: usize,
+    /// `freestyle` (the default), `exact` or `renju`.
+    #[serde(default)]
+    rule: Rule,
+    stones: Vec<[usize; 2]>,
+}
+
+/// What the rule says about a position (the same as `/api/analyse` takes,
+/// refused the same way): the side to move and, when black is to move
+/// under renju, black's forbidden points with why.
+pub(super) async fn position(
+    Body(body): Body<Position>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let stones: Vec<(usize, usize)> = body.stones.iter().map(|&[x, y]| (x, y)).collect();
+    analysis::position(body.size, body.rule, &stones).map_err(|e| ApiError::bad(e.to_string()))?;
+    let board = core_board(body.size, body.rule, &stones)?;
+    let forbidden: Vec<_> = gomoku::forbidden_to_move(&board)
+        .into_iter()
+        .map(|((x, y), why)| json!({"point": [x, y], "why": why.to_string()}))
+        .collect();
+    Ok(Json(json!({
+        "size": body.size,
+        "rule": body.rule.name(),
+        "to_move": analysis::colour_name(board.to_move()),
+        "forbidden": forbidden,
+    })))
 }

@@ -151,6 +151,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/gomoku/resign", post(gomoku::resign))
         .route("/api/gomoku/sgf", get(gomoku::sgf))
         .route("/api/analyse", post(analyse::analyse))
+        .route("/api/position", post(analyse::position))
         .route("/api/tournament", get(tournament::view))
         .route("/api/tournament/start", post(tournament::start))
         .route("/api/tournament/games/{index}", get(tournament::game));

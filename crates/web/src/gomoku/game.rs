@@ -4,13 +4,14 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
+use inarow_core::renju::Forbidden;
 use inarow_core::swap2::{self, Role, Step, Swap, Swap2, Swap2Error};
 use inarow_core::{Game as _, Mnk, Player, Point, Rule};
 use inarow_judge::record::{GameRecord, Seat};
 use serde::{Deserialize, Serialize};
 
 use super::jobs::{Done, Job, Thought};
-use super::{SIZE, SIZES, TIME_MS};
+use super::{SIZE, SIZES, TIME_MS, forbidden_line, forbidden_to_move, point_name};
 
 /// Where the game stands, as the page shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -91,7 +92,7 @@ pub struct Game {
     swap2: Option<Swap2>,
     person_opens: bool,
     budget: Duration,
-    /// Freestyle (five or more wins) or exact five.
+    /// Freestyle (five or more wins), exact five or renju.
     rule: Rule,
     /// The board's side.
     size: usize,
@@ -132,6 +133,15 @@ fn colour_name(p: Player) -> &'static str {
     match p {
         Player::X => "black",
         Player::O => "white",
+    }
+}
+
+/// A rule as the page's SGF names it in `RU[...]`.
+fn sgf_rule(rule: Rule) -> &'static str {
+    match rule {
+        Rule::Freestyle => "Freestyle",
+        Rule::Exact => "Exact",
+        Rule::Renju => "Renju",
     }
 }
 
@@ -277,8 +287,14 @@ impl Game {
             }
             Phase::Play => {
                 let p = self.point(x, y)?;
+                // Under renju the rule loses black the game on a forbidden
+                // point; the page refuses the click instead, as a renju
+                // board would, so that a slip is not a lost game.
+                if let Some(why) = self.foul(p) {
+                    return Err(bad(forbidden_line(why, p, self.size)));
+                }
                 self.step(self.person(), Step::Play(p));
-                Ok(self.after_move())
+                Ok(self.after_move(None))
             }
             Phase::Answer => Err(conflict(
                 "answer the opening first: take black, place a white stone, or place two stones",
@@ -325,12 +341,34 @@ impl Game {
         Ok(self.turn())
     }
 
-    fn after_move(&mut self) -> Option<Job> {
+    /// Why the side to move may not play `p`: black on a forbidden point
+    /// under renju.
+    fn foul(&self, p: Point) -> Option<Forbidden> {
+        let board = self.swap2.as_ref()?.game();
+        if board.turn_by_count() == Player::X {
+            board.forbidden(p)
+        } else {
+            None
+        }
+    }
+
+    /// The note and the next job after a move; `foul` is why the move, on
+    /// black's forbidden point, lost the game.
+    fn after_move(&mut self, foul: Option<(Forbidden, Point)>) -> Option<Job> {
         if let Some(outcome) = self.swap2().outcome() {
-            self.note = match outcome.winner() {
-                Some(p) if Some(p) == self.person_colour() => "Five in a row: you win.".into(),
-                Some(_) => "Five in a row: the engine wins.".into(),
-                None => "The board is full: a draw.".into(),
+            let person_won = outcome.winner().is_some() && outcome.winner() == self.person_colour();
+            self.note = match (foul, outcome.winner()) {
+                // Only the engine can play there: the person's click is refused.
+                (Some((why, p)), _) => {
+                    let (x, y) = p.xy(self.size);
+                    format!(
+                        "The engine (black) played {}, forbidden under renju ({why}): you win.",
+                        point_name(x, y, self.size)
+                    )
+                }
+                (None, Some(_)) if person_won => "Five in a row: you win.".into(),
+                (None, Some(_)) => "Five in a row: the engine wins.".into(),
+                (None, None) => "The board is full: a draw.".into(),
             };
             return None;
         }
@@ -376,9 +414,12 @@ impl Game {
                 self.turn()
             }
             Done::Moved(thought) => {
+                // The engine's move goes through the rule as it is: on a
+                // forbidden point black loses, and the note says why.
+                let foul = self.foul(thought.best).map(|why| (why, thought.best));
                 self.step(engine, Step::Play(thought.best));
                 self.thought = Some(Thought::on(&thought, self.size));
-                self.after_move()
+                self.after_move(foul)
             }
         }
     }
@@ -486,14 +527,21 @@ impl Game {
         Some(record)
     }
 
-    /// The game as SGF, the way the judge writes its records; an
-    /// unfinished game has no result.
+    /// The game as SGF, the way the judge writes its records, with its
+    /// rule as `RU[Freestyle]`, `RU[Exact]` or `RU[Renju]` (the page reads
+    /// them back); an unfinished game has no result.
     pub fn sgf(&self) -> Option<String> {
         let record = self.record()?;
-        Some(inarow_judge::output::sgf_by(
-            &record,
-            "inarow serve",
-            self.phase() == Phase::Over,
+        let sgf =
+            inarow_judge::output::sgf_by(&record, "inarow serve", self.phase() == Phase::Over);
+        // The judge's records carry no rule (a tournament has one for all
+        // its games), so it goes in here, before the application's name.
+        let at = sgf.find("AP[").expect("the judge writes AP");
+        Some(format!(
+            "{}RU[{}]{}",
+            &sgf[..at],
+            sgf_rule(self.rule),
+            &sgf[at..]
         ))
     }
 
@@ -523,6 +571,14 @@ impl Game {
             }
             _ => None,
         };
+        // Black's forbidden points while black is to move under renju.
+        let forbidden: Vec<_> = match (to_move, &self.swap2) {
+            (Some("black"), Some(s)) => forbidden_to_move(s.game())
+                .into_iter()
+                .map(|((x, y), why)| serde_json::json!({"x": x, "y": y, "why": why.to_string()}))
+                .collect(),
+            _ => Vec::new(),
+        };
         serde_json::json!({
             "game_id": self.game_id,
             "size": self.size,
@@ -533,6 +589,7 @@ impl Game {
             "to_move": to_move,
             "time_ms": self.budget.as_millis() as u64,
             "stones": stones,
+            "forbidden": forbidden,
             "thought": self.thought,
             "note": self.note,
             "resigned": self.resigned,
