@@ -1,6 +1,7 @@
 //! Engine benchmarks: make/unmake with pattern updates, one static
 //! evaluation (pattern and learned), node rate of the
-//! main search from middlegames, and the time to solve the tactical suite.
+//! main search from middlegames, the time to solve the tactical suite, and
+//! renju's forbidden-point checks beside freestyle's move generation.
 
 // criterion_group! defines a public function that cannot carry a doc comment.
 #![allow(missing_docs)]
@@ -14,7 +15,10 @@ use inarow_engine::vcf::Vcf;
 
 #[path = "../tests/support/suite.rs"]
 mod suite;
-use suite::{generate_suite, recorded_middlegames};
+use inarow_core::{Game, Mnk, Player, Rule};
+use inarow_engine::board::Board;
+use inarow_engine::movepick::{Answer, MoveList, generate};
+use suite::{board_under, generate_suite, recorded_middlegames};
 
 fn make_unmake(c: &mut Criterion) {
     let games = recorded_middlegames(1, 1, 24);
@@ -31,7 +35,7 @@ fn make_unmake(c: &mut Criterion) {
 }
 
 fn evaluations(c: &mut Criterion) {
-    let boards: Vec<_> = recorded_middlegames(3, 8, 20)
+    let boards: Vec<_> = recorded_middlegames(2, 8, 20)
         .iter()
         .map(|g| board_of(g, None).unwrap())
         .collect();
@@ -93,11 +97,69 @@ fn tactical_suite(c: &mut Criterion) {
     group.finish();
 }
 
+/// Recorded middlegames of 24 stones with black to move: 12 of them.
+fn black_to_move() -> Vec<Mnk> {
+    recorded_middlegames(5, 12, 24)
+        .into_iter()
+        .map(|mut g| {
+            g.set_to_move(Player::X);
+            g
+        })
+        .collect()
+}
+
+fn renju(c: &mut Criterion) {
+    let games = black_to_move();
+    let boards = |rule| -> Vec<Board> { games.iter().map(|g| board_under(g, rule)).collect() };
+    let (mut free, mut renju) = (boards(Rule::Freestyle), boards(Rule::Renju));
+    let points: usize = games.iter().map(|g| g.empty_points().count()).sum();
+    let mut group = c.benchmark_group("renju");
+    let mut list = MoveList::default();
+    // The move generation of a free node, where renju checks each
+    // candidate black may not play.
+    for (name, boards) in [
+        ("generate black's moves, freestyle", &mut free),
+        ("generate black's moves, renju", &mut renju),
+    ] {
+        group.bench_function(name, |bench| {
+            bench.iter(|| {
+                let mut n = 0;
+                for b in boards.iter_mut() {
+                    generate(b, Answer::Free, &mut list);
+                    n += list.len();
+                }
+                std::hint::black_box(n)
+            })
+        });
+    }
+    group.throughput(criterion::Throughput::Elements(points as u64));
+    group.bench_function("board: forbidden check of every empty point", |bench| {
+        bench.iter(|| {
+            renju
+                .iter()
+                .map(|b| b.empty_points().filter(|&i| b.forbidden(i).is_some()).count())
+                .sum::<usize>()
+        })
+    });
+    let cores: Vec<Mnk> = games
+        .iter()
+        .map(|g| {
+            let cells: Vec<_> = (0..225).map(|i| g.stone(inarow_core::Point(i))).collect();
+            Mnk::renju().setup(&cells, Player::X).unwrap()
+        })
+        .collect();
+    group.bench_function("core: forbidden_points", |bench| {
+        bench.iter(|| cores.iter().map(|g| g.forbidden_points().len()).sum::<usize>())
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
     make_unmake,
     evaluations,
     search_nodes,
-    tactical_suite
+    tactical_suite,
+    renju
 );
 criterion_main!(benches);
