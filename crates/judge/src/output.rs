@@ -219,6 +219,7 @@ mod tests {
             ],
             winner: Some(Seat::B),
             reason: Some(Ending::Five),
+            forbidden: None,
             forfeit: None,
             size: 15,
         };

@@ -732,13 +732,13 @@ mod tests {
             &parts(&t, 2),
             "part-0: bot 3 is named bot00, as an earlier bot is",
         );
-        let renju: Vec<(String, String)> = parts(&tournament(2, 3), 2)
+        let caro: Vec<(String, String)> = parts(&tournament(2, 3), 2)
             .into_iter()
-            .map(|(name, text)| (name, text.replace("\"freestyle\"", "\"renju\"")))
+            .map(|(name, text)| (name, text.replace("\"freestyle\"", "\"caro\"")))
             .collect();
-        let err = refused(&renju, "part-0: not a part file");
+        let err = refused(&caro, "part-0: not a part file");
         assert!(
-            err.contains("unknown variant `renju`, expected `freestyle` or `exact`"),
+            err.contains("unknown variant `caro`, expected one of `freestyle`, `exact`, `renju`"),
             "{err}"
         );
     }

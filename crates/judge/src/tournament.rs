@@ -613,6 +613,7 @@ mod tests {
             stones: vec![],
             winner: winner.map(|w| if w == a { Seat::A } else { Seat::B }),
             reason: None,
+            forbidden: None,
             forfeit: forfeit.then(|| Forfeit {
                 by: if winner == Some(a) { Seat::B } else { Seat::A },
                 fault: Fault::Eof,
