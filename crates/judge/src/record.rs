@@ -704,6 +704,16 @@ impl GameRecord {
         }
     }
 
+    /// A game lost on a forbidden point, in words: `ann plays a forbidden
+    /// point: double three`, as the SGF comment and the judge's lines say.
+    pub fn foul_reason(&self) -> Option<String> {
+        let why = self
+            .forbidden
+            .filter(|_| self.reason == Some(Ending::Forbidden))?;
+        let by = self.named(self.loser()).unwrap_or("nobody");
+        Some(format!("{by} plays a forbidden point: {why}"))
+    }
+
     /// Notes that the bot in `seat` put a black stone on a point
     /// forbidden to black (renju), for reason `why`: the other one wins.
     pub fn foul(&mut self, seat: Seat, why: Forbidden) {
@@ -806,6 +816,62 @@ mod tests {
         let back: GameRecord = serde_json::from_str(&json).unwrap();
         assert_eq!(back, record);
         assert_eq!(serde_json::to_string(&back).unwrap(), json);
+    }
+
+    #[test]
+    fn a_forbidden_point_is_written_beside_its_ending_and_read_back_only_there() {
+        use crate::replay::examples::{double_three, refereed};
+        let record = refereed(
+            inarow_core::Rule::Renju,
+            "ay",
+            "bee",
+            &double_three(),
+            Fault::Eof,
+        );
+        let json = serde_json::to_string(&record).unwrap();
+        assert!(
+            json.contains(
+                r#""winner":"bee","reason":"forbidden","forbidden":"double three","forfeit":null"#
+            ),
+            "{json}"
+        );
+        let back: GameRecord = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, record);
+        assert_eq!(
+            back.foul_reason().as_deref(),
+            Some("ay plays a forbidden point: double three")
+        );
+        // Other records carry no such field.
+        assert!(
+            !serde_json::to_string(&forfeited())
+                .unwrap()
+                .contains("forbidden")
+        );
+        let value = serde_json::to_value(&record).unwrap();
+        let edited = |change: &dyn Fn(&mut serde_json::Value), says: &str| {
+            let mut edited = value.clone();
+            change(&mut edited);
+            let err = serde_json::from_value::<GameRecord>(edited).unwrap_err();
+            assert!(err.to_string().contains(says), "{err}\nnot: {says}");
+        };
+        edited(
+            &|v| v["forbidden"] = "triple three".into(),
+            r#"game 0: the forbidden point's reason "triple three" is not double three, double four or overline"#,
+        );
+        edited(
+            &|v| {
+                v.as_object_mut().unwrap().remove("forbidden");
+            },
+            "game 0 ends by forbidden, but says not why (double three, double four or overline)",
+        );
+        edited(
+            &|v| v["reason"] = "five".into(),
+            "game 0 gives a forbidden point's reason (double three), but ends by five",
+        );
+        // A forfeit after the foul (a limit read at the end) replaces it.
+        let mut over = record;
+        over.forfeit(Seat::A, Fault::Eof);
+        assert_eq!((over.reason, over.forbidden), (Some(Ending::Forfeit), None));
     }
 
     #[test]
