@@ -46,7 +46,7 @@ pub struct Bot {
 pub struct Tournament {
     /// The tournament seed.
     pub seed: u64,
-    /// `freestyle` or `exact`.
+    /// `freestyle`, `exact` or `renju`.
     pub rule: Rule,
     /// The time limit per answer in seconds; 0 for none.
     pub timeout_seconds: f64,
