@@ -92,7 +92,7 @@ fn sgf_point(x: u8, y: u8) -> String {
 
 /// The game of a freestyle tournament as SGF (`GM[4]`, gomoku), one node
 /// per stone in the order placed, opening stones included, so viewers
-/// replay it move by move.
+/// replay it move by move; its rule named (`RU[Freestyle]`).
 pub fn sgf(game: &GameRecord) -> String {
     sgf_under(game, Rule::Freestyle)
 }
@@ -102,27 +102,32 @@ pub fn sgf_under(game: &GameRecord, rule: Rule) -> String {
     sgf_by_under(game, "inarow judge", true, rule)
 }
 
-/// [`sgf`] written by application `app` (`AP`); a game not `finished` has
-/// no result (`RE`) and its comment is left out.
+/// [`sgf`] written by application `app` (`AP`) with no rule named (its
+/// caller names it: the web page puts its game's `RU` before `AP`); a game
+/// not `finished` has no result (`RE`) and its comment is left out.
 pub fn sgf_by(game: &GameRecord, app: &str, finished: bool) -> String {
-    sgf_by_under(game, app, finished, Rule::Freestyle)
-}
-
-/// The `RU` property of `rule`: none for freestyle, the spec's rule and
-/// what every record said before there were others (so freestyle records,
-/// the web page's among them, keep their bytes); `Exact` and `Renju`
-/// otherwise, as gomoku and renju records name their rules in words (SGF
-/// leaves the names of gomoku's rules free).
-fn rule_property(rule: Rule) -> &'static str {
-    match rule {
-        Rule::Freestyle => "",
-        Rule::Exact => "RU[Exact]",
-        Rule::Renju => "RU[Renju]",
-    }
+    sgf_written(game, app, finished, None)
 }
 
 /// [`sgf_by`] of a game played under `rule`, which the SGF names (`RU`).
 pub fn sgf_by_under(game: &GameRecord, app: &str, finished: bool, rule: Rule) -> String {
+    sgf_written(game, app, finished, Some(rule))
+}
+
+/// The `RU` property of `rule`: `RU[Freestyle]`, `RU[Exact]` or
+/// `RU[Renju]`, the names the web page writes and reads back (SGF leaves
+/// the names of gomoku's rules free; renju records write `Renju`).
+fn rule_property(rule: Option<Rule>) -> &'static str {
+    match rule {
+        None => "",
+        Some(Rule::Freestyle) => "RU[Freestyle]",
+        Some(Rule::Exact) => "RU[Exact]",
+        Some(Rule::Renju) => "RU[Renju]",
+    }
+}
+
+/// The SGF of `game` by `app`, its rule named where given.
+fn sgf_written(game: &GameRecord, app: &str, finished: bool, rule: Option<Rule>) -> String {
     let black = game.named(game.black).unwrap_or(&game.a);
     let white = game.named(game.white()).unwrap_or(&game.b);
     let result = match (game.winner, &game.forfeit) {
@@ -282,9 +287,9 @@ mod tests {
             "{text}"
         );
         assert!(text.ends_with(";B[hh])\n"), "{text}");
-        // Freestyle records are written as they always were: no RU.
-        assert_eq!(sgf(&game), text.replace("RU[Renju]", ""));
+        assert_eq!(sgf(&game), text.replace("RU[Renju]", "RU[Freestyle]"));
         assert!(sgf_under(&game, Rule::Exact).contains("SZ[15]RU[Exact]AP["));
+        // The web page names its game's rule itself.
         assert!(!sgf_by(&game, "inarow serve", false).contains("RU["));
         let dir = tempfile::tempdir().unwrap();
         let paths = write_sgf_dir_under(dir.path(), &[game], Rule::Renju).unwrap();
