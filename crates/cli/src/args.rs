@@ -11,12 +11,14 @@ use inarow_core::Rule;
 use inarow_judge::shard::{self, Shard};
 use inarow_sandbox::{Cores, Launcher, Limits, Sandbox, limits};
 
-/// The rule a gomoku command plays: `--rule freestyle|exact`, with the
-/// older `--exact` kept as another way to say `--rule exact`.
+/// The rule a gomoku command plays: `--rule freestyle|exact|renju`, with
+/// the older `--exact` kept as another way to say `--rule exact`.
 #[derive(clap::Args, Debug, Clone, Copy)]
 pub struct RuleArgs {
-    /// Freestyle (five or more in a row wins) or exact (exactly five wins,
-    /// an overline does not).
+    /// Freestyle (five or more in a row wins), exact (exactly five wins, an
+    /// overline does not) or renju (black wins by exactly five and loses by
+    /// playing a double three, a double four or an overline; white wins by
+    /// five or more).
     #[arg(long, value_name = "RULE", default_value_t = Rule::Freestyle, value_parser = parse_rule)]
     rule: Rule,
     /// The same as `--rule exact`.
@@ -31,7 +33,8 @@ impl RuleArgs {
     }
 }
 
-/// Reads a rule's name (`freestyle` or `exact`), as `Rule` writes it.
+/// Reads a rule's name (`freestyle`, `exact` or `renju`), as `Rule` writes
+/// it; anything else is refused in one line naming the three.
 fn parse_rule(text: &str) -> Result<Rule, String> {
     text.parse()
 }

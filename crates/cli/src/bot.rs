@@ -101,9 +101,9 @@ struct Settings {
     /// Play the simple house bot instead of the engine.
     #[arg(long)]
     house: bool,
-    /// The rule of the tournament: freestyle, or exact (exactly five wins,
-    /// six or more does not: the judge's `--rule exact`, which its prompts
-    /// do not carry, so put it in the bot's meta line); `--exact` is
+    /// The rule of the tournament: freestyle, exact (exactly five wins,
+    /// six or more does not) or renju: the judge's `--rule`, which its
+    /// prompts do not carry, so put it in the bot's meta line; `--exact` is
     /// `--rule exact`.
     #[command(flatten)]
     rule: crate::args::RuleArgs,

@@ -50,8 +50,8 @@ pub struct Args {
     /// Folder for one SGF record per game.
     #[arg(long, default_value = "sgf")]
     sgf: PathBuf,
-    /// The rule: freestyle (five or more wins) or exact (exactly five);
-    /// `--exact` is `--rule exact`.
+    /// The rule: freestyle (five or more wins), exact (exactly five) or
+    /// renju (black loses on a forbidden point); `--exact` is `--rule exact`.
     #[command(flatten)]
     rule: RuleArgs,
     /// Debug one bot (a folder in the bots folder, or a path) against the
@@ -236,7 +236,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let part = Part::new(shard, part_of, records);
     output::write_atomic(&results_path, part.to_json().as_bytes())
         .with_context(|| format!("cannot write {}", results_path.display()))?;
-    output::write_sgf_dir(&args.sgf, &part.games)
+    output::write_sgf_dir_under(&args.sgf, &part.games, part.tournament.rule)
         .with_context(|| format!("cannot write SGF records into {}", args.sgf.display()))?;
     say!(
         "share {shard}: {} games played; part in {}, their SGF records in {}",
@@ -244,7 +244,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         results_path.display(),
         args.sgf.display()
     );
-    say_forfeits(&part.games);
+    say_endings(&part.games);
     say!("when every share is played: inarow judge merge PARTS... --results FILE");
     Ok(())
 }
@@ -315,13 +315,13 @@ fn keep(results: &Results, path: &Path, sgf: &Path) -> anyhow::Result<()> {
     // The files first: whatever happens to standard output, they are kept.
     output::write_atomic(path, output::results_json(results).as_bytes())
         .with_context(|| format!("cannot write {}", path.display()))?;
-    output::write_sgf_dir(sgf, &results.games)
+    output::write_sgf_dir_under(sgf, &results.games, results.rule)
         .with_context(|| format!("cannot write SGF records into {}", sgf.display()))?;
     say!(
         "{}",
         tournament::format_standings(&results.standings).trim_end()
     );
-    say_forfeits(&results.games);
+    say_endings(&results.games);
     say!(
         "results in {}, SGF records in {}",
         path.display(),
@@ -330,19 +330,19 @@ fn keep(results: &Results, path: &Path, sgf: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// One line per forfeit, in schedule order. A reason quotes the bot, and
-/// a part file may come from another judge: it is escaped here too.
-fn say_forfeits(games: &[GameRecord]) {
+/// One line per forfeit and per game lost on a forbidden point (renju),
+/// in schedule order. A reason quotes the bot, and a part file may come
+/// from another judge: it is escaped here too.
+fn say_endings(games: &[GameRecord]) {
     for game in games {
-        if let Some(forfeit) = &game.forfeit {
-            let line = format!(
-                "game {}: {} forfeits: {}",
-                game.index,
-                game.name(forfeit.by),
-                forfeit.reason()
-            );
-            say!("{}", escape(&line));
-        }
+        let said = match &game.forfeit {
+            Some(forfeit) => format!("{} forfeits: {}", game.name(forfeit.by), forfeit.reason()),
+            None => match game.foul_reason() {
+                Some(foul) => foul,
+                None => continue,
+            },
+        };
+        say!("{}", escape(&format!("game {}: {said}", game.index)));
     }
 }
 
@@ -489,7 +489,10 @@ fn debug(
         drop(process);
         let outcome = match (record.named(record.winner), &record.forfeit) {
             (_, Some(f)) => format!("{} forfeits: {}", record.name(f.by), f.reason()),
-            (Some(w), None) => format!("{w} wins with five"),
+            (Some(w), None) => match record.foul_reason() {
+                Some(foul) => format!("{w} wins: {foul}"),
+                None => format!("{w} wins with five"),
+            },
             (None, None) => "tie: the board is full".into(),
         };
         say!(

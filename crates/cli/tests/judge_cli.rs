@@ -160,6 +160,160 @@ fn bad_input_gets_a_one_line_error() {
     assert!(text(&out.stderr).contains("not a number of seconds"));
 }
 
+/// Every file of an SGF folder with its text, by name.
+fn sgf_files(dir: &Path) -> Vec<(String, String)> {
+    let mut files: Vec<_> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let text = fs::read_to_string(e.path()).unwrap();
+            (e.file_name().into_string().unwrap(), text)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn under_renju_a_bot_on_a_forbidden_point_loses_and_the_files_say_why() {
+    let dir = common::workspace();
+    let bots = dir.path().join("bots");
+    // ann plays black in both games (bob answers `W` when ann opens; ann
+    // takes black when bob opens) and its fifth black stone of the list,
+    // (7,7), makes two open threes; bob's stones stay on the edge.
+    // Every run starts from the same folders, as each machine of a
+    // cluster would (the fake bot writes its logs into its folder).
+    let fresh = || {
+        let _ = fs::remove_dir_all(&bots);
+        bot(&bots, "ann", "play=pattern black=(7,5)(7,6)(5,7)(6,7)(7,7)");
+        bot(&bots, "bob", "play=pattern swap=white");
+    };
+    fresh();
+    let seed = ["--rule", "renju", "--seed", "7", "-j", "1"];
+    let (out, whole, sgf) = judge(dir.path(), &seed, "whole");
+    let stdout = text(&out.stdout);
+    let results: serde_json::Value = serde_json::from_str(&whole).unwrap();
+    assert_eq!(results["rule"], "renju");
+    let games = results["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2);
+    for game in games {
+        assert_eq!(
+            (
+                &game["black"],
+                &game["winner"],
+                &game["reason"],
+                &game["forbidden"]
+            ),
+            (
+                &"ann".into(),
+                &"bob".into(),
+                &"forbidden".into(),
+                &"double three".into()
+            ),
+            "{game}"
+        );
+        let last = game["stones"].as_array().unwrap().last().unwrap().clone();
+        assert_eq!(
+            last,
+            serde_json::json!({"by": last["by"], "colour": "B", "x": 7, "y": 7})
+        );
+        let line = format!(
+            "game {}: ann plays a forbidden point: double three",
+            game["index"]
+        );
+        assert!(stdout.contains(&line), "{line:?} missing from\n{stdout}");
+    }
+    let first = &results["standings"][0];
+    assert_eq!(
+        (&first["name"], &first["wins"], &first["forfeits"]),
+        (&"bob".into(), &2.into(), &0.into())
+    );
+    let records = sgf_files(&sgf);
+    assert_eq!(records.len(), 2);
+    for (name, record) in &records {
+        assert!(
+            record.starts_with("(;FF[4]GM[4]CA[UTF-8]SZ[15]RU[Renju]AP[inarow judge]"),
+            "{name}: {record}"
+        );
+        assert!(
+            record.contains("PB[ann]PW[bob]RE[W+]C[ann plays a forbidden point: double three]"),
+            "{name}: {record}"
+        );
+        assert!(record.ends_with(";B[hh])\n"), "{name}: {record}");
+    }
+    // Played in two shares and merged, the game replays to the same files.
+    let mut parts = Vec::new();
+    for index in 0..2 {
+        let shard = format!("{index}/2");
+        fresh();
+        let (_, part, _) = judge(
+            dir.path(),
+            &[&seed[..], &["--shard", &shard]].concat(),
+            &format!("part-{index}"),
+        );
+        assert!(part.contains(r#""forbidden": "double three""#), "{part}");
+        parts.push(dir.path().join(format!("results-part-{index}.json")));
+    }
+    let merged = dir.path().join("merged.json");
+    let merged_sgf = dir.path().join("sgf-merged");
+    let out = inarow()
+        .args(["judge", "merge"])
+        .args(&parts)
+        .arg("--results")
+        .arg(&merged)
+        .arg("--sgf")
+        .arg(&merged_sgf)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(fs::read_to_string(&merged).unwrap(), whole);
+    assert_eq!(sgf_files(&merged_sgf), records);
+    // A part that says bob lost on the forbidden point is refused.
+    let forged = fs::read_to_string(&parts[0]).unwrap().replacen(
+        r#""winner": "bob""#,
+        r#""winner": "ann""#,
+        1,
+    );
+    fs::write(&parts[0], forged).unwrap();
+    let out = inarow()
+        .args(["judge", "merge"])
+        .args(&parts)
+        .arg("--results")
+        .arg(dir.path().join("forged.json"))
+        .output()
+        .unwrap();
+    let stderr = text(&out.stderr);
+    assert!(!out.status.success());
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(
+            "names ann the winner, but ann put the stone on the forbidden point, so bob wins"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn an_unknown_rule_is_refused_naming_the_three() {
+    let out = inarow().args(["judge", "--rule", "caro"]).output().unwrap();
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    // Clap's one line, then its usual pointer to --help.
+    assert_eq!(
+        stderr.lines().next(),
+        Some(
+            r#"error: invalid value 'caro' for '--rule <RULE>': the rule "caro" is not freestyle, exact or renju"#
+        ),
+        "{stderr}"
+    );
+    let help = inarow().args(["judge", "--help"]).output().unwrap();
+    assert!(
+        text(&help.stdout).contains("renju"),
+        "{}",
+        text(&help.stdout)
+    );
+}
+
 /// A judge whose two bots hang at their first move, each with a child, and
 /// no time limit: it runs until it is stopped. Returns once the bot asked
 /// first and its child run (the other is frozen until its turn, so its

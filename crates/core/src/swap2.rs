@@ -10,6 +10,7 @@
 
 use std::fmt;
 
+use crate::renju::Forbidden;
 use crate::{Game, Mnk, Outcome, PlayError, Player, Point};
 
 /// The answer to the opener's three stones.
@@ -59,8 +60,23 @@ pub enum Phase {
     Colour,
     /// Moves alternate, the colour with fewer stones first.
     Play,
-    /// Five in a row or a full board.
+    /// Five in a row, a full board, or (renju) a black stone on a
+    /// forbidden point.
     Over,
+}
+
+/// Under renju, a black stone put on a point forbidden to black: it loses
+/// the game at once for the role that put it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Foul {
+    /// Who put the stone: black's player in the game phase; in the opening
+    /// whoever placed the black stones (the opener, or the answerer's
+    /// `Place`), whatever colour it ends up playing.
+    pub role: Role,
+    /// Where the stone stands.
+    pub point: Point,
+    /// Why the point is forbidden.
+    pub why: Forbidden,
 }
 
 /// One thing a player does in a Swap2 game.
@@ -139,6 +155,8 @@ pub struct Swap2 {
     stones: Vec<(Point, Player)>,
     /// Moves of the play phase so far.
     moves: usize,
+    /// The black stone on a forbidden point that ended the game, if one did.
+    foul: Option<Foul>,
 }
 
 impl Swap2 {
@@ -152,6 +170,7 @@ impl Swap2 {
             answerer: None,
             stones: Vec::new(),
             moves: 0,
+            foul: None,
         }
     }
 
@@ -213,9 +232,16 @@ impl Swap2 {
         }
     }
 
-    /// How the game ended, once over.
+    /// How the game ended, once over. After a [`Foul`] it is white's win
+    /// on the board, as the core's renju has it; in the opening, where
+    /// colours may not be settled yet, [`foul`](Swap2::foul) says who lost.
     pub fn outcome(&self) -> Option<Outcome> {
         self.game.outcome()
+    }
+
+    /// The black stone on a forbidden point (renju) that ended the game.
+    pub fn foul(&self) -> Option<Foul> {
+        self.foul
     }
 
     /// Takes `step` from `role`, or refuses it and changes nothing.
@@ -237,32 +263,35 @@ impl Swap2 {
                     });
                 }
                 let [b1, b2, w] = stones;
-                self.put(&[(b1, Player::X), (b2, Player::X), (w, Player::O)])?;
+                self.put(role, &[(b1, Player::X), (b2, Player::X), (w, Player::O)])?;
                 self.phase = Phase::Answer;
             }
             Step::OpenStone(p) => {
-                self.put(&[(p, self.opening_colour())])?;
+                self.put(role, &[(p, self.opening_colour())])?;
                 if self.game.stones() == 3 {
                     self.phase = Phase::Answer;
                 }
             }
             Step::Answer(Swap::Black) => self.settle(Player::X),
             Step::Answer(Swap::White(w)) => {
-                self.put(&[(w, Player::O)])?;
+                self.put(role, &[(w, Player::O)])?;
                 self.settle(Player::O);
             }
             Step::Answer(Swap::Place { black, white }) => {
-                self.put(&[(black, Player::X), (white, Player::O)])?;
+                self.put(role, &[(black, Player::X), (white, Player::O)])?;
                 self.phase = Phase::Colour;
             }
             Step::Colour(colour) => self.settle(colour.opponent()),
             Step::Play(p) => {
-                self.put(&[(p, self.game.to_move())])?;
+                self.put(role, &[(p, self.game.to_move())])?;
                 self.moves += 1;
                 if self.game.outcome().is_some() {
                     self.phase = Phase::Over;
                 }
             }
+        }
+        if self.foul.is_some() {
+            self.phase = Phase::Over;
         }
         Ok(())
     }
@@ -277,8 +306,9 @@ impl Swap2 {
         };
     }
 
-    /// Puts the stones of one step on the board, all or none.
-    fn put(&mut self, stones: &[(Point, Player)]) -> Result<(), Swap2Error> {
+    /// Puts the stones of one step of `role` on the board, all or none
+    /// (but none after one that ends the game).
+    fn put(&mut self, role: Role, stones: &[(Point, Player)]) -> Result<(), Swap2Error> {
         for (i, &(p, _)) in stones.iter().enumerate() {
             if stones[..i].iter().any(|&(other, _)| other == p) {
                 return Err(Swap2Error::Repeated(p));
@@ -293,11 +323,29 @@ impl Swap2 {
             }
         }
         for &(p, colour) in stones {
+            // Renju judges a point before the stone stands. Every black
+            // stone goes through here, the opening's too, although with
+            // three black stones at most no point of the opening can be
+            // forbidden yet (the fewest a forbidden point needs is four
+            // black stones besides its own, for a double three): its placer
+            // would lose, whatever colour it went on to play.
+            let forbidden = match colour {
+                Player::X => self.game.forbidden(p),
+                Player::O => None,
+            };
             match self.game.place(p, colour) {
                 Ok(()) => self.stones.push((p, colour)),
                 // A five in the opening ends the game: later stones stay off.
                 Err(PlayError::GameOver) => break,
                 Err(e) => unreachable!("checked above: {e}"),
+            }
+            if let Some(why) = forbidden {
+                self.foul = Some(Foul {
+                    role,
+                    point: p,
+                    why,
+                });
+                break;
             }
         }
         Ok(())
@@ -366,6 +414,39 @@ mod tests {
         assert_eq!(place.game().stones(), 5);
         let order: Vec<Point> = place.stones().iter().map(|&(p, _)| p).collect();
         assert_eq!(order, [at(7, 7), at(8, 8), at(7, 8), at(1, 1), at(2, 2)]);
+    }
+
+    #[test]
+    fn under_renju_black_on_a_forbidden_point_loses_for_its_player() {
+        // The opener plays black after the answer `white`, and its third
+        // move (7,7) makes two open threes: down from (7,5), across from (5,7).
+        let steps = [
+            (Role::Opener, Step::Open([at(7, 5), at(7, 6), at(0, 14)])),
+            (Role::Answerer, Step::Answer(Swap::White(at(0, 0)))),
+            (Role::Opener, Step::Play(at(5, 7))),
+            (Role::Answerer, Step::Play(at(0, 1))),
+            (Role::Opener, Step::Play(at(6, 7))),
+            (Role::Answerer, Step::Play(at(0, 2))),
+            (Role::Opener, Step::Play(at(7, 7))),
+        ];
+        let mut renju = Swap2::new(&Mnk::renju());
+        let mut free = Swap2::new(&Mnk::gomoku());
+        for (role, step) in steps {
+            renju.apply(role, step).unwrap();
+            free.apply(role, step).unwrap();
+        }
+        let foul = Foul {
+            role: Role::Opener,
+            point: at(7, 7),
+            why: Forbidden::DoubleThree,
+        };
+        assert_eq!(renju.foul(), Some(foul));
+        assert_eq!(renju.outcome(), Some(Outcome::Win(Player::O)));
+        assert_eq!((renju.phase(), renju.to_act()), (Phase::Over, None));
+        assert_eq!(renju.stones().last(), Some(&(at(7, 7), Player::X)));
+        // Under freestyle it is just a move.
+        assert_eq!((free.foul(), free.outcome()), (None, None));
+        assert_eq!(free.to_act(), Some(Role::Answerer));
     }
 
     #[test]

@@ -98,6 +98,7 @@ fn parts() -> Vec<(String, String)> {
                     stones: legal_game(f.index),
                     winner: Some(Seat::A),
                     reason: Some(Ending::Five),
+                    forbidden: None,
                     forfeit: None,
                     size: 15,
                 })

@@ -4,6 +4,8 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+use inarow_core::Rule;
+
 use crate::record::{Ending, Fault, GameRecord, Seat};
 use crate::tournament::Results;
 
@@ -88,15 +90,44 @@ fn sgf_point(x: u8, y: u8) -> String {
     format!("{}{}", (b'a' + x) as char, (b'a' + y) as char)
 }
 
-/// The game as SGF (`GM[4]`, gomoku), one node per stone in the order placed,
-/// opening stones included, so viewers replay it move by move.
+/// The game of a freestyle tournament as SGF (`GM[4]`, gomoku), one node
+/// per stone in the order placed, opening stones included, so viewers
+/// replay it move by move; its rule named (`RU[Freestyle]`).
 pub fn sgf(game: &GameRecord) -> String {
-    sgf_by(game, "inarow judge", true)
+    sgf_under(game, Rule::Freestyle)
 }
 
-/// [`sgf`] written by application `app` (`AP`); a game not `finished` has
-/// no result (`RE`) and its comment is left out.
+/// [`sgf`] of a game played under `rule`, which the SGF names (`RU`).
+pub fn sgf_under(game: &GameRecord, rule: Rule) -> String {
+    sgf_by_under(game, "inarow judge", true, rule)
+}
+
+/// [`sgf`] written by application `app` (`AP`) with no rule named (its
+/// caller names it: the web page puts its game's `RU` before `AP`); a game
+/// not `finished` has no result (`RE`) and its comment is left out.
 pub fn sgf_by(game: &GameRecord, app: &str, finished: bool) -> String {
+    sgf_written(game, app, finished, None)
+}
+
+/// [`sgf_by`] of a game played under `rule`, which the SGF names (`RU`).
+pub fn sgf_by_under(game: &GameRecord, app: &str, finished: bool, rule: Rule) -> String {
+    sgf_written(game, app, finished, Some(rule))
+}
+
+/// The `RU` property of `rule`: `RU[Freestyle]`, `RU[Exact]` or
+/// `RU[Renju]`, the names the web page writes and reads back (SGF leaves
+/// the names of gomoku's rules free; renju records write `Renju`).
+fn rule_property(rule: Option<Rule>) -> &'static str {
+    match rule {
+        None => "",
+        Some(Rule::Freestyle) => "RU[Freestyle]",
+        Some(Rule::Exact) => "RU[Exact]",
+        Some(Rule::Renju) => "RU[Renju]",
+    }
+}
+
+/// The SGF of `game` by `app`, its rule named where given.
+fn sgf_written(game: &GameRecord, app: &str, finished: bool, rule: Option<Rule>) -> String {
     let black = game.named(game.black).unwrap_or(&game.a);
     let white = game.named(game.white()).unwrap_or(&game.b);
     let result = match (game.winner, &game.forfeit) {
@@ -120,6 +151,7 @@ pub fn sgf_by(game: &GameRecord, app: &str, finished: bool) -> String {
     let comment = match &game.forfeit {
         Some(f) => format!("{} forfeits: {}", game.name(f.by), f.reason()),
         None => match game.reason {
+            Some(Ending::Forbidden) => game.foul_reason().unwrap_or_default(),
             // The page's games: "you resigned".
             Some(Ending::Resigned) => {
                 format!("{} resigned", game.named(game.loser()).unwrap_or_default())
@@ -129,8 +161,9 @@ pub fn sgf_by(game: &GameRecord, app: &str, finished: bool) -> String {
         },
     };
     let mut out = format!(
-        "(;FF[4]GM[4]CA[UTF-8]SZ[{}]AP[{}]GN[game {}: {} opens against {}]PB[{}]PW[{}]",
+        "(;FF[4]GM[4]CA[UTF-8]SZ[{}]{}AP[{}]GN[game {}: {} opens against {}]PB[{}]PW[{}]",
         game.size,
+        rule_property(rule),
         sgf_text(app),
         game.index,
         sgf_text(&game.a),
@@ -175,14 +208,24 @@ pub fn sgf_name(game: &GameRecord) -> String {
     )
 }
 
-/// Writes one SGF per game into `dir`, creating it, and returns the paths.
+/// Writes one SGF per game of a freestyle tournament into `dir`, creating
+/// it, and returns the paths.
 pub fn write_sgf_dir(dir: &Path, games: &[GameRecord]) -> io::Result<Vec<PathBuf>> {
+    write_sgf_dir_under(dir, games, Rule::Freestyle)
+}
+
+/// [`write_sgf_dir`] for the games of a tournament under `rule`.
+pub fn write_sgf_dir_under(
+    dir: &Path,
+    games: &[GameRecord],
+    rule: Rule,
+) -> io::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir)?;
     games
         .iter()
         .map(|game| {
             let path = dir.join(sgf_name(game));
-            write_atomic(&path, sgf(game).as_bytes())?;
+            write_atomic(&path, sgf_under(game, rule).as_bytes())?;
             Ok(path)
         })
         .collect()
@@ -219,6 +262,7 @@ mod tests {
             ],
             winner: Some(Seat::B),
             reason: Some(Ending::Five),
+            forbidden: None,
             forfeit: None,
             size: 15,
         };
@@ -227,6 +271,30 @@ mod tests {
         assert!(text.contains("PB[bob\\]]PW[ann]RE[B+]"));
         assert!(text.ends_with(";B[ao];W[db])\n"), "{text}");
         assert_eq!(sgf_name(&game), "game-0003-ann-vs-bob_.sgf");
+    }
+
+    #[test]
+    fn an_sgf_names_its_rule_and_a_forbidden_point_in_its_comment() {
+        use crate::replay::examples::{double_three, refereed};
+        let game = refereed(Rule::Renju, "ann", "bob", &double_three(), Fault::Eof);
+        let text = sgf_under(&game, Rule::Renju);
+        assert!(
+            text.starts_with("(;FF[4]GM[4]CA[UTF-8]SZ[15]RU[Renju]AP[inarow judge]"),
+            "{text}"
+        );
+        assert!(
+            text.contains("PB[ann]PW[bob]RE[W+]C[ann plays a forbidden point: double three]"),
+            "{text}"
+        );
+        assert!(text.ends_with(";B[hh])\n"), "{text}");
+        assert_eq!(sgf(&game), text.replace("RU[Renju]", "RU[Freestyle]"));
+        assert!(sgf_under(&game, Rule::Exact).contains("SZ[15]RU[Exact]AP["));
+        // The web page names its game's rule itself.
+        assert!(!sgf_by(&game, "inarow serve", false).contains("RU["));
+        let dir = tempfile::tempdir().unwrap();
+        let paths = write_sgf_dir_under(dir.path(), &[game], Rule::Renju).unwrap();
+        let written = std::fs::read_to_string(&paths[0]).unwrap();
+        assert_eq!(written, text);
     }
 
     #[test]

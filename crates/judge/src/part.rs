@@ -46,7 +46,7 @@ pub struct Bot {
 pub struct Tournament {
     /// The tournament seed.
     pub seed: u64,
-    /// `freestyle` or `exact`.
+    /// `freestyle`, `exact` or `renju`.
     pub rule: Rule,
     /// The time limit per answer in seconds; 0 for none.
     pub timeout_seconds: f64,
@@ -732,13 +732,83 @@ mod tests {
             &parts(&t, 2),
             "part-0: bot 3 is named bot00, as an earlier bot is",
         );
-        let renju: Vec<(String, String)> = parts(&tournament(2, 3), 2)
+        let caro: Vec<(String, String)> = parts(&tournament(2, 3), 2)
             .into_iter()
-            .map(|(name, text)| (name, text.replace("\"freestyle\"", "\"renju\"")))
+            .map(|(name, text)| (name, text.replace("\"freestyle\"", "\"caro\"")))
             .collect();
-        let err = refused(&renju, "part-0: not a part file");
+        let err = refused(&caro, "part-0: not a part file");
         assert!(
-            err.contains("unknown variant `renju`, expected `freestyle` or `exact`"),
+            err.contains("unknown variant `caro`, expected one of `freestyle`, `exact`, `renju`"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_renju_tournament_merges_a_game_lost_on_a_forbidden_point_and_refuses_a_forged_one() {
+        use crate::replay::examples::{double_three, refereed};
+        let t = Tournament {
+            rule: Rule::Renju,
+            ..tournament(4, 2)
+        };
+        let names: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
+        let shard = Shard::new(0, 1).unwrap();
+        // The first game is the double three, the other a planned one.
+        let games: Vec<GameRecord> = tournament::share(names.len(), t.seed, shard)
+            .iter()
+            .map(|f| match f.index {
+                0 => GameRecord {
+                    index: f.index,
+                    a_seed: f.a_seed,
+                    b_seed: f.b_seed,
+                    ..refereed(
+                        Rule::Renju,
+                        &names[f.a],
+                        &names[f.b],
+                        &double_three(),
+                        Fault::Eof,
+                    )
+                },
+                _ => record(f, &names),
+            })
+            .collect();
+        let good = vec![("part-0".to_string(), Part::new(shard, t, games).to_json())];
+        let results = merged(&good).unwrap();
+        let fouler = results.games[0].a.clone();
+        assert_eq!(
+            results.games[0].foul_reason(),
+            Some(format!("{fouler} plays a forbidden point: double three"))
+        );
+        let json = crate::output::results_json(&results);
+        assert!(
+            json.contains("\"reason\": \"forbidden\",\n      \"forbidden\": \"double three\""),
+            "{json}"
+        );
+        let edit = |change: &dyn Fn(&mut serde_json::Value), says: &str| {
+            let mut part: serde_json::Value = serde_json::from_str(&good[0].1).unwrap();
+            change(&mut part["games"][0]);
+            let given = [("part-0".to_string(), part.to_string())];
+            let err = refused(&given, "part-0: game 0: ");
+            assert!(err.contains(says), "{err}\nnot: {says}");
+        };
+        edit(
+            &|g| g["forbidden"] = "overline".into(),
+            "says forbidden (overline), but stone 9 at (7,7) is forbidden as double three",
+        );
+        edit(
+            &|g| g["winner"] = fouler.clone().into(),
+            &format!(
+                "names {fouler} the winner, but {fouler} put the stone on the forbidden point"
+            ),
+        );
+        // The same game in a freestyle tournament: (7,7) was a move.
+        let mut part: serde_json::Value = serde_json::from_str(&good[0].1).unwrap();
+        part["tournament"]["rule"] = "freestyle".into();
+        let err = refused(
+            &[("part-0".to_string(), part.to_string())],
+            "part-0: game 0: ",
+        );
+        assert!(
+            err.contains("says forbidden, but none of its 9 stones is black on a point forbidden to black (only renju forbids points)"),
             "{err}"
         );
     }

@@ -11,6 +11,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use inarow_core::renju::Forbidden;
 use inarow_core::swap2::{Role, Swap, Swap2};
 use inarow_core::{Outcome, Player, Point};
 use inarow_protocol::koth::{AnswerError, SIZE};
@@ -296,6 +297,11 @@ pub enum Ending {
     /// tournament's bots cannot resign).
     #[serde(rename = "resigned")]
     Resigned,
+    /// `forbidden`: under renju, a black stone on a forbidden point (a
+    /// double three, a double four or an overline), which loses at once
+    /// for the bot that put it.
+    #[serde(rename = "forbidden")]
+    Forbidden,
 }
 
 impl Ending {
@@ -306,6 +312,7 @@ impl Ending {
             Ending::FullBoard => "full board",
             Ending::Forfeit => "forfeit",
             Ending::Resigned => "resigned",
+            Ending::Forbidden => "forbidden",
         }
     }
 }
@@ -352,9 +359,13 @@ pub struct GameRecord {
     pub stones: Vec<Stone>,
     /// The winner's seat; `None` for a tie.
     pub winner: Option<Seat>,
-    /// How the game ended: `five`, `full board` or `forfeit` (`None`
-    /// while it goes on).
+    /// How the game ended: `five`, `full board`, `forbidden` or `forfeit`
+    /// (`None` while it goes on).
     pub reason: Option<Ending>,
+    /// With the ending `forbidden`, why the last stone's point was
+    /// forbidden to black; written only then, so other records read and
+    /// write as before.
+    pub forbidden: Option<Forbidden>,
     /// The bot that forfeited and why.
     pub forfeit: Option<Forfeit>,
     /// The board's side: 15 in every judge game (and then not written, so
@@ -402,6 +413,8 @@ struct Written {
     stones: Vec<Stone>,
     winner: Option<String>,
     reason: Option<Ending>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    forbidden: Option<String>,
     forfeit: Option<WrittenForfeit>,
     #[serde(default = "fifteen", skip_serializing_if = "is_fifteen")]
     size: u8,
@@ -435,6 +448,7 @@ impl From<GameRecord> for Written {
             swap: record.swap,
             stones: record.stones,
             reason: record.reason,
+            forbidden: record.forbidden.map(|why| why.to_string()),
             size: record.size,
         }
     }
@@ -473,14 +487,54 @@ pub enum RecordError {
         /// The fault written.
         fault: Fault,
     },
+    /// A forbidden point's reason the rules do not know.
+    #[error(
+        "game {index}: the forbidden point's reason {why:?} is not double three, double four or overline"
+    )]
+    UnknownForbidden {
+        /// The game.
+        index: usize,
+        /// The words written.
+        why: String,
+    },
+    /// The ending `forbidden` without its reason.
+    #[error(
+        "game {index} ends by forbidden, but says not why (double three, double four or overline)"
+    )]
+    NoForbidden {
+        /// The game.
+        index: usize,
+    },
+    /// A forbidden point's reason beside another ending.
+    #[error("game {index} gives a forbidden point's reason ({why}), but ends by {ending}")]
+    ForbiddenBeside {
+        /// The game.
+        index: usize,
+        /// The reason written.
+        why: Forbidden,
+        /// The ending written, or `nothing`.
+        ending: &'static str,
+    },
+}
+
+/// A forbidden point's reason as the records write it (its `Display`).
+fn forbidden_named(why: &str) -> Option<Forbidden> {
+    [
+        Forbidden::DoubleThree,
+        Forbidden::DoubleFour,
+        Forbidden::Overline,
+    ]
+    .into_iter()
+    .find(|f| f.to_string() == why)
 }
 
 impl TryFrom<Written> for GameRecord {
     type Error = RecordError;
 
     /// The record of a file, refused where it names a bot that did not
-    /// play it, colours that are not one bot each, or a forfeit whose
-    /// words are not its fault's.
+    /// play it, colours that are not one bot each, a forfeit whose words
+    /// are not its fault's, or a forbidden point's reason that is not the
+    /// rules' or not beside the ending `forbidden`.
     fn try_from(written: Written) -> Result<GameRecord, RecordError> {
         let index = written.index;
         let seat = |name: Option<&String>, what| match name {
@@ -523,6 +577,23 @@ impl TryFrom<Written> for GameRecord {
                 Some(Forfeit { by, fault: f.fault })
             }
         };
+        let forbidden = match written.forbidden {
+            None => None,
+            Some(why) => {
+                Some(forbidden_named(&why).ok_or(RecordError::UnknownForbidden { index, why })?)
+            }
+        };
+        match (written.reason, forbidden) {
+            (Some(Ending::Forbidden), None) => return Err(RecordError::NoForbidden { index }),
+            (ending, Some(why)) if ending != Some(Ending::Forbidden) => {
+                return Err(RecordError::ForbiddenBeside {
+                    index,
+                    why,
+                    ending: ending.map_or("nothing", Ending::name),
+                });
+            }
+            _ => {}
+        }
         Ok(GameRecord {
             index,
             a: written.a,
@@ -534,6 +605,7 @@ impl TryFrom<Written> for GameRecord {
             stones: written.stones,
             winner,
             reason: written.reason,
+            forbidden,
             forfeit,
             size: written.size,
         })
@@ -545,8 +617,8 @@ impl GameRecord {
     /// `b`: the one builder of records, which the referee and the web
     /// page's game both fill through [`lay`](GameRecord::lay),
     /// [`answer`](GameRecord::answer), [`colours`](GameRecord::colours) and
-    /// the endings ([`end`](GameRecord::end), [`forfeit`](GameRecord::forfeit),
-    /// [`resign`](GameRecord::resign)).
+    /// the endings ([`end`](GameRecord::end), [`foul`](GameRecord::foul),
+    /// [`forfeit`](GameRecord::forfeit), [`resign`](GameRecord::resign)).
     pub fn new(a: &str, b: &str) -> GameRecord {
         GameRecord::sized(a, b, SIZE)
     }
@@ -565,6 +637,7 @@ impl GameRecord {
             stones: Vec::new(),
             winner: None,
             reason: None,
+            forbidden: None,
             forfeit: None,
             size: size as u8,
         }
@@ -631,9 +704,28 @@ impl GameRecord {
         }
     }
 
+    /// A game lost on a forbidden point, in words: `ann plays a forbidden
+    /// point: double three`, as the SGF comment and the judge's lines say.
+    pub fn foul_reason(&self) -> Option<String> {
+        let why = self
+            .forbidden
+            .filter(|_| self.reason == Some(Ending::Forbidden))?;
+        let by = self.named(self.loser()).unwrap_or("nobody");
+        Some(format!("{by} plays a forbidden point: {why}"))
+    }
+
+    /// Notes that the bot in `seat` put a black stone on a point
+    /// forbidden to black (renju), for reason `why`: the other one wins.
+    pub fn foul(&mut self, seat: Seat, why: Forbidden) {
+        self.winner = Some(seat.other());
+        self.reason = Some(Ending::Forbidden);
+        self.forbidden = Some(why);
+    }
+
     /// Notes that the bot in `seat` lost the game through `fault`, its
     /// text escaped ([`Fault::escaped`]): every fault of a record passes
-    /// here, whoever built it.
+    /// here, whoever built it, even after a game over on the board (a
+    /// limit read again at the end), whose ending it replaces.
     pub fn forfeit(&mut self, seat: Seat, fault: Fault) {
         self.forfeit = Some(Forfeit {
             by: seat,
@@ -641,6 +733,7 @@ impl GameRecord {
         });
         self.winner = Some(seat.other());
         self.reason = Some(Ending::Forfeit);
+        self.forbidden = None;
     }
 
     /// Notes that the player in `seat` resigned: the other one wins.
@@ -723,6 +816,62 @@ mod tests {
         let back: GameRecord = serde_json::from_str(&json).unwrap();
         assert_eq!(back, record);
         assert_eq!(serde_json::to_string(&back).unwrap(), json);
+    }
+
+    #[test]
+    fn a_forbidden_point_is_written_beside_its_ending_and_read_back_only_there() {
+        use crate::replay::examples::{double_three, refereed};
+        let record = refereed(
+            inarow_core::Rule::Renju,
+            "ay",
+            "bee",
+            &double_three(),
+            Fault::Eof,
+        );
+        let json = serde_json::to_string(&record).unwrap();
+        assert!(
+            json.contains(
+                r#""winner":"bee","reason":"forbidden","forbidden":"double three","forfeit":null"#
+            ),
+            "{json}"
+        );
+        let back: GameRecord = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, record);
+        assert_eq!(
+            back.foul_reason().as_deref(),
+            Some("ay plays a forbidden point: double three")
+        );
+        // Other records carry no such field.
+        assert!(
+            !serde_json::to_string(&forfeited())
+                .unwrap()
+                .contains("forbidden")
+        );
+        let value = serde_json::to_value(&record).unwrap();
+        let edited = |change: &dyn Fn(&mut serde_json::Value), says: &str| {
+            let mut edited = value.clone();
+            change(&mut edited);
+            let err = serde_json::from_value::<GameRecord>(edited).unwrap_err();
+            assert!(err.to_string().contains(says), "{err}\nnot: {says}");
+        };
+        edited(
+            &|v| v["forbidden"] = "triple three".into(),
+            r#"game 0: the forbidden point's reason "triple three" is not double three, double four or overline"#,
+        );
+        edited(
+            &|v| {
+                v.as_object_mut().unwrap().remove("forbidden");
+            },
+            "game 0 ends by forbidden, but says not why (double three, double four or overline)",
+        );
+        edited(
+            &|v| v["reason"] = "five".into(),
+            "game 0 gives a forbidden point's reason (double three), but ends by five",
+        );
+        // A forfeit after the foul (a limit read at the end) replaces it.
+        let mut over = record;
+        over.forfeit(Seat::A, Fault::Eof);
+        assert_eq!((over.reason, over.forbidden), (Some(Ending::Forfeit), None));
     }
 
     #[test]

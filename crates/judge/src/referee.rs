@@ -1,7 +1,9 @@
 //! The referee of one game: the Swap2 opening, the game phase and the close,
-//! on the rules of the game core.
+//! on the rules of the game core. Under renju a black stone on a forbidden
+//! point loses at once for the bot that put it, as the core's [`Swap2`]
+//! finds it ([`Swap2::foul`]).
 
-use inarow_core::swap2::{Phase, Role, Step, Swap, Swap2, Swap2Error};
+use inarow_core::swap2::{Foul, Phase, Role, Step, Swap, Swap2, Swap2Error};
 use inarow_core::{Mnk, Outcome, Player, Point};
 use inarow_protocol::koth::{self, SIZE};
 
@@ -98,7 +100,7 @@ impl Referee<'_> {
     }
 }
 
-/// Referees one game on `rules` (an empty board: gomoku or exact-five gomoku)
+/// Referees one game on `rules` (an empty board: gomoku, exact-five gomoku or renju)
 /// between `a`, who opens, and `b`. Every way a bot can fail costs it the
 /// game; both bots always get their `EXIT` line and are finished.
 pub fn play_game(rules: &Mnk, a: &mut dyn Contestant, b: &mut dyn Contestant) -> GameRecord {
@@ -126,8 +128,9 @@ pub fn play_game_watched(
             result = Err(over);
         }
     }
+    let foul = referee.swap2.foul();
     let mut record = referee.record;
-    settle(&mut record, result);
+    settle(&mut record, result, foul);
     let line = koth::exit_line(record.named(record.winner));
     for seat in referee.seats.iter_mut() {
         seat.exit(&line);
@@ -138,7 +141,7 @@ pub fn play_game_watched(
     // The grace period after `EXIT` is still the game's.
     if record.forfeit.is_none() {
         if let Some(over) = over_limit(&mut referee.seats) {
-            settle(&mut record, Err(over));
+            settle(&mut record, Err(over), None);
         }
     }
     record
@@ -151,12 +154,19 @@ fn over_limit(seats: &mut [&mut dyn Contestant; 2]) -> Option<(Seat, Fault)> {
         .find_map(|seat| Some((seat, seats[seat as usize].went_over()?)))
 }
 
-/// Writes the outcome of the game into its record.
-fn settle(record: &mut GameRecord, result: Result<Option<Outcome>, (Seat, Fault)>) {
-    match result {
-        Ok(Some(outcome)) => record.end(outcome),
-        Ok(None) => record.end(Outcome::Draw),
-        Err((seat, fault)) => record.forfeit(seat, fault),
+/// Writes the outcome of the game into its record: a `foul` (a black stone
+/// on a forbidden point) loses for the bot that put it, whatever colour it
+/// played, rather than being white's five.
+fn settle(
+    record: &mut GameRecord,
+    result: Result<Option<Outcome>, (Seat, Fault)>,
+    foul: Option<Foul>,
+) {
+    match (result, foul) {
+        (Ok(_), Some(foul)) => record.foul(foul.role.into(), foul.why),
+        (Ok(Some(outcome)), None) => record.end(outcome),
+        (Ok(None), None) => record.end(Outcome::Draw),
+        (Err((seat, fault)), _) => record.forfeit(seat, fault),
     }
 }
 
@@ -165,6 +175,8 @@ mod tests {
     use std::collections::VecDeque;
 
     use inarow_agents::house::HouseBot;
+
+    use inarow_core::renju::Forbidden;
 
     use super::*;
     use crate::local::Local;
@@ -246,6 +258,59 @@ mod tests {
         let record = play_game(&Mnk::gomoku_exact(), &mut a, &mut b);
         // No five: the game goes on until the scripts run dry and A forfeits.
         assert_eq!(record.forfeit.map(|f| f.by), Some(Seat::A));
+        // Under renju black's six is an overline: black (B) loses at once.
+        let mut a = scripted("ay", &a_script);
+        let mut b = scripted("bee", &b_script);
+        let record = play_game(&Mnk::renju(), &mut a, &mut b);
+        assert_eq!(
+            (record.named(record.winner), record.stones.len()),
+            (Some("ay"), 11)
+        );
+        assert_eq!(
+            (record.reason, record.forbidden),
+            (Some(Ending::Forbidden), Some(Forbidden::Overline))
+        );
+    }
+
+    #[test]
+    fn under_renju_black_on_a_forbidden_point_loses_for_the_bot_that_put_it() {
+        // B answers `W`, so A plays black; A's (7,7) makes two open threes,
+        // down from (7,5) and across from (5,7).
+        let a_script = ["(7,5) (7,6) (0,14)", "(5,7)", "(6,7)", "(7,7)"];
+        let b_script = ["W (0,0)", "(0,1)", "(0,2)"];
+        let mut a = scripted("ay", &a_script);
+        let mut b = scripted("bee", &b_script);
+        let record = play_game(&Mnk::renju(), &mut a, &mut b);
+        assert_eq!(record.named(record.black), Some("ay"));
+        assert_eq!(record.named(record.winner), Some("bee"));
+        assert_eq!(record.reason, Some(Ending::Forbidden));
+        assert_eq!(record.forbidden, Some(Forbidden::DoubleThree));
+        assert!(record.forfeit.is_none());
+        let last = record.stones.last().unwrap();
+        assert_eq!(
+            (record.stones.len(), last.by, last.x, last.y),
+            (9, Seat::A, 7, 7)
+        );
+        assert_eq!(a.heard.last().unwrap(), "EXIT bee");
+        assert_eq!(b.heard.last().unwrap(), "EXIT bee");
+        let json = serde_json::to_string(&record).unwrap();
+        assert!(
+            json.contains(
+                r#""winner":"bee","reason":"forbidden","forbidden":"double three","forfeit":null"#
+            ),
+            "{json}"
+        );
+        // Under freestyle it is just a move: B is asked for the next one,
+        // and its script has run dry.
+        let mut a = scripted("ay", &a_script);
+        let mut b = scripted("bee", &b_script);
+        let record = play_game(&Mnk::gomoku(), &mut a, &mut b);
+        assert_eq!(
+            record.forfeit.map(|f| (f.by, f.fault)),
+            Some((Seat::B, Fault::Eof))
+        );
+        assert_eq!((record.stones.len(), record.forbidden), (9, None));
+        assert!(b.heard[3].starts_with("6 ["), "{:?}", b.heard);
     }
 
     #[test]

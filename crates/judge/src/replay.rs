@@ -9,8 +9,12 @@
 //! each by the bot playing the colour to move (the colour with fewer stones,
 //! black on equal counts), each on the board and on an empty point. The
 //! result must be what the stones give: `five` where the last stone made a
-//! five (exactly five under the exact rule) and its maker is the winner,
-//! `full board` where the board is full with no five, and `forfeit` only
+//! five (exactly five under the exact rule, and for black under renju) and
+//! its maker is the winner, `full board` where the board is full with no
+//! five, `forbidden` where (under renju) the last stone is black's on a
+//! point forbidden to black, for the reason the record gives (`double
+//! three`, `double four`, `overline`), and the winner is the other bot,
+//! and `forfeit` only
 //! where the bot at fault is the one whose answer was awaited and the game
 //! was not over on the board; only a limit (memory, processes, cpu, file
 //! size, disk) may cost a bot a game already over on the board, since the
@@ -23,6 +27,11 @@
 //! What a replay cannot see is why a bot forfeited: a timeout, a crash or
 //! a bad answer at the point where its answer was awaited leaves the same
 //! stones.
+//!
+//! A forbidden black stone of the opening would lose for its placer as in
+//! the referee, but none can arise (the opening has three black stones at
+//! most, and a forbidden point needs four besides its own), so a record
+//! claiming one is refused like any record whose stones do not make it.
 
 use inarow_core::swap2::{Phase, Role, Step, Swap, Swap2, Swap2Error};
 use inarow_core::{Game, Outcome, Player, Point, Rule};
@@ -35,7 +44,7 @@ use inarow_sandbox::{Limit, Limits};
 /// The terms of the tournament a game is checked against.
 #[derive(Clone, Copy, Debug)]
 pub struct Terms<'a> {
-    /// Freestyle (five or more wins) or exact five.
+    /// Freestyle (five or more wins), exact five or renju.
     pub rule: Rule,
     /// The time limit per answer in seconds; 0 for none.
     pub timeout_seconds: f64,
@@ -144,13 +153,69 @@ pub enum ReplayError {
     /// A five the stones do not make.
     #[error(
         "says five, but its {stones} stones make no five{}",
-        if *exact { " (exactly five under the exact rule)" } else { "" }
+        match rule {
+            Rule::Freestyle => "",
+            Rule::Exact => " (exactly five under the exact rule)",
+            Rule::Renju => " (exactly five for black under renju)",
+        }
     )]
     NoFive {
         /// The stones recorded.
         stones: usize,
-        /// Whether the rule is exact five.
-        exact: bool,
+        /// The tournament's rule.
+        rule: Rule,
+    },
+    /// Another ending than `forbidden` where a black stone stands on a
+    /// forbidden point.
+    #[error("says {ending}, but stone {number} at ({x},{y}) is black on a forbidden point ({why})")]
+    Forbidden {
+        /// The ending recorded.
+        ending: Ending,
+        /// The stone, from 1.
+        number: usize,
+        /// Its column.
+        x: usize,
+        /// Its row.
+        y: usize,
+        /// Why the point is forbidden.
+        why: inarow_core::renju::Forbidden,
+    },
+    /// The ending `forbidden` where no black stone stands on a forbidden point.
+    #[error(
+        "says forbidden, but none of its {stones} stones is black on a point forbidden to black{}",
+        if *rule == Rule::Renju { "" } else { " (only renju forbids points)" }
+    )]
+    NotForbidden {
+        /// The stones recorded.
+        stones: usize,
+        /// The tournament's rule.
+        rule: Rule,
+    },
+    /// A forbidden point's reason other than the stones give.
+    #[error("says forbidden ({recorded}), but stone {number} at ({x},{y}) is forbidden as {why}")]
+    OtherForbidden {
+        /// The reason recorded.
+        recorded: String,
+        /// The stone, from 1.
+        number: usize,
+        /// Its column.
+        x: usize,
+        /// Its row.
+        y: usize,
+        /// Why the point is forbidden.
+        why: inarow_core::renju::Forbidden,
+    },
+    /// A winner who put the forbidden stone.
+    #[error(
+        "names {named} the winner, but {fouler} put the stone on the forbidden point, so {other} wins"
+    )]
+    FoulerWon {
+        /// The winner recorded, or `nobody`.
+        named: String,
+        /// The bot that put the stone.
+        fouler: String,
+        /// Its opponent.
+        other: String,
     },
     /// A winner who did not make the five.
     #[error("names {named} the winner, but {maker} made the five ({colour})")]
@@ -188,7 +253,7 @@ pub enum ReplayError {
     #[error("ends by forfeit, but names no forfeit")]
     NoForfeit,
     /// An ending no judge game has.
-    #[error("ends by {ending:?}, not five, full board or forfeit")]
+    #[error("ends by {ending:?}, not five, full board, forbidden or forfeit")]
     OtherEnding {
         /// The ending recorded (empty for none).
         ending: &'static str,
@@ -524,6 +589,14 @@ impl Replay<'_> {
 
     /// How the game ended on the board, in words.
     fn ending(&self, outcome: Outcome) -> String {
+        if let Some(foul) = self.game.foul() {
+            return format!(
+                "black on a forbidden point ({}) by {} at stone {}",
+                foul.why,
+                self.name(seat(foul.role)),
+                self.ended_at
+            );
+        }
         match outcome {
             Outcome::Win(colour) => format!(
                 "a five by {} ({}) at stone {}",
@@ -571,12 +644,53 @@ impl Replay<'_> {
         let record = self.record;
         let outcome = self.game.outcome();
         let winner = record.named(record.winner);
+        let foul = self.game.foul();
         match (record.reason, &record.forfeit) {
+            (Some(ending @ (Ending::Five | Ending::FullBoard)), None) if foul.is_some() => {
+                let foul = foul.expect("matched");
+                let (x, y) = foul.point.xy(SIZE);
+                Err(ReplayError::Forbidden {
+                    ending,
+                    number: self.ended_at,
+                    x,
+                    y,
+                    why: foul.why,
+                })
+            }
+            (Some(Ending::Forbidden), None) => {
+                let Some(foul) = foul else {
+                    return Err(ReplayError::NotForbidden {
+                        stones: record.stones.len(),
+                        rule: terms.rule,
+                    });
+                };
+                if record.forbidden != Some(foul.why) {
+                    let (x, y) = foul.point.xy(SIZE);
+                    return Err(ReplayError::OtherForbidden {
+                        recorded: record
+                            .forbidden
+                            .map_or_else(|| "no reason".into(), |why| why.to_string()),
+                        number: self.ended_at,
+                        x,
+                        y,
+                        why: foul.why,
+                    });
+                }
+                let fouler = seat(foul.role);
+                if record.winner != Some(fouler.other()) {
+                    return Err(ReplayError::FoulerWon {
+                        named: winner.unwrap_or("nobody").to_string(),
+                        fouler: self.name(fouler).to_string(),
+                        other: self.name(fouler.other()).to_string(),
+                    });
+                }
+                Ok(())
+            }
             (Some(Ending::Five), None) => {
                 let Some(Outcome::Win(colour)) = outcome else {
                     return Err(ReplayError::NoFive {
                         stones: record.stones.len(),
-                        exact: terms.rule == Rule::Exact,
+                        rule: terms.rule,
                     });
                 };
                 let maker = self.maker(colour);
@@ -607,12 +721,13 @@ impl Replay<'_> {
                 }
             }
             (Some(Ending::Forfeit), Some(forfeit)) => self.forfeit(forfeit, terms),
-            (Some(ending @ (Ending::Five | Ending::FullBoard)), Some(forfeit)) => {
-                Err(ReplayError::ForfeitBeside {
-                    ending,
-                    by: record.name(forfeit.by).to_string(),
-                })
-            }
+            (
+                Some(ending @ (Ending::Five | Ending::FullBoard | Ending::Forbidden)),
+                Some(forfeit),
+            ) => Err(ReplayError::ForfeitBeside {
+                ending,
+                by: record.name(forfeit.by).to_string(),
+            }),
             (Some(Ending::Forfeit), None) => Err(ReplayError::NoForfeit),
             (other, _) => Err(ReplayError::OtherEnding {
                 ending: other.map_or("", Ending::name),
@@ -902,6 +1017,24 @@ pub(crate) mod examples {
     pub(crate) fn planned(rule: Rule, a: &str, b: &str, plan: Plan, then: Fault) -> GameRecord {
         refereed(rule, a, b, &answers(plan), then)
     }
+
+    /// The answerer takes white (`W (0,0)`), so the opener plays black,
+    /// and its ninth stone, (7,7), makes two open threes (down from (7,5),
+    /// across from (5,7)): forbidden under renju, a move like any other
+    /// under the other rules.
+    pub(crate) fn double_three() -> Vec<(Role, String)> {
+        [
+            (Role::Opener, "(7,5) (7,6) (0,14)"),
+            (Role::Answerer, "W (0,0)"),
+            (Role::Opener, "(5,7)"),
+            (Role::Answerer, "(0,1)"),
+            (Role::Opener, "(6,7)"),
+            (Role::Answerer, "(0,2)"),
+            (Role::Opener, "(7,7)"),
+        ]
+        .map(|(role, answer)| (role, answer.to_string()))
+        .to_vec()
+    }
 }
 
 #[cfg(test)]
@@ -909,7 +1042,9 @@ mod tests {
     use inarow_core::swap2::Role;
     use inarow_core::{Player, Rule};
 
-    use super::examples::{Plan, planned, refereed};
+    use inarow_core::renju::Forbidden;
+
+    use super::examples::{Plan, double_three, planned, refereed};
     use super::*;
     use crate::record::{Forfeit, Seat, Stone};
 
@@ -958,6 +1093,83 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_black_stone_on_a_forbidden_point_replays_only_as_its_players_loss_under_renju() {
+        let record = refereed(Rule::Renju, "amy", "bob", &double_three(), TIMEOUT);
+        assert_eq!(
+            (record.reason, record.forbidden, record.named(record.winner)),
+            (
+                Some(Ending::Forbidden),
+                Some(Forbidden::DoubleThree),
+                Some("bob")
+            )
+        );
+        accepted(&record, Rule::Renju);
+        // Under the other rules (7,7) is a move like any other.
+        for rule in [Rule::Freestyle, Rule::Exact] {
+            refused(
+                &record,
+                rule,
+                "says forbidden, but none of its 9 stones is black on a point forbidden to black (only renju forbids points)",
+            );
+        }
+        let forged = |change: &dyn Fn(&mut GameRecord), says: &str| {
+            let mut forged = record.clone();
+            change(&mut forged);
+            refused(&forged, Rule::Renju, says);
+        };
+        forged(
+            &|r| r.forbidden = Some(Forbidden::DoubleFour),
+            "says forbidden (double four), but stone 9 at (7,7) is forbidden as double three",
+        );
+        forged(
+            &|r| r.winner = Some(Seat::A),
+            "names amy the winner, but amy put the stone on the forbidden point, so bob wins",
+        );
+        forged(
+            &|r| {
+                r.reason = Some(Ending::Five);
+                r.forbidden = None;
+            },
+            "says five, but stone 9 at (7,7) is black on a forbidden point (double three)",
+        );
+        forged(
+            &|r| {
+                r.stones.pop();
+            },
+            "says forbidden, but none of its 8 stones is black on a point forbidden to black",
+        );
+        forged(
+            &|r| {
+                r.stones.push(Stone {
+                    by: Seat::B,
+                    colour: Colour::White,
+                    x: 0,
+                    y: 3,
+                })
+            },
+            "stone 10 comes after the game was over (black on a forbidden point (double three) by amy at stone 9)",
+        );
+        forged(
+            &|r| r.forfeit(Seat::A, Fault::Eof),
+            "amy forfeits for EOF: closed its output without answering after the game was over (black on a forbidden point (double three) by amy at stone 9)",
+        );
+        // A limit read again at the end may still cost the game.
+        let mut over = record.clone();
+        over.forfeit(Seat::B, Fault::over(Limit::Memory, &Limits::default()));
+        accepted(&over, Rule::Renju);
+        // Under freestyle the game goes on: bob is asked for a move, and
+        // that record replays there but not under renju.
+        let free = refereed(Rule::Freestyle, "amy", "bob", &double_three(), TIMEOUT);
+        assert_eq!(free.forfeit.as_ref().map(|f| f.by), Some(Seat::B));
+        accepted(&free, Rule::Freestyle);
+        refused(
+            &free,
+            Rule::Renju,
+            "after the game was over (black on a forbidden point (double three) by amy at stone 9)",
+        );
     }
 
     #[test]
@@ -1319,7 +1531,7 @@ mod tests {
         use inarow_agents::house::HouseBot;
 
         use crate::local::Local;
-        for rule in [Rule::Freestyle, Rule::Exact] {
+        for rule in Rule::ALL {
             for seed in 0..4 {
                 let mut a = Local::new("one", HouseBot::new(seed));
                 let mut b = Local::new("two", HouseBot::new(seed + 100));

@@ -29,7 +29,7 @@ pub struct Config {
     pub jobs: usize,
     /// Time limit per answer; `None` for none.
     pub timeout: Option<Duration>,
-    /// Freestyle (five or more wins) or exact five.
+    /// Freestyle (five or more wins), exact five or renju.
     pub rule: Rule,
     /// How bots are started: contained (and within which limits) or not.
     pub sandbox: Sandbox,
@@ -527,7 +527,7 @@ pub fn timeout_seconds(timeout: Option<Duration>) -> f64 {
 pub struct Results {
     /// The tournament seed; `--seed` with it replays the tournament.
     pub seed: u64,
-    /// `freestyle` (five or more wins) or `exact` (exactly five).
+    /// `freestyle` (five or more wins), `exact` (exactly five) or `renju`.
     pub rule: Rule,
     /// The time limit per answer in seconds; 0 for none.
     pub timeout_seconds: f64,
@@ -613,6 +613,7 @@ mod tests {
             stones: vec![],
             winner: winner.map(|w| if w == a { Seat::A } else { Seat::B }),
             reason: None,
+            forbidden: None,
             forfeit: forfeit.then(|| Forfeit {
                 by: if winner == Some(a) { Seat::B } else { Seat::A },
                 fault: Fault::Eof,

@@ -61,8 +61,10 @@ pub fn parse_prompt(line: &str) -> Result<Prompt, AnswerError> {
 
 /// Reads one line from the judge, for a game under `rule`. The protocol
 /// does not say the rule: the bot is told it some other way (`inarow bot
-/// --exact`), and a board with an overline is a game still going on under
-/// exact five.
+/// --rule exact`, `--rule renju`), and a board with black's overline is a
+/// game still going on under exact five and renju (the judge never shows
+/// a board after black's stone on a forbidden point: that stone ended the
+/// game).
 pub fn parse_prompt_under(line: &str, rule: Rule) -> Result<Prompt, AnswerError> {
     let line = line.trim();
     let (kind, board) = line.split_once(' ').unwrap_or((line, ""));
@@ -319,5 +321,9 @@ mod tests {
         let input = format!("A []\nB [((7,7),\"B\")]\n13 {board}\nEXIT TIE\n");
         run(&mut seen, Rule::Exact, input.as_bytes(), Vec::new()).unwrap();
         assert_eq!(seen.0, [Rule::Exact; 3]);
+        // Renju's boards go the same way: black's six is no five there either.
+        let mut seen = Rules(Vec::new());
+        run(&mut seen, Rule::Renju, input.as_bytes(), Vec::new()).unwrap();
+        assert_eq!(seen.0, [Rule::Renju; 3]);
     }
 }
