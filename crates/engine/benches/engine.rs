@@ -137,7 +137,11 @@ fn renju(c: &mut Criterion) {
         bench.iter(|| {
             renju
                 .iter()
-                .map(|b| b.empty_points().filter(|&i| b.forbidden(i).is_some()).count())
+                .map(|b| {
+                    b.empty_points()
+                        .filter(|&i| b.forbidden(i).is_some())
+                        .count()
+                })
                 .sum::<usize>()
         })
     });
@@ -149,8 +153,39 @@ fn renju(c: &mut Criterion) {
         })
         .collect();
     group.bench_function("core: forbidden_points", |bench| {
-        bench.iter(|| cores.iter().map(|g| g.forbidden_points().len()).sum::<usize>())
+        bench.iter(|| {
+            cores
+                .iter()
+                .map(|g| g.forbidden_points().len())
+                .sum::<usize>()
+        })
     });
+    // Whole searches from the same positions: what the checks cost a
+    // search, beside freestyle's.
+    group.sample_size(10);
+    for (name, rule) in [
+        ("search 20k nodes x 4, freestyle", Rule::Freestyle),
+        ("search 20k nodes x 4, exact five", Rule::Exact),
+        ("search 20k nodes x 4, renju", Rule::Renju),
+    ] {
+        let mut s = Searcher::new(Options::default());
+        group.bench_function(name, |bench| {
+            bench.iter(|| {
+                for g in &games[..4] {
+                    let mut b = board_under(g, rule);
+                    s.clear();
+                    s.search(
+                        &mut b,
+                        Limits {
+                            time: None,
+                            depth: 60,
+                            nodes: 20_000,
+                        },
+                    );
+                }
+            })
+        });
+    }
     group.finish();
 }
 

@@ -145,6 +145,10 @@ pub struct Board {
     learned: &'static Learned,
     /// Per colour, the sums of those values over its empty points.
     shape_sums: [[i32; 2]; 2],
+    /// Under renju, the stones as the core's forbidden-point check reads
+    /// them (walls as white), kept as they change so a check need not
+    /// build it.
+    grid: Grid,
 }
 
 impl std::fmt::Debug for Board {
@@ -211,6 +215,7 @@ impl Board {
             info_of: learned.by_combo(rule),
             learned,
             shape_sums: [[0; 2]; 2],
+            grid: Grid::new(size),
         };
         for k in 0..b.on_board.len() {
             let i = b.on_board[k] as usize;
@@ -413,21 +418,30 @@ impl Board {
     /// Under renju, why a black stone on grid point `i` would be forbidden
     /// (RIF, decided by the core's check); `None` under the other rules, on
     /// a stone, or where black makes five. Only points whose own lines
-    /// could make two threes, two fours or six (a three-three, four-three
-    /// or flex-four threat, or a long run) are checked in full.
+    /// could make two threes, two fours or six are checked in full.
     pub fn forbidden(&self, i: usize) -> Option<Forbidden> {
         if self.rule != Rule::Renju || self.cells[i] != EMPTY {
             return None;
         }
-        let suspect = matches!(
-            self.threat(i, Player::X),
-            Threat::Three3 | Threat::Four3 | Threat::Flex4
-        ) || self.black_run(i) >= 6;
+        // Two fours (a flex four may be two in one line) or two threes,
+        // as black's own lines show them, or six in a row.
+        let (mut fours, mut threes) = (0, 0);
+        for &p in &self.pats[0][i] {
+            match Pattern::from_index(usize::from(p)) {
+                Pattern::Five => return None,
+                Pattern::Flex4 => fours += 2,
+                Pattern::Block4 => fours += 1,
+                Pattern::Flex3 => threes += 1,
+                _ => {}
+            }
+        }
+        let suspect = fours >= 2 || threes >= 2 || self.makes_overline(i);
         if !suspect {
             return None;
         }
         let (x, y) = self.xy(i);
-        self.grid().forbidden(x, y)
+        let mut grid = self.grid;
+        grid.forbidden(x, y)
     }
 
     /// Whether `colour` may not play grid point `i`: black on a forbidden
@@ -460,37 +474,37 @@ impl Board {
         })
     }
 
-    /// The longest run of black stones a black stone on `i` would join.
-    fn black_run(&self, i: usize) -> usize {
-        DIRS.iter()
-            .map(|&step| {
-                let mut n = 1;
-                for sign in [-1isize, 1] {
-                    let mut j = i as isize + sign * step;
-                    while self.cells[j as usize] == BLACK {
-                        n += 1;
-                        j += sign * step;
-                    }
+    /// Whether a black stone on `i` would make six or more in a row. A
+    /// line is walked only where its key shows four black stones among
+    /// the eight neighbours, as any six through the point has.
+    #[inline]
+    fn makes_overline(&self, i: usize) -> bool {
+        DIRS.iter().enumerate().any(|(d, &step)| {
+            let key = self.keys[i][d];
+            // Black's code (01) at each two-bit slot.
+            let black = key & !(key >> 1) & 0x5555;
+            if black.count_ones() < 4 {
+                return false;
+            }
+            let mut n = 1;
+            for sign in [-1isize, 1] {
+                let mut j = i as isize + sign * step;
+                while self.cells[j as usize] == BLACK {
+                    n += 1;
+                    j += sign * step;
                 }
-                n
-            })
-            .max()
-            .unwrap_or(1)
+            }
+            n >= 6
+        })
     }
 
-    /// The stones as the core's forbidden-point grid; walls block lines as
-    /// white stones do.
-    fn grid(&self) -> Grid {
-        let mut grid = Grid::new(self.size);
-        for &k in &self.on_board {
-            let (x, y) = self.xy(usize::from(k));
-            match self.cells[usize::from(k)] {
-                BLACK => grid.set(x, y, Stone::Black),
-                EMPTY => {}
-                _ => grid.set(x, y, Stone::White),
-            }
+    /// Under renju, keeps the forbidden-point grid's point `i`.
+    #[inline]
+    fn mirror(&mut self, i: usize, stone: Stone) {
+        if self.rule == Rule::Renju {
+            let (x, y) = self.xy(i);
+            self.grid.set(x, y, stone);
         }
-        grid
     }
 
     /// Number of (empty point, direction) pairs where `colour` has pattern `p`.
@@ -643,6 +657,7 @@ impl Board {
         let v = self.cells[i];
         self.update(i, v);
         self.cells[i] = EMPTY;
+        self.mirror(i, Stone::Empty);
         self.hash ^= ZOBRIST[i][v as usize];
         self.touch_near(i, -1);
         self.refresh(i);
@@ -671,6 +686,14 @@ impl Board {
     fn put(&mut self, i: usize, v: u8) {
         self.add(i, -1);
         self.cells[i] = v;
+        self.mirror(
+            i,
+            if v == BLACK {
+                Stone::Black
+            } else {
+                Stone::White
+            },
+        );
         self.hash ^= ZOBRIST[i][v as usize];
         self.history.push(i as u16);
         self.touch_near(i, 1);
