@@ -200,7 +200,7 @@ fn tables_from(from: &str) -> anyhow::Result<Learned> {
         "learned" => Learned::embedded().clone(),
         "tuned" => {
             let t = Weights::TUNED.tables();
-            Learned::new(t.clone(), t, [0.0; 2])
+            Learned::new([t.clone(), t.clone(), t], [0.0; 3])
         }
         path => read_tables(Path::new(path))?,
     })
@@ -212,13 +212,18 @@ fn read_tables(path: &Path) -> anyhow::Result<Learned> {
     Learned::from_bytes(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
-/// Every game of the files, by rule; every tenth game held out.
-fn samples(paths: &[PathBuf]) -> anyhow::Result<[(Samples, Samples); 2]> {
-    let mut out: [(Samples, Samples); 2] = Default::default();
+/// Every game of the files, by rule (in [`Rule::ALL`]'s order); every
+/// tenth game held out.
+fn samples(paths: &[PathBuf]) -> anyhow::Result<[(Samples, Samples); 3]> {
+    let mut out: [(Samples, Samples); 3] = Default::default();
     let mut n = 0usize;
     for path in paths {
         for game in read_games_file(path)? {
-            let (train, held) = &mut out[usize::from(game.rule == Rule::Exact)];
+            let k = Rule::ALL
+                .iter()
+                .position(|&r| r == game.rule)
+                .expect("a rule");
+            let (train, held) = &mut out[k];
             let into = if n % 10 == 9 { held } else { train };
             into.add_game(&game, &Weights::TUNED);
             n += 1;
@@ -231,10 +236,10 @@ fn fit_tables(args: FitArgs) -> anyhow::Result<()> {
     anyhow::ensure!(args.epochs > 0, "--epochs must be at least 1");
     let from = tables_from(&args.from)?;
     let by_rule = samples(&args.games)?;
-    let mut fitted = [Rule::Freestyle, Rule::Exact].map(|r| from.tables(r).clone());
-    let mut scales = [Rule::Freestyle, Rule::Exact].map(|r| from.scale(r));
+    let mut fitted = Rule::ALL.map(|r| from.tables(r).clone());
+    let mut scales = Rule::ALL.map(|r| from.scale(r));
     let mut any = false;
-    for (k, rule) in [Rule::Freestyle, Rule::Exact].into_iter().enumerate() {
+    for (k, rule) in Rule::ALL.into_iter().enumerate() {
         let (train, held) = &by_rule[k];
         if train.is_empty() {
             continue;
@@ -274,8 +279,7 @@ fn fit_tables(args: FitArgs) -> anyhow::Result<()> {
         any = true;
     }
     anyhow::ensure!(any, "no positions to fit in the games given");
-    let [freestyle, exact] = fitted;
-    let learned = Learned::new(freestyle, exact, scales);
+    let learned = Learned::new(fitted, scales);
     write_atomic(&args.out, &learned.to_bytes())
         .with_context(|| format!("cannot write tables file {}", args.out.display()))?;
     println!("wrote {} ({:?})", args.out.display(), learned);
@@ -289,7 +293,7 @@ fn check(args: CheckArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     let by_rule = samples(&args.games)?;
-    for (k, rule) in [Rule::Freestyle, Rule::Exact].into_iter().enumerate() {
+    for (k, rule) in Rule::ALL.into_iter().enumerate() {
         let (a, b) = &by_rule[k];
         let mut all = a.clone();
         all.extend(b);

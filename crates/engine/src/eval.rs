@@ -382,7 +382,8 @@ mod tests {
     fn the_pattern_evaluation_is_one_case() {
         let w = whole(Weights::TUNED);
         let t = w.tables();
-        let learned: &'static Learned = Box::leak(Box::new(Learned::new(t.clone(), t, [0.01; 2])));
+        let learned: &'static Learned =
+            Box::leak(Box::new(Learned::new([t.clone(), t.clone(), t], [0.01; 3])));
         for mut b in random_boards(&[Rule::Freestyle, Rule::Exact], 5, 80, 50) {
             b.set_learned(learned);
             assert_eq!(learned_score(&b), evaluate(&b, &w), "{b:?}");

@@ -35,8 +35,15 @@ pub const MASKS: usize = 1 << (2 * MASK_THREATS.len());
 
 /// The file's first bytes.
 const MAGIC: &[u8; 8] = b"INAROWEV";
-/// The layout of the file this build reads and writes.
-pub const VERSION: u16 = 1;
+/// The layout of the file this build writes: three rules (freestyle,
+/// exact five, renju). Version 1, two rules, is still read: renju takes
+/// exact five's tables there.
+pub const VERSION: u16 = 2;
+
+/// The rules a file of `version` holds.
+const fn rules_of(version: u16) -> usize {
+    if version == 1 { 2 } else { 3 }
+}
 /// Bytes of the checksum that ends the file (SHA-256 of what comes before).
 const CHECKSUM: usize = 32;
 
@@ -62,17 +69,17 @@ impl Tables {
     }
 }
 
-/// A learned evaluation: tables for freestyle and for exact five, with the
-/// per-point tables also laid out by combination index for the board.
+/// A learned evaluation: tables for freestyle, exact five and renju, with
+/// the per-point tables also laid out by combination index for the board.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Learned {
-    /// The tables by rule: freestyle, exact five.
-    tables: [Tables; 2],
+    /// The tables by rule: freestyle, exact five, renju.
+    tables: [Tables; 3],
     /// Per rule, the logistic scale of the fit in millionths: a score `s`
     /// predicts the side to move scores `1 / (1 + e^(-scale * s))`.
-    scales: [u32; 2],
+    scales: [u32; 3],
     /// Per rule, what the board looks up by combination index.
-    by_combo: [Vec<PointEntry>; 2],
+    by_combo: [Vec<PointEntry>; 3],
 }
 
 impl std::fmt::Debug for Learned {
@@ -82,9 +89,10 @@ impl std::fmt::Debug for Learned {
         let sum = Sha256::digest(self.to_bytes());
         write!(
             f,
-            "Learned {{ scales: {} {}, sha256: {:02x}{:02x}{:02x}{:02x}.. }}",
+            "Learned {{ scales: {} {} {}, sha256: {:02x}{:02x}{:02x}{:02x}.. }}",
             self.scale(Rule::Freestyle),
             self.scale(Rule::Exact),
+            self.scale(Rule::Renju),
             sum[0],
             sum[1],
             sum[2],
@@ -156,9 +164,9 @@ impl std::fmt::Display for TablesError {
 impl std::error::Error for TablesError {}
 
 impl Learned {
-    /// Tables for freestyle and exact five, and the logistic scale each
-    /// was fitted with.
-    pub fn new(freestyle: Tables, exact: Tables, scales: [f64; 2]) -> Learned {
+    /// Tables for freestyle, exact five and renju (in [`Rule::ALL`]'s
+    /// order), and the logistic scale each was fitted with.
+    pub fn new(tables: [Tables; 3], scales: [f64; 3]) -> Learned {
         let lay_out = |t: &Tables| {
             (0..PATTERNS.pow(4) as u16)
                 .map(|c| {
@@ -173,9 +181,13 @@ impl Learned {
                 })
                 .collect()
         };
-        let by_combo = [lay_out(&freestyle), lay_out(&exact)];
+        let by_combo = [
+            lay_out(&tables[0]),
+            lay_out(&tables[1]),
+            lay_out(&tables[2]),
+        ];
         Learned {
-            tables: [freestyle, exact],
+            tables,
             scales: scales.map(|s| (s * 1e6).round().clamp(0.0, u32::MAX as f64) as u32),
             by_combo,
         }
@@ -198,11 +210,11 @@ impl Learned {
         &self.by_combo[rule_slot(rule)]
     }
 
-    /// The file: mark, version, sizes, the scales, the tables (freestyle, then
-    /// exact five; each mine, theirs, threat, as little-endian `i16`), and
-    /// the SHA-256 of all that.
+    /// The file: mark, version, sizes, the scales, the tables (freestyle,
+    /// exact five, renju; each mine, theirs, threat, as little-endian
+    /// `i16`), and the SHA-256 of all that.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_len());
+        let mut out = Vec::with_capacity(file_len(3));
         out.extend_from_slice(MAGIC);
         for n in [VERSION, PATTERNS as u16, SHAPES as u16, MASKS as u16] {
             out.extend_from_slice(&n.to_le_bytes());
@@ -225,14 +237,15 @@ impl Learned {
     /// Reads a file written by [`Learned::to_bytes`], or says in one line
     /// what is wrong with it.
     pub fn from_bytes(bytes: &[u8]) -> Result<Learned, TablesError> {
-        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+        if bytes.len() < header(2) || &bytes[..8] != MAGIC {
             return Err(TablesError::NotTables);
         }
         let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
         let version = u16_at(8);
-        if version != VERSION {
+        if version != 1 && version != VERSION {
             return Err(TablesError::Version(version));
         }
+        let rules = rules_of(version);
         for (at, what, expected) in [
             (10, "line patterns", PATTERNS),
             (12, "shapes", SHAPES),
@@ -243,9 +256,9 @@ impl Learned {
                 return Err(TablesError::Shape(what, found, expected));
             }
         }
-        if bytes.len() != file_len() {
+        if bytes.len() != file_len(rules) {
             return Err(TablesError::Length {
-                expected: file_len(),
+                expected: file_len(rules),
                 found: bytes.len(),
             });
         }
@@ -257,8 +270,8 @@ impl Learned {
             let b = &bytes[at..at + 4];
             f64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])) / 1e6
         };
-        let scales = [scale(16), scale(20)];
-        let mut at = HEADER;
+        let scales: Vec<f64> = (0..rules).map(|k| scale(16 + 4 * k)).collect();
+        let mut at = header(rules);
         let mut take = |n: usize| {
             let v: Vec<i16> = body[at..at + 2 * n]
                 .chunks_exact(2)
@@ -273,7 +286,12 @@ impl Learned {
             threat: take(MASKS),
         };
         let (freestyle, exact) = (rule(), rule());
-        Ok(Learned::new(freestyle, exact, scales))
+        let renju = if rules == 3 { rule() } else { exact.clone() };
+        let renju_scale = scales.get(2).copied().unwrap_or(scales[1]);
+        Ok(Learned::new(
+            [freestyle, exact, renju],
+            [scales[0], scales[1], renju_scale],
+        ))
     }
 
     /// The tables the engine embeds (`data/eval.bin`).
@@ -282,12 +300,15 @@ impl Learned {
     }
 }
 
-/// Bytes before the tables: mark, four sizes, the two scales.
-const HEADER: usize = 8 + 4 * 2 + 2 * 4;
+/// Bytes before the tables of a file of `rules` rules: mark, four sizes,
+/// a scale per rule.
+const fn header(rules: usize) -> usize {
+    8 + 4 * 2 + rules * 4
+}
 
-/// Bytes of a whole file.
-const fn file_len() -> usize {
-    HEADER + 2 * 2 * (2 * SHAPES + MASKS) + CHECKSUM
+/// Bytes of a whole file of `rules` rules.
+const fn file_len(rules: usize) -> usize {
+    header(rules) + rules * 2 * (2 * SHAPES + MASKS) + CHECKSUM
 }
 
 /// Where `rule`'s tables are.
@@ -295,9 +316,8 @@ const fn file_len() -> usize {
 fn rule_slot(rule: Rule) -> usize {
     match rule {
         Rule::Freestyle => 0,
-        // Renju's black makes fives as in exact five: its tables until
-        // renju has its own.
-        Rule::Exact | Rule::Renju => 1,
+        Rule::Exact => 1,
+        Rule::Renju => 2,
     }
 }
 
@@ -316,12 +336,14 @@ mod tests {
         t.mine[3] = 120;
         t.theirs[400] = -9;
         t.threat[5] = -77;
-        let learned = Learned::new(t, Tables::zero(), [0.0123, 0.004]);
+        let mut r = Tables::zero();
+        r.mine[7] = 31;
+        let learned = Learned::new([t, Tables::zero(), r], [0.0123, 0.004, 0.009]);
         let bytes = learned.to_bytes();
-        assert_eq!(bytes.len(), file_len());
+        assert_eq!(bytes.len(), file_len(3));
         assert_eq!(Learned::from_bytes(&bytes).unwrap(), learned);
         let mut flipped = bytes.clone();
-        flipped[HEADER + 100] ^= 1;
+        flipped[header(3) + 100] ^= 1;
         assert_eq!(Learned::from_bytes(&flipped), Err(TablesError::Checksum));
         assert_eq!(
             Learned::from_bytes(&bytes[..bytes.len() - 1]),
@@ -338,5 +360,27 @@ mod tests {
         other[12] = 7;
         let e = Learned::from_bytes(&other).unwrap_err();
         assert!(e.to_string().contains("shapes"), "{e}");
+    }
+
+    /// A file of version 1 (freestyle and exact five) still reads; renju
+    /// takes exact five's tables and scale.
+    #[test]
+    fn version_one_files_give_renju_exact_fives_tables() {
+        let mut t = Tables::zero();
+        t.mine[3] = 120;
+        let mut e = Tables::zero();
+        e.threat[9] = -5;
+        let three = Learned::new([t.clone(), e.clone(), Tables::zero()], [0.01, 0.02, 0.03]);
+        // The same file as version 1 wrote it: two scales, two rules.
+        let mut v1 = three.to_bytes();
+        v1.truncate(v1.len() - CHECKSUM);
+        v1.drain(header(3) + 2 * (2 * (2 * SHAPES + MASKS))..);
+        v1.drain(24..28);
+        v1[8] = 1;
+        let sum = Sha256::digest(&v1);
+        v1.extend_from_slice(&sum);
+        assert_eq!(v1.len(), file_len(2));
+        let read = Learned::from_bytes(&v1).unwrap();
+        assert_eq!(read, Learned::new([t, e.clone(), e], [0.01, 0.02, 0.02]));
     }
 }
