@@ -1,5 +1,6 @@
 //! The project's own simple gomoku bot: it wins when it can, blocks a
-//! four, and otherwise plays next to the stones, all from its seed. A Swap2
+//! four, and otherwise plays next to the stones, all from its seed; under
+//! renju, never on a point forbidden to it as black. A Swap2
 //! player like any other: `inarow bot --house` runs it as a process, and
 //! `inarow judge -d` plays it in-process as the opponent.
 
@@ -43,7 +44,7 @@ impl HouseBot {
     pub fn choose(&mut self, game: &Mnk) -> Point {
         let me = game.to_move();
         for player in [me, me.opponent()] {
-            if let Some(p) = game.moves().find(|&p| game.wins_at(p, player)) {
+            if let Some(p) = playable(game).find(|&p| game.wins_at(p, player)) {
                 return p;
             }
         }
@@ -53,8 +54,7 @@ impl HouseBot {
     /// A random empty point next to a stone (the centre on an empty board).
     fn near_stones(&mut self, game: &Mnk) -> Point {
         let (rows, cols) = (game.rows(), game.cols());
-        let touching: Vec<Point> = game
-            .moves()
+        let touching: Vec<Point> = playable(game)
             .filter(|&p| {
                 let (r, c) = (p.row(cols) as isize, p.col(cols) as isize);
                 (-1..=1).any(|dr| {
@@ -70,7 +70,7 @@ impl HouseBot {
             })
             .collect();
         let pool: Vec<Point> = if touching.is_empty() {
-            game.moves().collect()
+            playable(game).collect()
         } else {
             touching
         };
@@ -79,6 +79,14 @@ impl HouseBot {
         }
         pool[self.rng.random_range(0..pool.len())]
     }
+}
+
+/// The legal moves the side to move may make without losing by the rule:
+/// renju's black leaves its forbidden points alone.
+fn playable(game: &Mnk) -> impl Iterator<Item = Point> + '_ {
+    let black = game.to_move() == Player::X;
+    game.moves()
+        .filter(move |&p| !black || game.forbidden(p).is_none())
 }
 
 impl Strategy for HouseBot {
@@ -132,6 +140,36 @@ mod tests {
             game.place(xy(x, y), Player::O).unwrap();
         }
         game
+    }
+
+    #[test]
+    fn under_renju_black_never_plays_a_forbidden_point() {
+        // Black's double three at (7,7), touching black's stones; white's
+        // four on row 0 completes at (4,0), far from it.
+        let black = [(7, 5), (7, 6), (5, 7), (6, 7)];
+        let white = [(0, 0), (1, 0), (2, 0), (3, 0)];
+        let mut renju = Mnk::renju();
+        for (&b, &w) in black.iter().zip(&white) {
+            renju.place(xy(b.0, b.1), Player::X).unwrap();
+            renju.place(xy(w.0, w.1), Player::O).unwrap();
+        }
+        assert!(renju.forbidden(xy(7, 7)).is_some());
+        // Black must block at (4,0), and does.
+        assert_eq!(HouseBot::new(3).choose(&renju), xy(4, 0));
+        // With the four blocked, no seed picks the forbidden point.
+        renju.place(xy(4, 0), Player::X).unwrap();
+        renju.place(xy(14, 14), Player::O).unwrap();
+        let mut picked = std::collections::HashSet::new();
+        for seed in 0..300 {
+            let p = HouseBot::new(seed).choose(&renju);
+            assert_ne!(p, xy(7, 7), "seed {seed}");
+            picked.insert(p);
+        }
+        // The same stones in freestyle: the point is a move like others.
+        let cells: Vec<_> = (0..225).map(|i| renju.stone(Point(i))).collect();
+        let free = Mnk::gomoku().setup(&cells, Player::X).unwrap();
+        assert!((0..300).any(|seed| HouseBot::new(seed).choose(&free) == xy(7, 7)));
+        assert!(picked.len() > 10);
     }
 
     #[test]
