@@ -221,3 +221,46 @@ fn black_never_plays_a_forbidden_point_in_refereed_games() {
         "{chances} of {black_moves} black moves had a forbidden point"
     );
 }
+
+/// Black to move with one empty point left, forbidden to it: the search
+/// still answers with that point (it loses) rather than with none.
+#[test]
+fn black_left_only_a_forbidden_point_plays_it() {
+    // Pairs of each colour, shifted every row: nobody has more than two in
+    // a row. Row 0 starts `XXX.XXO`: the gap makes six, an overline.
+    let mut cells: Vec<Option<Player>> = (0..225)
+        .map(|i| {
+            let (x, y) = (i % 15, i / 15);
+            Some(if (x / 2 + y) % 2 == 0 {
+                Player::X
+            } else {
+                Player::O
+            })
+        })
+        .collect();
+    for (x, stone) in [
+        Some(Player::X),
+        Some(Player::X),
+        Some(Player::X),
+        None,
+        Some(Player::X),
+        Some(Player::X),
+        Some(Player::O),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        cells[x] = stone;
+    }
+    let game = Mnk::renju().setup(&cells, Player::X).unwrap();
+    assert!(game.outcome().is_none(), "{game}");
+    let gap = Point::at(0, 3, 15);
+    assert_eq!(game.empty_points().collect::<Vec<_>>(), [gap]);
+    assert_eq!(
+        game.forbidden(gap),
+        Some(inarow_core::renju::Forbidden::Overline)
+    );
+    let mut b = board_under(&game, Rule::Renju);
+    let found = searcher().search(&mut b, Limits::nodes(2_000));
+    assert_eq!(b.point(found.best), gap, "{found:?}");
+}

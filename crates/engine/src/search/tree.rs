@@ -213,6 +213,13 @@ impl<E: Evaluator> Tree<E> {
             // Lost whatever we do: block where the opponent wins soonest.
             generate(b, Answer::Free, &mut root);
         }
+        if root.is_empty() {
+            // Renju's black with only forbidden points left must still
+            // play: one of them, which loses.
+            if let Some(i) = b.empty_points().next() {
+                root.push(i, 0);
+            }
+        }
         root.leave_out(&self.excluded);
         let tt_move = self.tt.probe(b.hash(), 0).and_then(|h| h.best);
         self.order(b, &mut root, 0, tt_move);
