@@ -27,6 +27,14 @@ use inarow_sandbox::{self as sandbox, End, Sandbox};
 /// to take a line we write.
 const HANDSHAKE: Duration = Duration::from_secs(10);
 
+/// How long a thawed brain is left to itself before it is told anything.
+/// A brain is frozen the moment it answers, and some (Rapfi) mark their
+/// search finished only after printing the move: told the next move at
+/// once on waking, they take it for a command that came while they were
+/// still thinking, ignore it, and read its coordinates as an unknown
+/// command. Ten milliseconds let such a brain finish its turn first.
+const SETTLE: Duration = Duration::from_millis(10);
+
 /// Longest line kept from a brain: a move is a few bytes; the rest of a
 /// longer line (a chatty `MESSAGE`) is dropped, so a brain that never ends
 /// its line cannot fill our memory.
@@ -130,6 +138,7 @@ impl BrainProcess {
         self.running
             .thaw()
             .map_err(|e| format!("brain {}: {e}", self.name))?;
+        std::thread::sleep(SETTLE);
         let done = work(self);
         let frozen = self.running.freeze();
         let done = done?;
