@@ -285,6 +285,21 @@ fn brains_are_told_the_game_as_managers_do() {
         lines.iter().filter(|l| l.starts_with("TURN ")).count() >= 2,
         "{log}"
     );
+    // Before every move the time left in the game (40 s at 40 ms a move),
+    // whole again at each game's start.
+    for k in 0..lines.len() {
+        let asks = lines[k] == "BOARD" || lines[k].starts_with("TURN ") || lines[k] == "BEGIN";
+        if asks {
+            let told = lines[k - 1]
+                .strip_prefix("INFO time_left ")
+                .unwrap_or_else(|| panic!("{log}"));
+            let ms: u64 = told.parse().unwrap();
+            assert!(ms <= 40_000 && ms > 30_000, "{log}");
+            if lines[k] == "BOARD" {
+                assert_eq!(ms, 40_000, "{log}");
+            }
+        }
+    }
 }
 
 /// A brain runs in its installation, read-only, and writes only to a

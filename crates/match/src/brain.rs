@@ -73,6 +73,10 @@ pub struct BrainProcess {
     broken: Option<String>,
     /// How many stones of the game, in order, the brain has on its board.
     told: usize,
+    /// A game's time, told as `INFO timeout_match`.
+    match_time: Duration,
+    /// Of it, what the brain has taken in this game.
+    used: Duration,
 }
 
 impl BrainProcess {
@@ -112,11 +116,13 @@ impl BrainProcess {
             patience: patience(turn),
             broken: None,
             told: 0,
+            match_time: turn.saturating_mul(1000),
+            used: Duration::ZERO,
         };
         let ms = turn.as_millis();
         let info = [
             manager::info("timeout_turn", ms),
-            manager::info("timeout_match", ms.saturating_mul(1000)),
+            manager::info("timeout_match", brain.match_time.as_millis()),
             manager::info_rule(rule),
             // Where its files go: its installation is read-only.
             manager::info("folder", place.data_folder().display()),
@@ -227,6 +233,12 @@ impl BrainProcess {
         if let Some(why) = self.broken.take() {
             return Err(why);
         }
+        // A game's time is the brain's alone: told before every move, as
+        // managers do, so that a brain keeping its own match clock (Rapfi)
+        // starts each game with the whole of it rather than running down
+        // over the match.
+        let left = self.match_time.saturating_sub(self.used);
+        self.send(&manager::info("time_left", left.as_millis()))?;
         if history.is_empty() {
             self.send(manager::BEGIN)?;
         } else if self.told > 0 && self.told + 1 == history.len() {
@@ -257,6 +269,7 @@ impl Contender for BrainProcess {
         });
         self.broken = restarted.err();
         self.told = 0;
+        self.used = Duration::ZERO;
     }
 
     fn think(
@@ -267,8 +280,11 @@ impl Contender for BrainProcess {
     ) -> Result<(Point, Duration), String> {
         // The brain keeps its own clock from `INFO timeout_turn`.
         let start = Instant::now();
-        self.awake(|brain| brain.ask_move(game, history))
-            .map(|p| (p, start.elapsed()))
+        let moved = self
+            .awake(|brain| brain.ask_move(game, history))
+            .map(|p| (p, start.elapsed()));
+        self.used += start.elapsed();
+        moved
     }
 }
 
