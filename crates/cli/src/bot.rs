@@ -260,7 +260,9 @@ mod tests {
         assert!(s.rule.rule() == Rule::Exact && !s.house && s.opponent.as_deref() == Some("x"));
         let s = settings(&["--rule", "exact", "x", "4"]).unwrap();
         assert!(s.rule.rule() == Rule::Exact && s.opponent.as_deref() == Some("x"));
-        assert!(settings(&["--rule", "renju", "x", "4"]).is_err());
+        let s = settings(&["--rule", "renju", "x", "4"]).unwrap();
+        assert!(s.rule.rule() == Rule::Renju);
+        assert!(settings(&["--rule", "caro", "x", "4"]).is_err());
         assert!(settings(&["--rule", "freestyle", "--exact", "x", "4"]).is_err());
         let s = settings(&["--move-time", "0.5"]).unwrap();
         assert_eq!((s.opponent, s.move_time), (None, 0.5));

@@ -1,7 +1,7 @@
 //! The engine as a Swap2 gomoku player ([`Strategy`]): it opens with three
 //! stones, answers them, chooses a colour and plays moves, each within a
 //! per-move budget and driven by one seed. Boards come and go as the
-//! core's [`Mnk`], whose rule (freestyle or exact five) the engine plays;
+//! core's [`Mnk`], whose rule (freestyle, exact five or renju) the engine plays;
 //! the side to move is the colour with fewer stones, black on equal counts.
 
 use std::time::Duration;
