@@ -57,26 +57,28 @@ fn evaluations(c: &mut Criterion) {
     group.finish();
 }
 
+/// A fresh 20,000-node search of each board.
+fn search_each(s: &mut Searcher, boards: impl Iterator<Item = Board>) {
+    for mut b in boards {
+        s.clear();
+        s.search(
+            &mut b,
+            Limits {
+                time: None,
+                depth: 60,
+                nodes: 20_000,
+            },
+        );
+    }
+}
+
 fn search_nodes(c: &mut Criterion) {
     let games = recorded_middlegames(2, 4, 20);
     let mut group = c.benchmark_group("search");
     group.sample_size(10);
     group.bench_function("20k nodes x 4 middlegames", |bench| {
         let mut s = Searcher::new(Options::default());
-        bench.iter(|| {
-            for g in &games {
-                let mut b = board_of(g, None).unwrap();
-                s.clear();
-                s.search(
-                    &mut b,
-                    Limits {
-                        time: None,
-                        depth: 60,
-                        nodes: 20_000,
-                    },
-                );
-            }
-        })
+        bench.iter(|| search_each(&mut s, games.iter().map(|g| board_of(g, None).unwrap())))
     });
     group.finish();
 }
@@ -170,20 +172,7 @@ fn renju(c: &mut Criterion) {
     ] {
         let mut s = Searcher::new(Options::default());
         group.bench_function(name, |bench| {
-            bench.iter(|| {
-                for g in &games[..4] {
-                    let mut b = board_under(g, rule);
-                    s.clear();
-                    s.search(
-                        &mut b,
-                        Limits {
-                            time: None,
-                            depth: 60,
-                            nodes: 20_000,
-                        },
-                    );
-                }
-            })
+            bench.iter(|| search_each(&mut s, games[..4].iter().map(|g| board_under(g, rule))))
         });
     }
     group.finish();

@@ -483,19 +483,23 @@ impl Board {
             let key = self.keys[i][d];
             // Black's code (01) at each two-bit slot.
             let black = key & !(key >> 1) & 0x5555;
-            if black.count_ones() < 4 {
-                return false;
-            }
-            let mut n = 1;
-            for sign in [-1isize, 1] {
-                let mut j = i as isize + sign * step;
-                while self.cells[j as usize] == BLACK {
-                    n += 1;
-                    j += sign * step;
-                }
-            }
-            n >= 6
+            black.count_ones() >= 4 && self.run(i, step, BLACK) >= 6
         })
+    }
+
+    /// Stones of state `v` in a row through grid point `i` along `step`,
+    /// `i` counted as one of them.
+    #[inline]
+    fn run(&self, i: usize, step: isize, v: u8) -> usize {
+        let mut n = 1;
+        for sign in [-1isize, 1] {
+            let mut j = i as isize + sign * step;
+            while self.cells[j as usize] == v {
+                n += 1;
+                j += sign * step;
+            }
+        }
+        n
     }
 
     /// Under renju, keeps the forbidden-point grid's point `i`.
@@ -588,17 +592,9 @@ impl Board {
         if v != BLACK && v != WHITE {
             return false;
         }
-        DIRS.iter().any(|&step| {
-            let mut n = 1;
-            for sign in [-1isize, 1] {
-                let mut j = i as isize + sign * step;
-                while self.cells[j as usize] == v {
-                    n += 1;
-                    j += sign * step;
-                }
-            }
-            pattern::is_five(n, pattern::colour_rule(self.rule, usize::from(v - BLACK)))
-        })
+        let rule = pattern::colour_rule(self.rule, usize::from(v - BLACK));
+        DIRS.iter()
+            .any(|&step| pattern::is_five(self.run(i, step, v), rule))
     }
 
     /// Places a stone of the side to move on `(x, y)` and passes the turn,

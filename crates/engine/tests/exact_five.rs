@@ -4,53 +4,23 @@
 //! exact five in which every win the engine claims must be real.
 
 use inarow_core::{Game, Mnk, Outcome, Player, Point, Rule};
-use inarow_engine::board::Board;
 use inarow_engine::movepick::{Answer, answer};
 use inarow_engine::pattern::Threat;
 use inarow_engine::player::board_of;
 use inarow_engine::score::win_in;
-use inarow_engine::search::{Limits, Options, PV_LIMIT, Searcher};
+use inarow_engine::search::{Limits, PV_LIMIT};
 use inarow_engine::vcf::Vcf;
 
 #[path = "support/suite.rs"]
 mod suite;
-use suite::{Side, play_refereed, proves_vcf, three_near_the_centre, verify_win};
+use suite::{
+    Side, board, game, play_refereed, proves_vcf, searcher, three_near_the_centre, verify_win,
+};
 
 /// Black's `XXX.XX` on row 7 (x 3..8, the gap at 6): under exact five the
 /// gap makes six. White's stones are far from it.
 const BLACK_GAP_SIX: [(usize, usize); 5] = [(3, 7), (4, 7), (5, 7), (7, 7), (8, 7)];
 const GAP: (usize, usize) = (6, 7);
-
-fn board(rule: Rule, black: &[(usize, usize)], white: &[(usize, usize)], to_move: Player) -> Board {
-    let mut b = Board::with_rule(15, rule).unwrap();
-    for &(x, y) in black {
-        b.place(x, y, Player::X).unwrap();
-    }
-    for &(x, y) in white {
-        b.place(x, y, Player::O).unwrap();
-    }
-    b.set_to_move(to_move);
-    b
-}
-
-fn game(rule: Rule, black: &[(usize, usize)], white: &[(usize, usize)], to_move: Player) -> Mnk {
-    let mut g = Mnk::new(15, 15, 5, rule).unwrap();
-    for &(x, y) in black {
-        g.place(Point::at(y, x, 15), Player::X).unwrap();
-    }
-    for &(x, y) in white {
-        g.place(Point::at(y, x, 15), Player::O).unwrap();
-    }
-    g.set_to_move(to_move);
-    g
-}
-
-fn searcher() -> Searcher {
-    Searcher::new(Options {
-        tt_bytes: 1 << 20,
-        ..Options::default()
-    })
-}
 
 #[test]
 fn filling_a_gap_that_makes_six_is_no_win() {

@@ -4,36 +4,16 @@
 //! real, and white wins by forcing black onto one.
 
 use inarow_core::{Game, Mnk, Player, Point, Rule};
-use inarow_engine::board::Board;
 use inarow_engine::movepick::{Answer, answer};
 use inarow_engine::score::DECIDED;
-use inarow_engine::search::{Limits, Options, Searcher};
+use inarow_engine::search::Limits;
 use inarow_engine::vcf::Vcf;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 #[path = "support/suite.rs"]
 mod suite;
-use suite::{Side, board_under, play_refereed, three_near_the_centre};
-
-fn board(rule: Rule, black: &[(usize, usize)], white: &[(usize, usize)], to_move: Player) -> Board {
-    let mut b = Board::with_rule(15, rule).unwrap();
-    for &(x, y) in black {
-        b.place(x, y, Player::X).unwrap();
-    }
-    for &(x, y) in white {
-        b.place(x, y, Player::O).unwrap();
-    }
-    b.set_to_move(to_move);
-    b
-}
-
-fn searcher() -> Searcher {
-    Searcher::new(Options {
-        tt_bytes: 1 << 20,
-        ..Options::default()
-    })
-}
+use suite::{Side, board, board_under, game, play_refereed, searcher, three_near_the_centre};
 
 /// Seeded positions with black crowded near the centre, no five on them.
 fn random_positions(seed: u64, count: usize) -> Vec<Mnk> {
@@ -123,18 +103,21 @@ fn black_never_plays_a_double_four_that_would_win_under_exact_five() {
     // fours): played out against the engine and refereed by the core, the
     // win is real.
     assert!(found.score > DECIDED, "{found:?}");
-    let mut game = Mnk::renju();
-    for &(x, y) in &DOUBLE_FOUR_BLACK {
-        game.place(Point::at(y, x, 15), Player::X).unwrap();
-    }
-    for &(x, y) in &DOUBLE_FOUR_WHITE {
-        game.place(Point::at(y, x, 15), Player::O).unwrap();
-    }
-    game.set_to_move(Player::X);
+    let start = game(
+        Rule::Renju,
+        &DOUBLE_FOUR_BLACK,
+        &DOUBLE_FOUR_WHITE,
+        Player::X,
+    );
     let mut sides = [Side::new(Rule::Renju), Side::new(Rule::Renju)];
-    let end = play_refereed(game, &mut sides, Limits::nodes(20_000), |game, b, found| {
-        assert_eq!(game.forbidden(b.point(found.best)), None, "{game}");
-    });
+    let end = play_refereed(
+        start,
+        &mut sides,
+        Limits::nodes(20_000),
+        |game, b, found| {
+            assert_eq!(game.forbidden(b.point(found.best)), None, "{game}");
+        },
+    );
     assert_eq!(
         end.outcome(),
         Some(inarow_core::Outcome::Win(Player::X)),

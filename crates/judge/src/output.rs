@@ -102,32 +102,20 @@ pub fn sgf_under(game: &GameRecord, rule: Rule) -> String {
     sgf_by_under(game, "inarow judge", true, rule)
 }
 
-/// [`sgf`] written by application `app` (`AP`) with no rule named (its
-/// caller names it: the web page puts its game's `RU` before `AP`); a game
-/// not `finished` has no result (`RE`) and its comment is left out.
-pub fn sgf_by(game: &GameRecord, app: &str, finished: bool) -> String {
-    sgf_written(game, app, finished, None)
-}
-
-/// [`sgf_by`] of a game played under `rule`, which the SGF names (`RU`).
-pub fn sgf_by_under(game: &GameRecord, app: &str, finished: bool, rule: Rule) -> String {
-    sgf_written(game, app, finished, Some(rule))
-}
-
 /// The `RU` property of `rule`: `RU[Freestyle]`, `RU[Exact]` or
 /// `RU[Renju]`, the names the web page writes and reads back (SGF leaves
 /// the names of gomoku's rules free; renju records write `Renju`).
-fn rule_property(rule: Option<Rule>) -> &'static str {
+fn rule_property(rule: Rule) -> &'static str {
     match rule {
-        None => "",
-        Some(Rule::Freestyle) => "RU[Freestyle]",
-        Some(Rule::Exact) => "RU[Exact]",
-        Some(Rule::Renju) => "RU[Renju]",
+        Rule::Freestyle => "RU[Freestyle]",
+        Rule::Exact => "RU[Exact]",
+        Rule::Renju => "RU[Renju]",
     }
 }
 
-/// The SGF of `game` by `app`, its rule named where given.
-fn sgf_written(game: &GameRecord, app: &str, finished: bool, rule: Option<Rule>) -> String {
+/// [`sgf_under`] written by application `app` (`AP`); a game not
+/// `finished` has no result (`RE`) and its comment is left out.
+pub fn sgf_by_under(game: &GameRecord, app: &str, finished: bool, rule: Rule) -> String {
     let black = game.named(game.black).unwrap_or(&game.a);
     let white = game.named(game.white()).unwrap_or(&game.b);
     let result = match (game.winner, &game.forfeit) {
@@ -289,8 +277,12 @@ mod tests {
         assert!(text.ends_with(";B[hh])\n"), "{text}");
         assert_eq!(sgf(&game), text.replace("RU[Renju]", "RU[Freestyle]"));
         assert!(sgf_under(&game, Rule::Exact).contains("SZ[15]RU[Exact]AP["));
-        // The web page names its game's rule itself.
-        assert!(!sgf_by(&game, "inarow serve", false).contains("RU["));
+        // The web page's unfinished game: its rule, no result.
+        let page = sgf_by_under(&game, "inarow serve", false, Rule::Renju);
+        assert!(
+            page.contains("SZ[15]RU[Renju]AP[inarow serve]") && !page.contains("RE["),
+            "{page}"
+        );
         let dir = tempfile::tempdir().unwrap();
         let paths = write_sgf_dir_under(dir.path(), &[game], Rule::Renju).unwrap();
         let written = std::fs::read_to_string(&paths[0]).unwrap();
@@ -326,7 +318,7 @@ mod tests {
         game.lay(Seat::B, Point::at(4, 4, 9), Player::O);
         assert_eq!((game.stones[0].x, game.stones[0].y), (0, 8));
         assert_eq!((game.stones[1].x, game.stones[1].y), (4, 4));
-        let text = sgf_by(&game, "inarow serve", false);
+        let text = sgf_by_under(&game, "inarow serve", false, Rule::Freestyle);
         assert!(text.contains("SZ[9]"), "{text}");
         assert!(text.ends_with(";B[ai];W[ee])\n"), "{text}");
         let json = serde_json::to_value(&game).unwrap();

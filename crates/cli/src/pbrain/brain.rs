@@ -154,13 +154,7 @@ impl Pbrain {
         let Some(b) = self.board.as_ref() else {
             return Ok(());
         };
-        let count = |colour| {
-            b.points()
-                .iter()
-                .filter(|&&i| b.cell(usize::from(i)) == Cell::Stone(colour))
-                .count()
-        };
-        let (own, theirs) = (count(self.me), count(self.me.opponent()));
+        let (own, theirs) = (stones_of(b, self.me), stones_of(b, self.me.opponent()));
         let me = if self.rule == Rule::Renju && own < theirs {
             Player::O
         } else {
@@ -360,14 +354,8 @@ impl Brain for Pbrain {
 
     fn forbidden_points(&mut self) -> Result<Vec<Point>, String> {
         let b = self.board.as_ref().ok_or_else(no_board)?;
-        let count = |colour| {
-            b.points()
-                .iter()
-                .filter(|&&i| b.cell(usize::from(i)) == Cell::Stone(colour))
-                .count()
-        };
         // Black moves when the colours have as many stones.
-        if count(Player::X) != count(Player::O) {
+        if stones_of(b, Player::X) != stones_of(b, Player::O) {
             return Ok(Vec::new());
         }
         Ok(b.points()
@@ -384,6 +372,14 @@ impl Brain for Pbrain {
             env!("CARGO_PKG_VERSION")
         )
     }
+}
+
+/// How many stones `colour` has on `b`.
+fn stones_of(b: &Board, colour: Player) -> usize {
+    b.points()
+        .iter()
+        .filter(|&&i| b.cell(usize::from(i)) == Cell::Stone(colour))
+        .count()
 }
 
 fn has_five(b: &Board) -> bool {

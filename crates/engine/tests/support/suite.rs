@@ -390,3 +390,48 @@ pub fn median(mut values: Vec<f64>) -> f64 {
         n => (values[n / 2 - 1] + values[n / 2]) / 2.0,
     }
 }
+
+/// A 15x15 engine board under `rule` with these stones, `(x, y)`, and
+/// `to_move` to move.
+pub fn board(
+    rule: Rule,
+    black: &[(usize, usize)],
+    white: &[(usize, usize)],
+    to_move: Player,
+) -> Board {
+    let mut b = Board::with_rule(15, rule).unwrap();
+    for &(x, y) in black {
+        b.place(x, y, Player::X).unwrap();
+    }
+    for &(x, y) in white {
+        b.place(x, y, Player::O).unwrap();
+    }
+    b.set_to_move(to_move);
+    b
+}
+
+/// The same position as the core's game, for its referee.
+pub fn game(
+    rule: Rule,
+    black: &[(usize, usize)],
+    white: &[(usize, usize)],
+    to_move: Player,
+) -> Mnk {
+    let mut g = Mnk::new(15, 15, 5, rule).unwrap();
+    for &(x, y) in black {
+        g.place(Point::at(y, x, 15), Player::X).unwrap();
+    }
+    for &(x, y) in white {
+        g.place(Point::at(y, x, 15), Player::O).unwrap();
+    }
+    g.set_to_move(to_move);
+    g
+}
+
+/// A searcher with a 1 MB table.
+pub fn searcher() -> Searcher {
+    Searcher::new(Options {
+        tt_bytes: 1 << 20,
+        ..Options::default()
+    })
+}

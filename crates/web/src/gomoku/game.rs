@@ -136,15 +136,6 @@ fn colour_name(p: Player) -> &'static str {
     }
 }
 
-/// A rule as the page's SGF names it in `RU[...]`.
-fn sgf_rule(rule: Rule) -> &'static str {
-    match rule {
-        Rule::Freestyle => "Freestyle",
-        Rule::Exact => "Exact",
-        Rule::Renju => "Renju",
-    }
-}
-
 /// The empty board of a game under `rule`, `size` points a side.
 fn board_of(rule: Rule, size: usize) -> Mnk {
     Mnk::new(size, size, 5, rule).expect("the page's sizes fit the game core")
@@ -532,16 +523,11 @@ impl Game {
     /// them back); an unfinished game has no result.
     pub fn sgf(&self) -> Option<String> {
         let record = self.record()?;
-        let sgf =
-            inarow_judge::output::sgf_by(&record, "inarow serve", self.phase() == Phase::Over);
-        // The judge's records carry no rule (a tournament has one for all
-        // its games), so it goes in here, before the application's name.
-        let at = sgf.find("AP[").expect("the judge writes AP");
-        Some(format!(
-            "{}RU[{}]{}",
-            &sgf[..at],
-            sgf_rule(self.rule),
-            &sgf[at..]
+        Some(inarow_judge::output::sgf_by_under(
+            &record,
+            "inarow serve",
+            self.phase() == Phase::Over,
+            self.rule,
         ))
     }
 
