@@ -5,7 +5,10 @@
 //! ignored, so `XOX.O.X..`, `XOX/.O./X..` and three lines of three all read
 //! as the same tic-tac-toe board.
 //!
-//! A move is written `ROW COL` or `ROW,COL`, counting from 0 at the top left.
+//! A tic-tac-toe move is written `ROW COL` or `ROW,COL`, counting from 0 at
+//! the top left. A gomoku move is written as gomoku players write it,
+//! `h8` (column letter from `a`, `i` included, row from 1 at the bottom),
+//! or as the brain protocol's `x,y` from the top left.
 
 use std::fmt;
 
@@ -124,9 +127,171 @@ pub fn format_point(point: Point, cols: usize) -> String {
     format!("{},{}", point.row(cols), point.col(cols))
 }
 
+/// Most columns a gomoku point name can write (`a` to `z`).
+pub const MAX_NAMED_COLS: usize = 26;
+
+/// A gomoku point's name as players write it: the column's letter, `a`
+/// from the left and `i` included, then the row counted from 1 at the
+/// bottom, so `h8` is the centre of 15x15 (renju literature, Piskvork and
+/// Gomocalc records); on a board `size` wide and high.
+pub fn point_name(point: Point, size: usize) -> String {
+    let (x, y) = point.xy(size);
+    xy_name(x, y, size)
+}
+
+/// The name of the point at column `x`, row `y` from the top left (the
+/// brain protocol's coordinates), as [`point_name`] writes it.
+pub fn xy_name(x: usize, y: usize, size: usize) -> String {
+    let letter = char::from(b'a' + (x.min(MAX_NAMED_COLS - 1)) as u8);
+    format!("{letter}{}", size - y.min(size - 1))
+}
+
+/// Reads one gomoku move on a `size` board: a name such as `h8` (either
+/// case), or the brain protocol's `x,y` from the top left such as `7,7`.
+pub fn parse_move(text: &str, size: usize) -> Result<Point, ParseError> {
+    let t = text.trim();
+    let off = |what: String| {
+        ParseError::new(format!(
+            "{what} is off the {size}x{size} board: columns are a to {} and rows 1 to {size}",
+            char::from(b'a' + (size.min(MAX_NAMED_COLS) - 1) as u8)
+        ))
+    };
+    if let Some((x, y)) = t.split_once(',') {
+        let (Ok(x), Ok(y)) = (x.trim().parse::<usize>(), y.trim().parse::<usize>()) else {
+            return Err(ParseError::new(format!(
+                "expected a move such as h8, or x,y from the top left such as 7,7; got {t:?}"
+            )));
+        };
+        return Point::from_xy(x, y, size).ok_or_else(|| {
+            ParseError::new(format!(
+                "{x},{y} is off the {size}x{size} board: x and y are 0 to {}",
+                size - 1
+            ))
+        });
+    }
+    let mut chars = t.chars();
+    let (Some(letter), digits) = (chars.next(), chars.as_str()) else {
+        return Err(ParseError::new("expected a move such as h8, got nothing"));
+    };
+    let row = digits.parse::<usize>().ok().filter(|_| !digits.starts_with('+'));
+    let (true, Some(row)) = (letter.is_ascii_alphabetic(), row) else {
+        return Err(ParseError::new(format!(
+            "expected a move such as h8 (a column letter, then a row number), got {t:?}"
+        )));
+    };
+    let x = (letter.to_ascii_lowercase() as u8 - b'a') as usize;
+    if x >= size || row == 0 || row > size {
+        return Err(off(t.to_ascii_lowercase()));
+    }
+    Ok(Point::at(size - row, x, size))
+}
+
+/// Reads moves written one after another, such as `h8 i9 j10` (commas,
+/// semicolons and move numbers like `1.` between them are allowed; `x,y`
+/// pairs are read as one move each); the error names the move that is
+/// wrong and its place.
+pub fn parse_moves(text: &str, size: usize) -> Result<Vec<Point>, ParseError> {
+    let mut moves = Vec::new();
+    for (n, word) in move_words(text).into_iter().enumerate() {
+        let p = parse_move(&word, size)
+            .map_err(|e| ParseError::new(format!("move {}: {e}", n + 1)))?;
+        moves.push(p);
+    }
+    Ok(moves)
+}
+
+/// The words of a move list: names, and `x,y` pairs kept whole.
+fn move_words(text: &str) -> Vec<String> {
+    let spaced = text.replace(';', " ");
+    let mut words: Vec<String> = Vec::new();
+    let mut tokens = spaced.split_whitespace().peekable();
+    while let Some(tok) = tokens.next() {
+        // A move number ("1." or "12.") only counts the moves.
+        if tok.ends_with('.') && tok[..tok.len() - 1].chars().all(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        let starts_digit = tok.starts_with(|c: char| c.is_ascii_digit());
+        if starts_digit {
+            // x,y with optional spaces around the comma: "7,7", "7, 7", "7 ,7".
+            let mut word = tok.to_string();
+            while (word.ends_with(',') || tokens.peek().is_some_and(|t| t.starts_with(',')))
+                && tokens.peek().is_some()
+            {
+                word.push_str(tokens.next().unwrap_or_default());
+            }
+            words.push(word.trim_end_matches(',').to_string());
+            // "7,7,8,8" is not a list of pairs: leave it whole so the error names it.
+        } else {
+            words.extend(
+                tok.split(',')
+                    .filter(|w| !w.is_empty())
+                    .map(str::to_string),
+            );
+        }
+    }
+    words
+}
+
+/// Moves written as [`parse_moves`] reads them, space-separated names.
+pub fn format_moves(moves: &[Point], size: usize) -> String {
+    moves
+        .iter()
+        .map(|&p| point_name(p, size))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gomoku_names_count_columns_from_a_with_i_and_rows_from_the_bottom() {
+        assert_eq!(point_name(Point::from_xy(7, 7, 15).unwrap(), 15), "h8");
+        assert_eq!(xy_name(8, 0, 15), "i15");
+        assert_eq!(xy_name(0, 14, 15), "a1");
+        assert_eq!(xy_name(19, 0, 20), "t20");
+        assert_eq!(xy_name(4, 4, 5), "e1");
+        for size in [5, 9, 15, 19, 20] {
+            for i in 0..size * size {
+                let p = Point(i as u16);
+                assert_eq!(parse_move(&point_name(p, size), size), Ok(p));
+                let (x, y) = p.xy(size);
+                assert_eq!(parse_move(&format!("{x},{y}"), size), Ok(p));
+            }
+        }
+        assert_eq!(parse_move(" H8 ", 15), parse_move("h8", 15));
+    }
+
+    #[test]
+    fn gomoku_moves_are_refused_in_one_line_naming_the_move() {
+        let err = |t: &str, size| parse_move(t, size).unwrap_err().to_string();
+        assert!(err("p8", 15).contains("p8 is off the 15x15 board: columns are a to o"));
+        assert!(err("h16", 15).contains("rows 1 to 15"));
+        assert!(err("h0", 15).contains("off the"));
+        assert!(err("15,0", 15).contains("x and y are 0 to 14"));
+        assert!(err("8h", 15).contains("such as h8"));
+        assert!(err("h+8", 15).contains("such as h8"));
+        assert!(err("", 15).contains("got nothing"));
+        assert!(err("h8x", 15).contains("such as h8"));
+        assert!(err("a,b", 15).contains("x,y"));
+        for e in ["p8", "h16", "8h", "a,b", ""] {
+            assert!(!err(e, 15).contains('\n'));
+        }
+    }
+
+    #[test]
+    fn move_lists_read_names_pairs_and_numbers() {
+        let at = |x, y| Point::from_xy(x, y, 15).unwrap();
+        let want = vec![at(7, 7), at(8, 6), at(9, 5)];
+        for text in ["h8 i9 j10", "H8, I9, J10", "1. h8 2. i9 3. j10", "7,7 8, 6 9 ,5", "h8;i9;j10"] {
+            assert_eq!(parse_moves(text, 15), Ok(want.clone()), "{text}");
+        }
+        assert_eq!(format_moves(&want, 15), "h8 i9 j10");
+        assert_eq!(parse_moves("", 15), Ok(vec![]));
+        let e = parse_moves("h8 z9", 15).unwrap_err().to_string();
+        assert!(e.starts_with("move 2: z9 is off"), "{e}");
+    }
 
     #[test]
     fn points_round_trip() {
