@@ -100,8 +100,9 @@ pub struct Line {
 pub struct Analysis {
     /// The side the scores are for.
     pub to_move: Player,
-    /// At least one line, at most as many as asked for: fewer when fewer
-    /// moves make sense (a five to make, a four to block).
+    /// As many lines as asked for (fewer only when fewer points are
+    /// empty), best first; when a four must be blocked, the block and then
+    /// the moves that lose.
     pub lines: Vec<Line>,
     /// The deepest iteration any line completed.
     pub depth: u32,
@@ -166,6 +167,10 @@ pub fn analyse(
         excluded.push(f.best);
     }
     searcher.set_excluded(&[]);
+    // Each line had its own search: a later one can score above an
+    // earlier one. Best first; a stable sort keeps the search's order
+    // between equal scores.
+    found.sort_by_key(|l| std::cmp::Reverse(l.score));
     Analysis {
         to_move: board.to_move(),
         lines: found,
@@ -261,6 +266,75 @@ mod tests {
         for l in &a.lines {
             assert!(board.is_empty(board.index(l.best.0, l.best.1)));
         }
+    }
+
+    #[test]
+    fn every_line_asked_for_is_given_best_first() {
+        let sorted = |a: &Analysis| a.lines.windows(2).all(|w| w[0].score >= w[1].score);
+        let distinct = |a: &Analysis| {
+            let mut m: Vec<_> = a.lines.iter().map(|l| l.best).collect();
+            m.sort();
+            m.dedup();
+            m.len() == a.lines.len()
+        };
+        let mut s = Searcher::new(Options::default());
+        // An empty board: the centre and the points around it.
+        let mut empty = position(15, Rule::Freestyle, &[]).unwrap();
+        let a = analyse(&mut s, &mut empty, 3, Limits::nodes(6_000));
+        assert_eq!(a.lines.len(), 3, "{a:?}");
+        assert!(a.lines.iter().any(|l| l.best == (7, 7)), "{a:?}");
+        assert!(
+            a.lines
+                .iter()
+                .all(|l| l.best.0.abs_diff(7) <= 2 && l.best.1.abs_diff(7) <= 2)
+        );
+        assert!(sorted(&a) && distinct(&a), "{a:?}");
+        // An open four (black 4..7 on row 7, both ends empty): two fives,
+        // both listed as wins in one, then a third line.
+        let stones = [
+            (4, 7),
+            (4, 3),
+            (5, 7),
+            (5, 3),
+            (6, 7),
+            (12, 12),
+            (7, 7),
+            (12, 1),
+        ];
+        let mut four = position(15, Rule::Freestyle, &stones).unwrap();
+        let a = analyse(&mut s, &mut four, 3, Limits::nodes(6_000));
+        assert_eq!(a.lines.len(), 3, "{a:?}");
+        let mut wins: Vec<_> = a.lines[..2].iter().map(|l| l.best).collect();
+        wins.sort();
+        assert_eq!(wins, vec![(3, 7), (8, 7)], "{a:?}");
+        assert!(
+            a.lines[..2]
+                .iter()
+                .all(|l| l.score == crate::score::win_in(1))
+        );
+        assert!(sorted(&a) && distinct(&a), "{a:?}");
+        // A four to block: the block first, then moves that lose.
+        let stones = [(7, 7), (6, 7), (8, 7), (8, 8), (9, 7), (10, 10), (10, 7)];
+        let mut block = position(15, Rule::Freestyle, &stones).unwrap();
+        let a = analyse(&mut s, &mut block, 3, Limits::nodes(6_000));
+        assert_eq!(a.lines.len(), 3, "{a:?}");
+        assert_eq!(a.lines[0].best, (11, 7), "{a:?}");
+        assert!(
+            a.lines[1..]
+                .iter()
+                .all(|l| l.score < 0 && is_decided(l.score)),
+            "{a:?}"
+        );
+        assert!(sorted(&a) && distinct(&a), "{a:?}");
+        // In a quiet position, five lines sorted though each had its own search.
+        let mut quiet = position(15, Rule::Freestyle, &[(7, 7), (8, 8), (8, 6)]).unwrap();
+        let a = analyse(&mut s, &mut quiet, 5, Limits::nodes(20_000));
+        assert_eq!(a.lines.len(), 5, "{a:?}");
+        assert!(sorted(&a) && distinct(&a), "{a:?}");
+        // A small board gives as many lines as asked for.
+        let mut small = position(5, Rule::Freestyle, &[]).unwrap();
+        let a = analyse(&mut s, &mut small, 5, Limits::nodes(2_000));
+        assert_eq!(a.lines.len(), 5, "{a:?}");
     }
 
     #[test]

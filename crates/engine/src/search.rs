@@ -8,6 +8,8 @@ pub mod params;
 pub mod tree;
 mod vcf;
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 pub use params::{ONE_PLY, Params};
@@ -130,6 +132,43 @@ pub struct Found {
 /// Longest principal variation reported.
 pub const PV_LIMIT: usize = 16;
 
+/// How a search stands while it runs, as a watcher is told it (live
+/// thinking on the page, the brain's realtime messages): the last
+/// completed iteration's move, score and line, with the nodes and time so
+/// far.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress<'a> {
+    /// Deepest completed iteration (0 before the first completes).
+    pub depth: u32,
+    /// The best move so far (grid index).
+    pub best: usize,
+    /// Its score for the side to move.
+    pub score: i32,
+    /// The expected line, starting with `best` (grid indices).
+    pub pv: &'a [usize],
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// True when this report ends an iteration (or the search); false for
+    /// a report between iterations' ends, which only brings nodes and time
+    /// up to date.
+    pub iteration: bool,
+}
+
+impl Progress<'_> {
+    /// Nodes a second so far (0 before any time has passed).
+    pub fn nodes_per_second(&self) -> u64 {
+        (u128::from(self.nodes) * 1_000_000)
+            .checked_div(self.elapsed.as_micros())
+            .map_or(0, |n| n as u64)
+    }
+}
+
+/// What watches a search: called with each [`Progress`], from the thread
+/// that searches, so it should return quickly.
+pub type Watcher = Box<dyn FnMut(&Progress<'_>) + Send>;
+
 /// A searcher: its tables live across moves of one game.
 pub struct Searcher {
     options: Options,
@@ -161,6 +200,22 @@ impl Searcher {
     /// first candidate anyway.
     pub fn set_excluded(&mut self, moves: &[usize]) {
         self.tree.set_excluded(moves);
+    }
+
+    /// Tells `watcher` how the following searches stand: at the end of
+    /// every iteration, at the end of each search, and at least every
+    /// `every` between (nodes and time brought up to date); `None` stops
+    /// telling.
+    pub fn set_watcher(&mut self, watcher: Option<Watcher>, every: Duration) {
+        self.tree.set_watcher(watcher, every);
+    }
+
+    /// Stops the following searches as soon as `flag` is set (from another
+    /// thread: the brain's `YXSTOP`, a page that no longer wants the
+    /// answer); a stopped search still returns its best move so far. The
+    /// searcher never clears the flag.
+    pub fn set_stop(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.tree.set_stop(flag);
     }
 
     /// Finds a move for the side to move. The board must have an empty

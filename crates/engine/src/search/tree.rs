@@ -35,6 +35,8 @@
 //!    reduction, (c) the searches of PVS, (d) a new best, a cut's reward;
 //! 10. the result, stored with its bound.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use inarow_core::Player;
@@ -48,7 +50,9 @@ use crate::movepick::{
 use crate::pattern::Threat;
 use crate::score::{DECIDED, WIN, is_decided, loss_in, win_in};
 use crate::search::params::CLOCK_NODES;
-use crate::search::{Found, Limits, MAX_PLY, ONE_PLY, Options, PV_LIMIT, Params};
+use crate::search::{
+    Found, Limits, MAX_PLY, ONE_PLY, Options, PV_LIMIT, Params, Progress, Watcher,
+};
 use crate::tt::{Bound, Table};
 use crate::vcf::Vcf;
 
@@ -102,6 +106,21 @@ pub struct Tree<E: Evaluator> {
     node_limit: u64,
     next_check: u64,
     pub(crate) stopped: bool,
+    stop: Option<Arc<AtomicBool>>,
+    watcher: Option<Watcher>,
+    report_every: Duration,
+    next_report: Option<Instant>,
+    /// The last completed iteration, as the watcher is told it.
+    shown: Shown,
+}
+
+/// What the watcher was last told of the search's result.
+#[derive(Clone, Debug, Default)]
+struct Shown {
+    depth: u32,
+    best: usize,
+    score: i32,
+    pv: Vec<usize>,
 }
 
 impl<E: Evaluator> Tree<E> {
@@ -147,7 +166,58 @@ impl<E: Evaluator> Tree<E> {
             node_limit: u64::MAX,
             next_check: 0,
             stopped: false,
+            stop: None,
+            watcher: None,
+            report_every: Duration::MAX,
+            next_report: None,
+            shown: Shown::default(),
         }
+    }
+
+    /// See [`crate::search::Searcher::set_watcher`].
+    pub fn set_watcher(&mut self, watcher: Option<Watcher>, every: Duration) {
+        self.watcher = watcher;
+        self.report_every = every;
+    }
+
+    /// See [`crate::search::Searcher::set_stop`].
+    pub fn set_stop(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.stop = flag;
+    }
+
+    /// Tells the watcher, if any, how the search stands.
+    fn report(&mut self, iteration: bool) {
+        let Some(watcher) = self.watcher.as_mut() else {
+            return;
+        };
+        let now = Instant::now();
+        self.next_report = now.checked_add(self.report_every);
+        watcher(&Progress {
+            depth: self.shown.depth,
+            best: self.shown.best,
+            score: self.shown.score,
+            pv: &self.shown.pv,
+            nodes: self.nodes,
+            elapsed: now.duration_since(self.start),
+            iteration,
+        });
+    }
+
+    /// Remembers `found` as what the watcher is told, and tells it.
+    fn show(&mut self, found: &Found) {
+        if self.watcher.is_none() {
+            return;
+        }
+        self.shown.depth = found.depth;
+        self.shown.best = found.best;
+        self.shown.score = found.score;
+        self.shown.pv.clear();
+        self.shown.pv.extend_from_slice(&found.pv);
+        if found.pv.first() != Some(&found.best) {
+            self.shown.pv.clear();
+            self.shown.pv.push(found.best);
+        }
+        self.report(true);
     }
 
     /// Forgets everything learnt (new game).
@@ -169,7 +239,9 @@ impl<E: Evaluator> Tree<E> {
         self.node_limit = limits.nodes;
         self.nodes = 0;
         self.next_check = 0;
-        self.stopped = false;
+        self.stopped = self.stop_asked();
+        self.next_report = self.start.checked_add(self.report_every);
+        self.shown = Shown::default();
         self.tt.new_search();
         self.history.age();
         for f in self.stack.iter_mut() {
@@ -186,10 +258,16 @@ impl<E: Evaluator> Tree<E> {
         };
         let me = b.to_move();
         if b.threat_count(me, Threat::Five) > 0 {
-            found.best = b.find_threat(me, Threat::Five).expect("a counted five");
-            found.score = win_in(1);
-            found.vcf = true;
-            return self.finish(found);
+            // Analysis asks for the other fives too, one by one.
+            let five = b
+                .empty_points()
+                .find(|&i| b.threat(i, me) >= Threat::Five && !self.excluded.contains(&i));
+            if let Some(i) = five {
+                found.best = i;
+                found.score = win_in(1);
+                found.vcf = true;
+                return self.finish(found);
+            }
         }
         if self.params.root_vcf_nodes > 0
             && b.threat_count(me, Threat::Block4) + b.threat_count(me, Threat::Four3) > 0
@@ -220,6 +298,24 @@ impl<E: Evaluator> Tree<E> {
                 root.push(i, 0);
             }
         }
+        if !self.excluded.is_empty() && root.iter().all(|m| self.excluded.contains(&m)) {
+            // Analysis wants more lines than there are sensible moves (a
+            // four to block, an empty board's centre): the others, worse
+            // as they are, ranked by the search like any move.
+            generate(b, Answer::Free, &mut root);
+            if root.iter().all(|m| self.excluded.contains(&m)) {
+                root.clear();
+                let (n, c) = (b.size(), b.size() / 2);
+                for i in b.empty_points() {
+                    let (x, y) = b.xy(i);
+                    // On an empty board, the points around the centre.
+                    let central = x.abs_diff(c).max(y.abs_diff(c)) <= 2 || n <= 5;
+                    if (b.stones() > 0 || central) && !b.is_forbidden_to(i, me) {
+                        root.push(i, 0);
+                    }
+                }
+            }
+        }
         root.leave_out(&self.excluded);
         let tt_move = self.tt.probe(b.hash(), 0).and_then(|h| h.best);
         self.order(b, &mut root, 0, tt_move);
@@ -248,6 +344,7 @@ impl<E: Evaluator> Tree<E> {
                 .take(PV_LIMIT)
                 .map(|m| m.index())
                 .collect();
+            self.show(&found);
             if is_decided(s) && (WIN - s.abs()) as u32 <= depth {
                 break;
             }
@@ -282,7 +379,14 @@ impl<E: Evaluator> Tree<E> {
         if found.pv.is_empty() {
             found.pv = vec![found.best];
         }
+        self.show(&found);
         found
+    }
+
+    fn stop_asked(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
     }
 
     /// One iteration within aspiration windows around the last score,
@@ -401,8 +505,14 @@ impl<E: Evaluator> Tree<E> {
     fn check_time(&mut self) {
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + CLOCK_NODES;
-            if self.deadline.is_some_and(|d| Instant::now() >= d) || self.nodes >= self.node_limit {
+            if self.deadline.is_some_and(|d| Instant::now() >= d)
+                || self.nodes >= self.node_limit
+                || self.stop_asked()
+            {
                 self.stopped = true;
+            }
+            if self.next_report.is_some_and(|t| Instant::now() >= t) {
+                self.report(false);
             }
         }
     }
