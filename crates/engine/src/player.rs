@@ -94,6 +94,12 @@ impl Engine {
         self.limits = limits;
     }
 
+    /// The searcher, to watch or stop its searches
+    /// ([`Searcher::set_watcher`], [`Searcher::set_stop`]).
+    pub fn searcher_mut(&mut self) -> &mut Searcher {
+        &mut self.searcher
+    }
+
     /// The next stone for the side to move, with the search's view of it.
     pub fn think(&mut self, game: &Mnk) -> Result<Thought, PositionError> {
         let mut b = board_of(game, None)?;
