@@ -46,8 +46,11 @@ export async function playNearCentre(page) {
 }
 
 const tests = [];
+// INAROW_E2E_ONLY (a regular expression) runs only the tests whose names
+// match it, for a quick round while working on one part of the page.
+const only = process.env.INAROW_E2E_ONLY ? new RegExp(process.env.INAROW_E2E_ONLY) : null;
 /** Registers a test: `fn(page, browser)` throws to fail. */
-export const test = (name, fn) => tests.push({ name, fn });
+export const test = (name, fn) => { if (!only || only.test(name)) tests.push({ name, fn }); };
 
 /** Runs every registered test; exits non-zero if one failed. */
 export async function run() {
