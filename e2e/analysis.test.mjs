@@ -93,7 +93,7 @@ test("analysis: set up, undo, clear, analyse with lines and continuations, sizes
   await page.selectOption("#an-size", "9");
   await page.waitForFunction(() => document.querySelectorAll("#an-board button").length === 81);
   const cols = await page.$$eval("#an-board .coord.col", (cs) => cs.map((c) => c.textContent).join(""));
-  assert(cols === "ABCDEFGHJ", `9x9 columns ${cols}`);
+  assert(cols === "abcdefghi", `9x9 columns ${cols}`);
   await page.selectOption("#an-size", "20");
   assert(await points(page) === 400, "20x20");
   assert(await page.$eval("#an-board .coord.row", (c) => c.textContent) === "20", "row numbers of 20x20");
@@ -285,7 +285,7 @@ test("hint in play, and the game taken to the analysis board", async (page) => {
   await page.waitForFunction(() => document.querySelector("#gomoku-note").dataset.phase === "play" &&
     !document.querySelector("#gomoku-hint").disabled, null, { timeout: 30000 });
   await page.click("#gomoku-hint");
-  await page.waitForFunction(() => /^Hint: [A-P]\d+ /.test(document.querySelector("#gomoku-hint-text").textContent), null, { timeout: 20000 });
+  await page.waitForFunction(() => /^Hint: [a-o]\d+ /.test(document.querySelector("#gomoku-hint-text").textContent), null, { timeout: 20000 });
   const hinted = await page.$eval("#gomoku-board button.hint-point", (b) => [b.dataset.x, b.dataset.y, b.dataset.stone, b.getAttribute("aria-label")]);
   assert(hinted[2] === "", "the hint is on a stone");
   const text = await page.$eval("#gomoku-hint-text", (e) => e.textContent);

@@ -33,7 +33,7 @@ test("gomoku: coordinates, thinking, move list, numbers, PV, take back, SGF, new
   await page.click('header button[data-tab="gomoku"]');
   await page.waitForFunction(() => document.querySelectorAll("#gomoku-board button").length === 225);
   const cols = await page.$$eval("#gomoku-board .coord.col", (cs) => cs.map((c) => c.textContent).join(""));
-  assert(cols === "ABCDEFGHJKLMNOP", `column letters ${cols}`);
+  assert(cols === "abcdefghijklmno", `column letters ${cols}`);
   const rows = await page.$$eval("#gomoku-board .coord.row", (cs) => cs.map((c) => c.textContent).join(","));
   assert(rows === "15,14,13,12,11,10,9,8,7,6,5,4,3,2,1", `row numbers ${rows}`);
   assert(/Swap2/.test(await page.$eval("#gomoku-swap2", (e) => e.textContent)), "Swap2 not explained");
@@ -68,7 +68,7 @@ test("gomoku: coordinates, thinking, move list, numbers, PV, take back, SGF, new
   // Move list and move numbers on the stones.
   const moves = await page.$$eval("#gomoku-moves li", (ls) => ls.map((l) => l.textContent.trim()));
   assert(moves.length === 6, `move list: ${moves}`);
-  assert(moves.every((m) => /^[A-P]\d+ (you|engine)$/.test(m)), `move names: ${moves}`);
+  assert(moves.every((m) => /^[a-o]\d+ (you|engine)$/.test(m)), `move names: ${moves}`);
   assert(moves[4].endsWith("you"), `your move: ${moves[4]}`);
   const hidden = await page.$eval('#gomoku-board .stone[data-n="1"]', (s) => getComputedStyle(s).color);
   await page.check("#gomoku-numbers");
@@ -135,7 +135,7 @@ test("gomoku: the winning five is highlighted", async (page) => {
       stones, thought: null, note: "Five in a row: you win.", resigned: false, thinking_ms: null, can_take_back: true });
   });
   const win = await page.$$eval("#gomoku-board button.win", (bs) => bs.map((b) => b.getAttribute("aria-label").split(":")[0]).join(" "));
-  assert(win === "D8 E8 F8 G8 H8", `winning five ${win}`);
+  assert(win === "d8 e8 f8 g8 h8", `winning five ${win}`);
   for (const look of LOOKS) {
     await lookAs(page, look);
     await shot(page, `gomoku-five-${look.name}`);
@@ -168,7 +168,7 @@ test("tournament replay: files written, grid, numbers, arrow keys, autoplay, win
   // It opens at the first stone, with coordinates as the engine names points.
   assert(await page.$eval("#tour-replay-grid", (b) => b.dataset.stones) === "1", "the replay does not open at the first stone");
   const coords = await page.$$eval("#tour-replay-grid span.coord", (cs) => cs.map((c) => c.textContent).join(""));
-  assert(coords === "151413121110987654321ABCDEFGHJKLMNOP", `replay coordinates ${coords}`);
+  assert(coords === "151413121110987654321abcdefghijklmno", `replay coordinates ${coords}`);
   // The slider goes anywhere; End goes to the last stone.
   await page.$eval("#tour-slider", (s) => { s.value = 2; s.dispatchEvent(new Event("input")); });
   assert(await page.$eval("#tour-replay-grid", (b) => b.dataset.stones) === "2", "the slider does not step");
@@ -229,11 +229,11 @@ test("gomoku: a 9x9 game against the engine", async (page) => {
   await page.click("#gomoku-new");
   await page.waitForFunction(() => document.querySelectorAll("#gomoku-board button").length === 81);
   const cols = await page.$$eval("#gomoku-board .coord.col", (cs) => cs.map((c) => c.textContent).join(""));
-  assert(cols === "ABCDEFGHJ", `column letters ${cols}`);
+  assert(cols === "abcdefghi", `column letters ${cols}`);
   const rows = await page.$$eval("#gomoku-board .coord.row", (cs) => cs.map((c) => c.textContent).join(","));
   assert(rows === "9,8,7,6,5,4,3,2,1", `row numbers ${rows}`);
   const stars = await page.$$eval("#gomoku-board button.star", (bs) => bs.map((b) => b.getAttribute("aria-label")).join(" "));
-  assert(stars === "C7 G7 E5 C3 G3", `star points ${stars}`);
+  assert(stars === "c7 g7 e5 c3 g3", `star points ${stars}`);
   // The grid ends at the last row and column.
   assert(await page.$eval('#gomoku-board button[data-x="8"][data-y="8"]', (b) => b.classList.contains("edge-b") && b.classList.contains("edge-r")),
     "the grid runs past the board's edge");
@@ -260,9 +260,9 @@ test("gomoku: a 9x9 game against the engine", async (page) => {
   }, before, { timeout: 30000 });
   assert(await page.$$eval("#gomoku-board button", (bs) => bs.length) === 81, "the board is not 9x9 any more");
   const thought = await page.$eval("#gomoku-thought", (t) => t.textContent);
-  assert(/^Played [A-HJ][1-9]\. /.test(thought), `the engine's move ${thought}`);
+  assert(/^Played [a-i][1-9]\. /.test(thought), `the engine's move ${thought}`);
   const moves = await page.$$eval("#gomoku-moves li", (ls) => ls.map((l) => l.textContent.trim()));
-  assert(moves.length === before + 2 && moves.every((m) => /^[A-HJ][1-9] /.test(m)), `move list ${moves}`);
+  assert(moves.length === before + 2 && moves.every((m) => /^[a-i][1-9] /.test(m)), `move list ${moves}`);
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#gomoku-sgf")]);
   const sgf = readFileSync(await download.path(), "utf8");
   assert(sgf.startsWith("(;FF[4]GM[4]CA[UTF-8]SZ[9]RU[Freestyle]AP[inarow serve]"), `SGF ${sgf}`);

@@ -13,7 +13,7 @@ const crosses = (page, board) => page.$$eval(`#${board} .forbidden`, (fs) =>
   fs.map((f) => `${f.closest("button").dataset.x},${f.closest("button").dataset.y} ${f.dataset.why}`).sort());
 
 /**
- * Black (5,7), (6,7), (7,5), (7,6), white far away, black to move: H8,
+ * Black (5,7), (6,7), (7,5), (7,6), white far away, black to move: h8,
  * (7,7), is a double three for black.
  */
 const DOUBLE_THREE = "(;FF[4]GM[4]SZ[15]RU[Renju]PB[a]PW[b];B[fh];W[oo];B[gh];W[om];B[hf];W[ok];B[hg];W[aa])";
@@ -35,13 +35,13 @@ test("renju: an SGF with RU[Renju] loads as renju, black's double three is cross
   assert(await page.$eval("#an-rule", (s) => s.value) === "renju", "RU[renju] did not load as renju");
   await page.waitForFunction(() => document.querySelectorAll("#an-board .forbidden").length > 0);
   assert((await crosses(page, "an-board")).join(" ") === "7,7 double three", `crosses: ${await crosses(page, "an-board")}`);
-  assert(await page.$eval(at("an-board", 7, 7), (b) => b.getAttribute("aria-label")) === "H8: forbidden to black (double three)",
+  assert(await page.$eval(at("an-board", 7, 7), (b) => b.getAttribute("aria-label")) === "h8: forbidden to black (double three)",
     "the crossed point's name for screen readers");
   await shot(page, "renju-forbidden-1400-light");
   // A click on the cross: the refusal beside the board, no stone put.
   const before = await stonesOn(page);
   await page.click(at("an-board", 7, 7));
-  assert(await page.$eval("#an-error", (e) => e.textContent) === "forbidden to black under renju: double three at H8",
+  assert(await page.$eval("#an-error", (e) => e.textContent) === "forbidden to black under renju: double three at h8",
     `refusal: ${await page.$eval("#an-error", (e) => e.textContent)}`);
   assert((await stonesOn(page)).join(" ") === before.join(" "), "a refused click put a stone");
   assert(await page.$eval("#an-at", (e) => e.textContent) === "8 of 8", "a refused click changed the moves");
@@ -55,14 +55,14 @@ test("renju: an SGF with RU[Renju] loads as renju, black's double three is cross
   await page.waitForFunction(() => document.querySelectorAll("#an-board .forbidden").length === 1);
   await page.selectOption("#an-place", "white");
   await page.click(at("an-board", 7, 7));
-  assert((await stonesOn(page)).includes("7,7,W"), "white could not take H8");
+  assert((await stonesOn(page)).includes("7,7,W"), "white could not take h8");
   await page.click("#an-undo");
   await page.selectOption("#an-place", "alternate");
   // Freestyle has no forbidden points: the cross goes, and black may play there.
   await page.selectOption("#an-rule", "freestyle");
   await page.waitForFunction(() => !document.querySelector("#an-board .forbidden"));
   await page.click(at("an-board", 7, 7));
-  assert((await stonesOn(page)).includes("7,7,B"), "black could not play H8 under freestyle");
+  assert((await stonesOn(page)).includes("7,7,B"), "black could not play h8 under freestyle");
   assert(await page.$eval("#an-error", (e) => e.textContent) === "", "an error under freestyle");
 });
 

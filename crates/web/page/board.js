@@ -4,9 +4,14 @@
 // coordinates, star points and the winning line live here alone.
 import { $, el } from "./common.js";
 
-/** Column letters as gomoku names them (no I), for boards up to 20. */
-export const COLS = "ABCDEFGHJKLMNOPQRSTU";
-/** A point's name on a board of side `n`: its column letter, then its row counted from the bottom. */
+/**
+ * Column letters as gomoku players write them (renju literature, Piskvork
+ * and Gomocalc records, core's notation): a from the left, i included, up
+ * to t on 20x20; lower case, as the server's refusals and the moves pasted
+ * as text write them.
+ */
+export const COLS = "abcdefghijklmnopqrst";
+/** A point's name on a board of side `n`: its column letter, then its row counted from 1 at the bottom (h8 the centre of 15x15). */
 export const pointName = ([x, y], n) => `${COLS[x]}${n - y}`;
 const key = (x, y) => x + "," + y;
 /** The other colour. */

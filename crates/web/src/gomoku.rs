@@ -10,6 +10,7 @@
 //!   answer is applied only if the game it was asked about is still the
 //!   one on the board.
 
+use inarow_core::notation::xy_name;
 use inarow_core::renju::Forbidden;
 use inarow_core::{Game as _, Mnk, Player, Point};
 use inarow_engine::score::{WIN, is_decided};
@@ -55,14 +56,12 @@ impl Decided {
     }
 }
 
-/// Column letters as the page names them (no I), for boards up to 20.
-const COLS: &[u8; 20] = b"ABCDEFGHJKLMNOPQRSTU";
-
-/// A point's name as the page writes it (board.js's `pointName`): its
-/// column letter, then its row counted from the bottom, `H8` the centre of
-/// 15x15; so that a refusal names the point the person sees.
+/// A point's name as gomoku players write it and the page shows it
+/// (board.js's `pointName`, core's [`xy_name`]): its column letter from
+/// `a`, `i` included, then its row counted from 1 at the bottom, `h8` the
+/// centre of 15x15; so that a refusal names the point the person sees.
 pub fn point_name(x: usize, y: usize, size: usize) -> String {
-    format!("{}{}", COLS[x] as char, size - y)
+    xy_name(x, y, size)
 }
 
 /// Black's forbidden points on `board` when black is to move under renju,
@@ -95,10 +94,11 @@ mod tests {
 
     #[test]
     fn points_are_named_as_the_page_names_them() {
-        assert_eq!(point_name(7, 7, 15), "H8");
-        assert_eq!(point_name(8, 0, 15), "J15");
-        assert_eq!(point_name(0, 19, 20), "A1");
-        assert_eq!(point_name(19, 0, 20), "U20");
+        assert_eq!(point_name(7, 7, 15), "h8");
+        assert_eq!(point_name(8, 0, 15), "i15");
+        assert_eq!(point_name(0, 19, 20), "a1");
+        assert_eq!(point_name(19, 0, 20), "t20");
+        assert_eq!(point_name(4, 4, 5), "e1");
     }
 
     #[test]

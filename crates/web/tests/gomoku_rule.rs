@@ -60,7 +60,7 @@ fn a_six_wins_in_freestyle_only() {
     assert_eq!(exact.view()["rule"], "exact");
 }
 
-/// A renju game where black has (5,7), (6,7), (7,5) and (7,6): H8, (7,7),
+/// A renju game where black has (5,7), (6,7), (7,5) and (7,6): h8, (7,7),
 /// is a double three. The engine opens (5,7), (6,7) and white (0,0); the
 /// person takes black (`person_black`) or places white (0,2) and takes
 /// white. Returns the game with white to move when the person is black (the engine's
@@ -108,7 +108,7 @@ fn renju_refuses_the_persons_forbidden_point_and_lists_them_for_black_only() {
     assert!(refused.bad_input);
     assert_eq!(
         refused.message,
-        "forbidden to black under renju: double three at H8"
+        "forbidden to black under renju: double three at h8"
     );
     assert_eq!(game.view(), view, "a refused click changed the game");
     // Any other point is black's to play.
@@ -119,7 +119,7 @@ fn renju_refuses_the_persons_forbidden_point_and_lists_them_for_black_only() {
 
 #[test]
 fn renju_lets_white_take_blacks_forbidden_point_and_the_engine_lose_on_one() {
-    // The person is white: black's H8 is no bar to white.
+    // The person is white: black's h8 is no bar to white.
     let (game, id) = double_three(false);
     assert_eq!(game.view()["person"], "white");
     let mut white = game.clone();
@@ -137,7 +137,7 @@ fn renju_lets_white_take_blacks_forbidden_point_and_the_engine_lose_on_one() {
     assert_eq!(view["phase"], "over", "{view}");
     assert_eq!(
         view["note"],
-        "The engine (black) played H8, forbidden under renju (double three): you win."
+        "The engine (black) played h8, forbidden under renju (double three): you win."
     );
     let sgf = black.sgf().unwrap();
     assert!(sgf.contains("RU[Renju]") && sgf.contains("RE[W+]"), "{sgf}");

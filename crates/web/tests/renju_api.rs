@@ -14,7 +14,7 @@ use inarow_web::gomoku::{Answer, Done, Game, SIZE};
 use serde_json::json;
 
 /// Black (5,7), (6,7), (7,5), (7,6) and white far away: black to move has
-/// a double three at H8 (7,7).
+/// a double three at h8 (7,7).
 const DOUBLE_THREE: &str = "[[5,7],[14,14],[6,7],[14,12],[7,5],[14,10],[7,6],[0,0]]";
 
 fn position(rule: &str, stones: &str) -> String {
@@ -91,7 +91,7 @@ async fn a_position_lists_blacks_forbidden_points_only_for_black_under_renju() {
         assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
         assert_eq!(
             error_of(&v),
-            "the game is over: stone 9 is black's double three at H8, forbidden under renju"
+            "the game is over: stone 9 is black's double three at h8, forbidden under renju"
         );
     }
     // The same stones are a position under freestyle.
@@ -118,7 +118,7 @@ fn moved(x: usize, y: usize) -> Done {
 }
 
 /// The shared game set to black's (the person's) move with a double three
-/// at H8, the engine's moves given (so nothing thinks).
+/// at h8, the engine's moves given (so nothing thinks).
 fn person_black_at_double_three(t: &TestApp) {
     let mut game = Game::default();
     game.new_game(false, 100, Rule::Renju, SIZE).unwrap();
@@ -155,7 +155,7 @@ async fn a_forbidden_click_is_refused_and_changes_nothing() {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
     assert_eq!(
         error_of(&v),
-        "forbidden to black under renju: double three at H8"
+        "forbidden to black under renju: double three at h8"
     );
     let (_, after) = t.call("GET", "/api/gomoku", None).await;
     assert_eq!(after, before);
