@@ -193,12 +193,15 @@ test("analysis: SGF and PSQ records load, step with buttons, slider and keys", a
     ["(;SZ[15];B[zz])", "point [zz] is off the 15x15 board"],
     ["(;SZ[25];B[aa])", "board size 25 is not supported"],
     ["(;SZ[15];B[hh]", "the game has no closing )"],
-    ["hello", "not a game record"],
+    // Neither an SGF nor a PSQ: read as moves, and refused as moves.
+    ["hello", 'move 1: expected a move such as h8 (a column letter, then a row number), got "hello"'],
   ]) {
     await page.fill("#an-text", text);
     await page.click("#an-load");
-    const error = await page.$eval("#an-error", (e) => e.textContent);
-    assert(error.includes(want) && !error.includes("\n"), `${text}: ${error}`);
+    // Beside the box it was pasted in.
+    await page.waitForFunction((want) => document.querySelector("#an-load-error").textContent.includes(want), want);
+    const error = await page.$eval("#an-load-error", (e) => e.textContent);
+    assert(!error.includes("\n"), `${text}: ${error}`);
   }
   assert(await points(page) === 400, "a bad record changed the board");
 });

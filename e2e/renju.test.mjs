@@ -80,7 +80,7 @@ test("renju: an SGF with an unknown rule is refused in one line, the board kept"
   for (const ru of ["caro", "8"]) {
     await page.fill("#an-text", DOUBLE_THREE.replace("RU[Renju]", `RU[${ru}]`));
     await page.click("#an-load");
-    const error = await page.$eval("#an-error", (e) => e.textContent);
+    const error = await page.$eval("#an-load-error", (e) => e.textContent);
     assert(error === `game 1: the rule RU[${ru}] is not one the page plays (freestyle, exact five, renju)`, `RU[${ru}]: ${error}`);
     assert(await page.$eval("#an-rule", (s) => s.value) === "renju", "the rule changed");
     assert((await stonesOn(page)).length === 8, "the board changed");

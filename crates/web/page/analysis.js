@@ -5,7 +5,8 @@
 import { $, api, el, showError } from "./common.js";
 import { Goban, aheadStone, forbiddenLine, forbiddenMark, lineAhead, pointName, stoneDot, winLine } from "./board.js";
 import { apiStones, evaluate, keepAnalysing, scoreShort, scoreText, winChance, worstMoves } from "./analyse.js";
-import { MAX_RECORD, parseRecord, toSgf } from "./record.js";
+import { MAX_RECORD, isRecord, parseRecord, toSgf } from "./record.js";
+import { copyPosition, readMoves } from "./text.js";
 import { reviewChart } from "./charts.js";
 import { gomoku, stonesOf } from "./gomoku.js";
 
@@ -131,6 +132,8 @@ function drawAnalysis() {
   drawLines();
   drawMoves();
   drawReview();
+  // A review of another game, or of none, says nothing.
+  drawReviewStatus();
 }
 
 function drawLines() {
@@ -217,7 +220,18 @@ $("an-go").onclick = () => {
 };
 $("an-lines").onchange = () => { if (an.running) analyseLoop(); };
 $("an-undo").onclick = () => { an.moves = anShown().slice(0, -1); an.cursor = an.moves.length; an.review = null; positionChanged(); };
-$("an-clear").onclick = () => { an.moves = []; an.cursor = 0; an.review = null; positionChanged(); };
+$("an-clear").onclick = () => {
+  an.moves = []; an.cursor = 0; an.review = null;
+  // A clear board is a fresh start: nothing of the game loaded before stays.
+  an.games = [];
+  $("an-games").replaceChildren();
+  $("an-games").hidden = true;
+  $("an-file").value = "";
+  $("an-text").value = "";
+  $("an-copied").textContent = "";
+  showError("an-load-error", null);
+  positionChanged();
+};
 $("an-first").onclick = () => setCursor(0);
 $("an-prev").onclick = () => setCursor(an.cursor - 1);
 $("an-next").onclick = () => setCursor(an.cursor + 1);
@@ -247,18 +261,26 @@ document.addEventListener("keydown", (e) => {
   e.preventDefault();
 });
 
-// ----- game records -----
-function loadRecord(text) {
+// ----- game records, and moves written as text -----
+/** Loads a game record, or moves written as text (h8 i9 j10) onto the board as it is; a bad one is one line beside the box. */
+async function loadRecord(text) {
   try {
-    const games = parseRecord(text);
+    const games = isRecord(text) ? parseRecord(text) : [await pastedMoves(text)];
+    showError("an-load-error", null);
     an.games = games;
     const pick = $("an-games");
     pick.replaceChildren(...games.map((g, k) => el("option", { value: k }, `${k + 1}. ${g.name} (${g.moves.length} moves)`)));
     pick.hidden = games.length < 2;
     showGame(0);
   } catch (e) {
-    showError("an-error", e);
+    showError("an-load-error", e);
   }
+}
+
+/** Moves written as text, read by the server on the board's size, as a game of black and white in turn under the rule chosen. */
+async function pastedMoves(text) {
+  const moves = await readMoves(text, an.size);
+  return { size: an.size, moves: moves.map(([x, y], i) => [x, y, i % 2 ? "W" : "B"]), name: "pasted moves" };
 }
 
 function showGame(k) {
@@ -274,11 +296,12 @@ function showGame(k) {
   positionChanged();
 }
 $("an-games").onchange = () => showGame(Number($("an-games").value));
+$("an-copy").onclick = () => copyPosition(anShown(), an.size, "an-copied", "an-load-error");
 $("an-load").onclick = () => loadRecord($("an-text").value);
 $("an-file").onchange = async () => {
   const f = $("an-file").files[0];
   if (!f) return;
-  if (f.size > MAX_RECORD) return showError("an-error", `${f.name} is over ${MAX_RECORD >> 10} KiB`);
+  if (f.size > MAX_RECORD) return showError("an-load-error", `${f.name} is over ${MAX_RECORD >> 10} KiB`);
   loadRecord(await f.text());
 };
 

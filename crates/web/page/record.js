@@ -123,6 +123,9 @@ export function parsePsq(text) {
   return [{ size, moves, name: "Piskvork game" }];
 }
 
+/** Whether `text` is a game record (an SGF or a PSQ, told by its first characters) rather than moves written as text. */
+export const isRecord = (text) => /^\uFEFF?\s*(\(|Piskvorky)/.test(text);
+
 /** The games of a record, SGF or PSQ told by its first characters: [{size, moves, name}]; a bad record throws one line. */
 export function parseRecord(text) {
   if (text.length > MAX_RECORD) throw new Error(`the record is over ${MAX_RECORD >> 10} KiB`);

@@ -5,14 +5,16 @@
 //!
 //! The page's three parts each have their routes: `menace`, `gomoku`,
 //! `tournament`; `analyse` answers any gomoku position and keeps no state
-//! the viewers share. A request that changes a part goes the same way for all
-//! of them (`Part::act`): lock it, act, tell the viewers, answer with the
-//! part as they see it.
+//! the viewers share, nor does `moves`, which reads moves written as text.
+//! A request that changes a part goes the same way for all of them
+//! (`Part::act`): lock it, act, tell the viewers, answer with the part as
+//! they see it.
 
 pub mod analyse;
 mod gomoku;
 pub mod guard;
 mod menace;
+mod moves;
 mod tournament;
 
 use std::convert::Infallible;
@@ -50,7 +52,7 @@ const PAGE: &str = concat!(
 /// The page's script modules (`GET /page/NAME`), each a file of
 /// `crates/web/page/` embedded as it is: browsers run them without a build
 /// step.
-const SCRIPTS: [(&str, &str); 11] = [
+const SCRIPTS: [(&str, &str); 12] = [
     ("main.js", include_str!("../../page/main.js")),
     ("common.js", include_str!("../../page/common.js")),
     ("board.js", include_str!("../../page/board.js")),
@@ -60,6 +62,7 @@ const SCRIPTS: [(&str, &str); 11] = [
     ("menace.js", include_str!("../../page/menace.js")),
     ("gomoku.js", include_str!("../../page/gomoku.js")),
     ("analysis.js", include_str!("../../page/analysis.js")),
+    ("text.js", include_str!("../../page/text.js")),
     ("tournament.js", include_str!("../../page/tournament.js")),
     ("live.js", include_str!("../../page/live.js")),
 ];
@@ -152,6 +155,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/gomoku/sgf", get(gomoku::sgf))
         .route("/api/analyse", post(analyse::analyse))
         .route("/api/position", post(analyse::position))
+        .route("/api/moves", post(moves::read))
         .route("/api/tournament", get(tournament::view))
         .route("/api/tournament/start", post(tournament::start))
         .route("/api/tournament/games/{index}", get(tournament::game));

@@ -1,0 +1,74 @@
+//! `POST /api/moves`: gomoku moves written as text (`h8 i9 j10`, the brain
+//! protocol's `7,7` pairs, move numbers like `1.`) read by core's
+//! [`parse_moves`], so that the page's paste box and the rest of the
+//! toolkit read them one way; a bad move is refused in one line naming it.
+
+use axum::Json;
+use inarow_core::notation::{format_moves, parse_moves, point_name};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{ApiError, Body};
+use crate::gomoku::{SIZE, SIZES};
+
+/// The longest text read, in characters: a full 20x20 board with move
+/// numbers (`400. t20 `) is under half of it.
+pub const MAX_TEXT: usize = 8192;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Request {
+    /// The board's side, 5 to 20 (15).
+    #[serde(default = "fifteen")]
+    size: usize,
+    text: String,
+}
+
+fn fifteen() -> usize {
+    SIZE
+}
+
+/// The moves of `text` in order as `[x, y]` from the top left, and the
+/// text as the page writes it; refused where a move is not a point of the
+/// board or takes a point an earlier move took.
+pub(super) async fn read(Body(body): Body<Request>) -> Result<Json<serde_json::Value>, ApiError> {
+    let size = body.size;
+    if !SIZES.contains(&size) {
+        return Err(ApiError::bad(format!(
+            "size must be {} to {}, not {size}",
+            SIZES.start(),
+            SIZES.end()
+        )));
+    }
+    let chars = body.text.chars().count();
+    if chars > MAX_TEXT {
+        return Err(ApiError::bad(format!(
+            "the moves are {chars} characters long; at most {MAX_TEXT} are read"
+        )));
+    }
+    let moves = parse_moves(&body.text, size).map_err(|e| ApiError::bad(e.to_string()))?;
+    // A point taken twice is refused here, where the moves are numbered as
+    // written, rather than as a position the board cannot hold.
+    let mut taken = vec![None; size * size];
+    for (n, p) in moves.iter().enumerate() {
+        if let Some(first) = taken[p.index()].replace(n + 1) {
+            return Err(ApiError::bad(format!(
+                "move {}: {} is already taken by move {first}",
+                n + 1,
+                point_name(*p, size)
+            )));
+        }
+    }
+    let xy: Vec<[usize; 2]> = moves
+        .iter()
+        .map(|p| {
+            let (x, y) = p.xy(size);
+            [x, y]
+        })
+        .collect();
+    Ok(Json(json!({
+        "size": size,
+        "moves": xy,
+        "text": format_moves(&moves, size),
+    })))
+}
