@@ -116,7 +116,8 @@ function drawAnalysis() {
       if (!cands.has(key)) return null;
       const { l, k } = cands.get(key);
       return {
-        child: el("span", { class: "cand" + (k === 0 ? " best" : ""), "data-rank": k + 1 }, scoreShort(l)),
+        // Where the score does not fit the point, its rank shows; the score is in the list.
+        child: el("span", { class: "cand" + (k === 0 ? " best" : ""), "data-rank": k + 1, "data-short": k + 1, title: scoreText(l) }, scoreShort(l)),
         label: `candidate ${k + 1}, ${scoreText(l)}`,
       };
     },

@@ -87,11 +87,21 @@ function layOut(board, n, point, coords) {
   for (let x = 0; x < n; x++) board.append(el("span", { class: "coord col" }, COLS[x]));
 }
 
+/** The largest board side, in CSS pixels: past it the points only grow further apart. */
+const MAX_SIDE = 820;
+/** The smallest: on a window too low for more, the board is this big and scrolls. */
+const MIN_SIDE = 200;
+/** The least width of the row numbers' band (and height of the letters'), in CSS pixels: two digits at 9 px. */
+const COORD_MIN = 13;
+/** Room kept below the board: the panel's padding and border, and the page's. */
+const BELOW = 26;
+
 /**
  * A board whose points are buttons, with its move-numbers box. The board is
  * one tab stop: arrows move a cursor over its points (Home and End to the
  * row's ends), Enter or space presses the point under it; screen readers
- * follow the cursor (aria-activedescendant).
+ * follow the cursor (aria-activedescendant). It takes the space the window
+ * gives it (`fit`), and a label too long for its point shows its short form.
  */
 export class Goban {
   /** The board `id`, its move-numbers box `numbersId` remembered under `stored`; `click(x, y)` when a point is pressed. */
@@ -106,6 +116,53 @@ export class Goban {
       localStorage.setItem(stored, this.numbers.checked ? "1" : "0");
       this.board.classList.toggle("numbers", this.numbers.checked);
     };
+    // The space changes with the window, with what is above the board (a
+    // note of two lines, an error) and when the board comes into view
+    // (a hidden one has none): its panel's size follows all of them. The
+    // fit waits for the next frame, so that resizing the board is not
+    // itself a size change inside the observer's round.
+    let queued = false;
+    const refit = () => {
+      if (queued) return;
+      queued = true;
+      requestAnimationFrame(() => { queued = false; this.fit(); });
+    };
+    new ResizeObserver(refit).observe(this.board.parentElement);
+    window.addEventListener("resize", refit);
+  }
+
+  /**
+   * Sizes the board to the space it has: its panel's width, and the
+   * window's height below the board's top, so that the whole board with
+   * its coordinates shows without scrolling, from 5x5 to 20x20 and down
+   * to phones; then labels that no longer fit their points are shortened.
+   */
+  fit() {
+    const board = this.board, panel = board.parentElement;
+    if (!board.offsetParent || !this.size) return; // hidden: nothing to measure
+    const css = getComputedStyle(panel);
+    const wide = panel.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight);
+    // The top in the page, not the window, so the size does not change as the page scrolls.
+    const top = board.getBoundingClientRect().top + window.scrollY;
+    const high = document.documentElement.clientHeight - top - BELOW;
+    const side = Math.floor(Math.max(MIN_SIDE, Math.min(wide, high, MAX_SIDE)));
+    if (board.style.width !== `${side}px`) board.style.width = `${side}px`;
+    // A point's side (the padding is 1.5% each way; coordinates take 0.7 of a point):
+    // what the labels on the points are sized by.
+    board.style.setProperty("--cell", `${(side * 0.97 / (this.size + 0.7)).toFixed(1)}px`);
+    this.squeeze();
+  }
+
+  /**
+   * A label on a point (an element with `data-short`) whose text does not
+   * fit it shows its short form instead; the long one stays in its
+   * title, the point's name and the lists beside the board.
+   */
+  squeeze() {
+    for (const label of this.board.querySelectorAll("[data-short]")) {
+      label.classList.remove("squeezed");
+      if (label.scrollWidth > label.clientWidth) label.classList.add("squeezed");
+    }
   }
 
   /** Lays out an empty board of side `n`; `enter(x, y)` and `leave()` follow the mouse over its points. */
@@ -114,8 +171,10 @@ export class Goban {
     this.size = n;
     board.replaceChildren();
     board.dataset.size = n;
-    board.style.gridTemplateColumns = `0.7fr repeat(${n}, 1fr)`;
-    board.style.gridTemplateRows = `repeat(${n}, 1fr) 0.7fr`;
+    // The coordinates' band: 0.7 of a point, and never too narrow for "20"
+    // on small points; the same each way, so points stay square.
+    board.style.gridTemplateColumns = `minmax(${COORD_MIN}px, 0.7fr) repeat(${n}, 1fr)`;
+    board.style.gridTemplateRows = `repeat(${n}, 1fr) minmax(${COORD_MIN}px, 0.7fr)`;
     board.style.aspectRatio = `${n + 0.7} / ${n + 0.7}`;
     board.classList.toggle("numbers", this.numbers.checked);
     const stars = starPoints(n);
@@ -134,6 +193,7 @@ export class Goban {
     board.onkeydown = (e) => this.key(e);
     this.focus = [n >> 1, n >> 1];
     this.showCursor();
+    this.fit();
   }
 
   /** The button of point `p`. */
@@ -199,6 +259,7 @@ export class Goban {
       b.disabled = !open(st);
     }
     this.showCursor();
+    this.squeeze();
   }
 }
 
