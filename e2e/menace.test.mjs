@@ -182,10 +182,10 @@ test("menace: empty rule fields are refused, and the second MENACE's boxes show"
   const rules = await page.$eval("#menace-rules-now", (r) => r.textContent);
   await page.fill("#menace-win", "");
   await page.click("#menace-rewards");
-  await page.waitForFunction(() => document.querySelector("#menace-error").textContent === "the win reward is empty: give a whole number");
+  await page.waitForFunction(() => document.querySelector("#menace-rules-error").textContent === "the win reward is empty: give a whole number");
   await page.fill("#menace-start-2", " ");
   await page.click("#menace-reset");
-  await page.waitForFunction(() => document.querySelector("#menace-error").textContent === "the start beads for move 2 is empty: give a whole number");
+  await page.waitForFunction(() => document.querySelector("#menace-rules-error").textContent === "the start beads for move 2 is empty: give a whole number");
   assert(await page.$eval("#menace-rules-now", (r) => r.textContent) === rules, "an empty field changed the rules");
   await page.reload();
   await loaded(page);
@@ -202,4 +202,64 @@ test("menace: empty rule fields are refused, and the second MENACE's boxes show"
   const groups = await page.$$eval("#menace-second-boxes .group h3", (h) => h.map((x) => x.textContent));
   assert(groups[0] === "Before its move 1", `groups ${groups}`);
   await page.selectOption("#menace-opponent", "random");
+});
+
+test("menace: a rule's error beside the rules, not under New game", async (page) => {
+  await lookAs(page, LOOKS[2]);
+  await page.goto(url);
+  await loaded(page);
+  const rules = await page.$eval("#menace-rules-now", (r) => r.textContent);
+  // Refused by the page (an empty field), then by the server (out of range).
+  await page.fill("#menace-win", "");
+  await page.click("#menace-rewards");
+  await page.waitForFunction(() => document.querySelector("#menace-rules-error").textContent === "the win reward is empty: give a whole number");
+  await page.fill("#menace-win", "3");
+  await page.fill("#menace-loss", "-5");
+  await page.click("#menace-rewards");
+  await page.waitForFunction(() => document.querySelector("#menace-rules-error").textContent.includes("loss reward -5 is out of range"));
+  assert(await page.$eval("#menace-error", (e) => e.textContent) === "", "the rules' error under New game");
+  assert(await page.$eval("#menace-rules-now", (r) => r.textContent) === rules, "a refused reward changed the rules");
+  // Beside the field: in the rules panel, at most a few lines below the rewards.
+  const [field, error] = await page.evaluate(() => ["#menace-loss", "#menace-rules-error"].map((s) => document.querySelector(s).getBoundingClientRect().bottom));
+  assert(error - field < 120, `the error is ${Math.round(error - field)} px below the field at 400 px`);
+  assert(await page.$eval("#menace-rules-error", (e) => !!e.closest(".menace-rules")), "the error is not in the rules panel");
+  await shot(page, "menace-rules-error-400-light");
+  // Good rewards clear it.
+  await page.fill("#menace-loss", "-1");
+  await page.click("#menace-rewards");
+  await page.waitForFunction(() => document.querySelector("#menace-rules-error").textContent === "");
+});
+
+test("menace: one game is one game learned, and the chart's game axis reads whole games, each once", async (page) => {
+  await page.goto(url);
+  await loaded(page);
+  await page.selectOption("#menace-preset", "michie");
+  page.once("dialog", (d) => { assert(d.message().startsWith("Throw away all "), d.message()); d.accept(); });
+  await page.click("#menace-reset");
+  await page.waitForFunction(() => document.querySelector("#menace-info").dataset.games === "0");
+  const info = () => page.$eval("#menace-info", (i) => i.children[1].textContent);
+  assert((await info()).startsWith("0 games learned"), await info());
+  for (let game = 1; game <= 3; game++) {
+    await page.click("#menace-new");
+    // The new game, not the last one's end: MENACE has made its first move.
+    await page.waitForFunction(() => document.querySelector("#menace-status").dataset.outcome === "" &&
+      document.querySelectorAll("#menace-steps li").length === 1);
+    for (;;) {
+      const steps = await page.$$eval("#menace-steps li", (l) => l.length);
+      if (await page.$eval("#menace-status", (s) => s.dataset.outcome)) break;
+      await page.click("#menace-board button:not([disabled])");
+      await page.waitForFunction((n) => document.querySelectorAll("#menace-steps li").length > n ||
+        document.querySelector("#menace-status").dataset.outcome, steps);
+    }
+    await page.waitForFunction((g) => document.querySelector("#menace-info").dataset.games === String(g), game);
+    const learned = await info();
+    assert(learned.startsWith(game === 1 ? "1 game learned, " : `${game} games learned, `), `after game ${game}: ${learned}`);
+    const ticks = await page.$$eval("#menace-chart text.tick", (t) => t.map((x) => x.textContent).join(" "));
+    assert(ticks === ["1", "1 2", "1 2 3"][game - 1], `game axis after game ${game}: ${ticks}`);
+  }
+  // The same on a log axis.
+  await page.selectOption("#menace-chart-scale", "log");
+  const ticks = await page.$$eval("#menace-chart text.tick", (t) => t.map((x) => x.textContent).join(" "));
+  assert(ticks === "1 3", `log game axis after 3 games: ${ticks}`);
+  await page.selectOption("#menace-chart-scale", "auto");
 });

@@ -2,7 +2,7 @@
 // game record, analysed by the engine with more time until stopped; a
 // review of a whole game as a chart. The game against the engine can be
 // brought here.
-import { $, api, el, showError } from "./common.js";
+import { $, api, count, el, showError } from "./common.js";
 import { Goban, aheadStone, forbiddenLine, forbiddenMark, lineAhead, pointName, stoneDot, winLine } from "./board.js";
 import { apiStones, evaluate, keepAnalysing, scoreShort, scoreText, winChance, worstMoves } from "./analyse.js";
 import { MAX_RECORD, isRecord, parseRecord, toSgf } from "./record.js";
@@ -270,7 +270,7 @@ async function loadRecord(text) {
     showError("an-load-error", null);
     an.games = games;
     const pick = $("an-games");
-    pick.replaceChildren(...games.map((g, k) => el("option", { value: k }, `${k + 1}. ${g.name} (${g.moves.length} moves)`)));
+    pick.replaceChildren(...games.map((g, k) => el("option", { value: k }, `${k + 1}. ${g.name} (${count(g.moves.length, "move")})`)));
     pick.hidden = games.length < 2;
     showGame(0);
   } catch (e) {

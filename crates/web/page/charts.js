@@ -30,7 +30,9 @@ export function learningCurve(svg, chart, recent, scale) {
   const first = recent ? chart.recent.first : chart.before + 1;
   const n = blocks.length;
   const games = blocks.reduce((a, b) => a + b.wins + b.draws + b.losses, 0);
-  const x0 = first, x1 = Math.max(first + games - 1, first + 1);
+  // The axis spans two games at least, so that one game is not a point.
+  const lastPlayed = first + games - 1;
+  const x0 = first, x1 = Math.max(lastPlayed, first + 1);
   // A log axis keeps the first games' learning readable however many follow.
   const log = scale === "log" || (scale === "auto" && x1 - x0 > 10000);
   const X = log
@@ -44,15 +46,18 @@ export function learningCurve(svg, chart, recent, scale) {
     mk("text", { x: L - 4, y: Y(p) + 3, "text-anchor": "end", fill: grey }, p * 100 + "%");
   }
   if (n && !log) {
-    for (const [i, game] of [x0, (x0 + x1) / 2, x1].entries()) {
-      mk("text", { x: X(game), y: H - B + 12, "text-anchor": ["start", "middle", "end"][i], fill: grey, class: "tick" },
-        fmt(Math.round(game)));
+    // The first game, the last one played and the one halfway, each a
+    // whole game number and each once: one game is one tick, two are two.
+    const ticks = [...new Set([x0, Math.round((x0 + lastPlayed) / 2), lastPlayed])].filter((g) => g >= x0 && g <= x1);
+    for (const game of ticks) {
+      const anchor = game === x0 ? "start" : game === x1 ? "end" : "middle";
+      mk("text", { x: X(game), y: H - B + 12, "text-anchor": anchor, fill: grey, class: "tick" }, fmt(game));
     }
   } else if (n) {
     // The first and last game, and the powers of ten between that leave room for their labels.
     const ticks = [x0];
-    for (let p = 10 ** Math.ceil(Math.log10(x0 + 1)); p < x1; p *= 10) ticks.push(p);
-    ticks.push(x1);
+    for (let p = 10 ** Math.ceil(Math.log10(x0 + 1)); p < lastPlayed; p *= 10) ticks.push(p);
+    if (lastPlayed > x0) ticks.push(lastPlayed);
     const spans = ticks.map((game, i) => {
       const label = fmt(Math.round(game)), x = X(game), w = label.length * 6.5 + 2;
       const anchor = i === 0 ? "start" : i === ticks.length - 1 ? "end" : "middle";

@@ -36,3 +36,6 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** A number with thousands separated: 12,345. */
 export const fmt = (n) => Number(n).toLocaleString("en");
+
+/** A count and its noun, singular for one: "1 game", "2 games", "1,000 games". */
+export const count = (n, noun) => `${fmt(n)} ${noun}${Number(n) === 1 ? "" : "s"}`;

@@ -1,18 +1,20 @@
 // MENACE: the game on show, training, the rules, the learning curve and the
 // matchboxes.
-import { $, api, el, fmt, showError } from "./common.js";
+import { $, api, count, el, fmt, showError } from "./common.js";
 import { learningCurve } from "./charts.js";
 
 const menace = { state: null, queue: Promise.resolve(), rulesEdited: false };
 
-// Requests go one after another, in the order they were made.
-function menaceAction(method, path, body) {
+// Requests go one after another, in the order they were made. A refusal
+// shows in the error line `errorId`: the game's under New game, the
+// rules' beside their fields (a screen away from New game on a phone).
+function menaceAction(method, path, body, errorId = "menace-error") {
   menace.queue = menace.queue.then(async () => {
     try {
       drawMenace(await api(method, path, body));
-      showError("menace-error", null);
+      showError(errorId, null);
     } catch (e) {
-      showError("menace-error", e);
+      showError(errorId, e);
     }
   });
   return menace.queue;
@@ -54,9 +56,9 @@ function fieldNumber(id, what) {
 const rewardsBody = () => Object.fromEntries(REWARDS.map((k) => [k, fieldNumber("menace-" + k, `the ${k} reward`)]));
 $("menace-rewards").onclick = async () => {
   let body;
-  try { body = rewardsBody(); } catch (e) { return showError("menace-error", e); }
-  await menaceAction("POST", "/api/menace/rewards", body);
-  if (!$("menace-error").textContent) menace.rulesEdited = false;
+  try { body = rewardsBody(); } catch (e) { return showError("menace-rules-error", e); }
+  await menaceAction("POST", "/api/menace/rewards", body, "menace-rules-error");
+  if (!$("menace-rules-error").textContent) menace.rulesEdited = false;
 };
 $("menace-reset").onclick = async () => {
   const preset = $("menace-preset").value;
@@ -64,11 +66,11 @@ $("menace-reset").onclick = async () => {
   try {
     start = START.map((id, i) => fieldNumber(id, `the start beads for move ${i + 1}`));
     rewards = rewardsBody();
-  } catch (e) { return showError("menace-error", e); }
-  if (!confirm(`Throw away all ${menace.state.games.toLocaleString("en")} games MENACE learned and start fresh ${preset} boxes?`)) return;
+  } catch (e) { return showError("menace-rules-error", e); }
+  if (!confirm(`Throw away all ${count(menace.state.games, "game")} MENACE learned and start fresh ${preset} boxes?`)) return;
   await menaceAction("POST", "/api/menace/reset",
-    { preset, start, ...rewards });
-  if (!$("menace-error").textContent) menace.rulesEdited = false;
+    { preset, start, ...rewards }, "menace-rules-error");
+  if (!$("menace-rules-error").textContent) menace.rulesEdited = false;
 };
 $("menace-chart-svg").onclick = () => {
   const svg = $("menace-chart").cloneNode(true);
@@ -145,7 +147,7 @@ export function drawMenace(s) {
   const info = $("menace-info");
   info.replaceChildren(
     el("div", {}, `Preset ${s.preset}, seed ${s.seed}`),
-    el("div", { class: "num" }, `${fmt(s.games)} games learned, ${fmt(s.beads)} beads`),
+    el("div", { class: "num" }, `${count(s.games, "game")} learned, ${count(s.beads, "bead")}`),
     el("div", { class: "num" }, `MENACE wins ${fmt(t.wins)}, draw ${fmt(t.draws)}, opponent wins ${fmt(t.losses)}`),
     el("div", {}, s.training ? `Training against ${s.opponent}` : "Not training"));
   info.dataset.games = s.games;
@@ -181,7 +183,7 @@ function drawSecond(boxes) {
     const text = b.beads.join(",");
     if (box.dataset.beads === text) return;
     box.dataset.beads = text;
-    box.title = `box ${b.number} (its move ${b.move}): ${fmt(b.beads.reduce((a, c) => a + c, 0))} beads`;
+    box.title = `box ${b.number} (its move ${b.move}): ${count(b.beads.reduce((a, c) => a + c, 0), "bead")}`;
     for (let i = 0; i < 9; i++) {
       const c = b.image[i], span = box.children[i];
       span.className = c === "X" ? "x" : c === "O" ? "o" : b.beads[i] ? "" : "nb";
@@ -252,7 +254,7 @@ function drawBoxes(s) {
     box.dataset.key = key;
     box.dataset.drawn = u ? u.bead : "";
     const total = b.beads.reduce((a, c) => a + c, 0);
-    box.title = `box ${b.number} (move ${b.move}): ${fmt(total)} beads` + (u ? ", turned to match the board" : "");
+    box.title = `box ${b.number} (move ${b.move}): ${count(total, "bead")}` + (u ? ", turned to match the board" : "");
     // Board square i of the drawing shows image square map[i].
     const map = u ? turnOf(b.image, u.board, u.bead, u.square) : SYMS[0];
     box.dataset.turned = u && map !== SYMS[0] ? "yes" : "";
