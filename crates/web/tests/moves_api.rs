@@ -11,7 +11,12 @@ use serde_json::json;
 #[tokio::test]
 async fn names_pairs_and_move_numbers_read_as_points_from_the_top_left() {
     let t = app(Preset::Challenge);
-    for text in ["h8 i9 j10", "1. H8 2. I9 3. J10", "7,7 8,6 9,5", "h8, i9; j10"] {
+    for text in [
+        "h8 i9 j10",
+        "1. H8 2. I9 3. J10",
+        "7,7 8,6 9,5",
+        "h8, i9; j10",
+    ] {
         let body = json!({ "size": 15, "text": text });
         let (status, v) = t.post("/api/moves", &body.to_string()).await;
         assert_eq!(status, StatusCode::OK, "{text}: {v}");
@@ -21,7 +26,10 @@ async fn names_pairs_and_move_numbers_read_as_points_from_the_top_left() {
     }
     // Row 1 is the bottom, whatever the size; t is the last column of 20x20.
     let (status, v) = t
-        .post("/api/moves", &json!({ "size": 20, "text": "a1 t20" }).to_string())
+        .post(
+            "/api/moves",
+            &json!({ "size": 20, "text": "a1 t20" }).to_string(),
+        )
         .await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["moves"], json!([[0, 19], [19, 0]]));
@@ -71,7 +79,11 @@ async fn a_text_too_long_or_a_body_of_another_shape_is_refused() {
         error_of(&v),
         "the moves are 9000 characters long; at most 8192 are read"
     );
-    for body in [r#"{"size": 15}"#, r#"{"text": 7}"#, r#"{"text": "h8", "rule": "renju"}"#] {
+    for body in [
+        r#"{"size": 15}"#,
+        r#"{"text": 7}"#,
+        r#"{"text": "h8", "rule": "renju"}"#,
+    ] {
         let (status, v) = t.post("/api/moves", body).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
         assert!(error_of(&v).starts_with("bad request body"), "{body}: {v}");
