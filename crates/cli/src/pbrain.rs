@@ -47,8 +47,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         options,
         messages: !args.quiet,
     };
-    let stdin = std::io::stdin();
-    let stdout = std::io::stdout();
     let mut brain = Pbrain::new(settings);
-    gomocup::run(&mut brain, stdin.lock(), stdout.lock()).context("brain protocol session failed")
+    // The session reads on a thread of its own, which takes its reader.
+    let stdin = std::io::BufReader::new(std::io::stdin());
+    gomocup::run(&mut brain, stdin, std::io::stdout()).context("brain protocol session failed")
 }

@@ -14,7 +14,9 @@ fn session_with(program: &str, args: &[&str], input: &str) -> (bool, Vec<String>
     )
 }
 
-/// Runs `pbrain-inarow --quiet` (no MESSAGE lines).
+/// Runs `pbrain-inarow --quiet` (no MESSAGE lines). Inputs whose last
+/// command thinks end without `END`: the brain reads ahead, and an `END`
+/// stops every think before it at once; the end of input stops nothing.
 fn session(input: &str) -> Vec<String> {
     let (ok, lines) = session_with(env!("CARGO_BIN_EXE_pbrain-inarow"), &["--quiet"], input);
     assert!(ok, "the brain exits cleanly");
@@ -55,7 +57,7 @@ fn a_game_with_every_ordinary_command() {
 #[test]
 fn both_front_ends_speak_the_same_protocol() {
     let input = format!(
-        "START 15\n{FAST}BOARD\n7,7,1\n8,7,1\n9,7,1\n10,7,1\n7,8,2\n8,8,2\n9,8,2\n10,8,2\nDONE\nEND\n"
+        "START 15\n{FAST}BOARD\n7,7,1\n8,7,1\n9,7,1\n10,7,1\n7,8,2\n8,8,2\n9,8,2\n10,8,2\nDONE\n"
     );
     let (ok, sub) = session_with(env!("CARGO_BIN_EXE_inarow"), &["pbrain"], &input);
     assert!(ok);
@@ -74,17 +76,17 @@ fn both_front_ends_speak_the_same_protocol() {
 fn board_makes_the_brain_win_or_block() {
     // Own four: complete it.
     let win = session(&format!(
-        "START 15\n{FAST}BOARD\n3,3,1\n3,4,1\n3,5,1\n3,6,1\n9,9,2\n9,10,2\n10,9,2\nDONE\nEND\n"
+        "START 15\n{FAST}BOARD\n3,3,1\n3,4,1\n3,5,1\n3,6,1\n9,9,2\n9,10,2\n10,9,2\nDONE\n"
     ));
     assert!(["3,2", "3,7"].contains(&win[1].as_str()), "{win:?}");
     // The opponent's four (field 2): block it. Field 3 marks a point out of play.
     let block = session(&format!(
-        "START 15\n{FAST}BOARD\n5,5,2\n6,6,2\n7,7,2\n8,8,2\n4,4,1\n0,14,1\n14,0,3\nDONE\nEND\n"
+        "START 15\n{FAST}BOARD\n5,5,2\n6,6,2\n7,7,2\n8,8,2\n4,4,1\n0,14,1\n14,0,3\nDONE\n"
     ));
     assert_eq!(block[1], "9,9", "{block:?}");
     // The same on a 20x20 board, the Gomocup tournament size.
     let big = session(&format!(
-        "START 20\n{FAST}BOARD\n15,15,2\n16,16,2\n17,17,2\n18,18,2\n14,14,1\n0,0,1\nDONE\nEND\n"
+        "START 20\n{FAST}BOARD\n15,15,2\n16,16,2\n17,17,2\n18,18,2\n14,14,1\n0,0,1\nDONE\n"
     ));
     assert_eq!(big, vec!["OK", "19,19"]);
 }
@@ -93,7 +95,7 @@ fn board_makes_the_brain_win_or_block() {
 fn swap2_opening_answers() {
     let lines = session(&format!(
         "START 15\n{FAST}SWAP2BOARD\nDONE\nSWAP2BOARD\n7,7\n8,7\n9,9\nDONE\n\
-         SWAP2BOARD\n7,7\n8,7\n9,9\n8,8\n8,6\nDONE\nSWAP2BOARD\n7,7\n8,8\nDONE\nEND\n"
+         SWAP2BOARD\n7,7\n8,7\n9,9\n8,8\n8,6\nDONE\nSWAP2BOARD\n7,7\n8,8\nDONE\n"
     ));
     assert_eq!(lines.len(), 5, "{lines:?}");
     let opening: Vec<(usize, usize)> = lines[1].split(' ').map(xy).collect();
@@ -119,7 +121,7 @@ const OVERLINE_OR_BLOCK: &str = "BOARD\n3,7,1\n4,7,1\n5,7,1\n7,7,1\n8,7,1\n2,9,1
 
 #[test]
 fn info_rule_sets_exact_five_for_this_game_and_the_next() {
-    let play = |rules: &str| session(&format!("{rules}{OVERLINE_OR_BLOCK}END\n"));
+    let play = |rules: &str| session(&format!("{rules}{OVERLINE_OR_BLOCK}"));
     let win = "6,7";
     let block = "7,9";
     assert_eq!(play(&format!("START 15\n{FAST}")), ["OK", win]);
@@ -175,7 +177,7 @@ fn info_rule_sets_exact_five_for_this_game_and_the_next() {
     // brain (field 1) has six in a row, a finished game in freestyle only.
     let six = "BOARD\n2,7,1\n3,7,1\n4,7,1\n5,7,1\n6,7,1\n7,7,1\n2,9,2\nDONE\n";
     let lines = session(&format!(
-        "START 15\n{FAST}INFO rule 1\n{six}INFO rule 0\nTURN 0,0\nINFO rule 1\nTURN 0,1\nEND\n"
+        "START 15\n{FAST}INFO rule 1\n{six}INFO rule 0\nTURN 0,0\nINFO rule 1\nTURN 0,1\n"
     ));
     assert_eq!(lines.len(), 4, "{lines:?}");
     assert_eq!(lines[0], "OK");
@@ -192,15 +194,15 @@ fn info_rule_sets_exact_five_for_this_game_and_the_next() {
 fn under_renju_the_brain_plays_the_colour_its_stones_are() {
     let white = "BOARD\n0,14,2\n3,7,1\n3,9,2\n4,7,1\n4,9,2\n5,7,1\n5,9,2\n7,7,1\n6,9,2\n\
                  8,7,1\n14,0,2\n2,9,1\n14,14,2\nDONE\n";
-    let lines = session(&format!("START 15\n{FAST}INFO rule 4\n{white}END\n"));
+    let lines = session(&format!("START 15\n{FAST}INFO rule 4\n{white}"));
     assert_eq!(lines, ["OK", "6,7"]);
     // Black's double four at 7,7 wins under exact five and is forbidden
     // under renju.
     let double_four = "BOARD\n7,4,1\n7,3,2\n7,5,1\n3,7,2\n7,6,1\n7,9,2\n4,7,1\n9,7,2\n\
                        5,7,1\n0,14,2\n6,7,1\n14,14,2\nDONE\n";
-    let exact = session(&format!("START 15\n{FAST}INFO rule 1\n{double_four}END\n"));
+    let exact = session(&format!("START 15\n{FAST}INFO rule 1\n{double_four}"));
     assert_eq!(exact, ["OK", "7,7"]);
-    let renju = session(&format!("START 15\n{FAST}INFO rule 4\n{double_four}END\n"));
+    let renju = session(&format!("START 15\n{FAST}INFO rule 4\n{double_four}"));
     assert_eq!(renju.len(), 2, "{renju:?}");
     assert_ne!(renju[1], "7,7");
 }
@@ -215,7 +217,7 @@ fn yxboard_and_yxshowforbid() {
         "YXSHOWFORBID\nSTART 15\nYXSHOWFORBID\nINFO rule 4\n{double_three}YXSHOWFORBID\n\
          INFO rule 0\nYXSHOWFORBID\nINFO rule 4\nYXSHOWFORBID\n\
          YXBOARD\n7,5,1\n0,0,2\n7,6,1\n1,0,2\n5,7,1\n3,0,2\n6,7,1\nDONE\nYXSHOWFORBID\n\
-         YXBOARD\n7,5\nDONE\nYXBOARD\n7,5,1\n7,5,2\nDONE\nEND\n"
+         YXBOARD\n7,5\nDONE\nYXBOARD\n7,5,1\n7,5,2\nDONE\n"
     ));
     assert_eq!(
         lines,
@@ -234,7 +236,7 @@ fn yxboard_and_yxshowforbid() {
     );
     // After YXBOARD the brain plays on from the position.
     let lines = session(&format!(
-        "START 15\n{FAST}INFO rule 4\n{double_three}TURN 7,9\nEND\n"
+        "START 15\n{FAST}INFO rule 4\n{double_three}TURN 7,9\n"
     ));
     assert_eq!(lines.len(), 2, "{lines:?}");
     let (x, y) = xy(&lines[1]);
@@ -339,7 +341,7 @@ fn unfinished_board_and_end_of_input() {
 
 #[test]
 fn search_settings_from_the_command_line() {
-    let input = format!("START 15\n{FAST}BOARD\n7,7,1\n8,7,1\n9,7,1\n10,7,1\nDONE\nEND\n");
+    let input = format!("START 15\n{FAST}BOARD\n7,7,1\n8,7,1\n9,7,1\n10,7,1\nDONE\n");
     let (ok, lines) = session_with(
         env!("CARGO_BIN_EXE_pbrain-inarow"),
         &["--quiet", "--settings", "lmr_base=40,tt_mb=8"],

@@ -341,7 +341,8 @@ impl Brain for Pbrain {
                     ));
                 }
             }
-            Info::GameType(_) => {}
+            // Read by the protocol, not used by this brain yet.
+            Info::GameType(_) | Info::MaxNode(_) | Info::MaxDepth(_) | Info::ShowDetail(_) => {}
         }
         Ok(())
     }
