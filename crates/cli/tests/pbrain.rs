@@ -130,11 +130,22 @@ fn info_rule_sets_exact_five_for_this_game_and_the_next() {
         play(&format!("START 15\n{FAST}INFO rule 1\n")),
         ["OK", block]
     );
-    // Bit 2 (continuous game) changes nothing.
-    assert_eq!(play(&format!("START 15\n{FAST}INFO rule 2\n")), ["OK", win]);
+    // Bit 2 (continuous game) changes nothing, but 2 alone is Yixin-board's
+    // renju, where the six is forbidden to the brain (black: its stone
+    // comes first).
     assert_eq!(
         play(&format!("START 15\n{FAST}INFO rule 3\n")),
         ["OK", block]
+    );
+    assert_eq!(
+        play(&format!("START 15\n{FAST}INFO rule 2\n")),
+        ["OK", block]
+    );
+    assert_eq!(
+        session(
+            "START 15\nINFO rule 2\nYXBOARD\n7,5,1\n0,0,2\n7,6,1\n1,0,2\n5,7,1\n3,0,2\n6,7,1\n5,0,2\nDONE\nYXSHOWFORBID\n"
+        ),
+        ["OK", "FORBID 0707."]
     );
     // Sent before START, and kept by RESTART.
     assert_eq!(

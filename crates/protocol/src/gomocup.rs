@@ -642,9 +642,9 @@ where
             }
         }
         let _ = out_tx.send(None);
-        let written = writer.join().unwrap_or_else(|_| {
-            Err(io::Error::other("the thread writing the answers panicked"))
-        });
+        let written = writer
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("the thread writing the answers panicked")));
         match failure {
             Some(e) => Err(e),
             None => written,
