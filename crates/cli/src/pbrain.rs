@@ -10,13 +10,44 @@ mod brain;
 use brain::{Pbrain, Settings};
 use inarow_protocol::gomocup;
 
+/// What the brain is, for `--help` (`pbrain-inarow`'s first line).
+pub const ABOUT: &str = "The inarow gomoku engine as a Gomocup brain: it speaks the Gomocup \
+protocol, with the Swap2 and Yixin-board extensions, on stdin and stdout, for gomoku managers \
+and boards such as Piskvork, c-gomoku-cli and Yixin-board.";
+
+/// The protocol's commands the brain answers, for `--help`.
+pub const COMMANDS: &str = "\
+Commands, one a line on stdin (points x,y from 0,0 at the top left):
+  START n, START n n, RECTSTART n,n  a new n x n board, 5 to 20 (OK)
+  RESTART                            a new game on the same board (OK)
+  INFO key value                     timeout_turn, timeout_match, time_left (ms),
+                                     max_memory (bytes), rule (0 freestyle,
+                                     1 exact five, 4 or 2 renju), max_node (nodes
+                                     a move, -1 none), max_depth, show_detail
+                                     (1: realtime messages), game_type
+  BEGIN, TURN x,y, BOARD ... DONE    think and answer a move x,y (BOARD: x,y,field
+                                     lines, 1 own, 2 the opponent's, 3 out of play)
+  TAKEBACK x,y                       take a stone back (OK)
+  SWAP2BOARD ... DONE                the Swap2 opening after 0, 3 or 5 stones
+  YXBOARD ... DONE                   set a position without thinking
+  YXNBEST n                          the best n moves (MESSAGE lines), then the
+                                     best one played
+  YXSTOP                             stop thinking: the best move so far
+  YXHASHCLEAR                        forget what the searches learnt
+  YXSHOWINFO                         the brain's info, realtime messages from now
+  YXSHOWFORBID                       black's forbidden points (FORBID xxyy... .)
+  ABOUT, END
+A bad command gets one ERROR line; the brain goes on.";
+
 /// Options of `inarow pbrain`.
 #[derive(clap::Args, Debug)]
+#[command(long_about = ABOUT, after_help = COMMANDS)]
 pub struct Args {
     /// Seed for the opening's random choices.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Do not print a MESSAGE line with the search figures before each move.
+    /// Do not print a MESSAGE line with the search figures before each move
+    /// (YXNBEST's lines and realtime messages, asked for, still come).
     #[arg(long)]
     pub quiet: bool,
     /// Search settings, as `inarow selfplay --a` takes them (e.g.
@@ -47,8 +78,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         options,
         messages: !args.quiet,
     };
-    let stdin = std::io::stdin();
-    let stdout = std::io::stdout();
     let mut brain = Pbrain::new(settings);
-    gomocup::run(&mut brain, stdin.lock(), stdout.lock()).context("brain protocol session failed")
+    // The session reads on a thread of its own, which takes its reader.
+    let stdin = std::io::BufReader::new(std::io::stdin());
+    gomocup::run(&mut brain, stdin, std::io::stdout()).context("brain protocol session failed")
 }

@@ -14,7 +14,9 @@ fn session_with(program: &str, args: &[&str], input: &str) -> (bool, Vec<String>
     )
 }
 
-/// Runs `pbrain-inarow --quiet` (no MESSAGE lines).
+/// Runs `pbrain-inarow --quiet` (no MESSAGE lines). Inputs whose last
+/// command thinks end without `END`: the brain reads ahead, and an `END`
+/// stops every think before it at once; the end of input stops nothing.
 fn session(input: &str) -> Vec<String> {
     let (ok, lines) = session_with(env!("CARGO_BIN_EXE_pbrain-inarow"), &["--quiet"], input);
     assert!(ok, "the brain exits cleanly");
@@ -55,7 +57,7 @@ fn a_game_with_every_ordinary_command() {
 #[test]
 fn both_front_ends_speak_the_same_protocol() {
     let input = format!(
-        "START 15\n{FAST}BOARD\n7,7,1\n8,7,1\n9,7,1\n10,7,1\n7,8,2\n8,8,2\n9,8,2\n10,8,2\nDONE\nEND\n"
+        "START 15\n{FAST}BOARD\n7,7,1\n8,7,1\n9,7,1\n10,7,1\n7,8,2\n8,8,2\n9,8,2\n10,8,2\nDONE\n"
     );
     let (ok, sub) = session_with(env!("CARGO_BIN_EXE_inarow"), &["pbrain"], &input);
     assert!(ok);
@@ -74,41 +76,127 @@ fn both_front_ends_speak_the_same_protocol() {
 fn board_makes_the_brain_win_or_block() {
     // Own four: complete it.
     let win = session(&format!(
-        "START 15\n{FAST}BOARD\n3,3,1\n3,4,1\n3,5,1\n3,6,1\n9,9,2\n9,10,2\n10,9,2\nDONE\nEND\n"
+        "START 15\n{FAST}BOARD\n3,3,1\n3,4,1\n3,5,1\n3,6,1\n9,9,2\n9,10,2\n10,9,2\nDONE\n"
     ));
     assert!(["3,2", "3,7"].contains(&win[1].as_str()), "{win:?}");
     // The opponent's four (field 2): block it. Field 3 marks a point out of play.
     let block = session(&format!(
-        "START 15\n{FAST}BOARD\n5,5,2\n6,6,2\n7,7,2\n8,8,2\n4,4,1\n0,14,1\n14,0,3\nDONE\nEND\n"
+        "START 15\n{FAST}BOARD\n5,5,2\n6,6,2\n7,7,2\n8,8,2\n4,4,1\n0,14,1\n14,0,3\nDONE\n"
     ));
     assert_eq!(block[1], "9,9", "{block:?}");
     // The same on a 20x20 board, the Gomocup tournament size.
     let big = session(&format!(
-        "START 20\n{FAST}BOARD\n15,15,2\n16,16,2\n17,17,2\n18,18,2\n14,14,1\n0,0,1\nDONE\nEND\n"
+        "START 20\n{FAST}BOARD\n15,15,2\n16,16,2\n17,17,2\n18,18,2\n14,14,1\n0,0,1\nDONE\n"
     ));
     assert_eq!(big, vec!["OK", "19,19"]);
 }
 
-#[test]
-fn swap2_opening_answers() {
-    let lines = session(&format!(
-        "START 15\n{FAST}SWAP2BOARD\nDONE\nSWAP2BOARD\n7,7\n8,7\n9,9\nDONE\n\
-         SWAP2BOARD\n7,7\n8,7\n9,9\n8,8\n8,6\nDONE\nSWAP2BOARD\n7,7\n8,8\nDONE\nEND\n"
-    ));
-    assert_eq!(lines.len(), 5, "{lines:?}");
-    let opening: Vec<(usize, usize)> = lines[1].split(' ').map(xy).collect();
-    assert_eq!(opening.len(), 3);
-    assert!(opening[0] != opening[1] && opening[1] != opening[2] && opening[0] != opening[2]);
-    let taken = [(7, 7), (8, 7), (9, 9)];
-    let answer = &lines[2];
-    if answer != "SWAP" {
-        let stones: Vec<(usize, usize)> = answer.split(' ').map(xy).collect();
-        assert!((1..=2).contains(&stones.len()), "{answer}");
-        assert!(stones.iter().all(|s| !taken.contains(s)));
+/// Reads an answer of `SWAP2BOARD`: `SWAP`, or points `x,y` separated by
+/// one space, each free (not in `taken`) and named once.
+fn swap2_answer(line: &str, taken: &[(usize, usize)]) -> Option<Vec<(usize, usize)>> {
+    if line == "SWAP" {
+        return None;
     }
-    let third = &lines[3];
-    assert!(third == "SWAP" || !([(7, 7), (8, 7), (9, 9), (8, 8), (8, 6)].contains(&xy(third))));
-    assert!(lines[4].starts_with("ERROR") && lines[4].contains("0, 3 or 5"));
+    let points: Vec<(usize, usize)> = line.split(' ').map(xy).collect();
+    for (k, p) in points.iter().enumerate() {
+        assert!(p.0 < 15 && p.1 < 15, "on the board: {line}");
+        assert!(
+            !taken.contains(p) && !points[..k].contains(p),
+            "free: {line}"
+        );
+    }
+    Some(points)
+}
+
+/// The Swap2 opening as the Gomocup documentation has it (its 2020
+/// experimental tournament): `SWAP2BOARD` with no stones asks for the first
+/// three (black, white, black); with three, for `SWAP` (take black), the
+/// fourth stone (stay white) or the fourth and fifth (white, black: the
+/// opponent chooses); with five, for `SWAP` (take black) or the sixth
+/// stone (stay white). The brain's own opening goes back to it, phase by
+/// phase.
+#[test]
+fn swap2board_every_phase_as_gomocup_documents_it() {
+    let open = session(&format!("START 15\n{FAST}INFO rule 1\nSWAP2BOARD\nDONE\n"));
+    assert_eq!(open.len(), 2, "{open:?}");
+    let three = swap2_answer(&open[1], &[]).expect("three stones, not SWAP");
+    assert_eq!(three.len(), 3, "{open:?}");
+    let block = |stones: &[(usize, usize)]| {
+        let mut b = "SWAP2BOARD\n".to_string();
+        for (x, y) in stones {
+            b.push_str(&format!("{x},{y}\n"));
+        }
+        b + "DONE\n"
+    };
+    let answer = session(&format!("START 15\n{FAST}INFO rule 1\n{}", block(&three)));
+    assert_eq!(answer.len(), 2, "{answer:?}");
+    let five = match swap2_answer(&answer[1], &three) {
+        // Took black, or stays white with the fourth stone.
+        None => None,
+        Some(p) if p.len() == 1 => None,
+        Some(p) => {
+            assert_eq!(p.len(), 2, "the fourth and fifth stones: {answer:?}");
+            Some([three.clone(), p].concat())
+        }
+    };
+    // Five stones: the brain's own when it placed two, a fixed five if not.
+    let five = five.unwrap_or_else(|| vec![(7, 7), (8, 7), (9, 9), (8, 8), (8, 6)]);
+    let colour = session(&format!("START 15\n{FAST}INFO rule 1\n{}", block(&five)));
+    assert_eq!(colour.len(), 2, "{colour:?}");
+    if let Some(sixth) = swap2_answer(&colour[1], &five) {
+        assert_eq!(sixth.len(), 1, "the sixth stone: {colour:?}");
+    }
+}
+
+#[test]
+fn swap2board_refusals_get_one_error_line_and_the_brain_goes_on() {
+    let script = [
+        ("SWAP2BOARD\nDONE", "ERROR no board yet: send START first"),
+        ("START 15", "OK"),
+        (
+            "SWAP2BOARD\n7,7\nDONE",
+            "ERROR SWAP2BOARD needs 0, 3 or 5 stones, got 1",
+        ),
+        (
+            "SWAP2BOARD\n7,7\n8,8\nDONE",
+            "ERROR SWAP2BOARD needs 0, 3 or 5 stones, got 2",
+        ),
+        (
+            "SWAP2BOARD\n7,7\n8,8\n9,9\n6,6\nDONE",
+            "ERROR SWAP2BOARD needs 0, 3 or 5 stones, got 4",
+        ),
+        (
+            "SWAP2BOARD\n1,1\n2,2\n3,3\n4,4\n5,5\n6,6\nDONE",
+            "ERROR SWAP2BOARD needs 0, 3 or 5 stones, got 6",
+        ),
+        (
+            "SWAP2BOARD\n7,7\n8,8\n7,7\nDONE",
+            "ERROR SWAP2BOARD: point 7,7 is already taken",
+        ),
+        (
+            "SWAP2BOARD\n7,7\n15,3\n9,9\nDONE",
+            "ERROR SWAP2BOARD: point 15,3 is off the board",
+        ),
+        (
+            "SWAP2BOARD\n7,7\n7;8\n9,9\nDONE",
+            "ERROR SWAP2BOARD: expected x,y but got \"7;8\"",
+        ),
+        (
+            "SWAP2BOARD\n7,7,1\n8,8,2\n9,9,1\nDONE",
+            "ERROR SWAP2BOARD: expected x,y but got \"7,7,1\"",
+        ),
+        ("ABOUT", "name=\"inarow\""),
+        ("SWAP2BOARD\n7,7", "ERROR SWAP2BOARD ended without DONE"),
+    ];
+    let input: String = script.iter().map(|(c, _)| format!("{c}\n")).collect();
+    let lines = session(&input);
+    assert_eq!(lines.len(), script.len(), "{lines:#?}");
+    for ((command, want), got) in script.iter().zip(&lines) {
+        assert!(
+            got.starts_with(want),
+            "{command:?}: wanted {want:?}, got {got:?}"
+        );
+    }
 }
 
 /// A `BOARD` where the brain (field 1) has XXX.XX on row 7, filling the gap
@@ -119,7 +207,7 @@ const OVERLINE_OR_BLOCK: &str = "BOARD\n3,7,1\n4,7,1\n5,7,1\n7,7,1\n8,7,1\n2,9,1
 
 #[test]
 fn info_rule_sets_exact_five_for_this_game_and_the_next() {
-    let play = |rules: &str| session(&format!("{rules}{OVERLINE_OR_BLOCK}END\n"));
+    let play = |rules: &str| session(&format!("{rules}{OVERLINE_OR_BLOCK}"));
     let win = "6,7";
     let block = "7,9";
     assert_eq!(play(&format!("START 15\n{FAST}")), ["OK", win]);
@@ -128,11 +216,22 @@ fn info_rule_sets_exact_five_for_this_game_and_the_next() {
         play(&format!("START 15\n{FAST}INFO rule 1\n")),
         ["OK", block]
     );
-    // Bit 2 (continuous game) changes nothing.
-    assert_eq!(play(&format!("START 15\n{FAST}INFO rule 2\n")), ["OK", win]);
+    // Bit 2 (continuous game) changes nothing, but 2 alone is Yixin-board's
+    // renju, where the six is forbidden to the brain (black: its stone
+    // comes first).
     assert_eq!(
         play(&format!("START 15\n{FAST}INFO rule 3\n")),
         ["OK", block]
+    );
+    assert_eq!(
+        play(&format!("START 15\n{FAST}INFO rule 2\n")),
+        ["OK", block]
+    );
+    assert_eq!(
+        session(
+            "START 15\nINFO rule 2\nYXBOARD\n7,5,1\n0,0,2\n7,6,1\n1,0,2\n5,7,1\n3,0,2\n6,7,1\n5,0,2\nDONE\nYXSHOWFORBID\n"
+        ),
+        ["OK", "FORBID 0707."]
     );
     // Sent before START, and kept by RESTART.
     assert_eq!(
@@ -175,7 +274,7 @@ fn info_rule_sets_exact_five_for_this_game_and_the_next() {
     // brain (field 1) has six in a row, a finished game in freestyle only.
     let six = "BOARD\n2,7,1\n3,7,1\n4,7,1\n5,7,1\n6,7,1\n7,7,1\n2,9,2\nDONE\n";
     let lines = session(&format!(
-        "START 15\n{FAST}INFO rule 1\n{six}INFO rule 0\nTURN 0,0\nINFO rule 1\nTURN 0,1\nEND\n"
+        "START 15\n{FAST}INFO rule 1\n{six}INFO rule 0\nTURN 0,0\nINFO rule 1\nTURN 0,1\n"
     ));
     assert_eq!(lines.len(), 4, "{lines:?}");
     assert_eq!(lines[0], "OK");
@@ -192,15 +291,15 @@ fn info_rule_sets_exact_five_for_this_game_and_the_next() {
 fn under_renju_the_brain_plays_the_colour_its_stones_are() {
     let white = "BOARD\n0,14,2\n3,7,1\n3,9,2\n4,7,1\n4,9,2\n5,7,1\n5,9,2\n7,7,1\n6,9,2\n\
                  8,7,1\n14,0,2\n2,9,1\n14,14,2\nDONE\n";
-    let lines = session(&format!("START 15\n{FAST}INFO rule 4\n{white}END\n"));
+    let lines = session(&format!("START 15\n{FAST}INFO rule 4\n{white}"));
     assert_eq!(lines, ["OK", "6,7"]);
     // Black's double four at 7,7 wins under exact five and is forbidden
     // under renju.
     let double_four = "BOARD\n7,4,1\n7,3,2\n7,5,1\n3,7,2\n7,6,1\n7,9,2\n4,7,1\n9,7,2\n\
                        5,7,1\n0,14,2\n6,7,1\n14,14,2\nDONE\n";
-    let exact = session(&format!("START 15\n{FAST}INFO rule 1\n{double_four}END\n"));
+    let exact = session(&format!("START 15\n{FAST}INFO rule 1\n{double_four}"));
     assert_eq!(exact, ["OK", "7,7"]);
-    let renju = session(&format!("START 15\n{FAST}INFO rule 4\n{double_four}END\n"));
+    let renju = session(&format!("START 15\n{FAST}INFO rule 4\n{double_four}"));
     assert_eq!(renju.len(), 2, "{renju:?}");
     assert_ne!(renju[1], "7,7");
 }
@@ -215,7 +314,7 @@ fn yxboard_and_yxshowforbid() {
         "YXSHOWFORBID\nSTART 15\nYXSHOWFORBID\nINFO rule 4\n{double_three}YXSHOWFORBID\n\
          INFO rule 0\nYXSHOWFORBID\nINFO rule 4\nYXSHOWFORBID\n\
          YXBOARD\n7,5,1\n0,0,2\n7,6,1\n1,0,2\n5,7,1\n3,0,2\n6,7,1\nDONE\nYXSHOWFORBID\n\
-         YXBOARD\n7,5\nDONE\nYXBOARD\n7,5,1\n7,5,2\nDONE\nEND\n"
+         YXBOARD\n7,5\nDONE\nYXBOARD\n7,5,1\n7,5,2\nDONE\n"
     ));
     assert_eq!(
         lines,
@@ -234,7 +333,7 @@ fn yxboard_and_yxshowforbid() {
     );
     // After YXBOARD the brain plays on from the position.
     let lines = session(&format!(
-        "START 15\n{FAST}INFO rule 4\n{double_three}TURN 7,9\nEND\n"
+        "START 15\n{FAST}INFO rule 4\n{double_three}TURN 7,9\n"
     ));
     assert_eq!(lines.len(), 2, "{lines:?}");
     let (x, y) = xy(&lines[1]);
@@ -339,7 +438,7 @@ fn unfinished_board_and_end_of_input() {
 
 #[test]
 fn search_settings_from_the_command_line() {
-    let input = format!("START 15\n{FAST}BOARD\n7,7,1\n8,7,1\n9,7,1\n10,7,1\nDONE\nEND\n");
+    let input = format!("START 15\n{FAST}BOARD\n7,7,1\n8,7,1\n9,7,1\n10,7,1\nDONE\n");
     let (ok, lines) = session_with(
         env!("CARGO_BIN_EXE_pbrain-inarow"),
         &["--quiet", "--settings", "lmr_base=40,tt_mb=8"],
@@ -361,4 +460,47 @@ fn search_settings_from_the_command_line() {
         err.contains("bad --settings") && err.contains("lmr_base"),
         "{err}"
     );
+}
+
+#[test]
+fn pbrain_inarow_help_describes_the_brain_and_its_commands() {
+    let out = common::run(env!("CARGO_BIN_EXE_pbrain-inarow"), &["--help"], "");
+    assert!(out.status.success());
+    let help = common::stdout(&out);
+    assert!(
+        help.starts_with("The inarow gomoku engine as a Gomocup brain"),
+        "{help}"
+    );
+    assert!(help.contains("Usage: pbrain-inarow [OPTIONS]"), "{help}");
+    for option in ["--seed", "--quiet", "--settings", "--eval"] {
+        assert!(help.contains(option), "{option}: {help}");
+    }
+    for command in [
+        "START n",
+        "RECTSTART",
+        "RESTART",
+        "INFO key value",
+        "max_node",
+        "show_detail",
+        "BEGIN, TURN x,y, BOARD",
+        "TAKEBACK",
+        "SWAP2BOARD",
+        "YXBOARD",
+        "YXNBEST n",
+        "YXSTOP",
+        "YXHASHCLEAR",
+        "YXSHOWINFO",
+        "YXSHOWFORBID",
+        "ABOUT, END",
+    ] {
+        assert!(help.contains(command), "{command}: {help}");
+    }
+    // Not the inarow program's description or usage.
+    for other in ["MENACE", "k-in-a-row", "the gomoku judge", "Usage: inarow"] {
+        assert!(!help.contains(other), "{other}: {help}");
+    }
+    // `inarow pbrain --help` lists the same commands.
+    let out = common::inarow(&["pbrain", "--help"], "");
+    let sub = common::stdout(&out);
+    assert!(out.status.success() && sub.contains("YXNBEST n") && sub.contains("--eval"));
 }

@@ -114,7 +114,8 @@ pub struct Analysis {
 /// side to move, within `limits` shared equally between the lines. The
 /// board must come from [`position`] (an empty point, no five); it is
 /// unchanged afterwards, and so is `searcher`'s list of excluded moves
-/// (empty).
+/// (empty). Stopped ([`Searcher::set_stop`]), it gives the lines found so
+/// far, at least one (the line under way, with its best move so far).
 pub fn analyse(
     searcher: &mut Searcher,
     board: &mut Board,
@@ -127,7 +128,12 @@ pub fn analyse(
     let mut excluded: Vec<usize> = Vec::with_capacity(wanted);
     let mut nodes = 0;
     let mut depth = 0;
-    for _ in 0..wanted {
+    for k in 0..wanted {
+        // Stopped: the lines so far are the answer; a search started now
+        // would only give its first candidate, unsearched.
+        if k > 0 && searcher.stop_asked() {
+            break;
+        }
         searcher.set_excluded(&excluded);
         let f = searcher.search(board, share);
         nodes += f.nodes;
@@ -149,7 +155,7 @@ pub fn analyse(
         };
         // A forced move (the only block of a four) comes back unsearched,
         // scored 0: its score is the answer's, searched after it.
-        if f.depth == 0 && !f.vcf && !is_decided(f.score) {
+        if f.depth == 0 && !f.vcf && !is_decided(f.score) && !searcher.stop_asked() {
             let after = board_after(board, line.best);
             if let Some(mut after) = after.filter(|b| !b.last_move_won() && b.empty_count() > 0) {
                 searcher.set_excluded(&[]);
@@ -254,6 +260,39 @@ mod tests {
             crate::score::loss_in(4)
         );
         assert_eq!(one_ply_earlier(120), -120);
+    }
+
+    #[test]
+    fn a_stopped_analysis_gives_the_lines_it_found() {
+        use std::sync::Arc;
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let mut board = position(15, Rule::Freestyle, &[(7, 7), (8, 8)]).unwrap();
+        let mut s = Searcher::new(Options::default());
+        let stop = Arc::new(AtomicBool::new(false));
+        s.set_stop(Some(Arc::clone(&stop)));
+        // Stopped at the first line's third iteration: that line, and no
+        // unsearched others.
+        let flag = Arc::clone(&stop);
+        s.set_watcher(
+            Some(Box::new(move |p: &crate::search::Progress<'_>| {
+                if p.iteration && p.depth >= 3 {
+                    flag.store(true, Ordering::SeqCst);
+                }
+            })),
+            std::time::Duration::MAX,
+        );
+        let a = analyse(&mut s, &mut board, 4, Limits::nodes(1_000_000));
+        assert_eq!(a.lines.len(), 1, "{a:?}");
+        assert!(a.lines[0].depth >= 3, "{a:?}");
+        // Stopped before it starts: one line, the first candidate.
+        s.set_watcher(None, std::time::Duration::MAX);
+        let a = analyse(&mut s, &mut board, 4, Limits::nodes(1_000_000));
+        assert_eq!(a.lines.len(), 1, "{a:?}");
+        assert!(board.is_empty(board.index(a.lines[0].best.0, a.lines[0].best.1)));
+        // Let go, it gives every line again.
+        stop.store(false, Ordering::SeqCst);
+        let a = analyse(&mut s, &mut board, 4, Limits::nodes(8_000));
+        assert_eq!(a.lines.len(), 4, "{a:?}");
     }
 
     #[test]

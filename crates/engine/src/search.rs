@@ -218,6 +218,11 @@ impl Searcher {
         self.tree.set_stop(flag);
     }
 
+    /// True while the flag given to [`Searcher::set_stop`] is set.
+    pub fn stop_asked(&self) -> bool {
+        self.tree.stop_asked()
+    }
+
     /// Finds a move for the side to move. The board must have an empty
     /// point and no five on it. The board is unchanged afterwards.
     pub fn search(&mut self, b: &mut Board, limits: Limits) -> Found {

@@ -6,9 +6,10 @@ use clap::Parser;
 #[path = "../pbrain.rs"]
 mod pbrain;
 
-/// The inarow gomoku engine speaking the Gomocup brain protocol.
+/// The brain binary's command line: its own description and the protocol
+/// it answers, not the `inarow` program's.
 #[derive(Parser, Debug)]
-#[command(name = "pbrain-inarow", version, about)]
+#[command(name = "pbrain-inarow", version, about = pbrain::ABOUT, after_help = pbrain::COMMANDS)]
 struct Cli {
     #[command(flatten)]
     args: pbrain::Args,

@@ -15,25 +15,53 @@
 //! * `INFO rule` sets the rule from then on, for the game in progress and
 //!   every later one (`START` and `RESTART` keep it, as managers send it
 //!   once): bit 4 plays renju, bit 1 (exactly five wins) exact five, no bit
-//!   freestyle; bit 2 (continuous game) changes nothing here. A higher bit
-//!   (caro, 8) is answered with one `ERROR` line and the rule of the lower
-//!   bits is played.
+//!   freestyle; bit 2 (continuous game) changes nothing here, except that
+//!   `INFO rule 2` alone is renju, as Yixin-board sends it (and Rapfi reads
+//!   it). A higher bit (caro, 8) is answered with one `ERROR` line and the
+//!   rule of the lower bits is played.
 //! * `YXSHOWFORBID` lists black's forbidden points when black is to move
 //!   under renju (black is to move when the colours have as many stones).
 //! * `BOARD` field 3 (a stone of a finished line in a continuous game) takes
 //!   the point out of play for both sides.
+//! * A move's search stops at the first limit reached: the time
+//!   (`timeout_turn`, the match's time left), `INFO max_node` and `INFO
+//!   max_depth`; `YXSTOP` and `END` stop it sooner.
+//! * `YXNBEST n` gives at most 5 lines (the analysis's `MAX_LINES`), each
+//!   as `MESSAGE depth D multipv K ev E n N n/ms S tm T pv h8 i9 ...`
+//!   (Rapfi's figures: the depth, the line's score (`+M5`: a win in 5
+//!   plies, `-M4` a loss), the nodes, the nodes a millisecond and the
+//!   milliseconds of the whole analysis, then the line in gomoku notation),
+//!   best first, whatever the `--quiet` setting; then the best move, played
+//!   like `BOARD`'s answer. Stopped by `YXSTOP`, it gives the lines it
+//!   found (one at least).
+//! * Realtime messages (after `YXSHOWINFO`, or `INFO show_detail` with bit
+//!   1; `INFO show_detail 0` turns them off), while the brain thinks:
+//!   each completed iteration as `MESSAGE depth D ev E n N n/ms S tm T pv
+//!   ...`, and when thinking of a move, Yixin-board's board marks after
+//!   it: `MESSAGE REALTIME REFRESH` and `MESSAGE REALTIME BEST x,y`; a
+//!   move that loses by force is marked `MESSAGE REALTIME LOSE x,y` before
+//!   the answer. After `YXNBEST`, the lines are marked: the first `BEST`,
+//!   the others `POS` then `DONE` (searched), those that lose by force
+//!   `LOSE`.
+//! * `YXSHOWINFO` answers `MESSAGE inarow <version>`, `MESSAGE INFO
+//!   MAX_THREAD_NUM 1` (one search thread) and `MESSAGE INFO MAX_HASH_SIZE
+//!   0` (the table's size comes from `--settings tt_mb=`, so Yixin-board's
+//!   `INFO hash_size` is not used).
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use inarow_core::notation::xy_name;
 use inarow_core::swap2::Phase;
 use inarow_core::{Player, Point, Rule};
-use inarow_protocol::gomocup::{Brain, Decision, Field, Info, Swap2Move};
+use inarow_protocol::gomocup::{Brain, Decision, Field, Info, Link, Swap2Move};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use inarow_engine::analysis;
 use inarow_engine::board::{Board, Cell};
 use inarow_engine::opening;
-use inarow_engine::search::{Found, Limits, Options, Searcher};
+use inarow_engine::score::{WIN, is_decided};
+use inarow_engine::search::{Found, Limits, Options, Progress, Searcher, Watcher};
 use inarow_engine::time::{self, Clock};
 
 /// Settings of a brain session.
@@ -68,6 +96,14 @@ pub struct Pbrain {
     time_left: Option<Duration>,
     rule: Rule,
     max_memory: Option<usize>,
+    /// `INFO max_node`: nodes a move may search.
+    max_nodes: Option<u64>,
+    /// `INFO max_depth`: the deepest iteration.
+    max_depth: Option<u64>,
+    /// Realtime messages while thinking (`YXSHOWINFO`, `INFO show_detail`).
+    realtime: bool,
+    /// The session, once connected: the stop flag and the output.
+    link: Option<Link>,
     /// The brain's colour: black except as renju's white.
     me: Player,
 }
@@ -89,8 +125,54 @@ impl Pbrain {
             time_left: None,
             rule: Rule::Freestyle,
             max_memory: None,
+            max_nodes: None,
+            max_depth: None,
+            realtime: false,
+            link: None,
             me: Player::X,
         }
+    }
+
+    /// A searcher with these options that stops when the session asks.
+    fn new_searcher(&self, options: Options) -> Searcher {
+        let mut searcher = Searcher::new(options);
+        searcher.set_stop(self.link.as_ref().map(Link::stop_flag));
+        searcher
+    }
+
+    /// A move's limits: the time budget, and the node and depth limits
+    /// when set; the first reached stops the search.
+    fn limits(&self) -> Limits {
+        let mut limits = Limits::time(self.budget());
+        if let Some(n) = self.max_nodes {
+            limits.nodes = n;
+        }
+        if let Some(d) = self.max_depth {
+            limits.depth = limits.depth.min(u32::try_from(d).unwrap_or(u32::MAX));
+        }
+        limits
+    }
+
+    /// Realtime messages for the following searches on `b` when they are
+    /// on (board marks too when `marks`), or none.
+    fn watch(&mut self, b: &Board, marks: bool) {
+        let watcher = match (&self.link, self.realtime) {
+            (Some(link), true) => Some(realtime(link.clone(), Geometry::of(b), marks)),
+            _ => None,
+        };
+        self.searcher.set_watcher(watcher, Duration::MAX);
+    }
+
+    /// Checks that the board has a move to think about: not over, not full.
+    fn playable(&self) -> Result<(), String> {
+        let b = self.board.as_ref().ok_or_else(no_board)?;
+        if b.last_move_won() || has_five(b) {
+            return Err("the game is already over".into());
+        }
+        if b.empty_count() == 0 {
+            return Err("the board is full".into());
+        }
+        Ok(())
     }
 
     fn budget(&self) -> Duration {
@@ -107,23 +189,30 @@ impl Pbrain {
 
     /// Thinks for the brain (the side to move) and plays the move.
     fn think(&mut self) -> Result<Decision, String> {
-        let budget = self.budget();
-        let b = self.board.as_mut().ok_or_else(no_board)?;
-        if b.last_move_won() || has_five(b) {
-            return Err("the game is already over".into());
+        let limits = self.limits();
+        let me = self.me;
+        self.playable()?;
+        // Taken out while the searcher, beside it, is set up and searches.
+        let mut b = self.board.take().ok_or_else(no_board)?;
+        b.set_to_move(me);
+        self.watch(&b, true);
+        let found = self.searcher.search(&mut b, limits);
+        self.searcher.set_watcher(None, Duration::MAX);
+        let geometry = Geometry::of(&b);
+        if let Some(link) = self.link.as_ref().filter(|_| self.realtime)
+            && loses(found.score)
+        {
+            link.say(format!(
+                "MESSAGE REALTIME LOSE {}",
+                geometry.xy_text(found.best)
+            ));
         }
-        if b.empty_count() == 0 {
-            return Err("the board is full".into());
-        }
-        b.set_to_move(self.me);
-        let found = self.searcher.search(b, Limits::time(budget));
+        let message = self.settings.messages.then(|| message(&found, &geometry));
         let point = b.point(found.best);
         b.play_unchecked(found.best);
-        b.set_to_move(self.me);
-        Ok(Decision {
-            point,
-            message: self.settings.messages.then(|| message(&found)),
-        })
+        b.set_to_move(me);
+        self.board = Some(b);
+        Ok(Decision { point, message })
     }
 
     /// The position of a `BOARD` or `YXBOARD` block: the brain's colour
@@ -258,7 +347,9 @@ impl Brain for Pbrain {
         } else {
             Player::O
         });
-        let limits = Limits::time(self.budget());
+        let limits = self.limits();
+        // The opening's searches are not a move's: no board marks.
+        self.searcher.set_watcher(None, Duration::MAX);
         Ok(match phase {
             Phase::Open => Swap2Move::Open(opening::open(
                 b.size(),
@@ -312,14 +403,14 @@ impl Brain for Pbrain {
                     // fresh 32 MB table would cost the first move ~30 ms
                     // outside the search's clock.
                     if options.tt_bytes != self.searcher.options().tt_bytes {
-                        self.searcher = Searcher::new(options);
+                        self.searcher = self.new_searcher(options);
                     }
                 }
             }
             Info::Rule(n) => {
                 // Bit 4 renju, bit 1 exactly five; bit 2 (continuous) does
-                // not matter here.
-                self.rule = if n & 4 != 0 {
+                // not matter here. Yixin-board's renju is 2 alone.
+                self.rule = if n & 4 != 0 || n == 2 {
                     Rule::Renju
                 } else if n & 1 != 0 {
                     Rule::Exact
@@ -341,6 +432,9 @@ impl Brain for Pbrain {
                     ));
                 }
             }
+            Info::MaxNode(n) => self.max_nodes = n,
+            Info::MaxDepth(d) => self.max_depth = d,
+            Info::ShowDetail(n) => self.realtime = n & 1 != 0,
             Info::GameType(_) => {}
         }
         Ok(())
@@ -366,6 +460,84 @@ impl Brain for Pbrain {
             .collect())
     }
 
+    fn connect(&mut self, link: Link) {
+        self.searcher.set_stop(Some(link.stop_flag()));
+        self.link = Some(link);
+    }
+
+    fn nbest(&mut self, n: usize) -> Result<Decision, String> {
+        let limits = self.limits();
+        let me = self.me;
+        self.playable()?;
+        let mut b = self.board.take().ok_or_else(no_board)?;
+        b.set_to_move(me);
+        self.watch(&b, false);
+        let started = Instant::now();
+        let analysis = analysis::analyse(&mut self.searcher, &mut b, n, limits);
+        let elapsed = started.elapsed();
+        self.searcher.set_watcher(None, Duration::MAX);
+        // Stopped, the analysis has the lines it found (one at least).
+        let lines = analysis.lines;
+        let size = b.size();
+        if let Some(link) = &self.link {
+            let figures = Figures {
+                nodes: analysis.nodes,
+                elapsed,
+            };
+            for (k, line) in lines.iter().enumerate() {
+                let pv: Vec<String> = line.pv.iter().map(|&(x, y)| xy_name(x, y, size)).collect();
+                link.say(format!(
+                    "MESSAGE depth {} multipv {} ev {} {figures} pv {}",
+                    line.depth,
+                    k + 1,
+                    ev(line.score),
+                    pv.join(" ")
+                ));
+            }
+            if self.realtime {
+                link.say("MESSAGE REALTIME REFRESH");
+                for (k, line) in lines.iter().enumerate() {
+                    let at = format!("{},{}", line.best.0, line.best.1);
+                    if loses(line.score) {
+                        link.say(format!("MESSAGE REALTIME LOSE {at}"));
+                    } else if k == 0 {
+                        link.say(format!("MESSAGE REALTIME BEST {at}"));
+                    } else {
+                        link.say(format!("MESSAGE REALTIME POS {at}"));
+                        link.say(format!("MESSAGE REALTIME DONE {at}"));
+                    }
+                }
+            }
+        }
+        let (x, y) = lines[0].best;
+        let best = b
+            .checked_index(x, y)
+            .expect("the analysis names points of the board");
+        let point = b.point(best);
+        b.play_unchecked(best);
+        b.set_to_move(me);
+        self.board = Some(b);
+        Ok(Decision {
+            point,
+            message: None,
+        })
+    }
+
+    fn clear_hash(&mut self) -> Result<(), String> {
+        self.searcher.clear();
+        Ok(())
+    }
+
+    fn show_info(&mut self) -> Result<Vec<String>, String> {
+        self.realtime = true;
+        Ok(vec![
+            format!("inarow {}", env!("CARGO_PKG_VERSION")),
+            // One search thread; the table's size is --settings' (tt_mb).
+            "INFO MAX_THREAD_NUM 1".to_string(),
+            "INFO MAX_HASH_SIZE 0".to_string(),
+        ])
+    }
+
     fn about(&self) -> String {
         format!(
             "name=\"inarow\", version=\"{}\", author=\"inarow developers\", country=\"-\", www=\"-\"",
@@ -386,13 +558,117 @@ fn has_five(b: &Board) -> bool {
     b.history().iter().any(|&i| b.wins_through(i as usize))
 }
 
-fn message(found: &Found) -> String {
+/// True if `score` is a loss by force.
+fn loses(score: i32) -> bool {
+    score < 0 && is_decided(score)
+}
+
+/// A score as Rapfi writes it: a win in `n` plies `+Mn`, a loss `-Mn`,
+/// otherwise the number.
+fn ev(score: i32) -> String {
+    if !is_decided(score) {
+        score.to_string()
+    } else if score > 0 {
+        format!("+M{}", WIN - score)
+    } else {
+        format!("-M{}", WIN + score)
+    }
+}
+
+/// A search's totals as Rapfi's info lines give them: `n` nodes, `n/ms`
+/// nodes a millisecond, `tm` milliseconds.
+struct Figures {
+    nodes: u64,
+    elapsed: Duration,
+}
+
+impl std::fmt::Display for Figures {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ms = self.elapsed.as_millis();
+        let per_ms = u128::from(self.nodes).checked_div(ms).unwrap_or(0);
+        write!(f, "n {} n/ms {per_ms} tm {ms}", self.nodes)
+    }
+}
+
+/// Where a board's grid indices are, kept apart from the board for a
+/// watcher that runs while the board is searched.
+struct Geometry {
+    size: usize,
+    /// `(x, y)` of each grid index on the board.
+    xy: Vec<(usize, usize)>,
+}
+
+impl Geometry {
+    fn of(b: &Board) -> Geometry {
+        let end = b
+            .points()
+            .iter()
+            .map(|&i| usize::from(i) + 1)
+            .max()
+            .unwrap_or(0);
+        let mut xy = vec![(0, 0); end];
+        for &i in b.points() {
+            xy[usize::from(i)] = b.xy(usize::from(i));
+        }
+        Geometry { size: b.size(), xy }
+    }
+
+    /// The protocol's `x,y` of grid index `i`.
+    fn xy_text(&self, i: usize) -> String {
+        let (x, y) = self.xy[i];
+        format!("{x},{y}")
+    }
+
+    /// Grid indices as gomoku names (`h8 i9`), for people to read.
+    fn names(&self, moves: &[usize]) -> String {
+        moves
+            .iter()
+            .map(|&i| {
+                let (x, y) = self.xy[i];
+                xy_name(x, y, self.size)
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// The watcher of realtime messages: each completed iteration (and the
+/// search's end) as an info line, with Yixin-board's board marks after it
+/// when `marks`.
+fn realtime(link: Link, geometry: Geometry, marks: bool) -> Watcher {
+    Box::new(move |p: &Progress<'_>| {
+        if !p.iteration {
+            return;
+        }
+        let figures = Figures {
+            nodes: p.nodes,
+            elapsed: p.elapsed,
+        };
+        link.say(format!(
+            "MESSAGE depth {} ev {} {figures} pv {}",
+            p.depth,
+            ev(p.score),
+            geometry.names(p.pv)
+        ));
+        if marks {
+            link.say("MESSAGE REALTIME REFRESH");
+            link.say(format!(
+                "MESSAGE REALTIME BEST {}",
+                geometry.xy_text(p.best)
+            ));
+        }
+    })
+}
+
+/// The line sent before a move: the search's figures and its line.
+fn message(found: &Found, geometry: &Geometry) -> String {
     format!(
-        "depth {} score {} nodes {} time {} ms{}",
+        "depth {} score {} nodes {} time {} ms{} pv {}",
         found.depth,
-        found.score,
+        ev(found.score),
         found.nodes,
         found.elapsed.as_millis(),
-        if found.vcf { " (VCF)" } else { "" }
+        if found.vcf { " (VCF)" } else { "" },
+        geometry.names(&found.pv)
     )
 }

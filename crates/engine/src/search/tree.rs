@@ -383,7 +383,8 @@ impl<E: Evaluator> Tree<E> {
         found
     }
 
-    fn stop_asked(&self) -> bool {
+    /// True while the stop flag is set.
+    pub(crate) fn stop_asked(&self) -> bool {
         self.stop
             .as_ref()
             .is_some_and(|f| f.load(Ordering::Relaxed))
