@@ -14,7 +14,7 @@ use inarow_protocol::gomocup;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Seed for the opening's random choices.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = crate::numbers::seed)]
     pub seed: u64,
     /// Do not print a MESSAGE line with the search figures before each move.
     #[arg(long)]

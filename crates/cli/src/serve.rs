@@ -14,7 +14,7 @@ use crate::menace::{MachineArgs, store};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Port to listen on (0 picks a free one).
-    #[arg(long, default_value_t = 8080)]
+    #[arg(long, default_value_t = 8080, value_parser = crate::numbers::whole_in::<u16>(0, 65_535))]
     port: u16,
     /// Address to listen on; the default serves this machine only. Any
     /// other (0.0.0.0 serves the LAN) needs --token.
@@ -30,11 +30,11 @@ pub struct Args {
     #[arg(long, value_name = "TOKEN")]
     token: Option<String>,
     /// Milliseconds a client may take to send its request headers.
-    #[arg(long, value_name = "MS", default_value_t = 10_000, hide = true)]
+    #[arg(long, value_name = "MS", default_value_t = 10_000, hide = true, value_parser = crate::numbers::whole::<u64>(1))]
     header_timeout_ms: u64,
     /// Milliseconds a client may take to send a request's body once its
     /// headers are in (408 after that), or to take in an answer.
-    #[arg(long, value_name = "MS", default_value_t = 10_000, hide = true)]
+    #[arg(long, value_name = "MS", default_value_t = 10_000, hide = true, value_parser = crate::numbers::whole::<u64>(1))]
     body_timeout_ms: u64,
     /// Folder of bot folders that tournaments run over.
     #[arg(long, value_name = "DIR", default_value = "bots")]

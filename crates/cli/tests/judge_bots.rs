@@ -157,16 +157,18 @@ fn inarow_bot_answers_every_prompt() {
     }
 }
 
-/// Names the judge could append that look like `inarow bot`'s options.
+/// Names the judge could append (meta names: letters, digits, `-`, `_`,
+/// `.`, never `-` first) that look like numbers, protocol words or
+/// `inarow bot`'s options.
 const HOSTILE_NAMES: [&str; 8] = [
-    "--help",
-    "-h",
-    "--house",
-    "--exact",
-    "--move-time=0.001",
-    "--move-nodes",
-    "--",
-    "-5",
+    "500",
+    "0",
+    "EXIT",
+    "A",
+    "house",
+    "move-nodes",
+    "x--help",
+    "1e3",
 ];
 
 /// A judge's `BOARD` of these black and white stones, as `(X,Y)`.
@@ -270,11 +272,74 @@ fn inarow_bot_reads_any_opponent_name_as_a_name() {
         .unwrap();
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.starts_with("error: invalid value 'twelve' for '[SEED]'"),
-        "{stderr}"
+    assert_eq!(
+        stderr,
+        format!(
+            "inarow: SEED must be a whole number from 0 to {}, got twelve\n",
+            u64::MAX
+        )
     );
     assert!(out.stdout.is_empty());
+
+    // A person's `inarow bot --move-nodes 500` searches 500 positions
+    // (seed 0): its number is never taken for a seed with the option for
+    // the opponent's name.
+    let (person, _) = answers(&["--move-nodes", "500"], &prompts);
+    assert_eq!(
+        person,
+        answers(&["--move-nodes", "500", "someone", "0"], &prompts).0
+    );
+    assert_ne!(
+        person,
+        answers(&["--move-nodes", "500", "someone", "500"], &prompts).0,
+        "500 taken for the seed would answer otherwise"
+    );
+}
+
+/// A meta line whose option lacks its value (`bot --move-nodes`): the
+/// judge's opponent name and seed are never taken for it; the bot says
+/// in one line what is missing and how it read the last two arguments,
+/// and forfeits.
+#[test]
+fn a_meta_option_without_its_value_is_refused_in_one_line() {
+    for option in ["--move-nodes", "--move-time", "--rule"] {
+        let dir = common::workspace();
+        let bots = bots_folder(dir.path(), &format!("bot {option}"));
+        let out = inarow()
+            .args([
+                "judge",
+                "--seed",
+                "3",
+                "--timeout",
+                "30",
+                "-d",
+                "inarow",
+                "--bots",
+            ])
+            .arg(&bots)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let said: Vec<&str> = stdout
+            .lines()
+            .filter(|l| l.starts_with("inarow ! "))
+            .collect();
+        // Once a game, as it starts: one line each.
+        assert_eq!(said.len(), 2, "{option}: {stdout}");
+        for line in said {
+            assert!(
+                line.starts_with(&format!(
+                    "inarow ! inarow: a value is required for '{option} <"
+                )),
+                "{line}"
+            );
+            assert!(
+                line.ends_with("(the last two arguments, \"house\" and 3, are read as the opponent's name and the seed, as the judge appends them: options and their values go before them)"),
+                "{line}"
+            );
+        }
+        assert_eq!(stdout.matches("inarow forfeits").count(), 2, "{stdout}");
+    }
 }
 
 #[test]
@@ -347,7 +412,7 @@ fn inarow_bot_is_reproducible_and_rejects_bad_limits() {
     for (bad, want) in [
         (
             &["bot", "--move-nodes", "0", "x", "1"][..],
-            "--move-nodes must be at least 1",
+            "--move-nodes must be a whole number of at least 1, got 0",
         ),
         (
             &["bot", "--move-time", "0.5", "--move-nodes", "9", "x", "1"][..],

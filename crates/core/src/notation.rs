@@ -173,7 +173,10 @@ pub fn parse_move(text: &str, size: usize) -> Result<Point, ParseError> {
     let (Some(letter), digits) = (chars.next(), chars.as_str()) else {
         return Err(ParseError::new("expected a move such as h8, got nothing"));
     };
-    let row = digits.parse::<usize>().ok().filter(|_| !digits.starts_with('+'));
+    let row = digits
+        .parse::<usize>()
+        .ok()
+        .filter(|_| !digits.starts_with('+'));
     let (true, Some(row)) = (letter.is_ascii_alphabetic(), row) else {
         return Err(ParseError::new(format!(
             "expected a move such as h8 (a column letter, then a row number), got {t:?}"
@@ -193,8 +196,8 @@ pub fn parse_move(text: &str, size: usize) -> Result<Point, ParseError> {
 pub fn parse_moves(text: &str, size: usize) -> Result<Vec<Point>, ParseError> {
     let mut moves = Vec::new();
     for (n, word) in move_words(text).into_iter().enumerate() {
-        let p = parse_move(&word, size)
-            .map_err(|e| ParseError::new(format!("move {}: {e}", n + 1)))?;
+        let p =
+            parse_move(&word, size).map_err(|e| ParseError::new(format!("move {}: {e}", n + 1)))?;
         moves.push(p);
     }
     Ok(moves)
@@ -222,11 +225,7 @@ fn move_words(text: &str) -> Vec<String> {
             words.push(word.trim_end_matches(',').to_string());
             // "7,7,8,8" is not a list of pairs: leave it whole so the error names it.
         } else {
-            words.extend(
-                tok.split(',')
-                    .filter(|w| !w.is_empty())
-                    .map(str::to_string),
-            );
+            words.extend(tok.split(',').filter(|w| !w.is_empty()).map(str::to_string));
         }
     }
     words
@@ -284,7 +283,13 @@ mod tests {
     fn move_lists_read_names_pairs_and_numbers() {
         let at = |x, y| Point::from_xy(x, y, 15).unwrap();
         let want = vec![at(7, 7), at(8, 6), at(9, 5)];
-        for text in ["h8 i9 j10", "H8, I9, J10", "1. h8 2. i9 3. j10", "7,7 8, 6 9 ,5", "h8;i9;j10"] {
+        for text in [
+            "h8 i9 j10",
+            "H8, I9, J10",
+            "1. h8 2. i9 3. j10",
+            "7,7 8, 6 9 ,5",
+            "h8;i9;j10",
+        ] {
             assert_eq!(parse_moves(text, 15), Ok(want.clone()), "{text}");
         }
         assert_eq!(format_moves(&want, 15), "h8 i9 j10");
