@@ -382,6 +382,60 @@ fn the_engine_bot_wins_a_tournament_against_random_bots() {
     );
 }
 
+/// The shortest time per answer the page offers for its tournaments, in
+/// seconds: the first choice of its `tour-timeout` list.
+fn pages_shortest_time() -> f64 {
+    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/page/body.html");
+    let page = fs::read_to_string(page).unwrap();
+    let list = &page[page.find("id=\"tour-timeout\"").unwrap()..];
+    let list = &list[..list.find("</select>").unwrap()];
+    list.match_indices("value=\"")
+        .map(|(at, found)| {
+            let ms = &list[at + found.len()..];
+            ms[..ms.find('"').unwrap()].parse::<f64>().unwrap() / 1000.0
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The example engine bot, its meta as `bots/inarow` has it, never
+/// forfeits at the shortest time per answer the page offers, two games at
+/// once as the page plays them by default.
+#[test]
+fn the_example_engine_bot_answers_within_the_pages_shortest_time() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let shortest = pages_shortest_time();
+    assert!(shortest.is_finite() && shortest > 0.0, "{shortest}");
+    let dir = common::workspace();
+    let bots = bots_folder(dir.path(), "");
+    fs::copy(repo.join("bots/inarow/meta"), bots.join("inarow/meta")).unwrap();
+    copy_bot(&repo.join("bots/random-js"), &bots.join("random-js"));
+    let out = inarow()
+        .args(["judge", "--seed", "8", "-j", "2", "--timeout"])
+        .arg(shortest.to_string())
+        .arg("--bots")
+        .arg(&bots)
+        .arg("--results")
+        .arg(dir.path().join("results.json"))
+        .arg("--sgf")
+        .arg(dir.path().join("sgf"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!stdout.contains("inarow forfeits"), "{stdout}");
+    // It plays each of the others twice and wins by play, not by a forfeit.
+    let results = fs::read_to_string(dir.path().join("results.json")).unwrap();
+    let squeezed: String = results.split_whitespace().collect();
+    assert!(
+        squeezed.contains("\"name\":\"inarow\",\"points\":8,\"wins\":4"),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn inarow_bot_is_reproducible_and_rejects_bad_limits() {
     let three = r#"[((7,7),"B"),((7,8),"W"),((8,8),"B")]"#;
