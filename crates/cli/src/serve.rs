@@ -40,7 +40,9 @@ pub struct Args {
     #[arg(long, value_name = "DIR", default_value = "bots")]
     bots: PathBuf,
     /// Where tournaments run from the page write their results (JSON), as
-    /// `inarow judge` does; read back at start so past games replay.
+    /// `inarow judge` does, never over an earlier run's: a run takes the
+    /// next free name (FILE-2.json with DIR-2, ...); the newest is read
+    /// back at start so past games replay.
     #[arg(long, value_name = "FILE", default_value = "results.json")]
     results: PathBuf,
     /// Folder for one SGF record per game of those tournaments.
