@@ -155,9 +155,14 @@ fn bad_input_gets_a_one_line_error() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("line 4"), "{stderr}");
 
-    let out = inarow().args(["judge", "--timeout=-1"]).output().unwrap();
-    assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("not a number of seconds"));
+    for given in [&["--timeout=-1"][..], &["--timeout", "-1"]] {
+        let out = inarow().arg("judge").args(given).output().unwrap();
+        assert!(!out.status.success());
+        assert_eq!(
+            text(&out.stderr),
+            "inarow: --timeout must be a number of seconds from 0 (no limit) to 1000000000, got -1\n"
+        );
+    }
 }
 
 /// Every file of an SGF folder with its text, by name.
@@ -778,13 +783,19 @@ fn read_grants_to_one_bot_name_a_bot_of_the_folder() {
         .arg(&bots)
         .output()
         .unwrap();
-    assert!(text(&out.stderr).contains("not a size"));
+    assert_eq!(
+        text(&out.stderr),
+        "inarow: --disk must be a size of at least 1 byte such as 64k, 512M or 2G, got lots\n"
+    );
     let out = inarow()
         .args(["judge", "--stderr-limit", "0", "--bots"])
         .arg(&bots)
         .output()
         .unwrap();
-    assert!(text(&out.stderr).contains("not a usable size"));
+    assert_eq!(
+        text(&out.stderr),
+        "inarow: --stderr-limit must be a size of at least 1 byte such as 64k, 512M or 2G, got 0\n"
+    );
 }
 
 #[test]
