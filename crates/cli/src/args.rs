@@ -11,6 +11,8 @@ use inarow_core::Rule;
 use inarow_judge::shard::{self, Shard};
 use inarow_sandbox::{Cores, Launcher, Limits, Sandbox, limits};
 
+use crate::numbers::Allowed;
+
 /// The rule a gomoku command plays: `--rule freestyle|exact|renju`, with
 /// the older `--exact` kept as another way to say `--rule exact`.
 #[derive(clap::Args, Debug, Clone, Copy)]
@@ -35,7 +37,7 @@ impl RuleArgs {
 
 /// Reads a rule's name (`freestyle`, `exact` or `renju`), as `Rule` writes
 /// it; anything else is refused in one line naming the three.
-fn parse_rule(text: &str) -> Result<Rule, String> {
+pub fn parse_rule(text: &str) -> Result<Rule, String> {
     text.parse()
 }
 
@@ -54,24 +56,24 @@ pub struct SandboxArgs {
     #[arg(long, default_value = "1", value_parser = parse_bound_cores)]
     cpus: Bound<Cores>,
     /// Processes and threads each contestant may run at once.
-    #[arg(long, default_value_t = Limits::default().processes, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = Limits::default().processes, value_parser = crate::numbers::whole::<u64>(1))]
     processes: u64,
     /// CPU seconds each process of a contestant may use (default: for a
     /// judge's bot, 250 times the time per answer, 3600 without one; for a
     /// brain, what its whole match can take).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = crate::numbers::whole::<u64>(1))]
     cpu: Option<u64>,
     /// The largest file a contestant may write (e.g. 64M).
-    #[arg(long, default_value = "64M", value_parser = limits::parse_size)]
+    #[arg(long, default_value = "64M", value_parser = parse_size)]
     file_size: u64,
     /// The most each contestant's folder may hold (e.g. 256M): a write far
     /// past it fails, and a contestant that goes past it loses its game
     /// and keeps its folder as it was.
-    #[arg(long, default_value = "256M", value_parser = limits::parse_size)]
+    #[arg(long, default_value = "256M", value_parser = parse_size)]
     disk: u64,
     /// The most standard error a contestant may print in one game (e.g.
     /// 1M); the rest is dropped and counted.
-    #[arg(long, default_value = "1M", value_parser = limits::parse_size)]
+    #[arg(long, default_value = "1M", value_parser = parse_size)]
     stderr_limit: u64,
     /// A file or folder every contestant may also read, or, as FOLDER=PATH
     /// (`inarow judge` only), that only the bot in folder FOLDER of the bots
@@ -106,22 +108,32 @@ impl<T> Bound<T> {
 /// `unbounded`, or what `parse` reads.
 fn parse_bound<T>(
     text: &str,
-    parse: impl Fn(&str) -> Result<T, String>,
-) -> Result<Bound<T>, String> {
+    parse: impl Fn(&str) -> Result<T, Allowed>,
+) -> Result<Bound<T>, Allowed> {
     match text {
         "unbounded" => Ok(Bound::Unbounded),
         _ => parse(text)
             .map(Bound::At)
-            .map_err(|e| format!("{e}, or unbounded")),
+            .map_err(|e| Allowed(format!("{e}, or unbounded"))),
     }
 }
 
-fn parse_bound_size(text: &str) -> Result<Bound<u64>, String> {
-    parse_bound(text, limits::parse_size)
+/// Reads a size in bytes (`--file-size`, `--disk`, ...): `512M`, `2G`, `64k`.
+fn parse_size(text: &str) -> Result<u64, Allowed> {
+    limits::parse_size(text)
+        .map_err(|_| Allowed("a size of at least 1 byte such as 64k, 512M or 2G".into()))
 }
 
-fn parse_bound_cores(text: &str) -> Result<Bound<Cores>, String> {
-    parse_bound(text, Cores::parse)
+fn parse_bound_size(text: &str) -> Result<Bound<u64>, Allowed> {
+    parse_bound(text, parse_size)
+}
+
+fn parse_bound_cores(text: &str) -> Result<Bound<Cores>, Allowed> {
+    parse_bound(text, |t| {
+        Cores::parse(t).map_err(|_| {
+            Allowed("a number of processors from 0.01 to 4096 such as 1, 2 or 0.5".into())
+        })
+    })
 }
 
 /// One `--allow-read`: a path every contestant may read, or one that only
@@ -284,25 +296,30 @@ pub fn which_shard(given: Option<Shard>, shards: Option<usize>) -> anyhow::Resul
     }
 }
 
+/// Reads a gomoku board's side (`--size`): the sides the engine plays.
+pub fn board_size(text: &str) -> Result<usize, Allowed> {
+    use inarow_engine::board::{MAX_SIZE, MIN_SIZE};
+    crate::numbers::whole_in(MIN_SIZE as u64, MAX_SIZE as u64)(text)
+}
+
 /// The longest an engine may think a move: beyond it a game never ends.
 const LONGEST_MOVE_SECS: f64 = 3600.0;
 
+/// Reads `--move-time SECS` (`inarow bot`, `inarow play gomoku`): above 0
+/// and at most an hour.
+pub fn parse_move_time(text: &str) -> Result<f64, Allowed> {
+    crate::numbers::real("a number of seconds above 0 and at most 3600", |s| {
+        s > 0.0 && s <= LONGEST_MOVE_SECS
+    })(text)
+}
+
 /// The engine's budget a move from `--move-time SECS` and `--move-nodes N`
-/// (the same for `inarow bot` and `inarow play gomoku`), or what is wrong
-/// with them, in one line.
-pub fn move_limits(
-    move_time: f64,
-    move_nodes: Option<u64>,
-) -> anyhow::Result<inarow_engine::search::Limits> {
+/// (the same for `inarow bot` and `inarow play gomoku`), both read in range
+/// by their parsers.
+pub fn move_limits(move_time: f64, move_nodes: Option<u64>) -> inarow_engine::search::Limits {
     use inarow_engine::search::Limits;
-    if !(move_time.is_finite() && move_time > 0.0 && move_time <= LONGEST_MOVE_SECS) {
-        bail!(
-            "--move-time must be a number of seconds above 0 and at most {LONGEST_MOVE_SECS}, got {move_time}"
-        );
-    }
-    Ok(match move_nodes {
-        Some(0) => bail!("--move-nodes must be at least 1"),
+    match move_nodes {
         Some(nodes) => Limits::nodes(nodes),
         None => Limits::time(Duration::from_secs_f64(move_time)),
-    })
+    }
 }

@@ -4,13 +4,15 @@
 use std::convert::Infallible;
 use std::ffi::OsString;
 
-use clap::{CommandFactory, Parser};
+use clap::CommandFactory;
 use inarow_agents::house::HouseBot;
 use inarow_core::swap2::{Strategy, Swap};
 use inarow_core::{Mnk, Player, Point};
 use inarow_engine::player::{Engine, PositionError};
 use inarow_engine::search::Options;
 use inarow_protocol::koth;
+
+use crate::numbers;
 
 /// The arguments of `inarow bot`, exactly as given: the judge appends the
 /// opponent's name and the seed, and a name such as `--help` or `--house`
@@ -81,22 +83,22 @@ impl Args {
 #[command(
     name = "bot",
     bin_name = "inarow bot",
-    after_help = "When the last argument is a whole number, the last two are always the \
-                  opponent's name and the seed, whatever they look like (the judge appends \
-                  them): options go before them."
+    after_help = "When the last argument is a whole number and the one before it does not \
+                  start with '-', the last two are the opponent's name and the seed (the judge \
+                  appends them): options and their values go before them."
 )]
 struct Settings {
     /// The opponent's name (the engine plays everyone the same way).
     opponent: Option<String>,
     /// Seed for every random choice.
-    #[arg(default_value_t = 0)]
+    #[arg(default_value_t = 0, value_parser = crate::numbers::seed)]
     seed: u64,
     /// Seconds the engine thinks per answer; keep it under the judge's limit.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, value_parser = crate::args::parse_move_time)]
     move_time: f64,
     /// Search this many positions per answer instead of thinking on the
     /// clock: the same seed then gives the same game on any machine.
-    #[arg(long, conflicts_with = "move_time")]
+    #[arg(long, conflicts_with = "move_time", value_parser = crate::numbers::whole::<u64>(1))]
     move_nodes: Option<u64>,
     /// Play the simple house bot instead of the engine.
     #[arg(long)]
@@ -110,33 +112,55 @@ struct Settings {
 }
 
 impl Settings {
-    /// Reads the arguments after `bot`. When the last is a number, the
-    /// judge's form, the last two are the opponent and the seed whatever
-    /// they look like and clap sees only the options before them;
-    /// otherwise (a person trying the bot) clap reads everything.
+    /// Reads the arguments after `bot`. In the judge's form, the last a
+    /// whole number and the one before it not starting with `-` (the
+    /// judge's names never do: docs/judge.md), the last two are the
+    /// opponent and the seed whatever else they look like, and clap sees
+    /// only the options before them; otherwise (a person trying the bot,
+    /// `inarow bot --move-nodes 500`) clap reads everything, so that an
+    /// option's number is never taken for a seed.
     fn parse(given: Vec<OsString>) -> Result<Settings, clap::Error> {
         let program = OsString::from("inarow bot");
         let judged = match given.as_slice() {
-            [options @ .., opponent, seed] => seed
+            [options @ .., opponent, seed] if !opponent.to_string_lossy().starts_with('-') => seed
                 .to_str()
                 .and_then(|s| s.parse::<u64>().ok())
                 .map(|seed| (options, opponent, seed)),
             _ => None,
         };
         let Some((options, opponent, seed)) = judged else {
-            return Settings::try_parse_from(std::iter::once(&program).chain(&given));
+            return numbers::parse_from(std::iter::once(&program).chain(&given));
         };
-        let mut settings = Settings::try_parse_from(std::iter::once(&program).chain(options))?;
+        let opponent = opponent.to_string_lossy().into_owned();
+        let mut settings: Settings = numbers::parse_from(std::iter::once(&program).chain(options))
+            .map_err(|e| read_as_judged(e, &opponent, seed))?;
         if let Some(extra) = settings.opponent.take() {
-            let problem = format!(
-                "unexpected argument '{extra}': only the opponent's name and the seed follow the options"
+            let problem = clap::Error::raw(
+                clap::error::ErrorKind::UnknownArgument,
+                format!("unexpected argument '{extra}'"),
             );
-            return Err(Settings::command().error(clap::error::ErrorKind::UnknownArgument, problem));
+            return Err(read_as_judged(problem, &opponent, seed));
         }
-        settings.opponent = Some(opponent.to_string_lossy().into_owned());
+        settings.opponent = Some(opponent);
         settings.seed = seed;
         Ok(settings)
     }
+}
+
+/// A mistake in the options of the judge's form (`... OPPONENT SEED`), in
+/// one line that says how the last two arguments were read: a meta line
+/// `bot --move-nodes` with its number missing, or a person's `inarow bot
+/// --move-nodes 500 7`, would otherwise leave `--move-nodes` without a
+/// value for no reason the person can see.
+fn read_as_judged(err: clap::Error, opponent: &str, seed: u64) -> clap::Error {
+    if numbers::is_display(&err) {
+        return err;
+    }
+    let said = format!(
+        "{} (the last two arguments, {opponent:?} and {seed}, are read as the opponent's name and the seed, as the judge appends them: options and their values go before them)",
+        numbers::one_line(&err)
+    );
+    Settings::command().error(err.kind(), said)
 }
 
 /// The engine, with the house bot's answer for a position the engine refuses.
@@ -186,9 +210,9 @@ impl Strategy for EngineBot {
 /// Runs `inarow bot` until `EXIT` or the end of input.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let argv: Vec<OsString> = std::env::args_os().collect();
-    // Help, or a mistake in the options: clap's own message and exit code.
-    let args = Settings::parse(args.given(&argv)).unwrap_or_else(|e| e.exit());
-    let limits = crate::args::move_limits(args.move_time, args.move_nodes)?;
+    // Help as clap prints it; a mistake in the options in one line.
+    let args = Settings::parse(args.given(&argv)).unwrap_or_else(|e| numbers::exit_on(e, "inarow"));
+    let limits = crate::args::move_limits(args.move_time, args.move_nodes);
     let mut bot: Box<dyn Strategy<Error = Infallible>> = if args.house {
         Box::new(HouseBot::new(args.seed))
     } else {
@@ -226,15 +250,10 @@ mod tests {
 
     #[test]
     fn a_name_before_a_seed_is_never_an_option() {
+        // Names the judge can append (meta names: letters, digits, '-',
+        // '_', '.', never a '-' first), numbers and protocol words included.
         for name in [
-            "--help",
-            "-h",
-            "--house",
-            "--exact",
-            "--move-time=0.001",
-            "--move-nodes",
-            "--",
-            "-5",
+            "someone", "500", "12", "a.b-c_d", "EXIT", "house", "x--help",
         ] {
             for options in [&[][..], &["--move-time", "0.05"], &["--house"]] {
                 let args: Vec<&str> = options.iter().copied().chain([name, "12"]).collect();
@@ -247,6 +266,74 @@ mod tests {
                 assert_eq!(s.move_time, time, "{args:?}");
                 assert_eq!(s.move_nodes, None, "{args:?}");
             }
+        }
+    }
+
+    #[test]
+    fn an_options_number_at_the_end_is_its_value_never_a_seed() {
+        // A person's line: no judge appends a name starting with '-'.
+        let s = settings(&["--move-nodes", "500"]).unwrap();
+        assert_eq!((s.move_nodes, s.opponent, s.seed), (Some(500), None, 0));
+        let s = settings(&["--move-time", "2"]).unwrap();
+        assert_eq!((s.move_time, s.opponent, s.seed), (2.0, None, 0));
+        let s = settings(&["--house", "--move-nodes", "9"]).unwrap();
+        assert!(s.house && s.move_nodes == Some(9));
+        let s = settings(&["--move-nodes=700"]).unwrap();
+        assert_eq!(s.move_nodes, Some(700));
+    }
+
+    #[test]
+    fn a_missing_value_in_the_judges_form_is_refused_saying_how_it_was_read() {
+        // A meta line `bot --move-nodes` (or `--move-time`, `--rule`) the
+        // judge appends its two to, and a person's number of nodes with
+        // one argument after it: the option has no value, and the one
+        // line says why.
+        for (args, read) in [
+            (&["--move-nodes", "someone", "7"][..], "\"someone\" and 7"),
+            (&["--move-time", "someone", "7"], "\"someone\" and 7"),
+            (&["--rule", "someone", "7"], "\"someone\" and 7"),
+            (&["--move-nodes", "500", "7"], "\"500\" and 7"),
+            (&["--house", "--move-time", "x", "3"], "\"x\" and 3"),
+        ] {
+            let e = settings(args).map(|_| ()).unwrap_err();
+            let line = numbers::one_line(&e);
+            assert!(
+                line.starts_with("a value is required for '--"),
+                "{args:?}: {line}"
+            );
+            let says = format!(
+                "(the last two arguments, {read}, are read as the opponent's name and the seed"
+            );
+            assert!(line.contains(&says), "{args:?}: {line}");
+            assert!(!line.contains('\n'), "{line}");
+        }
+        // A value that is not a number, or out of range, names the option.
+        for (args, says) in [
+            (
+                &["--move-nodes", "many", "x", "1"][..],
+                "--move-nodes must be a whole number of at least 1, got many",
+            ),
+            (
+                &["--move-nodes", "-5", "x", "1"],
+                "--move-nodes must be a whole number of at least 1, got -5",
+            ),
+            (
+                &["--move-nodes", "0"],
+                "--move-nodes must be a whole number of at least 1, got 0",
+            ),
+            (
+                &["--move-time", "-0.5", "x", "1"],
+                "--move-time must be a number of seconds above 0 and at most 3600, got -0.5",
+            ),
+            (
+                &["x", "-5"],
+                "SEED must be a whole number from 0 to 18446744073709551615, got -5",
+            ),
+            (&["500", "x", "1"], "unexpected argument '500'"),
+        ] {
+            let e = settings(args).map(|_| ()).unwrap_err();
+            let line = numbers::one_line(&e);
+            assert!(line.starts_with(says), "{args:?}: {line}");
         }
     }
 

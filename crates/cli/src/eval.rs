@@ -43,25 +43,25 @@ struct GamesArgs {
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
     /// How many games.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = crate::numbers::whole::<usize>(1))]
     games: usize,
     /// Nodes a move.
-    #[arg(long, default_value_t = 5000)]
+    #[arg(long, default_value_t = 5000, value_parser = crate::numbers::whole::<u64>(1))]
     nodes: u64,
     /// Random stones of each opening (near the centre, alternating).
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, value_parser = crate::numbers::whole_in::<usize>(1, 20))]
     stones: usize,
     /// Seed of the openings.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::numbers::seed)]
     seed: u64,
     /// Games played at once, a game per core.
-    #[arg(short = 'j', long, default_value_t = 1)]
+    #[arg(short = 'j', long, default_value_t = 1, value_parser = crate::numbers::whole::<usize>(1))]
     jobs: usize,
     /// The engine's settings, as `inarow selfplay --a` takes them.
     #[arg(long, default_value = "")]
     settings: String,
     /// The board's side.
-    #[arg(long, default_value_t = 15)]
+    #[arg(long, default_value_t = 15, value_parser = crate::args::board_size)]
     size: usize,
     /// The rule.
     #[command(flatten)]
@@ -83,7 +83,7 @@ struct FitArgs {
     #[arg(long, default_value = "learned")]
     from: String,
     /// Passes over the training positions.
-    #[arg(long, default_value_t = 400)]
+    #[arg(long, default_value_t = 400, value_parser = crate::numbers::whole::<usize>(1))]
     epochs: usize,
 }
 
@@ -111,15 +111,8 @@ fn games(args: GamesArgs) -> anyhow::Result<()> {
         .settings
         .parse()
         .map_err(|e: String| anyhow::anyhow!("--settings: {e}"))?;
-    anyhow::ensure!(args.games > 0, "--games must be at least 1");
-    anyhow::ensure!(args.nodes > 0, "--nodes must be at least 1");
-    anyhow::ensure!(args.jobs > 0, "-j must be at least 1");
+    // --games, --nodes, -j and --stones are in range (their parsers).
     inarow_match::setup::generated_size(args.size).map_err(anyhow::Error::msg)?;
-    anyhow::ensure!(
-        (1..=20).contains(&args.stones),
-        "--stones must be 1 to 20, got {}",
-        args.stones
-    );
     let rule = args.rule.rule();
     let size = args.size;
     let openings = seeded_openings(args.seed, args.games, size, args.stones);
@@ -233,7 +226,6 @@ fn samples(paths: &[PathBuf]) -> anyhow::Result<[(Samples, Samples); 3]> {
 }
 
 fn fit_tables(args: FitArgs) -> anyhow::Result<()> {
-    anyhow::ensure!(args.epochs > 0, "--epochs must be at least 1");
     let from = tables_from(&args.from)?;
     let by_rule = samples(&args.games)?;
     let mut fitted = Rule::ALL.map(|r| from.tables(r).clone());

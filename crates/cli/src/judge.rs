@@ -35,10 +35,10 @@ pub struct Args {
     #[arg(long, default_value = "bots")]
     bots: PathBuf,
     /// Tournament seed (printed by every run; give it back to replay a tournament).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::numbers::seed)]
     seed: Option<u64>,
     /// Games played at once (default: the number of cores).
-    #[arg(short = 'j', long = "jobs")]
+    #[arg(short = 'j', long = "jobs", value_parser = crate::numbers::whole::<usize>(1))]
     jobs: Option<usize>,
     /// Time limit per answer in seconds; 0 for none.
     #[arg(long, default_value = "10", value_parser = parse_seconds)]
@@ -75,11 +75,11 @@ pub struct Args {
     /// Play only share I of N (from 0) of the schedule and write a part
     /// file for `inarow judge merge`; needs --seed. Without it, a Slurm
     /// job array or a Kubernetes Indexed Job gives the share.
-    #[arg(long, value_name = "I/N")]
+    #[arg(long, value_name = "I/N", allow_hyphen_values = true)]
     shard: Option<Shard>,
     /// The number of shares of a Kubernetes Indexed Job (its completions),
     /// whose JOB_COMPLETION_INDEX gives this share (or INAROW_SHARDS).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::numbers::whole::<usize>(1))]
     shards: Option<usize>,
     /// Refuse to play, before any game, when any bot is bad (a meta file
     /// refused, a name two folders give, a bot the sandbox cannot contain);
@@ -110,13 +110,11 @@ struct MergeArgs {
     sgf: PathBuf,
 }
 
-fn parse_seconds(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(s) if (0.0..1e9).contains(&s) => Ok(s),
-        _ => Err(format!(
-            "{text:?} is not a number of seconds (0 or more, 0 for no limit)"
-        )),
-    }
+/// Reads `--timeout`: seconds, 0 for no limit.
+fn parse_seconds(text: &str) -> Result<f64, crate::numbers::Allowed> {
+    crate::numbers::real("a number of seconds from 0 (no limit) to 1000000000", |s| {
+        (0.0..=1e9).contains(&s)
+    })(text)
 }
 
 /// Prints a line on standard output; a closed output (`inarow judge | head
@@ -161,12 +159,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(s) => PathBuf::from(format!("part-{}-of-{}.json", s.index, s.count)),
         None => PathBuf::from("results.json"),
     });
+    // At least 1 when given (its parser).
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if jobs == 0 {
-        bail!("-j must be at least 1");
-    }
     output::check_writable(&results_path, &args.sgf)?;
     let found = field::field(&orders(&args)?, &sandbox)?;
     for warning in &found.warnings {

@@ -7,6 +7,7 @@ mod bot;
 mod eval;
 mod judge;
 mod menace;
+mod numbers;
 mod openings;
 mod pbrain;
 mod play;
@@ -49,11 +50,13 @@ enum Command {
 pub const LAUNCHER: &str = "__contain";
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if args.get(1).map(String::as_str) == Some(LAUNCHER) {
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if argv.get(1).is_some_and(|first| first == LAUNCHER) {
+        let args: Vec<String> = std::env::args().collect();
         std::process::exit(inarow_sandbox::launcher::main(&[LAUNCHER], &args[2..]));
     }
-    let cli = Cli::parse();
+    // Clap's mistakes in one line, numbers refused naming the flag.
+    let cli: Cli = numbers::parse_from(argv).unwrap_or_else(|e| numbers::exit_on(e, "inarow"));
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Play(args) => play::run(args),
@@ -83,4 +86,154 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
             .downcast_ref::<std::io::Error>()
             .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::any::TypeId;
+
+    use clap::CommandFactory;
+    use clap::error::ErrorKind;
+
+    use super::*;
+
+    /// Every command's path from `inarow` (`["judge", "merge"]`) with its
+    /// options that take a value, by long name, and whether the value is a
+    /// number.
+    fn options() -> Vec<(Vec<String>, String, bool)> {
+        fn walk(
+            cmd: &clap::Command,
+            path: Vec<String>,
+            found: &mut Vec<(Vec<String>, String, bool)>,
+        ) {
+            for arg in cmd.get_arguments() {
+                let (Some(long), true) = (arg.get_long(), arg.get_action().takes_values()) else {
+                    continue;
+                };
+                let kind = arg.get_value_parser().type_id();
+                let numeric = [
+                    TypeId::of::<u16>(),
+                    TypeId::of::<u32>(),
+                    TypeId::of::<u64>(),
+                    TypeId::of::<usize>(),
+                    TypeId::of::<f64>(),
+                ]
+                .into_iter()
+                .any(|t| kind == t);
+                found.push((path.clone(), format!("--{long}"), numeric));
+            }
+            for sub in cmd.get_subcommands() {
+                let mut deeper = path.clone();
+                deeper.push(sub.get_name().to_string());
+                walk(sub, deeper, found);
+            }
+        }
+        let mut found = Vec::new();
+        walk(&Cli::command(), Vec::new(), &mut found);
+        found
+    }
+
+    fn parse(path: &[String], more: &[&str]) -> Result<Cli, clap::Error> {
+        let argv = std::iter::once("inarow")
+            .chain(path.iter().map(String::as_str))
+            .chain(more.iter().copied());
+        numbers::parse_from(argv)
+    }
+
+    #[test]
+    fn a_negative_number_is_always_a_value_never_a_flag() {
+        let options = options();
+        assert!(options.len() > 60, "{}", options.len());
+        for (path, flag, _) in &options {
+            for value in ["-5", "-0.5"] {
+                if let Err(e) = parse(path, &[flag, value]) {
+                    assert_ne!(
+                        e.kind(),
+                        ErrorKind::UnknownArgument,
+                        "{path:?} {flag} {value}: {e}"
+                    );
+                    assert_ne!(
+                        e.kind(),
+                        ErrorKind::NoEquals,
+                        "{path:?} {flag} {value}: {e}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_numeric_flag_refuses_a_word_naming_itself_and_what_it_allows() {
+        let numeric: Vec<_> = options().into_iter().filter(|o| o.2).collect();
+        // Each command's numbers, at least: a list of them would go stale.
+        assert!(numeric.len() > 40, "{}", numeric.len());
+        for (path, flag, _) in numeric {
+            for value in ["many", "-5", "0"] {
+                // A number in range is taken (`--elo0 -5`, `--seed 0`): the
+                // command may then miss its other arguments.
+                let refused = parse(&path, &[&flag, value])
+                    .err()
+                    .filter(|e| e.kind() == ErrorKind::ValueValidation);
+                let Some(e) = refused else {
+                    assert_ne!(value, "many", "{path:?} {flag} takes a word");
+                    continue;
+                };
+                let line = numbers::one_line(&e);
+                let want = format!("{flag} must be a");
+                assert!(line.starts_with(&want), "{path:?}: {line}");
+                assert!(
+                    line.ends_with(&format!(", got {value}")),
+                    "{path:?}: {line}"
+                );
+                assert!(!line.contains('\n'), "{line}");
+            }
+        }
+    }
+
+    #[test]
+    fn clap_errors_come_out_in_one_line_and_help_stays_whole() {
+        for (argv, says) in [
+            (
+                &["menace", "train", "--gmes", "5"][..],
+                "unexpected argument '--gmes' found (tip: a similar argument exists: '--games')",
+            ),
+            (
+                &["menace", "train"],
+                "the following required arguments were not provided: --opponent <OPPONENT> --games <GAMES>",
+            ),
+            (
+                &["judge", "-j", "-1"],
+                "--jobs must be a whole number of at least 1, got -1",
+            ),
+            (
+                &["selfplay", "--pairs=-5"],
+                "--pairs must be a whole number of at least 1, got -5",
+            ),
+            (&["play", "chess"], "invalid value 'chess' for '<GAME>'"),
+        ] {
+            let e = parse(&[], argv).map(|_| ()).unwrap_err();
+            assert!(!numbers::is_display(&e));
+            let line = numbers::one_line(&e);
+            assert!(line.starts_with(says), "{argv:?}: {line}");
+            assert!(!line.contains('\n') && !line.contains("Usage"), "{line}");
+        }
+        for argv in [&["--help"][..], &["judge", "--help"], &["--version"], &[]] {
+            let e = parse(&[], argv).map(|_| ()).unwrap_err();
+            assert!(numbers::is_display(&e), "{argv:?}: {:?}", e.kind());
+        }
+        let help = parse(&[], &["judge", "--help"])
+            .map(|_| ())
+            .unwrap_err()
+            .render()
+            .to_string();
+        assert!(
+            help.contains("Usage: inarow judge") && help.contains("--jobs"),
+            "{help}"
+        );
+    }
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        numbers::reading_negative_numbers(Cli::command()).debug_assert();
+    }
 }

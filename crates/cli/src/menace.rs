@@ -40,7 +40,7 @@ pub struct MachineArgs {
     #[arg(long, value_parser = parse_preset)]
     preset: Option<Preset>,
     /// Seed for the machine's draws (and the opponent's), for reproducible games.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = crate::numbers::seed)]
     pub(crate) seed: u64,
     /// Load the boxes from FILE (a missing file starts fresh) and save them back.
     #[arg(long, value_name = "FILE")]

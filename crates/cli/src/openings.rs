@@ -15,66 +15,62 @@ pub struct Args {
     #[arg(long)]
     pub out: PathBuf,
     /// Openings wanted.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = crate::numbers::whole::<usize>(1))]
     pub count: usize,
     /// Candidates tried at most.
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 2000, value_parser = crate::numbers::whole::<usize>(1))]
     pub tries: usize,
     /// Stones of an opening: `N`, or `LEAST-MOST` (each candidate draws its own).
     #[arg(long, default_value = "4-6", value_parser = parse_stones)]
     pub stones: (usize, usize),
     /// Node budgets, one game of the engine against itself at each from
     /// every candidate.
-    #[arg(long, default_value = "2000,3000,4500,7000", value_delimiter = ',')]
+    #[arg(long, default_value = "2000,3000,4500,7000", value_delimiter = ',', value_parser = crate::numbers::whole::<u64>(1))]
     pub nodes: Vec<u64>,
     /// How far from even black's score may be (0 to 0.5): kept within
     /// 0.5 ± this.
-    #[arg(long, default_value_t = 0.125)]
+    #[arg(long, default_value_t = 0.125, value_parser = crate::numbers::real("a number from 0 to 0.5", |w| (0.0..=0.5).contains(&w)))]
     pub within: f64,
     /// Seed of the candidates.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::numbers::seed)]
     pub seed: u64,
     /// Games played at once (default: one a core).
-    #[arg(short = 'j', long)]
+    #[arg(short = 'j', long, value_parser = crate::numbers::whole::<usize>(1))]
     pub jobs: Option<usize>,
     /// The board's side.
-    #[arg(long, default_value_t = 15)]
+    #[arg(long, default_value_t = 15, value_parser = crate::args::board_size)]
     pub size: usize,
     #[command(flatten)]
     pub rule: crate::args::RuleArgs,
 }
 
-/// Reads `N` or `LEAST-MOST` stones.
-fn parse_stones(text: &str) -> Result<(usize, usize), String> {
-    let number = |t: &str| {
-        t.trim()
-            .parse::<usize>()
-            .map_err(|_| format!("expected N or LEAST-MOST stones, got {text:?}"))
+/// The most stones an opening holds: it is drawn within three points of
+/// the centre.
+const MOST_STONES: usize = 9;
+
+/// Reads `N` or `LEAST-MOST` stones, 1 to [`MOST_STONES`].
+fn parse_stones(text: &str) -> Result<(usize, usize), crate::numbers::Allowed> {
+    let number = |t: &str| t.trim().parse::<usize>().ok();
+    let read = match text.split_once('-') {
+        Some((a, b)) => number(a).zip(number(b)),
+        None => number(text).map(|n| (n, n)),
     };
-    let (least, most) = match text.split_once('-') {
-        Some((a, b)) => (number(a)?, number(b)?),
-        None => (number(text)?, number(text)?),
-    };
-    if least == 0 || least > most {
-        return Err(format!("stones {text:?}: need 1 <= LEAST <= MOST"));
+    match read {
+        Some((least, most)) if 1 <= least && least <= most && most <= MOST_STONES => {
+            Ok((least, most))
+        }
+        _ => Err(crate::numbers::Allowed(format!(
+            "N or LEAST-MOST stones with 1 <= LEAST <= MOST <= {MOST_STONES} (an opening is drawn within three points of the centre)"
+        ))),
     }
-    Ok((least, most))
 }
 
 /// Finds the openings and writes them, with how they were found.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    // --stones, --nodes and --within are in range (their parsers).
     inarow_match::setup::generated_size(args.size).map_err(anyhow::Error::msg)?;
-    if args.stones.1 > 9 {
-        bail!(
-            "at most 9 stones: an opening is drawn within three points of the centre ({} asked)",
-            args.stones.1
-        );
-    }
-    if args.nodes.is_empty() || args.nodes.contains(&0) {
-        bail!("--nodes needs one or more node budgets above 0");
-    }
-    if !(0.0..=0.5).contains(&args.within) {
-        bail!("--within {} is out of range: use 0 to 0.5", args.within);
+    if args.nodes.is_empty() {
+        bail!("--nodes needs one or more node budgets, such as 2000,3000");
     }
     let jobs = args
         .jobs

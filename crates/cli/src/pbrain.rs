@@ -44,7 +44,7 @@ A bad command gets one ERROR line; the brain goes on.";
 #[command(long_about = ABOUT, after_help = COMMANDS)]
 pub struct Args {
     /// Seed for the opening's random choices.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = crate::numbers::seed)]
     pub seed: u64,
     /// Do not print a MESSAGE line with the search figures before each move
     /// (YXNBEST's lines and realtime messages, asked for, still come).

@@ -6,7 +6,7 @@ use anyhow::bail;
 use clap::ValueEnum;
 use inarow_agents::{Agent, Mcts, Perfect, RandomAgent};
 use inarow_core::swap2::Strategy;
-use inarow_core::{Game, Mnk, Player, Point, TicTacToe, notation};
+use inarow_core::{Game, Mnk, Player, Point, Rule, TicTacToe, notation};
 use inarow_engine::player::Engine;
 use inarow_engine::search::Options;
 
@@ -15,7 +15,7 @@ use inarow_engine::search::Options;
 pub enum GameName {
     /// 3 x 3, three in a row.
     Tictactoe,
-    /// 15 x 15, five or more in a row.
+    /// Five in a row on 15 x 15 (or --size), freestyle, exact or renju (--rule).
     Gomoku,
 }
 
@@ -55,18 +55,26 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = First::Me)]
     pub first: First,
     /// Seed for the machine's random choices.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::numbers::seed)]
     pub seed: u64,
     /// Playouts per move for the MCTS opponent.
-    #[arg(long, default_value_t = 20_000)]
+    #[arg(long, default_value_t = 20_000, value_parser = crate::numbers::whole_in::<u32>(1, u32::MAX.into()))]
     pub iterations: u32,
     /// Seconds the engine opponent thinks per move.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, value_parser = crate::args::parse_move_time)]
     pub move_time: f64,
     /// Positions the engine opponent searches per move instead of thinking
     /// on the clock (the same seed then gives the same game anywhere).
-    #[arg(long, conflicts_with = "move_time")]
+    #[arg(long, conflicts_with = "move_time", value_parser = crate::numbers::whole::<u64>(1))]
     pub move_nodes: Option<u64>,
+    /// The gomoku board's side, 5 to 20 [default: 15] (gomoku only).
+    #[arg(long, value_parser = crate::args::board_size)]
+    pub size: Option<usize>,
+    /// The gomoku rule: freestyle (five or more wins), exact (exactly five)
+    /// or renju (black may not play a double three, a double four or an
+    /// overline) [default: freestyle] (gomoku only).
+    #[arg(long, value_name = "RULE", value_parser = crate::args::parse_rule)]
+    pub rule: Option<Rule>,
 }
 
 /// The engine as a [`Agent`] for a person to play against.
@@ -82,12 +90,79 @@ impl Agent<Mnk> for EngineOpponent {
     }
 }
 
+/// How the points of a game are read and written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notation {
+    /// Tic-tac-toe: `ROW COL`, counting from 0 at the top left.
+    RowCol,
+    /// Gomoku as players write it (`h8`: the column's letter, `i` included,
+    /// the row counted from 1 at the bottom), also read as the brain
+    /// protocol's `x,y` from the top left.
+    Gomoku,
+}
+
+impl Notation {
+    /// How a move is entered, for the greeting.
+    fn how(self) -> &'static str {
+        match self {
+            Notation::RowCol => "Enter moves as ROW COL, counting from 0",
+            Notation::Gomoku => {
+                "Enter moves as h8 (the column's letter, then the row counted from 1 at the bottom) or x,y from the top left"
+            }
+        }
+    }
+
+    /// Reads a move the person typed.
+    fn read<G: Game>(self, text: &str, game: &G) -> Result<Point, notation::ParseError> {
+        match self {
+            Notation::RowCol => notation::parse_point(text, game.rows(), game.cols()),
+            Notation::Gomoku => notation::parse_move(text, game.cols()),
+        }
+    }
+
+    /// A point's name.
+    fn name<G: Game>(self, point: Point, game: &G) -> String {
+        match self {
+            Notation::RowCol => notation::format_point(point, game.cols()),
+            Notation::Gomoku => notation::point_name(point, game.cols()),
+        }
+    }
+}
+
+/// What the rules say of a stone before it is played: `Some(reason)` when
+/// the side to move may not play it (renju's forbidden points for black).
+type Refusal<G> = fn(&G, Point) -> Option<String>;
+
+/// No stone on an empty point is refused (tic-tac-toe, freestyle, exact).
+fn none_refused<G>(_: &G, _: Point) -> Option<String> {
+    None
+}
+
+/// Renju: black's stone on a forbidden point, and why.
+fn forbidden_to_black(game: &Mnk, point: Point) -> Option<String> {
+    if game.to_move() != Player::X {
+        return None;
+    }
+    game.forbidden(point).map(|why| {
+        format!(
+            "{} is forbidden to black under renju ({why})",
+            notation::point_name(point, game.cols())
+        )
+    })
+}
+
 /// Runs `inarow play`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let stdin = io::stdin();
     let stdout = io::stdout();
     match args.game {
         GameName::Tictactoe => {
+            if let Some(size) = args.size {
+                bail!("--size {size} is for gomoku: tic-tac-toe is played on 3x3");
+            }
+            if let Some(rule) = args.rule {
+                bail!("--rule {rule} is for gomoku: tic-tac-toe has one rule, three in a row");
+            }
             let machine: Box<dyn Agent<TicTacToe>> =
                 match args.opponent.unwrap_or(Opponent::Perfect) {
                     Opponent::Perfect => Box::new(Perfect::new(args.seed)),
@@ -97,15 +172,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                         "the engine plays gomoku only: choose --opponent perfect, random or mcts"
                     ),
                 };
-            session(
-                TicTacToe::new(),
-                machine,
-                args.first,
-                stdin.lock(),
-                stdout.lock(),
-            )
+            let table = Table {
+                game: TicTacToe::new(),
+                notation: Notation::RowCol,
+                refusal: none_refused,
+                about: String::new(),
+            };
+            session(table, machine, args.first, stdin.lock(), stdout.lock())
         }
         GameName::Gomoku => {
+            let size = args.size.unwrap_or(15);
+            let rule = args.rule.unwrap_or(Rule::Freestyle);
+            let game =
+                Mnk::new(size, size, 5, rule).map_err(|e| anyhow::anyhow!("--size {size}: {e}"))?;
             let machine: Box<dyn Agent<Mnk>> = match args.opponent.unwrap_or(Opponent::Engine) {
                 Opponent::Perfect => {
                     bail!(
@@ -116,29 +195,52 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 Opponent::Mcts => Box::new(Mcts::new(args.iterations, args.seed)),
                 Opponent::Engine => Box::new(EngineOpponent(Engine::with_limits(
                     args.seed,
-                    crate::args::move_limits(args.move_time, args.move_nodes)?,
+                    crate::args::move_limits(args.move_time, args.move_nodes),
                     Options::default(),
                 ))),
             };
-            session(
-                Mnk::gomoku(),
-                machine,
-                args.first,
-                stdin.lock(),
-                stdout.lock(),
-            )
+            let table = Table {
+                game,
+                notation: Notation::Gomoku,
+                refusal: if rule == Rule::Renju {
+                    forbidden_to_black
+                } else {
+                    none_refused
+                },
+                about: format!(" on {size}x{size}, {rule}"),
+            };
+            session(table, machine, args.first, stdin.lock(), stdout.lock())
         }
     }
 }
 
+/// A game to play in the terminal, with how its points are written and
+/// what its rules refuse.
+pub struct Table<G> {
+    /// The game as it starts.
+    pub game: G,
+    /// How points are read and written.
+    pub notation: Notation,
+    /// The stones the rules refuse before they are played.
+    pub refusal: Refusal<G>,
+    /// The board and rule for the greeting (" on 15x15, renju"), or nothing.
+    pub about: String,
+}
+
 /// Plays one game between the person on `input`/`output` and `machine`.
 pub fn session<G: Game>(
-    mut game: G,
+    table: Table<G>,
     mut machine: Box<dyn Agent<G>>,
     first: First,
     mut input: impl BufRead,
     mut out: impl Write,
 ) -> anyhow::Result<()> {
+    let Table {
+        mut game,
+        notation,
+        refusal,
+        about,
+    } = table;
     let me = if first == First::Me {
         Player::X
     } else {
@@ -146,13 +248,14 @@ pub fn session<G: Game>(
     };
     writeln!(
         out,
-        "You play {me} against {}. Enter moves as ROW COL, counting from 0; q quits.",
-        machine.name()
+        "You play {me} against {}{about}. {}; q quits.",
+        machine.name(),
+        notation.how()
     )?;
     while !game.is_over() {
         if game.to_move() == me {
-            write_board(&game, &mut out)?;
-            let Some(m) = ask_move(&game, &mut input, &mut out)? else {
+            write_board(&game, notation, &mut out)?;
+            let Some(m) = ask_move(&game, notation, refusal, &mut input, &mut out)? else {
                 writeln!(out, "bye")?;
                 return Ok(());
             };
@@ -161,16 +264,18 @@ pub fn session<G: Game>(
             let m = machine
                 .choose(&game)
                 .expect("a move while the game goes on");
+            // The machine's stone on a point the rules refuse loses it the
+            // game: say so, since the board alone does not show why.
+            let refused = refusal(&game, m);
             game.play(m)?;
-            writeln!(
-                out,
-                "{} plays {}",
-                machine.name(),
-                notation::format_point(m, game.cols())
-            )?;
+            write!(out, "{} plays {}", machine.name(), notation.name(m, &game))?;
+            match refused {
+                Some(why) => writeln!(out, ": {why}, and loses")?,
+                None => writeln!(out)?,
+            }
         }
     }
-    write_board(&game, &mut out)?;
+    write_board(&game, notation, &mut out)?;
     let verdict = match game.outcome().and_then(|o| o.winner()) {
         Some(w) if w == me => "You win!".to_string(),
         Some(_) => format!("{} wins.", machine.name()),
@@ -182,6 +287,8 @@ pub fn session<G: Game>(
 
 fn ask_move<G: Game>(
     game: &G,
+    notation: Notation,
+    refusal: Refusal<G>,
     input: &mut impl BufRead,
     out: &mut impl Write,
 ) -> anyhow::Result<Option<Point>> {
@@ -197,31 +304,55 @@ fn ask_move<G: Game>(
         if line.eq_ignore_ascii_case("q") || line.eq_ignore_ascii_case("quit") {
             return Ok(None);
         }
-        match notation::parse_point(line, game.rows(), game.cols()) {
+        match notation.read(line, game) {
             Err(e) => writeln!(out, "error: {e}")?,
-            Ok(p) if game.stone(p).is_some() => writeln!(
-                out,
-                "error: {} is already taken",
-                notation::format_point(p, game.cols())
-            )?,
-            Ok(p) => return Ok(Some(p)),
+            Ok(p) if game.stone(p).is_some() => {
+                writeln!(out, "error: {} is already taken", notation.name(p, game))?
+            }
+            Ok(p) => match refusal(game, p) {
+                Some(why) => writeln!(out, "error: {why}")?,
+                None => return Ok(Some(p)),
+            },
         }
     }
 }
 
-fn write_board<G: Game>(game: &G, out: &mut impl Write) -> io::Result<()> {
-    write!(out, "   ")?;
-    for c in 0..game.cols() {
-        write!(out, "{c:>2} ")?;
-    }
-    writeln!(out)?;
-    for r in 0..game.rows() {
-        write!(out, "{r:>2} ")?;
-        for c in 0..game.cols() {
-            let stone = game.stone(Point::at(r, c, game.cols()));
-            write!(out, " {} ", stone.map_or('.', Player::symbol))?;
+/// Draws the board: tic-tac-toe with its rows and columns counted from 0,
+/// gomoku with the column letters and row numbers players write (`a` to
+/// `o` left to right, 15 at the top down to 1 on 15x15), on both sides.
+fn write_board<G: Game>(game: &G, notation: Notation, out: &mut impl Write) -> io::Result<()> {
+    let (rows, cols) = (game.rows(), game.cols());
+    let stone = |r: usize, c: usize| {
+        game.stone(Point::at(r, c, cols))
+            .map_or('.', Player::symbol)
+    };
+    match notation {
+        Notation::RowCol => {
+            write!(out, "   ")?;
+            for c in 0..cols {
+                write!(out, "{c:>2} ")?;
+            }
+            writeln!(out)?;
+            for r in 0..rows {
+                write!(out, "{r:>2} ")?;
+                for c in 0..cols {
+                    write!(out, " {} ", stone(r, c))?;
+                }
+                writeln!(out)?;
+            }
         }
-        writeln!(out)?;
+        Notation::Gomoku => {
+            let letters: String = (0..cols)
+                .map(|c| format!(" {}", char::from(b'a' + c as u8)))
+                .collect();
+            writeln!(out, "  {letters}")?;
+            for r in 0..rows {
+                let number = rows - r;
+                let cells: String = (0..cols).map(|c| format!(" {}", stone(r, c))).collect();
+                writeln!(out, "{number:>2}{cells}  {number}")?;
+            }
+            writeln!(out, "  {letters}")?;
+        }
     }
     Ok(())
 }

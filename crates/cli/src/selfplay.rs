@@ -45,39 +45,39 @@ pub struct Args {
     pub openings: Option<std::path::PathBuf>,
     /// Number of openings (each played twice, colours swapped); without a
     /// file, balanced four-stone openings are generated from the seed.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = crate::numbers::whole::<usize>(1))]
     pub pairs: usize,
     /// Milliseconds per move (ignored when --nodes is given).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = crate::numbers::whole::<u64>(1))]
     pub ms: u64,
     /// Node budget per move instead of time (reproducible games).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::numbers::whole::<u64>(1))]
     pub nodes: Option<u64>,
     /// SPRT hypotheses: A is `elo0` (H0) or `elo1` (H1) better, `elo0`
     /// below `elo1`; stops early.
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 0.0, value_parser = elo)]
     pub elo0: f64,
     /// See `--elo0`.
-    #[arg(long, default_value_t = 20.0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 20.0, value_parser = elo)]
     pub elo1: f64,
     /// Stones in each generated opening.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, value_parser = crate::numbers::whole_in::<usize>(1, 20))]
     pub stones: usize,
     /// The board's side.
-    #[arg(long, default_value_t = 15)]
+    #[arg(long, default_value_t = 15, value_parser = crate::args::board_size)]
     pub size: usize,
     /// The rule: freestyle (five or more wins), exact (exactly five) or
     /// renju; `--exact` is `--rule exact`.
     #[command(flatten)]
     pub rule: crate::args::RuleArgs,
     /// Seed for the generated openings.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::numbers::seed)]
     pub seed: u64,
     /// Pairs played at once, a game per core: the pairs are reported, and
     /// the SPRT decides, in their order, so that a match on nodes gives the
     /// same figures and files with any number. Engines of this build only
     /// (a brain keeps one folder).
-    #[arg(short = 'j', long, default_value_t = 1)]
+    #[arg(short = 'j', long, default_value_t = 1, value_parser = crate::numbers::whole::<usize>(1))]
     pub jobs: usize,
     /// Write every game to this file, one a line: pair, A's colour, the
     /// result for A (1, = or 0), the opening's points, `|`, the moves.
@@ -95,10 +95,10 @@ pub struct Args {
     /// stopping on the SPRT, and keep them in a part file for `inarow
     /// selfplay merge`. Without it, a Slurm job array or a Kubernetes
     /// Indexed Job gives the share.
-    #[arg(long, value_name = "I/N")]
+    #[arg(long, value_name = "I/N", allow_hyphen_values = true)]
     pub shard: Option<Shard>,
     /// The number of shares of a Kubernetes Indexed Job (its completions).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::numbers::whole::<usize>(1))]
     pub shards: Option<usize>,
     /// The part file of a share, rewritten after every pair (default
     /// `selfplay-part-I-of-N.json`).
@@ -316,15 +316,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Reads `--elo0` and `--elo1`: any number, negative ones too.
+fn elo(text: &str) -> Result<f64, crate::numbers::Allowed> {
+    crate::numbers::real("a number of Elo", |_| true)(text)
+}
+
 /// Refuses the numbers and flags no match can mean, each in one line.
 fn check(args: &Args) -> anyhow::Result<()> {
     if let Some(given) = &args.games {
         anyhow::bail!(
             "selfplay has no --games (a count of games in menace train): write the games with --games-file {given}"
         );
-    }
-    if args.jobs == 0 {
-        anyhow::bail!("-j must be at least 1");
     }
     if args.jobs > 1 && (args.a_brain.is_some() || args.b_brain.is_some()) {
         anyhow::bail!(

@@ -14,7 +14,7 @@ use crate::menace::{MachineArgs, store};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Port to listen on (0 picks a free one).
-    #[arg(long, default_value_t = 8080)]
+    #[arg(long, default_value_t = 8080, value_parser = crate::numbers::whole_in::<u16>(0, 65_535))]
     port: u16,
     /// Address to listen on; the default serves this machine only. Any
     /// other (0.0.0.0 serves the LAN) needs --token.
@@ -30,17 +30,19 @@ pub struct Args {
     #[arg(long, value_name = "TOKEN")]
     token: Option<String>,
     /// Milliseconds a client may take to send its request headers.
-    #[arg(long, value_name = "MS", default_value_t = 10_000, hide = true)]
+    #[arg(long, value_name = "MS", default_value_t = 10_000, hide = true, value_parser = crate::numbers::whole::<u64>(1))]
     header_timeout_ms: u64,
     /// Milliseconds a client may take to send a request's body once its
     /// headers are in (408 after that), or to take in an answer.
-    #[arg(long, value_name = "MS", default_value_t = 10_000, hide = true)]
+    #[arg(long, value_name = "MS", default_value_t = 10_000, hide = true, value_parser = crate::numbers::whole::<u64>(1))]
     body_timeout_ms: u64,
     /// Folder of bot folders that tournaments run over.
     #[arg(long, value_name = "DIR", default_value = "bots")]
     bots: PathBuf,
     /// Where tournaments run from the page write their results (JSON), as
-    /// `inarow judge` does; read back at start so past games replay.
+    /// `inarow judge` does, never over an earlier run's: a run takes the
+    /// next free name (FILE-2.json with DIR-2, ...); the newest is read
+    /// back at start so past games replay.
     #[arg(long, value_name = "FILE", default_value = "results.json")]
     results: PathBuf,
     /// Folder for one SGF record per game of those tournaments.

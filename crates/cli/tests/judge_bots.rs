@@ -157,16 +157,18 @@ fn inarow_bot_answers_every_prompt() {
     }
 }
 
-/// Names the judge could append that look like `inarow bot`'s options.
+/// Names the judge could append (meta names: letters, digits, `-`, `_`,
+/// `.`, never `-` first) that look like numbers, protocol words or
+/// `inarow bot`'s options.
 const HOSTILE_NAMES: [&str; 8] = [
-    "--help",
-    "-h",
-    "--house",
-    "--exact",
-    "--move-time=0.001",
-    "--move-nodes",
-    "--",
-    "-5",
+    "500",
+    "0",
+    "EXIT",
+    "A",
+    "house",
+    "move-nodes",
+    "x--help",
+    "1e3",
 ];
 
 /// A judge's `BOARD` of these black and white stones, as `(X,Y)`.
@@ -270,11 +272,74 @@ fn inarow_bot_reads_any_opponent_name_as_a_name() {
         .unwrap();
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.starts_with("error: invalid value 'twelve' for '[SEED]'"),
-        "{stderr}"
+    assert_eq!(
+        stderr,
+        format!(
+            "inarow: SEED must be a whole number from 0 to {}, got twelve\n",
+            u64::MAX
+        )
     );
     assert!(out.stdout.is_empty());
+
+    // A person's `inarow bot --move-nodes 500` searches 500 positions
+    // (seed 0): its number is never taken for a seed with the option for
+    // the opponent's name.
+    let (person, _) = answers(&["--move-nodes", "500"], &prompts);
+    assert_eq!(
+        person,
+        answers(&["--move-nodes", "500", "someone", "0"], &prompts).0
+    );
+    assert_ne!(
+        person,
+        answers(&["--move-nodes", "500", "someone", "500"], &prompts).0,
+        "500 taken for the seed would answer otherwise"
+    );
+}
+
+/// A meta line whose option lacks its value (`bot --move-nodes`): the
+/// judge's opponent name and seed are never taken for it; the bot says
+/// in one line what is missing and how it read the last two arguments,
+/// and forfeits.
+#[test]
+fn a_meta_option_without_its_value_is_refused_in_one_line() {
+    for option in ["--move-nodes", "--move-time", "--rule"] {
+        let dir = common::workspace();
+        let bots = bots_folder(dir.path(), &format!("bot {option}"));
+        let out = inarow()
+            .args([
+                "judge",
+                "--seed",
+                "3",
+                "--timeout",
+                "30",
+                "-d",
+                "inarow",
+                "--bots",
+            ])
+            .arg(&bots)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let said: Vec<&str> = stdout
+            .lines()
+            .filter(|l| l.starts_with("inarow ! "))
+            .collect();
+        // Once a game, as it starts: one line each.
+        assert_eq!(said.len(), 2, "{option}: {stdout}");
+        for line in said {
+            assert!(
+                line.starts_with(&format!(
+                    "inarow ! inarow: a value is required for '{option} <"
+                )),
+                "{line}"
+            );
+            assert!(
+                line.ends_with("(the last two arguments, \"house\" and 3, are read as the opponent's name and the seed, as the judge appends them: options and their values go before them)"),
+                "{line}"
+            );
+        }
+        assert_eq!(stdout.matches("inarow forfeits").count(), 2, "{stdout}");
+    }
 }
 
 #[test]
@@ -317,6 +382,60 @@ fn the_engine_bot_wins_a_tournament_against_random_bots() {
     );
 }
 
+/// The shortest time per answer the page offers for its tournaments, in
+/// seconds: the first choice of its `tour-timeout` list.
+fn pages_shortest_time() -> f64 {
+    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/page/body.html");
+    let page = fs::read_to_string(page).unwrap();
+    let list = &page[page.find("id=\"tour-timeout\"").unwrap()..];
+    let list = &list[..list.find("</select>").unwrap()];
+    list.match_indices("value=\"")
+        .map(|(at, found)| {
+            let ms = &list[at + found.len()..];
+            ms[..ms.find('"').unwrap()].parse::<f64>().unwrap() / 1000.0
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The example engine bot, its meta as `bots/inarow` has it, never
+/// forfeits at the shortest time per answer the page offers, two games at
+/// once as the page plays them by default.
+#[test]
+fn the_example_engine_bot_answers_within_the_pages_shortest_time() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let shortest = pages_shortest_time();
+    assert!(shortest.is_finite() && shortest > 0.0, "{shortest}");
+    let dir = common::workspace();
+    let bots = bots_folder(dir.path(), "");
+    fs::copy(repo.join("bots/inarow/meta"), bots.join("inarow/meta")).unwrap();
+    copy_bot(&repo.join("bots/random-js"), &bots.join("random-js"));
+    let out = inarow()
+        .args(["judge", "--seed", "8", "-j", "2", "--timeout"])
+        .arg(shortest.to_string())
+        .arg("--bots")
+        .arg(&bots)
+        .arg("--results")
+        .arg(dir.path().join("results.json"))
+        .arg("--sgf")
+        .arg(dir.path().join("sgf"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!stdout.contains("inarow forfeits"), "{stdout}");
+    // It plays each of the others twice and wins by play, not by a forfeit.
+    let results = fs::read_to_string(dir.path().join("results.json")).unwrap();
+    let squeezed: String = results.split_whitespace().collect();
+    assert!(
+        squeezed.contains("\"name\":\"inarow\",\"points\":8,\"wins\":4"),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn inarow_bot_is_reproducible_and_rejects_bad_limits() {
     let three = r#"[((7,7),"B"),((7,8),"W"),((8,8),"B")]"#;
@@ -347,7 +466,7 @@ fn inarow_bot_is_reproducible_and_rejects_bad_limits() {
     for (bad, want) in [
         (
             &["bot", "--move-nodes", "0", "x", "1"][..],
-            "--move-nodes must be at least 1",
+            "--move-nodes must be a whole number of at least 1, got 0",
         ),
         (
             &["bot", "--move-time", "0.5", "--move-nodes", "9", "x", "1"][..],

@@ -155,9 +155,14 @@ fn bad_input_gets_a_one_line_error() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("line 4"), "{stderr}");
 
-    let out = inarow().args(["judge", "--timeout=-1"]).output().unwrap();
-    assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("not a number of seconds"));
+    for given in [&["--timeout=-1"][..], &["--timeout", "-1"]] {
+        let out = inarow().arg("judge").args(given).output().unwrap();
+        assert!(!out.status.success());
+        assert_eq!(
+            text(&out.stderr),
+            "inarow: --timeout must be a number of seconds from 0 (no limit) to 1000000000, got -1\n"
+        );
+    }
 }
 
 /// Every file of an SGF folder with its text, by name.
@@ -298,14 +303,12 @@ fn an_unknown_rule_is_refused_naming_the_three() {
     let out = inarow().args(["judge", "--rule", "caro"]).output().unwrap();
     assert!(!out.status.success());
     let stderr = text(&out.stderr);
-    // Clap's one line, then its usual pointer to --help.
+    // Clap's refusal in one line, as the program's other errors.
     assert_eq!(
-        stderr.lines().next(),
-        Some(
-            r#"error: invalid value 'caro' for '--rule <RULE>': the rule "caro" is not freestyle, exact or renju"#
-        ),
-        "{stderr}"
+        stderr,
+        "inarow: invalid value 'caro' for '--rule <RULE>': the rule \"caro\" is not freestyle, exact or renju\n",
     );
+    assert_eq!(out.status.code(), Some(2));
     let help = inarow().args(["judge", "--help"]).output().unwrap();
     assert!(
         text(&help.stdout).contains("renju"),
@@ -780,13 +783,19 @@ fn read_grants_to_one_bot_name_a_bot_of_the_folder() {
         .arg(&bots)
         .output()
         .unwrap();
-    assert!(text(&out.stderr).contains("not a size"));
+    assert_eq!(
+        text(&out.stderr),
+        "inarow: --disk must be a size of at least 1 byte such as 64k, 512M or 2G, got lots\n"
+    );
     let out = inarow()
         .args(["judge", "--stderr-limit", "0", "--bots"])
         .arg(&bots)
         .output()
         .unwrap();
-    assert!(text(&out.stderr).contains("not a usable size"));
+    assert_eq!(
+        text(&out.stderr),
+        "inarow: --stderr-limit must be a size of at least 1 byte such as 64k, 512M or 2G, got 0\n"
+    );
 }
 
 #[test]
@@ -1154,4 +1163,102 @@ fn what_could_not_be_kept_in_a_full_folder_is_said() {
             "within its --disk, no forfeit: {game}"
         );
     }
+}
+
+/// Runs `inarow ARGS` with its standard error on a terminal (a pseudo
+/// terminal 120 columns wide, as a person's), so that the judge draws its
+/// live bar; what reached that terminal, and the exit code.
+fn on_a_terminal(args: &[&std::ffi::OsStr]) -> (Vec<u8>, Option<i32>) {
+    const RUN: &str = r#"
+import fcntl, os, pty, struct, subprocess, sys, termios
+master, slave = pty.openpty()
+fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+child = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave)
+os.close(slave)
+seen = []
+while True:
+    try:
+        chunk = os.read(master, 65536)
+    except OSError:
+        break
+    if not chunk:
+        break
+    seen.append(chunk)
+sys.stdout.buffer.write(b"".join(seen))
+sys.exit(child.wait())
+"#;
+    let out = Command::new("python3")
+        .args(["-c", RUN])
+        .arg(env!("CARGO_BIN_EXE_inarow"))
+        .args(args)
+        .output()
+        .unwrap();
+    (out.stdout, out.status.code())
+}
+
+/// Bots' standard error lines are printed above the live bar, each whole:
+/// the bar is cleared for them and drawn again below, never inside one.
+#[test]
+fn bot_lines_print_whole_above_the_live_bar() {
+    let dir = common::workspace();
+    let bots = dir.path().join("bots");
+    let names = ["ann", "ben", "cat", "dan"];
+    for name in names {
+        let folder = bot(&bots, name, "play=random");
+        // Shown: the fake bot says one line as it starts each game.
+        fs::write(
+            folder.join("meta"),
+            format!("{name}\npython3\nfake_bot.py play=random\n1\n"),
+        )
+        .unwrap();
+    }
+    let results = dir.path().join("results.json");
+    let sgf = dir.path().join("sgf");
+    let args: Vec<&std::ffi::OsStr> = vec![
+        "judge".as_ref(),
+        "--seed".as_ref(),
+        "4".as_ref(),
+        "-j".as_ref(),
+        "3".as_ref(),
+        "--timeout".as_ref(),
+        "30".as_ref(),
+        "--bots".as_ref(),
+        bots.as_os_str(),
+        "--results".as_ref(),
+        results.as_os_str(),
+        "--sgf".as_ref(),
+        sgf.as_os_str(),
+    ];
+    let (seen, code) = on_a_terminal(&args);
+    let seen = text(&seen);
+    assert_eq!(code, Some(0), "{seen:?}");
+    // The bar was drawn (its games count), so the lines met it.
+    assert!(seen.contains("/12 games"), "{seen:?}");
+    // Two bots start in each of the 12 games: 24 lines, each from its
+    // bot's name to its end of line with nothing between (the terminal
+    // ends a line with \r\n).
+    let mut whole = 0;
+    for (at, _) in seen.match_indices(" ! fake bot ") {
+        let start = seen[..at]
+            .rfind(['\n', '\r', 'm', 'K'])
+            .map_or(0, |i| i + 1);
+        let end = at + seen[at..].find('\n').unwrap();
+        let line = &seen[start..end];
+        let name = &seen[start..at];
+        assert!(names.contains(&name), "{line:?} in {seen:?}");
+        let rest = line[name.len()..].trim_end_matches('\r');
+        let opponent = rest
+            .strip_prefix(" ! fake bot ")
+            .and_then(|r| r.split_once(" starting against "))
+            .map(|(pid, opponent)| {
+                assert!(pid.chars().all(|c| c.is_ascii_digit()), "{line:?}");
+                opponent
+            });
+        assert!(
+            opponent.is_some_and(|o| names.contains(&o) && o != name),
+            "a broken line {line:?} in {seen:?}"
+        );
+        whole += 1;
+    }
+    assert_eq!(whole, 24, "{seen:?}");
 }

@@ -373,7 +373,11 @@ fn bad_brains_and_flags_are_one_line_errors() {
         ),
         (
             &["selfplay", "--pairs", "0"][..],
-            "--pairs must be at least 1",
+            "--pairs must be a whole number of at least 1, got 0",
+        ),
+        (
+            &["selfplay", "--pairs=-5"][..],
+            "--pairs must be a whole number of at least 1, got -5",
         ),
     ] {
         let out = inarow(args, "");
@@ -766,15 +770,48 @@ fn open_openings_are_written_as_an_openings_file_a_match_reads() {
     assert_eq!(w + d + l, 4);
     // Bad requests are one line each, and nothing is written.
     for (args, says) in [
-        (&["--stones", "7-3"][..], "LEAST <= MOST"),
-        (&["--nodes", "0"][..], "node budgets above 0"),
-        (&["--stones", "4-12"][..], "at most 9 stones"),
-        (&["--within", "0.7"][..], "--within 0.7 is out of range"),
+        (
+            &["--stones", "7-3"][..],
+            "--stones must be N or LEAST-MOST stones with 1 <= LEAST <= MOST <= 9 (an opening is drawn within three points of the centre), got 7-3",
+        ),
+        (
+            &["--nodes", "0"][..],
+            "--nodes must be a whole number of at least 1, got 0",
+        ),
+        (
+            &["--nodes", "2000,-5"][..],
+            "--nodes must be a whole number of at least 1, got -5",
+        ),
+        (&["--stones", "4-12"][..], "LEAST <= MOST <= 9"),
+        (&["--stones", "-3"][..], "LEAST <= MOST <= 9"),
+        (
+            &["--within", "0.7"][..],
+            "--within must be a number from 0 to 0.5, got 0.7",
+        ),
+        (
+            &["--within", "-0.1"][..],
+            "--within must be a number from 0 to 0.5, got -0.1",
+        ),
+        (
+            &["--count", "0"][..],
+            "--count must be a whole number of at least 1, got 0",
+        ),
+        (
+            &["--tries", "-1"][..],
+            "--tries must be a whole number of at least 1, got -1",
+        ),
+        (
+            &["-j", "0"][..],
+            "--jobs must be a whole number of at least 1, got 0",
+        ),
         (
             &["--size", "5"][..],
             "--size must be at least 7 for generated openings",
         ),
-        (&["--size", "21"][..], "--size must be between 5 and 20"),
+        (
+            &["--size", "21"][..],
+            "--size must be a whole number from 5 to 20, got 21",
+        ),
     ] {
         let bad = dir.path().join("bad.txt");
         let mut all = vec!["selfplay", "openings", "--out", bad.to_str().unwrap()];
@@ -785,6 +822,7 @@ fn open_openings_are_written_as_an_openings_file_a_match_reads() {
             !out.status.success() && err.contains(says),
             "{args:?}: {err}"
         );
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(!bad.exists());
     }
 }
@@ -795,8 +833,54 @@ fn open_openings_are_written_as_an_openings_file_a_match_reads() {
 fn numbers_no_match_can_mean_are_refused_in_one_line() {
     let dir = tempfile::tempdir().unwrap();
     for (args, says) in [
-        (&["--ms", "0"][..], "--ms must be at least 1"),
-        (&["--nodes", "0"][..], "--nodes must be at least 1"),
+        (
+            &["--ms", "0"][..],
+            "--ms must be a whole number of at least 1, got 0",
+        ),
+        (
+            &["--ms", "-100"][..],
+            "--ms must be a whole number of at least 1, got -100",
+        ),
+        (
+            &["--nodes", "0"][..],
+            "--nodes must be a whole number of at least 1, got 0",
+        ),
+        (
+            &["--nodes", "-1"][..],
+            "--nodes must be a whole number of at least 1, got -1",
+        ),
+        (
+            &["-j", "0"][..],
+            "--jobs must be a whole number of at least 1, got 0",
+        ),
+        (
+            &["-j", "-2"][..],
+            "--jobs must be a whole number of at least 1, got -2",
+        ),
+        (
+            &["--stones", "0"][..],
+            "--stones must be a whole number from 1 to 20, got 0",
+        ),
+        (
+            &["--size", "-15"][..],
+            "--size must be a whole number from 5 to 20, got -15",
+        ),
+        (
+            &["--seed", "-1"][..],
+            "--seed must be a whole number from 0 to",
+        ),
+        (
+            &["--shards", "0"][..],
+            "--shards must be a whole number of at least 1, got 0",
+        ),
+        (
+            &["--shard", "-1/2"][..],
+            "invalid value '-1/2' for '--shard <I/N>'",
+        ),
+        (
+            &["--elo0", "x"][..],
+            "--elo0 must be a number of Elo, got x",
+        ),
         (
             &["--elo0", "30", "--elo1", "10"][..],
             "--elo0 (30) must be below --elo1 (10)",

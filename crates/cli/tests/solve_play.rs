@@ -3,6 +3,7 @@
 mod common;
 
 use common::{inarow, stderr, stdout};
+use inarow_core::{Point, notation};
 
 #[test]
 fn solve_the_documents_example() {
@@ -138,18 +139,31 @@ fn play_against_random_to_the_end_and_quit_early() {
 
 #[test]
 fn play_gomoku_against_the_engine_by_default() {
-    // Row-major moves: the engine (a small node budget, so the test is
-    // quick and the game the same on any machine) wins long before the
-    // script runs out; taken points just get an error.
+    // Every point by its name, row by row from the top: the engine (a
+    // small node budget, so the test is quick and the game the same on any
+    // machine) wins long before the script runs out; taken points just get
+    // an error.
     let script: String = (0..225)
-        .map(|i| format!("{} {}\n", i / 15, i % 15))
+        .map(|i| format!("{}\n", notation::point_name(Point(i), 15)))
         .collect();
     let o = inarow(&["play", "gomoku", "--move-nodes", "300"], &script);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("You play X against engine."), "{out}");
-    assert!(out.contains("engine plays "), "{out}");
+    assert!(
+        out.starts_with("You play X against engine on 15x15, freestyle. Enter moves as h8"),
+        "{out}"
+    );
     assert!(out.contains("engine wins."), "{out}");
+    // The engine's moves are named as players write them, and each
+    // lands where the next board shows it.
+    let said = machine_moves(&out, "engine");
+    assert!(!said.is_empty(), "{out}");
+    for name in &said {
+        let p = notation::parse_move(name, 15).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (x, y) = p.xy(15);
+        let last = boards(&out, 15).pop().unwrap();
+        assert_eq!(last[y].as_bytes()[x], b'O', "{name} on {last:?}");
+    }
     let o = inarow(
         &[
             "play",
@@ -166,19 +180,238 @@ fn play_gomoku_against_the_engine_by_default() {
     let o = inarow(&["play", "tictactoe", "--opponent", "engine"], "");
     assert!(!o.status.success());
     assert!(stderr(&o).contains("the engine plays gomoku only"));
-    // No think is no game, and neither is one that never ends: refused
-    // in one line before the board is drawn.
-    for bad in ["0", "1e12", "NaN"] {
-        let o = inarow(&["play", "gomoku", "--move-time", bad], "");
-        assert!(!o.status.success(), "{bad}");
-        assert_eq!(stderr(&o).lines().count(), 1, "{bad}: {}", stderr(&o));
-        assert!(
-            stderr(&o).contains("--move-time must be a number of seconds above 0 and at most 3600"),
-            "{bad}: {}",
-            stderr(&o)
-        );
-        assert!(stdout(&o).is_empty(), "{bad}");
+}
+
+/// The stones of every board drawn for gomoku on a `size` board, each as
+/// its rows from the top, a character a point (`.`, `X` or `O`), read
+/// under the column letters.
+fn boards(out: &str, size: usize) -> Vec<Vec<String>> {
+    let letters: String = (0..size)
+        .map(|c| format!(" {}", char::from(b'a' + c as u8)))
+        .collect();
+    let lines: Vec<&str> = out.lines().collect();
+    let mut found = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        // A board starts with the letters and ends with them.
+        let header = line.ends_with(&letters) && line.trim() == letters.trim();
+        if !header || i + size + 1 >= lines.len() || lines[i + size + 1].trim() != letters.trim() {
+            continue;
+        }
+        let rows = (0..size)
+            .map(|r| {
+                let row = lines[i + 1 + r];
+                let number = (size - r).to_string();
+                assert!(
+                    row.trim_start().starts_with(&number),
+                    "row {number}: {row:?}"
+                );
+                assert!(row.trim_end().ends_with(&number), "row {number}: {row:?}");
+                // The cells stand under the letters, at 3, 5, 7, ...
+                (0..size)
+                    .map(|c| char::from(row.as_bytes()[3 + 2 * c]))
+                    .collect()
+            })
+            .collect();
+        found.push(rows);
     }
-    let o = inarow(&["play", "gomoku", "--move-nodes", "0"], "");
-    assert!(stderr(&o).contains("--move-nodes must be at least 1"));
+    found
+}
+
+/// The points `machine` said it played, in order.
+fn machine_moves(out: &str, machine: &str) -> Vec<String> {
+    let says = format!("{machine} plays ");
+    out.match_indices(&says)
+        .map(|(at, _)| {
+            out[at + says.len()..]
+                .split(|c: char| c.is_whitespace() || c == ':')
+                .next()
+                .unwrap()
+                .to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn play_gomoku_on_another_size_and_rule_in_players_notation() {
+    // 9x9, exact five, against the seeded random player: h8 is column h
+    // (the eighth), row 8 from the bottom; 0,0 is the top left (a9).
+    let script = "h8\nz9\nh8\nh0\nhello\n0,0\nq\n";
+    let o = inarow(
+        &[
+            "play",
+            "gomoku",
+            "--size",
+            "9",
+            "--rule",
+            "exact",
+            "--opponent",
+            "random",
+            "--seed",
+            "3",
+        ],
+        script,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("You play X against random on 9x9, exact."),
+        "{out}"
+    );
+    assert!(
+        out.contains("error: z9 is off the 9x9 board: columns are a to i and rows 1 to 9"),
+        "{out}"
+    );
+    assert!(out.contains("error: h8 is already taken"), "{out}");
+    assert!(out.contains("error: h0 is off the 9x9 board"), "{out}");
+    assert!(out.contains("error: expected a move such as h8"), "{out}");
+    assert!(out.ends_with("bye\n"), "{out}");
+    let drawn = boards(&out, 9);
+    assert_eq!(drawn.len(), 3, "{out}");
+    // The first board is empty; then h8 (x 7, y 1) holds X; then a9 too.
+    assert!(
+        drawn[0].iter().all(|row| row == "........."),
+        "{:?}",
+        drawn[0]
+    );
+    assert_eq!(drawn[1][1].as_bytes()[7], b'X', "{:?}", drawn[1]);
+    assert_eq!(drawn[2][0].as_bytes()[0], b'X', "{:?}", drawn[2]);
+    // Each of random's moves is named and stands where it says.
+    let said = machine_moves(&out, "random");
+    assert_eq!(said.len(), 2, "{out}");
+    for (k, name) in said.iter().enumerate() {
+        let (x, y) = notation::parse_move(name, 9).unwrap().xy(9);
+        assert_eq!(
+            drawn[k + 1][y].as_bytes()[x],
+            b'O',
+            "{name}: {:?}",
+            drawn[k + 1]
+        );
+    }
+}
+
+#[test]
+fn play_gomoku_under_renju_refuses_black_a_forbidden_point_and_says_why() {
+    // f8 g8 then h6 h7: h8 would make two open threes at once. The seeded
+    // random player's stones fall far from them (checked below).
+    let script = "f8\ng8\nh6\nh7\nh8\nq\n";
+    let o = inarow(
+        &[
+            "play",
+            "gomoku",
+            "--rule",
+            "renju",
+            "--opponent",
+            "random",
+            "--seed",
+            "1",
+        ],
+        script,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("You play X against random on 15x15, renju."),
+        "{out}"
+    );
+    let near = [
+        "e8", "f8", "g8", "h8", "i8", "j8", "h5", "h6", "h7", "h9", "h10",
+    ];
+    for name in machine_moves(&out, "random") {
+        assert!(
+            !near.contains(&name.as_str()),
+            "random took {name}: pick another seed"
+        );
+    }
+    assert!(
+        out.contains("error: h8 is forbidden to black under renju (double three)"),
+        "{out}"
+    );
+    // Refused, not played: the last board has no stone on h8.
+    let last = boards(&out, 15).pop().unwrap();
+    assert_eq!(last[7].as_bytes()[7], b'.', "{last:?}");
+    assert!(out.ends_with("bye\n"), "{out}");
+    // Under freestyle the same point is black's to play.
+    let o = inarow(
+        &["play", "gomoku", "--opponent", "random", "--seed", "1"],
+        script,
+    );
+    let out = stdout(&o);
+    assert!(!out.contains("forbidden"), "{out}");
+    assert_eq!(
+        boards(&out, 15).pop().unwrap()[7].as_bytes()[7],
+        b'X',
+        "{out}"
+    );
+}
+
+#[test]
+fn play_refuses_bad_numbers_sizes_and_rules_in_one_line() {
+    for (args, says) in [
+        (
+            &["gomoku", "--size", "4"][..],
+            "--size must be a whole number from 5 to 20, got 4",
+        ),
+        (
+            &["gomoku", "--size", "-3"],
+            "--size must be a whole number from 5 to 20, got -3",
+        ),
+        (
+            &["gomoku", "--size", "21"],
+            "--size must be a whole number from 5 to 20, got 21",
+        ),
+        (
+            &["gomoku", "--rule", "caro"],
+            "invalid value 'caro' for '--rule <RULE>'",
+        ),
+        (&["tictactoe", "--size", "9"], "--size 9 is for gomoku"),
+        (
+            &["tictactoe", "--rule", "renju"],
+            "--rule renju is for gomoku",
+        ),
+        (
+            &["gomoku", "--move-nodes", "0"],
+            "--move-nodes must be a whole number of at least 1, got 0",
+        ),
+        (
+            &["gomoku", "--move-nodes", "-5"],
+            "--move-nodes must be a whole number of at least 1, got -5",
+        ),
+        (
+            &["gomoku", "--iterations", "0"],
+            "--iterations must be a whole number from 1 to",
+        ),
+        (
+            &["gomoku", "--seed", "-1"],
+            "--seed must be a whole number from 0 to",
+        ),
+        // No think is no game, and neither is one that never ends.
+        (
+            &["gomoku", "--move-time", "0"],
+            "--move-time must be a number of seconds above 0 and at most 3600, got 0",
+        ),
+        (
+            &["gomoku", "--move-time", "1e12"],
+            "--move-time must be a number of seconds above 0 and at most 3600, got 1e12",
+        ),
+        (
+            &["gomoku", "--move-time", "NaN"],
+            "--move-time must be a number of seconds above 0 and at most 3600, got NaN",
+        ),
+        (
+            &["gomoku", "--move-time", "-1"],
+            "--move-time must be a number of seconds above 0 and at most 3600, got -1",
+        ),
+    ] {
+        let mut all = vec!["play"];
+        all.extend_from_slice(args);
+        let o = inarow(&all, "h8\n");
+        assert!(!o.status.success(), "{args:?}");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with(&format!("inarow: {says}")),
+            "{args:?}: {err}"
+        );
+        assert!(stdout(&o).is_empty(), "{args:?}");
+    }
 }

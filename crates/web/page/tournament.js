@@ -20,8 +20,7 @@ export function drawTournament(v) {
     `${v.running ? "Running" : "Finished"}: seed ${run.seed}, ${run.played} of ${run.total} games played.` +
     (run.left_out || []).map((l) => ` Left out: ${l.folder} (${l.reason}).`).join("");
   $("tour-status").dataset.running = v.running;
-  $("tour-files").textContent = !run ? "" : run.save_error ? "" :
-    run.saved ? `Written: ${run.saved}.` : run.restored ? `Read back from ${run.restored}: replay its games below.` : "";
+  $("tour-files").textContent = !run ? "" : filesNote(run);
   if (run && run.save_error) showError("tour-error", run.save_error);
   const body = $("tour-standings").querySelector("tbody");
   body.replaceChildren();
@@ -34,13 +33,16 @@ export function drawTournament(v) {
   games.replaceChildren();
   for (const g of run ? run.games : []) {
     const tr = el("tr", { "data-game": g.index });
-    const result = g.winner ? `${g.winner} wins (${g.reason})` : `tie (${g.reason})`;
-    tr.append(el("td", {}, `#${g.index}`), el("td", {}, `${g.black ?? "?"} (black) – ${g.white ?? "?"} (white)`),
-      el("td", {}, result + (g.forfeit ? `: ${g.forfeit}` : "")), el("td", {}, `${g.stones} stones`));
+    tr.append(el("td", {}, `#${g.index}`), el("td", {}, players(g)), el("td", {}, result(g)),
+      el("td", {}, `${g.stones} stones`));
     const td = el("td");
-    const b = el("button", {}, "Replay");
-    b.onclick = () => openReplay(g.index);
-    td.append(b);
+    // A game over before its first stone has nothing to replay: its row
+    // says who forfeited and why.
+    if (g.stones > 0) {
+      const b = el("button", {}, "Replay");
+      b.onclick = () => openReplay(g.index);
+      td.append(b);
+    }
     tr.append(td);
     games.append(tr);
   }
@@ -52,6 +54,28 @@ export function drawTournament(v) {
     box.append(el("div", {}, `#${g.index} ${g.a} vs ${g.b}: ${g.asking} to answer`), miniBoard(g.stones));
     live.append(box);
   }
+}
+
+/** Who played: by colour once the opening gave them out, else who opened. */
+function players(g) {
+  return g.black && g.white ? `${g.black} (black) – ${g.white} (white)` : `${g.a} (opening) – ${g.b}, no colours chosen`;
+}
+
+/** How a game ended; a forfeit names who forfeited and why. */
+function result(g) {
+  if (g.forfeit) return `${g.forfeit_by} forfeits: ${g.forfeit}; ${g.winner} wins`;
+  return g.winner ? `${g.winner} wins (${g.reason})` : `tie (${g.reason})`;
+}
+
+/** Where the run's files go or went, and where they were read back from. */
+function filesNote(run) {
+  if (run.save_error) return "";
+  const w = run.writes;
+  // A numbered name: earlier results are kept, never written over.
+  const kept = w && w.numbered ? " Earlier results are kept: each tournament from the page writes files of its own." : "";
+  if (run.saved) return `Written: ${run.saved}.${kept}`;
+  if (w) return `Results will be written to ${w.results}, SGF records to ${w.sgf}.${kept}`;
+  return run.restored ? `Read back from ${run.restored}: replay its games below.` : "";
 }
 
 async function openReplay(index) {
@@ -70,7 +94,7 @@ function drawReplay() {
   const stones = r.stones.slice(0, tour.step).map((s) => [s.x, s.y, s.colour]);
   const end = tour.step === r.stones.length;
   const win = end && r.reason === "five" ? winningLine(stones) : [];
-  $("tour-replay-title").textContent = `Game #${r.index}: ${r.black ?? "?"} (black) – ${r.white ?? "?"} (white)`;
+  $("tour-replay-title").textContent = `Game #${r.index}: ${players(r)}`;
   const grid = miniBoard(stones, { id: "tour-replay-grid", "data-total": r.stones.length }, win, true);
   grid.classList.add("big");
   $("tour-slider").max = r.stones.length;

@@ -188,13 +188,14 @@ impl Default for Options {
     }
 }
 
-/// The run of the results file of `records`, if there is one; a file that
-/// cannot be read is a warning, not a reason to stop.
+/// The run of the newest results file of `records` (the highest numbered
+/// one a run from the page wrote, else the given one), if there is one; a
+/// file that cannot be read is a warning, not a reason to stop.
 fn past_runs(records: Option<&tournament::Records>) -> tournament::Runs {
     let Some(records) = records else {
         return tournament::Runs::default();
     };
-    match tournament::Runs::restore(&records.results) {
+    match tournament::Runs::restore(&records.latest().results) {
         Ok(runs) => runs.unwrap_or_default(),
         Err(e) => {
             eprintln!("inarow: warning: past tournament not shown: {e}");

@@ -2,8 +2,10 @@
 //! games in progress drawn from the judge's events (stones as they are put
 //! down, the bot asked), and finished games kept whole for replay. The tournament is `inarow-judge`'s; this
 //! module only keeps what viewers see. A finished run writes its results
-//! file and SGF records as `inarow judge` does ([`Records`]), and the last
-//! results file is read back at start so its games replay after a restart.
+//! file and SGF records as `inarow judge` does ([`Records`]), never over an
+//! earlier run's (it takes the next free name, `results-2.json` and
+//! `sgf-2`, and the page says so), and the newest results file is read
+//! back at start so its games replay after a restart.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -36,6 +38,9 @@ pub struct Records {
     pub sgf: PathBuf,
 }
 
+/// The most numbered records a series may hold (`results-2.json` to this).
+const MOST_NUMBERED: u32 = 9999;
+
 impl Records {
     /// Checks before a run that both can be written (one line if not).
     pub fn check(&self) -> Result<(), String> {
@@ -54,6 +59,86 @@ impl Records {
             self.results.display(),
             self.sgf.display()
         ))
+    }
+
+    /// Record `n` of this series (from 2): `results-N.json` beside the
+    /// results file and `sgf-N` beside the SGF folder; 1 is these.
+    pub fn numbered(&self, n: u32) -> Records {
+        if n <= 1 {
+            return self.clone();
+        }
+        let (stem, extension) = split_extension(&self.results);
+        let sgf_name = self.sgf.file_name().unwrap_or_default().to_string_lossy();
+        Records {
+            results: self
+                .results
+                .with_file_name(format!("{stem}-{n}{extension}")),
+            sgf: self.sgf.with_file_name(format!("{sgf_name}-{n}")),
+        }
+    }
+
+    /// Whether an earlier run's files are here: anything at the results
+    /// file's path (a link too), or anything in the SGF folder.
+    pub fn taken(&self) -> bool {
+        self.results.symlink_metadata().is_ok()
+            || std::fs::read_dir(&self.sgf).is_ok_and(|mut entries| entries.next().is_some())
+    }
+
+    /// Where a new run writes: these records when nothing is here yet,
+    /// else the first numbered ones free, so that a run from the page never
+    /// writes over an earlier run's results or SGF records.
+    pub fn unused(&self) -> Result<Records, String> {
+        (1..=MOST_NUMBERED)
+            .map(|n| self.numbered(n))
+            .find(|records| !records.taken())
+            .ok_or_else(|| {
+                format!(
+                    "cannot start a tournament: {} and its {MOST_NUMBERED} numbered files are all taken: move earlier results away",
+                    self.results.display()
+                )
+            })
+    }
+
+    /// The newest results of this series: the highest numbered results file
+    /// there is, else these records.
+    pub fn latest(&self) -> Records {
+        let (stem, extension) = split_extension(&self.results);
+        let folder = match self.results.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        let prefix = format!("{stem}-");
+        let newest = std::fs::read_dir(folder)
+            .into_iter()
+            .flatten()
+            .filter_map(|entry| {
+                let name = entry.ok()?.file_name().into_string().ok()?;
+                let digits = name.strip_prefix(&prefix)?.strip_suffix(&extension)?;
+                // Digits only, as `numbered` writes them: no sign, no zero first.
+                if digits.starts_with('0') || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                    return None;
+                }
+                digits
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| (2..=MOST_NUMBERED).contains(n))
+            })
+            .max();
+        self.numbered(newest.unwrap_or(1))
+    }
+}
+
+/// A file name's stem and its extension with the dot (`results`, `.json`);
+/// no extension for a name without one (or one that only starts with a dot).
+fn split_extension(path: &Path) -> (String, String) {
+    let name = path
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
+    match name.rsplit_once('.') {
+        Some((stem, extension)) if !stem.is_empty() => (stem.to_string(), format!(".{extension}")),
+        _ => (name, String::new()),
     }
 }
 
@@ -95,6 +180,9 @@ struct Run {
     saved: Option<Result<String, String>>,
     /// Read back from this results file at start.
     restored: Option<PathBuf>,
+    /// Where this run writes its results and SGF records, and whether
+    /// that is a numbered name because an earlier run's files are kept.
+    writes: Option<(Records, bool)>,
 }
 
 /// The last tournament started from the page.
@@ -128,8 +216,16 @@ impl Runs {
     }
 
     /// Records a new run over `bots`, with the bots `left_out` (the
-    /// previous run's games are dropped).
-    pub fn start(&mut self, request: Request, bots: &[BotMeta], left_out: &[LeftOut]) {
+    /// previous run's games are dropped), writing its files to `writes`
+    /// (`true` beside it when an earlier run's files made it a numbered
+    /// name).
+    pub fn start(
+        &mut self,
+        request: Request,
+        bots: &[BotMeta],
+        left_out: &[LeftOut],
+        writes: Option<(Records, bool)>,
+    ) {
         self.run = Some(Run {
             request,
             bots: bots.iter().map(|b| b.name.clone()).collect(),
@@ -140,6 +236,7 @@ impl Runs {
             live: BTreeMap::new(),
             saved: None,
             restored: None,
+            writes,
         });
     }
 
@@ -170,6 +267,7 @@ impl Runs {
                 live: BTreeMap::new(),
                 saved: None,
                 restored: Some(path.to_path_buf()),
+                writes: None,
             }),
             notified: None,
         }))
@@ -283,6 +381,9 @@ impl Runs {
                     "winner": g.named(g.winner),
                     "reason": g.reason,
                     "forfeit": g.forfeit.as_ref().map(|f| f.reason()),
+                    // Who forfeited: a game lost before its colours were
+                    // chosen has no black or white to name.
+                    "forfeit_by": g.forfeit.as_ref().map(|f| g.name(f.by)),
                     "stones": g.stones.len(),
                 })
             })
@@ -304,6 +405,13 @@ impl Runs {
                 "saved": run.saved.as_ref().and_then(|s| s.as_ref().ok()),
                 "save_error": run.saved.as_ref().and_then(|s| s.as_ref().err()),
                 "restored": run.restored.as_ref().map(|p| p.display().to_string()),
+                // Where this run's files go; `numbered` when earlier
+                // results are kept and this run takes the next free name.
+                "writes": run.writes.as_ref().map(|(records, numbered)| serde_json::json!({
+                    "results": records.results.display().to_string(),
+                    "sgf": records.sgf.display().to_string(),
+                    "numbered": numbered,
+                })),
             }
         })
     }
@@ -327,6 +435,51 @@ mod tests {
     }
 
     #[test]
+    fn records_are_numbered_beside_the_given_ones_and_the_newest_is_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let given = Records {
+            results: dir.path().join("results.json"),
+            sgf: dir.path().join("sgf"),
+        };
+        assert_eq!(given.numbered(1), given);
+        let third = given.numbered(3);
+        assert_eq!(third.results, dir.path().join("results-3.json"));
+        assert_eq!(third.sgf, dir.path().join("sgf-3"));
+        let bare = Records {
+            results: PathBuf::from("out"),
+            sgf: PathBuf::from(".records"),
+        };
+        assert_eq!(bare.numbered(2).results, PathBuf::from("out-2"));
+        assert_eq!(bare.numbered(2).sgf, PathBuf::from(".records-2"));
+
+        // Nothing here: the given ones, which are also the newest.
+        assert_eq!(given.unused(), Ok(given.clone()));
+        assert_eq!(given.latest(), given);
+        // An empty SGF folder holds no earlier run.
+        std::fs::create_dir_all(&given.sgf).unwrap();
+        assert!(!given.taken());
+        // An earlier run's SGF records alone take the name, as does a
+        // results file alone.
+        std::fs::write(given.sgf.join("game-0000-a-vs-b.sgf"), "(;)").unwrap();
+        assert!(given.taken());
+        assert_eq!(given.unused(), Ok(given.numbered(2)));
+        std::fs::write(given.numbered(2).results, "{}").unwrap();
+        assert_eq!(given.unused(), Ok(given.numbered(3)));
+        // The newest is the highest number written, gaps and strays aside.
+        std::fs::write(given.numbered(7).results, "{}").unwrap();
+        for stray in [
+            "results-07.json",
+            "results-+9.json",
+            "results-x.json",
+            "results-12.txt",
+        ] {
+            std::fs::write(dir.path().join(stray), "{}").unwrap();
+        }
+        assert_eq!(given.latest(), given.numbered(7));
+        assert_eq!(given.unused(), Ok(given.numbered(3)));
+    }
+
+    #[test]
     fn events_draw_the_live_game_until_it_finishes() {
         let mut runs = Runs::default();
         let request = Request {
@@ -334,7 +487,7 @@ mod tests {
             jobs: 1,
             timeout_ms: 1000,
         };
-        runs.start(request, &[bot("alice"), bot("bob")], &[]);
+        runs.start(request, &[bot("alice"), bot("bob")], &[], None);
         assert!(runs.running());
         let names = ["alice", "bob"];
         let fixtures = runs.run.as_ref().unwrap().fixtures.clone();

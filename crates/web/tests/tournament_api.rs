@@ -203,6 +203,150 @@ async fn a_run_writes_results_and_sgf_like_the_judge_and_replays_after_a_restart
     assert_eq!(record, serde_json::to_value(&results.games[1]).unwrap());
 }
 
+/// The names of the entries of `folder`, sorted.
+fn names_in(folder: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
+
+#[tokio::test]
+async fn a_run_never_writes_over_earlier_results_and_says_where_it_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots_dir = dir.path().join("bots");
+    bots(&bots_dir);
+    let out = dir.path().join("out");
+    fs::create_dir_all(&out).unwrap();
+    let records = inarow_web::tournament::Records {
+        results: out.join("results.json"),
+        sgf: out.join("sgf"),
+    };
+    // An earlier tournament's files (here `inarow judge`'s, by hand).
+    fs::write(&records.results, "an earlier tournament").unwrap();
+    fs::create_dir_all(&records.sgf).unwrap();
+    fs::write(records.sgf.join("game-0000-x-vs-y.sgf"), "(;)").unwrap();
+    let t = app_with_records(Preset::Challenge, bots_dir.clone(), Some(records.clone()));
+    let mut seen = Vec::new();
+    for (seed, n) in [(4, 2), (5, 3)] {
+        let (status, v) = t
+            .post(
+                "/api/tournament/start",
+                &format!(r#"{{"seed":{seed},"timeout_ms":5000}}"#),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let results = out.join(format!("results-{n}.json"));
+        let sgf = out.join(format!("sgf-{n}"));
+        // Said from the start, before any file is written.
+        assert_eq!(
+            v["run"]["writes"],
+            serde_json::json!({
+                "results": results.display().to_string(),
+                "sgf": sgf.display().to_string(),
+                "numbered": true,
+            })
+        );
+        let v = finished(&t).await;
+        assert_eq!(
+            v["run"]["saved"],
+            format!(
+                "results in {}, SGF records in {}",
+                results.display(),
+                sgf.display()
+            )
+        );
+        let written: inarow_judge::Results =
+            serde_json::from_str(&fs::read_to_string(&results).unwrap()).unwrap();
+        assert_eq!(written.seed, seed);
+        assert_eq!(names_in(&sgf).len(), 2);
+        seen.push(v);
+    }
+    // The earlier files are as they were.
+    assert_eq!(
+        fs::read_to_string(&records.results).unwrap(),
+        "an earlier tournament"
+    );
+    assert_eq!(names_in(&records.sgf), ["game-0000-x-vs-y.sgf"]);
+    assert_eq!(
+        names_in(&out),
+        [
+            "results-2.json",
+            "results-3.json",
+            "results.json",
+            "sgf",
+            "sgf-2",
+            "sgf-3"
+        ]
+    );
+    // A restarted server reads back the newest.
+    let t = app_with_records(Preset::Challenge, bots_dir.clone(), Some(records.clone()));
+    let (_, again) = t.call("GET", "/api/tournament", None).await;
+    let newest = out.join("results-3.json");
+    assert_eq!(again["run"]["restored"], newest.display().to_string());
+    assert_eq!(again["run"]["seed"], "5");
+    assert_eq!(again["run"]["games"], seen[1]["run"]["games"]);
+
+    // With no earlier files, the given names, not numbered.
+    let fresh = inarow_web::tournament::Records {
+        results: dir.path().join("fresh.json"),
+        sgf: dir.path().join("fresh-sgf"),
+    };
+    let t = app_with_records(Preset::Challenge, bots_dir, Some(fresh.clone()));
+    let (status, v) = t
+        .post("/api/tournament/start", r#"{"seed":6,"timeout_ms":5000}"#)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["run"]["writes"]["numbered"], false);
+    assert_eq!(
+        v["run"]["writes"]["results"],
+        fresh.results.display().to_string()
+    );
+    finished(&t).await;
+    assert!(fresh.results.exists());
+}
+
+/// A game lost before its first stone names who forfeited and why: it has
+/// no colours for the page to show and no stone to replay.
+#[tokio::test]
+async fn a_game_forfeited_before_any_stone_names_who_and_why() {
+    let dir = tempfile::tempdir().unwrap();
+    bots(dir.path());
+    // A bot that leaves at once, before its first answer.
+    fs::remove_dir_all(dir.path().join("bob")).unwrap();
+    let mute = dir.path().join("mute");
+    fs::create_dir_all(&mute).unwrap();
+    fs::write(mute.join("bot.py"), "import sys\nsys.exit(0)\n").unwrap();
+    fs::write(mute.join("meta"), "mute\npython3\nbot.py\n0\n").unwrap();
+    let t = app_with_bots(Preset::Challenge, dir.path().to_path_buf());
+    let (status, v) = t
+        .post("/api/tournament/start", r#"{"seed":2,"timeout_ms":5000}"#)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let v = finished(&t).await;
+    let games = v["run"]["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2, "{v}");
+    for game in games {
+        assert_eq!(game["forfeit_by"], "mute", "{game}");
+        assert_eq!(game["winner"], "alice", "{game}");
+        assert!(
+            game["forfeit"]
+                .as_str()
+                .unwrap()
+                .starts_with("EOF: closed its output"),
+            "{game}"
+        );
+        if game["stones"] == 0 {
+            // Forfeited in the opening: no colours yet.
+            assert!(game["black"].is_null() && game["white"].is_null(), "{game}");
+        }
+    }
+    // mute opens one game itself: it leaves before its first stone.
+    assert!(games.iter().any(|g| g["stones"] == 0), "{v}");
+}
+
 #[tokio::test]
 async fn a_bad_bot_is_left_out_and_the_others_play() {
     let dir = tempfile::tempdir().unwrap();

@@ -3,6 +3,9 @@
 
 use clap::Parser;
 
+#[path = "../numbers.rs"]
+#[allow(dead_code)] // The brain reads a seed; the other parsers are `inarow`'s.
+mod numbers;
 #[path = "../pbrain.rs"]
 mod pbrain;
 
@@ -16,7 +19,10 @@ struct Cli {
 }
 
 fn main() {
-    if let Err(err) = pbrain::run(Cli::parse().args) {
+    // Help as clap prints it; a mistake in one line.
+    let cli: Cli = numbers::parse_from(std::env::args_os())
+        .unwrap_or_else(|e| numbers::exit_on(e, "pbrain-inarow"));
+    if let Err(err) = pbrain::run(cli.args) {
         eprintln!("pbrain-inarow: {err:#}");
         std::process::exit(1);
     }

@@ -32,10 +32,10 @@ pub struct Args {
     #[arg(long, value_enum)]
     opponent: Opponent,
     /// Number of games to play.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::numbers::whole::<u64>(1))]
     games: u64,
     /// Games per row of the table and point of the curve [default: games / 20].
-    #[arg(long)]
+    #[arg(long, value_parser = crate::numbers::whole::<u64>(1))]
     block: Option<u64>,
     /// Write the learning curve (one row per block) to this CSV file.
     #[arg(long, value_name = "FILE")]
@@ -45,7 +45,7 @@ pub struct Args {
     chart: Option<PathBuf>,
     /// Save the state file every N games as well as at the end, so a run
     /// that is killed loses at most N games.
-    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 1_000_000, value_parser = crate::numbers::whole::<u64>(1))]
     save_every: u64,
     #[command(flatten)]
     machine: MachineArgs,
@@ -53,16 +53,8 @@ pub struct Args {
 
 /// Runs `inarow menace train`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    if args.games == 0 {
-        bail!("--games must be at least 1");
-    }
+    // --games, --block and --save-every are at least 1 (their parsers).
     let block = args.block.unwrap_or(args.games.div_ceil(20));
-    if block == 0 {
-        bail!("--block must be at least 1");
-    }
-    if args.save_every == 0 {
-        bail!("--save-every must be at least 1");
-    }
     if let Some(path) = &args.chart {
         let svg = path
             .extension()

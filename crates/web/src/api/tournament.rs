@@ -62,9 +62,17 @@ pub(super) async fn start(State(shared): State<Arc<Shared>>, Body(body): Body<St
         jobs,
         timeout_ms,
     };
-    if let Some(records) = shared.records() {
-        records.check().map_err(ApiError::conflict)?;
-    }
+    // A run never writes over an earlier run's files: it takes the next
+    // free name (results-2.json, sgf-2, ...), and the page says which.
+    let writes = match shared.records() {
+        Some(given) => {
+            let chosen = given.unused().map_err(ApiError::conflict)?;
+            chosen.check().map_err(ApiError::conflict)?;
+            let numbered = chosen != *given;
+            Some((chosen, numbered))
+        }
+        None => None,
+    };
     // Who plays is the judge's to decide, as for `inarow judge`: a bad bot
     // (a meta file refused, a name taken twice, a bot its sandbox cannot
     // contain) is left out and the others play; a sandbox that contains
@@ -83,7 +91,7 @@ pub(super) async fn start(State(shared): State<Arc<Shared>>, Body(body): Body<St
     };
     let Field { bots, left_out, .. } =
         field.map_err(|e| ApiError::conflict(format!("cannot start a tournament: {e}")))?;
-    let (players, left) = (bots.clone(), left_out.clone());
+    let (players, left, chosen) = (bots.clone(), left_out.clone(), writes.clone());
     TOURNAMENT.act(
         &shared,
         |runs| {
@@ -92,7 +100,7 @@ pub(super) async fn start(State(shared): State<Arc<Shared>>, Body(body): Body<St
                     "a tournament is already running: wait for it to end",
                 ));
             }
-            runs.start(request, &players, &left);
+            runs.start(request, &players, &left, chosen);
             Ok(())
         },
         move |shared, ()| {
@@ -104,10 +112,16 @@ pub(super) async fn start(State(shared): State<Arc<Shared>>, Body(body): Body<St
                         shared.notify(TOURNAMENT.topic);
                     }
                 });
-                // The files first, as `inarow judge` does, then the end.
-                let saved = shared
-                    .records()
-                    .map(|records| records.write(&Results::new(&bots, &config, games)));
+                // The files first, as `inarow judge` does, then the end;
+                // never over files another run wrote there meanwhile.
+                let saved = writes.map(|(chosen, _)| {
+                    let free = if chosen.taken() {
+                        chosen.unused()
+                    } else {
+                        Ok(chosen)
+                    };
+                    free.and_then(|records| records.write(&Results::new(&bots, &config, games)))
+                });
                 let mut runs = TOURNAMENT.lock(&shared);
                 if let Some(saved) = saved {
                     runs.saved(saved);
