@@ -1,16 +1,18 @@
 //! The gomoku routes: a game against the engine through the Swap2 opening.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Json;
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
+use inarow_core::Game as _;
 use serde::Deserialize;
 
 use super::{ApiError, Body, Part, Reply};
 use crate::gomoku::{self, Answer, Game, Job, Refused};
-use crate::{Shared, Topic};
+use crate::{Shared, Topic, live};
 
 /// The gomoku table of the page.
 const GOMOKU: Part<Game> = Part {
@@ -45,7 +47,8 @@ fn act(
 }
 
 /// Runs the engine's jobs on a thread of their own, one after another,
-/// applying each to the table if its game is still on.
+/// applying each to the table if its game is still on; their thinking goes
+/// live to every viewer.
 fn think(shared: &Arc<Shared>, job: Option<Job>) {
     let Some(job) = job else {
         return;
@@ -54,7 +57,16 @@ fn think(shared: &Arc<Shared>, job: Option<Job>) {
     std::thread::spawn(move || {
         let mut next = Some(job);
         while let Some(job) = next {
-            let done = gomoku::work(&mut shared.engine.lock().expect("engine lock"), &job);
+            let mut engine = shared.engine.lock().expect("engine lock");
+            // Every viewer sees the game, and so its engine's thinking.
+            let about = serde_json::json!({"for": "game", "game_id": job.game_id});
+            let watcher = live::watcher(job.board.cols(), about, None, shared.thinking().clone());
+            engine
+                .searcher_mut()
+                .set_watcher(Some(watcher), live::REPORT_EVERY);
+            let done = gomoku::work(&mut engine, &job);
+            engine.searcher_mut().set_watcher(None, Duration::MAX);
+            drop(engine);
             next = GOMOKU.lock(&shared).done(job.game_id, done);
             shared.notify(GOMOKU.topic);
         }
