@@ -84,10 +84,22 @@ enum Opener {
     Engine,
 }
 
+/// How a game begins.
+#[derive(Deserialize, Default, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+enum Start {
+    /// The Swap2 opening (the default).
+    #[default]
+    Swap2,
+    /// No opening: black first in the centre, or from stones set up.
+    Free,
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct NewGomoku {
-    opener: Opener,
+    /// Swap2 only: who places the opening stones.
+    opener: Option<Opener>,
     time_ms: u64,
     /// Freestyle (the default) or exact five.
     #[serde(default)]
@@ -95,7 +107,19 @@ pub(super) struct NewGomoku {
     /// The board's side, 5 to 20 (15).
     #[serde(default = "fifteen")]
     size: usize,
+    /// `swap2` (the default) or `free`.
+    #[serde(default)]
+    start: Start,
+    /// Free start only: the person's colour (black).
+    colour: Option<Colour>,
+    /// Free start only: the stones set up, as [x, y], black first and
+    /// alternating (none: the empty board).
+    stones: Option<Vec<[usize; 2]>>,
 }
+
+/// Most stones a free start may be set up with: every point of the
+/// largest board.
+const MAX_SETUP: usize = 400;
 
 fn fifteen() -> usize {
     gomoku::SIZE
@@ -105,14 +129,49 @@ pub(super) async fn new_game(
     State(shared): State<Arc<Shared>>,
     Body(body): Body<NewGomoku>,
 ) -> Reply {
-    act(&shared, |table| {
-        table.new_game(
-            matches!(body.opener, Opener::You),
-            body.time_ms,
-            body.rule,
-            body.size,
-        )
-    })
+    let (rule, size, time_ms) = (body.rule, body.size, body.time_ms);
+    match body.start {
+        Start::Swap2 => {
+            if body.colour.is_some() || body.stones.is_some() {
+                return Err(ApiError::bad(
+                    "colour and stones are for a free start (start: free); a Swap2 game settles colours in its opening",
+                ));
+            }
+            let Some(opener) = body.opener else {
+                return Err(ApiError::bad("a Swap2 game needs an opener: you or engine"));
+            };
+            let person_opens = matches!(opener, Opener::You);
+            act(&shared, |table| {
+                table.new_game(person_opens, time_ms, rule, size)
+            })
+        }
+        Start::Free => {
+            if body.opener.is_some() {
+                return Err(ApiError::bad(
+                    "a free start has no opener: choose your colour (colour: black or white)",
+                ));
+            }
+            let stones: Vec<(usize, usize)> = body
+                .stones
+                .unwrap_or_default()
+                .iter()
+                .map(|&[x, y]| (x, y))
+                .collect();
+            if stones.len() > MAX_SETUP {
+                return Err(ApiError::bad(format!(
+                    "{} stones set up: at most {MAX_SETUP}",
+                    stones.len()
+                )));
+            }
+            let person = match body.colour.unwrap_or(Colour::Black) {
+                Colour::Black => inarow_core::Player::X,
+                Colour::White => inarow_core::Player::O,
+            };
+            act(&shared, |table| {
+                table.new_free(person, &stones, time_ms, rule, size)
+            })
+        }
+    }
 }
 
 #[derive(Deserialize)]
