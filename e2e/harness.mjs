@@ -49,8 +49,13 @@ const tests = [];
 /** Registers a test: `fn(page, browser)` throws to fail. */
 export const test = (name, fn) => tests.push({ name, fn });
 
-/** Runs every registered test; exits non-zero if one failed. */
+/**
+ * Runs every registered test, or with INAROW_E2E_ONLY set only those whose
+ * name contains it (to iterate on a few); exits non-zero if one failed.
+ */
 export async function run() {
+  const only = process.env.INAROW_E2E_ONLY;
+  const chosen = only ? tests.filter((t) => t.name.includes(only)) : tests;
   const profile = mkdtempSync(join(tmpdir(), "inarow-e2e-"));
   // A persistent context is how Playwright takes a fresh, empty --user-data-dir.
   const browser = await chromium.launchPersistentContext(profile, {
@@ -64,7 +69,7 @@ export async function run() {
   });
   let passed = 0, failed = 0;
   try {
-    for (const { name, fn } of tests) {
+    for (const { name, fn } of chosen) {
       const page = await browser.newPage();
       page.setDefaultTimeout(20000);
       try {

@@ -1,6 +1,9 @@
 // Live updates: the server names the part that changed (GET /api/events,
-// `menace`, `gomoku`, `tournament` or `all`) and the page fetches it again.
+// `menace`, `gomoku`, `tournament` or `all`) and the page fetches it again;
+// it also greets the page with a client id and streams the engine's
+// thinking (thinking.js).
 import { $, api } from "./common.js";
+import { heard, hello } from "./thinking.js";
 import { drawMenace } from "./menace.js";
 import { drawGomoku } from "./gomoku.js";
 import { drawTournament } from "./tournament.js";
@@ -35,7 +38,11 @@ function connect() {
     refresh("all");
   });
   es.addEventListener("update", (e) => refresh(e.data));
+  es.addEventListener("hello", (e) => hello(e.data));
+  es.addEventListener("thinking", (e) => heard(e.data));
   es.addEventListener("error", () => {
+    // A new stream is a new client id: the old one names nothing.
+    hello(null);
     $("live").textContent = "reconnecting…";
     if (es.readyState === EventSource.CLOSED) {
       if (!polling) polling = setInterval(() => refresh("all"), 3000);

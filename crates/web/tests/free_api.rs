@@ -120,8 +120,12 @@ async fn a_position_set_up_is_played_on_and_taken_back_to() {
         (&json!("play"), &json!("white"), &json!(3))
     );
     assert_eq!(v["rule"], "exact");
-    let colours: Vec<String> = stones_of(&v).into_iter().map(|s| s.2).collect();
-    assert_eq!(colours, ["B", "W", "B"]);
+    let colours: Vec<(String, String)> = stones_of(&v).into_iter().map(|s| (s.2, s.3)).collect();
+    assert_eq!(
+        colours,
+        [("B", "setup"), ("W", "setup"), ("B", "setup")]
+            .map(|(c, b)| (c.to_string(), b.to_string()))
+    );
     assert_eq!(v["can_take_back"], false);
     let (status, v) = t.post("/api/gomoku/takeback", "{}").await;
     assert_eq!(status, StatusCode::CONFLICT, "{v}");

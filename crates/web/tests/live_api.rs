@@ -56,7 +56,11 @@ async fn the_engines_thinking_in_a_game_reaches_every_viewer_as_it_grows() {
         assert_eq!(status, StatusCode::OK, "{v}");
     }
     for viewer in &mut viewers {
-        let seen = reports(viewer, 4, |r| r["for"] == "game" && r["game_id"] == game_id).await;
+        // The engine searches its answer to the opening: the stage says so.
+        let seen = reports(viewer, 4, |r| {
+            r["for"] == "game" && r["game_id"] == game_id && r["stage"] == "answer"
+        })
+        .await;
         let (first, last) = (&seen[0], &seen[seen.len() - 1]);
         assert!(last["nodes"].as_u64() > first["nodes"].as_u64(), "{seen:?}");
         assert!(

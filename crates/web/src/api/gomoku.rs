@@ -8,6 +8,7 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use inarow_core::Game as _;
+use inarow_core::swap2::Phase;
 use serde::Deserialize;
 
 use super::{ApiError, Body, Part, Reply};
@@ -58,8 +59,16 @@ fn think(shared: &Arc<Shared>, job: Option<Job>) {
         let mut next = Some(job);
         while let Some(job) = next {
             let mut engine = shared.engine.lock().expect("engine lock");
-            // Every viewer sees the game, and so its engine's thinking.
-            let about = serde_json::json!({"for": "game", "game_id": job.game_id});
+            // Every viewer sees the game, and so its engine's thinking; the
+            // stage says what for (only in play is the score the engine's
+            // own, for the move it will make).
+            let stage = match job.phase {
+                Phase::Open => "open",
+                Phase::Answer => "answer",
+                Phase::Colour => "colour",
+                Phase::Play | Phase::Over => "play",
+            };
+            let about = serde_json::json!({"for": "game", "game_id": job.game_id, "stage": stage});
             let watcher = live::watcher(job.board.cols(), about, None, shared.thinking().clone());
             engine
                 .searcher_mut()

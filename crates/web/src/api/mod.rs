@@ -51,7 +51,7 @@ const PAGE: &str = concat!(
 /// The page's script modules (`GET /page/NAME`), each a file of
 /// `crates/web/page/` embedded as it is: browsers run them without a build
 /// step.
-const SCRIPTS: [(&str, &str); 11] = [
+const SCRIPTS: [(&str, &str); 12] = [
     ("main.js", include_str!("../../page/main.js")),
     ("common.js", include_str!("../../page/common.js")),
     ("board.js", include_str!("../../page/board.js")),
@@ -63,6 +63,7 @@ const SCRIPTS: [(&str, &str); 11] = [
     ("analysis.js", include_str!("../../page/analysis.js")),
     ("tournament.js", include_str!("../../page/tournament.js")),
     ("live.js", include_str!("../../page/live.js")),
+    ("thinking.js", include_str!("../../page/thinking.js")),
 ];
 
 /// A JSON body whose rejections read as one-line API errors.

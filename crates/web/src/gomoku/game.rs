@@ -621,10 +621,14 @@ impl Game {
             .iter()
             .flat_map(|s| s.stones())
             .zip(&by)
-            .map(|(&(p, colour), &role)| {
+            .enumerate()
+            .map(|(n, (&(p, colour), &role))| {
                 let (x, y) = p.xy(self.size);
                 let c = if colour == Player::X { "B" } else { "W" };
-                let by = if role == self.person() {
+                // A free start's stones set up were nobody's move.
+                let by = if n < self.setup.len() {
+                    "setup"
+                } else if role == self.person() {
                     "you"
                 } else {
                     "engine"
