@@ -51,11 +51,13 @@ export const test = (name, fn) => tests.push({ name, fn });
 
 /**
  * Runs every registered test, or with INAROW_E2E_ONLY set only those whose
- * name contains it (to iterate on a few); exits non-zero if one failed.
+ * name contains it or one of its `|`-separated parts (to iterate on a
+ * few); exits non-zero if one failed.
  */
 export async function run() {
   const only = process.env.INAROW_E2E_ONLY;
-  const chosen = only ? tests.filter((t) => t.name.includes(only)) : tests;
+  const parts = only ? only.split("|") : [];
+  const chosen = only ? tests.filter((t) => parts.some((p) => t.name.includes(p))) : tests;
   const profile = mkdtempSync(join(tmpdir(), "inarow-e2e-"));
   // A persistent context is how Playwright takes a fresh, empty --user-data-dir.
   const browser = await chromium.launchPersistentContext(profile, {

@@ -3,7 +3,7 @@
 # free loopback port with a temporary state file, drives Debian's chromium
 # with playwright-core (scripts/install-browser.sh installs both), and
 # always stops the server. Prints `N passed, N failed`; non-zero on failure.
-# INAROW_E2E_ONLY=TEXT runs only the tests whose name contains TEXT.
+# INAROW_E2E_ONLY='TEXT|TEXT' runs only the tests whose name contains a TEXT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -117,25 +117,49 @@ struct Waiting {
     go: oneshot::Sender<Result<Place, Refusal>>,
 }
 
-/// A place to run: the searcher, and the flags that stop the run.
+/// A place to run: the searcher, and the flags that stop the run. Dropped,
+/// wherever that happens (the run over, or its request gone before it
+/// began: a place handed to a request that left with it still on its
+/// way), it frees the place for the next request.
 pub struct Place {
     number: u64,
-    /// The searcher to run on; hand it back with [`Analyses::finish`].
-    pub kept: Kept,
+    kept: Option<Kept>,
+    analyses: Arc<Analyses>,
     /// Set to stop the run (its client replaced or left it).
     pub stop: Arc<AtomicBool>,
     replaced: Arc<AtomicBool>,
 }
 
 impl Place {
-    /// The run's number, for [`Analyses::lost`].
-    pub fn number(&self) -> u64 {
-        self.number
+    /// The searcher to run on.
+    pub fn kept(&mut self) -> &mut Kept {
+        self.kept
+            .as_mut()
+            .expect("a place holds its searcher until dropped")
     }
 
     /// Whether the run was stopped because its client asked for another.
     pub fn replaced(&self) -> bool {
         self.replaced.load(Ordering::SeqCst)
+    }
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        let Some(kept) = self.kept.take() else {
+            return;
+        };
+        let mut state = self.analyses.lock();
+        state.running.retain(|r| r.number != self.number);
+        // A search that panicked may have left its searcher half way: the
+        // next request gets a new one.
+        let kept = if std::thread::panicking() {
+            state.made -= 1;
+            None
+        } else {
+            Some(kept)
+        };
+        self.analyses.hand_on(&mut state, kept);
     }
 }
 
@@ -246,7 +270,7 @@ impl Analyses {
 
     /// Makes request `number` a running one, on the searcher `client` used
     /// last if it is free, else any free one, else a new one.
-    fn start(&self, state: &mut State, number: u64, client: Client) -> Place {
+    fn start(self: &Arc<Self>, state: &mut State, number: u64, client: Client) -> Place {
         let own = state
             .idle
             .iter()
@@ -258,7 +282,13 @@ impl Analyses {
         self.running(state, number, client, kept)
     }
 
-    fn running(&self, state: &mut State, number: u64, client: Client, mut kept: Kept) -> Place {
+    fn running(
+        self: &Arc<Self>,
+        state: &mut State,
+        number: u64,
+        client: Client,
+        mut kept: Kept,
+    ) -> Place {
         let stop = Arc::new(AtomicBool::new(false));
         let replaced = Arc::new(AtomicBool::new(false));
         kept.client = Some(client.clone());
@@ -270,32 +300,16 @@ impl Analyses {
         });
         Place {
             number,
-            kept,
+            kept: Some(kept),
+            analyses: self.clone(),
             stop,
             replaced,
         }
     }
 
-    /// The run of `place` is over: its searcher goes to the first request
-    /// waiting, or is kept for the next.
-    pub fn finish(&self, place: Place) {
-        let mut state = self.lock();
-        state.running.retain(|r| r.number != place.number);
-        self.hand_on(&mut state, Some(place.kept));
-    }
-
-    /// Run `number` ended without its searcher (a panic in the search):
-    /// the searcher is made anew for whoever waits.
-    pub fn lost(&self, number: u64) {
-        let mut state = self.lock();
-        state.running.retain(|r| r.number != number);
-        state.made -= 1;
-        self.hand_on(&mut state, None);
-    }
-
     /// A place came free with `kept` (none: its searcher is to be made):
     /// the first request waiting that is still there takes it.
-    fn hand_on(&self, state: &mut State, mut kept: Option<Kept>) {
+    fn hand_on(self: &Arc<Self>, state: &mut State, mut kept: Option<Kept>) {
         while let Some(next) = state.waiting.pop_front() {
             let searcher = kept.take().unwrap_or_else(|| self.fresh(state));
             let place = self.running(state, next.number, next.client, searcher);
@@ -303,9 +317,10 @@ impl Analyses {
                 Ok(()) => return,
                 // Its request went away meanwhile: the next one, then.
                 Err(back) => {
-                    let place = back.expect("sent a place");
+                    let mut place = back.expect("sent a place");
                     state.running.retain(|r| r.number != next.number);
-                    kept = Some(place.kept);
+                    // Taken out, the place's drop does nothing (the lock is held).
+                    kept = place.kept.take();
                 }
             }
         }
@@ -373,10 +388,10 @@ mod tests {
         assert!(!refused.to_string().contains('\n'));
         assert_eq!(a.load(), (2, 1));
         // The first ends: the third gets its searcher.
-        a.finish(run(first));
+        drop(run(first));
         let place = third.try_recv().unwrap().unwrap();
         assert_eq!(a.load(), (2, 0));
-        a.finish(place);
+        drop(place);
         assert_eq!(a.load(), (1, 0));
         assert_eq!(a.lock().made, 2);
     }
@@ -400,13 +415,13 @@ mod tests {
         let (_t4, _other) = a.enter(Some("other".into())).unwrap();
         assert_eq!(a.load(), (1, 2));
         drop(t2);
-        a.finish(first);
+        drop(first);
         let Admitted::Wait(mut third) = third else {
             panic!("the third runs");
         };
         let place = third.try_recv().unwrap().unwrap();
         assert!(!place.replaced());
-        a.finish(place);
+        drop(place);
     }
 
     #[test]
@@ -426,22 +441,36 @@ mod tests {
         // The third is going (its answer dropped, its ticket not yet): the
         // place goes on to the fourth.
         drop(third);
-        a.finish(first);
+        drop(first);
         let Admitted::Wait(mut fourth) = fourth else {
             panic!("the fourth runs");
         };
         let place = fourth.try_recv().unwrap().unwrap();
         assert_eq!(a.load(), (1, 0));
-        a.finish(place);
+        drop(place);
         assert_eq!(a.load(), (0, 0));
-        // A run lost to a panic frees its place for the next.
+        // A place handed to a request that leaves before taking it (the
+        // place still on its way) is freed with the request's answer.
         let (_t5, fifth) = a.enter(None).unwrap();
         let (_t6, sixth) = a.enter(None).unwrap();
-        a.lost(run(fifth).number());
-        let Admitted::Wait(mut sixth) = sixth else {
-            panic!("the sixth runs");
+        drop(run(fifth));
+        assert_eq!(a.load(), (1, 0));
+        drop(sixth);
+        assert_eq!(a.load(), (0, 0));
+        // A run lost to a panic frees its place for the next, on a new searcher.
+        let (_t7, seventh) = a.enter(None).unwrap();
+        let (_t8, eighth) = a.enter(None).unwrap();
+        let seventh = run(seventh);
+        let panicked = std::thread::spawn(move || {
+            let _place = seventh;
+            panic!("a search panics (on purpose: the test's)");
+        })
+        .join();
+        assert!(panicked.is_err());
+        let Admitted::Wait(mut eighth) = eighth else {
+            panic!("the eighth runs");
         };
-        assert!(sixth.try_recv().unwrap().is_ok());
+        assert!(eighth.try_recv().unwrap().is_ok());
         assert_eq!(a.lock().made, 1);
     }
 }

@@ -18,7 +18,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{ApiError, Body};
-use crate::analyses::{Admitted, Analyses, Place, Refusal};
+use crate::analyses::{Admitted, Refusal};
 use crate::error::busy;
 use crate::gomoku::{self, Decided};
 use crate::{Shared, live};
@@ -58,22 +58,6 @@ fn one() -> usize {
 }
 fn half_second() -> u64 {
     500
-}
-
-/// The place of an analysis while it runs: handed back when the search
-/// ends, and given up as lost if the search panics.
-struct Run {
-    place: Option<Place>,
-    analyses: Arc<Analyses>,
-}
-
-impl Drop for Run {
-    fn drop(&mut self) {
-        // Only when the search panicked: the searcher is lost with it.
-        if let Some(place) = self.place.take() {
-            self.analyses.lost(place.number());
-        }
-    }
 }
 
 pub(super) async fn analyse(
@@ -119,15 +103,13 @@ pub(super) async fn analyse(
         },
     };
     let (lines, ms, size, tag) = (body.lines, body.ms, body.size, body.tag);
-    let mut run = Run {
-        place: Some(place),
-        analyses: shared.analyses.clone(),
-    };
     let thinking = shared.thinking().clone();
+    // The place goes with the search: dropped when it ends (or panics), it
+    // frees itself for the next request.
     let done = tokio::task::spawn_blocking(move || {
-        let place = run.place.as_mut().expect("a place to run in");
+        let mut place = place;
         let stop = place.stop.clone();
-        let searcher = place.kept.searcher_for(size, rule);
+        let searcher = place.kept().searcher_for(size, rule);
         searcher.set_stop(Some(stop));
         if let Some(to) = client {
             let about = json!({"for": "analysis", "tag": tag});
@@ -144,10 +126,7 @@ pub(super) async fn analyse(
         let elapsed = start.elapsed();
         searcher.set_stop(None);
         searcher.set_watcher(None, Duration::MAX);
-        let place = run.place.take().expect("a place to run in");
-        let replaced = place.replaced();
-        run.analyses.finish(place);
-        (found, elapsed, replaced)
+        (found, elapsed, place.replaced())
     })
     .await
     .map_err(|e| ApiError::conflict(format!("the analysis failed: {e}")))?;
