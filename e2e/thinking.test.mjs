@@ -29,6 +29,20 @@ async function rising(page, key, n) {
   }, [key, n], { timeout: 30000 });
 }
 
+/** Waits for `fn` as page.waitForFunction does; a timeout names where the game stood. */
+async function waitGame(page, fn, arg = null, timeout = 30000) {
+  try {
+    await page.waitForFunction(fn, arg, { timeout });
+  } catch (e) {
+    const stood = await page.evaluate(async () => {
+      const g = await (await fetch("/api/gomoku")).json();
+      return JSON.stringify({ phase: g.phase, note: g.note, stones: g.stones.length, start: g.start,
+        shown: document.querySelector("#gomoku-note").textContent, error: document.querySelector("#gomoku-error").textContent });
+    });
+    throw new Error(`${e.message.split("\n")[0]}; the game: ${stood}`);
+  }
+}
+
 async function openGomoku(page, look = LOOKS[0]) {
   await lookAs(page, look);
   await page.goto(url);
@@ -125,25 +139,25 @@ test("free start: black first in the centre, either colour, and a position from 
   await page.selectOption("#gomoku-size", "15");
   await page.selectOption("#gomoku-time", "100");
   await page.click("#gomoku-new");
-  await page.waitForFunction(() => document.querySelector("#gomoku-note").dataset.phase === "play" &&
+  await waitGame(page, () => document.querySelector("#gomoku-note").dataset.phase === "play" &&
     /centre/.test(document.querySelector("#gomoku-note").textContent));
   assert(!await page.$eval("#gomoku-free", (e) => e.hidden) && await page.$eval("#gomoku-swap2", (e) => e.hidden), "the start's text");
   // Anywhere but the centre is refused in one line.
   await page.click(at("gomoku-board", 2, 2));
-  await page.waitForFunction(() => /^black's first stone goes in the centre/.test(document.querySelector("#gomoku-error").textContent));
+  await waitGame(page, () => /^black's first stone goes in the centre/.test(document.querySelector("#gomoku-error").textContent));
   await page.click(at("gomoku-board", 7, 7));
-  await page.waitForFunction(() => document.querySelector("#gomoku-note").dataset.phase === "play" &&
-    [...document.querySelectorAll("#gomoku-board button")].filter((b) => b.dataset.stone).length === 2, null, { timeout: 30000 });
+  await waitGame(page, () => document.querySelector("#gomoku-note").dataset.phase === "play" &&
+    [...document.querySelectorAll("#gomoku-board button")].filter((b) => b.dataset.stone).length === 2, null, 30000);
   // Playing white, the engine's black stone is in the centre at once.
   await page.selectOption("#gomoku-you", "white");
   await page.click("#gomoku-new");
-  await page.waitForFunction(() => /opened in the centre/.test(document.querySelector("#gomoku-note").textContent));
+  await waitGame(page, () => /opened in the centre/.test(document.querySelector("#gomoku-note").textContent));
   assert((await stonesOf(page, "gomoku-board")).join(" ") === "7,7,B", `engine's opening: ${await stonesOf(page, "gomoku-board")}`);
 
   // A renju position set up on the analysis board, played on as black:
   // black's double three at (7,7) is crossed and refused.
   await page.click("#mode-analysis");
-  await page.waitForFunction(() => document.querySelectorAll("#an-board button").length > 0);
+  await waitGame(page, () => document.querySelectorAll("#an-board button").length > 0);
   await page.selectOption("#an-size", "15");
   if ((await stonesOf(page, "an-board")).length) await page.click("#an-clear");
   await page.selectOption("#an-rule", "renju");
@@ -151,7 +165,7 @@ test("free start: black first in the centre, either colour, and a position from 
   for (const [x, y] of [[7, 5], [0, 0], [7, 6], [0, 2], [5, 7], [0, 4], [6, 7], [0, 6]]) await page.click(at("an-board", x, y));
   await page.selectOption("#an-play-colour", "to-move");
   await page.click("#an-play");
-  await page.waitForFunction(() => !document.querySelector("#gomoku-play").hidden &&
+  await waitGame(page, () => !document.querySelector("#gomoku-play").hidden &&
     document.querySelector("#gomoku-note").dataset.phase === "play" &&
     [...document.querySelectorAll("#gomoku-board button")].filter((b) => b.dataset.stone).length === 8);
   const state = await page.evaluate(async () => (await fetch("/api/gomoku")).json());
@@ -161,7 +175,7 @@ test("free start: black first in the centre, either colour, and a position from 
   assert(shown === "black renju free", `the game's choices shown: ${shown}`);
   assert(/set up/.test(await page.$eval('#gomoku-moves li[data-n="1"]', (l) => l.textContent)), "set-up stones not marked so");
   await page.click(at("gomoku-board", 7, 7));
-  await page.waitForFunction(() => /^forbidden to black under renju: double three/.test(document.querySelector("#gomoku-error").textContent));
+  await waitGame(page, () => /^forbidden to black under renju: double three/.test(document.querySelector("#gomoku-error").textContent));
   assert((await stonesOf(page, "gomoku-board")).length === 8, "the forbidden stone stands");
   await shot(page, "free-start-renju-1400-light");
   await page.click("#gomoku-resign");

@@ -18,12 +18,14 @@ let timer = null;
 function refresh(topic) {
   for (const t of topic === "all" ? Object.keys(loaders) : [topic]) if (loaders[t]) pending.add(t);
   // Fetch at most five times a second however fast updates come.
-  if (!timer) timer = setTimeout(async () => {
-    const topics = [...pending];
-    pending.clear();
-    for (const t of topics) await loaders[t]().catch(() => {});
-    timer = null;
-  }, 200);
+  if (!timer) timer = setTimeout(fetchPending, 200);
+}
+async function fetchPending() {
+  const topics = [...pending];
+  pending.clear();
+  for (const t of topics) await loaders[t]().catch(() => {});
+  // Updates heard while fetching may be newer than what came: fetched in turn.
+  timer = pending.size ? setTimeout(fetchPending, 200) : null;
 }
 // A browser retries a dropped stream itself, but gives up on a refused one
 // (the server answers 503 when its event streams are all taken): then the
