@@ -103,6 +103,10 @@ test("live thinking: the analysis board shows its own progress, and analysis goe
   for (const [x, y] of four) await page.click(at("an-board", x, y));
   await page.waitForFunction(() => /^Proven: black wins by force/.test(document.querySelector("#an-status").textContent), null, { timeout: 20000 });
   assert(await page.$eval("#an-go", (b) => b.textContent) === "Stop", "a proof turned analysis off");
+  // Every line asked for, best first: both fives (wins in 1), then a third.
+  const lines = await page.$$eval("#an-result li", (ls) => ls.map((l) => l.textContent));
+  assert(lines.length === Number(await page.$eval("#an-lines", (e) => e.value)), `lines shown: ${lines}`);
+  assert(lines.slice(0, 2).every((l) => /win in 1/.test(l)) && !/win in 1/.test(lines[2]), `lines in order: ${lines}`);
   assert(await page.$eval("#an-live", (e) => e.hidden), "the live line stayed after the proof");
   // Black plays elsewhere: the position, white to move, is analysed
   // again without a click on Analyse, and white is lost.
