@@ -53,9 +53,11 @@ test("analysis: set up, undo, clear, analyse with lines and continuations, sizes
   assert(best === "2,7,W1" || best === "7,7,W1", `best candidate ${best}`);
   assert(/win in 1/.test(await page.$eval("#an-result li", (l) => l.textContent)), "the first line is not a win in 1");
   assert(/black to move: win in 1 · black 100%/.test(await page.$eval("#an-evaltext", (e) => e.textContent)), "evaluation bar");
-  // A proven win ends the analysis by itself.
+  // A proven win ends the questions, but not analysis: the next position
+  // would be analysed (thinking.test.mjs); stopped here.
   await page.waitForFunction(() => /^Proven: black wins by force/.test(document.querySelector("#an-status").textContent));
-  assert(await page.$eval("#an-go", (b) => b.textContent) === "Analyse", "still analysing a proven win");
+  assert(await page.$eval("#an-go", (b) => b.textContent) === "Stop", "a proof turned analysis off");
+  await page.click("#an-go");
 
   // A quiet position: several lines, each a candidate on the board, its
   // continuation drawn on hover.
@@ -112,27 +114,42 @@ test("analysis: a position the engine cannot take is one line on the page", asyn
   await page.click(at(8, 8));
   await page.click("#an-go");
   await page.waitForFunction(() => /black has 2 stones and white 0/.test(document.querySelector("#an-error").textContent));
-  assert(await page.$eval("#an-go", (b) => b.textContent) === "Analyse", "still analysing a refused position");
+  // Analysis stays on, for the next position (thinking.test.mjs).
+  assert(await page.$eval("#an-go", (b) => b.textContent) === "Stop", "a refusal turned analysis off");
 });
 
-test("analysis: a busy engine (503) is waited for, not shown as an error", async (page) => {
-  await openAnalysis(page);
-  const answers = [];
-  page.on("response", (r) => { if (r.url().endsWith("/api/analyse")) answers.push(r.status()); });
-  for (const [x, y] of [[7, 7], [8, 7], [8, 8]]) await page.click(at(x, y));
-  // Another viewer's analysis holds the engine for 3 s.
-  await page.evaluate(() => {
-    window.other = fetch("/api/analyse", {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ stones: [[7, 7]], ms: 3000 }),
-    }).then((r) => r.status);
-  });
-  await page.waitForTimeout(300);
-  await page.click("#an-go");
-  await page.waitForFunction(() => document.querySelectorAll("#an-result li").length > 0, null, { timeout: 20000 });
-  assert(await page.evaluate(() => window.other) === 200, "the other analysis was not answered");
-  assert(answers.includes(503), `the engine was never busy: ${answers}`);
-  assert(await page.$eval("#an-error", (e) => e.textContent) === "", "a busy engine shown as an error");
-  await page.click("#an-go");
+test("analysis: two pages analyse at once, each answered and shown its own thinking", async (page, browser) => {
+  const other = await browser.newPage();
+  try {
+    const answers = [];
+    for (const p of [page, other]) {
+      p.on("response", (r) => { if (r.url().endsWith("/api/analyse")) answers.push(r.status()); });
+      await openAnalysis(p);
+      await p.waitForFunction(() => document.querySelector("#live").textContent === "live");
+    }
+    for (const [x, y] of [[7, 7], [8, 7], [8, 8]]) await page.click(at(x, y));
+    for (const [x, y] of [[3, 3], [4, 4]]) await other.click(at(x, y));
+    await page.click("#an-go");
+    await other.click("#an-go");
+    // Both are answered and both see thinking reports while both analyse.
+    for (const p of [page, other]) {
+      await p.waitForFunction(() => document.querySelectorAll("#an-result li").length > 0 &&
+        Number(document.querySelector("#an-live").dataset.reports) >= 2, null, { timeout: 30000 });
+    }
+    for (const p of [page, other]) {
+      assert(await p.$eval("#an-go", (b) => b.textContent) === "Stop", "an analysis stopped by itself");
+      assert(await p.$eval("#an-error", (e) => e.textContent) === "", `an error: ${await p.$eval("#an-error", (e) => e.textContent)}`);
+    }
+    // Each page's thinking is its own: for white here, for black there.
+    assert(/for white/.test(await page.$eval("#an-live", (e) => e.textContent)), "this page shows another's thinking");
+    assert(/for black/.test(await other.$eval("#an-live", (e) => e.textContent)), "the other page shows another's thinking");
+    assert(answers.every((s) => s === 200 || s === 409), `answers: ${answers}`);
+    assert(!answers.includes(503), `the engine was held: ${answers}`);
+    await page.click("#an-go");
+    await other.click("#an-go");
+  } finally {
+    await other.close();
+  }
 });
 
 // Our own SGF (the page's and the judge's form), c-gomoku-cli's (a

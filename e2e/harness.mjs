@@ -52,8 +52,9 @@ const only = process.env.INAROW_E2E_ONLY ? new RegExp(process.env.INAROW_E2E_ONL
 /** Registers a test: `fn(page, browser)` throws to fail. */
 export const test = (name, fn) => { if (!only || only.test(name)) tests.push({ name, fn }); };
 
-/** Runs every registered test; exits non-zero if one failed. */
+/** Runs every registered test (see INAROW_E2E_ONLY); exits non-zero if one failed. */
 export async function run() {
+  const chosen = tests;
   const profile = mkdtempSync(join(tmpdir(), "inarow-e2e-"));
   // A persistent context is how Playwright takes a fresh, empty --user-data-dir.
   const browser = await chromium.launchPersistentContext(profile, {
@@ -67,7 +68,7 @@ export async function run() {
   });
   let passed = 0, failed = 0;
   try {
-    for (const { name, fn } of tests) {
+    for (const { name, fn } of chosen) {
       const page = await browser.newPage();
       page.setDefaultTimeout(20000);
       try {

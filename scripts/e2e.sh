@@ -49,6 +49,11 @@ done
 status=0
 INAROW_URL="$url" INAROW_STATE="$state" INAROW_RESULTS="$work/results.json" \
     node e2e/test.mjs || status=$?
+# A failure may come from the server's side (a panic is written there).
+if [ "$status" -ne 0 ]; then
+    echo "--- the server's output, last 40 lines:"
+    tail -n 40 "$work/server.log"
+fi
 # The screenshots of every look (1400 and 400 px, light and dark): CI keeps
 # this folder as an artifact.
 shots=${INAROW_SHOTS:-target/e2e-screenshots}

@@ -99,6 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             results: args.results,
             sgf: args.sgf,
         }),
+        analyses: Default::default(),
     });
     let runtime = tokio::runtime::Runtime::new().context("cannot start the server runtime")?;
     runtime.block_on(async move {

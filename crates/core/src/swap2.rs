@@ -174,6 +174,35 @@ impl Swap2 {
         }
     }
 
+    /// A game whose opening is settled without Swap2: a free start (the
+    /// empty board, black first) or a position set up by hand. `stones`
+    /// are put down in order, each by the role playing its colour and
+    /// judged as a step's would be (a black stone on a point renju forbids
+    /// ends the game: see [`foul`](Swap2::foul)); the answerer plays
+    /// `answerer`, and the game is in the play phase, or over when the
+    /// stones end it. Refused like a step when a stone is off the board or
+    /// on a taken point.
+    pub fn settled(
+        rules: &Mnk,
+        stones: &[(Point, Player)],
+        answerer: Player,
+    ) -> Result<Swap2, Swap2Error> {
+        let mut game = Swap2::new(rules);
+        game.answerer = Some(answerer);
+        for &(p, colour) in stones {
+            if game.game.outcome().is_some() || game.foul.is_some() {
+                break;
+            }
+            let role = game.role(colour).expect("colours settled above");
+            game.put(role, &[(p, colour)])?;
+        }
+        game.settle(answerer);
+        if game.foul.is_some() {
+            game.phase = Phase::Over;
+        }
+        Ok(game)
+    }
+
     /// The board now; its side to move is the colour with fewer stones.
     pub fn game(&self) -> &Mnk {
         &self.game
@@ -447,6 +476,64 @@ mod tests {
         // Under freestyle it is just a move.
         assert_eq!((free.foul(), free.outcome()), (None, None));
         assert_eq!(free.to_act(), Some(Role::Answerer));
+    }
+
+    #[test]
+    fn a_settled_game_starts_in_play_with_its_stones() {
+        // Nothing set up: black (the opener here) moves first.
+        let empty = Swap2::settled(&Mnk::gomoku(), &[], Player::O).unwrap();
+        assert_eq!(
+            (empty.phase(), empty.to_act()),
+            (Phase::Play, Some(Role::Opener))
+        );
+        assert_eq!(empty.colour(Role::Answerer), Some(Player::O));
+        // Three stones set up: white (the answerer) moves.
+        let stones = [
+            (at(7, 7), Player::X),
+            (at(8, 8), Player::O),
+            (at(9, 9), Player::X),
+        ];
+        let mut g = Swap2::settled(&Mnk::gomoku(), &stones, Player::O).unwrap();
+        assert_eq!(g.stones(), &stones);
+        assert_eq!((g.to_act(), g.moves()), (Some(Role::Answerer), 0));
+        g.apply(Role::Answerer, Step::Play(at(1, 1))).unwrap();
+        assert_eq!(g.to_act(), Some(Role::Opener));
+        // A taken or off-board point is refused as a step's.
+        let twice = [(at(7, 7), Player::X), (at(7, 7), Player::O)];
+        assert_eq!(
+            Swap2::settled(&Mnk::gomoku(), &twice, Player::X),
+            Err(Swap2Error::Occupied(at(7, 7)))
+        );
+        // A five set up ends the game; so does black on a renju foul.
+        let mut five = Vec::new();
+        for i in 0..5 {
+            five.push((at(i, 0), Player::X));
+            if i < 4 {
+                five.push((at(i, 5), Player::O));
+            }
+        }
+        let over = Swap2::settled(&Mnk::gomoku(), &five, Player::O).unwrap();
+        assert_eq!(over.outcome(), Some(Outcome::Win(Player::X)));
+        assert_eq!((over.phase(), over.to_act()), (Phase::Over, None));
+        let double_three = [
+            (at(7, 5), Player::X),
+            (at(0, 0), Player::O),
+            (at(7, 6), Player::X),
+            (at(0, 1), Player::O),
+            (at(5, 7), Player::X),
+            (at(0, 2), Player::O),
+            (at(6, 7), Player::X),
+            (at(0, 3), Player::O),
+            (at(7, 7), Player::X),
+        ];
+        let fouled = Swap2::settled(&Mnk::renju(), &double_three, Player::O).unwrap();
+        assert_eq!(
+            fouled.foul().map(|f| (f.point, f.why)),
+            Some((at(7, 7), Forbidden::DoubleThree))
+        );
+        assert_eq!(fouled.phase(), Phase::Over);
+        let free = Swap2::settled(&Mnk::gomoku(), &double_three, Player::O).unwrap();
+        assert_eq!(free.phase(), Phase::Play);
     }
 
     #[test]

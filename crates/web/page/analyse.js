@@ -4,12 +4,12 @@
 import { api, sleep } from "./common.js";
 import { winLine } from "./board.js";
 
-/** The status of an answer refused because the engine is busy with another analysis. */
+/** The status of an answer refused because the engine's queue of analyses is full. */
 const BUSY = 503;
 /** The status of a position refused (a bad one, or a game already over). */
 const BAD = 400;
 
-/** One question to the engine; asked again while the engine is busy with another and `still()` holds. */
+/** One question to the engine; asked again while its queue is full and `still()` holds. */
 export async function askEngine(body, still) {
   for (;;) {
     try {
@@ -71,9 +71,10 @@ export async function keepAnalysing(question, still, { asking, answered }) {
  * Black's winning chance after the first `n` of `moves` ([x, y, colour])
  * on a board of `size` under `rule`, or null (no position the engine
  * answers): a five made is decided without asking, and black's stone on a
- * point renju forbids is a loss.
+ * point renju forbids is a loss. `client` names the page to the engine
+ * (see thinking.js), if given.
  */
-export async function evaluate(moves, n, { size, rule }, ms, still) {
+export async function evaluate(moves, n, { size, rule, client }, ms, still) {
   const stones = moves.slice(0, n);
   if (winLine(stones, rule).length) return stones[stones.length - 1][2] === "B" ? 1 : 0;
   const asked = apiStones(stones);
@@ -81,7 +82,7 @@ export async function evaluate(moves, n, { size, rule }, ms, still) {
   if (stones.length >= size * size) return 0.5;
   let r;
   try {
-    r = await askEngine({ size, rule, stones: asked.stones, lines: 1, ms }, still);
+    r = await askEngine({ size, rule, stones: asked.stones, lines: 1, ms, client }, still);
   } catch (e) {
     // Under renju black's last stone may have stood on a forbidden point: white won there.
     if (e.status === BAD && rule === "renju" && await fouled(stones, size)) return 0;

@@ -1,20 +1,25 @@
 // The gomoku analysis board: any position, set up by hand or loaded from a
-// game record, analysed by the engine with more time until stopped; a
-// review of a whole game as a chart. The game against the engine can be
-// brought here.
+// game record, analysed by the engine with more time until stopped (on
+// again with each new position, its thinking shown live); a review of a
+// whole game as a chart. The game against the engine can be brought here,
+// and a position played on against the engine from here.
 import { $, api, count, el, showError } from "./common.js";
 import { Goban, aheadStone, forbiddenLine, forbiddenMark, lineAhead, pointName, stoneDot, winLine } from "./board.js";
 import { apiStones, evaluate, keepAnalysing, scoreShort, scoreText, winChance, worstMoves } from "./analyse.js";
 import { MAX_RECORD, isRecord, parseRecord, toSgf } from "./record.js";
 import { copyPosition, readMoves } from "./text.js";
 import { reviewChart } from "./charts.js";
-import { gomoku, stonesOf } from "./gomoku.js";
+import { gomoku, startFree, stonesOf } from "./gomoku.js";
+import { clearThinking, clientId, onThinking, showThinking } from "./thinking.js";
 
 const an = {
   size: 15, rule: "freestyle",
   moves: [], // [x, y, "B"|"W"] in the order put down
   cursor: 0, // how many of them are shown
+  // running: analysis is on (the button says Stop): it goes on with every
+  // new position until stopped, even after a proven result or a refusal.
   running: false, gen: 0, result: null, hover: null,
+  proven: null, // the answer that proved the shown position, which ends its analysis
   review: null, // {gen, busy, evals: [black's win chance | null per position], ms}
   games: [],
   forbidden: new Map(), // under renju with black to move: point key → why it is forbidden to black
@@ -43,7 +48,9 @@ function candidateAt(x, y) {
 /** The shown position changed: the analysis starts again from it. */
 function positionChanged() {
   an.result = null;
+  an.proven = null;
   an.hover = null;
+  clearThinking($("an-live"));
   showError("an-error", null);
   drawAnalysis();
   refreshForbidden();
@@ -143,6 +150,7 @@ function drawLines() {
   list.replaceChildren();
   $("an-go").textContent = an.running ? "Stop" : "Analyse";
   $("an-go").setAttribute("aria-pressed", an.running);
+  if (!an.running) clearThinking($("an-live"));
   if (!r) {
     $("an-evalfill").style.width = "50%";
     $("an-evaltext").textContent = "";
@@ -153,7 +161,9 @@ function drawLines() {
   const black = r.to_move === "black" ? winChance(best) : 1 - winChance(best);
   $("an-evalfill").style.width = `${(black * 100).toFixed(1)}%`;
   $("an-evaltext").textContent = `${r.to_move} to move: ${scoreText(best)} · black ${(black * 100).toFixed(0)}%`;
-  $("an-status").textContent = `${an.running ? "Analysing… " : ""}depth ${r.depth}, ${r.nodes.toLocaleString("en")} nodes in ${(r.ms / 1000).toFixed(1)} s`;
+  const p = an.proven;
+  $("an-status").textContent = p ? `Proven: ${p.to_move} ${p.lines[0].decided.win !== undefined ? "wins" : "loses"} by force.` :
+    `${an.running ? "Analysing… " : ""}depth ${r.depth}, ${r.nodes.toLocaleString("en")} nodes in ${(r.ms / 1000).toFixed(1)} s`;
   r.lines.forEach((l, k) => {
     const li = el("li", { "data-k": k, tabindex: "0" });
     li.append(el("b", {}, `${anName(l.move)} ${scoreText(l)}`), document.createTextNode(` ${l.pv.slice(1).map(anName).join(" ")}`));
@@ -188,12 +198,17 @@ async function analyseLoop() {
   const still = () => an.running && gen === an.gen;
   const asked = apiStones(anShown());
   if (asked.error) {
+    // Analysis stays on: the next position may be one the engine takes.
     showError("an-error", asked.error);
-    an.running = false;
     return drawAnalysis();
   }
   try {
-    const question = { size: an.size, rule: an.rule, stones: asked.stones, lines: Number($("an-lines").value) };
+    // The page's client id, so that the thinking comes back here and each
+    // question replaces the last; the tag tells this loop's thinking apart.
+    const question = {
+      size: an.size, rule: an.rule, stones: asked.stones, lines: Number($("an-lines").value),
+      client: clientId() || undefined, tag: gen,
+    };
     const proven = await keepAnalysing(question, still, {
       asking: (ms) => { $("an-status").textContent = `Analysing… (${(ms / 1000).toFixed(2)} s)`; },
       answered: (r) => {
@@ -202,24 +217,34 @@ async function analyseLoop() {
         drawAnalysis();
       },
     });
-    if (!proven) return;
-    an.running = false;
+    if (!proven || !still()) return;
+    // Nothing more to find here; the next position is analysed again.
+    an.proven = proven;
+    clearThinking($("an-live"));
     drawAnalysis();
-    $("an-status").textContent = `Proven: ${proven.to_move} ${proven.lines[0].decided.win !== undefined ? "wins" : "loses"} by force.`;
   } catch (e) {
     if (gen !== an.gen) return;
-    an.running = false;
     showError("an-error", e);
+    clearThinking($("an-live"));
     drawAnalysis();
   }
 }
 
+/** This page's analysis thinking, live, while the question it belongs to stands. */
+onThinking((r) => {
+  if (r.for !== "analysis" || !an.running || r.tag !== an.gen || an.proven) return;
+  const whose = apiStones(anShown()).toMove === "W" ? "white" : "black";
+  showThinking($("an-live"), r, { name: anName, whose });
+});
+
 $("an-go").onclick = () => {
   an.running = !an.running;
-  if (an.running) analyseLoop(); else an.gen++;
+  // One analysis at a time for this page: a review in progress stops.
+  if (an.running && an.review && an.review.busy) { an.review.busy = false; an.review.gen = -1; drawReviewStatus(); }
+  if (an.running) { an.proven = null; analyseLoop(); } else an.gen++;
   drawAnalysis();
 };
-$("an-lines").onchange = () => { if (an.running) analyseLoop(); };
+$("an-lines").onchange = () => { if (an.running) { an.proven = null; analyseLoop(); } };
 $("an-undo").onclick = () => { an.moves = anShown().slice(0, -1); an.cursor = an.moves.length; an.review = null; positionChanged(); };
 $("an-clear").onclick = () => {
   an.moves = []; an.cursor = 0; an.review = null;
@@ -319,7 +344,7 @@ $("an-review").onclick = async () => {
   for (let n = 0; n <= an.moves.length && still(); n++) {
     drawReviewStatus();
     try {
-      review.evals[n] = await evaluate(an.moves, n, an, ms, still);
+      review.evals[n] = await evaluate(an.moves, n, { size: an.size, rule: an.rule, client: clientId() || undefined }, ms, still);
     } catch (e) {
       if (!still()) break;
       showError("an-error", e);
@@ -363,6 +388,16 @@ function gomokuMode(analysis) {
 }
 $("mode-play").onclick = () => gomokuMode(false);
 $("mode-analysis").onclick = () => gomokuMode(true);
+
+/** Plays the engine from the shown position, as the colour chosen. */
+$("an-play").onclick = async () => {
+  const asked = apiStones(anShown());
+  if (asked.error) return showError("an-error", asked.error);
+  const pick = $("an-play-colour").value;
+  const colour = pick === "to-move" ? (asked.toMove === "B" ? "black" : "white") : pick;
+  gomokuMode(false);
+  if (!await startFree({ stones: asked.stones, size: an.size, rule: an.rule, colour })) gomokuMode(true);
+};
 
 $("gomoku-to-analysis").onclick = () => {
   const s = gomoku.state;

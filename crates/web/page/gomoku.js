@@ -1,8 +1,9 @@
-// Gomoku against the engine: the Swap2 opening, play, the engine's thoughts,
-// hints.
+// Gomoku against the engine: the Swap2 opening or a free start, play, the
+// engine's thoughts (live while it thinks), hints.
 import { $, api, el, showError } from "./common.js";
 import { Goban, aheadStone, forbiddenMark, lineAhead, other, pointName, stoneDot, winLine } from "./board.js";
 import { apiStones, askEngine, scoreText } from "./analyse.js";
+import { clearThinking, onThinking, showThinking } from "./thinking.js";
 
 /** The game on show as the server sent it, the points marked in the opening, the hint standing. */
 export const gomoku = { state: null, marked: [], seen: 0, timer: null, hint: null };
@@ -29,15 +30,51 @@ async function gomokuAction(path, body) {
     showError("gomoku-error", e);
   }
 }
-$("gomoku-new").onclick = () => {
+/** Whether a new game may replace the one on show (asked when one is in progress). */
+function mayStartNew() {
   const s = gomoku.state;
-  if (s && IN_PROGRESS.includes(s.phase) && !confirm("Abandon the game in progress and start a new one?")) return;
+  return !(s && IN_PROGRESS.includes(s.phase) && !confirm("Abandon the game in progress and start a new one?"));
+}
+$("gomoku-new").onclick = () => {
+  if (!mayStartNew()) return;
   gomoku.marked = [];
-  gomokuAction("/api/gomoku/new", {
-    opener: $("gomoku-opener").value, time_ms: Number($("gomoku-time").value),
-    rule: $("gomoku-rule").value, size: Number($("gomoku-size").value),
-  });
+  const game = { time_ms: Number($("gomoku-time").value), rule: $("gomoku-rule").value, size: Number($("gomoku-size").value) };
+  if ($("gomoku-start").value === "free") gomokuAction("/api/gomoku/new", { ...game, start: "free", colour: $("gomoku-you").value });
+  else gomokuAction("/api/gomoku/new", { ...game, opener: $("gomoku-opener").value });
 };
+/** The pickers of the start chosen: who opens a Swap2 game, the colour of a free one. */
+function drawStartPick() {
+  const free = $("gomoku-start").value === "free";
+  $("gomoku-opener-pick").hidden = free;
+  $("gomoku-you-pick").hidden = !free;
+}
+$("gomoku-start").onchange = drawStartPick;
+drawStartPick();
+
+/**
+ * Starts a free game from a position set up elsewhere (the analysis
+ * board): `stones` as [x, y] black first and alternating, the person
+ * playing `colour`, with the time per move chosen here. Resolves to
+ * whether it started; a refusal shows in the game's error line.
+ */
+export async function startFree({ stones, size, rule, colour }) {
+  if (!mayStartNew()) return false;
+  gomoku.marked = [];
+  // The choices shown are the game's.
+  $("gomoku-start").value = "free";
+  $("gomoku-you").value = colour;
+  $("gomoku-rule").value = rule;
+  $("gomoku-size").value = size;
+  drawStartPick();
+  try {
+    drawGomoku(await api("POST", "/api/gomoku/new", { start: "free", colour, stones, size, rule, time_ms: Number($("gomoku-time").value) }));
+    showError("gomoku-error", null);
+    return true;
+  } catch (e) {
+    showError("gomoku-error", e);
+    return false;
+  }
+}
 $("gomoku-undo").onclick = () => gomokuAction("/api/gomoku/takeback", {});
 $("gomoku-resign").onclick = () => { if (confirm("Resign this game?")) gomokuAction("/api/gomoku/resign", {}); };
 $("gomoku-take-black").onclick = () => gomokuAction("/api/gomoku/answer", { choice: "black" });
@@ -76,6 +113,9 @@ export function drawGomoku(s) {
   const over = s.phase === "over" && !s.resigned;
   $("gomoku-rule-text").textContent = RULE_TEXT[s.rule] || RULE_TEXT.freestyle;
   $("gomoku-rule-text").dataset.rule = s.rule || "freestyle";
+  $("gomoku-free-rule").textContent = RULE_TEXT[s.rule] || RULE_TEXT.freestyle;
+  $("gomoku-swap2").hidden = s.start === "free";
+  $("gomoku-free").hidden = s.start !== "free";
   // The principal variation after the move played, in the colours that would play it.
   const t = s.thought;
   const engine = t ? engineColour(s, t) : "W";
@@ -121,7 +161,7 @@ export function drawGomoku(s) {
   moves.replaceChildren();
   s.stones.forEach((st, i) => {
     const li = el("li", { "data-n": i + 1 });
-    li.append(stoneDot(st.colour), document.createTextNode(` ${gname([st.x, st.y])} `), el("small", {}, st.by));
+    li.append(stoneDot(st.colour), document.createTextNode(` ${gname([st.x, st.y])} `), el("small", {}, st.by === "setup" ? "set up" : st.by));
     moves.append(li);
   });
   moves.scrollTop = moves.scrollHeight;
@@ -142,6 +182,7 @@ function drawThinking() {
   box.dataset.thinking = thinking;
   if (!thinking) {
     $("gomoku-elapsed").textContent = "";
+    clearThinking($("gomoku-live"));
     clearInterval(gomoku.timer);
     gomoku.timer = null;
     return;
@@ -150,6 +191,16 @@ function drawThinking() {
   $("gomoku-elapsed").textContent = `Engine thinking… ${(ms / 1000).toFixed(1)} s of ${(s.time_ms / 1000).toFixed(1)} s`;
   if (!gomoku.timer) gomoku.timer = setInterval(drawThinking, 100);
 }
+
+/**
+ * The engine's thinking in this game, live: depth, nodes, speed and (when
+ * it searches its move, not the opening) its score and line.
+ */
+onThinking((r) => {
+  const s = gomoku.state;
+  if (r.for !== "game" || !s || r.game_id !== s.game_id || s.phase !== "thinking") return;
+  showThinking($("gomoku-live"), r, { name: gname, line: r.stage === "play", whose: "the engine" });
+});
 
 /** A hint in play: the engine's best move for the person, marked on the board. */
 $("gomoku-hint").onclick = async () => {

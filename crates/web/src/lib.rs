@@ -9,6 +9,9 @@
 //! - [`menace`]: the shared MENACE room (game on show, trainer, chart).
 //! - [`gomoku`]: a gomoku game against the engine through the Swap2 opening.
 //! - [`tournament`]: judge runs over a bots folder and their records.
+//! - [`analyses`]: the engine shared fairly between the clients that ask
+//!   for analyses.
+//! - [`live`]: the engine's thinking as it searches, over the event stream.
 //! - [`api`]: the HTTP routes, request checks and errors.
 //! - [`serve`]: the connection loop, within the limits of [`Options`]
 //!   (deadlines on headers, bodies and answers; caps on connections and on
@@ -20,9 +23,11 @@
 //! files are stored.
 #![deny(missing_docs)]
 
+pub mod analyses;
 pub mod api;
 mod error;
 pub mod gomoku;
+pub mod live;
 pub mod menace;
 mod server;
 pub mod tournament;
@@ -52,6 +57,8 @@ pub struct Config {
     /// Where tournaments leave their results and SGF records (none: kept
     /// in memory only); the results file there is read back at start.
     pub records: Option<tournament::Records>,
+    /// How many analyses run at once and wait (`POST /api/analyse`).
+    pub analyses: analyses::Caps,
 }
 
 /// A part of the page that changed, as its viewers are told
@@ -90,14 +97,15 @@ pub struct Shared {
     pub engine: Arc<Mutex<inarow_engine::player::Engine>>,
     /// The tournament runs.
     pub tournament: Mutex<tournament::Runs>,
-    /// The searcher of `POST /api/analyse`, one analysis at a time.
-    pub analyst: api::analyse::Shelf,
+    /// The analyses of `POST /api/analyse`, shared fairly between clients.
+    pub analyses: Arc<analyses::Analyses>,
     saver: Saver,
     bots: PathBuf,
     sandbox: inarow_sandbox::Sandbox,
     records: Option<tournament::Records>,
     seed: u64,
     events: broadcast::Sender<Topic>,
+    thinking: broadcast::Sender<live::Thinking>,
     stop: broadcast::Sender<()>,
 }
 
@@ -106,6 +114,12 @@ impl Shared {
     pub fn notify(&self, topic: Topic) {
         // No viewer connected is not an error.
         let _ = self.events.send(topic);
+    }
+
+    /// Where live thinking goes: to every event stream, each passing on
+    /// what is for every viewer or for its own client.
+    pub fn thinking(&self) -> &broadcast::Sender<live::Thinking> {
+        &self.thinking
     }
 
     /// How tournament bots are started.
@@ -138,19 +152,26 @@ impl Shared {
 /// The shared state for `config`.
 pub fn shared(config: Config) -> Arc<Shared> {
     let (events, _) = broadcast::channel(64);
+    // Reports of several searches at once, each a few a second; one that
+    // a slow viewer misses is stale by the next anyway.
+    let (thinking, _) = broadcast::channel(256);
     let (stop, _) = broadcast::channel(1);
     Arc::new(Shared {
         menace: Mutex::new(menace::Room::new(config.memory, config.seed)),
         gomoku: Mutex::new(gomoku::Game::default()),
         engine: Arc::new(Mutex::new(gomoku::engine(config.seed))),
         tournament: Mutex::new(past_runs(config.records.as_ref())),
-        analyst: Default::default(),
+        analyses: Arc::new(analyses::Analyses::new(
+            config.analyses,
+            inarow_engine::search::Options::default(),
+        )),
         saver: config.saver,
         bots: config.bots,
         sandbox: config.sandbox,
         records: config.records,
         seed: config.seed,
         events,
+        thinking,
         stop,
     })
 }

@@ -171,18 +171,42 @@ async fn bad_positions_get_400_with_one_line() {
 }
 
 #[tokio::test]
-async fn one_analysis_at_a_time() {
+async fn every_line_asked_for_comes_best_first() {
     let t = app(Preset::Challenge);
-    let slow = json!({"stones": [[7, 7]], "ms": 1500}).to_string();
-    let quick = json!({"stones": [[7, 7]], "ms": 10}).to_string();
-    let (a, b) = tokio::join!(t.post("/api/analyse", &slow), async {
-        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-        t.post("/api/analyse", &quick).await
+    let scores = |v: &Value| -> Vec<i64> {
+        v["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["score"].as_i64().unwrap())
+            .collect()
+    };
+    // An open four (black 4..7 on row 7): both fives are wins in one,
+    // listed first, then a third line.
+    let four = json!({
+        "lines": 3, "ms": 300,
+        "stones": [[4, 7], [4, 3], [5, 7], [5, 3], [6, 7], [12, 12], [7, 7], [12, 1]],
     });
-    assert_eq!(a.0, StatusCode::OK, "{}", a.1);
-    assert_eq!(b.0, StatusCode::SERVICE_UNAVAILABLE, "{}", b.1);
-    assert!(error_of(&b.1).contains("one at a time"));
-    // Free again afterwards.
-    let (status, v) = t.post("/api/analyse", &quick).await;
+    let (status, v) = t.post("/api/analyse", &four.to_string()).await;
     assert_eq!(status, StatusCode::OK, "{v}");
+    let lines = v["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 3, "{v}");
+    let mut wins: Vec<&Value> = lines[..2].iter().map(|l| &l["move"]).collect();
+    wins.sort_by_key(|m| m[0].as_u64());
+    assert_eq!(wins, [&json!([3, 7]), &json!([8, 7])], "{v}");
+    assert!(
+        lines[..2].iter().all(|l| l["decided"] == json!({"win": 1})),
+        "{v}"
+    );
+    assert!(lines[2]["decided"] != json!({"win": 1}), "{v}");
+    let s = scores(&v);
+    assert!(s.windows(2).all(|w| w[0] >= w[1]), "{v}");
+    // The empty board: three lines, best first.
+    let (status, v) = t
+        .post("/api/analyse", r#"{"stones": [], "lines": 3, "ms": 300}"#)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["lines"].as_array().unwrap().len(), 3, "{v}");
+    let s = scores(&v);
+    assert!(s.windows(2).all(|w| w[0] >= w[1]), "{v}");
 }

@@ -1,9 +1,11 @@
 //! `POST /api/analyse`: the engine's best lines for any position, for the
-//! page's analysis board, its hints and reviews, and for scripts; and
+//! page's analysis board, its hints and reviews, and for scripts, shared
+//! fairly between clients ([`crate::analyses`]) and watched live by the
+//! client that asks ([`crate::live`]); and
 //! `POST /api/position`: what the rule says about a position without the
 //! engine (black's forbidden points under renju), asked on every change.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::Json;
@@ -11,29 +13,18 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use inarow_core::{Game as _, Mnk, Player, Point, Rule};
 use inarow_engine::analysis::{self, MAX_LINES};
-use inarow_engine::search::{Limits, Options, Searcher};
+use inarow_engine::search::Limits;
 use serde::Deserialize;
 use serde_json::json;
 
 use super::{ApiError, Body};
-use crate::Shared;
+use crate::analyses::{Admitted, Refusal};
 use crate::error::busy;
 use crate::gomoku::{self, Decided};
+use crate::{Shared, live};
 
 /// Least and most time one analysis may take, in milliseconds.
 pub const MS_RANGE: (u64, u64) = (10, 10_000);
-
-/// The searcher analyses run on, one at a time. Its tables are kept from
-/// one request to the next (so a page asking again with more time goes on
-/// from what was found), and cleared when the size or rule changes.
-#[derive(Default)]
-pub struct Analyst {
-    searcher: Option<Searcher>,
-    last: Option<(usize, Rule)>,
-}
-
-/// The shared analyst.
-pub type Shelf = Arc<Mutex<Analyst>>;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -48,6 +39,15 @@ pub(super) struct Request {
     lines: usize,
     #[serde(default = "half_second")]
     ms: u64,
+    /// Who asks: the client id of the page's event stream, so that the
+    /// analysis's thinking comes back on it and its next request replaces
+    /// this one (none: a client of its own, and no thinking sent).
+    #[serde(default)]
+    client: Option<String>,
+    /// Carried in every thinking report of this analysis, so that the page
+    /// tells its questions apart.
+    #[serde(default)]
+    tag: u64,
 }
 
 fn fifteen() -> usize {
@@ -77,28 +77,45 @@ pub(super) async fn analyse(
             body.ms
         )));
     }
+    let client: Option<Arc<str>> = match body.client {
+        Some(id) => {
+            live::check_client_id(&id).map_err(ApiError::bad)?;
+            Some(id.into())
+        }
+        None => None,
+    };
     let rule = body.rule;
     let stones: Vec<(usize, usize)> = body.stones.iter().map(|&[x, y]| (x, y)).collect();
     let mut board =
         analysis::position(body.size, rule, &stones).map_err(|e| ApiError::bad(e.to_string()))?;
     core_board(body.size, rule, &stones)?;
-    let shelf = shared.analyst.clone();
-    let (lines, ms) = (body.lines, body.ms);
-    let size = body.size;
+    let (ticket, admitted) = match shared.analyses.enter(client.clone()) {
+        Ok(admitted) => admitted,
+        Err(full) => return Ok(busy(&full.to_string(), 1)),
+    };
+    let place = match admitted {
+        Admitted::Run(place) => place,
+        Admitted::Wait(turn) => match turn.await {
+            Ok(Ok(place)) => place,
+            Ok(Err(refusal)) => return Err(ApiError::conflict(refusal.to_string())),
+            // Never dropped unanswered while this request holds its ticket.
+            Err(_) => return Err(ApiError::conflict("the analysis queue was dropped")),
+        },
+    };
+    let (lines, ms, size, tag) = (body.lines, body.ms, body.size, body.tag);
+    let thinking = shared.thinking().clone();
+    // The place goes with the search: dropped when it ends (or panics), it
+    // frees itself for the next request.
     let done = tokio::task::spawn_blocking(move || {
-        // One analysis at a time: a second is told to come back.
-        let Ok(mut analyst) = shelf.try_lock() else {
-            return None;
-        };
-        if analyst.last != Some((size, rule)) {
-            if let Some(s) = analyst.searcher.as_mut() {
-                s.clear();
-            }
-            analyst.last = Some((size, rule));
+        let mut place = place;
+        let stop = place.stop.clone();
+        let searcher = place.kept().searcher_for(size, rule);
+        searcher.set_stop(Some(stop));
+        if let Some(to) = client {
+            let about = json!({"for": "analysis", "tag": tag});
+            let watcher = live::watcher(size, about, Some(to), thinking);
+            searcher.set_watcher(Some(watcher), live::REPORT_EVERY);
         }
-        let searcher = analyst
-            .searcher
-            .get_or_insert_with(|| Searcher::new(Options::default()));
         let start = Instant::now();
         let found = analysis::analyse(
             searcher,
@@ -106,16 +123,18 @@ pub(super) async fn analyse(
             lines,
             Limits::time(Duration::from_millis(ms)),
         );
-        Some((found, start.elapsed()))
+        let elapsed = start.elapsed();
+        searcher.set_stop(None);
+        searcher.set_watcher(None, Duration::MAX);
+        (found, elapsed, place.replaced())
     })
     .await
     .map_err(|e| ApiError::conflict(format!("the analysis failed: {e}")))?;
-    let Some((found, elapsed)) = done else {
-        return Ok(busy(
-            "the engine is analysing another position (one at a time); try again shortly",
-            1,
-        ));
-    };
+    drop(ticket);
+    let (found, elapsed, replaced) = done;
+    if replaced {
+        return Err(ApiError::conflict(Refusal::Replaced.to_string()));
+    }
     let lines: Vec<serde_json::Value> = found
         .lines
         .iter()

@@ -1,16 +1,19 @@
 //! The gomoku routes: a game against the engine through the Swap2 opening.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Json;
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
+use inarow_core::Game as _;
+use inarow_core::swap2::Phase;
 use serde::Deserialize;
 
 use super::{ApiError, Body, Part, Reply};
 use crate::gomoku::{self, Answer, Game, Job, Refused};
-use crate::{Shared, Topic};
+use crate::{Shared, Topic, live};
 
 /// The gomoku table of the page.
 const GOMOKU: Part<Game> = Part {
@@ -45,7 +48,8 @@ fn act(
 }
 
 /// Runs the engine's jobs on a thread of their own, one after another,
-/// applying each to the table if its game is still on.
+/// applying each to the table if its game is still on; their thinking goes
+/// live to every viewer.
 fn think(shared: &Arc<Shared>, job: Option<Job>) {
     let Some(job) = job else {
         return;
@@ -54,7 +58,24 @@ fn think(shared: &Arc<Shared>, job: Option<Job>) {
     std::thread::spawn(move || {
         let mut next = Some(job);
         while let Some(job) = next {
-            let done = gomoku::work(&mut shared.engine.lock().expect("engine lock"), &job);
+            let mut engine = shared.engine.lock().expect("engine lock");
+            // Every viewer sees the game, and so its engine's thinking; the
+            // stage says what for (only in play is the score the engine's
+            // own, for the move it will make).
+            let stage = match job.phase {
+                Phase::Open => "open",
+                Phase::Answer => "answer",
+                Phase::Colour => "colour",
+                Phase::Play | Phase::Over => "play",
+            };
+            let about = serde_json::json!({"for": "game", "game_id": job.game_id, "stage": stage});
+            let watcher = live::watcher(job.board.cols(), about, None, shared.thinking().clone());
+            engine
+                .searcher_mut()
+                .set_watcher(Some(watcher), live::REPORT_EVERY);
+            let done = gomoku::work(&mut engine, &job);
+            engine.searcher_mut().set_watcher(None, Duration::MAX);
+            drop(engine);
             next = GOMOKU.lock(&shared).done(job.game_id, done);
             shared.notify(GOMOKU.topic);
         }
@@ -72,10 +93,22 @@ enum Opener {
     Engine,
 }
 
+/// How a game begins.
+#[derive(Deserialize, Default, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+enum Start {
+    /// The Swap2 opening (the default).
+    #[default]
+    Swap2,
+    /// No opening: black first in the centre, or from stones set up.
+    Free,
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct NewGomoku {
-    opener: Opener,
+    /// Swap2 only: who places the opening stones.
+    opener: Option<Opener>,
     time_ms: u64,
     /// Freestyle (the default) or exact five.
     #[serde(default)]
@@ -83,7 +116,19 @@ pub(super) struct NewGomoku {
     /// The board's side, 5 to 20 (15).
     #[serde(default = "fifteen")]
     size: usize,
+    /// `swap2` (the default) or `free`.
+    #[serde(default)]
+    start: Start,
+    /// Free start only: the person's colour (black).
+    colour: Option<Colour>,
+    /// Free start only: the stones set up, as [x, y], black first and
+    /// alternating (none: the empty board).
+    stones: Option<Vec<[usize; 2]>>,
 }
+
+/// Most stones a free start may be set up with: every point of the
+/// largest board.
+const MAX_SETUP: usize = 400;
 
 fn fifteen() -> usize {
     gomoku::SIZE
@@ -93,14 +138,49 @@ pub(super) async fn new_game(
     State(shared): State<Arc<Shared>>,
     Body(body): Body<NewGomoku>,
 ) -> Reply {
-    act(&shared, |table| {
-        table.new_game(
-            matches!(body.opener, Opener::You),
-            body.time_ms,
-            body.rule,
-            body.size,
-        )
-    })
+    let (rule, size, time_ms) = (body.rule, body.size, body.time_ms);
+    match body.start {
+        Start::Swap2 => {
+            if body.colour.is_some() || body.stones.is_some() {
+                return Err(ApiError::bad(
+                    "colour and stones are for a free start (start: free); a Swap2 game settles colours in its opening",
+                ));
+            }
+            let Some(opener) = body.opener else {
+                return Err(ApiError::bad("a Swap2 game needs an opener: you or engine"));
+            };
+            let person_opens = matches!(opener, Opener::You);
+            act(&shared, |table| {
+                table.new_game(person_opens, time_ms, rule, size)
+            })
+        }
+        Start::Free => {
+            if body.opener.is_some() {
+                return Err(ApiError::bad(
+                    "a free start has no opener: choose your colour (colour: black or white)",
+                ));
+            }
+            let stones: Vec<(usize, usize)> = body
+                .stones
+                .unwrap_or_default()
+                .iter()
+                .map(|&[x, y]| (x, y))
+                .collect();
+            if stones.len() > MAX_SETUP {
+                return Err(ApiError::bad(format!(
+                    "{} stones set up: at most {MAX_SETUP}",
+                    stones.len()
+                )));
+            }
+            let person = match body.colour.unwrap_or(Colour::Black) {
+                Colour::Black => inarow_core::Player::X,
+                Colour::White => inarow_core::Player::O,
+            };
+            act(&shared, |table| {
+                table.new_free(person, &stones, time_ms, rule, size)
+            })
+        }
+    }
 }
 
 #[derive(Deserialize)]

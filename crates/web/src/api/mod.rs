@@ -27,8 +27,9 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
-use futures_util::stream;
+use futures_util::{StreamExt, stream};
 use serde::de::DeserializeOwned;
+use tokio::sync::broadcast::{self, error::RecvError};
 
 use crate::error::busy;
 use crate::{Shared, Topic};
@@ -65,6 +66,7 @@ const SCRIPTS: [(&str, &str); 12] = [
     ("text.js", include_str!("../../page/text.js")),
     ("tournament.js", include_str!("../../page/tournament.js")),
     ("live.js", include_str!("../../page/live.js")),
+    ("thinking.js", include_str!("../../page/thinking.js")),
 ];
 
 /// A JSON body whose rejections read as one-line API errors.
@@ -199,7 +201,10 @@ async fn wrong_method(method: Method, uri: Uri) -> ApiError {
     )
 }
 
-/// Server-sent events: one `update` event naming the part that changed.
+/// Server-sent events: first `hello` with the client id of this stream
+/// (`{"client": ID}`, see [`crate::live`]); then `update` naming the part
+/// that changed, and `thinking` with the engine's progress (the game's for
+/// every viewer, an analysis's for the client that asked for it only).
 /// Streams have places of their own (`Options::max_streams`): when all are
 /// taken the newest is refused with 503.
 async fn events(
@@ -215,25 +220,60 @@ async fn events(
             STREAM_RETRY_S,
         );
     }
-    let updates = shared.events.subscribe();
-    let stop = shared.stop.subscribe();
-    let stream = stream::unfold((updates, stop), |(mut updates, mut stop)| async move {
-        tokio::select! {
-            _ = stop.recv() => None,
-            received = updates.recv() => {
-                let topic = match received {
-                    Ok(topic) => topic,
-                    // A slow viewer missed some: have it fetch everything.
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => Topic::All,
-                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
-                };
-                Some((Ok::<_, Infallible>(Event::default().event("update").data(topic.name())), (updates, stop)))
-            }
-        }
+    let client: Arc<str> = crate::live::client_id().into();
+    let hello = Event::default()
+        .event("hello")
+        .data(serde_json::json!({ "client": &*client }).to_string());
+    let heard = Heard {
+        updates: shared.events.subscribe(),
+        thinking: shared.thinking().subscribe(),
+        stop: shared.stop.subscribe(),
+        client,
+    };
+    let rest = stream::unfold(heard, |mut heard| async move {
+        let event = heard.next().await?;
+        Some((Ok::<_, Infallible>(event), heard))
     });
-    Sse::new(stream)
+    Sse::new(stream::once(async { Ok(hello) }).chain(rest))
         .keep_alive(KeepAlive::default())
         .into_response()
+}
+
+/// What one event stream listens to.
+struct Heard {
+    updates: broadcast::Receiver<Topic>,
+    thinking: broadcast::Receiver<crate::live::Thinking>,
+    stop: broadcast::Receiver<()>,
+    client: Arc<str>,
+}
+
+impl Heard {
+    /// The next event for this stream; none once the server stops.
+    async fn next(&mut self) -> Option<Event> {
+        loop {
+            tokio::select! {
+                _ = self.stop.recv() => return None,
+                received = self.updates.recv() => {
+                    let topic = match received {
+                        Ok(topic) => topic,
+                        // A slow viewer missed some: have it fetch everything.
+                        Err(RecvError::Lagged(_)) => Topic::All,
+                        Err(RecvError::Closed) => return None,
+                    };
+                    return Some(Event::default().event("update").data(topic.name()));
+                }
+                received = self.thinking.recv() => match received {
+                    Ok(t) if t.to.as_deref().is_none_or(|to| to == &*self.client) => {
+                        return Some(Event::default().event("thinking").data(&*t.data));
+                    }
+                    // Another client's, or missed by a slow viewer: the
+                    // next report supersedes it anyway.
+                    Ok(_) | Err(RecvError::Lagged(_)) => {}
+                    Err(RecvError::Closed) => return None,
+                },
+            }
+        }
+    }
 }
 
 /// Seconds a client refused an event stream is asked to wait.

@@ -104,6 +104,11 @@ pub struct Game {
     resigned: bool,
     /// When the engine began its job, while it thinks.
     thinking_since: Option<Instant>,
+    /// A free start (no Swap2): black first, in the centre, or from the
+    /// stones of `setup`.
+    free: bool,
+    /// The stones a free start was set up with, in order.
+    setup: Vec<(Point, Player)>,
 }
 
 impl Default for Game {
@@ -120,6 +125,8 @@ impl Default for Game {
             steps: Vec::new(),
             resigned: false,
             thinking_since: None,
+            free: false,
+            setup: Vec::new(),
         }
     }
 }
@@ -194,20 +201,7 @@ impl Game {
         rule: Rule,
         size: usize,
     ) -> Result<Option<Job>, Refused> {
-        if !SIZES.contains(&size) {
-            return Err(bad(format!(
-                "board size {size} is out of range: use {} to {}",
-                SIZES.start(),
-                SIZES.end()
-            )));
-        }
-        if !TIME_MS.contains(&time_ms) {
-            return Err(bad(format!(
-                "time {time_ms} ms is out of range: use {} to {} ms per move",
-                TIME_MS.start(),
-                TIME_MS.end()
-            )));
-        }
+        check_settings(time_ms, size)?;
         *self = Game {
             game_id: self.game_id + 1,
             swap2: Some(Swap2::new(&board_of(rule, size))),
@@ -223,6 +217,48 @@ impl Game {
         } else {
             Ok(Some(self.job("The engine places the opening stones…")))
         }
+    }
+
+    /// Starts a game with no Swap2 opening, the person playing `person`:
+    /// from the empty board, where black's first stone goes in the centre,
+    /// or from `stones` set up (as (x, y), black first and alternating,
+    /// checked as moves: on the board, on empty points, none of black's on
+    /// a point renju forbade, no five and room left). The engine's first
+    /// job, if it is to move.
+    pub fn new_free(
+        &mut self,
+        person: Player,
+        stones: &[(usize, usize)],
+        time_ms: u64,
+        rule: Rule,
+        size: usize,
+    ) -> Result<Option<Job>, Refused> {
+        check_settings(time_ms, size)?;
+        let setup = set_up(stones, rule, size)?;
+        // The person is the opener of the phase machine, though nobody
+        // opens: roles only tell the two players apart.
+        let swap2 = Swap2::settled(&board_of(rule, size), &setup, person.opponent())
+            .expect("stones checked above");
+        *self = Game {
+            game_id: self.game_id + 1,
+            swap2: Some(swap2),
+            budget: Duration::from_millis(time_ms),
+            rule,
+            size,
+            person_opens: true,
+            free: true,
+            setup,
+            ..Game::default()
+        };
+        let job = self.turn();
+        if let (None, Some(centre)) = (&job, self.centre_first()) {
+            let (x, y) = centre.xy(size);
+            self.note = format!(
+                "Your move (black): the first stone goes in the centre, {}.",
+                point_name(x, y, size)
+            );
+        }
+        Ok(job)
     }
 
     /// The engine's job for the phase the game is in.
@@ -278,6 +314,13 @@ impl Game {
             }
             Phase::Play => {
                 let p = self.point(x, y)?;
+                if let Some(centre) = self.centre_first().filter(|&c| c != p) {
+                    let (cx, cy) = centre.xy(self.size);
+                    return Err(bad(format!(
+                        "black's first stone goes in the centre, {}",
+                        point_name(cx, cy, self.size)
+                    )));
+                }
                 // Under renju the rule loses black the game on a forbidden
                 // point; the page refuses the click instead, as a renju
                 // board would, so that a slip is not a lost game.
@@ -366,9 +409,31 @@ impl Game {
         self.turn()
     }
 
+    /// Where black's first stone must go: the centre, on the empty board
+    /// of a free start; none otherwise.
+    fn centre_first(&self) -> Option<Point> {
+        let empty = self.swap2.as_ref()?.game().stones() == 0;
+        let c = self.size / 2;
+        (self.free && empty).then(|| Point::at(c, c, self.size))
+    }
+
     /// The person's move, or the engine's job for its own.
     fn turn(&mut self) -> Option<Job> {
         let person = self.person_colour().expect("colours chosen");
+        if self.phase() == Phase::Thinking
+            && let Some(centre) = self.centre_first()
+        {
+            // Nothing to think over: black's first stone goes in the centre.
+            self.step(self.person().other(), Step::Play(centre));
+            let (x, y) = centre.xy(self.size);
+            let next = self.after_move(None);
+            self.note = format!(
+                "The engine (black) opened in the centre, {}. {}",
+                point_name(x, y, self.size),
+                self.note
+            );
+            return next;
+        }
         if self.phase() == Phase::Thinking {
             Some(self.job("The engine is thinking…"))
         } else {
@@ -439,11 +504,12 @@ impl Game {
             .iter()
             .rposition(|&(role, step)| role == person && matches!(step, Step::Play(_)))
         else {
-            return Err(conflict(
-                "nothing to take back: you have not moved since the opening",
-            ));
+            let since = if self.free { "start" } else { "opening" };
+            return Err(conflict(format!(
+                "nothing to take back: you have not moved since the {since}"
+            )));
         };
-        let mut swap2 = Swap2::new(&board_of(self.rule, self.size));
+        let mut swap2 = self.start();
         for &(role, step) in &self.steps[..last] {
             swap2.apply(role, step).expect("steps taken before replay");
         }
@@ -453,6 +519,18 @@ impl Game {
         let colour = self.person_colour().expect("colours chosen");
         self.note = format!("Move taken back: your move ({}).", colour_name(colour));
         Ok(())
+    }
+
+    /// The game as it began: empty for Swap2, set up for a free start.
+    fn start(&self) -> Swap2 {
+        let rules = board_of(self.rule, self.size);
+        if !self.free {
+            return Swap2::new(&rules);
+        }
+        let person = self
+            .person_colour()
+            .expect("colours settled from the start");
+        Swap2::settled(&rules, &self.setup, person.opponent()).expect("checked at the start")
     }
 
     /// The person resigns the game in progress: the engine wins.
@@ -468,7 +546,11 @@ impl Game {
 
     /// Who placed each stone, in the order of [`Swap2::stones`].
     fn placers(&self) -> Vec<Role> {
-        let mut by = Vec::new();
+        // A free start's stones set up count as placed by their colour's player.
+        let mut by: Vec<Role> = match &self.swap2 {
+            Some(s) => self.setup.iter().filter_map(|&(_, c)| s.role(c)).collect(),
+            None => Vec::new(),
+        };
         for &(role, step) in &self.steps {
             let n = match step {
                 Step::Open(_) => 3,
@@ -539,10 +621,14 @@ impl Game {
             .iter()
             .flat_map(|s| s.stones())
             .zip(&by)
-            .map(|(&(p, colour), &role)| {
+            .enumerate()
+            .map(|(n, (&(p, colour), &role))| {
                 let (x, y) = p.xy(self.size);
                 let c = if colour == Player::X { "B" } else { "W" };
-                let by = if role == self.person() {
+                // A free start's stones set up were nobody's move.
+                let by = if n < self.setup.len() {
+                    "setup"
+                } else if role == self.person() {
                     "you"
                 } else {
                     "engine"
@@ -570,6 +656,8 @@ impl Game {
             "size": self.size,
             "rule": self.rule.name(),
             "phase": phase,
+            "start": if self.free { "free" } else { "swap2" },
+            "setup": self.setup.len(),
             "person_opens": self.person_opens,
             "person": self.person_colour().map(colour_name),
             "to_move": to_move,
@@ -596,4 +684,68 @@ impl Game {
                 .iter()
                 .any(|&(role, step)| role == self.person() && matches!(step, Step::Play(_)))
     }
+}
+
+/// Refuses a thinking time or board size the page may not ask for.
+fn check_settings(time_ms: u64, size: usize) -> Result<(), Refused> {
+    if !SIZES.contains(&size) {
+        return Err(bad(format!(
+            "board size {size} is out of range: use {} to {}",
+            SIZES.start(),
+            SIZES.end()
+        )));
+    }
+    if !TIME_MS.contains(&time_ms) {
+        return Err(bad(format!(
+            "time {time_ms} ms is out of range: use {} to {} ms per move",
+            TIME_MS.start(),
+            TIME_MS.end()
+        )));
+    }
+    Ok(())
+}
+
+/// The stones of a free start, black first and alternating, each checked
+/// as a move on a board `size` points a side under `rule`; the one line
+/// that refuses the first that cannot stand.
+fn set_up(
+    stones: &[(usize, usize)],
+    rule: Rule,
+    size: usize,
+) -> Result<Vec<(Point, Player)>, Refused> {
+    let mut board = board_of(rule, size);
+    let mut setup = Vec::with_capacity(stones.len());
+    for (n, &(x, y)) in stones.iter().enumerate() {
+        let n = n + 1;
+        if x >= size || y >= size {
+            return Err(bad(format!(
+                "stone {n}: ({x},{y}) is off the board: x and y go from 0 to {}",
+                size - 1
+            )));
+        }
+        let p = Point::at(y, x, size);
+        if board.stone(p).is_some() {
+            return Err(bad(format!("stone {n}: ({x},{y}) is taken")));
+        }
+        let colour = board.turn_by_count();
+        if colour == Player::X
+            && let Some(why) = board.forbidden(p)
+        {
+            return Err(bad(format!("stone {n}: {}", forbidden_line(why, p, size))));
+        }
+        board
+            .place(p, colour)
+            .expect("an empty point of a game going on");
+        setup.push((p, colour));
+        if let Some(outcome) = board.outcome() {
+            let end = match outcome.winner() {
+                Some(_) => "makes five",
+                None => "fills the board",
+            };
+            return Err(bad(format!(
+                "stone {n} {end}: the game would be over before it starts"
+            )));
+        }
+    }
+    Ok(setup)
 }

@@ -1,0 +1,203 @@
+//! Live thinking over the event stream (the game's engine for every
+//! viewer, an analysis for its client only) and the engine shared fairly
+//! between clients asking for analyses: side by side, one at a time per
+//! client, a bounded queue. Events are counted, never timed.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::{Events, app, app_with_caps, error_of};
+use inarow_menace::Preset;
+use inarow_web::analyses::Caps;
+use serde_json::{Value, json};
+
+/// `n` thinking reports of a stream, checked as one job's: nodes and time
+/// never go back, and depth never goes back within one search.
+async fn reports(events: &mut Events, n: usize, about: impl Fn(&Value) -> bool) -> Vec<Value> {
+    let mut seen: Vec<Value> = Vec::new();
+    while seen.len() < n {
+        let r = events.thinking().await;
+        assert!(about(&r), "a report for something else: {r}");
+        if let Some(last) = seen.last() {
+            for field in ["nodes", "ms", "search"] {
+                assert!(
+                    r[field].as_u64() >= last[field].as_u64(),
+                    "{field}: {last} then {r}"
+                );
+            }
+            if r["search"] == last["search"] {
+                assert!(
+                    r["depth"].as_u64() >= last["depth"].as_u64(),
+                    "{last} then {r}"
+                );
+            }
+        }
+        seen.push(r);
+    }
+    seen
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_engines_thinking_in_a_game_reaches_every_viewer_as_it_grows() {
+    let t = app(Preset::Challenge);
+    let mut viewers = [t.events().await, t.events().await];
+    let ids = [viewers[0].hello().await, viewers[1].hello().await];
+    assert_ne!(ids[0], ids[1], "each stream is a client of its own");
+    let (status, v) = t
+        .post("/api/gomoku/new", r#"{"opener":"you","time_ms":2000}"#)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let game_id = v["game_id"].clone();
+    // The third opening stone sets the engine thinking over its answer.
+    for (x, y) in [(7, 7), (8, 8), (8, 6)] {
+        let (status, v) = t
+            .post("/api/gomoku/move", &json!({"x": x, "y": y}).to_string())
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+    for viewer in &mut viewers {
+        // The engine searches its answer to the opening: the stage says so.
+        let seen = reports(viewer, 4, |r| {
+            r["for"] == "game" && r["game_id"] == game_id && r["stage"] == "answer"
+        })
+        .await;
+        let (first, last) = (&seen[0], &seen[seen.len() - 1]);
+        assert!(last["nodes"].as_u64() > first["nodes"].as_u64(), "{seen:?}");
+        assert!(
+            seen.iter().any(|r| r["depth"].as_u64() >= Some(1)),
+            "{seen:?}"
+        );
+        for r in &seen {
+            assert!(r["nps"].is_u64() && r["score"].is_i64(), "{r}");
+            for p in r["pv"].as_array().unwrap() {
+                assert!(p[0].as_u64() < Some(15) && p[1].as_u64() < Some(15), "{r}");
+            }
+            if r["depth"].as_u64() >= Some(1) {
+                assert_eq!(r["best"], r["pv"][0], "{r}");
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_analysis_is_watched_by_its_client_alone() {
+    let t = app(Preset::Challenge);
+    let (mut mine, mut theirs) = (t.events().await, t.events().await);
+    let (me, them) = (mine.hello().await, theirs.hello().await);
+    let ask = |client: &str, tag: u64, ms: u64| {
+        json!({"stones": [[7, 7], [8, 8]], "lines": 2, "ms": ms, "client": client, "tag": tag})
+            .to_string()
+    };
+    let answer = t.post_later("/api/analyse", &ask(&me, 7, 1500));
+    let seen = reports(&mut mine, 3, |r| r["for"] == "analysis" && r["tag"] == 7).await;
+    assert!(
+        seen[2]["nodes"].as_u64() > seen[0]["nodes"].as_u64(),
+        "{seen:?}"
+    );
+    let (status, v) = answer.await.unwrap();
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert!(v["nodes"].as_u64() >= seen[2]["nodes"].as_u64(), "{v}");
+    // The other stream heard none of it: its first report is its own
+    // analysis's, and reports go out in order.
+    let (status, v) = t.post("/api/analyse", &ask(&them, 8, 300)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let first = theirs.thinking().await;
+    assert_eq!(
+        (&first["for"], &first["tag"]),
+        (&json!("analysis"), &json!(8)),
+        "{first}"
+    );
+    // A request naming no client is answered with no thinking sent.
+    let (status, v) = t.post("/api/analyse", r#"{"stones": [], "ms": 50}"#).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_analysis_holds_no_one_up_and_a_clients_next_replaces_it() {
+    let t = app(Preset::Challenge);
+    let mut stream = t.events().await;
+    let me = stream.hello().await;
+    let long = json!({"stones": [[7, 7]], "ms": 10_000, "client": me, "tag": 1}).to_string();
+    let long = t.post_later("/api/analyse", &long);
+    // Running: its thinking comes.
+    stream.thinking().await;
+    // Three other clients are answered beside it, at once.
+    let others: Vec<_> = (0..3)
+        .map(|k| {
+            let body =
+                json!({"stones": [[7, 7], [k, 0]], "ms": 200, "client": format!("other-{k}")});
+            t.post_later("/api/analyse", &body.to_string())
+        })
+        .collect();
+    for other in others {
+        let (status, v) = other.await.unwrap();
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+    // The client's next question replaces its long one, which is stopped
+    // and answered so.
+    let next = json!({"stones": [[7, 7], [8, 8]], "ms": 50, "client": me, "tag": 2}).to_string();
+    let (status, v) = t.post("/api/analyse", &next).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let (status, v) = long.await.unwrap();
+    assert_eq!(status, StatusCode::CONFLICT, "{v}");
+    assert_eq!(
+        error_of(&v),
+        "replaced by a newer analysis from the same client"
+    );
+    assert_eq!(t.shared.analyses.load(), (0, 0));
+}
+
+/// Waits (looking again now and then, never timing) until `t`'s analyses stand at `load`.
+async fn until_load(t: &common::TestApp, load: (usize, usize)) {
+    while t.shared.analyses.load() != load {
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_queue_is_bounded_and_requests_gone_leave_it() {
+    let t = app_with_caps(Caps {
+        running: 1,
+        waiting: 1,
+    });
+    let slow = r#"{"stones": [[7, 7]], "ms": 10000}"#;
+    let running = t.post_later("/api/analyse", slow);
+    until_load(&t, (1, 0)).await;
+    let waiting = t.post_later("/api/analyse", slow);
+    until_load(&t, (1, 1)).await;
+    let (status, v) = t.post("/api/analyse", slow).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{v}");
+    assert_eq!(
+        error_of(&v),
+        "the engine's analysis queue is full (1 running, 1 waiting): try again shortly"
+    );
+    // Both clients go away: the waiting one leaves, the running one stops.
+    waiting.abort();
+    until_load(&t, (1, 0)).await;
+    running.abort();
+    until_load(&t, (0, 0)).await;
+    let (status, v) = t.post("/api/analyse", r#"{"stones": [], "ms": 20}"#).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+}
+
+#[tokio::test]
+async fn a_bad_client_or_tag_is_one_line() {
+    let t = app(Preset::Challenge);
+    let (status, v) = t
+        .post("/api/analyse", r#"{"stones": [], "client": "a b"}"#)
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    assert!(error_of(&v).starts_with("client must be 1 to 64 letters"));
+    let long = json!({"stones": [], "client": "x".repeat(65)}).to_string();
+    let (status, _) = t.post("/api/analyse", &long).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    for body in [
+        r#"{"stones": [], "tag": -1}"#,
+        r#"{"stones": [], "tag": "x"}"#,
+        r#"{"stones": [], "client": 5}"#,
+    ] {
+        let (status, v) = t.post("/api/analyse", body).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {v}");
+        error_of(&v);
+    }
+}
