@@ -53,7 +53,7 @@ const PAGE: &str = concat!(
 /// The page's script modules (`GET /page/NAME`), each a file of
 /// `crates/web/page/` embedded as it is: browsers run them without a build
 /// step.
-const SCRIPTS: [(&str, &str); 12] = [
+const SCRIPTS: [(&str, &str); 13] = [
     ("main.js", include_str!("../../page/main.js")),
     ("common.js", include_str!("../../page/common.js")),
     ("board.js", include_str!("../../page/board.js")),
