@@ -198,7 +198,10 @@ function drawThinking() {
  */
 onThinking((r) => {
   const s = gomoku.state;
-  if (r.for !== "game" || !s || r.game_id !== s.game_id || s.phase !== "thinking") return;
+  if (r.for !== "game" || !s || r.game_id !== s.game_id) return;
+  // The game ended while the engine thought (resigned): its think stopped.
+  if (r.stopped) return clearThinking($("gomoku-live"));
+  if (s.phase !== "thinking") return;
   showThinking($("gomoku-live"), r, { name: gname, line: r.stage === "play", whose: "the engine" });
 });
 

@@ -33,6 +33,7 @@ mod server;
 pub mod tournament;
 
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -95,6 +96,10 @@ pub struct Shared {
     pub gomoku: Mutex<gomoku::Game>,
     /// The engine the gomoku game is played against.
     pub engine: Arc<Mutex<inarow_engine::player::Engine>>,
+    /// Set when the game the engine thinks for ends (a new game, a
+    /// resignation): its search stops at once rather than keep the next
+    /// game's engine waiting for its time to run out.
+    pub engine_stop: Arc<AtomicBool>,
     /// The tournament runs.
     pub tournament: Mutex<tournament::Runs>,
     /// The analyses of `POST /api/analyse`, shared fairly between clients.
@@ -155,11 +160,15 @@ pub fn shared(config: Config) -> Arc<Shared> {
     // Reports of several searches at once, each a few a second; one that
     // a slow viewer misses is stale by the next anyway.
     let (thinking, _) = broadcast::channel(256);
+    let engine_stop = Arc::new(AtomicBool::new(false));
+    let mut engine = gomoku::engine(config.seed);
+    engine.searcher_mut().set_stop(Some(engine_stop.clone()));
     let (stop, _) = broadcast::channel(1);
     Arc::new(Shared {
         menace: Mutex::new(menace::Room::new(config.memory, config.seed)),
         gomoku: Mutex::new(gomoku::Game::default()),
-        engine: Arc::new(Mutex::new(gomoku::engine(config.seed))),
+        engine: Arc::new(Mutex::new(engine)),
+        engine_stop,
         tournament: Mutex::new(past_runs(config.records.as_ref())),
         analyses: Arc::new(analyses::Analyses::new(
             config.analyses,

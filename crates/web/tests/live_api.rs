@@ -201,3 +201,55 @@ async fn a_bad_client_or_tag_is_one_line() {
         error_of(&v);
     }
 }
+
+/// A game that ends while the engine thinks over it (a new game, a
+/// resignation) stops the engine there: the viewers hear that its think
+/// stopped, and the next game's engine does not wait for the old time to
+/// run out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_that_ends_stops_the_engines_think_over_it() {
+    let t = app(Preset::Challenge);
+    let mut viewer = t.events().await;
+    viewer.hello().await;
+    for end in ["new game", "resign"] {
+        let (status, v) = t
+            .post("/api/gomoku/new", r#"{"opener":"you","time_ms":10000}"#)
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let game_id = v["game_id"].clone();
+        for (x, y) in [(7, 7), (8, 8), (8, 6)] {
+            let (status, v) = t
+                .post("/api/gomoku/move", &json!({"x": x, "y": y}).to_string())
+                .await;
+            assert_eq!(status, StatusCode::OK, "{v}");
+        }
+        // The engine thinks over its answer, for up to 10 s.
+        let first = viewer.thinking().await;
+        assert_eq!(first["game_id"], game_id, "{first}");
+        let (status, v) = if end == "new game" {
+            t.post(
+                "/api/gomoku/new",
+                r#"{"start":"free","colour":"white","time_ms":100}"#,
+            )
+            .await
+        } else {
+            t.post("/api/gomoku/resign", "{}").await
+        };
+        assert_eq!(status, StatusCode::OK, "{end}: {v}");
+        // Reports of the old think may still be on their way; then its end.
+        loop {
+            let r = viewer.thinking().await;
+            if r["stopped"] == json!(true) {
+                assert_eq!(r["game_id"], game_id, "{end}: {r}");
+                break;
+            }
+            assert_eq!(r["game_id"], game_id, "{end}: nothing else thinks yet: {r}");
+        }
+    }
+    // The resigned game stays as it was: the stopped think's answer is
+    // for no game.
+    let (status, v) = t.call("GET", "/api/gomoku", None).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["resigned"], json!(true), "{v}");
+    assert_eq!(v["stones"].as_array().map(Vec::len), Some(3), "{v}");
+}

@@ -1,6 +1,7 @@
 //! The gomoku routes: a game against the engine through the Swap2 opening.
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use axum::Json;
@@ -59,6 +60,15 @@ fn think(shared: &Arc<Shared>, job: Option<Job>) {
         let mut next = Some(job);
         while let Some(job) = next {
             let mut engine = shared.engine.lock().expect("engine lock");
+            {
+                // The stop asked for an earlier game; this job's game may
+                // itself be gone already (then nothing is left to do).
+                let table = GOMOKU.lock(&shared);
+                if table.game_id() != job.game_id {
+                    break;
+                }
+                shared.engine_stop.store(false, Ordering::SeqCst);
+            }
             // Every viewer sees the game, and so its engine's thinking; the
             // stage says what for (only in play is the score the engine's
             // own, for the move it will make).
@@ -75,7 +85,21 @@ fn think(shared: &Arc<Shared>, job: Option<Job>) {
                 .set_watcher(Some(watcher), live::REPORT_EVERY);
             let done = gomoku::work(&mut engine, &job);
             engine.searcher_mut().set_watcher(None, Duration::MAX);
+            // Read while the engine is held: the next game's thread clears
+            // the flag once it holds it.
+            let ended = shared.engine_stop.load(Ordering::SeqCst);
             drop(engine);
+            if ended {
+                // Its game ended while it thought: the viewers' live line
+                // for it ends here, and its answer is for no game.
+                let data =
+                    serde_json::json!({"for": "game", "game_id": job.game_id, "stopped": true});
+                let _ = shared.thinking().send(live::Thinking {
+                    to: None,
+                    data: data.to_string().into(),
+                });
+                break;
+            }
             next = GOMOKU.lock(&shared).done(job.game_id, done);
             shared.notify(GOMOKU.topic);
         }
@@ -151,7 +175,9 @@ pub(super) async fn new_game(
             };
             let person_opens = matches!(opener, Opener::You);
             act(&shared, |table| {
-                table.new_game(person_opens, time_ms, rule, size)
+                let job = table.new_game(person_opens, time_ms, rule, size)?;
+                end_think(&shared);
+                Ok(job)
             })
         }
         Start::Free => {
@@ -177,7 +203,9 @@ pub(super) async fn new_game(
                 Colour::White => inarow_core::Player::O,
             };
             act(&shared, |table| {
-                table.new_free(person, &stones, time_ms, rule, size)
+                let job = table.new_free(person, &stones, time_ms, rule, size)?;
+                end_think(&shared);
+                Ok(job)
             })
         }
     }
@@ -229,7 +257,19 @@ pub(super) async fn take_back(State(shared): State<Arc<Shared>>) -> Reply {
 
 /// The person resigns.
 pub(super) async fn resign(State(shared): State<Arc<Shared>>) -> Reply {
-    act(&shared, |table| table.resign().map(|()| None))
+    act(&shared, |table| {
+        table.resign()?;
+        end_think(&shared);
+        Ok(None)
+    })
+}
+
+/// Stops the engine's think for the game that just ended. Called with the
+/// table held and before the next game's job is handed out, so that the
+/// flag never stops the next game's think: its thread clears the flag
+/// only once the table says its game is the one on.
+fn end_think(shared: &Shared) {
+    shared.engine_stop.store(true, Ordering::SeqCst);
 }
 
 /// The game as an SGF file to download.
