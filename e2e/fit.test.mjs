@@ -96,7 +96,7 @@ const candidates = (page) => page.$$eval("#an-board .cand", (cs) => cs.map((c) =
 /** Black four from (3,7) to (6,7) open at both ends, white scattered: black to move wins in 1 (W1). */
 const FOUR = [[3, 7], [3, 3], [4, 7], [4, 3], [5, 7], [10, 10], [6, 7], [12, 1]];
 
-/** The candidates of FOUR analysed on an `n` board in a `width` x `height` window (proven: the analysis stops by itself). */
+/** The candidates of FOUR analysed on an `n` board in a `width` x `height` window (proven: its analysis ends). */
 async function analyseFour(page, n, width, height) {
   await page.setViewportSize({ width, height });
   await page.goto(url);
@@ -106,8 +106,9 @@ async function analyseFour(page, n, width, height) {
   for (const [x, y] of FOUR) await page.click(`#an-board button[data-x="${x}"][data-y="${y}"]`);
   await page.selectOption("#an-lines", "5");
   await page.click("#an-go");
-  await page.waitForFunction(() => document.querySelector("#an-board .cand") && document.querySelector("#an-go").textContent === "Analyse",
-    null, { timeout: 20000 });
+  // Proven, the position's analysis ends (the board stays ready for the next position).
+  await page.waitForFunction(() => document.querySelector("#an-board .cand") &&
+    document.querySelector("#an-status").textContent.startsWith("Proven"), null, { timeout: 20000 });
   return candidates(page);
 }
 
