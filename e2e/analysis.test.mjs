@@ -3,20 +3,12 @@
 // and rules, loading SGF and PSQ records and stepping through them, the
 // review chart with the worst moves marked, the keyboard on both boards,
 // and the hint in play; screenshots in each look.
-import { LOOKS, assert, lookAs, shot, test, url } from "./harness.mjs";
+import { LOOKS, assert, lookAs, openAnalysis, shot, test, url } from "./harness.mjs";
 
 const points = (page) => page.$$eval("#an-board button", (bs) => bs.length);
 const stonesOn = (page) => page.$$eval("#an-board button", (bs) =>
   bs.filter((b) => b.dataset.stone).map((b) => `${b.dataset.x},${b.dataset.y},${b.dataset.stone}`).sort());
 const at = (x, y) => `#an-board button[data-x="${x}"][data-y="${y}"]`;
-
-async function openAnalysis(page, look = LOOKS[0]) {
-  await lookAs(page, look);
-  await page.goto(url);
-  await page.click('header button[data-tab="gomoku"]');
-  await page.click("#mode-analysis");
-  await page.waitForFunction(() => document.querySelectorAll("#an-board button").length === 225);
-}
 
 /** Black four from (3,7) to (6,7) open at both ends, white scattered: black to move. */
 const FOUR = [[3, 7, "B"], [3, 3, "W"], [4, 7, "B"], [4, 3, "W"], [5, 7, "B"], [10, 10, "W"], [6, 7, "B"], [12, 1, "W"]];

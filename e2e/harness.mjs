@@ -35,6 +35,15 @@ export async function lookAs(page, look) {
   await page.emulateMedia({ colorScheme: look.scheme });
 }
 
+/** Opens the page's analysis board (15x15) in `look`. */
+export async function openAnalysis(page, look = LOOKS[0]) {
+  await lookAs(page, look);
+  await page.goto(url);
+  await page.click('header button[data-tab="gomoku"]');
+  await page.click("#mode-analysis");
+  await page.waitForFunction(() => document.querySelectorAll("#an-board button").length === 225);
+}
+
 /** Clicks the empty gomoku point nearest the centre of the board. */
 export async function playNearCentre(page) {
   const target = await page.$$eval("#gomoku-board button:not([disabled])", (bs) => {

@@ -3,7 +3,7 @@
 // points crossed while black is to move, a click on one refused in one line
 // with the board unchanged, an unknown rule said in one line; a screenshot
 // of the marked board at desktop width.
-import { LOOKS, assert, lookAs, shot, test, url } from "./harness.mjs";
+import { LOOKS, assert, lookAs, openAnalysis, shot, test, url } from "./harness.mjs";
 
 const at = (board, x, y) => `#${board} button[data-x="${x}"][data-y="${y}"]`;
 const stonesOn = (page) => page.$$eval("#an-board button", (bs) =>
@@ -17,14 +17,6 @@ const crosses = (page, board) => page.$$eval(`#${board} .forbidden`, (fs) =>
  * (7,7), is a double three for black.
  */
 const DOUBLE_THREE = "(;FF[4]GM[4]SZ[15]RU[Renju]PB[a]PW[b];B[fh];W[oo];B[gh];W[om];B[hf];W[ok];B[hg];W[aa])";
-
-async function openAnalysis(page) {
-  await lookAs(page, LOOKS[0]);
-  await page.goto(url);
-  await page.click('header button[data-tab="gomoku"]');
-  await page.click("#mode-analysis");
-  await page.waitForFunction(() => document.querySelectorAll("#an-board button").length === 225);
-}
 
 test("renju: an SGF with RU[Renju] loads as renju, black's double three is crossed and refused", async (page) => {
   await openAnalysis(page);

@@ -2,20 +2,12 @@
 // players write them (h8), a board's stones copied as text and moves
 // pasted back (names, x,y pairs, move numbers), a bad move refused in one
 // line naming it, beside the box; and Clear forgetting what was loaded.
-import { LOOKS, assert, lookAs, test, url } from "./harness.mjs";
+import { LOOKS, assert, lookAs, openAnalysis, test, url } from "./harness.mjs";
 
 const stonesOn = (page) => page.$$eval("#an-board button", (bs) =>
   bs.filter((b) => b.dataset.stone).map((b) => `${b.dataset.x},${b.dataset.y},${b.dataset.stone}`).sort().join(" "));
 const at = (board, x, y) => `#${board} button[data-x="${x}"][data-y="${y}"]`;
 const text = (page, sel) => page.$eval(sel, (e) => e.textContent);
-
-async function openAnalysis(page) {
-  await lookAs(page, LOOKS[0]);
-  await page.goto(url);
-  await page.click('header button[data-tab="gomoku"]');
-  await page.click("#mode-analysis");
-  await page.waitForFunction(() => document.querySelectorAll("#an-board button").length === 225);
-}
 
 /** Pastes `moves` into the analysis board's box and loads them. */
 async function paste(page, moves) {

@@ -99,6 +99,16 @@ pub enum BoardError {
     Occupied(usize, usize),
 }
 
+/// Column and row of grid index `i` on a board `size` points a side, or
+/// `None` for an index off it (the padding around it, or past its side).
+/// Boards of every size lay their points out on the same grid, so a watcher
+/// can name a search's moves without the board, which the search holds.
+pub fn grid_xy(i: usize, size: usize) -> Option<(usize, usize)> {
+    let x = (i % STRIDE).checked_sub(PAD)?;
+    let y = (i / STRIDE).checked_sub(PAD)?;
+    (x < size && y < size).then_some((x, y))
+}
+
 impl std::fmt::Display for BoardError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -865,6 +875,20 @@ mod tests {
         assert_eq!(ZOBRIST[0][usize::from(BLACK)], 0x6e78_9e6a_a1b9_65f4);
         assert_eq!(ZOBRIST[CELLS - 1][3], 0x675e_2a14_2797_5ddb);
         assert_eq!(ZOBRIST[CELLS - 1][usize::from(EMPTY)], 0);
+    }
+
+    #[test]
+    fn grid_indices_name_their_points_without_the_board() {
+        for size in MIN_SIZE..=MAX_SIZE {
+            let b = Board::new(size).unwrap();
+            for i in 0..CELLS {
+                let on = b.points().contains(&(i as u16));
+                assert_eq!(grid_xy(i, size).is_some(), on, "size {size}, index {i}");
+                if on {
+                    assert_eq!(grid_xy(i, size), Some(b.xy(i)));
+                }
+            }
+        }
     }
 
     #[test]

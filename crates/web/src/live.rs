@@ -15,11 +15,10 @@
 //! its own stream and nowhere else, and so that its next analysis replaces
 //! its last ([`crate::analyses`]).
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use inarow_engine::board::Board;
+use inarow_engine::board::grid_xy;
 use inarow_engine::search::{Progress, Watcher};
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
@@ -93,7 +92,6 @@ pub fn watcher(
     to: Option<Arc<str>>,
     sender: broadcast::Sender<Thinking>,
 ) -> Watcher {
-    let points = points_of(size);
     // Nodes and time of the job's searches before this one, and this
     // one's at its last report; the time of the last report sent.
     let mut before = (0u64, Duration::ZERO);
@@ -117,7 +115,7 @@ pub fn watcher(
         let ms = now.as_millis() as u64;
         let pv: Vec<[usize; 2]> =
             p.pv.iter()
-                .map_while(|i| points.get(i).map(|&(x, y)| [x, y]))
+                .map_while(|&i| grid_xy(i, size).map(|(x, y)| [x, y]))
                 .collect();
         let mut data = json!({
             "depth": p.depth,
@@ -141,22 +139,6 @@ pub fn watcher(
     })
 }
 
-/// The engine's grid indices of a board `size` points a side, to `(x, y)`:
-/// looked up rather than computed, so that an index off the board (none is
-/// expected) is dropped, not a panic.
-fn points_of(size: usize) -> HashMap<usize, (usize, usize)> {
-    let Ok(board) = Board::new(size) else {
-        return HashMap::new();
-    };
-    let mut points = HashMap::with_capacity(size * size);
-    for y in 0..size {
-        for x in 0..size {
-            points.insert(board.index(x, y), (x, y));
-        }
-    }
-    points
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,7 +159,7 @@ mod tests {
     fn reports_add_up_the_searches_of_a_job_and_skip_close_iterations() {
         let (sender, mut heard) = broadcast::channel(16);
         let mut watch = watcher(15, json!({"for": "game", "game_id": 4}), None, sender);
-        let board = Board::new(15).unwrap();
+        let board = inarow_engine::board::Board::new(15).unwrap();
         let pv = [board.index(7, 7), board.index(8, 8)];
         let report = |depth, nodes, ms, iteration| Progress {
             depth,

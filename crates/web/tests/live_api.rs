@@ -37,24 +37,33 @@ async fn reports(events: &mut Events, n: usize, about: impl Fn(&Value) -> bool) 
     seen
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_engines_thinking_in_a_game_reaches_every_viewer_as_it_grows() {
-    let t = app(Preset::Challenge);
-    let mut viewers = [t.events().await, t.events().await];
-    let ids = [viewers[0].hello().await, viewers[1].hello().await];
-    assert_ne!(ids[0], ids[1], "each stream is a client of its own");
+/// Starts a game whose opening the person places, with the engine's time
+/// `time_ms`: the third opening stone sets the engine thinking over its
+/// answer. The game's id.
+async fn engine_answering(t: &common::TestApp, time_ms: u64) -> Value {
     let (status, v) = t
-        .post("/api/gomoku/new", r#"{"opener":"you","time_ms":2000}"#)
+        .post(
+            "/api/gomoku/new",
+            &json!({"opener": "you", "time_ms": time_ms}).to_string(),
+        )
         .await;
     assert_eq!(status, StatusCode::OK, "{v}");
-    let game_id = v["game_id"].clone();
-    // The third opening stone sets the engine thinking over its answer.
     for (x, y) in [(7, 7), (8, 8), (8, 6)] {
         let (status, v) = t
             .post("/api/gomoku/move", &json!({"x": x, "y": y}).to_string())
             .await;
         assert_eq!(status, StatusCode::OK, "{v}");
     }
+    v["game_id"].clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_engines_thinking_in_a_game_reaches_every_viewer_as_it_grows() {
+    let t = app(Preset::Challenge);
+    let mut viewers = [t.events().await, t.events().await];
+    let ids = [viewers[0].hello().await, viewers[1].hello().await];
+    assert_ne!(ids[0], ids[1], "each stream is a client of its own");
+    let game_id = engine_answering(&t, 2000).await;
     for viewer in &mut viewers {
         // The engine searches its answer to the opening: the stage says so.
         let seen = reports(viewer, 4, |r| {
@@ -212,18 +221,8 @@ async fn a_game_that_ends_stops_the_engines_think_over_it() {
     let mut viewer = t.events().await;
     viewer.hello().await;
     for end in ["new game", "resign"] {
-        let (status, v) = t
-            .post("/api/gomoku/new", r#"{"opener":"you","time_ms":10000}"#)
-            .await;
-        assert_eq!(status, StatusCode::OK, "{v}");
-        let game_id = v["game_id"].clone();
-        for (x, y) in [(7, 7), (8, 8), (8, 6)] {
-            let (status, v) = t
-                .post("/api/gomoku/move", &json!({"x": x, "y": y}).to_string())
-                .await;
-            assert_eq!(status, StatusCode::OK, "{v}");
-        }
         // The engine thinks over its answer, for up to 10 s.
+        let game_id = engine_answering(&t, 10_000).await;
         let first = viewer.thinking().await;
         assert_eq!(first["game_id"], game_id, "{first}");
         let (status, v) = if end == "new game" {

@@ -58,7 +58,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use inarow_engine::analysis;
-use inarow_engine::board::{Board, Cell};
+use inarow_engine::board::{Board, Cell, grid_xy};
 use inarow_engine::opening;
 use inarow_engine::score::{WIN, is_decided};
 use inarow_engine::search::{Found, Limits, Options, Progress, Searcher, Watcher};
@@ -590,32 +590,25 @@ impl std::fmt::Display for Figures {
     }
 }
 
-/// Where a board's grid indices are, kept apart from the board for a
-/// watcher that runs while the board is searched.
+/// Names of a board's grid indices, kept apart from the board for a
+/// watcher that runs while the board is searched (see
+/// [`inarow_engine::board::grid_xy`]).
 struct Geometry {
     size: usize,
-    /// `(x, y)` of each grid index on the board.
-    xy: Vec<(usize, usize)>,
 }
 
 impl Geometry {
     fn of(b: &Board) -> Geometry {
-        let end = b
-            .points()
-            .iter()
-            .map(|&i| usize::from(i) + 1)
-            .max()
-            .unwrap_or(0);
-        let mut xy = vec![(0, 0); end];
-        for &i in b.points() {
-            xy[usize::from(i)] = b.xy(usize::from(i));
-        }
-        Geometry { size: b.size(), xy }
+        Geometry { size: b.size() }
+    }
+
+    fn xy(&self, i: usize) -> (usize, usize) {
+        grid_xy(i, self.size).expect("the search names points of the board")
     }
 
     /// The protocol's `x,y` of grid index `i`.
     fn xy_text(&self, i: usize) -> String {
-        let (x, y) = self.xy[i];
+        let (x, y) = self.xy(i);
         format!("{x},{y}")
     }
 
@@ -624,7 +617,7 @@ impl Geometry {
         moves
             .iter()
             .map(|&i| {
-                let (x, y) = self.xy[i];
+                let (x, y) = self.xy(i);
                 xy_name(x, y, self.size)
             })
             .collect::<Vec<_>>()
