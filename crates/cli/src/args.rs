@@ -63,6 +63,10 @@ pub struct SandboxArgs {
     /// brain, what its whole match can take).
     #[arg(long, value_parser = crate::numbers::whole::<u64>(1))]
     cpu: Option<u64>,
+    /// The most files each process of a contestant may hold open (its
+    /// hard limit): with --processes, its share of the host's file table.
+    #[arg(long, default_value_t = Limits::default().open_files, value_parser = crate::numbers::whole_in::<u64>(16, 1 << 20))]
+    open_files: u64,
     /// The largest file a contestant may write (e.g. 64M).
     #[arg(long, default_value = "64M", value_parser = parse_size)]
     file_size: u64,
@@ -260,6 +264,7 @@ impl SandboxArgs {
             file_size: self.file_size,
             disk: self.disk,
             stderr: self.stderr_limit,
+            open_files: self.open_files,
         };
         let grants = self
             .everyone()

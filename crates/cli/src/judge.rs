@@ -126,6 +126,17 @@ macro_rules! say {
     }};
 }
 
+/// The bots alive at once: two a game, `-j` games (one bot and the house
+/// bot under `-d`).
+fn live_bots(args: &Args) -> usize {
+    if args.debug.is_some() {
+        return 1;
+    }
+    2 * args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// Runs `inarow judge`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(JudgeCommand::Merge(merge)) = args.command {
@@ -133,10 +144,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let timeout = (args.timeout > 0.0).then(|| Duration::from_secs_f64(args.timeout));
     if args.check_sandbox {
-        let sandbox = args.sandbox.for_inspection(cpu_for_timeout(timeout))?;
+        let mut sandbox = args.sandbox.for_inspection(cpu_for_timeout(timeout))?;
+        sandbox.set_live(live_bots(&args));
         return check_sandbox(&sandbox, &args);
     }
-    let sandbox = args.sandbox.for_everyone(cpu_for_timeout(timeout))?;
+    let mut sandbox = args.sandbox.for_everyone(cpu_for_timeout(timeout))?;
+    sandbox.set_live(live_bots(&args));
     process::install_interrupt_handler(|killed| {
         eprintln!("inarow judge: interrupted; killed {killed} bot(s)");
         std::process::exit(130);

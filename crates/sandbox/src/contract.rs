@@ -149,13 +149,16 @@ impl Sandbox {
                 ),
             ),
             clause(
-                "kernel",
-                "no io_uring, AF_VSOCK, userfaultfd, perf_event_open, bpf or ptrace; no 32-bit or x32 system call",
+                "system calls",
+                &format!(
+                    "only the {} calls of an allow list (container runtimes' default, less every call that reaches a counter of the whole host or of the judge's user: AIO, io_uring, inotify, fanotify, message queues, keys, namespaces, mounts, ptrace, bpf, perf, userfaultfd); any other answers ENOSYS; sockets of Unix, IPv4, IPv6 and netlink only; no 32-bit or x32 call",
+                    crate::seccomp::allowed_calls()
+                ),
                 "seccomp, each filter checking the architecture first",
                 seen(
                     found,
-                    |f| f.io_uring.refused(),
-                    |f| format!("io_uring {}", f.io_uring),
+                    |f| f.io_uring.refused() && f.aio.refused(),
+                    |f| format!("io_uring {}, aio {}", f.io_uring, f.aio),
                 ),
             ),
             clause(
@@ -222,6 +225,55 @@ impl Sandbox {
             ),
             Ok(()),
         ));
+        let table = self.file_table();
+        let share = table.host.map_or_else(
+            || "this host's file table could not be read".to_string(),
+            |host| {
+                format!(
+                    "{} of this host's file table of {host} entries",
+                    percent(table.all(), host)
+                )
+            },
+        );
+        let lowered = if table.per_process < table.asked {
+            format!(
+                " (--open-files {} lowered to fit half the host's table)",
+                table.asked
+            )
+        } else {
+            String::new()
+        };
+        let per_process = table.per_process;
+        all.push(clause(
+            "open files",
+            &format!(
+                "at most {per_process} files open in a process{lowered}, {} in a bot with all its processes; the {} bots alive at once hold at most {}, {share}",
+                table.per_contestant(),
+                table.live,
+                table.all()
+            ),
+            "a hard RLIMIT_NOFILE and the bound on its processes",
+            seen(
+                found,
+                |f| f.open_files <= per_process,
+                |f| format!("a process may open {} files", f.open_files),
+            ),
+        ));
+        all.push(clause(
+            "kernel tables",
+            &format!(
+                "each table the kernel keeps for the whole host, or for the judge's user, is bounded: open files (above); processes and threads (tasks); pipe buffers, sockets and epoll watches, kernel memory counted in its memory{}; queued signals and POSIX timers, {} (its own uid's count{}); AIO contexts, io_uring, inotify, fanotify, POSIX message queues, keys and user namespaces, none (system calls)",
+                if root {
+                    ""
+                } else {
+                    " (as the judge's user, past the user's pipe quota, fs.pipe-user-pages-soft, new pipes get one page: slower, never refused)"
+                },
+                crate::init::SIGNALS_QUEUED,
+                if root { "" } else { ", in its own user namespace" }
+            ),
+            "RLIMIT_SIGPENDING, the memory and pids controllers, the allow list of system calls",
+            Ok(()),
+        ));
         all.push(clause(
             "disk",
             &format!(
@@ -267,6 +319,11 @@ impl Sandbox {
             })
         })
     }
+}
+
+/// `part` of `whole` in percent, to one decimal.
+fn percent(part: u64, whole: u64) -> String {
+    format!("{:.1}%", part as f64 * 100.0 / whole.max(1) as f64)
 }
 
 /// A bound the organiser sets (`promise`, `None` when turned off with

@@ -61,12 +61,14 @@ const UPPER: &str = "upper";
 /// The overlay's own working folder in the `tmpfs`.
 const WORK: &str = "work";
 
-/// What a folder holds: allocated bytes (a sparse file costs what it
-/// holds, not its length; a file with several names counts once) and
+/// What a folder holds, as the file system it lies on will count it:
+/// bytes (each entry's allocation rounded up to whole blocks of that file
+/// system, and at least one block: see [`cost`]; a sparse file costs what
+/// it holds, not its length; a file with several names counts once) and
 /// entries.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Usage {
-    /// Bytes of disk its files and folders take.
+    /// Bytes of disk its files, folders and links take.
     pub bytes: u64,
     /// Files, folders and links in it.
     pub entries: u64,
@@ -74,50 +76,133 @@ pub struct Usage {
 
 impl Usage {
     /// What may still be written to a folder holding `self` under a bound
-    /// of `disk` bytes and [`MAX_ENTRIES`] entries.
-    pub fn room(&self, disk: u64) -> Usage {
+    /// of `disk` bytes, on a file system of `block`-byte blocks: every entry
+    /// costs at least a block, so the entries are bounded by the bytes too
+    /// (and by [`MAX_ENTRIES`] whatever the bound).
+    pub fn room(&self, disk: u64, block: u64) -> Usage {
+        let bytes = disk.saturating_sub(self.bytes);
         Usage {
-            bytes: disk.saturating_sub(self.bytes),
-            entries: MAX_ENTRIES.saturating_sub(self.entries) + REMOVALS,
+            bytes,
+            entries: MAX_ENTRIES
+                .saturating_sub(self.entries)
+                .min(bytes / block.max(1)),
         }
     }
 }
 
-/// Measures the folder `dir` without following links, at most
-/// [`MAX_DEPTH`] folders down.
-pub fn measure(dir: BorrowedFd<'_>) -> io::Result<Usage> {
+/// The block size of the file system `dir` lies on: the unit it allocates.
+pub fn block_size(dir: BorrowedFd<'_>) -> io::Result<u64> {
+    let stat = fstatvfs(dir)?;
+    Ok(match stat.f_frsize {
+        0 => stat.f_bsize.max(512),
+        size => size.max(512),
+    })
+}
+
+/// What an entry costs on a file system of `block`-byte blocks: what it
+/// allocates there, rounded up to whole blocks, and at least one block.
+/// A folder is costed by the larger of its allocation and its size (a
+/// `tmpfs` allocates its folders nothing, while ext4 gives each at least
+/// a block and more as it grows), and so is every link and empty file:
+/// ext4 gives a folder a block, XFS and btrfs inodes of their own; one
+/// block each is the bound that holds on all of them.
+pub fn cost(stat: &rustix::fs::Stat, block: u64) -> u64 {
+    let allocated = (stat.st_blocks as u64).saturating_mul(512);
+    let size = match FileType::from_raw_mode(stat.st_mode) {
+        FileType::Directory => allocated.max(stat.st_size as u64),
+        _ => allocated,
+    };
+    size.max(1).div_ceil(block).saturating_mul(block)
+}
+
+/// Why a folder could not be measured: it could be, on its own file
+/// system, more than it seems.
+#[derive(Debug, thiserror::Error)]
+pub enum Unmeasured {
+    /// A folder in it could not be opened or read.
+    #[error("cannot read {path}: {reason}")]
+    Unread {
+        /// Its path inside the folder, escaped for a line.
+        path: String,
+        /// The system's reason.
+        reason: io::Error,
+    },
+    /// Folders nest deeper than [`MAX_DEPTH`].
+    #[error("its folders nest more than {MAX_DEPTH} deep")]
+    TooDeep,
+}
+
+/// Measures the folder `dir` without following links, by open folders
+/// (no path is too long for it), as the file system of `block`-byte
+/// blocks counts it. Every folder in it must be read: one that cannot be
+/// (as its owner, with no right to it) or that nests deeper than
+/// [`MAX_DEPTH`] makes the measure fail, never look smaller.
+pub fn measure(dir: BorrowedFd<'_>, block: u64) -> Result<Usage, Unmeasured> {
     let mut usage = Usage::default();
     let mut seen = HashSet::new();
-    measure_into(dir, 0, &mut usage, &mut seen)?;
+    let mut path = Vec::new();
+    measure_into(dir, block, &mut path, &mut usage, &mut seen)?;
     Ok(usage)
 }
 
 fn measure_into(
     dir: BorrowedFd<'_>,
-    depth: usize,
+    block: u64,
+    path: &mut Vec<CString>,
     usage: &mut Usage,
     seen: &mut HashSet<(u64, u64)>,
-) -> io::Result<()> {
-    for entry in Dir::read_from(dir)? {
-        let entry = entry?;
+) -> Result<(), Unmeasured> {
+    let unread = |path: &[CString], reason: io::Error| Unmeasured::Unread {
+        path: shown_path(path),
+        reason,
+    };
+    let entries = Dir::read_from(dir).map_err(|e| unread(path, e.into()))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| unread(path, e.into()))?;
         let name = entry.file_name();
         if is_dot(name) {
             continue;
         }
         usage.entries += 1;
-        let Ok(stat) = statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) else {
-            continue;
-        };
+        let stat = statat(dir, name, AtFlags::SYMLINK_NOFOLLOW).map_err(|e| {
+            path.push(name.to_owned());
+            unread(path, e.into())
+        })?;
         if stat.st_nlink <= 1 || seen.insert((stat.st_dev, stat.st_ino)) {
-            usage.bytes += stat.st_blocks as u64 * 512;
+            usage.bytes = usage.bytes.saturating_add(cost(&stat, block));
         }
-        if FileType::from_raw_mode(stat.st_mode) == FileType::Directory && depth < MAX_DEPTH {
-            if let Ok(sub) = open_dir(dir, name) {
-                measure_into(sub.as_fd(), depth + 1, usage, seen)?;
+        if FileType::from_raw_mode(stat.st_mode) == FileType::Directory {
+            if path.len() >= MAX_DEPTH {
+                return Err(Unmeasured::TooDeep);
             }
+            path.push(name.to_owned());
+            let sub = open_dir(dir, name).map_err(|e| unread(path, e))?;
+            measure_into(sub.as_fd(), block, path, usage, seen)?;
+            path.pop();
         }
     }
     Ok(())
+}
+
+/// A path inside a folder, for a one-line message: its first and last
+/// names when it is long.
+fn shown_path(path: &[CString]) -> String {
+    let names: Vec<String> = path
+        .iter()
+        .map(|n| {
+            let text = n.to_string_lossy();
+            let mut short: String = text.chars().take(40).collect();
+            if short.len() < text.len() {
+                short.push_str("...");
+            }
+            short.escape_debug().to_string()
+        })
+        .collect();
+    match names.len() {
+        0 => ".".into(),
+        n if n > 6 => format!("{}/.../{} ({n} folders deep)", names[0], names[n - 1]),
+        _ => names.join("/"),
+    }
 }
 
 fn is_dot(name: &CStr) -> bool {
@@ -173,20 +258,31 @@ pub fn holds_file_of(folder: BorrowedFd<'_>, limit: u64) -> bool {
 pub struct Upper {
     mount: OwnedFd,
     room: Usage,
+    /// The block size of the folder's own file system, where the game's
+    /// writes will land.
+    block: u64,
     /// Entries the file system holds before the game writes any.
     base_entries: u64,
+    /// The last reading of the file system's counters that was measured
+    /// exactly, and whether that was within the bound.
+    checked: std::cell::Cell<Option<(Usage, bool)>>,
 }
 
 impl Upper {
-    /// Makes the file system for a folder that may still take `room`, owned
-    /// inside as `owner` with `mode` (the folder's own, as the contestant
-    /// sees it). Needs the right to mount in this mount namespace.
-    pub fn new(room: Usage, owner: Option<(u32, u32)>, mode: u32) -> io::Result<Upper> {
+    /// Makes the file system for a folder that may still take `room` on a
+    /// file system of `block`-byte blocks, owned inside as `owner` with
+    /// `mode` (the folder's own, as the contestant sees it). Needs the
+    /// right to mount in this mount namespace.
+    pub fn new(room: Usage, block: u64, owner: Option<(u32, u32)>, mode: u32) -> io::Result<Upper> {
         let context = fsopen("tmpfs", FsOpenFlags::FSOPEN_CLOEXEC)?;
         let size = room.bytes + MARGIN_BYTES;
         // A size of 0 would mean no bound at all.
         fsconfig_set_string(&context, "size", size.max(4096).to_string())?;
-        let inodes = room.entries + MARGIN_ENTRIES + 8;
+        // Every entry costs at least a block where it lands, so the kernel
+        // refuses entries, folders and links included, soon after the
+        // bytes they will take run out; removals are entries too while
+        // the game runs.
+        let inodes = room.entries + REMOVALS + MARGIN_ENTRIES + 8;
         fsconfig_set_string(&context, "nr_inodes", inodes.to_string())?;
         fsconfig_set_string(&context, "mode", "0755")?;
         fsconfig_create(&context)?;
@@ -211,7 +307,9 @@ impl Upper {
         Ok(Upper {
             mount,
             room,
+            block,
             base_entries,
+            checked: std::cell::Cell::new(None),
         })
     }
 
@@ -225,17 +323,51 @@ impl Upper {
         (UPPER, WORK)
     }
 
-    /// What the game wrote so far, and whether that is past the bound.
+    /// Whether what the game wrote so far is past the bound, as the
+    /// folder's own file system will count it. A glance at the `tmpfs`'s
+    /// counters settles it while they are well within (every new entry
+    /// counted as a block more than it holds); past that, what was written
+    /// is measured entry by entry, once for each new reading.
     pub fn over(&self) -> bool {
-        match used(&self.mount) {
-            Ok(used) => {
-                // The overlay's own working folder takes a few entries.
-                let entries = used.entries.saturating_sub(self.base_entries + 4);
-                used.bytes > self.room.bytes || entries > self.room.entries
-            }
+        let Ok(used) = used(&self.mount) else {
             // A file system that cannot be read cannot be trusted.
-            Err(_) => true,
+            return true;
+        };
+        // The overlay's own working folder takes a few entries.
+        let entries = used.entries.saturating_sub(self.base_entries + 4);
+        let at_most = used
+            .bytes
+            .saturating_add(entries.saturating_mul(self.block));
+        if at_most <= self.room.bytes && entries <= self.room.entries {
+            return false;
         }
+        if let Some((reading, over)) = self.checked.get()
+            && reading == used
+        {
+            return over;
+        }
+        let over = match self.written() {
+            Ok(written) => written.bytes > self.room.bytes || written.entries > self.room.entries,
+            Err(_) => true,
+        };
+        self.checked.set(Some((used, over)));
+        over
+    }
+
+    /// What the game wrote, as the folder's file system will count it:
+    /// the overlay's marks of removals cost nothing there.
+    pub fn written(&self) -> Result<Usage, Unmeasured> {
+        let upper = open_dir(self.mount.as_fd(), UPPER).map_err(|reason| Unmeasured::Unread {
+            path: ".".into(),
+            reason,
+        })?;
+        let mut usage = measure(upper.as_fd(), self.block)?;
+        let whiteouts = count_whiteouts(upper.as_fd(), 0);
+        usage.entries = usage.entries.saturating_sub(whiteouts);
+        usage.bytes = usage
+            .bytes
+            .saturating_sub(whiteouts.saturating_mul(self.block));
+        Ok(usage)
     }
 
     /// Whether the game wrote a file of `limit` bytes or more (see
@@ -260,6 +392,14 @@ fn used(mount: &OwnedFd) -> io::Result<Usage> {
         entries: stat.f_files - stat.f_ffree,
     })
 }
+
+/// The rights a folder the game made always keeps for its owner on disk:
+/// what a bot leaves is its organiser's to read, measure and remove, so a
+/// folder it made unreadable (`chmod 0`) can hide nothing from the next
+/// measure or from the organiser's own tools.
+const KEPT_FOLDER: u32 = 0o700;
+/// The same for a file: its owner may read and write it.
+const KEPT_FILE: u32 = 0o600;
 
 /// How many files with several names a commit keeps track of (each holds
 /// its folder open); further names of a file are not committed.
@@ -319,6 +459,34 @@ fn check_depth(dir: BorrowedFd<'_>, depth: usize) -> Result<(), Unkept> {
     Ok(())
 }
 
+/// The overlay's marks of removals in `dir`, [`MAX_DEPTH`] folders down.
+fn count_whiteouts(dir: BorrowedFd<'_>, depth: usize) -> u64 {
+    let Ok(entries) = Dir::read_from(dir) else {
+        return 0;
+    };
+    let mut count = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        if is_dot(name) {
+            continue;
+        }
+        match entry.file_type() {
+            FileType::CharacterDevice => {
+                if statat(dir, name, AtFlags::SYMLINK_NOFOLLOW).is_ok_and(|s| is_whiteout(&s)) {
+                    count += 1;
+                }
+            }
+            FileType::Directory if depth < MAX_DEPTH => {
+                if let Ok(sub) = open_dir(dir, name) {
+                    count += count_whiteouts(sub.as_fd(), depth + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    count
+}
+
 /// An overlay's mark of a removed entry: a character device 0/0.
 fn is_whiteout(stat: &rustix::fs::Stat) -> bool {
     FileType::from_raw_mode(stat.st_mode) == FileType::CharacterDevice && stat.st_rdev == 0
@@ -365,7 +533,7 @@ fn apply(
                 }
                 let target = Rc::new(open_dir(down, &name)?);
                 apply(source.as_fd(), &target, owner, linked)?;
-                fchmod(&*target, mode)?;
+                fchmod(&*target, Mode::from_raw_mode(mode.bits() | KEPT_FOLDER))?;
                 set_owner(target.as_fd(), owner)?;
             }
             FileType::RegularFile => {
@@ -391,7 +559,7 @@ fn apply(
                         Mode::from_raw_mode(0o600),
                     )?);
                     copy_sparse(&source, &target, stat.st_size as u64)?;
-                    fchmod(&target, mode)?;
+                    fchmod(&target, Mode::from_raw_mode(mode.bits() | KEPT_FILE))?;
                     set_owner(target.as_fd(), owner)?;
                     let time = |s: i64, ns: u32| Timespec {
                         tv_sec: s,
@@ -563,20 +731,61 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let deep = dir.path().join("a/b/c");
         fs::create_dir_all(&deep).unwrap();
-        let empty = measure(dir_fd(dir.path()).as_fd()).unwrap();
+        let empty = measure(dir_fd(dir.path()).as_fd(), 4096).unwrap();
         fs::write(deep.join("one"), vec![7u8; 1 << 20]).unwrap();
         fs::write(dir.path().join("two"), vec![7u8; 1 << 20]).unwrap();
         fs::hard_link(dir.path().join("two"), dir.path().join("two-again")).unwrap();
         let outside = tempfile::tempdir().unwrap();
         fs::write(outside.path().join("big"), vec![7u8; 4 << 20]).unwrap();
         std::os::unix::fs::symlink(outside.path(), dir.path().join("link")).unwrap();
-        let full = measure(dir_fd(dir.path()).as_fd()).unwrap();
+        let full = measure(dir_fd(dir.path()).as_fd(), 4096).unwrap();
         let added = full.bytes - empty.bytes;
         assert!((2 << 20..3 << 20).contains(&added), "{added}");
         assert_eq!(full.entries, 7, "a, b, c, one, two, two-again, link");
-        let room = full.room(3 << 20);
+        let room = full.room(3 << 20, 4096);
         assert!(room.bytes < 1 << 20);
-        assert_eq!(room.entries, MAX_ENTRIES - 7 + REMOVALS);
+        assert_eq!(room.entries, room.bytes / 4096, "each entry costs a block");
+        assert_eq!(
+            Usage::default().room(1 << 40, 4096).entries,
+            MAX_ENTRIES,
+            "and there are never more than"
+        );
+    }
+
+    /// 2,000 empty folders and 2,000 short links: a `tmpfs` gives them no
+    /// blocks, ext4 a block each to every folder; the measure counts a
+    /// block each, whatever the file system under the test.
+    #[test]
+    fn folders_links_and_empty_files_cost_a_block_each() {
+        let dir = tempfile::tempdir().unwrap();
+        for i in 0..2000 {
+            fs::create_dir(dir.path().join(format!("d{i}"))).unwrap();
+            std::os::unix::fs::symlink("x", dir.path().join(format!("l{i}"))).unwrap();
+        }
+        fs::write(dir.path().join("empty"), b"").unwrap();
+        let usage = measure(dir_fd(dir.path()).as_fd(), 4096).unwrap();
+        assert_eq!(usage.entries, 4001);
+        assert!(usage.bytes >= 4001 * 4096, "{usage:?}");
+        // A larger block costs more: the measure counts in the blocks of
+        // the file system the folder lies on.
+        let big = measure(dir_fd(dir.path()).as_fd(), 65536).unwrap();
+        assert!(big.bytes >= 4001 * 65536, "{big:?}");
+        assert!(block_size(dir_fd(dir.path()).as_fd()).unwrap() >= 512);
+    }
+
+    #[test]
+    fn folders_nested_past_the_depth_fail_the_measure() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut here = dir_fd(dir.path());
+        for _ in 0..MAX_DEPTH {
+            mkdirat(&here, "d", Mode::from_raw_mode(0o755)).unwrap();
+            here = open_dir(here.as_fd(), c"d").unwrap();
+        }
+        let usage = measure(dir_fd(dir.path()).as_fd(), 4096).unwrap();
+        assert_eq!(usage.entries, MAX_DEPTH as u64);
+        mkdirat(&here, "d", Mode::from_raw_mode(0o755)).unwrap();
+        let refused = measure(dir_fd(dir.path()).as_fd(), 4096).unwrap_err();
+        assert!(matches!(refused, Unmeasured::TooDeep), "{refused}");
     }
 
     #[test]
@@ -600,7 +809,7 @@ mod tests {
         File::from(file)
             .write_all_at(&vec![1u8; 1 << 20], 0)
             .unwrap();
-        let usage = measure(dir_fd(dir.path()).as_fd()).unwrap();
+        let usage = measure(dir_fd(dir.path()).as_fd(), 4096).unwrap();
         assert_eq!(usage.entries, 31);
         assert!(usage.bytes >= 1 << 20, "{usage:?}");
     }
@@ -635,6 +844,11 @@ mod tests {
         fs::write(upper.join("through/planted"), "planted").unwrap();
         fs::create_dir(upper.join("new-dir")).unwrap();
         fs::write(upper.join("new-dir/inside"), "inside").unwrap();
+        // Made unreadable by the bot: kept readable by its owner on disk.
+        fs::create_dir(upper.join("hidden")).unwrap();
+        fs::write(upper.join("hidden/kept"), "kept").unwrap();
+        fs::set_permissions(upper.join("hidden/kept"), fs::Permissions::from_mode(0)).unwrap();
+        fs::set_permissions(upper.join("hidden"), fs::Permissions::from_mode(0)).unwrap();
         std::os::unix::fs::symlink("kept", upper.join("a-link")).unwrap();
         let sparse = File::create(upper.join("sparse")).unwrap();
         sparse.set_len(1 << 30).unwrap();
@@ -660,6 +874,9 @@ mod tests {
             fs::read_dir(&outside).unwrap().next().is_none(),
             "nothing went through the link"
         );
+        let mode = |name: &str| fs::metadata(folder.join(name)).unwrap().mode() & 0o7777;
+        assert_eq!(mode("hidden"), 0o700, "its owner keeps every right");
+        assert_eq!(mode("hidden/kept"), 0o600);
         let added = fs::metadata(folder.join("added")).unwrap();
         assert_eq!(added.mode() & 0o7777, 0o755, "no setuid bit is kept");
         assert_eq!(

@@ -123,7 +123,9 @@ fn stage2(handoff: &Handoff, say: &mut impl FnMut(Frame)) -> Result<i32, String>
         nested_user(&spec.identity)?;
     }
     let landlock = restrict(&spec.paths)?;
-    crate::seccomp::restrict()?;
+    // Compiled now, applied once nothing is left of the set-up: the list
+    // names no call that only a launcher makes (unshare).
+    let filters = crate::seccomp::prepare()?;
     let mut control = control;
     // The freeze point: a frozen contestant's program starts once thawed.
     match (&spec.freeze, join) {
@@ -147,6 +149,7 @@ fn stage2(handoff: &Handoff, say: &mut impl FnMut(Frame)) -> Result<i32, String>
     // earlier: a process that is not dumpable cannot map its own user
     // namespace.)
     prctl::set_dumpable(false).map_err(|e| format!("cannot hide the launcher: {e}"))?;
+    filters.apply()?;
     if spec.probe {
         let findings = probe(spec, &landlock, &notes, handoff);
         say(Frame::Probe(Box::new(findings)));
@@ -331,12 +334,39 @@ fn parent_pid() -> Option<i32> {
         .ok()
 }
 
+/// The signals (and POSIX timers) a contestant may have queued at once.
+pub(crate) const SIGNALS_QUEUED: u64 = 1024;
+
+/// The memory one process of a contestant may lock, at most (the kernel's
+/// default, 8 MiB).
+pub(crate) const LOCKED_MEMORY: u64 = 8 << 20;
+
 fn set_limits(spec: &Spec) -> Result<(), String> {
     let limits = &spec.limits;
     let set = |resource: Resource, soft: u64, hard: u64, what: &str| {
         setrlimit(resource, soft, hard).map_err(|e| format!("cannot limit {what}: {e}"))
     };
     set(Resource::RLIMIT_CORE, 0, 0, "core dumps")?;
+    // Its share of the host's file table, with its processes.
+    set(
+        Resource::RLIMIT_NOFILE,
+        limits.open_files,
+        limits.open_files,
+        "open files",
+    )?;
+    // Queued signals and POSIX timers count per user, beyond its namespaces.
+    set(
+        Resource::RLIMIT_SIGPENDING,
+        SIGNALS_QUEUED,
+        SIGNALS_QUEUED,
+        "queued signals",
+    )?;
+    // Locked memory is counted in its memory too; this keeps any one
+    // process to what a kernel gives by default.
+    let (_, memlock) = nix::sys::resource::getrlimit(Resource::RLIMIT_MEMLOCK)
+        .map_err(|e| format!("cannot read the locked-memory limit: {e}"))?;
+    let memlock = memlock.min(LOCKED_MEMORY);
+    set(Resource::RLIMIT_MEMLOCK, memlock, memlock, "locked memory")?;
     set(
         Resource::RLIMIT_FSIZE,
         limits.file_size,
@@ -436,6 +466,9 @@ fn probe(
             format!("keyring {id}")
         }),
         io_uring: Seen::of(crate::sys::io_uring_setup(), |()| "made".into()),
+        aio: Seen::of(crate::sys::aio_setup(), |()| "made".into()),
+        open_files: nix::sys::resource::getrlimit(Resource::RLIMIT_NOFILE)
+            .map_or(0, |(_, hard)| hard),
         cmdline: fs::read("/proc/1/cmdline")
             .map(|b| String::from_utf8_lossy(&b).into_owned())
             .unwrap_or_default(),

@@ -148,10 +148,6 @@ fn outer(prefix: &[&str], spec: &Spec, control: i32) -> i32 {
         Ok(dir) => OwnedFd::from(dir),
         Err(e) => return fail(&format!("cannot open the bot's folder: {e}")),
     };
-    let usage = match crate::folder::measure(folder.as_fd()) {
-        Ok(usage) => usage,
-        Err(e) => return fail(&format!("cannot measure the bot's folder: {e}")),
-    };
     let Ok(stat) = rustix::fs::fstat(&folder) else {
         return fail("cannot look at the bot's folder");
     };
@@ -167,10 +163,27 @@ fn outer(prefix: &[&str], spec: &Spec, control: i32) -> i32 {
     if let Err(why) = namespaces() {
         return fail(&why);
     }
+    // Measured only now: an ordinary user's launcher is root of its own
+    // user namespace here, with the right to read every folder of the
+    // judge's user, those the bot made unreadable included (root had it
+    // all along).
+    let block = match crate::folder::block_size(folder.as_fd()) {
+        Ok(block) => block,
+        Err(e) => return fail(&format!("cannot look at the bot's folder: {e}")),
+    };
+    let usage = match crate::folder::measure(folder.as_fd(), block) {
+        Ok(usage) => usage,
+        Err(e) => return fail(&format!("cannot measure the bot's folder: {e}")),
+    };
     // As root the contestant is a uid of its own, which the folder's owner
     // appears as; as an ordinary user the launcher's own root is the owner.
     let owner = (!spec.rootless).then_some((spec.identity.uid, spec.identity.gid));
-    let upper = match Upper::new(usage.room(spec.limits.disk), owner, stat.st_mode) {
+    let upper = match Upper::new(
+        usage.room(spec.limits.disk, block),
+        block,
+        owner,
+        stat.st_mode,
+    ) {
         Ok(upper) => upper,
         Err(e) => {
             return fail(&format!(

@@ -111,6 +111,72 @@ impl Launcher {
 pub struct Sandbox {
     containment: Option<Containment>,
     limits: Limits,
+    /// How many contestants may be alive at once (two a game), for their
+    /// share of the host's file table.
+    live: u64,
+}
+
+/// What contestants may take of the host's file table (`fs.file-max`
+/// entries: every open file of every process, the host's whole).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileTable {
+    /// The files each process may hold open, as the organiser asked
+    /// (`--open-files`).
+    pub asked: u64,
+    /// The files each process may hold open: what was asked, lowered where
+    /// needed so that every contestant alive at once, each with all its
+    /// processes, holds at most half the host's table.
+    pub per_process: u64,
+    /// The processes (and threads) of one contestant.
+    pub processes: u64,
+    /// The contestants alive at once.
+    pub live: u64,
+    /// The host's table (`/proc/sys/fs/file-max`), if it can be read.
+    pub host: Option<u64>,
+}
+
+/// The fewest files a process is ever held to: a language runtime needs a
+/// few dozen to start.
+pub const MIN_OPEN_FILES: u64 = 64;
+
+impl FileTable {
+    /// The table's figures for `asked` files a process, `processes` a
+    /// contestant, `live` contestants at once, on a host of `host` entries.
+    pub fn fit(asked: u64, processes: u64, live: u64, host: Option<u64>) -> FileTable {
+        let per_process = match host {
+            Some(host) => {
+                let share = host / 2 / (live.max(1) * processes.max(1));
+                asked.min(share.max(MIN_OPEN_FILES))
+            }
+            None => asked,
+        };
+        FileTable {
+            asked,
+            per_process,
+            processes,
+            live,
+            host,
+        }
+    }
+
+    /// The most entries one contestant can hold.
+    pub fn per_contestant(&self) -> u64 {
+        self.per_process.saturating_mul(self.processes)
+    }
+
+    /// The most entries all the contestants alive at once can hold.
+    pub fn all(&self) -> u64 {
+        self.per_contestant().saturating_mul(self.live)
+    }
+}
+
+/// The host's file table, `/proc/sys/fs/file-max`.
+fn host_file_table() -> Option<u64> {
+    std::fs::read_to_string("/proc/sys/fs/file-max")
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
 }
 
 #[derive(Clone, Debug)]
@@ -214,6 +280,7 @@ impl Sandbox {
                 identities: Arc::default(),
             }),
             limits,
+            live: 2,
         }
     }
 
@@ -228,6 +295,7 @@ impl Sandbox {
         Sandbox {
             containment: None,
             limits,
+            live: 2,
         }
     }
 
@@ -239,6 +307,23 @@ impl Sandbox {
     /// The limits every contestant gets.
     pub fn limits(&self) -> &Limits {
         &self.limits
+    }
+
+    /// Says how many contestants may be alive at once (two a game: a
+    /// tournament of `-j N` has `2N`), so that their open files together
+    /// stay within half the host's file table (see [`FileTable`]).
+    pub fn set_live(&mut self, contestants: usize) {
+        self.live = (contestants as u64).max(1);
+    }
+
+    /// What the contestants may take of the host's file table.
+    pub fn file_table(&self) -> FileTable {
+        FileTable::fit(
+            self.limits.open_files,
+            self.limits.processes,
+            self.live,
+            host_file_table(),
+        )
     }
 
     /// The control groups in use, if contained.
@@ -308,7 +393,10 @@ impl Sandbox {
                 workdir,
             },
             env,
-            limits: self.limits,
+            limits: Limits {
+                open_files: self.file_table().per_process,
+                ..self.limits
+            },
             // With a memory group counting every process, this only stops one
             // process from reserving absurd amounts.
             data_limit: self.limits.memory.map(|m| m.saturating_mul(2)),
@@ -552,6 +640,29 @@ pub(crate) fn nap_until(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn open_files_are_lowered_to_fit_half_the_host_table_never_below_a_start() {
+        // 24 GiB: 2,466,177 entries; 4 bots of 256 processes fit at 1,024.
+        let table = FileTable::fit(1024, 256, 4, Some(2_466_177));
+        assert_eq!(table.per_process, 1024);
+        assert_eq!(table.all(), 4 * 256 * 1024);
+        assert!(table.all() <= 2_466_177 / 2);
+        // 8 GiB, 32 bots at once: lowered.
+        let table = FileTable::fit(1024, 256, 32, Some(800_000));
+        assert_eq!(table.per_process, 800_000 / 2 / (32 * 256));
+        assert!(table.all() <= 400_000);
+        // Never below what a runtime needs to start.
+        let table = FileTable::fit(1024, 256, 64, Some(100_000));
+        assert_eq!(table.per_process, MIN_OPEN_FILES);
+        // Asked for less: less.
+        assert_eq!(
+            FileTable::fit(100, 256, 2, Some(2_466_177)).per_process,
+            100
+        );
+        // An unreadable host table leaves what was asked.
+        assert_eq!(FileTable::fit(1024, 256, 2, None).per_process, 1024);
+    }
 
     #[test]
     fn each_contestant_is_closed_to_the_others_folder_unless_they_share_it() {

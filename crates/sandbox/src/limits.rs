@@ -74,6 +74,15 @@ pub struct Limits {
     /// dropped and counted).
     #[serde(default = "default_stderr")]
     pub stderr: u64,
+    /// The most files each of its processes may hold open (a hard
+    /// `RLIMIT_NOFILE`): with `processes`, what it can take of the host's
+    /// file table.
+    #[serde(default = "default_open_files")]
+    pub open_files: u64,
+}
+
+fn default_open_files() -> u64 {
+    1024
 }
 
 fn default_disk() -> u64 {
@@ -102,6 +111,7 @@ impl Default for Limits {
             file_size: 64 * MIB,
             disk: default_disk(),
             stderr: default_stderr(),
+            open_files: default_open_files(),
         }
     }
 }

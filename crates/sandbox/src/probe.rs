@@ -83,6 +83,10 @@ pub struct Findings {
     pub keyring: Seen,
     /// Asking for an `io_uring`.
     pub io_uring: Seen,
+    /// Asking for an AIO context (a counter of the whole host).
+    pub aio: Seen,
+    /// The most files a process of it may hold open (its hard limit).
+    pub open_files: u64,
     /// `/proc/1/cmdline` as it sees it.
     pub cmdline: String,
     /// `/proc/self/cgroup` as it sees it.
@@ -139,6 +143,9 @@ pub fn verdict(found: &Findings) -> Result<Vec<String>, String> {
     }
     if !found.keyring.refused() {
         problems.push(format!("keyring: {}", found.keyring));
+    }
+    if !found.aio.refused() {
+        problems.push(format!("aio: {}", found.aio));
     }
     if !found.io_uring.refused() {
         problems.push(format!("io_uring: {}", found.io_uring));
@@ -198,6 +205,8 @@ mod tests {
             program_missing: false,
             keyring: Seen::Refused("Operation not permitted".into()),
             io_uring: Seen::Refused("Function not implemented".into()),
+            aio: Seen::Refused("Function not implemented".into()),
+            open_files: 1024,
             cmdline: "/proc/self/exe\0__contain\0init\x003\0".into(),
             cgroup: "0::/".into(),
             usage: Usage::default(),
@@ -226,6 +235,7 @@ mod tests {
         );
         fails(&|f| f.keyring = Seen::Done("id 5".into()), "keyring");
         fails(&|f| f.io_uring = Seen::Done("fd".into()), "io_uring");
+        fails(&|f| f.aio = Seen::Done("made".into()), "aio");
         fails(&|f| f.cmdline = "init {\"program\":...}".into(), "cmdline");
         fails(&|f| f.cgroup = "4:memory:/inarow-9-1".into(), "cgroup");
         fails(
