@@ -470,3 +470,92 @@ fn a_part_edited_by_hand_is_refused_naming_the_part_and_the_game() {
     forge(&|g| g["b_seed"] = 12345.into(), "is not the scheduled one");
     assert!(!results.exists(), "a refused merge writes nothing");
 }
+
+/// Makes `levels` folders of 200-letter names below `top` and a file at
+/// the bottom, by open folders (no path of that length opens at once),
+/// and returns the path's length.
+fn deep_path(top: &Path, levels: usize) -> usize {
+    use std::os::fd::OwnedFd;
+    use std::os::unix::fs::OpenOptionsExt;
+    /// `open`'s flag for a folder (Linux).
+    const O_DIRECTORY: i32 = 0o200_000;
+    let name = "d".repeat(200);
+    let mut here = OwnedFd::from(
+        fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(O_DIRECTORY)
+            .open(top)
+            .unwrap(),
+    );
+    for _ in 0..levels {
+        // Through /proc/self/fd: each step is a short path.
+        let at = PathBuf::from(format!(
+            "/proc/self/fd/{}",
+            std::os::fd::AsRawFd::as_raw_fd(&here)
+        ));
+        fs::create_dir(at.join(&name)).unwrap();
+        here = OwnedFd::from(
+            fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(O_DIRECTORY)
+                .open(at.join(&name))
+                .unwrap(),
+        );
+    }
+    let at = PathBuf::from(format!(
+        "/proc/self/fd/{}",
+        std::os::fd::AsRawFd::as_raw_fd(&here)
+    ));
+    fs::write(at.join("deep"), "left by an earlier game").unwrap();
+    levels * 201 + 4
+}
+
+/// A bot whose folder holds a file below a path of 6,000 bytes (as a
+/// hostile bot can leave): a share still reads every folder (the digest
+/// walks by open folders) and plays, and its merge is the one-machine run.
+/// The path is really past what the kernel opens at once.
+#[test]
+fn a_path_past_the_kernels_limit_in_a_bot_folder_stops_no_share() {
+    let dir = common::workspace();
+    let bots = house_bots(dir.path());
+    let length = deep_path(&bots.join("bob"), 30);
+    assert!(length > 6000);
+    let deep: PathBuf = std::iter::repeat_n("d".repeat(200), 30).collect();
+    let refused = fs::read_dir(bots.join("bob").join(deep)).unwrap_err();
+    assert_eq!(refused.raw_os_error(), Some(36), "ENAMETOOLONG: {refused}");
+    let base = ["--seed", "5", "--bots", path(&bots), "--timeout", "30"];
+    let part = dir.path().join("part.json");
+    let sgf = dir.path().join("sgf-part");
+    let args: Vec<&str> = base
+        .iter()
+        .copied()
+        .chain([
+            "--shard",
+            "0/1",
+            "--results",
+            path(&part),
+            "--sgf",
+            path(&sgf),
+        ])
+        .collect();
+    ok(judge(&args, &[]));
+    let text = fs::read_to_string(&part).unwrap();
+    assert!(text.contains("folder_sha256"), "{text}");
+    let merged = dir.path().join("merged.json");
+    ok(judge(
+        &[
+            "merge",
+            path(&part),
+            "--results",
+            path(&merged),
+            "--sgf",
+            path(&dir.path().join("sgf-merged")),
+        ],
+        &[],
+    ));
+    assert!(
+        fs::read_to_string(&merged)
+            .unwrap()
+            .contains("\"standings\"")
+    );
+}

@@ -7,14 +7,22 @@
 //! of a tournament, a pair of a match) belongs to share `k mod N`, which
 //! also spreads long and short games evenly over the shares.
 
+use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::io::Read;
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+
+use nix::dir::Dir;
+use nix::fcntl::{AtFlags, OFlag, openat, readlinkat};
+use nix::sys::stat::{Mode, SFlag, fstatat};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use inarow_sandbox::folder::MAX_DEPTH;
 use inarow_sandbox::launcher::PROBE_FILE_PREFIX;
 
 /// Share `index` of `count` (from 0): this process plays the items `k`
@@ -238,79 +246,135 @@ pub fn from_scheduler(
 /// target (not followed). The same bot copied to another machine has the
 /// same digest; a changed program, book or meta file has another. The
 /// judge's own probe files ([`PROBE_FILE_PREFIX`]) are not part of a bot.
+///
+/// The walk goes by open folders (`openat`), never by paths, so no path's
+/// length stops it (a bot may leave a path of many thousands of bytes); it
+/// follows no link and waits on no FIFO. Folders nested deeper than
+/// [`MAX_DEPTH`] are refused, as the judge never commits one.
 pub fn folder_digest(folder: &Path) -> Result<String, Unread> {
+    let top = nix::fcntl::open(
+        folder,
+        OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC,
+        Mode::empty(),
+    )
+    .map_err(|errno| Unread::new(folder, errno.into()))?;
     let mut hash = Sha256::new();
-    let mut stack = vec![folder.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let mut entries = std::fs::read_dir(&dir)
-            .and_then(|entries| {
-                entries
-                    .map(|e| e.map(|e| e.path()))
-                    .collect::<Result<Vec<_>, _>>()
-            })
-            .map_err(|reason| Unread::new(&dir, reason))?;
-        entries.sort();
-        // Folders are entered after their own files, in sorted order.
-        let mut folders = Vec::new();
-        for path in entries {
-            let probe = path.file_name().is_some_and(|name| {
-                name.as_encoded_bytes()
-                    .starts_with(PROBE_FILE_PREFIX.as_bytes())
-            });
-            if probe {
-                continue;
+    let mut path = Vec::new();
+    digest_into(top, folder, &mut path, &mut hash)?;
+    Ok(hex(&hash.finalize()))
+}
+
+/// Hashes the folder `dir` (at `path` below `folder`): its entries in
+/// sorted order, then each of its folders in turn.
+fn digest_into(
+    dir: OwnedFd,
+    folder: &Path,
+    path: &mut Vec<OsString>,
+    hash: &mut Sha256,
+) -> Result<(), Unread> {
+    let unread = |path: &[OsString], name: Option<&OsStr>, errno: nix::errno::Errno| {
+        let mut at = folder.to_path_buf();
+        at.extend(path.iter().map(OsString::as_os_str).chain(name));
+        Unread::new(&at, errno.into())
+    };
+    let mut listing = Dir::from_fd(dir).map_err(|e| unread(path, None, e))?;
+    let mut names: Vec<OsString> = Vec::new();
+    for entry in listing.iter() {
+        let entry = entry.map_err(|e| unread(path, None, e))?;
+        let name = OsStr::from_bytes(entry.file_name().to_bytes());
+        if name == "." || name == ".." || name.as_bytes().starts_with(PROBE_FILE_PREFIX.as_bytes())
+        {
+            continue;
+        }
+        names.push(name.to_os_string());
+    }
+    names.sort();
+    let field = |hash: &mut Sha256, tag: &[u8], bytes: &[u8]| {
+        hash.update(tag);
+        hash.update((bytes.len() as u64).to_le_bytes());
+        hash.update(bytes);
+    };
+    let here = listing.as_fd();
+    // Folders are entered after their own files, in sorted order.
+    let mut folders = Vec::new();
+    for name in names {
+        let mut relative: Vec<u8> = Vec::new();
+        for part in path.iter().chain([&name]) {
+            if !relative.is_empty() {
+                relative.push(b'/');
             }
-            let name = path.strip_prefix(folder).unwrap_or(&path);
-            let name = name.as_os_str().as_encoded_bytes();
-            let kind = std::fs::symlink_metadata(&path)
-                .map_err(|reason| Unread::new(&path, reason))?
-                .file_type();
-            let field = |hash: &mut Sha256, tag: &[u8], bytes: &[u8]| {
-                hash.update(tag);
-                hash.update((bytes.len() as u64).to_le_bytes());
-                hash.update(bytes);
-            };
-            field(&mut hash, b"path", name);
-            if kind.is_symlink() {
+            relative.extend_from_slice(part.as_bytes());
+        }
+        field(hash, b"path", &relative);
+        let stat = fstatat(here, name.as_os_str(), AtFlags::AT_SYMLINK_NOFOLLOW)
+            .map_err(|e| unread(path, Some(&name), e))?;
+        match SFlag::from_bits_truncate(stat.st_mode) & SFlag::S_IFMT {
+            SFlag::S_IFLNK => {
                 let target =
-                    std::fs::read_link(&path).map_err(|reason| Unread::new(&path, reason))?;
-                field(&mut hash, b"link", target.as_os_str().as_encoded_bytes());
-            } else if kind.is_dir() {
-                field(&mut hash, b"folder", b"");
-                folders.push(path);
-            } else if kind.is_file() {
+                    readlinkat(here, name.as_os_str()).map_err(|e| unread(path, Some(&name), e))?;
+                field(hash, b"link", target.as_bytes());
+            }
+            SFlag::S_IFDIR => {
+                field(hash, b"folder", b"");
+                folders.push(name);
+            }
+            SFlag::S_IFREG => {
+                // A bot may swap the file for a link or a FIFO meanwhile:
+                // never follow the one, never wait on the other.
+                let file = openat(
+                    here,
+                    name.as_os_str(),
+                    OFlag::O_RDONLY | OFlag::O_NOFOLLOW | OFlag::O_NONBLOCK | OFlag::O_CLOEXEC,
+                    Mode::empty(),
+                )
+                .map_err(|e| unread(path, Some(&name), e))?;
+                let mut file = std::fs::File::from(file);
                 let mut bytes = Vec::new();
-                // A bot may swap the file for a link or a FIFO meanwhile: never
-                // follow the one, never wait on the other.
-                use std::os::unix::fs::OpenOptionsExt;
-                std::fs::OpenOptions::new()
-                    .read(true)
-                    .custom_flags(
-                        (nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK).bits(),
-                    )
-                    .open(&path)
-                    .and_then(|f| {
-                        if f.metadata()?.is_file() {
-                            Ok(f)
+                file.metadata()
+                    .and_then(|m| {
+                        if m.is_file() {
+                            Ok(())
                         } else {
                             Err(std::io::Error::other("no longer a regular file"))
                         }
                     })
-                    .and_then(|mut f| f.read_to_end(&mut bytes))
-                    .map_err(|reason| Unread::new(&path, reason))?;
-                field(&mut hash, b"file", &bytes);
-            } else {
-                field(&mut hash, b"other", b"");
+                    .and_then(|()| file.read_to_end(&mut bytes))
+                    .map_err(|reason| {
+                        let mut at = folder.to_path_buf();
+                        at.extend(
+                            path.iter()
+                                .map(OsString::as_os_str)
+                                .chain([name.as_os_str()]),
+                        );
+                        Unread::new(&at, reason)
+                    })?;
+                field(hash, b"file", &bytes);
             }
+            _ => field(hash, b"other", b""),
         }
-        stack.extend(folders.into_iter().rev());
     }
-    Ok(hex(&hash.finalize()))
+    for name in folders {
+        if path.len() >= MAX_DEPTH {
+            return Err(unread(path, Some(&name), nix::errno::Errno::ELOOP));
+        }
+        let sub = openat(
+            here,
+            name.as_os_str(),
+            OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC,
+            Mode::empty(),
+        )
+        .map_err(|e| unread(path, Some(&name), e))?;
+        path.push(name);
+        digest_into(sub, folder, path, hash)?;
+        path.pop();
+    }
+    Ok(())
 }
 
-/// A file or folder that cannot be read: one line naming it.
+/// A file or folder that cannot be read: one line naming it (a path too
+/// long to show whole is cut in the middle).
 #[derive(Debug, thiserror::Error)]
-#[error("cannot read {}: {reason}", path.display())]
+#[error("cannot read {}: {reason}", shown_path(path))]
 pub struct Unread {
     /// What cannot be read.
     pub path: PathBuf,
@@ -325,6 +389,19 @@ impl Unread {
             reason,
         }
     }
+}
+
+/// A path for a one-line message, escaped, and cut in the middle past 200
+/// characters.
+fn shown_path(path: &Path) -> String {
+    let text = crate::shown::escape(&path.display().to_string()).into_owned();
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= 200 {
+        return text;
+    }
+    let head: String = chars[..100].iter().collect();
+    let tail: String = chars[chars.len() - 80..].iter().collect();
+    format!("{head}...{tail}")
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -660,6 +737,79 @@ mod tests {
                 .to_string()
                 .contains("not a whole number")
         );
+    }
+
+    /// Makes `levels` folders of 200-letter names below `top`, then a
+    /// file `deep` holding `content` at the bottom, by open folders (no
+    /// path of that length can be opened at once), and returns the
+    /// path's length.
+    fn deep_file(top: &Path, levels: usize, content: &[u8]) -> usize {
+        let name = "d".repeat(200);
+        let mut here =
+            nix::fcntl::open(top, OFlag::O_RDONLY | OFlag::O_DIRECTORY, Mode::empty()).unwrap();
+        for _ in 0..levels {
+            let _ = nix::sys::stat::mkdirat(&here, name.as_str(), Mode::from_bits_truncate(0o755));
+            here = openat(
+                &here,
+                name.as_str(),
+                OFlag::O_RDONLY | OFlag::O_DIRECTORY,
+                Mode::empty(),
+            )
+            .unwrap();
+        }
+        let file = openat(
+            &here,
+            "deep",
+            OFlag::O_WRONLY | OFlag::O_CREAT | OFlag::O_TRUNC,
+            Mode::from_bits_truncate(0o644),
+        )
+        .unwrap();
+        std::io::Write::write_all(&mut std::fs::File::from(file), content).unwrap();
+        levels * 201 + 4
+    }
+
+    #[test]
+    fn a_path_longer_than_the_kernel_reads_at_once_is_digested() {
+        let dir = tempfile::tempdir().unwrap();
+        let bot = dir.path().join("bot");
+        std::fs::create_dir(&bot).unwrap();
+        std::fs::write(bot.join("meta"), "bot\npython3\nbot.py\n0\n").unwrap();
+        let length = deep_file(&bot, 30, b"first");
+        assert!(length > 6000);
+        // A walk by paths stops here: the kernel refuses the path.
+        let deep_folder: PathBuf = std::iter::repeat_n("d".repeat(200), 30).collect();
+        let refused = std::fs::read_dir(bot.join(&deep_folder)).unwrap_err();
+        assert_eq!(
+            refused.raw_os_error(),
+            Some(libc_enametoolong()),
+            "{refused}"
+        );
+        let first = folder_digest(&bot).unwrap();
+        deep_file(&bot, 30, b"other");
+        assert_ne!(
+            folder_digest(&bot).unwrap(),
+            first,
+            "the deep file is part of the bot"
+        );
+        deep_file(&bot, 30, b"first");
+        assert_eq!(folder_digest(&bot).unwrap(), first);
+    }
+
+    fn libc_enametoolong() -> i32 {
+        nix::errno::Errno::ENAMETOOLONG as i32
+    }
+
+    #[test]
+    fn folders_nested_past_the_depth_are_refused_in_one_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut here = dir.path().to_path_buf();
+        for _ in 0..=MAX_DEPTH {
+            here.push("d");
+        }
+        std::fs::create_dir_all(&here).unwrap();
+        let refused = folder_digest(dir.path()).unwrap_err().to_string();
+        assert!(refused.starts_with("cannot read "), "{refused}");
+        assert!(!refused.contains('\n') && refused.len() < 400, "{refused}");
     }
 
     #[test]
