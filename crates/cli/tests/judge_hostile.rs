@@ -1405,7 +1405,11 @@ under_both_judges!(
     memfd,
     terminal,
     launcher_hidden,
-    stolen_grant
+    stolen_grant,
+    entry_floods,
+    hidden_folders,
+    aio_contexts,
+    open_files,
 );
 
 /// What `bot` logged, as its standard error showed it in the runs (a bot
@@ -1641,6 +1645,316 @@ fn disk_floods(who: As) {
             found.push(format!("the fallocate bot lost for {kind}"));
         }
     }
+    assert_held(&found);
+}
+
+/// The attack `mode` alone on the organiser's disk, uncontained: the bot
+/// run once as a plain process (its first prompt, then the end of its
+/// input) in a fresh folder beside the world. Returns what it logged and
+/// what `du` says its folder then holds: the positive control that shows
+/// the attack does what it claims where nothing bounds it.
+fn alone_on_disk(world: &World, mode: &str) -> (String, u64) {
+    let folder = world.root().join("runs").join(format!("alone-{mode}"));
+    fs::create_dir_all(&folder).unwrap();
+    fs::copy(fixture(), folder.join("bot.py")).unwrap();
+    let mut child = Command::new("python3")
+        .args(["bot.py", mode, &world.marker, "nobody", "1"])
+        .current_dir(&folder)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut input = child.stdin.take().unwrap();
+        let _ = input.write_all(b"A []\n");
+    }
+    child.wait().unwrap();
+    let log = fs::read_to_string(folder.join("attack.log")).unwrap_or_default();
+    (log, du(&folder))
+}
+
+/// What `du` says `folder` holds, in bytes.
+fn du(folder: &Path) -> u64 {
+    let du = Command::new("du")
+        .args(["-s", "--block-size=1"])
+        .arg(folder)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&du.stdout)
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(u64::MAX)
+}
+
+/// The games of `bot` in which it was asked for an answer (a bot frozen
+/// from its start, whose opponent lost first, never ran).
+fn asked_games<'a>(results: &'a Value, bot: &str) -> Vec<&'a Value> {
+    let asked = |g: &&Value| {
+        g["a"] == bot
+            || (g["b"] == bot
+                && (g["forfeit"]["by"] == bot
+                    || g["stones"]
+                        .as_array()
+                        .is_some_and(|s| s.iter().any(|s| s["by"] == "B"))))
+    };
+    results["games"]
+        .as_array()
+        .map(|g| g.iter().filter(asked).collect())
+        .unwrap_or_default()
+}
+
+/// Every entry below `folder`, counted without following links.
+fn entries_below(folder: &Path) -> usize {
+    let mut count = 0;
+    let mut stack = vec![folder.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).into_iter().flatten().flatten() {
+            count += 1;
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                stack.push(entry.path());
+            }
+        }
+    }
+    count
+}
+
+/// Empty folders (`folders`, up to 60,000) and links with 200-byte
+/// targets (`links`, up to 38,000) under `--disk 1M`: a `tmpfs` gives
+/// them no blocks, while the organiser's disk gives each a block. The
+/// kernel refuses each flood within a few thousand entries (the `tmpfs`'s
+/// entries are bounded by the bytes), each bot loses every game it was
+/// asked in for `disk`, and its folder holds at most the bound by `du`,
+/// none of the flood kept. Alone on the organiser's disk, the same attack
+/// leaves far more than the bound there.
+fn entry_floods(who: As) {
+    let world = World::new(who, &["folders", "links"]);
+    let before = world.snapshot();
+    let run = world.judge("first", &["--disk", "1M"]);
+    let mut found = world.findings(&before, &[&run]);
+    found.extend(within_bound(&world, &["folders", "links"], 1 << 20));
+    for bot in ["folders", "links"] {
+        let games = asked_games(&run.results, bot);
+        if games.len() < 4 {
+            found.push(format!("{bot} was asked in {} games only", games.len()));
+        }
+        for game in &games {
+            let (by, kind) = (&game["forfeit"]["by"], &game["forfeit"]["fault"]["kind"]);
+            // Between the two floods, both go over: whichever the judge
+            // hears of first loses (docs/judge.md, Limits).
+            let both = [&game["a"], &game["b"]]
+                .iter()
+                .all(|b| *b == "folders" || *b == "links");
+            if kind != "disk" || (by != bot && !both) {
+                found.push(format!(
+                    "a game of {bot} did not end in its disk forfeit: {game}"
+                ));
+            }
+        }
+        // Each flood ends refused by the kernel or cut short by the end of
+        // its game, a few thousand entries in.
+        let log = logged(bot, &[&run]);
+        let made: Vec<u64> = log
+            .lines()
+            .filter_map(|l| {
+                l.strip_prefix(&format!("{bot}: "))?
+                    .split_whitespace()
+                    .find_map(|w| w.parse().ok())
+            })
+            .collect();
+        if log.contains("never refused") || made.iter().any(|&n| n > 10_000) {
+            found.push(format!("{bot}'s floods went on: {log}"));
+        }
+        let kept = entries_below(&world.bots().join(bot));
+        if kept > 50 {
+            found.push(format!("{bot}'s folder keeps {kept} entries"));
+        }
+    }
+    // The positive control: on the organiser's disk, alone.
+    let probe = world.root().join("runs/one-folder");
+    fs::create_dir_all(&probe).unwrap();
+    let folders_take_blocks = fs::metadata(&probe).unwrap().blocks() > 0;
+    for (bot, made) in [("folders", "made 60000"), ("links", "made 38000")] {
+        let (log, bytes) = alone_on_disk(&world, bot);
+        assert!(log.contains(made), "alone, {bot} did not flood: {log}");
+        if folders_take_blocks {
+            assert!(
+                bytes > 64 << 20,
+                "alone, {bot}'s flood holds only {bytes} bytes"
+            );
+        }
+    }
+    assert_held(&found);
+}
+
+/// Each game the bot writes 20 MiB into a new folder and makes it
+/// unreadable (`chmod 0`), under `--disk 30M`: its first game keeps its
+/// 20 MiB, every later game goes over (the hidden folder is measured, by
+/// an ordinary user's judge too) and loses for `disk`; its folder holds
+/// at most the bound, by `du`, with one hidden folder. Another bot's
+/// folder holds 40 MiB in a folder its organiser made unreadable: it is
+/// left out as too full, not measured as empty. Uncontained, the hoard
+/// grows 20 MiB a game.
+fn hidden_folders(who: As) {
+    let world = World::new(who, &["hide"]);
+    let stash = world.bot("stash", "honest", "python3\nbot.py", false);
+    let hidden = stash.join("hidden");
+    fs::create_dir(&hidden).unwrap();
+    fs::write(hidden.join("hoard"), vec![7u8; 40 << 20]).unwrap();
+    if who.drops() {
+        common::give_to_nobody(&stash);
+    }
+    fs::set_permissions(&hidden, fs::Permissions::from_mode(0)).unwrap();
+    let before = world.snapshot();
+    let first = world.judge("first", &["--disk", "30M"]);
+    let second = world.judge("second", &["--disk", "30M"]);
+    // Its folder is its state: its first game of the second run goes over
+    // too, so the standings differ on purpose.
+    let mut found: Vec<String> = world
+        .findings(&before, &[&first, &second])
+        .into_iter()
+        .filter(|f| !f.starts_with("the same seed gave other standings"))
+        .collect();
+    let disk: usize = [&first, &second]
+        .iter()
+        .map(|run| {
+            forfeits_by(&run.results, "hide")
+                .iter()
+                .filter(|k| *k == "disk")
+                .count()
+        })
+        .sum();
+    if disk != 7 {
+        found.push(format!(
+            "hide lost {disk} games for its disk, not 7 (all but its first): {:?} {:?}",
+            forfeits_by(&first.results, "hide"),
+            forfeits_by(&second.results, "hide")
+        ));
+    }
+    found.extend(within_bound(&world, &["hide"], 30 << 20));
+    let hides = fs::read_dir(world.bots().join("hide"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.file_name().to_string_lossy().starts_with("hide-"))
+        })
+        .count();
+    if hides != 1 {
+        found.push(format!(
+            "the hide bot's folder keeps {hides} hidden folders"
+        ));
+    }
+    for run in [&first, &second] {
+        let left: Vec<&Value> = run.results["left_out"]
+            .as_array()
+            .map(|l| l.iter().collect())
+            .unwrap_or_default();
+        let full = left
+            .iter()
+            .any(|l| l["folder"] == "stash" && l["reason"].to_string().contains("already holds"));
+        if !full {
+            found.push(format!(
+                "run {}: the stash was not left out as too full: {left:?}",
+                run.tag
+            ));
+        }
+    }
+    assert_held(&found);
+}
+
+/// The bot asks for every AIO context of the host (`io_setup`, a counter
+/// of the whole host: `/proc/sys/fs/aio-nr`): refused every time, as a call
+/// the allow list does not name (`ENOSYS`), and the host's count never
+/// moves; it plays on. Alone, uncontained, it takes them.
+fn aio_contexts(who: As) {
+    let (world, mut found, runs) = alone(who, "aio", &[]);
+    let log = logged("aio", &[&runs[0], &runs[1]]);
+    let asks: Vec<&str> = log
+        .lines()
+        .filter(|l| l.starts_with("aio: io_setup"))
+        .collect();
+    if asks.len() < 8
+        || asks
+            .iter()
+            .any(|l| *l != "aio: io_setup 65536: denied (Function not implemented)")
+    {
+        found.push(format!("io_setup was not refused: {asks:?}"));
+    }
+    for line in log.lines().filter(|l| l.contains("aio-nr went from")) {
+        let numbers: Vec<&str> = line
+            .split_whitespace()
+            .filter(|w| w.parse::<i64>().is_ok())
+            .collect();
+        if numbers.len() != 2 || numbers[0] != numbers[1] {
+            found.push(format!("the host's AIO count moved: {line}"));
+        }
+    }
+    for run in &runs {
+        if !forfeits_by(&run.results, "aio").is_empty() {
+            found.push(format!(
+                "run {}: aio forfeited {:?}",
+                run.tag,
+                forfeits_by(&run.results, "aio")
+            ));
+        }
+    }
+    let (alone, _) = alone_on_disk(&world, "aio");
+    assert!(
+        alone
+            .lines()
+            .any(|l| l.starts_with("aio: io_setup") && l.ends_with(": done")),
+        "alone, the bot took no AIO context: {alone}"
+    );
+    assert_held(&found);
+}
+
+/// The bot raises its soft limit of open files and opens /dev/null up to
+/// 20,000 times in each of 10 children, under `--open-files 256`: no
+/// process of it holds more than 256 files (its hard limit), so the bot
+/// holds at most 10 times that; it plays on. Alone, each child holds far
+/// more.
+fn open_files(who: As) {
+    let (world, mut found, runs) = alone(who, "files", &["--open-files", "256"]);
+    let log = logged("files", &[&runs[0], &runs[1]]);
+    let held: Vec<u64> = log
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("files: child ")?
+                .split(" held ")
+                .nth(1)?
+                .parse()
+                .ok()
+        })
+        .collect();
+    if held.len() < 40 || held.iter().any(|&n| n > 256 || n < 200) {
+        found.push(format!("the children held {held:?} files"));
+    }
+    if !log.contains("files: limit 256, hard 256") {
+        found.push(format!("the bot's limit was not 256 hard: {log}"));
+    }
+    for run in &runs {
+        if !forfeits_by(&run.results, "files").is_empty() {
+            found.push(format!("run {}: files forfeited", run.tag));
+        }
+    }
+    let (alone, _) = alone_on_disk(&world, "files");
+    let most = alone
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("files: child ")?
+                .split(" held ")
+                .nth(1)?
+                .parse::<u64>()
+                .ok()
+        })
+        .max()
+        .unwrap_or(0);
+    assert!(
+        most > 1024,
+        "alone, a child held only {most} files: {alone}"
+    );
     assert_held(&found);
 }
 
@@ -1937,6 +2251,16 @@ fn the_checks_catch_a_judge_without_its_sandbox() {
             "uncontained, {bot} was not caught: {found:?}"
         );
     }
+    drop(world);
+
+    // A hoard in hidden folders grows a game at a time.
+    let world = World::new(As::Root, &["hide"]);
+    world.judge("first", &["--no-sandbox", "--disk", "30M"]);
+    let found = within_bound(&world, &["hide"], 30 << 20);
+    assert!(
+        found.iter().any(|f| f.starts_with("hide's folder holds")),
+        "uncontained, the hidden hoard was not caught: {found:?}"
+    );
     drop(world);
 
     // memfd pages are held.

@@ -527,6 +527,13 @@ impl Group {
     /// freeze a program waiting for its next prompt: the first millisecond
     /// is spent asking (yielding the processor between), then naps.
     pub fn frozen(&self, deadline: Instant) -> bool {
+        self.frozen_unless(deadline, || false)
+    }
+
+    /// [`Group::frozen`], giving up early (false) once `ended` says the
+    /// contestant's launcher is ending it anyway (it went over a limit it
+    /// watches, and thaws the group to let it die).
+    pub fn frozen_unless(&self, deadline: Instant, ended: impl Fn() -> bool) -> bool {
         let Some(freezer) = &self.freezer else {
             return false;
         };
@@ -537,7 +544,12 @@ impl Group {
             }
             std::thread::yield_now();
         }
-        crate::nap_until(deadline, Duration::from_millis(1), || freezer.is_frozen())
+        let mut frozen = false;
+        crate::nap_until(deadline, Duration::from_millis(1), || {
+            frozen = freezer.is_frozen();
+            frozen || ended()
+        });
+        frozen
     }
 
     /// The limit the group went over so far, if any: memory first, since

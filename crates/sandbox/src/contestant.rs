@@ -318,7 +318,10 @@ impl Contestant {
                         .set_frozen(true)
                         .map_err(|e| format!("cannot freeze it: {e}"))?;
                 }
-                if group.frozen(Instant::now() + FREEZE_WITHIN) {
+                let ended = || self.reports.now(|h| h.over.is_some() || h.closed);
+                if group.frozen_unless(Instant::now() + FREEZE_WITHIN, ended) || ended() {
+                    // A contestant its launcher ended for a limit loses for
+                    // that limit, read after its answer, not for the freeze.
                     Ok(())
                 } else {
                     Err(format!(
