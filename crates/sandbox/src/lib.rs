@@ -648,9 +648,9 @@ mod tests {
         assert_eq!(table.per_process, 1024);
         assert_eq!(table.all(), 4 * 256 * 1024);
         assert!(table.all() <= 2_466_177 / 2);
-        // 8 GiB, 32 bots at once: lowered.
-        let table = FileTable::fit(1024, 256, 32, Some(800_000));
-        assert_eq!(table.per_process, 800_000 / 2 / (32 * 256));
+        // 8 GiB, 8 bots at once: lowered.
+        let table = FileTable::fit(1024, 256, 8, Some(800_000));
+        assert_eq!(table.per_process, 800_000 / 2 / (8 * 256));
         assert!(table.all() <= 400_000);
         // Never below what a runtime needs to start.
         let table = FileTable::fit(1024, 256, 64, Some(100_000));
