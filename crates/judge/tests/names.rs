@@ -217,7 +217,7 @@ proptest! {
         // From a part file: a merge refuses the part in one line naming
         // it, or merges it (checked above for the names that play).
         if name::check(&name).is_err() || name::look_alike(&name, "ann") {
-            let names = vec!["ann".to_string(), name.clone()];
+            let names = ["ann".to_string(), name.clone()];
             let tournament = Tournament {
                 seed,
                 rule: Rule::Freestyle,
