@@ -23,7 +23,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 /// How the organiser names one bot among the bots folder's: by its
 /// folder, which the organiser made, never by the name its meta file
 /// gives, which the bot's author wrote.
-const NAMING: &str = "Bots are named by their folder inside the bots folder: --allow-read FOLDER=PATH grants PATH to the bot in folder FOLDER only (never to a bot whose meta gives that name), and --rename FOLDER=NAME plays the bot in folder FOLDER under NAME. Two folders whose meta files give the same name are both left out until --rename decides. What a bot writes (its standard error, its answers, the faults that quote them) is shown with control characters escaped (\\x1b).";
+const NAMING: &str = "Bots are named by their folder inside the bots folder: --allow-read FOLDER=PATH grants PATH to the bot in folder FOLDER only (never to a bot whose meta gives that name), and --rename FOLDER=NAME plays the bot in folder FOLDER under NAME. A name is at most 32 ASCII letters, digits, '-', '_' and '.' (not first '-' or '.'), never TIE; two folders whose meta files give the same name, or names that look alike (honest, HONEST, h0nest), are both left out until --rename decides. What a bot writes (its standard error, its answers, the faults that quote them) is shown with control characters escaped (\\x1b).";
 
 /// Options of `inarow judge`.
 #[derive(clap::Args, Debug)]
@@ -63,7 +63,9 @@ pub struct Args {
     /// The bot in folder FOLDER (of the bots folder) plays under NAME,
     /// whatever its meta file says: how the organiser decides between two
     /// folders that give the same name, which are otherwise both left out
-    /// (repeatable; NAME as a meta name: letters, digits, '-', '_', '.').
+    /// (repeatable; NAME as a meta name: at most 32 ASCII letters, digits,
+    /// '-', '_', '.', looking like no other bot's name). A bot whose own
+    /// name is refused plays under NAME.
     #[arg(long, value_name = "FOLDER=NAME")]
     rename: Vec<String>,
     #[command(flatten)]
@@ -467,11 +469,7 @@ fn debug(
     for warning in warnings {
         eprintln!("inarow: warning: {}", escape(&warning));
     }
-    let house_name = if meta.name == "house" {
-        "house-judge"
-    } else {
-        "house"
-    };
+    let house_name = inarow_judge::name::house_name(&meta.name);
     say!(
         "debugging {} against the built-in bot {house_name}, seed {seed}",
         meta.name

@@ -74,7 +74,12 @@ fn main() {
             // is how a pipe ends, not a failure.
             std::process::exit(0);
         }
-        eprintln!("inarow: {err:#}");
+        // The one gate: an error may quote a bot, a brain, a meta or a
+        // part file, and it is the last line the organiser's terminal sees.
+        eprintln!(
+            "inarow: {}",
+            inarow_sandbox::shown::escape(&format!("{err:#}"))
+        );
         std::process::exit(1);
     }
 }

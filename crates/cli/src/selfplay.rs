@@ -9,6 +9,7 @@ use anyhow::Context;
 use inarow_core::{GameResult, Point, Rule};
 use inarow_files::write_atomic;
 use inarow_judge::shard::{self, Shard};
+use inarow_judge::shown::escape;
 use inarow_match::part::{GameRow, PairRecord, Part, mark, xy};
 use inarow_match::setup::Setup;
 use inarow_match::{self as matches, Plan, Verdict, stats};
@@ -158,7 +159,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let sandbox = if ready.needs_sandbox() {
         let sandbox = args.sandbox.sandbox(ready.cpu_budget())?;
         for warning in ready.check(&sandbox).map_err(anyhow::Error::msg)? {
-            eprintln!("inarow: warning: {warning}");
+            eprintln!("inarow: warning: {}", escape(&warning));
         }
         Some(sandbox)
     } else {
@@ -246,7 +247,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             if let Some(why) = &g.failure {
                 let side = usize::from(g.result == GameResult::Win);
                 if reported[side].as_ref() != Some(why) {
-                    eprintln!("inarow: {why}; it loses the game");
+                    eprintln!("inarow: {}; it loses the game", escape(why));
                     reported[side] = Some(why.clone());
                 }
             }

@@ -1023,7 +1023,7 @@ fn a_bot_that_names_itself_like_another_steals_no_grant() {
     );
     refused(&["--rename", "nobody=x"], "--rename nobody=x: ");
     refused(&["--rename", "evil=--help"], "starts with '-'");
-    refused(&["--rename", "evil=a;b"], "use letters, digits");
+    refused(&["--rename", "evil=a;b"], "use ASCII letters, digits");
     refused(&["--rename", "evil"], "write FOLDER=NAME");
     assert!(!ann.join("log.txt").exists(), "no game was played");
     assert!(!dir.path().join("refused.json").exists());

@@ -652,6 +652,124 @@ fn a_brain_that_dies_says_how_with_its_last_words() {
     assert!(left_in(brain.parent().unwrap()).is_empty());
 }
 
+/// Whether `bytes` hold anything a terminal would obey: ESC, BEL or a
+/// bidirectional override.
+fn holds_raw_controls(bytes: &[u8]) -> bool {
+    bytes.contains(&0x1b)
+        || bytes.contains(&0x07)
+        || String::from_utf8_lossy(bytes).contains('\u{202e}')
+}
+
+/// What a brain writes is outside text: its last words on standard error
+/// and a line it answers with reach the organiser's terminal escaped,
+/// whatever terminal escapes and bidirectional overrides they hold.
+#[test]
+fn what_a_brain_writes_reaches_the_terminal_escaped() {
+    let dir = common::workspace();
+    // It writes the title, clear-screen and U+202E both to its folder
+    // (HOME) and to its standard error, then dies.
+    let dying = brain_in(
+        dir.path(),
+        "dying",
+        "brain.sh",
+        "#!/bin/sh\nread line\njunk=$(printf '\\033]0;title\\007\\033[2J\\342\\200\\256evil')\nprintf '%s\\n' \"$junk\" > \"$HOME/said.txt\"\nprintf 'fatal %s\\n' \"$junk\" >&2\nexit 3\n",
+    );
+    let kept = dir.path().join("kept");
+    fs::create_dir(&kept).unwrap();
+    let out = inarow(
+        &[
+            "selfplay",
+            "--pairs",
+            "1",
+            "--b-brain",
+            dying.to_str().unwrap(),
+            "--b-folder",
+            kept.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(!out.status.success());
+    // The positive control: the brain did write the raw bytes.
+    let said = fs::read(kept.join("said.txt")).unwrap();
+    assert_eq!(said, "\x1b]0;title\x07\x1b[2J\u{202e}evil\n".as_bytes());
+    assert!(!holds_raw_controls(&out.stdout), "{:?}", stdout(&out));
+    assert!(!holds_raw_controls(&out.stderr), "{:?}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.trim_end().ends_with(
+            r"closed its output (exit status 3); its last words: fatal \x1b]0;title\x07\x1b[2J\u{202e}evil"
+        ),
+        "{err}"
+    );
+
+    // One that dies asked for its first move: its game is lost, and why
+    // is said on the terminal and kept in the share's part file, escaped.
+    let mid_game = brain_in(
+        dir.path(),
+        "mid-game",
+        "brain.sh",
+        "#!/bin/sh\njunk=$(printf '\\033]0;title\\007\\033[2J\\342\\200\\256evil')\nwhile read line; do case \"$line\" in START*|RESTART*) echo OK;; BEGIN*|TURN*|DONE*) printf 'fatal %s\\n' \"$junk\" >&2; exit 3;; esac; done\n",
+    );
+    let part = dir.path().join("part.json");
+    let out = inarow(
+        &[
+            "selfplay",
+            "--pairs",
+            "1",
+            "--ms",
+            "40",
+            "--shard",
+            "0/1",
+            "--part",
+            part.to_str().unwrap(),
+            "--b-brain",
+            mid_game.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!holds_raw_controls(&out.stderr), "{:?}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            r"its last words: fatal \x1b]0;title\x07\x1b[2J\u{202e}evil; it loses the game"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let kept: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&part).unwrap()).unwrap();
+    let failure = kept["pairs"][0]["games"][0]["failure"].as_str().unwrap();
+    assert!(
+        failure.ends_with(r"its last words: fatal \x1b]0;title\x07\x1b[2J\u{202e}evil"),
+        "{failure}"
+    );
+
+    // A brain that answers START with escapes is quoted escaped.
+    let garbled = brain_in(
+        dir.path(),
+        "garbled",
+        "brain.sh",
+        "#!/bin/sh\nread line\nprintf 'OK\\033[2J\\342\\200\\256\\n'\nread line\n",
+    );
+    let out = inarow(
+        &[
+            "selfplay",
+            "--pairs",
+            "1",
+            "--b-brain",
+            garbled.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(!out.status.success());
+    assert!(!holds_raw_controls(&out.stderr), "{:?}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains(r#"answered START with "OK\x1b[2J\u{202e}", not OK"#),
+        "{err}"
+    );
+}
+
 /// A brain that answers `START` and then, asked for a move, takes memory
 /// 16 MiB at a time (touching it) up to 1 GiB.
 const HUNGRY_BRAIN: &str = r#"#!/usr/bin/env python3

@@ -213,14 +213,13 @@ pub fn debugged(
     } else {
         orders.bots.join(bot)
     };
-    let mut meta = BotMeta::load(&folder)?;
-    if let Some(rename) = orders
+    // Its folder's name as a tournament's survey reads it: the real one.
+    let real = folder.canonicalize().unwrap_or_else(|_| folder.clone());
+    let rename = orders
         .renames
         .iter()
-        .find(|r| r.folder == meta.folder_name())
-    {
-        meta.name = rename.name.clone();
-    }
+        .find(|r| real.file_name().is_some_and(|name| *name == *r.folder));
+    let mut meta = BotMeta::load_as(&folder, rename.map(|r| &r.name[..]))?;
     // Other bots beside it stay closed to it, as in a tournament.
     let mut all = orders.survey().map(|s| s.folders()).unwrap_or_default();
     all.push(meta.folder.clone());

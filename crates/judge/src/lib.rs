@@ -6,6 +6,8 @@
 //! results as JSON and SGF.
 //!
 //! - [`meta`]: bot folders and their `meta` files.
+//! - [`name`]: the one rule for a bot's name, from every source (short
+//!   plain ASCII, never a protocol word, look-alikes one name).
 //! - [`field`]: who plays: the bots folder and the organiser's orders
 //!   (renames, grants, `--strict`) made the field of a tournament, the
 //!   bots left out with their reasons.
@@ -27,8 +29,9 @@
 //!   a one-machine run writes.
 //! - [`replay`]: a recorded game played again through the rules, so a
 //!   merge takes no part whose games the stones do not bear out.
-//! - [`shown`]: bot text escaped before it reaches the organiser's
-//!   terminal or files (control characters, bidirectional overrides).
+//! - [`shown`]: outside text escaped before it reaches the organiser's
+//!   terminal or files (control characters, bidirectional overrides): the
+//!   sandbox crate's gate, which the match runner shares.
 //!
 //! The wire format is `inarow_protocol::koth`; the Swap2 game the referee
 //! drives is `inarow_core::swap2`; the sandbox every bot runs in is
@@ -45,6 +48,7 @@
 pub mod field;
 pub mod local;
 pub mod meta;
+pub mod name;
 pub mod output;
 pub mod part;
 pub mod process;

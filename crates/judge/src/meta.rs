@@ -6,9 +6,10 @@
 //! bot's folder (more to read comes only from the organiser's
 //! `--allow-read FOLDER=PATH`).
 //!
-//! A bot's name is what its meta file says, so two folders may give the
-//! same one: the judge never guesses which of them is meant. Both are left
-//! out unless the organiser decides with a [`Rename`]
+//! A bot's name is what its meta file says, under the one rule of
+//! [`crate::name`], so two folders may give the same one, or two that look
+//! alike (`honest` and `HONEST`): the judge never guesses which of them is
+//! meant. Both are left out unless the organiser decides with a [`Rename`]
 //! (`inarow judge --rename FOLDER=NAME`).
 
 use std::fs;
@@ -21,7 +22,9 @@ use serde::{Deserialize, Serialize};
 use inarow_sandbox::Program;
 use inarow_sandbox::paths::PathError;
 
-use crate::shown::escape;
+pub use crate::name::NameProblem;
+use crate::name::{self, skeleton};
+use crate::shown::{escape, quoted};
 
 /// The largest meta file the judge reads, in bytes.
 pub const MAX_META_BYTES: u64 = 4096;
@@ -120,59 +123,60 @@ pub enum MetaProblem {
     #[error("line 2 (the command) is empty")]
     EmptyCommand,
     /// A command absolute or with `..`.
-    #[error("line 2: the command {command:?} is refused: {COMMAND_RULE}")]
+    #[error("line 2: the command {} is refused: {COMMAND_RULE}", quoted(command))]
     CommandOutside {
         /// The command.
         command: String,
     },
     /// A command that leads out of the folder through a link.
     #[error(
-        "line 2: the command {command:?} leads out of the bot's folder through a symbolic link: {COMMAND_RULE}"
+        "line 2: the command {} leads out of the bot's folder through a symbolic link: {COMMAND_RULE}",
+        quoted(command)
     )]
     CommandLeadsOut {
         /// The command.
         command: String,
     },
     /// A fourth line that is not `1` or `0`.
-    #[error("line 4 must be 1 or 0, found {found:?}")]
+    #[error("line 4 must be 1 or 0, found {}", quoted(found))]
     ShowStderr {
         /// The line found.
         found: String,
     },
-    /// A name other folders give too.
-    #[error(
-        "the name {name:?} is also given by {} (inarow judge --rename FOLDER=NAME decides)",
-        match &others[..] {
-            [one] => format!("the bot in folder {one}: both are left out"),
-            more => format!("the bots in folders {}: all {} are left out", more.join(", "), more.len() + 1),
-        }
-    )]
+    /// A name other folders give too, or names that look like it
+    /// ([`name::look_alike`]).
+    #[error("{}", given_twice(name, others))]
     GivenTwice {
         /// The name.
         name: String,
-        /// The other folders giving it.
-        others: Vec<String>,
+        /// The other folders giving it or a look-alike: each folder's
+        /// name and the name it gives.
+        others: Vec<(String, String)>,
     },
 }
 
-/// What is wrong with a name that is not empty, quoting it: the same rule
-/// for a meta file's first line and for `--rename FOLDER=NAME`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum NameProblem {
-    /// A character other than letters, digits, `-`, `_` and `.`.
-    #[error("{name:?} holds {bad:?}; use letters, digits, '-', '_' and '.'")]
-    Holds {
-        /// The name.
-        name: String,
-        /// The first bad character.
-        bad: char,
-    },
-    /// A leading `-`.
-    #[error("{name:?} starts with '-', which bots would read as an option")]
-    Dash {
-        /// The name.
-        name: String,
-    },
+/// [`MetaProblem::GivenTwice`] in words: each other folder, and the name
+/// it gives where that is a look-alike rather than the same name.
+fn given_twice(name: &str, others: &[(String, String)]) -> String {
+    let each = |(folder, given): &(String, String)| {
+        if given == name {
+            folder.clone()
+        } else {
+            format!("{folder} (as {}, which looks like it)", quoted(given))
+        }
+    };
+    let who = match others {
+        [one] => format!("the bot in folder {}: both are left out", each(one)),
+        more => format!(
+            "the bots in folders {}: all {} are left out",
+            more.iter().map(each).collect::<Vec<_>>().join(", "),
+            more.len() + 1
+        ),
+    };
+    format!(
+        "the name {} is also given by {who} (inarow judge --rename FOLDER=NAME decides)",
+        quoted(name)
+    )
 }
 
 /// Why the organiser's `--rename FOLDER=NAME` cannot be followed: one line,
@@ -226,16 +230,23 @@ pub enum RenameError {
         /// The bots folder.
         bots: PathBuf,
     },
-    /// A name another bot gives.
+    /// A name another bot gives, or one that looks like it.
     #[error(
-        "--rename {rename}: the name {:?} is also given by the bot in folder {other}; give a name no other bot gives",
-        rename.name
+        "--rename {rename}: the name {} is also given by the bot in folder {other}{}; give a name no other bot gives",
+        quoted(&rename.name),
+        if *given == rename.name {
+            String::new()
+        } else {
+            format!(" (as {}, which looks like it)", quoted(given))
+        }
     )]
     Taken {
         /// The rename.
         rename: Rename,
         /// The other bot's folder.
         other: String,
+        /// The name the other bot gives.
+        given: String,
     },
 }
 
@@ -363,6 +374,14 @@ impl BotMeta {
     /// regular file of at most [`MAX_META_BYTES`] with no other hard link;
     /// anything else is refused by kind, its content never read.
     pub fn load(folder: &Path) -> Result<BotMeta, MetaError> {
+        BotMeta::load_as(folder, None)
+    }
+
+    /// [`BotMeta::load`], the bot playing under `renamed` when the
+    /// organiser renamed it (`--rename FOLDER=NAME`, already checked): its
+    /// meta file's name is then not used, so it is not checked either, and
+    /// a rename lets a bot whose own name the rule refuses play.
+    pub fn load_as(folder: &Path, renamed: Option<&str>) -> Result<BotMeta, MetaError> {
         let path = folder.join("meta");
         let text = read_meta(&path)?;
         let folder = folder.canonicalize().map_err(|reason| MetaError::Io {
@@ -373,13 +392,23 @@ impl BotMeta {
             path: path.clone(),
             problem,
         };
-        let meta = BotMeta::parse(&text, folder).map_err(invalid)?;
+        let meta = BotMeta::parse_as(&text, folder, renamed).map_err(invalid)?;
         check_command_inside(&meta.command, &meta.folder).map_err(invalid)?;
         Ok(meta)
     }
 
     /// Reads the four lines of a `meta` file for a bot living in `folder`.
     pub fn parse(text: &str, folder: PathBuf) -> Result<BotMeta, MetaProblem> {
+        BotMeta::parse_as(text, folder, None)
+    }
+
+    /// [`BotMeta::parse`], the bot named `renamed` instead of line 1 when
+    /// the organiser renamed it.
+    fn parse_as(
+        text: &str,
+        folder: PathBuf,
+        renamed: Option<&str>,
+    ) -> Result<BotMeta, MetaProblem> {
         let lines: Vec<&str> = text.lines().map(str::trim).collect();
         // Trailing blank lines are common; the fourth line (1 or 0) never is blank.
         let used = lines
@@ -393,8 +422,13 @@ impl BotMeta {
         if used != 4 {
             return Err(MetaProblem::LineCount { found: used });
         }
-        let name = line(0);
-        check_name(name)?;
+        let name = match renamed {
+            Some(name) => name,
+            None => {
+                check_name(line(0))?;
+                line(0)
+            }
+        };
         let command = line(1);
         check_command(command)?;
         let show_stderr = match line(3) {
@@ -449,35 +483,13 @@ fn folder_name(folder: &Path) -> String {
     )
 }
 
-/// A name travels in `EXIT NAME` lines and as a bot's argument, so it is
-/// kept to letters, digits, `-`, `_` and `.`, and never looks like an option.
+/// A meta file's name (line 1) under the one rule of [`crate::name`].
 fn check_name(name: &str) -> Result<(), MetaProblem> {
-    if name.is_empty() {
-        return Err(MetaProblem::EmptyName);
+    match name::check(name) {
+        Ok(()) => Ok(()),
+        Err(NameProblem::Empty) => Err(MetaProblem::EmptyName),
+        Err(problem) => Err(MetaProblem::BadName(problem)),
     }
-    match name_problem(name) {
-        Some(problem) => Err(MetaProblem::BadName(problem)),
-        None => Ok(()),
-    }
-}
-
-/// What is wrong with a name that is not empty.
-fn name_problem(name: &str) -> Option<NameProblem> {
-    if let Some(bad) = name
-        .chars()
-        .find(|c| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '.')))
-    {
-        return Some(NameProblem::Holds {
-            name: name.to_string(),
-            bad,
-        });
-    }
-    if name.starts_with('-') {
-        return Some(NameProblem::Dash {
-            name: name.to_string(),
-        });
-    }
-    None
 }
 
 /// The organiser's decision `--rename FOLDER=NAME`: the bot in folder
@@ -488,7 +500,8 @@ fn name_problem(name: &str) -> Option<NameProblem> {
 pub struct Rename {
     /// The folder's name inside the bots folder.
     pub folder: String,
-    /// The name the bot plays under; it passes the meta name's check.
+    /// The name the bot plays under; it passes the one rule of
+    /// [`crate::name`], as a meta name does.
     pub name: String,
 }
 
@@ -502,14 +515,15 @@ impl Rename {
         if folder.is_empty() || folder.contains('/') {
             return Err(RenameError::Folder { text: given() });
         }
-        if name.is_empty() {
-            return Err(RenameError::EmptyName { text: given() });
-        }
-        if let Some(problem) = name_problem(name) {
-            return Err(RenameError::Name {
-                text: given(),
-                problem,
-            });
+        match name::check(name) {
+            Ok(()) => {}
+            Err(NameProblem::Empty) => return Err(RenameError::EmptyName { text: given() }),
+            Err(problem) => {
+                return Err(RenameError::Name {
+                    text: given(),
+                    problem,
+                });
+            }
         }
         Ok(Rename {
             folder: folder.to_string(),
@@ -528,7 +542,8 @@ impl std::str::FromStr for Rename {
 
 impl std::fmt::Display for Rename {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}={}", self.folder, self.name)
+        // The folder is as the organiser typed it: shown through the gate.
+        write!(f, "{}", escape(&format!("{}={}", self.folder, self.name)))
     }
 }
 
@@ -610,8 +625,8 @@ impl LeftOut {
     /// what the bot's sandbox said, and it is shown and kept).
     pub fn bot(bot: &BotMeta, reason: String) -> LeftOut {
         LeftOut {
-            folder: bot.folder_name(),
-            reason: crate::shown::escape(&reason).into_owned(),
+            folder: escape(&bot.folder_name()).into_owned(),
+            reason: escape(&reason).into_owned(),
             path: bot.folder.clone(),
         }
     }
@@ -694,53 +709,57 @@ fn scan(dir: &Path, renames: &[Rename]) -> Result<Vec<Scanned>, MetaError> {
         .into_iter()
         .zip(&names)
         .map(|(folder, name)| {
-            let mut loaded = BotMeta::load(&folder);
-            if let (Ok(bot), Some(rename)) = (&mut loaded, renamed(name)) {
-                bot.name = rename.name.clone();
-            }
+            let loaded = BotMeta::load_as(&folder, renamed(name).map(|r| &r.name[..]));
             (folder, loaded)
         })
         .collect();
-    // Who gives each name, in folder order.
-    let given = |found: &[Scanned], name: &str| -> Vec<usize> {
-        (0..found.len())
-            .filter(|&j| matches!(&found[j].1, Ok(b) if b.name == name))
-            .collect()
-    };
+    // Who gives each name or a look-alike of it, in folder order.
+    let skeletons: Vec<Option<String>> = found
+        .iter()
+        .map(|(_, loaded)| loaded.as_ref().ok().map(|bot| skeleton(&bot.name)))
+        .collect();
     let twins: Vec<Vec<usize>> = (0..found.len())
         .filter_map(|i| {
-            let Ok(bot) = &found[i].1 else { return None };
-            let all = given(&found, &bot.name);
+            let own = skeletons[i].as_ref()?;
+            let all: Vec<usize> = (0..found.len())
+                .filter(|&j| skeletons[j].as_ref() == Some(own))
+                .collect();
             (all.len() > 1 && all[0] == i).then_some(all)
         })
         .collect();
+    let name_of = |found: &[Scanned], i: usize| match &found[i].1 {
+        Ok(bot) => bot.name.clone(),
+        Err(_) => unreachable!("twins give a name"),
+    };
     for all in twins {
-        let name = match &found[all[0]].1 {
-            Ok(bot) => bot.name.clone(),
-            Err(_) => unreachable!("twins give a name"),
-        };
+        let given: Vec<String> = all.iter().map(|&i| name_of(&found, i)).collect();
         // The organiser's own rename gives a taken name: theirs to fix.
-        if let Some((i, rename)) = all.iter().find_map(|&i| renamed(&names[i]).map(|r| (i, r))) {
-            let other = all
-                .iter()
-                .find(|&&j| j != i)
+        if let Some((k, rename)) = all
+            .iter()
+            .enumerate()
+            .find_map(|(k, &i)| renamed(&names[i]).map(|r| (k, r)))
+        {
+            let other = (0..all.len())
+                .find(|&o| o != k)
                 .expect("twins are two or more");
             return Err(RenameError::Taken {
                 rename: rename.clone(),
-                other: names[*other].clone(),
+                other: names[all[other]].clone(),
+                given: given[other].clone(),
             }
             .into());
         }
-        for &i in &all {
+        for (k, &i) in all.iter().enumerate() {
             let others = all
                 .iter()
-                .filter(|&&j| j != i)
-                .map(|&j| names[j].clone())
+                .zip(&given)
+                .filter(|&(&j, _)| j != i)
+                .map(|(&j, name)| (names[j].clone(), name.clone()))
                 .collect();
             found[i].1 = Err(MetaError::Invalid {
                 path: found[i].0.join("meta"),
                 problem: MetaProblem::GivenTwice {
-                    name: name.clone(),
+                    name: given[k].clone(),
                     others,
                 },
             });
@@ -767,8 +786,8 @@ pub fn survey_renamed(dir: &Path, renames: &[Rename]) -> Result<Survey, MetaErro
         match loaded {
             Ok(bot) => survey.bots.push(bot),
             Err(e) => survey.left_out.push(LeftOut {
-                folder: folder_name(&folder),
-                reason: crate::shown::escape(&e.reason()).into_owned(),
+                folder: escape(&folder_name(&folder)).into_owned(),
+                reason: escape(&e.reason()).into_owned(),
                 path: folder.canonicalize().unwrap_or(folder),
             }),
         }
@@ -819,18 +838,52 @@ mod tests {
     }
 
     #[test]
-    fn names_are_plain_words_never_options() {
+    fn names_are_short_plain_words_never_options_nor_the_protocols() {
         let err =
             |name: &str| BotMeta::parse(&format!("{name}\npython3\n\n1\n"), PathBuf::from("/b"));
-        for good in ["alice", "bot-2", "deep_blue.v3", "Åsa"] {
+        for good in ["alice", "bot-2", "deep_blue.v3", &"x".repeat(32)] {
             assert!(err(good).is_ok(), "{good}");
         }
-        let refused = |name: &str| err(name).unwrap_err().to_string();
+        let refused = |name: &str| {
+            let line = err(name).unwrap_err().to_string();
+            assert!(line.starts_with("line 1: the bot's name \""), "{line}");
+            assert!(!line.contains(|c: char| c.is_control()), "{line:?}");
+            line
+        };
         assert!(refused("--help").contains("starts with '-'"));
         assert!(refused("-x").contains("option"));
-        for bad in ["a/b", "a;b", "$(x)", "a\tb", "\"q\""] {
-            assert!(refused(bad).contains("use letters"), "{bad}");
+        assert!(refused(".x").contains("starts with '.'"));
+        for bad in ["a/b", "a;b", "$(x)", "a\tb", "\"q\"", "Åsa", "h\u{43e}nest"] {
+            assert!(refused(bad).contains("use ASCII letters"), "{bad}");
         }
+        assert!(refused(&"a".repeat(250)).contains("has 250 characters; a name has at most 32"));
+        for tie in ["TIE", "tie", "T1E"] {
+            assert!(refused(tie).contains("looks like TIE"), "{tie}");
+        }
+    }
+
+    #[test]
+    fn a_meta_with_escapes_in_its_name_or_command_is_quoted_escaped() {
+        let dir = tempfile::tempdir().unwrap();
+        bot_with(
+            dir.path(),
+            "named",
+            "ann\x1b]0;t\x07\u{202e}\npython3\n\n0\n",
+        );
+        bot_with(dir.path(), "ran", "ran\n/bin/\x1b[2J\u{202e}\n\n0\n");
+        bot_with(dir.path(), "shown", "shown\npython3\n\n\x1b[2J\n");
+        let found = survey(dir.path()).unwrap();
+        let reasons: Vec<&str> = found.left_out.iter().map(|l| &l.reason[..]).collect();
+        assert_eq!(
+            reasons,
+            [
+                r#"meta: line 1: the bot's name "ann\x1b]0;t\x07\u{202e}" holds U+001B; use ASCII letters, digits, '-', '_' and '.'"#,
+                &format!(
+                    r#"meta: line 2: the command "/bin/\x1b[2J\u{{202e}}" is refused: {COMMAND_RULE}"#
+                ),
+                r#"meta: line 4 must be 1 or 0, found "\x1b[2J""#,
+            ]
+        );
     }
 
     /// A fresh bots folder with a bot folder `name` holding `meta` text.
@@ -1156,19 +1209,109 @@ mod tests {
             ("evil=--help", "starts with '-'"),
             ("evil=a b", "holds ' '"),
             ("evil=a=b", "holds '='"),
-            ("evil=\x1b]0;t\x07", "use letters"),
+            ("evil=\x1b]0;t\x07", "use ASCII letters"),
+            ("evil=Åsa", "holds U+00C5"),
+            ("evil=TIE", "looks like TIE"),
+            ("evil=.x", "starts with '.'"),
         ] {
             let err = Rename::parse(bad).unwrap_err().to_string();
             assert!(err.contains(says), "{bad}: {err}");
             assert!(!err.contains(['\n', '\x1b', '\x07']), "{bad}: {err}");
         }
         assert_eq!(
-            "evil=Åsa.v2".parse::<Rename>().unwrap(),
+            "evil=Asa.v2".parse::<Rename>().unwrap(),
             Rename {
                 folder: "evil".into(),
-                name: "Åsa.v2".into()
+                name: "Asa.v2".into()
             }
         );
+        let long = format!("evil={}", "a".repeat(250));
+        let err = Rename::parse(&long).unwrap_err().to_string();
+        assert!(
+            err.ends_with("has 250 characters; a name has at most 32"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn look_alike_names_are_one_name_given_twice_until_a_rename_decides() {
+        let dir = tempfile::tempdir().unwrap();
+        bot_with(dir.path(), "a-honest", "honest\npython3\n\n0\n");
+        bot_with(dir.path(), "b-shouting", "HONEST\npython3\n\n0\n");
+        bot_with(dir.path(), "c-digit", "he1lo\npython3\n\n0\n");
+        bot_with(dir.path(), "d-hello", "hello\npython3\n\n0\n");
+        bot_with(dir.path(), "e-fine", "fine\npython3\n\n0\n");
+        let found = survey(dir.path()).unwrap();
+        let names: Vec<&str> = found.bots.iter().map(|b| &b.name[..]).collect();
+        assert_eq!(names, ["fine"]);
+        let left: Vec<(&str, &str)> = found
+            .left_out
+            .iter()
+            .map(|l| (&l.folder[..], &l.reason[..]))
+            .collect();
+        assert_eq!(
+            left,
+            [
+                (
+                    "a-honest",
+                    "meta: the name \"honest\" is also given by the bot in folder b-shouting (as \"HONEST\", which looks like it): both are left out (inarow judge --rename FOLDER=NAME decides)"
+                ),
+                (
+                    "b-shouting",
+                    "meta: the name \"HONEST\" is also given by the bot in folder a-honest (as \"honest\", which looks like it): both are left out (inarow judge --rename FOLDER=NAME decides)"
+                ),
+                (
+                    "c-digit",
+                    "meta: the name \"he1lo\" is also given by the bot in folder d-hello (as \"hello\", which looks like it): both are left out (inarow judge --rename FOLDER=NAME decides)"
+                ),
+                (
+                    "d-hello",
+                    "meta: the name \"hello\" is also given by the bot in folder c-digit (as \"he1lo\", which looks like it): both are left out (inarow judge --rename FOLDER=NAME decides)"
+                ),
+            ]
+        );
+        // The organiser decides: renamed, each plays under its own name.
+        let renames = [
+            Rename::parse("b-shouting=loud").unwrap(),
+            Rename::parse("c-digit=digits").unwrap(),
+        ];
+        let found = survey_renamed(dir.path(), &renames).unwrap();
+        assert!(found.left_out.is_empty(), "{:?}", found.left_out);
+        let names: Vec<&str> = found.bots.iter().map(|b| &b.name[..]).collect();
+        assert_eq!(names, ["honest", "loud", "digits", "hello", "fine"]);
+        // A rename to a look-alike of another bot's name is a taken name.
+        let renames = [
+            Rename::parse("b-shouting=F1NE").unwrap(),
+            Rename::parse("c-digit=digits").unwrap(),
+        ];
+        let err = survey_renamed(dir.path(), &renames)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "--rename b-shouting=F1NE: the name \"F1NE\" is also given by the bot in folder e-fine (as \"fine\", which looks like it); give a name no other bot gives"
+        );
+    }
+
+    #[test]
+    fn a_cyrillic_look_alike_is_refused_and_the_honest_bot_plays() {
+        let dir = tempfile::tempdir().unwrap();
+        bot_with(dir.path(), "honest", "honest\npython3\n\n0\n");
+        bot_with(dir.path(), "impostor", "h\u{43e}nest\npython3\n\n0\n");
+        bot_with(dir.path(), "tie", "TIE\npython3\n\n0\n");
+        let found = survey(dir.path()).unwrap();
+        let names: Vec<&str> = found.bots.iter().map(|b| &b.name[..]).collect();
+        assert_eq!(names, ["honest"]);
+        assert_eq!(
+            found.left_out[0].reason,
+            "meta: line 1: the bot's name \"h\u{43e}nest\" holds U+043E; use ASCII letters, digits, '-', '_' and '.'"
+        );
+        assert!(found.left_out[1].reason.contains("looks like TIE"));
+        // A rename lets it play under a name of the rule.
+        let renames = [Rename::parse("impostor=impostor").unwrap()];
+        let found = survey_renamed(dir.path(), &renames).unwrap();
+        let names: Vec<&str> = found.bots.iter().map(|b| &b.name[..]).collect();
+        assert_eq!(names, ["honest", "impostor"]);
     }
 
     #[test]

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use inarow_core::Rule;
 
+use crate::name::MAX_NAME_CHARS;
 use crate::record::{Ending, Fault, GameRecord, Seat};
 use crate::tournament::Results;
 
@@ -175,10 +176,23 @@ pub fn sgf_by_under(game: &GameRecord, app: &str, finished: bool, rule: Rule) ->
     out
 }
 
-/// The file name of a game's SGF: index and both names, made safe for any file system.
+/// The longest file name [`sgf_name`] builds, in bytes: `game-`, the
+/// index (at most 20 digits), `-`, two names of at most
+/// [`MAX_NAME_CHARS`] bytes each around `-vs-`, and `.sgf`.
+pub const MAX_SGF_NAME_BYTES: usize =
+    "game-".len() + 20 + "-".len() + MAX_NAME_CHARS + "-vs-".len() + MAX_NAME_CHARS + ".sgf".len();
+
+// Every file system the judge writes to takes names of 255 bytes.
+const _: () = assert!(MAX_SGF_NAME_BYTES <= 255);
+
+/// The file name of a game's SGF: index and both names, made safe for any
+/// file system and at most [`MAX_SGF_NAME_BYTES`] long whatever the names
+/// (each is cut to [`MAX_NAME_CHARS`], as the name rule already keeps it;
+/// a record read from an older judge's file may not be).
 pub fn sgf_name(game: &GameRecord) -> String {
     let safe = |s: &str| -> String {
         s.chars()
+            .take(MAX_NAME_CHARS)
             .map(|c| {
                 if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
                     c
@@ -332,6 +346,32 @@ mod tests {
         assert!(json.get("size").is_none(), "{json}");
         let back: GameRecord = serde_json::from_value(json).unwrap();
         assert_eq!(back.size, 15);
+    }
+
+    #[test]
+    fn an_sgf_name_is_bounded_whatever_the_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let longest = "x".repeat(MAX_NAME_CHARS);
+        let mut game = GameRecord::new(&longest, &longest);
+        game.index = usize::MAX;
+        let name = sgf_name(&game);
+        assert_eq!(name.len(), MAX_SGF_NAME_BYTES, "{name}");
+        std::fs::write(dir.path().join(&name), "(;)").unwrap();
+        // Names no rule checked (a record of an older judge): cut, never
+        // too long for the file system, never more than ASCII.
+        let mut game = GameRecord::new(&"a".repeat(250), &"\u{43e}\u{202e}/..".repeat(100));
+        game.index = 7;
+        let name = sgf_name(&game);
+        assert!(
+            name.len() <= MAX_SGF_NAME_BYTES && name.is_ascii(),
+            "{name}"
+        );
+        assert_eq!(
+            name,
+            format!("game-0007-{}-vs-{}.sgf", "a".repeat(32), "_".repeat(32))
+        );
+        let written = write_sgf_dir(dir.path(), &[game]).unwrap();
+        assert!(written[0].exists());
     }
 
     #[test]

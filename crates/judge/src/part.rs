@@ -16,9 +16,11 @@ use serde::{Deserialize, Serialize};
 use crate::meta::{BotMeta, LeftOut};
 use inarow_core::Rule;
 
+use crate::name;
 use crate::record::GameRecord;
 use crate::replay::{self, ReplayError, Terms};
 use crate::shard::{self, PartError, Shard};
+use crate::shown::{escape, quoted};
 use crate::tournament::{self, Config, Fixture, Results};
 use inarow_sandbox::Limits;
 
@@ -248,16 +250,6 @@ pub enum MergeError {
         /// The part naming it.
         part: String,
     },
-    /// Two bots of one name.
-    #[error("{part}: bot {number} is named {name}, as an earlier bot is")]
-    NameTwice {
-        /// The part naming them.
-        part: String,
-        /// The later bot, from 1.
-        number: usize,
-        /// The name.
-        name: String,
-    },
     /// A share holding too many or too few games.
     #[error(
         "{part}: share {shard} holds {games} games, but its share of the schedule is {scheduled}"
@@ -343,6 +335,38 @@ impl shard::PartFile for Part {
     fn difference(&self, other: &Part) -> Option<String> {
         self.tournament.difference(&other.tournament)
     }
+
+    /// A bot's name under the one rule ([`crate::name`]), and two bots of
+    /// one name (the same, or look-alikes): a part is a file, and its names
+    /// become the merged standings, file names and `EXIT` lines.
+    fn refused(&self) -> Option<String> {
+        let bots = &self.tournament.bots;
+        if let Some((i, problem)) = bots
+            .iter()
+            .enumerate()
+            .find_map(|(i, bot)| name::check(&bot.name).err().map(|p| (i, p)))
+        {
+            return Some(format!("bot {}: the name {problem}", i + 1));
+        }
+        let (i, j) = name::first_twins(&bots.iter().map(|b| &b.name).collect::<Vec<_>>())?;
+        let (earlier, later) = (&bots[i].name, &bots[j].name);
+        Some(if earlier == later {
+            format!(
+                "bot {} is named {}, as bot {} is",
+                j + 1,
+                quoted(later),
+                i + 1
+            )
+        } else {
+            format!(
+                "bot {} is named {}, which looks like bot {}'s name {}",
+                j + 1,
+                quoted(later),
+                i + 1,
+                quoted(earlier)
+            )
+        })
+    }
 }
 
 /// Merges the parts of a tournament (`(name, text)` of each part file) into
@@ -363,17 +387,6 @@ pub fn merge(parts: &[(&str, &str)]) -> Result<Results, MergeError> {
             part: first_name.to_string(),
         });
     }
-    if let Some((i, name)) = names
-        .iter()
-        .enumerate()
-        .find(|(i, name)| names[..*i].contains(name))
-    {
-        return Err(MergeError::NameTwice {
-            part: first_name.to_string(),
-            number: i + 1,
-            name: name.clone(),
-        });
-    }
     let terms = Terms {
         rule: tournament.rule,
         timeout_seconds: tournament.timeout_seconds,
@@ -391,7 +404,7 @@ pub fn merge(parts: &[(&str, &str)]) -> Result<Results, MergeError> {
                 scheduled: fixtures.count(),
             });
         }
-        for (game, fixture) in part.games.into_iter().zip(fixtures) {
+        for (mut game, fixture) in part.games.into_iter().zip(fixtures) {
             check_game(&game, fixture, &names).map_err(|why| MergeError::Unscheduled {
                 part: name.to_string(),
                 why,
@@ -401,6 +414,12 @@ pub fn merge(parts: &[(&str, &str)]) -> Result<Results, MergeError> {
                 index: fixture.index,
                 why: Box::new(why),
             })?;
+            // A part is a file from another machine: its faults reach the
+            // results file and the terminal through the gate, as the
+            // referee's own records do.
+            if let Some(forfeit) = game.forfeit.as_mut() {
+                forfeit.fault = forfeit.fault.clone().escaped();
+            }
             games[fixture.index] = Some(game);
         }
     }
@@ -408,8 +427,17 @@ pub fn merge(parts: &[(&str, &str)]) -> Result<Results, MergeError> {
         .into_iter()
         .map(|g| g.expect("every share is there, and each gave its games"))
         .collect();
+    let left_out = tournament
+        .left_out
+        .into_iter()
+        .map(|left| LeftOut {
+            folder: escape(&left.folder).into_owned(),
+            reason: escape(&left.reason).into_owned(),
+            ..left
+        })
+        .collect();
     Ok(Results {
-        left_out: tournament.left_out,
+        left_out,
         ..Results::of_games(
             tournament.seed,
             tournament.rule,
@@ -730,7 +758,12 @@ mod tests {
         t.bots[2].name = "bot00".into();
         refused(
             &parts(&t, 2),
-            "part-0: bot 3 is named bot00, as an earlier bot is",
+            "part-0: bot 3 is named \"bot00\", as bot 1 is",
+        );
+        t.bots[2].name = "B0T01".into();
+        refused(
+            &parts(&t, 2),
+            "part-0: bot 3 is named \"B0T01\", which looks like bot 2's name \"bot01\"",
         );
         let caro: Vec<(String, String)> = parts(&tournament(2, 3), 2)
             .into_iter()
@@ -741,6 +774,65 @@ mod tests {
             err.contains("unknown variant `caro`, expected one of `freestyle`, `exact`, `renju`"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_part_whose_bot_names_break_the_rule_is_refused_in_one_escaped_line() {
+        let long = "a".repeat(250);
+        for (bad, says) in [
+            (
+                "ann\x1b]0;t\x07\u{202e}",
+                r#"part-0: bot 2: the name "ann\x1b]0;t\x07\u{202e}" holds U+001B; use ASCII letters"#,
+            ),
+            (
+                "h\u{43e}nest",
+                "part-0: bot 2: the name \"h\u{43e}nest\" holds U+043E",
+            ),
+            ("TIE", "part-0: bot 2: the name \"TIE\" looks like TIE"),
+            ("", "part-0: bot 2: the name is empty"),
+            (
+                long.as_str(),
+                "part-0: bot 2: the name \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"... has 250 characters",
+            ),
+        ] {
+            let mut t = tournament(2, 3);
+            t.bots[1].name = bad.into();
+            let err = refused(&parts(&t, 2), says);
+            assert!(!err.contains(['\x1b', '\x07', '\u{202e}']), "{err:?}");
+            // Whichever part comes first is the one named.
+            let mut reversed = parts(&t, 2);
+            reversed.reverse();
+            refused(&reversed, "part-1: bot 2: the name");
+        }
+    }
+
+    #[test]
+    fn what_a_merge_keeps_from_a_part_passes_the_gate() {
+        let mut t = tournament(3, 4);
+        t.left_out = vec![LeftOut {
+            folder: "evil\u{202e}".into(),
+            reason: "meta: \x1b[2J".into(),
+            path: std::path::PathBuf::new(),
+        }];
+        let results = merged(&parts(&t, 2)).unwrap();
+        assert_eq!(results.left_out[0].folder, r"evil\u{202e}");
+        assert_eq!(results.left_out[0].reason, r"meta: \x1b[2J");
+        // A fault forged raw into a part is kept escaped.
+        let mut given = parts(&t, 1);
+        let mut part: Part = serde_json::from_str(&given[0].1).unwrap();
+        let forfeited = part
+            .games
+            .iter_mut()
+            .find_map(|g| g.forfeit.as_mut())
+            .expect("a planned game is forfeited");
+        forfeited.fault = Fault::Crash {
+            status: "died \x1b]0;t\x07\u{202e}".into(),
+        };
+        given[0].1 = part.to_json();
+        let results = merged(&given).unwrap();
+        let json = crate::output::results_json(&results);
+        assert!(json.contains(r"died \\x1b]0;t\\x07\\u{202e}"), "{json}");
+        assert!(!json.contains('\u{202e}'));
     }
 
     #[test]

@@ -478,8 +478,20 @@ pub enum PartError {
         /// The format line wanted.
         wanted: &'static str,
     },
+    /// A part that says what its kind refuses (a bot's name the name rule
+    /// refuses): the part's name and why, quoting the part escaped.
+    #[error("{name}: {why}")]
+    Refused {
+        /// The part's name.
+        name: String,
+        /// What it says that is refused, in words.
+        why: String,
+    },
     /// A part of another tournament or match than the first part's.
-    #[error("{name}: a part of another {whole} than {first}: {why}")]
+    #[error(
+        "{name}: a part of another {whole} than {first}: {}",
+        crate::shown::escape(why)
+    )]
     OtherWhole {
         /// The part's name.
         name: String,
@@ -550,6 +562,12 @@ pub trait PartFile: serde::de::DeserializeOwned {
     /// The first thing in which `other` is a part of another whole, in
     /// words.
     fn difference(&self, other: &Self) -> Option<String>;
+    /// What this part says that its kind refuses, in one line quoting it
+    /// escaped; checked as each part is read, before any part is compared
+    /// with another (which would quote it). `None` by default.
+    fn refused(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Reads a part from the text of file `name`: JSON of a part of kind `T`.
@@ -563,8 +581,14 @@ pub fn parse_part<T: PartFile>(name: &str, text: &str) -> Result<T, PartError> {
     if part.format() != T::FORMAT {
         return Err(PartError::OtherKind {
             name: name.to_string(),
-            format: part.format().to_string(),
+            format: crate::shown::escape(part.format()).into_owned(),
             wanted: T::FORMAT,
+        });
+    }
+    if let Some(why) = part.refused() {
+        return Err(PartError::Refused {
+            name: name.to_string(),
+            why,
         });
     }
     Ok(part)

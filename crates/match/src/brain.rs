@@ -5,7 +5,10 @@
 //! judge's bot, behind the same [process layer](inarow_sandbox::process): contained
 //! by the [`sandbox`](inarow_sandbox) (its own folder to read and write,
 //! nothing else of ours, every process it starts dies with it), its lines
-//! read within deadlines.
+//! read within deadlines. What it writes is outside text: its last words
+//! and the lines it answers with are quoted through the sandbox's one
+//! gate ([`inarow_sandbox::shown`]) before any message holds them, so a
+//! brain's escapes reach neither the organiser's terminal nor a part file.
 
 mod place;
 
@@ -21,6 +24,7 @@ pub use place::Place;
 
 use crate::Contender;
 use inarow_sandbox::process::{LongLines, Running, Silence, Unsent};
+use inarow_sandbox::shown::{escape, quoted};
 use inarow_sandbox::{self as sandbox, End, Sandbox};
 
 /// Time a brain gets to start up and to answer `START` or `RESTART`, and
@@ -64,7 +68,8 @@ pub fn cpu_budget(pairs: usize, size: usize, turn: Duration) -> u64 {
 pub struct BrainProcess {
     name: String,
     running: Running,
-    /// The last line of its standard error, for error messages.
+    /// The last line of its standard error, cut and escaped, for error
+    /// messages.
     last_words: Arc<Mutex<Option<String>>>,
     size: usize,
     /// How long to wait for a move before it counts as lost.
@@ -97,7 +102,8 @@ impl BrainProcess {
         let stderr: sandbox::StderrSink = Some(Box::new(move |line: &str| {
             let line = line.trim();
             if !line.is_empty() {
-                *lock(&keep) = Some(shorten(line));
+                // Cut first, so that an escape is never cut in half.
+                *lock(&keep) = Some(escape(&shorten(line)).into_owned());
             }
         }));
         let running = Running::start(
@@ -218,8 +224,9 @@ impl BrainProcess {
         let line = self.answer(HANDSHAKE)?;
         if line != "OK" {
             return Err(format!(
-                "brain {} answered {command} with {line:?}, not OK",
-                self.name
+                "brain {} answered {command} with {}, not OK",
+                self.name,
+                quoted(&line)
             ));
         }
         Ok(())
@@ -254,8 +261,15 @@ impl BrainProcess {
             }
         }
         let line = self.answer(self.patience)?;
-        let p = manager::parse_move(&line, self.size)
-            .map_err(|e| format!("brain {}: {e}", self.name))?;
+        let p = manager::parse_move(&line, self.size).map_err(|e| match e {
+            // The line as the gate quotes it, not as Rust's debug form does.
+            manager::MoveError::Syntax(_) => format!(
+                "brain {}: expected a move x,y, got {}",
+                self.name,
+                quoted(&line)
+            ),
+            off => format!("brain {}: {off}", self.name),
+        })?;
         self.told = history.len() + 1;
         Ok(p)
     }

@@ -39,6 +39,7 @@ pub mod paths;
 pub mod probe;
 pub mod process;
 pub mod seccomp;
+pub mod shown;
 mod stage;
 mod sys;
 pub mod view;

@@ -228,7 +228,10 @@ fn past_runs(records: Option<&tournament::Records>) -> tournament::Runs {
     match tournament::Runs::restore(&records.latest().results) {
         Ok(runs) => runs.unwrap_or_default(),
         Err(e) => {
-            eprintln!("inarow: warning: past tournament not shown: {e}");
+            eprintln!(
+                "inarow: warning: past tournament not shown: {}",
+                inarow_judge::shown::escape(&e)
+            );
             tournament::Runs::default()
         }
     }

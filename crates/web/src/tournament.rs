@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use inarow_core::{Game, Player, Rule};
 use inarow_judge::meta::LeftOut;
+use inarow_judge::name;
 use inarow_judge::process::Listener;
 use inarow_judge::tournament::{self, Config, Event, Fixture};
 use inarow_judge::{BotMeta, GameRecord, Results, output};
@@ -251,6 +252,20 @@ impl Runs {
         };
         let results: Results = serde_json::from_str(&text)
             .map_err(|e| format!("{} is not a results file: {e}", path.display()))?;
+        // A file is outside text: its names pass the one rule, as a bot
+        // folder's and a part file's do, before the page shows them.
+        if let Some((i, problem)) = results
+            .bots
+            .iter()
+            .enumerate()
+            .find_map(|(i, name)| name::check(name).err().map(|p| (i, p)))
+        {
+            return Err(format!(
+                "{}: bot {}: the name {problem}",
+                path.display(),
+                i + 1
+            ));
+        }
         let request = Request {
             seed: results.seed,
             jobs: 0,
@@ -477,6 +492,32 @@ mod tests {
         }
         assert_eq!(given.latest(), given.numbered(7));
         assert_eq!(given.unused(), Ok(given.numbered(3)));
+    }
+
+    #[test]
+    fn a_results_file_whose_names_break_the_rule_is_not_restored() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("results.json");
+        let write = |names: [&str; 2]| {
+            let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+            let results = Results::of_games(1, RULE, 1.0, names, Vec::new());
+            std::fs::write(&path, output::results_json(&results)).unwrap();
+        };
+        write(["ann", "ben"]);
+        assert!(Runs::restore(&path).unwrap().is_some());
+        write(["ann", "b\x1b]0;t\x07\u{202e}"]);
+        let err = Runs::restore(&path).err().unwrap();
+        assert!(
+            err.ends_with(r#"results.json: bot 2: the name "b\x1b]0;t\x07\u{202e}" holds U+001B; use ASCII letters, digits, '-', '_' and '.'"#),
+            "{err}"
+        );
+        write(["ann", "TIE"]);
+        assert!(
+            Runs::restore(&path)
+                .err()
+                .unwrap()
+                .contains("looks like TIE")
+        );
     }
 
     #[test]
