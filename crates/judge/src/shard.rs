@@ -272,15 +272,15 @@ fn digest_into(
     path: &mut Vec<OsString>,
     hash: &mut Sha256,
 ) -> Result<(), Unread> {
-    let unread = |path: &[OsString], name: Option<&OsStr>, errno: nix::errno::Errno| {
+    let unread = |path: &[OsString], name: Option<&OsStr>, reason: std::io::Error| {
         let mut at = folder.to_path_buf();
         at.extend(path.iter().map(OsString::as_os_str).chain(name));
-        Unread::new(&at, errno.into())
+        Unread::new(&at, reason)
     };
-    let mut listing = Dir::from_fd(dir).map_err(|e| unread(path, None, e))?;
+    let mut listing = Dir::from_fd(dir).map_err(|e| unread(path, None, e.into()))?;
     let mut names: Vec<OsString> = Vec::new();
     for entry in listing.iter() {
-        let entry = entry.map_err(|e| unread(path, None, e))?;
+        let entry = entry.map_err(|e| unread(path, None, e.into()))?;
         let name = OsStr::from_bytes(entry.file_name().to_bytes());
         if name == "." || name == ".." || name.as_bytes().starts_with(PROBE_FILE_PREFIX.as_bytes())
         {
@@ -307,11 +307,11 @@ fn digest_into(
         }
         field(hash, b"path", &relative);
         let stat = fstatat(here, name.as_os_str(), AtFlags::AT_SYMLINK_NOFOLLOW)
-            .map_err(|e| unread(path, Some(&name), e))?;
+            .map_err(|e| unread(path, Some(&name), e.into()))?;
         match SFlag::from_bits_truncate(stat.st_mode) & SFlag::S_IFMT {
             SFlag::S_IFLNK => {
-                let target =
-                    readlinkat(here, name.as_os_str()).map_err(|e| unread(path, Some(&name), e))?;
+                let target = readlinkat(here, name.as_os_str())
+                    .map_err(|e| unread(path, Some(&name), e.into()))?;
                 field(hash, b"link", target.as_bytes());
             }
             SFlag::S_IFDIR => {
@@ -327,7 +327,7 @@ fn digest_into(
                     OFlag::O_RDONLY | OFlag::O_NOFOLLOW | OFlag::O_NONBLOCK | OFlag::O_CLOEXEC,
                     Mode::empty(),
                 )
-                .map_err(|e| unread(path, Some(&name), e))?;
+                .map_err(|e| unread(path, Some(&name), e.into()))?;
                 let mut file = std::fs::File::from(file);
                 let mut bytes = Vec::new();
                 file.metadata()
@@ -339,15 +339,7 @@ fn digest_into(
                         }
                     })
                     .and_then(|()| file.read_to_end(&mut bytes))
-                    .map_err(|reason| {
-                        let mut at = folder.to_path_buf();
-                        at.extend(
-                            path.iter()
-                                .map(OsString::as_os_str)
-                                .chain([name.as_os_str()]),
-                        );
-                        Unread::new(&at, reason)
-                    })?;
+                    .map_err(|reason| unread(path, Some(&name), reason))?;
                 field(hash, b"file", &bytes);
             }
             _ => field(hash, b"other", b""),
@@ -355,7 +347,7 @@ fn digest_into(
     }
     for name in folders {
         if path.len() >= MAX_DEPTH {
-            return Err(unread(path, Some(&name), nix::errno::Errno::ELOOP));
+            return Err(unread(path, Some(&name), nix::errno::Errno::ELOOP.into()));
         }
         let sub = openat(
             here,
@@ -363,7 +355,7 @@ fn digest_into(
             OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC,
             Mode::empty(),
         )
-        .map_err(|e| unread(path, Some(&name), e))?;
+        .map_err(|e| unread(path, Some(&name), e.into()))?;
         path.push(name);
         digest_into(sub, folder, path, hash)?;
         path.pop();
