@@ -11,19 +11,9 @@ fn inarow() -> Command {
     Command::new(env!("CARGO_BIN_EXE_inarow"))
 }
 
-fn fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../judge/tests/fixtures/fake_bot.py")
-}
-
-/// A bot folder running the fake bot (copied in: a contained bot reads
-/// only its own folder) with `opts`.
+/// A bot folder `name` (and named so) running the fake bot with `opts`.
 fn bot(dir: &Path, name: &str, opts: &str) -> PathBuf {
-    let folder = dir.join(name);
-    fs::create_dir_all(&folder).unwrap();
-    fs::copy(fixture(), folder.join("fake_bot.py")).unwrap();
-    let meta = format!("{name}\npython3\nfake_bot.py {opts}\n0\n");
-    fs::write(folder.join("meta"), meta).unwrap();
-    folder
+    common::fake_bot_folder(dir, name, name, opts)
 }
 
 fn text(out: &[u8]) -> String {

@@ -23,22 +23,10 @@ enum As {
     User,
 }
 
-fn fake_bot() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../judge/tests/fixtures/fake_bot.py")
-}
-
 /// A bot folder `folder` whose meta file gives `name`, running the fake bot
-/// at random (copied in: a contained bot reads only its own folder).
+/// at random.
 fn bot(bots: &Path, folder: &str, name: &str) -> PathBuf {
-    let folder = bots.join(folder);
-    fs::create_dir_all(&folder).unwrap();
-    fs::copy(fake_bot(), folder.join("fake_bot.py")).unwrap();
-    fs::write(
-        folder.join("meta"),
-        format!("{name}\npython3\nfake_bot.py play=random\n0\n"),
-    )
-    .unwrap();
-    folder
+    common::fake_bot_folder(bots, folder, name, "play=random")
 }
 
 fn text(out: &[u8]) -> String {

@@ -40,6 +40,31 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// The judge crate's scripted bot (`fake_bot.py`), its options chosen in
+/// its meta file.
+#[allow(dead_code)]
+pub fn fake_bot() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../judge/tests/fixtures/fake_bot.py")
+}
+
+/// A bot folder `folder` of `bots` whose meta file gives `name` and runs
+/// the fake bot with `opts` (copied in: a contained bot reads only its own
+/// folder).
+#[allow(dead_code)]
+pub fn fake_bot_folder(
+    bots: &std::path::Path,
+    folder: &str,
+    name: &str,
+    opts: &str,
+) -> std::path::PathBuf {
+    let folder = bots.join(folder);
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::copy(fake_bot(), folder.join("fake_bot.py")).unwrap();
+    let meta = format!("{name}\npython3\nfake_bot.py {opts}\n0\n");
+    std::fs::write(folder.join("meta"), meta).unwrap();
+    folder
+}
+
 #[allow(dead_code)]
 #[path = "../../../judge/tests/common/folders.rs"]
 mod folders;
