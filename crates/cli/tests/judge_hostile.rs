@@ -1806,7 +1806,7 @@ fn hidden_folders(who: As) {
     if who.drops() {
         common::give_to_nobody(&stash);
     }
-    fs::set_permissions(&hidden, fs::Permissions::from_mode(0)).unwrap();
+    fs::set_permissions(&hidden, fs::Permissions::from_mode(0o000)).unwrap();
     let before = world.snapshot();
     let first = world.judge("first", &["--disk", "30M"]);
     let second = world.judge("second", &["--disk", "30M"]);
@@ -1928,7 +1928,7 @@ fn open_files(who: As) {
                 .ok()
         })
         .collect();
-    if held.len() < 40 || held.iter().any(|&n| n > 256 || n < 200) {
+    if held.len() < 40 || held.iter().any(|n| !(200..=256).contains(n)) {
         found.push(format!("the children held {held:?} files"));
     }
     if !log.contains("files: limit 256, hard 256") {

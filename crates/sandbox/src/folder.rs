@@ -471,10 +471,10 @@ fn count_whiteouts(dir: BorrowedFd<'_>, depth: usize) -> u64 {
             continue;
         }
         match entry.file_type() {
-            FileType::CharacterDevice => {
-                if statat(dir, name, AtFlags::SYMLINK_NOFOLLOW).is_ok_and(|s| is_whiteout(&s)) {
-                    count += 1;
-                }
+            FileType::CharacterDevice
+                if statat(dir, name, AtFlags::SYMLINK_NOFOLLOW).is_ok_and(|s| is_whiteout(&s)) =>
+            {
+                count += 1;
             }
             FileType::Directory if depth < MAX_DEPTH => {
                 if let Ok(sub) = open_dir(dir, name) {
@@ -847,8 +847,8 @@ mod tests {
         // Made unreadable by the bot: kept readable by its owner on disk.
         fs::create_dir(upper.join("hidden")).unwrap();
         fs::write(upper.join("hidden/kept"), "kept").unwrap();
-        fs::set_permissions(upper.join("hidden/kept"), fs::Permissions::from_mode(0)).unwrap();
-        fs::set_permissions(upper.join("hidden"), fs::Permissions::from_mode(0)).unwrap();
+        fs::set_permissions(upper.join("hidden/kept"), fs::Permissions::from_mode(0o000)).unwrap();
+        fs::set_permissions(upper.join("hidden"), fs::Permissions::from_mode(0o000)).unwrap();
         std::os::unix::fs::symlink("kept", upper.join("a-link")).unwrap();
         let sparse = File::create(upper.join("sparse")).unwrap();
         sparse.set_len(1 << 30).unwrap();
