@@ -196,12 +196,15 @@ pub struct Runs {
 /// The judge's settings for `request`, its bots started by `sandbox`, the
 /// bots `left_out` named in its results.
 pub fn config(request: &Request, sandbox: &Sandbox, left_out: Vec<LeftOut>) -> Config {
+    // Two bots a game, for their share of the host's file table.
+    let mut sandbox = sandbox.clone();
+    sandbox.set_live(2 * request.jobs);
     Config {
         seed: request.seed,
         jobs: request.jobs,
         timeout: Some(Duration::from_millis(request.timeout_ms)),
         rule: RULE,
-        sandbox: sandbox.clone(),
+        sandbox,
         // Bots whose meta file asks for it show their standard error on ours.
         stderr: Some(Listener::new(|bot, said| {
             let _ = writeln!(std::io::stderr().lock(), "{}", said.shown(bot));
