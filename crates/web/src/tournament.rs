@@ -524,6 +524,17 @@ mod tests {
     }
 
     #[test]
+    fn a_tournament_counts_two_bots_a_game_against_the_file_table() {
+        let request = Request {
+            seed: 1,
+            jobs: 3,
+            timeout_ms: 1000,
+        };
+        let config = config(&request, &Sandbox::off(), Vec::new());
+        assert_eq!(config.sandbox.file_table().live, 6);
+    }
+
+    #[test]
     fn events_draw_the_live_game_until_it_finishes() {
         let mut runs = Runs::default();
         let request = Request {
