@@ -150,8 +150,10 @@ fn random_js_remembers_every_game_of_a_parallel_tournament() {
     }
 }
 
-/// Every file under `dir` with its bytes (a folder as `/`), `skip` aside.
-fn tree(dir: &Path, skip: &[&str]) -> BTreeMap<String, Vec<u8>> {
+/// Every file under `dir` with its length and a hash of its bytes (a
+/// folder as `/`), `skip` aside.
+fn tree(dir: &Path, skip: &[&str]) -> BTreeMap<String, String> {
+    use std::hash::{Hash, Hasher};
     let mut found = BTreeMap::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(path) = stack.pop() {
@@ -161,9 +163,15 @@ fn tree(dir: &Path, skip: &[&str]) -> BTreeMap<String, Vec<u8>> {
         }
         if path.is_dir() {
             stack.extend(fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
-            found.insert(format!("{name}/"), Vec::new());
+            found.insert(format!("{name}/"), String::new());
         } else {
-            found.insert(name, fs::read(&path).unwrap());
+            let bytes = fs::read(&path).unwrap();
+            let mut hasher = std::hash::DefaultHasher::new();
+            bytes.hash(&mut hasher);
+            found.insert(
+                name,
+                format!("{} bytes, {:x}", bytes.len(), hasher.finish()),
+            );
         }
     }
     found
