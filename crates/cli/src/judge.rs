@@ -234,8 +234,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         format!(", share {shard}")
     };
+    // A bot plays one game at a time: with few bots, fewer than -j.
+    let at_once = tournament::at_once(&fixtures, jobs);
     say!(
-        "tournament seed {seed} (replay with --seed {seed}){share}: {} bots, {games} games, {jobs} at once",
+        "tournament seed {seed} (replay with --seed {seed}){share}: {} bots, {games} games, {at_once} at once",
         bots.len()
     );
     eprintln!("inarow judge: {}", writes_to(&records, &given, sharded));

@@ -461,6 +461,18 @@ pub fn play_fixtures_watched(
     })
 }
 
+/// How many bots (by index) `fixtures` name.
+fn bots_in(fixtures: &[Fixture]) -> usize {
+    fixtures.iter().map(|f| f.a.max(f.b) + 1).max().unwrap_or(0)
+}
+
+/// The most games of `fixtures` played at once with `jobs`: never more than
+/// disjoint pairs of their bots (a bot plays one game at a time), nor than
+/// there are games; at least 1.
+pub fn at_once(fixtures: &[Fixture], jobs: usize) -> usize {
+    jobs.min(bots_in(fixtures) / 2).min(fixtures.len()).max(1)
+}
+
 /// Which games may start: each bot's games not yet ended, in order.
 struct Turns<T> {
     /// For each bot, the games (places in the fixtures) of it that have not
@@ -525,7 +537,7 @@ fn in_turn<T: Send>(
     jobs: usize,
     play: impl Fn(&Fixture) -> T + Sync,
 ) -> Vec<T> {
-    let bots = fixtures.iter().map(|f| f.a.max(f.b) + 1).max().unwrap_or(0);
+    let bots = bots_in(fixtures);
     let mut queues = vec![VecDeque::new(); bots];
     for (game, fixture) in fixtures.iter().enumerate() {
         queues[fixture.a].push_back(game);
@@ -541,8 +553,7 @@ fn in_turn<T: Send>(
         }),
         Condvar::new(),
     );
-    // No more games at once than disjoint pairs of bots.
-    let threads = jobs.min(bots / 2).min(fixtures.len()).max(1);
+    let threads = at_once(fixtures, jobs);
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
