@@ -38,8 +38,8 @@ function remember(won) {
   record.played += 1;
   record.won += won ? 1 : 0;
   memory[opponent] = record;
-  // Named by the game's seed: in the judge's sandbox every bot is pid 2 of
-  // its own namespace, so two games at once would share a pid-named file.
+  // Named by the game's seed, not the pid: in the judge's sandbox every bot
+  // is pid 2 of its own namespace.
   const tmp = `${MEMORY}.${seed}.tmp`;
   fs.writeFileSync(tmp, JSON.stringify(memory, null, 1) + "\n");
   fs.renameSync(tmp, MEMORY);

@@ -12,6 +12,7 @@ use crate::args::{RuleArgs, SandboxArgs, cpu_for_timeout, which_shard};
 use inarow_judge::field::{self, Field, Orders};
 use inarow_judge::local::Local;
 use inarow_judge::meta::Rename;
+use inarow_judge::output::Records;
 use inarow_judge::part::{self, Part, Tournament};
 use inarow_judge::process::{BotProcess, Listener, Start};
 use inarow_judge::shard::{self, Shard};
@@ -178,7 +179,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    output::check_writable(&results_path, &args.sgf)?;
+    let given = Records {
+        results: results_path,
+        sgf: args.sgf.clone(),
+    };
+    given.check()?;
     let found = field::field(&orders(&args)?, &sandbox)?;
     for warning in &found.warnings {
         eprintln!("inarow: warning: {}", escape(warning));
@@ -195,7 +200,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     // Given a share (even the whole, `0/1`), the judge writes a part file.
     let sharded = shard.is_some();
     let shard = shard.unwrap_or(Shard::WHOLE);
-    let games = tournament::share(bots.len(), seed, shard).len();
+    let fixtures = tournament::share(bots.len(), seed, shard);
+    let games = fixtures.len();
+    // Never over an earlier run's files: the next free names of the series.
+    let records = if sharded {
+        let names: Vec<String> = fixtures
+            .iter()
+            .map(|f| {
+                let mut game = GameRecord::new(&bots[f.a].name, &bots[f.b].name);
+                game.index = f.index;
+                output::sgf_name(&game)
+            })
+            .collect();
+        given.unused_by_share(&names)?
+    } else {
+        given.unused()?
+    };
+    records.check()?;
     // Made before the bots can speak: their lines are printed above it.
     let bar = progress_bar(games);
     let above = bar.clone();
@@ -228,32 +249,35 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         format!(", share {shard}")
     };
+    // A bot plays one game at a time: with few bots, fewer than -j.
+    let at_once = tournament::at_once(&fixtures, jobs);
     say!(
-        "tournament seed {seed} (replay with --seed {seed}){share}: {} bots, {games} games, {jobs} at once",
+        "tournament seed {seed} (replay with --seed {seed}){share}: {} bots, {games} games, {at_once} at once",
         bots.len()
     );
-    let records = tournament::play_share(&bots, &config, shard, &|record| {
+    eprintln!("inarow judge: {}", writes_to(&records, &given, sharded));
+    let played = tournament::play_share(&bots, &config, shard, &|record| {
         bar.set_message(format!("{} vs {}", record.a, record.b));
         bar.inc(1);
     });
     bar.finish_and_clear();
     let Some(part_of) = part_of else {
-        return keep(
-            &Results::new(&bots, &config, records),
-            &results_path,
-            &args.sgf,
-        );
+        return keep(&Results::new(&bots, &config, played), &records, &given);
     };
-    let part = Part::new(shard, part_of, records);
-    output::write_atomic(&results_path, part.to_json().as_bytes())
-        .with_context(|| format!("cannot write {}", results_path.display()))?;
-    output::write_sgf_dir_under(&args.sgf, &part.games, part.tournament.rule)
-        .with_context(|| format!("cannot write SGF records into {}", args.sgf.display()))?;
+    let part = Part::new(shard, part_of, played);
+    let names: Vec<String> = part.games.iter().map(output::sgf_name).collect();
+    let records = still_free(
+        records,
+        true,
+        |r| r.taken_by_share(&names),
+        || given.unused_by_share(&names),
+    )?;
+    records.write(&part.to_json(), &part.games, part.tournament.rule)?;
     say!(
         "share {shard}: {} games played; part in {}, their SGF records in {}",
         part.games.len(),
-        results_path.display(),
-        args.sgf.display()
+        records.results.display(),
+        records.sgf.display()
     );
     say_endings(&part.games);
     say!("when every share is played: inarow judge merge PARTS... --results FILE");
@@ -306,7 +330,13 @@ fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
     let texts = shard::read_parts(&args.parts)?;
     let parts: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (&n[..], &t[..])).collect();
     let results = part::merge(&parts)?;
-    output::check_writable(&args.results, &args.sgf)?;
+    let given = Records {
+        results: args.results,
+        sgf: args.sgf,
+    };
+    let records = given.unused()?;
+    records.check()?;
+    eprintln!("inarow judge merge: {}", writes_to(&records, &given, false));
     say!(
         "tournament seed {}: {} parts, {} bots, {} games",
         results.seed,
@@ -318,26 +348,64 @@ fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
         let line = format!("left out of every share: {}: {}", left.folder, left.reason);
         say!("{}", escape(&line));
     }
-    keep(&results, &args.results, &args.sgf)
+    keep(&results, &records, &given)
 }
 
-/// Writes the results file and the SGF records, then shows the standings.
-fn keep(results: &Results, path: &Path, sgf: &Path) -> anyhow::Result<()> {
+/// Where a run writes, as it says before its first game and again if that
+/// changes: `records`, and the names `given` when they hold an earlier
+/// run's files (which are kept: `records` are the next free ones).
+fn writes_to(records: &Records, given: &Records, share: bool) -> String {
+    let what = if share { "the part" } else { "the results" };
+    let mut line = format!(
+        "writing {what} to {} and the SGF records into {}",
+        records.results.display(),
+        records.sgf.display()
+    );
+    if records != given {
+        line.push_str(&format!(
+            " ({} or {} holds an earlier run's files, which are kept)",
+            given.results.display(),
+            given.sgf.display()
+        ));
+    }
+    line
+}
+
+/// `records` if nothing was written there since the run chose them, else
+/// the next free ones (`taken` and `unused` by the run's rule), said on
+/// standard error: another run in the same folder may have ended first.
+fn still_free(
+    records: Records,
+    share: bool,
+    taken: impl Fn(&Records) -> bool,
+    unused: impl FnOnce() -> Result<Records, output::Unwritable>,
+) -> anyhow::Result<Records> {
+    if !taken(&records) {
+        return Ok(records);
+    }
+    let free = unused()?;
+    free.check()?;
+    eprintln!(
+        "inarow judge: another run wrote to {} meanwhile: {}",
+        records.results.display(),
+        writes_to(&free, &free, share)
+    );
+    Ok(free)
+}
+
+/// Writes the results file and the SGF records (in `records`, or the next
+/// free names of the series of `given` if another run wrote there since
+/// this one chose them), then shows the standings.
+fn keep(results: &Results, records: &Records, given: &Records) -> anyhow::Result<()> {
+    let records = still_free(records.clone(), false, Records::taken, || given.unused())?;
     // The files first: whatever happens to standard output, they are kept.
-    output::write_atomic(path, output::results_json(results).as_bytes())
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    output::write_sgf_dir_under(sgf, &results.games, results.rule)
-        .with_context(|| format!("cannot write SGF records into {}", sgf.display()))?;
+    records.write(&output::results_json(results), &results.games, results.rule)?;
     say!(
         "{}",
         tournament::format_standings(&results.standings).trim_end()
     );
     say_endings(&results.games);
-    say!(
-        "results in {}, SGF records in {}",
-        path.display(),
-        sgf.display()
-    );
+    say!("{}", records.kept());
     Ok(())
 }
 

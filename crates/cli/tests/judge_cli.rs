@@ -822,7 +822,7 @@ fn a_bot_whose_program_is_not_there_is_left_out_and_the_others_play() {
     let ghost = bots.join("ghost");
     fs::create_dir_all(&ghost).unwrap();
     fs::write(ghost.join("meta"), "ghost\n./missing\n\n0\n").unwrap();
-    let (out, results, _) = judge(dir.path(), &["--seed", "3"], "ghost");
+    let (out, results, _) = judge(dir.path(), &["--seed", "3"], "left-out");
     let stderr = text(&out.stderr);
     let lines: Vec<&str> = stderr.lines().filter(|l| l.contains("ghost")).collect();
     assert_eq!(lines.len(), 1, "{stderr}");

@@ -147,9 +147,11 @@ fn schedulers_give_the_share_and_bad_shares_are_refused() {
         "30",
         "--sgf",
     ];
-    let sgf = dir.path().join("sgf");
     let run = |file: &str, extra: &[&str], env: &[(&str, &str)]| -> Vec<u8> {
         let part = dir.path().join(file);
+        // Each run's records a folder of their own: a run never mixes its
+        // records with another's.
+        let sgf = dir.path().join(format!("sgf-{file}"));
         let out = judge(
             &[&base[..], &[path(&sgf), "--results", path(&part)], extra].concat(),
             env,
@@ -212,7 +214,7 @@ fn a_missing_duplicated_or_foreign_part_is_one_line_naming_it() {
     let bots = house_bots(dir.path());
     let part = |name: &str, seed: &str, shard: &str| -> String {
         let file = dir.path().join(name);
-        let sgf = dir.path().join("sgf");
+        let sgf = dir.path().join(format!("sgf-{name}"));
         ok(judge(
             &[
                 "--seed",
@@ -287,6 +289,7 @@ fn the_bots_left_out_travel_with_the_parts_and_must_match() {
     let part = |index: usize, tag: &str| {
         let file = dir.path().join(format!("part-{index}-{tag}.json"));
         let shard = format!("{index}/2");
+        let sgf = dir.path().join(format!("sgf-{tag}"));
         ok(judge(
             &[
                 &base[..],
@@ -316,7 +319,7 @@ fn the_bots_left_out_travel_with_the_parts_and_must_match() {
                 "--results",
                 path(&merged),
                 "--sgf",
-                path(&sgf),
+                path(&dir.path().join("sgf-merged")),
             ],
             &[],
         )
@@ -371,7 +374,8 @@ fn a_part_edited_by_hand_is_refused_naming_the_part_and_the_game() {
     let merge = |parts: &[&Path]| {
         let mut args = vec!["merge"];
         args.extend(parts.iter().map(|p| path(p)));
-        args.extend(["--results", path(&results), "--sgf", path(&sgf)]);
+        let merged_sgf = dir.path().join("sgf-merged");
+        args.extend(["--results", path(&results), "--sgf", path(&merged_sgf)]);
         judge(&args, &[])
     };
     ok(merge(&[&parts[0], &parts[1]]));

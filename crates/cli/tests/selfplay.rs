@@ -1099,3 +1099,77 @@ fn pairs_played_at_once_report_as_one_thread_would() {
         stderr(&out)
     );
 }
+
+/// A brain that, told a position (`BOARD`), says why on its standard
+/// error and exits while the position's lines are still coming, leaving a
+/// process behind that holds its pipes: no write to it fails and no read
+/// sees its output close.
+const QUITTING_BRAIN: &str = r#"#!/usr/bin/env python3
+import subprocess, sys
+for line in sys.stdin:
+    word = line.split(" ")[0].strip()
+    if word in ("START", "RESTART"):
+        print("OK", flush=True)
+    elif word == "BOARD":
+        print("fatal: cannot read boards", file=sys.stderr, flush=True)
+        subprocess.Popen(["sleep", "600"])
+        sys.exit(4)
+    elif word == "END":
+        break
+"#;
+
+#[test]
+fn a_brain_that_exits_while_told_the_position_loses_at_once_as_a_crash() {
+    let dir = common::workspace();
+    let quitting = brain_in(dir.path(), "quitting", "brain.py", QUITTING_BRAIN);
+    let keeper = brain_in(
+        dir.path(),
+        "keeper",
+        "keeper.py",
+        &KEEPING_BRAIN.replace("sys.argv[1]", "os.path.join(os.environ['HOME'], 'log.txt')"),
+    );
+    let openings = dir.path().join("openings.txt");
+    fs::write(&openings, "7,7 8,8 7,9 9,7 6,6\n").unwrap();
+    // Ten minutes a move (a move's patience is twice that and a second):
+    // the match ends only because the brain's end is noticed, not its
+    // silence.
+    let out = inarow(
+        &[
+            "selfplay",
+            "--pairs",
+            "1",
+            "--ms",
+            "600000",
+            "--openings",
+            openings.to_str().unwrap(),
+            "--a-brain",
+            keeper.to_str().unwrap(),
+            "--b-brain",
+            quitting.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    // Both games lost the same way (said once): the first while it was
+    // told the position, the second when told to start afresh; each at
+    // once, as a crash with its last words, never as a timeout.
+    let err = stderr(&out);
+    let lost: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("loses the game"))
+        .collect();
+    assert_eq!(lost.len(), 1, "{err}");
+    assert!(
+        lost[0].contains(
+            "brain.py closed its output (exit status 4); its last words: fatal: cannot read boards"
+        ),
+        "{err}"
+    );
+    assert!(
+        stdout(&out).contains("illegal moves: 2"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(summary(&stdout(&out)), (2, 0, 0));
+    assert!(left_in(quitting.parent().unwrap()).is_empty());
+}

@@ -130,32 +130,36 @@ fn round_trip(c: &mut Criterion) {
     group.finish();
 }
 
+/// Games a second in tournaments of 4 and of 16 house bots, with `-j 1`
+/// and `-j 2`: what playing a bot's games one at a time costs beside
+/// games handed to any free thread.
 fn games_per_second(c: &mut Criterion) {
     let dir = workspace();
-    let bots: Vec<BotMeta> = ["h1", "h2", "h3", "h4"]
-        .iter()
-        .map(|n| bot(dir.path(), n, "house"))
-        .collect();
-    let games = tournament::schedule(bots.len(), 0).len();
     let mut group = c.benchmark_group("tournament");
     group.sample_size(10);
-    group.throughput(Throughput::Elements(games as u64));
-    for (label, sandbox) in sandboxes() {
-        for jobs in [1, 2] {
-            let config = Config {
-                seed: 5,
-                jobs,
-                timeout: Some(Duration::from_secs(10)),
-                rule: Rule::Freestyle,
-                sandbox: sandbox.clone(),
-                stderr: None,
-                left_out: Vec::new(),
-            };
-            group.bench_with_input(
-                BenchmarkId::new(format!("4 house bots, games, {label}"), jobs),
-                &jobs,
-                |b, _| b.iter(|| tournament::play_all(&bots, &config, &|_| {})),
-            );
+    for count in [4, 16] {
+        let bots: Vec<BotMeta> = (1..=count)
+            .map(|n| bot(dir.path(), &format!("h{n}"), "house"))
+            .collect();
+        let games = tournament::schedule(bots.len(), 0).len();
+        group.throughput(Throughput::Elements(games as u64));
+        for (label, sandbox) in sandboxes() {
+            for jobs in [1, 2] {
+                let config = Config {
+                    seed: 5,
+                    jobs,
+                    timeout: Some(Duration::from_secs(10)),
+                    rule: Rule::Freestyle,
+                    sandbox: sandbox.clone(),
+                    stderr: None,
+                    left_out: Vec::new(),
+                };
+                group.bench_with_input(
+                    BenchmarkId::new(format!("{count} house bots, games, {label}"), jobs),
+                    &jobs,
+                    |b, _| b.iter(|| tournament::play_all(&bots, &config, &|_| {})),
+                );
+            }
         }
     }
     group.finish();

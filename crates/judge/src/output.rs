@@ -1,5 +1,6 @@
 //! Files the judge leaves behind: the results JSON and one SGF per game,
-//! each written to a temporary file and renamed so nothing is half-written.
+//! each written to a temporary file and renamed so nothing is half-written,
+//! and where a run leaves them ([`Records`]): never over an earlier run's.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -38,10 +39,22 @@ pub enum Unwritable {
         /// The system's reason.
         reason: io::Error,
     },
+    /// Every name of the series holds an earlier run's files.
+    #[error(
+        "cannot write the results to {}: it and its {MOST_NUMBERED} numbered names all hold earlier runs' files: move earlier results away",
+        path.display()
+    )]
+    AllTaken {
+        /// The results file given.
+        path: PathBuf,
+    },
 }
 
 /// Checks, before any game is played, that the results file and the SGF
-/// folder (made if missing) can be written.
+/// folder can be written, making nothing: a run refused later leaves the
+/// folders as they were. The SGF folder is made when its records are
+/// written; until then the nearest folder above it that exists must be
+/// writable.
 pub fn check_writable(results: &Path, sgf: &Path) -> Result<(), Unwritable> {
     let dir = match results.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -56,13 +69,181 @@ pub fn check_writable(results: &Path, sgf: &Path) -> Result<(), Unwritable> {
         path: results.to_path_buf(),
         reason,
     })?;
-    std::fs::create_dir_all(sgf)
-        .and_then(|()| try_write_in(sgf))
+    nearest_folder(sgf)
+        .and_then(|folder| try_write_in(&folder))
         .map_err(|reason| Unwritable::Sgf {
             path: sgf.to_path_buf(),
             reason,
+        })
+}
+
+/// `path` if it is a folder, else the nearest folder above it, where
+/// making it would start; an error if what is there is not a folder.
+fn nearest_folder(path: &Path) -> io::Result<PathBuf> {
+    let mut at = path;
+    loop {
+        match std::fs::metadata(at) {
+            Ok(found) if found.is_dir() => return Ok(at.to_path_buf()),
+            Ok(_) => {
+                return Err(io::Error::other(format!(
+                    "{} is not a folder",
+                    at.display()
+                )));
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                at = match at.parent() {
+                    Some(p) if !p.as_os_str().is_empty() => p,
+                    _ => Path::new("."),
+                };
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// The most numbered records a series may hold (`results-2.json` to this).
+pub const MOST_NUMBERED: u32 = 9999;
+
+/// Where a run leaves its files: the results file (a share's part file)
+/// and the folder of its SGF records. A run never writes over an earlier
+/// run's files, nor mixes its records with theirs: when the names given
+/// hold an earlier run's, it takes the next free ones of the series,
+/// `results-2.json` with `sgf-2`, then `-3`, ... (`inarow judge`, its
+/// merge and shares, and the page's tournaments alike).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Records {
+    /// The results file.
+    pub results: PathBuf,
+    /// The folder of SGF records.
+    pub sgf: PathBuf,
+}
+
+impl Records {
+    /// Checks before a run that both can be written, making nothing.
+    pub fn check(&self) -> Result<(), Unwritable> {
+        check_writable(&self.results, &self.sgf)
+    }
+
+    /// Record `n` of this series (from 2): `results-N.json` beside the
+    /// results file and `sgf-N` beside the SGF folder; 1 is these.
+    pub fn numbered(&self, n: u32) -> Records {
+        if n <= 1 {
+            return self.clone();
+        }
+        let (stem, extension) = split_extension(&self.results);
+        let sgf_name = self.sgf.file_name().unwrap_or_default().to_string_lossy();
+        Records {
+            results: self
+                .results
+                .with_file_name(format!("{stem}-{n}{extension}")),
+            sgf: self.sgf.with_file_name(format!("{sgf_name}-{n}")),
+        }
+    }
+
+    /// Whether an earlier run's files are here: anything at the results
+    /// file's path (a link too), or anything in the SGF folder.
+    pub fn taken(&self) -> bool {
+        self.results.symlink_metadata().is_ok()
+            || std::fs::read_dir(&self.sgf).is_ok_and(|mut entries| entries.next().is_some())
+    }
+
+    /// Whether an earlier run's files are in the way of a share's, whose
+    /// SGF records are named `records` ([`sgf_name`]): anything at its part
+    /// file's path, or one of those records in the SGF folder. (The shares
+    /// of one tournament write their records into one folder.)
+    pub fn taken_by_share(&self, records: &[String]) -> bool {
+        self.results.symlink_metadata().is_ok()
+            || records
+                .iter()
+                .any(|name| self.sgf.join(name).symlink_metadata().is_ok())
+    }
+
+    /// Where a new run writes: these records when nothing is here yet,
+    /// else the first numbered ones free.
+    pub fn unused(&self) -> Result<Records, Unwritable> {
+        self.first_free(Records::taken)
+    }
+
+    /// [`Records::unused`] for a share whose SGF records are named
+    /// `records` ([`Records::taken_by_share`]).
+    pub fn unused_by_share(&self, records: &[String]) -> Result<Records, Unwritable> {
+        self.first_free(|numbered| numbered.taken_by_share(records))
+    }
+
+    fn first_free(&self, taken: impl Fn(&Records) -> bool) -> Result<Records, Unwritable> {
+        (1..=MOST_NUMBERED)
+            .map(|n| self.numbered(n))
+            .find(|records| !taken(records))
+            .ok_or_else(|| Unwritable::AllTaken {
+                path: self.results.clone(),
+            })
+    }
+
+    /// The newest results of this series: the highest numbered results file
+    /// there is, else these records.
+    pub fn latest(&self) -> Records {
+        let (stem, extension) = split_extension(&self.results);
+        let folder = match self.results.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        let prefix = format!("{stem}-");
+        let newest = std::fs::read_dir(folder)
+            .into_iter()
+            .flatten()
+            .filter_map(|entry| {
+                let name = entry.ok()?.file_name().into_string().ok()?;
+                let digits = name.strip_prefix(&prefix)?.strip_suffix(&extension)?;
+                // Digits only, as `numbered` writes them: no sign, no zero first.
+                if digits.starts_with('0') || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                    return None;
+                }
+                digits
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| (2..=MOST_NUMBERED).contains(n))
+            })
+            .max();
+        self.numbered(newest.unwrap_or(1))
+    }
+
+    /// Writes `results` (the results or a part file's text) and one SGF
+    /// per game of `games`, played under `rule`: the results first, so
+    /// that they are kept whatever happens to the records.
+    pub fn write(&self, results: &str, games: &[GameRecord], rule: Rule) -> Result<(), Unwritable> {
+        write_atomic(&self.results, results.as_bytes()).map_err(|reason| Unwritable::Results {
+            path: self.results.clone(),
+            reason,
         })?;
-    Ok(())
+        write_sgf_dir_under(&self.sgf, games, rule).map_err(|reason| Unwritable::Sgf {
+            path: self.sgf.clone(),
+            reason,
+        })?;
+        Ok(())
+    }
+
+    /// Where the files went, as a run says at its end.
+    pub fn kept(&self) -> String {
+        format!(
+            "results in {}, SGF records in {}",
+            self.results.display(),
+            self.sgf.display()
+        )
+    }
+}
+
+/// A file name's stem and its extension with the dot (`results`, `.json`);
+/// no extension for a name without one (or one that only starts with a dot).
+fn split_extension(path: &Path) -> (String, String) {
+    let name = path
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
+    match name.rsplit_once('.') {
+        Some((stem, extension)) if !stem.is_empty() => (stem.to_string(), format!(".{extension}")),
+        _ => (name, String::new()),
+    }
 }
 
 /// Creates and removes a file in `dir`: the only sure test that it can be written.
@@ -375,12 +556,116 @@ mod tests {
     }
 
     #[test]
+    fn records_are_numbered_beside_the_given_ones_and_the_newest_is_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let given = Records {
+            results: dir.path().join("results.json"),
+            sgf: dir.path().join("sgf"),
+        };
+        assert_eq!(given.numbered(1), given);
+        let third = given.numbered(3);
+        assert_eq!(third.results, dir.path().join("results-3.json"));
+        assert_eq!(third.sgf, dir.path().join("sgf-3"));
+        let bare = Records {
+            results: PathBuf::from("out"),
+            sgf: PathBuf::from(".records"),
+        };
+        assert_eq!(bare.numbered(2).results, PathBuf::from("out-2"));
+        assert_eq!(bare.numbered(2).sgf, PathBuf::from(".records-2"));
+
+        // Nothing here: the given ones, which are also the newest.
+        assert_eq!(given.unused().unwrap(), given);
+        assert_eq!(given.latest(), given);
+        // An empty SGF folder holds no earlier run.
+        std::fs::create_dir_all(&given.sgf).unwrap();
+        assert!(!given.taken());
+        // An earlier run's SGF records alone take the name, as does a
+        // results file alone.
+        std::fs::write(given.sgf.join("game-0000-a-vs-b.sgf"), "(;)").unwrap();
+        assert!(given.taken());
+        assert_eq!(given.unused().unwrap(), given.numbered(2));
+        std::fs::write(given.numbered(2).results, "{}").unwrap();
+        assert_eq!(given.unused().unwrap(), given.numbered(3));
+        // The newest is the highest number written, gaps and strays aside.
+        std::fs::write(given.numbered(7).results, "{}").unwrap();
+        for stray in [
+            "results-07.json",
+            "results-+9.json",
+            "results-x.json",
+            "results-12.txt",
+        ] {
+            std::fs::write(dir.path().join(stray), "{}").unwrap();
+        }
+        assert_eq!(given.latest(), given.numbered(7));
+        assert_eq!(given.unused().unwrap(), given.numbered(3));
+    }
+
+    #[test]
+    fn a_share_keeps_to_its_own_records_in_a_folder_shared_with_the_others() {
+        let dir = tempfile::tempdir().unwrap();
+        let given = Records {
+            results: dir.path().join("part-1-of-2.json"),
+            sgf: dir.path().join("sgf-parts"),
+        };
+        let mine = ["game-0001-a-vs-b.sgf".to_string()];
+        // Another share's records in the folder: not in this share's way.
+        std::fs::create_dir_all(&given.sgf).unwrap();
+        std::fs::write(given.sgf.join("game-0000-b-vs-a.sgf"), "(;)").unwrap();
+        assert!(given.taken(), "a whole run would not write there");
+        assert_eq!(given.unused_by_share(&mine).unwrap(), given);
+        // Its own record from an earlier run is, as is its part file.
+        std::fs::write(given.sgf.join(&mine[0]), "(;)").unwrap();
+        assert_eq!(given.unused_by_share(&mine).unwrap(), given.numbered(2));
+        std::fs::remove_file(given.sgf.join(&mine[0])).unwrap();
+        std::fs::write(&given.results, "{}").unwrap();
+        let second = given.unused_by_share(&mine).unwrap();
+        assert_eq!(second.results, dir.path().join("part-1-of-2-2.json"));
+        assert_eq!(second.sgf, dir.path().join("sgf-parts-2"));
+    }
+
+    #[test]
+    fn records_are_written_results_first_and_say_where() {
+        let dir = tempfile::tempdir().unwrap();
+        let records = Records {
+            results: dir.path().join("r.json"),
+            sgf: dir.path().join("deep/sgf"),
+        };
+        let game = GameRecord::new("ann", "bob");
+        records.write("{}\n", &[game], Rule::Freestyle).unwrap();
+        assert_eq!(std::fs::read_to_string(&records.results).unwrap(), "{}\n");
+        assert!(records.sgf.join("game-0000-ann-vs-bob.sgf").is_file());
+        assert_eq!(
+            records.kept(),
+            format!(
+                "results in {}, SGF records in {}",
+                records.results.display(),
+                records.sgf.display()
+            )
+        );
+        // All taken: one line naming the file given.
+        let full = Records {
+            results: dir.path().join("full.json"),
+            sgf: dir.path().join("full-sgf"),
+        };
+        for n in 1..=MOST_NUMBERED {
+            std::fs::write(full.numbered(n).results, "").unwrap();
+        }
+        let err = full.unused().unwrap_err().to_string();
+        assert!(
+            err.contains("full.json") && err.contains("move earlier results away"),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn unwritable_places_are_found_before_any_game() {
         let dir = tempfile::tempdir().unwrap();
         let results = dir.path().join("r.json");
         let sgf = dir.path().join("sgf");
         check_writable(&results, &sgf).unwrap();
-        assert!(sgf.is_dir());
+        assert!(!sgf.exists(), "a check makes nothing");
+        check_writable(&results, &dir.path().join("a/b/sgf")).unwrap();
+        assert!(!dir.path().join("a").exists(), "a check makes nothing");
         let err = check_writable(&dir.path().join("missing/r.json"), &sgf)
             .unwrap_err()
             .to_string();

@@ -1,11 +1,14 @@
-//! The tournament: every pair of bots twice, games in parallel, standings.
+//! The tournament: every pair of bots twice, in rounds where each bot plays
+//! at most once, games of disjoint bots in parallel, standings.
 //!
 //! Everything random comes from the tournament seed through the index of the
-//! pair, never through the order games happen to finish, so `-j N` gives the
-//! same results as `-j 1`.
+//! pair, never through the order games happen to finish; and a bot plays its
+//! games one at a time, in schedule order, each starting from the folder its
+//! previous game left. So `-j N` gives the same results as `-j 1`, even for
+//! bots that learn in their folders between games.
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::collections::VecDeque;
+use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
 use inarow_core::{Mnk, Player, Point, Rule};
@@ -62,27 +65,70 @@ fn bot_seed(rng: &mut ChaCha8Rng) -> u64 {
     rng.random::<u64>() >> 11
 }
 
-/// The schedule for `bots` bots: pairs in order, two games each; a coin from
-/// the pair's own random stream decides who opens the first.
+/// The rounds of a round robin of `bots` bots by the circle method: every
+/// pair (lower index first) meets in exactly one round, and in each round
+/// every bot plays at most once (one sits out each round when the count is
+/// odd). Bot 0 keeps its seat; the others turn one seat a round.
+fn rounds(bots: usize) -> Vec<Vec<(usize, usize)>> {
+    // An odd count gets a seat for nobody: its neighbour sits the round out.
+    let seats = bots + bots % 2;
+    if seats < 2 {
+        return Vec::new();
+    }
+    let turning = seats - 1;
+    (0..turning)
+        .map(|round| {
+            let at = |seat: usize| {
+                if seat == 0 {
+                    0
+                } else {
+                    1 + (seat - 1 + round) % turning
+                }
+            };
+            (0..seats / 2)
+                .map(|seat| (at(seat), at(seats - 1 - seat)))
+                .filter(|&(x, y)| x < bots && y < bots)
+                .map(|(x, y)| (x.min(y), x.max(y)))
+                .collect()
+        })
+        .collect()
+}
+
+/// The schedule for `bots` bots: two games per pair, in rounds where each
+/// bot plays at most once ([`rounds`]), so that games of disjoint bots can
+/// be played at once. Pair k (the pairs i < j numbered in order: (0, 1),
+/// (0, 2), ..., (1, 2), ...) draws from its own stream of the seed: a coin
+/// for who opens its first game, then A's and B's seeds for each game.
+///
+/// The first game of every pair is played in the first leg, a whole round
+/// robin; the second, openers swapped, in the second leg, the same rounds
+/// again. A bot so meets every opponent once before it meets any again: a
+/// bot that learns in its folder cannot turn what it learnt of an opponent
+/// into the very next game against it, and the first half of the schedule
+/// is already a fair tournament of its own.
 pub fn schedule(bots: usize, seed: u64) -> Vec<Fixture> {
-    let mut fixtures = Vec::new();
-    let mut pair = 0u64;
-    for i in 0..bots {
-        for j in i + 1..bots {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            rng.set_stream(pair);
-            pair += 1;
-            let (first, second) = if rng.random::<bool>() { (i, j) } else { (j, i) };
-            for (a, b) in [(first, second), (second, first)] {
-                let (a_seed, b_seed) = (bot_seed(&mut rng), bot_seed(&mut rng));
-                fixtures.push(Fixture {
-                    index: fixtures.len(),
-                    a,
-                    b,
-                    a_seed,
-                    b_seed,
-                });
-            }
+    let pair = |i: usize, j: usize| i * bots - i * (i + 1) / 2 + (j - i - 1);
+    let games = |i: usize, j: usize| {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        rng.set_stream(pair(i, j) as u64);
+        let (first, second) = if rng.random::<bool>() { (i, j) } else { (j, i) };
+        [(first, second), (second, first)].map(|(a, b)| {
+            let (a_seed, b_seed) = (bot_seed(&mut rng), bot_seed(&mut rng));
+            (a, b, a_seed, b_seed)
+        })
+    };
+    let rounds = rounds(bots);
+    let mut fixtures = Vec::with_capacity(bots * bots.saturating_sub(1));
+    for leg in 0..2 {
+        for &(i, j) in rounds.iter().flatten() {
+            let (a, b, a_seed, b_seed) = games(i, j)[leg];
+            fixtures.push(Fixture {
+                index: fixtures.len(),
+                a,
+                b,
+                a_seed,
+                b_seed,
+            });
         }
     }
     fixtures
@@ -398,33 +444,159 @@ pub fn play_all_watched(
 }
 
 /// Plays `fixtures` (the whole schedule, or a machine's share of it) on
-/// `config.jobs` threads and returns the records in the order given.
+/// `config.jobs` threads and returns the records in the order given. A bot
+/// plays one game at a time, in that order ([`in_turn`]).
 pub fn play_fixtures_watched(
     bots: &[BotMeta],
     fixtures: &[Fixture],
     config: &Config,
     on_event: OnEvent<'_>,
 ) -> Vec<GameRecord> {
-    let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<Option<GameRecord>>> = Mutex::new(vec![None; fixtures.len()]);
+    // A game's record comes back only once both its bots are finished: each
+    // bot's processes ended and, contained, its launcher gone, which it is
+    // only once it has committed what the bot wrote to its folder. So the
+    // next game of either bot starts from the folder this game left.
+    in_turn(fixtures, config.jobs, |fixture| {
+        play_fixture_watched(bots, fixture, config, on_event)
+    })
+}
+
+/// How many bots (by index) `fixtures` name.
+fn bots_in(fixtures: &[Fixture]) -> usize {
+    fixtures.iter().map(|f| f.a.max(f.b) + 1).max().unwrap_or(0)
+}
+
+/// The most games of `fixtures` played at once with `jobs`: never more than
+/// disjoint pairs of their bots (a bot plays one game at a time), nor than
+/// there are games; at least 1.
+pub fn at_once(fixtures: &[Fixture], jobs: usize) -> usize {
+    jobs.min(bots_in(fixtures) / 2).min(fixtures.len()).max(1)
+}
+
+/// Which games may start: each bot's games not yet ended, in order.
+struct Turns<T> {
+    /// For each bot, the games (places in the fixtures) of it that have not
+    /// ended, in order: only a game at the front of both its bots' queues
+    /// may start.
+    queues: Vec<VecDeque<usize>>,
+    /// Whether each game has started.
+    started: Vec<bool>,
+    /// Games not started yet.
+    waiting: usize,
+    /// What each game gave, once it ended.
+    done: Vec<Option<T>>,
+    /// A game's thread panicked: the others stop taking games.
+    broken: bool,
+}
+
+impl<T> Turns<T> {
+    /// The first game (in order) whose bots are both free and have ended
+    /// every earlier game of theirs.
+    fn ready(&self, fixtures: &[Fixture]) -> Option<usize> {
+        self.queues
+            .iter()
+            .filter_map(|queue| queue.front().copied())
+            .filter(|&game| {
+                let fixture = &fixtures[game];
+                !self.started[game]
+                    && self.queues[fixture.a].front() == Some(&game)
+                    && self.queues[fixture.b].front() == Some(&game)
+            })
+            .min()
+    }
+}
+
+/// Marks the turns broken if a game's thread unwinds, so that the other
+/// threads stop waiting for a game that will never end.
+struct Unwinding<'a, T> {
+    turns: &'a (Mutex<Turns<T>>, Condvar),
+    armed: bool,
+}
+
+impl<T> Drop for Unwinding<'_, T> {
+    fn drop(&mut self) {
+        if self.armed {
+            lock(&self.turns.0).broken = true;
+            self.turns.1.notify_all();
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Plays `fixtures` with `play` on up to `jobs` threads and returns what
+/// each gave, in the order given. A game starts only once every earlier
+/// game (in that order) of each of its bots has ended: so no bot is ever in
+/// two games at once, each of its games starts from where its previous one
+/// left it, and what a bot sees never depends on `jobs`; games of disjoint
+/// bots are played at once.
+fn in_turn<T: Send>(
+    fixtures: &[Fixture],
+    jobs: usize,
+    play: impl Fn(&Fixture) -> T + Sync,
+) -> Vec<T> {
+    let bots = bots_in(fixtures);
+    let mut queues = vec![VecDeque::new(); bots];
+    for (game, fixture) in fixtures.iter().enumerate() {
+        queues[fixture.a].push_back(game);
+        queues[fixture.b].push_back(game);
+    }
+    let turns = (
+        Mutex::new(Turns {
+            queues,
+            started: vec![false; fixtures.len()],
+            waiting: fixtures.len(),
+            done: (0..fixtures.len()).map(|_| None).collect(),
+            broken: false,
+        }),
+        Condvar::new(),
+    );
+    let threads = at_once(fixtures, jobs);
     std::thread::scope(|scope| {
-        for _ in 0..config.jobs.clamp(1, fixtures.len().max(1)) {
+        for _ in 0..threads {
             scope.spawn(|| {
                 loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(fixture) = fixtures.get(i) else {
-                        break;
+                    let mut state = lock(&turns.0);
+                    let game = loop {
+                        if state.broken {
+                            return;
+                        }
+                        if let Some(game) = state.ready(fixtures) {
+                            break game;
+                        }
+                        if state.waiting == 0 {
+                            return;
+                        }
+                        state = turns.1.wait(state).unwrap_or_else(|e| e.into_inner());
                     };
-                    let record = play_fixture_watched(bots, fixture, config, on_event);
-                    done.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(record);
+                    state.started[game] = true;
+                    state.waiting -= 1;
+                    drop(state);
+                    let mut unwinding = Unwinding {
+                        turns: &turns,
+                        armed: true,
+                    };
+                    let given = play(&fixtures[game]);
+                    unwinding.armed = false;
+                    let mut state = lock(&turns.0);
+                    let fixture = &fixtures[game];
+                    for bot in [fixture.a, fixture.b] {
+                        state.queues[bot].pop_front();
+                    }
+                    state.done[game] = Some(given);
+                    drop(state);
+                    turns.1.notify_all();
                 }
             });
         }
     });
-    done.into_inner()
-        .unwrap_or_else(|e| e.into_inner())
+    let turns = turns.0.into_inner().unwrap_or_else(|e| e.into_inner());
+    turns
+        .done
         .into_iter()
-        .map(|r| r.expect("every fixture was played"))
+        .map(|given| given.expect("every fixture was played"))
         .collect()
 }
 
@@ -586,12 +758,39 @@ impl Results {
 mod tests {
     use super::*;
 
+    /// The schedule as it was before it was ordered in rounds: pairs in
+    /// order, each pair's two games one after the other.
+    fn pairs_in_order(bots: usize, seed: u64) -> Vec<Fixture> {
+        let mut fixtures = Vec::new();
+        let mut pair = 0u64;
+        for i in 0..bots {
+            for j in i + 1..bots {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                rng.set_stream(pair);
+                pair += 1;
+                let (first, second) = if rng.random::<bool>() { (i, j) } else { (j, i) };
+                for (a, b) in [(first, second), (second, first)] {
+                    let (a_seed, b_seed) = (bot_seed(&mut rng), bot_seed(&mut rng));
+                    fixtures.push(Fixture {
+                        index: fixtures.len(),
+                        a,
+                        b,
+                        a_seed,
+                        b_seed,
+                    });
+                }
+            }
+        }
+        fixtures
+    }
+
     #[test]
     fn every_pair_plays_twice_with_openers_swapped() {
         let fixtures = schedule(4, 99);
         assert_eq!(fixtures.len(), 12);
-        for pair in fixtures.chunks(2) {
-            assert_eq!((pair[0].a, pair[0].b), (pair[1].b, pair[1].a));
+        let (first_leg, second_leg) = fixtures.split_at(6);
+        for (first, second) in first_leg.iter().zip(second_leg) {
+            assert_eq!((first.a, first.b), (second.b, second.a));
         }
         assert_eq!(schedule(4, 99), fixtures, "same seed, same schedule");
         assert_ne!(schedule(4, 100), fixtures);
@@ -599,6 +798,159 @@ mod tests {
         let first_opens: usize = (0..64).filter(|&s| schedule(2, s)[0].a == 0).count();
         assert!((10..54).contains(&first_opens), "{first_opens}");
         assert!(fixtures.iter().all(|f| f.a_seed < 1 << 53));
+        assert!(fixtures.iter().enumerate().all(|(i, f)| f.index == i));
+    }
+
+    #[test]
+    fn rounds_let_each_bot_play_once_and_only_the_order_of_games_changed() {
+        for bots in 0..12 {
+            let fixtures = schedule(bots, 7);
+            assert_eq!(fixtures.len(), bots * bots.saturating_sub(1), "{bots}");
+            // A round is bots / 2 games (one bot sits out when odd), and in
+            // each a bot plays at most once.
+            let per_round = (bots / 2).max(1);
+            for round in fixtures.chunks(per_round) {
+                let mut playing: Vec<usize> = round.iter().flat_map(|f| [f.a, f.b]).collect();
+                playing.sort();
+                playing.dedup();
+                assert_eq!(playing.len(), 2 * round.len(), "{bots} bots: {round:?}");
+            }
+            // The same games, each with the seeds its pair's stream gave
+            // before: only the order (the index) is new.
+            let key = |f: &Fixture| (f.a, f.b, f.a_seed, f.b_seed);
+            let mut now: Vec<_> = fixtures.iter().map(key).collect();
+            let mut before: Vec<_> = pairs_in_order(bots, 7).iter().map(key).collect();
+            now.sort();
+            before.sort();
+            assert_eq!(now, before, "{bots} bots");
+            // Each leg is a whole round robin.
+            for leg in fixtures.chunks(fixtures.len().max(2) / 2) {
+                let mut pairs: Vec<_> = leg.iter().map(|f| (f.a.min(f.b), f.a.max(f.b))).collect();
+                pairs.sort();
+                pairs.dedup();
+                assert_eq!(pairs.len(), bots * bots.saturating_sub(1) / 2);
+            }
+        }
+    }
+
+    /// What happened while [`in_turn`] played: which game started or ended.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    enum Happened {
+        Started(usize),
+        Ended(usize),
+    }
+
+    /// Checks a log of [`in_turn`]: every game once, no bot in two games at
+    /// once, and no game started before every earlier game of its bots had
+    /// ended. Returns the most games that were in play at once.
+    fn check_turns(fixtures: &[Fixture], log: &[Happened]) -> usize {
+        let mut ended = vec![false; fixtures.len()];
+        let mut in_play: Vec<usize> = Vec::new();
+        let mut most = 0;
+        for &happened in log {
+            match happened {
+                Happened::Started(game) => {
+                    let f = &fixtures[game];
+                    for earlier in &fixtures[..game] {
+                        let shared = [earlier.a, earlier.b]
+                            .iter()
+                            .any(|bot| *bot == f.a || *bot == f.b);
+                        assert!(
+                            !shared || ended[earlier.index],
+                            "game {game} started before game {} of one of its bots ended",
+                            earlier.index
+                        );
+                    }
+                    for &other in &in_play {
+                        let o = &fixtures[other];
+                        assert!(
+                            ![o.a, o.b].iter().any(|bot| *bot == f.a || *bot == f.b),
+                            "games {other} and {game} of one bot at once"
+                        );
+                    }
+                    in_play.push(game);
+                    most = most.max(in_play.len());
+                }
+                Happened::Ended(game) => {
+                    in_play.retain(|&g| g != game);
+                    ended[game] = true;
+                }
+            }
+        }
+        assert!(ended.iter().all(|&e| e), "every game was played");
+        most
+    }
+
+    #[test]
+    fn a_bot_plays_one_game_at_a_time_in_schedule_order() {
+        for (bots, jobs) in [(3, 3), (4, 2), (6, 3), (7, 8), (10, 4)] {
+            let fixtures = schedule(bots, 3);
+            let log = Mutex::new(Vec::new());
+            let given = in_turn(&fixtures, jobs, |f| {
+                lock(&log).push(Happened::Started(f.index));
+                std::thread::yield_now();
+                lock(&log).push(Happened::Ended(f.index));
+                f.index
+            });
+            assert_eq!(given, (0..fixtures.len()).collect::<Vec<_>>());
+            let most = check_turns(&fixtures, &lock(&log));
+            assert!(most <= jobs.min(bots / 2), "{bots} bots, -j {jobs}: {most}");
+        }
+        // A share of the schedule keeps the order among its own games.
+        let share: Vec<Fixture> = schedule(6, 3).into_iter().step_by(2).collect();
+        let log = Mutex::new(Vec::new());
+        in_turn(&share, 3, |f| {
+            let at = share.iter().position(|s| s.index == f.index).unwrap();
+            lock(&log).push(Happened::Started(at));
+            lock(&log).push(Happened::Ended(at));
+        });
+        let renumbered: Vec<Fixture> = share
+            .iter()
+            .enumerate()
+            .map(|(index, f)| Fixture { index, ..*f })
+            .collect();
+        check_turns(&renumbered, &lock(&log));
+    }
+
+    #[test]
+    fn games_of_disjoint_bots_are_played_at_once() {
+        // Round 1 of four bots is two games of disjoint bots: the first
+        // does not end until the second has started, which only a runner
+        // that plays them at once lets happen. (The wait is bounded so that
+        // a runner that does not cannot hang the tests: it fails instead.)
+        let fixtures = schedule(4, 1);
+        let (a, b) = (&fixtures[0], &fixtures[1]);
+        assert!(![a.a, a.b].contains(&b.a) && ![a.a, a.b].contains(&b.b));
+        let second_started = (Mutex::new(false), Condvar::new());
+        let log = Mutex::new(Vec::new());
+        in_turn(&fixtures, 2, |f| {
+            lock(&log).push(Happened::Started(f.index));
+            if f.index == 1 {
+                *lock(&second_started.0) = true;
+                second_started.1.notify_all();
+            }
+            if f.index == 0 {
+                let started = lock(&second_started.0);
+                let (started, _) = second_started
+                    .1
+                    .wait_timeout_while(started, Duration::from_secs(300), |s| !*s)
+                    .unwrap();
+                assert!(*started, "game 1 never started while game 0 was played");
+            }
+            lock(&log).push(Happened::Ended(f.index));
+        });
+        assert_eq!(check_turns(&fixtures, &lock(&log)), 2);
+    }
+
+    #[test]
+    fn a_game_that_panics_stops_the_others_instead_of_hanging_them() {
+        let fixtures = schedule(4, 1);
+        let played = std::panic::catch_unwind(|| {
+            in_turn(&fixtures, 2, |f| {
+                assert_ne!(f.index, 2, "the judge's own fault");
+            })
+        });
+        assert!(played.is_err());
     }
 
     fn game(a: &str, b: &str, winner: Option<&str>, forfeit: bool) -> GameRecord {

@@ -375,3 +375,47 @@ fn the_same_seed_gives_the_same_results_whatever_the_parallelism() {
     assert_eq!(results["games"].as_array().unwrap().len(), 6);
     assert!(results["games"][0]["stones"].as_array().unwrap().len() >= 9);
 }
+
+/// What a bot counting its games (`count=1`) has counted.
+fn counted(bot: &BotMeta) -> String {
+    fs::read_to_string(bot.folder.join("count.txt")).unwrap_or_default()
+}
+
+/// Why a tournament plays a bot's games one at a time: two games of one
+/// bot at once each start from the folder as it was, and the one that ends
+/// last writes its files last, so a bot counting its games in a file (read
+/// at start, written at `EXIT`) loses a count. One after the other, both
+/// count. (`inarow`'s tests `judge_schedule` show that a tournament loses
+/// none, whatever `-j`.)
+#[test]
+fn two_games_of_one_bot_at_once_lose_a_count() {
+    use inarow_judge::Contestant;
+    let dir = common::workspace();
+    let ann = bot(dir.path(), "ann", &["play=random", "count=1"]);
+    let sandbox = common::sandbox();
+    let folders = [ann.folder.clone()];
+    let start = Start {
+        sandbox: &sandbox,
+        timeout: Some(Duration::from_secs(30)),
+        echo: None,
+        stderr: None,
+        folders: &folders,
+    };
+    for seed in [1, 2] {
+        let mut game = BotProcess::start(&ann, "ben", seed, start).unwrap();
+        game.ask("A []").unwrap();
+        game.exit("EXIT TIE");
+        game.finish();
+    }
+    assert_eq!(counted(&ann), "2\n", "one after the other");
+    // Both have answered, so both have read the count, before either ends.
+    let mut first = BotProcess::start(&ann, "ben", 3, start).unwrap();
+    let mut second = BotProcess::start(&ann, "cat", 4, start).unwrap();
+    first.ask("A []").unwrap();
+    second.ask("A []").unwrap();
+    first.exit("EXIT TIE");
+    second.exit("EXIT TIE");
+    first.finish();
+    second.finish();
+    assert_eq!(counted(&ann), "3\n", "at once, one game's count is lost");
+}

@@ -106,7 +106,7 @@ impl BrainProcess {
                 *lock(&keep) = Some(escape(&shorten(line)).into_owned());
             }
         }));
-        let running = Running::start(
+        let mut running = Running::start(
             sandbox,
             &place.program(folders),
             stderr,
@@ -114,6 +114,11 @@ impl BrainProcess {
             LongLines::Cut,
         )
         .map_err(|e| format!("cannot start brain {name}: {e}"))?;
+        // A brain that ends, even one leaving a process behind that holds
+        // its pipes (so that no write fails and no read sees their end),
+        // is gone at once: its game is lost as a crash, with its last
+        // words, not after its move's whole time as a timeout.
+        running.ending_with_its_program();
         let mut brain = BrainProcess {
             name,
             running,

@@ -53,6 +53,50 @@ fn wait_ready(fd: impl AsFd, events: PollFlags, deadline: Option<Instant>) -> io
     }
 }
 
+/// How often a wait on a watched program's pipes looks whether the
+/// program has ended ([`Running::ending_with_its_program`]).
+const LOOK_EVERY: Duration = Duration::from_millis(10);
+
+/// What a wait on a pipe ended with.
+enum Waited {
+    /// The pipe is ready.
+    Ready,
+    /// The deadline passed.
+    Late,
+    /// The program ended (its pipes may still be held by what it left).
+    Ended,
+}
+
+/// [`wait_ready`], also ending as soon as `program` (when watched) has
+/// ended: it is looked at every [`LOOK_EVERY`], as its end is told by its
+/// launcher's reports or its exit status, not by a file descriptor.
+fn wait_or_end(
+    fd: impl AsFd,
+    events: PollFlags,
+    deadline: Option<Instant>,
+    mut program: Option<&mut Contestant>,
+) -> io::Result<Waited> {
+    loop {
+        let Some(watched) = program.as_deref_mut() else {
+            return Ok(match wait_ready(&fd, events, deadline)? {
+                true => Waited::Ready,
+                false => Waited::Late,
+            });
+        };
+        let look = Instant::now() + LOOK_EVERY;
+        let until = deadline.map_or(look, |d| d.min(look));
+        if wait_ready(&fd, events, Some(until))? {
+            return Ok(Waited::Ready);
+        }
+        if watched.end(Instant::now()).is_some() {
+            return Ok(Waited::Ended);
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Ok(Waited::Late);
+        }
+    }
+}
+
 /// Why a line could not be written.
 #[derive(Debug)]
 pub enum Unsent {
@@ -71,7 +115,8 @@ pub enum Silence {
     Late,
     /// More than the longest line without a newline.
     EndlessLine,
-    /// Its output closed: how it ended, if that was known soon after
+    /// Its output closed, or (watched: [`Running::ending_with_its_program`])
+    /// its program ended: how it ended, if that was known soon after
     /// (`None`: still running, or it closed its output and lives on).
     Gone(Option<End>),
 }
@@ -100,6 +145,8 @@ pub struct Running {
     /// Dropping the rest of a line cut at `max_line`.
     cutting: bool,
     closed_at: Option<Instant>,
+    /// Whether its waits end when its program ends.
+    watch_end: bool,
 }
 
 impl Running {
@@ -128,7 +175,17 @@ impl Running {
             long_lines,
             cutting: false,
             closed_at: None,
+            watch_end: false,
         })
+    }
+
+    /// Makes every wait on its pipes end as soon as its program has ended,
+    /// though a process it left behind still holds them open (so that no
+    /// write fails and no read sees their end): a program that ends while
+    /// it is told something or asked for an answer is gone at once, not
+    /// when the deadline passes.
+    pub fn ending_with_its_program(&mut self) {
+        self.watch_end = true;
     }
 
     /// The process id of what was started, which is also its process group.
@@ -174,9 +231,13 @@ impl Running {
                 Ok(0) => return Err(Unsent::Closed(io::ErrorKind::WriteZero.into())),
                 Ok(n) => rest = &rest[n..],
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    match wait_ready(&*stdin, PollFlags::POLLOUT, deadline) {
-                        Ok(true) => {}
-                        Ok(false) => return Err(Unsent::Late),
+                    let program = self.watch_end.then_some(&mut self.process);
+                    match wait_or_end(&*stdin, PollFlags::POLLOUT, deadline, program) {
+                        Ok(Waited::Ready) => {}
+                        Ok(Waited::Late) => return Err(Unsent::Late),
+                        Ok(Waited::Ended) => {
+                            return Err(Unsent::Closed(io::ErrorKind::BrokenPipe.into()));
+                        }
                         Err(e) => return Err(Unsent::Closed(e)),
                     }
                 }
@@ -196,6 +257,8 @@ impl Running {
     /// the longest line.
     pub fn receive(&mut self, deadline: Option<Instant>) -> Result<String, Silence> {
         let mut chunk = [0u8; 8192];
+        // The program ended: what it wrote before is still read.
+        let mut ended = false;
         loop {
             if let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
                 let line: Vec<u8> = self.pending.drain(..=end).collect();
@@ -220,9 +283,14 @@ impl Running {
                 }
                 Ok(n) => self.pending.extend_from_slice(&chunk[..n]),
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    match wait_ready(&self.stdout, PollFlags::POLLIN, deadline) {
-                        Ok(true) => {}
-                        Ok(false) => return Err(self.late()),
+                    if ended {
+                        return Err(self.gone());
+                    }
+                    let program = self.watch_end.then_some(&mut self.process);
+                    match wait_or_end(&self.stdout, PollFlags::POLLIN, deadline, program) {
+                        Ok(Waited::Ready) => {}
+                        Ok(Waited::Late) => return Err(self.late()),
+                        Ok(Waited::Ended) => ended = true,
                         Err(_) => return Err(self.gone()),
                     }
                 }
@@ -276,5 +344,58 @@ impl Running {
         }
         // Always kill: children it left behind die with it.
         self.process.kill();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A program that reads one line, then exits with status 4, leaving a
+    /// process behind that holds both its pipes (and never reads or writes).
+    fn leaving(folder: &std::path::Path, watched: bool) -> Running {
+        let args = [
+            "-c".to_string(),
+            "read line; exec 3<&0; sleep 600 0<&3 & exit 4".to_string(),
+        ];
+        let program = Program {
+            name: "leaving",
+            command: "sh",
+            args: &args,
+            folder,
+            workdir: None,
+            grants: &[],
+            closed: &[],
+        };
+        let mut running =
+            Running::start(&Sandbox::off(), &program, None, 64, LongLines::Refuse).unwrap();
+        if watched {
+            running.ending_with_its_program();
+        }
+        running
+    }
+
+    #[test]
+    fn a_watched_program_that_ends_is_gone_though_what_it_left_holds_its_pipes() {
+        let dir = tempfile::tempdir().unwrap();
+        // No deadline at all: only its end can end the wait.
+        let mut running = leaving(dir.path(), true);
+        running.send("BOARD", None).unwrap();
+        assert_eq!(
+            running.receive(None),
+            Err(Silence::Gone(Some(End::Exit(4))))
+        );
+        // Told more once it ended: the lines go (its leftover holds the
+        // pipe) and the answer it never gives is its end, at once.
+        running.send("DONE", None).unwrap();
+        assert_eq!(
+            running.receive(None),
+            Err(Silence::Gone(Some(End::Exit(4))))
+        );
+        // Unwatched, the same program is only late: its pipes never close.
+        let mut running = leaving(dir.path(), false);
+        running.send("BOARD", None).unwrap();
+        let deadline = Instant::now() + Duration::from_millis(300);
+        assert_eq!(running.receive(Some(deadline)), Err(Silence::Late));
     }
 }

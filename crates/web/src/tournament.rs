@@ -17,7 +17,7 @@ use inarow_judge::meta::LeftOut;
 use inarow_judge::name;
 use inarow_judge::process::Listener;
 use inarow_judge::tournament::{self, Config, Event, Fixture};
-use inarow_judge::{BotMeta, GameRecord, Results, output};
+use inarow_judge::{BotMeta, GameRecord, Results};
 use inarow_sandbox::Sandbox;
 use serde::Serialize;
 
@@ -30,118 +30,9 @@ pub const TIMEOUT_MS: std::ops::RangeInclusive<u64> = 100..=60_000;
 const RULE: Rule = Rule::Freestyle;
 
 /// Where runs leave their files: the results JSON and one SGF per game,
-/// as `inarow judge --results FILE --sgf DIR` writes them.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Records {
-    /// The results file.
-    pub results: PathBuf,
-    /// The folder of SGF records.
-    pub sgf: PathBuf,
-}
-
-/// The most numbered records a series may hold (`results-2.json` to this).
-const MOST_NUMBERED: u32 = 9999;
-
-impl Records {
-    /// Checks before a run that both can be written (one line if not).
-    pub fn check(&self) -> Result<(), String> {
-        output::check_writable(&self.results, &self.sgf)
-            .map_err(|e| format!("cannot start a tournament: {e}"))
-    }
-
-    /// Writes the results of a finished run; says where, or why not.
-    pub fn write(&self, results: &Results) -> Result<String, String> {
-        output::write_atomic(&self.results, output::results_json(results).as_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", self.results.display()))?;
-        output::write_sgf_dir(&self.sgf, &results.games)
-            .map_err(|e| format!("cannot write SGF records into {}: {e}", self.sgf.display()))?;
-        Ok(format!(
-            "results in {}, SGF records in {}",
-            self.results.display(),
-            self.sgf.display()
-        ))
-    }
-
-    /// Record `n` of this series (from 2): `results-N.json` beside the
-    /// results file and `sgf-N` beside the SGF folder; 1 is these.
-    pub fn numbered(&self, n: u32) -> Records {
-        if n <= 1 {
-            return self.clone();
-        }
-        let (stem, extension) = split_extension(&self.results);
-        let sgf_name = self.sgf.file_name().unwrap_or_default().to_string_lossy();
-        Records {
-            results: self
-                .results
-                .with_file_name(format!("{stem}-{n}{extension}")),
-            sgf: self.sgf.with_file_name(format!("{sgf_name}-{n}")),
-        }
-    }
-
-    /// Whether an earlier run's files are here: anything at the results
-    /// file's path (a link too), or anything in the SGF folder.
-    pub fn taken(&self) -> bool {
-        self.results.symlink_metadata().is_ok()
-            || std::fs::read_dir(&self.sgf).is_ok_and(|mut entries| entries.next().is_some())
-    }
-
-    /// Where a new run writes: these records when nothing is here yet,
-    /// else the first numbered ones free, so that a run from the page never
-    /// writes over an earlier run's results or SGF records.
-    pub fn unused(&self) -> Result<Records, String> {
-        (1..=MOST_NUMBERED)
-            .map(|n| self.numbered(n))
-            .find(|records| !records.taken())
-            .ok_or_else(|| {
-                format!(
-                    "cannot start a tournament: {} and its {MOST_NUMBERED} numbered files are all taken: move earlier results away",
-                    self.results.display()
-                )
-            })
-    }
-
-    /// The newest results of this series: the highest numbered results file
-    /// there is, else these records.
-    pub fn latest(&self) -> Records {
-        let (stem, extension) = split_extension(&self.results);
-        let folder = match self.results.parent() {
-            Some(parent) if !parent.as_os_str().is_empty() => parent,
-            _ => Path::new("."),
-        };
-        let prefix = format!("{stem}-");
-        let newest = std::fs::read_dir(folder)
-            .into_iter()
-            .flatten()
-            .filter_map(|entry| {
-                let name = entry.ok()?.file_name().into_string().ok()?;
-                let digits = name.strip_prefix(&prefix)?.strip_suffix(&extension)?;
-                // Digits only, as `numbered` writes them: no sign, no zero first.
-                if digits.starts_with('0') || !digits.bytes().all(|b| b.is_ascii_digit()) {
-                    return None;
-                }
-                digits
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|n| (2..=MOST_NUMBERED).contains(n))
-            })
-            .max();
-        self.numbered(newest.unwrap_or(1))
-    }
-}
-
-/// A file name's stem and its extension with the dot (`results`, `.json`);
-/// no extension for a name without one (or one that only starts with a dot).
-fn split_extension(path: &Path) -> (String, String) {
-    let name = path
-        .file_name()
-        .unwrap_or_default()
-        .to_string_lossy()
-        .into_owned();
-    match name.rsplit_once('.') {
-        Some((stem, extension)) if !stem.is_empty() => (stem.to_string(), format!(".{extension}")),
-        _ => (name, String::new()),
-    }
-}
+/// as `inarow judge --results FILE --sgf DIR` writes them, never over an
+/// earlier run's (the judge's own rule, shared with `inarow judge`).
+pub use inarow_judge::output::Records;
 
 /// What a run was asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -453,58 +344,13 @@ mod tests {
     }
 
     #[test]
-    fn records_are_numbered_beside_the_given_ones_and_the_newest_is_found() {
-        let dir = tempfile::tempdir().unwrap();
-        let given = Records {
-            results: dir.path().join("results.json"),
-            sgf: dir.path().join("sgf"),
-        };
-        assert_eq!(given.numbered(1), given);
-        let third = given.numbered(3);
-        assert_eq!(third.results, dir.path().join("results-3.json"));
-        assert_eq!(third.sgf, dir.path().join("sgf-3"));
-        let bare = Records {
-            results: PathBuf::from("out"),
-            sgf: PathBuf::from(".records"),
-        };
-        assert_eq!(bare.numbered(2).results, PathBuf::from("out-2"));
-        assert_eq!(bare.numbered(2).sgf, PathBuf::from(".records-2"));
-
-        // Nothing here: the given ones, which are also the newest.
-        assert_eq!(given.unused(), Ok(given.clone()));
-        assert_eq!(given.latest(), given);
-        // An empty SGF folder holds no earlier run.
-        std::fs::create_dir_all(&given.sgf).unwrap();
-        assert!(!given.taken());
-        // An earlier run's SGF records alone take the name, as does a
-        // results file alone.
-        std::fs::write(given.sgf.join("game-0000-a-vs-b.sgf"), "(;)").unwrap();
-        assert!(given.taken());
-        assert_eq!(given.unused(), Ok(given.numbered(2)));
-        std::fs::write(given.numbered(2).results, "{}").unwrap();
-        assert_eq!(given.unused(), Ok(given.numbered(3)));
-        // The newest is the highest number written, gaps and strays aside.
-        std::fs::write(given.numbered(7).results, "{}").unwrap();
-        for stray in [
-            "results-07.json",
-            "results-+9.json",
-            "results-x.json",
-            "results-12.txt",
-        ] {
-            std::fs::write(dir.path().join(stray), "{}").unwrap();
-        }
-        assert_eq!(given.latest(), given.numbered(7));
-        assert_eq!(given.unused(), Ok(given.numbered(3)));
-    }
-
-    #[test]
     fn a_results_file_whose_names_break_the_rule_is_not_restored() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("results.json");
         let write = |names: [&str; 2]| {
             let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
             let results = Results::of_games(1, RULE, 1.0, names, Vec::new());
-            std::fs::write(&path, output::results_json(&results)).unwrap();
+            std::fs::write(&path, inarow_judge::output::results_json(&results)).unwrap();
         };
         write(["ann", "ben"]);
         assert!(Runs::restore(&path).unwrap().is_some());

@@ -7,7 +7,7 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use inarow_judge::field::{self, Field, Orders};
-use inarow_judge::{Results, tournament};
+use inarow_judge::{Results, output, tournament};
 use serde::Deserialize;
 
 use super::{ApiError, Body, Part, Reply};
@@ -64,10 +64,13 @@ pub(super) async fn start(State(shared): State<Arc<Shared>>, Body(body): Body<St
     };
     // A run never writes over an earlier run's files: it takes the next
     // free name (results-2.json, sgf-2, ...), and the page says which.
+    let refused = |e: inarow_judge::output::Unwritable| {
+        ApiError::conflict(format!("cannot start a tournament: {e}"))
+    };
     let writes = match shared.records() {
         Some(given) => {
-            let chosen = given.unused().map_err(ApiError::conflict)?;
-            chosen.check().map_err(ApiError::conflict)?;
+            let chosen = given.unused().map_err(refused)?;
+            chosen.check().map_err(refused)?;
             let numbered = chosen != *given;
             Some((chosen, numbered))
         }
@@ -120,7 +123,13 @@ pub(super) async fn start(State(shared): State<Arc<Shared>>, Body(body): Body<St
                     } else {
                         Ok(chosen)
                     };
-                    free.and_then(|records| records.write(&Results::new(&bots, &config, games)))
+                    let results = Results::new(&bots, &config, games);
+                    free.and_then(|records| {
+                        let text = output::results_json(&results);
+                        records.write(&text, &results.games, results.rule)?;
+                        Ok(records.kept())
+                    })
+                    .map_err(|e| e.to_string())
                 });
                 let mut runs = TOURNAMENT.lock(&shared);
                 if let Some(saved) = saved {
