@@ -135,8 +135,12 @@ fn live_bots(args: &Args) -> usize {
     if args.debug.is_some() {
         return 1;
     }
-    2 * args
-        .jobs
+    2 * jobs(args)
+}
+
+/// `-j`, or the number of cores.
+fn jobs(args: &Args) -> usize {
+    args.jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
@@ -176,9 +180,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         None => PathBuf::from("results.json"),
     });
     // At least 1 when given (its parser).
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = jobs(&args);
     let given = Records {
         results: results_path,
         sgf: args.sgf.clone(),
@@ -202,17 +204,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let shard = shard.unwrap_or(Shard::WHOLE);
     let fixtures = tournament::share(bots.len(), seed, shard);
     let games = fixtures.len();
+    // A share's SGF records, by name: the shares of one tournament write
+    // into one folder, so only these are in its way.
+    let share_records: Vec<String> = fixtures
+        .iter()
+        .filter(|_| sharded)
+        .map(|f| {
+            let mut game = GameRecord::new(&bots[f.a].name, &bots[f.b].name);
+            game.index = f.index;
+            output::sgf_name(&game)
+        })
+        .collect();
     // Never over an earlier run's files: the next free names of the series.
     let records = if sharded {
-        let names: Vec<String> = fixtures
-            .iter()
-            .map(|f| {
-                let mut game = GameRecord::new(&bots[f.a].name, &bots[f.b].name);
-                game.index = f.index;
-                output::sgf_name(&game)
-            })
-            .collect();
-        given.unused_by_share(&names)?
+        given.unused_by_share(&share_records)?
     } else {
         given.unused()?
     };
@@ -265,12 +270,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return keep(&Results::new(&bots, &config, played), &records, &given);
     };
     let part = Part::new(shard, part_of, played);
-    let names: Vec<String> = part.games.iter().map(output::sgf_name).collect();
     let records = still_free(
         records,
         true,
-        |r| r.taken_by_share(&names),
-        || given.unused_by_share(&names),
+        |r| r.taken_by_share(&share_records),
+        || given.unused_by_share(&share_records),
     )?;
     records.write(&part.to_json(), &part.games, part.tournament.rule)?;
     say!(

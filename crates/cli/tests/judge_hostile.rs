@@ -135,14 +135,7 @@ impl World {
             delegated: common::Delegated::new(),
         };
         world.bot("honest", "honest", "python3\nbot.py", false);
-        let engine = bots.join("engine");
-        fs::create_dir_all(&engine).unwrap();
-        // A bare name: the judge's own program, found after PATH.
-        fs::write(
-            engine.join("meta"),
-            "engine\ninarow\nbot --move-nodes 300\n0\n",
-        )
-        .unwrap();
+        common::engine_bot(&bots, "engine", 300);
         for &mode in modes {
             world.hostile(mode);
         }

@@ -77,13 +77,7 @@ fn bots(dir: &Path) -> (PathBuf, Vec<&'static str>) {
             }
         }
     }
-    let engine = bots.join("inarow");
-    fs::create_dir_all(&engine).unwrap();
-    fs::write(
-        engine.join("meta"),
-        "inarow\ninarow\nbot --move-nodes 100\n0\n",
-    )
-    .unwrap();
+    common::engine_bot(&bots, "inarow", 100);
 
     let sh = bot(&bots, "sh", &[("bot.sh", "bot.sh")], "./bot.sh", "");
     fs::set_permissions(sh.join("bot.sh"), fs::Permissions::from_mode(0o755)).unwrap();

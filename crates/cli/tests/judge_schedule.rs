@@ -10,19 +10,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../judge/tests/fixtures/fake_bot.py")
-}
-
-/// A bot folder running the fake bot (copied in: a contained bot reads
-/// only its own folder) with `opts`.
+/// A bot folder `name` (and named so) running the fake bot with `opts`.
 fn bot(bots: &Path, name: &str, opts: &str) -> PathBuf {
-    let folder = bots.join(name);
-    fs::create_dir_all(&folder).unwrap();
-    fs::copy(fixture(), folder.join("fake_bot.py")).unwrap();
-    let meta = format!("{name}\npython3\nfake_bot.py {opts}\n0\n");
-    fs::write(folder.join("meta"), meta).unwrap();
-    folder
+    common::fake_bot_folder(bots, name, name, opts)
 }
 
 fn text(out: &[u8]) -> String {
@@ -120,13 +110,7 @@ fn random_js_remembers_every_game_of_a_parallel_tournament() {
     }
     // A fourth bot, so that two games of disjoint bots can be played at once.
     bot(&bots, "ann", "play=random");
-    let engine = bots.join("inarow");
-    fs::create_dir_all(&engine).unwrap();
-    fs::write(
-        engine.join("meta"),
-        "inarow\ninarow\nbot --move-nodes 300\n0\n",
-    )
-    .unwrap();
+    common::engine_bot(&bots, "inarow", 300);
     let out = Command::new(env!("CARGO_BIN_EXE_inarow"))
         .args([
             "judge",

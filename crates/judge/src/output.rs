@@ -56,10 +56,7 @@ pub enum Unwritable {
 /// written; until then the nearest folder above it that exists must be
 /// writable.
 pub fn check_writable(results: &Path, sgf: &Path) -> Result<(), Unwritable> {
-    let dir = match results.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+    let dir = folder_of(results);
     if results.is_dir() {
         return Err(Unwritable::ResultsFolder {
             path: results.to_path_buf(),
@@ -77,6 +74,14 @@ pub fn check_writable(results: &Path, sgf: &Path) -> Result<(), Unwritable> {
         })
 }
 
+/// The folder `path` lies in (`.` for a bare name).
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    }
+}
+
 /// `path` if it is a folder, else the nearest folder above it, where
 /// making it would start; an error if what is there is not a folder.
 fn nearest_folder(path: &Path) -> io::Result<PathBuf> {
@@ -90,12 +95,7 @@ fn nearest_folder(path: &Path) -> io::Result<PathBuf> {
                     at.display()
                 )));
             }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                at = match at.parent() {
-                    Some(p) if !p.as_os_str().is_empty() => p,
-                    _ => Path::new("."),
-                };
-            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => at = folder_of(at),
             Err(e) => return Err(e),
         }
     }
@@ -183,10 +183,7 @@ impl Records {
     /// there is, else these records.
     pub fn latest(&self) -> Records {
         let (stem, extension) = split_extension(&self.results);
-        let folder = match self.results.parent() {
-            Some(parent) if !parent.as_os_str().is_empty() => parent,
-            _ => Path::new("."),
-        };
+        let folder = folder_of(&self.results);
         let prefix = format!("{stem}-");
         let newest = std::fs::read_dir(folder)
             .into_iter()

@@ -138,50 +138,70 @@ pub enum Unmeasured {
 /// (as its owner, with no right to it) or that nests deeper than
 /// [`MAX_DEPTH`] makes the measure fail, never look smaller.
 pub fn measure(dir: BorrowedFd<'_>, block: u64) -> Result<Usage, Unmeasured> {
-    let mut usage = Usage::default();
-    let mut seen = HashSet::new();
-    let mut path = Vec::new();
-    measure_into(dir, block, &mut path, &mut usage, &mut seen)?;
-    Ok(usage)
+    measure_marked(dir, block, false)
 }
 
-fn measure_into(
-    dir: BorrowedFd<'_>,
-    block: u64,
-    path: &mut Vec<CString>,
-    usage: &mut Usage,
-    seen: &mut HashSet<(u64, u64)>,
-) -> Result<(), Unmeasured> {
-    let unread = |path: &[CString], reason: io::Error| Unmeasured::Unread {
-        path: shown_path(path),
-        reason,
+/// [`measure`], passing over the overlay's marks of removals when
+/// `marks_free` (they take nothing where the game's writes land).
+fn measure_marked(dir: BorrowedFd<'_>, block: u64, marks_free: bool) -> Result<Usage, Unmeasured> {
+    let mut walk = Walk {
+        block,
+        marks_free,
+        path: Vec::new(),
+        usage: Usage::default(),
+        seen: HashSet::new(),
     };
-    let entries = Dir::read_from(dir).map_err(|e| unread(path, e.into()))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| unread(path, e.into()))?;
-        let name = entry.file_name();
-        if is_dot(name) {
-            continue;
-        }
-        usage.entries += 1;
-        let stat = statat(dir, name, AtFlags::SYMLINK_NOFOLLOW).map_err(|e| {
-            path.push(name.to_owned());
-            unread(path, e.into())
-        })?;
-        if stat.st_nlink <= 1 || seen.insert((stat.st_dev, stat.st_ino)) {
-            usage.bytes = usage.bytes.saturating_add(cost(&stat, block));
-        }
-        if FileType::from_raw_mode(stat.st_mode) == FileType::Directory {
-            if path.len() >= MAX_DEPTH {
-                return Err(Unmeasured::TooDeep);
+    walk.folder(dir)?;
+    Ok(walk.usage)
+}
+
+/// A measure under way.
+struct Walk {
+    block: u64,
+    marks_free: bool,
+    /// The folders from the top to the one being read.
+    path: Vec<CString>,
+    usage: Usage,
+    /// Files with several names already counted.
+    seen: HashSet<(u64, u64)>,
+}
+
+impl Walk {
+    fn folder(&mut self, dir: BorrowedFd<'_>) -> Result<(), Unmeasured> {
+        let unread = |path: &[CString], reason: io::Error| Unmeasured::Unread {
+            path: shown_path(path),
+            reason,
+        };
+        let entries = Dir::read_from(dir).map_err(|e| unread(&self.path, e.into()))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| unread(&self.path, e.into()))?;
+            let name = entry.file_name();
+            if is_dot(name) {
+                continue;
             }
-            path.push(name.to_owned());
-            let sub = open_dir(dir, name).map_err(|e| unread(path, e))?;
-            measure_into(sub.as_fd(), block, path, usage, seen)?;
-            path.pop();
+            let stat = statat(dir, name, AtFlags::SYMLINK_NOFOLLOW).map_err(|e| {
+                self.path.push(name.to_owned());
+                unread(&self.path, e.into())
+            })?;
+            if self.marks_free && is_whiteout(&stat) {
+                continue;
+            }
+            self.usage.entries += 1;
+            if stat.st_nlink <= 1 || self.seen.insert((stat.st_dev, stat.st_ino)) {
+                self.usage.bytes = self.usage.bytes.saturating_add(cost(&stat, self.block));
+            }
+            if FileType::from_raw_mode(stat.st_mode) == FileType::Directory {
+                if self.path.len() >= MAX_DEPTH {
+                    return Err(Unmeasured::TooDeep);
+                }
+                self.path.push(name.to_owned());
+                let sub = open_dir(dir, name).map_err(|e| unread(&self.path, e))?;
+                self.folder(sub.as_fd())?;
+                self.path.pop();
+            }
         }
+        Ok(())
     }
-    Ok(())
 }
 
 /// A path inside a folder, for a one-line message: its first and last
@@ -195,7 +215,7 @@ fn shown_path(path: &[CString]) -> String {
             if short.len() < text.len() {
                 short.push_str("...");
             }
-            short.escape_debug().to_string()
+            crate::shown::escape(&short).into_owned()
         })
         .collect();
     match names.len() {
@@ -361,13 +381,7 @@ impl Upper {
             path: ".".into(),
             reason,
         })?;
-        let mut usage = measure(upper.as_fd(), self.block)?;
-        let whiteouts = count_whiteouts(upper.as_fd(), 0);
-        usage.entries = usage.entries.saturating_sub(whiteouts);
-        usage.bytes = usage
-            .bytes
-            .saturating_sub(whiteouts.saturating_mul(self.block));
-        Ok(usage)
+        measure_marked(upper.as_fd(), self.block, true)
     }
 
     /// Whether the game wrote a file of `limit` bytes or more (see
@@ -457,34 +471,6 @@ fn check_depth(dir: BorrowedFd<'_>, depth: usize) -> Result<(), Unkept> {
         }
     }
     Ok(())
-}
-
-/// The overlay's marks of removals in `dir`, [`MAX_DEPTH`] folders down.
-fn count_whiteouts(dir: BorrowedFd<'_>, depth: usize) -> u64 {
-    let Ok(entries) = Dir::read_from(dir) else {
-        return 0;
-    };
-    let mut count = 0;
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        if is_dot(name) {
-            continue;
-        }
-        match entry.file_type() {
-            FileType::CharacterDevice
-                if statat(dir, name, AtFlags::SYMLINK_NOFOLLOW).is_ok_and(|s| is_whiteout(&s)) =>
-            {
-                count += 1;
-            }
-            FileType::Directory if depth < MAX_DEPTH => {
-                if let Ok(sub) = open_dir(dir, name) {
-                    count += count_whiteouts(sub.as_fd(), depth + 1);
-                }
-            }
-            _ => {}
-        }
-    }
-    count
 }
 
 /// An overlay's mark of a removed entry: a character device 0/0.

@@ -115,6 +115,8 @@ pub struct Sandbox {
     /// How many contestants may be alive at once (two a game), for their
     /// share of the host's file table.
     live: u64,
+    /// The host's file table, read once (`/proc/sys/fs/file-max`).
+    host_files: Option<u64>,
 }
 
 /// What contestants may take of the host's file table (`fs.file-max`
@@ -282,6 +284,7 @@ impl Sandbox {
             }),
             limits,
             live: 2,
+            host_files: host_file_table(),
         }
     }
 
@@ -297,6 +300,7 @@ impl Sandbox {
             containment: None,
             limits,
             live: 2,
+            host_files: host_file_table(),
         }
     }
 
@@ -323,7 +327,7 @@ impl Sandbox {
             self.limits.open_files,
             self.limits.processes,
             self.live,
-            host_file_table(),
+            self.host_files,
         )
     }
 

@@ -65,6 +65,18 @@ pub fn fake_bot_folder(
     folder
 }
 
+/// A bot folder `name` of `bots` playing the project's engine at `nodes`
+/// positions a move (so that its games replay exactly): its meta names
+/// the bare program `inarow`, the judge's own, found after PATH.
+#[allow(dead_code)]
+pub fn engine_bot(bots: &std::path::Path, name: &str, nodes: u64) -> std::path::PathBuf {
+    let folder = bots.join(name);
+    std::fs::create_dir_all(&folder).unwrap();
+    let meta = format!("{name}\ninarow\nbot --move-nodes {nodes}\n0\n");
+    std::fs::write(folder.join("meta"), meta).unwrap();
+    folder
+}
+
 #[allow(dead_code)]
 #[path = "../../../judge/tests/common/folders.rs"]
 mod folders;

@@ -64,9 +64,8 @@ pub(super) async fn start(State(shared): State<Arc<Shared>>, Body(body): Body<St
     };
     // A run never writes over an earlier run's files: it takes the next
     // free name (results-2.json, sgf-2, ...), and the page says which.
-    let refused = |e: inarow_judge::output::Unwritable| {
-        ApiError::conflict(format!("cannot start a tournament: {e}"))
-    };
+    let refused =
+        |e: output::Unwritable| ApiError::conflict(format!("cannot start a tournament: {e}"));
     let writes = match shared.records() {
         Some(given) => {
             let chosen = given.unused().map_err(refused)?;
