@@ -54,9 +54,10 @@ pub struct Args {
     /// `lmr_base=40,tt_mb=64`); settings not named keep their defaults.
     #[arg(long, default_value = "", value_name = "SETTINGS")]
     pub settings: String,
-    /// The learned evaluation's tables from this file (written by `inarow
-    /// eval fit`) instead of the embedded ones; the same as `eval=FILE` in
-    /// the settings.
+    /// The evaluation: the learned evaluation's tables from this file
+    /// (written by `inarow eval fit`) instead of the embedded ones, or
+    /// `rapfi:FILE`, a published classical model (Rapfi's
+    /// `model220723.bin`); the same as `eval=...` in the settings.
     #[arg(long, value_name = "FILE")]
     pub eval: Option<std::path::PathBuf>,
 }
@@ -69,9 +70,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("bad --settings: {e}"))?;
     if let Some(path) = &args.eval {
         let path = path.to_str().context("--eval: the path is not UTF-8")?;
-        let tables = inarow_engine::options::load_tables(path)
-            .map_err(|e| anyhow::anyhow!("--eval: {e}"))?;
-        options.eval = inarow_engine::eval::Eval::Learned(tables);
+        use inarow_engine::eval::Eval;
+        options.eval = match path.strip_prefix("rapfi:") {
+            Some(model) => inarow_engine::options::load_model(model).map(Eval::fine),
+            None => inarow_engine::options::load_tables(path).map(Eval::Learned),
+        }
+        .map_err(|e| anyhow::anyhow!("--eval: {e}"))?;
     }
     let settings = Settings {
         seed: args.seed,

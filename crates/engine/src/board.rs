@@ -11,6 +11,8 @@
 use inarow_core::renju::{Forbidden, Grid, Stone};
 use inarow_core::{Player, Point, Rule, zobrist};
 
+use crate::fine::{self, CLASSES, FINE_STEP, PointClass};
+use crate::fine_tables::FineTables;
 use crate::learned::{Learned, PointEntry};
 use crate::pattern::{
     self, BLACK, EMPTY, HALF, PATTERNS, Pattern, REACH, THREATS, Threat, WALL, WHITE, combo_index,
@@ -75,6 +77,108 @@ pub(crate) fn stone_of(p: Player) -> u8 {
 struct Moved {
     value: [i32; 2],
     shape: [[i32; 2]; 2],
+    fine: [i32; 2],
+}
+
+/// The fine patterns ([`crate::fine`]) of every empty point and the sums
+/// over them of a set of fine tables, kept only while an evaluation reads
+/// them.
+#[derive(Clone)]
+struct FineKept {
+    tables: &'static FineTables,
+    of_key: &'static [u8],
+    code_of: &'static [u16],
+    class_of: [&'static [PointClass]; 2],
+    /// Per colour, the point values of its table slot, by code.
+    value: [&'static [i16]; 2],
+    /// Per point and direction, both colours' fine patterns (black's in
+    /// the low four bits).
+    pats: Vec<[u8; 4]>,
+    combo: [Vec<u16>; 2],
+    /// Per colour, the sum of its point values over the empty points.
+    sum: [i32; 2],
+    /// Per colour, how many empty points are of each class.
+    classes: [[i32; CLASSES]; 2],
+    /// Black's sum less white's before each stone placed or pass made,
+    /// newest last.
+    before: Vec<i32>,
+}
+
+impl FineKept {
+    fn new(tables: &'static FineTables, rule: Rule) -> FineKept {
+        fine::warm_up(rule);
+        let slot = |c| fine::table_slot(rule, c);
+        FineKept {
+            tables,
+            of_key: fine::fine_table(rule),
+            code_of: fine::code_table(),
+            class_of: [fine::class_table(0, rule), fine::class_table(1, rule)],
+            value: [&tables.value[slot(0)][..], &tables.value[slot(1)][..]],
+            pats: vec![[0; 4]; CELLS],
+            combo: [vec![0; CELLS], vec![0; CELLS]],
+            sum: [0; 2],
+            classes: [[0; CLASSES]; 2],
+            before: Vec::with_capacity(MAX_SIZE * MAX_SIZE),
+        }
+    }
+
+    /// Black's sum less white's.
+    #[inline]
+    fn black_sum(&self) -> i32 {
+        self.sum[0] - self.sum[1]
+    }
+
+    fn refresh_dir(&mut self, i: usize, d: usize, key: u32) {
+        self.pats[i][d] = self.of_key[key as usize];
+        for c in 0..2 {
+            let p = self.pats[i].map(|pair| i32::from(pair >> (4 * c) & 15));
+            self.combo[c][i] = (0..4).map(|d| p[d] * FINE_STEP[d]).sum::<i32>() as u16;
+        }
+    }
+
+    /// Adds (`sign` 1) or removes (-1) empty point `i`'s contributions.
+    #[inline]
+    fn add(&mut self, i: usize, sign: i32) {
+        for c in 0..2 {
+            let code = usize::from(self.code_of[usize::from(self.combo[c][i])]);
+            self.sum[c] += sign * i32::from(self.value[c][code]);
+            self.classes[c][self.class_of[c][code] as usize] += sign;
+        }
+    }
+
+    /// Looks up empty point `q`'s fine patterns along `d` again (its key
+    /// `key` changed) and moves the sums by the difference.
+    #[inline]
+    fn repattern(&mut self, q: usize, d: usize, key: u32, moved: &mut [i32; 2]) {
+        let fresh = self.of_key[key as usize];
+        let old = self.pats[q][d];
+        if fresh == old {
+            return;
+        }
+        self.pats[q][d] = fresh;
+        for (c, moved) in moved.iter_mut().enumerate() {
+            let (was, is) = (
+                i32::from(old >> (4 * c) & 15),
+                i32::from(fresh >> (4 * c) & 15),
+            );
+            if was == is {
+                continue;
+            }
+            let before = self.combo[c][q];
+            let after = (i32::from(before) + (is - was) * FINE_STEP[d]) as u16;
+            self.combo[c][q] = after;
+            let (cb, ca) = (
+                usize::from(self.code_of[usize::from(before)]),
+                usize::from(self.code_of[usize::from(after)]),
+            );
+            *moved += i32::from(self.value[c][ca]) - i32::from(self.value[c][cb]);
+            let (kb, ka) = (self.class_of[c][cb], self.class_of[c][ca]);
+            if kb != ka {
+                self.classes[c][kb as usize] -= 1;
+                self.classes[c][ka as usize] += 1;
+            }
+        }
+    }
 }
 
 /// What a point of the grid holds.
@@ -159,6 +263,9 @@ pub struct Board {
     /// them (walls as white), kept as they change so a check need not
     /// build it.
     grid: Grid,
+    /// The fine patterns and their tables' sums, while an evaluation
+    /// reads them.
+    fine: Option<Box<FineKept>>,
 }
 
 impl std::fmt::Debug for Board {
@@ -226,6 +333,7 @@ impl Board {
             learned,
             shape_sums: [[0; 2]; 2],
             grid: Grid::new(size),
+            fine: None,
         };
         for k in 0..b.on_board.len() {
             let i = b.on_board[k] as usize;
@@ -253,13 +361,92 @@ impl Board {
         if rule == self.rule {
             return;
         }
+        self.rebuild(rule, self.fine_tables());
+    }
+
+    /// The same position under `rule`, keeping fine patterns for `fine`:
+    /// the stones placed again in the order they came.
+    fn rebuild(&mut self, rule: Rule, fine: Option<&'static FineTables>) {
         let mut b = Board::with_rule(self.size, rule).expect("the size was accepted");
         b.set_learned(self.learned);
+        if let Some(tables) = fine {
+            let mut kept = Box::new(FineKept::new(tables, rule));
+            for k in 0..b.on_board.len() {
+                let i = b.on_board[k] as usize;
+                for d in 0..4 {
+                    kept.refresh_dir(i, d, b.key(i, d));
+                }
+                kept.add(i, 1);
+            }
+            b.fine = Some(kept);
+        }
         for &i in &self.history {
             b.put(i as usize, self.cells[i as usize]);
         }
         b.set_to_move(self.to_move);
         *self = b;
+    }
+
+    /// Keeps fine patterns and the sums of `tables` from now on (`None`:
+    /// no longer); the position is played again to count them.
+    pub fn set_fine(&mut self, tables: Option<&'static FineTables>) {
+        let same = match (self.fine_tables(), tables) {
+            (Some(a), Some(b)) => std::ptr::eq(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        if !same {
+            self.rebuild(self.rule, tables);
+        }
+    }
+
+    /// The fine tables whose sums the board keeps, if any.
+    #[inline]
+    pub fn fine_tables(&self) -> Option<&'static FineTables> {
+        self.fine.as_ref().map(|f| f.tables)
+    }
+
+    /// While fine tables are kept: black's point sum less white's now, and
+    /// before the last stone or pass (now, on an empty board).
+    #[inline]
+    pub fn fine_sums(&self) -> Option<[i32; 2]> {
+        self.fine.as_ref().map(|f| {
+            let now = f.black_sum();
+            [now, f.before.last().copied().unwrap_or(now)]
+        })
+    }
+
+    /// While fine tables are kept, how many empty points are of each point
+    /// class for `colour`.
+    #[inline]
+    pub fn point_classes(&self, colour: Player) -> Option<&[i32; CLASSES]> {
+        self.fine.as_ref().map(|f| &f.classes[colour.index()])
+    }
+
+    /// While fine tables are kept, empty point `i`'s fine code for `colour`.
+    #[inline]
+    pub fn fine_code(&self, i: usize, colour: Player) -> Option<u16> {
+        self.fine
+            .as_ref()
+            .map(|f| f.code_of[usize::from(f.combo[colour.index()][i])])
+    }
+
+    /// Passes the turn without a stone (a null move): the side to move
+    /// changes, and the fine sums' last ply is this one.
+    #[inline]
+    pub fn pass(&mut self) {
+        if let Some(f) = self.fine.as_deref_mut() {
+            f.before.push(f.black_sum());
+        }
+        self.set_to_move(self.to_move.opponent());
+    }
+
+    /// Takes back a [`Board::pass`].
+    #[inline]
+    pub fn unpass(&mut self) {
+        if let Some(f) = self.fine.as_deref_mut() {
+            f.before.pop();
+        }
+        self.set_to_move(self.to_move.opponent());
     }
 
     /// The key of point `i` along direction `d`, read from the cells: the
@@ -668,6 +855,9 @@ impl Board {
         self.touch_near(i, -1);
         self.refresh(i);
         self.add(i, 1);
+        if let Some(f) = self.fine.as_deref_mut() {
+            f.before.pop();
+        }
         Some(i)
     }
 
@@ -690,6 +880,9 @@ impl Board {
     }
 
     fn put(&mut self, i: usize, v: u8) {
+        if let Some(f) = self.fine.as_deref_mut() {
+            f.before.push(f.black_sum());
+        }
         self.add(i, -1);
         self.cells[i] = v;
         self.mirror(
@@ -750,6 +943,10 @@ impl Board {
             self.shape_sums[c][0] += moved.shape[c][0];
             self.shape_sums[c][1] += moved.shape[c][1];
         }
+        if let Some(f) = self.fine.as_deref_mut() {
+            f.sum[0] += moved.fine[0];
+            f.sum[1] += moved.fine[1];
+        }
     }
 
     /// Looks up empty point `q`'s patterns along `d` again and moves the
@@ -762,6 +959,9 @@ impl Board {
         } else {
             u32::from(self.keys[q][d])
         };
+        if let Some(f) = self.fine.as_deref_mut() {
+            f.repattern(q, d, key, &mut moved.fine);
+        }
         let fresh = self.pattern_of[key as usize];
         for (c, &p) in fresh.iter().enumerate() {
             let old = self.pats[c][q][d];
@@ -806,6 +1006,10 @@ impl Board {
     }
 
     fn refresh_dir(&mut self, i: usize, d: usize) {
+        if let Some(f) = self.fine.as_deref_mut() {
+            let key = u32::from(self.keys[i][d]) | u32::from(self.outer[i][d]) << 16;
+            f.refresh_dir(i, d, key);
+        }
         for c in 0..2 {
             self.pats[c][i][d] = self.pattern_of[self.key(i, d) as usize][c] as u8;
             self.combo[c][i] = combo_index(self.pats[c][i]);
@@ -821,6 +1025,9 @@ impl Board {
     /// Adds (`sign` 1) or removes (-1) the contributions of empty point `i`.
     #[inline]
     fn add(&mut self, i: usize, sign: i32) {
+        if let Some(f) = self.fine.as_deref_mut() {
+            f.add(i, sign);
+        }
         for c in 0..2 {
             let combo = self.combo[c][i] as usize;
             let info = self.info_of[combo];
@@ -857,6 +1064,28 @@ impl Board {
             }
         }
         (counts, threats, value)
+    }
+
+    /// While fine tables are kept: black's point sum less white's and each
+    /// colour's point-class counts, recomputed from the stones alone.
+    pub fn recount_fine(&self) -> Option<(i32, [[i32; CLASSES]; 2])> {
+        let f = self.fine.as_ref()?;
+        let mut sum = [0; 2];
+        let mut classes = [[0; CLASSES]; 2];
+        for &i in &self.on_board {
+            let i = i as usize;
+            if self.cells[i] != EMPTY {
+                continue;
+            }
+            for c in 0..2 {
+                let pats = [0, 1, 2, 3].map(|d| fine::fine(self.key_of(i, d), c, self.rule));
+                let code = fine::code(fine::fine_combo(pats));
+                let slot = fine::table_slot(self.rule, c);
+                sum[c] += i32::from(f.tables.value[slot][usize::from(code)]);
+                classes[c][fine::class(code, c, self.rule) as usize] += 1;
+            }
+        }
+        Some((sum[0] - sum[1], classes))
     }
 
     /// The incrementally kept counts, in the same shape as [`Board::recount`].

@@ -15,6 +15,8 @@
 use inarow_core::{Player, Rule};
 
 use crate::board::Board;
+use crate::fine;
+use crate::fine_tables::{FineTables, MODEL_CLAMP};
 use crate::learned::{Learned, MASK_THREATS, MASKS, Tables};
 use crate::pattern::{self, PATTERNS, Pattern, SHAPES, THREATS, Threat};
 use crate::score::{WIN, loss_in, win_in};
@@ -141,6 +143,26 @@ pub fn learned_score(b: &Board) -> i32 {
     (mine - theirs + i32::from(threat)).clamp(-WIN / 2, WIN / 2)
 }
 
+/// The evaluation by fine tables ([`crate::fine_tables`]) for the side to
+/// move, in the engine's units: the mean of this ply's and the last ply's
+/// point sums, plus the value of the side to move's threat mask, clamped as
+/// the tables' makers clamp it. The board must keep these tables' sums.
+#[inline]
+pub fn fine_score(b: &Board, tables: &FineTables, to_engine: i32) -> i32 {
+    let me = b.to_move();
+    let [now, before] = b.fine_sums().expect("the board keeps fine sums");
+    let (mine, theirs) = match (b.point_classes(me), b.point_classes(me.opponent())) {
+        (Some(m), Some(t)) => (m, t),
+        _ => unreachable!("the board keeps fine sums"),
+    };
+    let sign = if me == Player::X { 1 } else { -1 };
+    let basic = sign * (now + before) / 2;
+    let slot = fine::table_slot(b.rule(), me.index());
+    let threat = i32::from(tables.threat[slot][fine::threat_mask(mine, theirs)]);
+    let score = (basic + threat).clamp(-MODEL_CLAMP, MODEL_CLAMP);
+    (score * to_engine) >> 16
+}
+
 /// A static evaluation the searches can use: a score for the side to move,
 /// with hooks called after each stone is put on the board and before it is
 /// taken back, so that an evaluation kept up to date move by move (a learned
@@ -158,12 +180,23 @@ pub trait Evaluator {
 
 /// The evaluation a search uses: the pattern evaluation with its weights,
 /// or the learned one with its tables ([`crate::learned`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Eval {
     /// Weighted pattern and threat counts.
     Pattern(Weights),
     /// Per-point shape values and the threat mask, fitted to games.
     Learned(&'static Learned),
+    /// Fine point codes' values by colour, the two-ply mean and the
+    /// eleven-bit threat mask (a published classical model, or tables of
+    /// that shape), with the multipliers to the engine's units by rule.
+    Fine(&'static FineTables, [i32; 3]),
+}
+
+impl Eval {
+    /// The evaluation by fine tables, with their units' multipliers.
+    pub fn fine(tables: &'static FineTables) -> Eval {
+        Eval::Fine(tables, Rule::ALL.map(|r| tables.to_engine_units(r)))
+    }
 }
 
 impl Evaluator for Eval {
@@ -176,6 +209,15 @@ impl Evaluator for Eval {
                 // searcher gives it these before it searches.
                 debug_assert!(std::ptr::eq(*tables, b.learned()));
                 learned_score(b)
+            }
+            Eval::Fine(tables, units) => {
+                debug_assert!(b.fine_tables().is_some_and(|t| std::ptr::eq(t, *tables)));
+                let rule = match b.rule() {
+                    Rule::Freestyle => 0,
+                    Rule::Exact => 1,
+                    Rule::Renju => 2,
+                };
+                fine_score(b, tables, units[rule])
             }
         }
     }

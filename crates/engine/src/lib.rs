@@ -4,6 +4,8 @@
 pub mod analysis;
 pub mod board;
 pub mod eval;
+pub mod fine;
+pub mod fine_tables;
 pub mod fit;
 pub mod history;
 pub mod learned;

@@ -4,6 +4,7 @@
 use std::str::FromStr;
 
 use crate::eval::{Eval, MOVER_WEIGHT, Weights};
+use crate::fine_tables::FineTables;
 use crate::learned::Learned;
 use crate::search::{Options, Params, params::pairs};
 
@@ -14,7 +15,8 @@ impl FromStr for Options {
     /// (the table's size), `soft` (the share of the time budget after which
     /// no iteration starts, percent), `eval` (the pattern evaluation's
     /// `hand` or `tuned` weights, the `learned` tables the engine embeds,
-    /// or a tables file by its path) and `mover` (the hand-set
+    /// a tables file by its path, or `rapfi:FILE`, a published classical
+    /// model) and `mover` (the hand-set
     /// evaluation's mover weight in tenths); settings
     /// not named keep their defaults, so an empty text gives
     /// [`Options::default`].
@@ -30,14 +32,7 @@ impl FromStr for Options {
                 "tt_mb" => o.tt_bytes = (num()? as usize).max(1) << 20,
                 "soft" => o.soft_percent = num()?.min(100) as u32,
                 "mover" => o.eval = Eval::Pattern(Weights::hand_set(num()?.clamp(1, 100) as i32)),
-                "eval" => {
-                    o.eval = match v {
-                        "hand" => Eval::Pattern(Weights::hand_set(MOVER_WEIGHT)),
-                        "tuned" => Eval::Pattern(Weights::TUNED),
-                        "learned" => Eval::Learned(Learned::embedded()),
-                        path => Eval::Learned(load_tables(path)?),
-                    }
-                }
+                "eval" => o.eval = eval_named(v)?,
                 _ if Params::TABLE.iter().any(|row| row.0 == k) => o.params.set_text(k, v)?,
                 _ => {
                     return Err(format!(
@@ -48,6 +43,21 @@ impl FromStr for Options {
         }
         Ok(o)
     }
+}
+
+/// The evaluation `eval=` names: `hand` or `tuned` pattern weights, the
+/// `learned` tables the engine embeds, `rapfi:FILE` (a published classical
+/// model) or a tables file by its path; or why not in one line.
+pub fn eval_named(v: &str) -> Result<Eval, String> {
+    Ok(match v {
+        "hand" => Eval::Pattern(Weights::hand_set(MOVER_WEIGHT)),
+        "tuned" => Eval::Pattern(Weights::TUNED),
+        "learned" => Eval::Learned(Learned::embedded()),
+        _ => match v.strip_prefix("rapfi:") {
+            Some(model) => Eval::fine(load_model(model)?),
+            None => Eval::Learned(load_tables(v)?),
+        },
+    })
 }
 
 /// The learned evaluation's tables read from the file at `path` (written
@@ -66,6 +76,25 @@ pub fn load_tables(path: &str) -> Result<&'static Learned, String> {
     })?;
     let tables = Learned::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
     let tables: &'static Learned = Box::leak(Box::new(tables));
+    loaded.push((path.to_string(), tables));
+    Ok(tables)
+}
+
+/// A published classical model (Rapfi's `model220723.bin` and its kind)
+/// read from the file at `path`, or why not in one line; each file is read
+/// once per process and kept, as [`load_tables`] keeps tables.
+pub fn load_model(path: &str) -> Result<&'static FineTables, String> {
+    static LOADED: std::sync::Mutex<Vec<(String, &'static FineTables)>> =
+        std::sync::Mutex::new(Vec::new());
+    let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, t)) = loaded.iter().find(|(p, _)| p == path) {
+        return Ok(t);
+    }
+    let bytes = std::fs::read(path).map_err(|e| {
+        format!("eval=rapfi: needs a classical model file: cannot read {path:?}: {e}")
+    })?;
+    let tables = FineTables::from_classical_model(&bytes).map_err(|e| format!("{path}: {e}"))?;
+    let tables: &'static FineTables = Box::leak(Box::new(tables));
     loaded.push((path.to_string(), tables));
     Ok(tables)
 }

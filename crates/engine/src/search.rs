@@ -25,7 +25,7 @@ pub const MAX_PLY: usize = 64;
 /// What a search is told besides its limits: the selective search's
 /// numbers, its table's size, the evaluation and when to stop
 /// starting iterations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Options {
     /// The selective search's numbers.
     pub params: Params,
@@ -226,8 +226,10 @@ impl Searcher {
     /// Finds a move for the side to move. The board must have an empty
     /// point and no five on it. The board is unchanged afterwards.
     pub fn search(&mut self, b: &mut Board, limits: Limits) -> Found {
-        if let Eval::Learned(tables) = self.options.eval {
-            b.set_learned(tables);
+        match self.options.eval {
+            Eval::Learned(tables) => b.set_learned(tables),
+            Eval::Fine(tables, _) => b.set_fine(Some(tables)),
+            Eval::Pattern(_) => {}
         }
         self.tree.search(b, limits)
     }

@@ -928,9 +928,9 @@ impl<E: Evaluator> Tree<E> {
         {
             let r = p.nmp_base + p.nmp_scale * depth / ONE;
             self.stack[ply].played = None;
-            b.set_to_move(opp);
+            b.pass();
             let v = -self.pvs::<false>(b, ply + 1, -beta, -beta + 1, depth - r, !cut);
-            b.set_to_move(me);
+            b.unpass();
             if self.stopped {
                 return Some(0);
             }

@@ -1,0 +1,214 @@
+//! Evaluation tables over fine point codes ([`crate::fine`]), in the shape
+//! of the published classical models of Rapfi: for each table slot
+//! (freestyle, exact five, renju's black, renju's white) a value for every
+//! point code of that colour, a value for every eleven-bit threat mask of
+//! the side to move, and two move-ordering scores for every code (for the
+//! side that plays there and for the side that blocks there). A
+//! position's score is the mean of this ply's and the last ply's point
+//! sums (black's codes less white's, from the side to move), plus the
+//! threat mask's value; `P(win) = 1 / (1 + e^(-score / scale))`.
+//!
+//! [`FineTables::from_classical_model`] reads the published model files
+//! (`model220723.bin` and its kind; CC0 data), by their format: an LZ4
+//! frame holding the scale as a little-endian `f64`, then every slot's
+//! point values, every slot's threat values, and every slot's pairs of
+//! ordering scores, all little-endian `i16`.
+
+use std::io::Read;
+
+use inarow_core::Rule;
+
+use crate::fine::{CODES, MASKS};
+
+/// Number of table slots: freestyle, exact five, renju's black and white.
+pub const SLOTS: usize = 4;
+
+/// The largest score magnitude a model's evaluation gives (in its units);
+/// the rest of the range is for proven wins.
+pub const MODEL_CLAMP: i32 = 6000;
+
+/// Length of a classical model once unpacked.
+pub const MODEL_LEN: usize = 8 + 2 * SLOTS * (CODES + MASKS + 2 * CODES);
+
+/// Tables over fine point codes; see the module's documentation.
+#[derive(Clone, PartialEq)]
+pub struct FineTables {
+    /// The logistic scale of the model's units: `P(win) = 1 / (1 +
+    /// e^(-score / scale))`.
+    pub scale: f64,
+    /// Per slot, the value of each point code for its colour.
+    pub value: [Vec<i16>; SLOTS],
+    /// Per slot, the value of each threat mask of the side to move.
+    pub threat: [Vec<i16>; SLOTS],
+    /// Per slot, each code's move-ordering scores: `[for the side that
+    /// makes it, for the side that blocks it]`.
+    pub order: [Vec<[i16; 2]>; SLOTS],
+}
+
+impl std::fmt::Debug for FineTables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "FineTables {{ scale: {} }}", self.scale)
+    }
+}
+
+/// Why a classical model file was refused.
+#[derive(Debug)]
+pub enum ModelError {
+    /// Not an LZ4 frame, or a damaged one (its checksum does not match).
+    Frame(String),
+    /// The unpacked model has another length than the format's.
+    Length(usize),
+    /// The scale is not a positive number.
+    Scale(f64),
+}
+
+impl std::fmt::Display for ModelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ModelError::Frame(e) => write!(f, "not a classical model (an LZ4 frame): {e}"),
+            ModelError::Length(n) => write!(
+                f,
+                "classical model unpacks to {n} bytes, the format has {MODEL_LEN}"
+            ),
+            ModelError::Scale(s) => write!(f, "classical model's scale {s} is not positive"),
+        }
+    }
+}
+
+impl std::error::Error for ModelError {}
+
+impl FineTables {
+    /// Reads a published classical model file (see the module's
+    /// documentation), or says in one line why not.
+    pub fn from_classical_model(bytes: &[u8]) -> Result<FineTables, ModelError> {
+        let mut raw = Vec::with_capacity(MODEL_LEN);
+        lz4_flex::frame::FrameDecoder::new(bytes)
+            // One byte more than the format tells a longer model apart.
+            .take(MODEL_LEN as u64 + 1)
+            .read_to_end(&mut raw)
+            .map_err(|e| {
+                let lz4 = e
+                    .get_ref()
+                    .and_then(|inner| inner.downcast_ref::<lz4_flex::frame::Error>());
+                ModelError::Frame(match lz4 {
+                    Some(lz4_flex::frame::Error::WrongMagicNumber) => {
+                        "its first bytes are not an LZ4 frame's".to_string()
+                    }
+                    Some(lz4_flex::frame::Error::ContentChecksumError) => {
+                        "its checksum does not match, the file is damaged".to_string()
+                    }
+                    Some(other) => format!("{other:?}"),
+                    None => e.to_string(),
+                })
+            })?;
+        if raw.len() != MODEL_LEN {
+            return Err(ModelError::Length(raw.len()));
+        }
+        let scale = f64::from_le_bytes(raw[..8].try_into().expect("eight bytes"));
+        if !(scale.is_finite() && scale > 0.0) {
+            return Err(ModelError::Scale(scale));
+        }
+        let mut words = raw[8..]
+            .chunks_exact(2)
+            .map(|w| i16::from_le_bytes([w[0], w[1]]));
+        let mut take = |n: usize| words.by_ref().take(n).collect::<Vec<i16>>();
+        let value = std::array::from_fn(|_| take(CODES));
+        let threat = std::array::from_fn(|_| take(MASKS));
+        let order = std::array::from_fn(|_| {
+            take(2 * CODES)
+                .chunks_exact(2)
+                .map(|p| [p[0], p[1]])
+                .collect()
+        });
+        Ok(FineTables {
+            scale,
+            value,
+            threat,
+            order,
+        })
+    }
+
+    /// The model file of these tables, as [`FineTables::from_classical_model`]
+    /// reads it.
+    pub fn to_classical_model(&self) -> Vec<u8> {
+        let mut raw = Vec::with_capacity(MODEL_LEN);
+        raw.extend_from_slice(&self.scale.to_le_bytes());
+        let mut put = |v: i16| raw.extend_from_slice(&v.to_le_bytes());
+        self.value.iter().flatten().for_each(|&v| put(v));
+        self.threat.iter().flatten().for_each(|&v| put(v));
+        self.order.iter().flatten().flatten().for_each(|&v| put(v));
+        // With the content checksum, as the published files have it, so
+        // that a damaged file is refused rather than read.
+        let info = lz4_flex::frame::FrameInfo::new().content_checksum(true);
+        let mut out = lz4_flex::frame::FrameEncoder::with_frame_info(info, Vec::new());
+        std::io::Write::write_all(&mut out, &raw).expect("writing to memory");
+        out.finish().expect("writing to memory")
+    }
+
+    /// The multiplier, in 1/65536ths, from the model's units to the
+    /// engine's under `rule`: the engine's units are those of its learned
+    /// evaluation (whose logistic scale is per unit), so that the search's
+    /// margins keep their meaning whichever evaluation it uses.
+    pub fn to_engine_units(&self, rule: Rule) -> i32 {
+        let per_unit = crate::learned::Learned::embedded().scale(rule);
+        (65536.0 / (self.scale * per_unit)).round() as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> FineTables {
+        let ramp = |n: usize, k: i16| (0..n).map(|i| (i as i16 % 97) * k - 40).collect();
+        FineTables {
+            scale: 250.0,
+            value: [
+                ramp(CODES, 1),
+                ramp(CODES, 2),
+                ramp(CODES, 3),
+                ramp(CODES, -1),
+            ],
+            threat: [
+                ramp(MASKS, 5),
+                ramp(MASKS, 6),
+                ramp(MASKS, 7),
+                ramp(MASKS, 8),
+            ],
+            order: std::array::from_fn(|s| (0..CODES).map(|i| [i as i16, -(s as i16)]).collect()),
+        }
+    }
+
+    #[test]
+    fn models_round_trip_and_refuse_damage() {
+        let t = sample();
+        let bytes = t.to_classical_model();
+        assert_eq!(FineTables::from_classical_model(&bytes).unwrap(), t);
+        // A changed byte in the packed data breaks the frame's checksum or
+        // its blocks.
+        for at in [bytes.len() / 2, bytes.len() - 5] {
+            let mut bad = bytes.clone();
+            bad[at] ^= 0x5a;
+            assert!(FineTables::from_classical_model(&bad).is_err(), "byte {at}");
+        }
+        assert!(matches!(
+            FineTables::from_classical_model(b"INAROWEV"),
+            Err(ModelError::Frame(_))
+        ));
+        // A frame of the wrong length.
+        let mut short = lz4_flex::frame::FrameEncoder::new(Vec::new());
+        std::io::Write::write_all(&mut short, &[0u8; 100]).unwrap();
+        let short = short.finish().unwrap();
+        let e = FineTables::from_classical_model(&short).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("classical model unpacks to 100 bytes, the format has {MODEL_LEN}")
+        );
+        let mut zero = sample();
+        zero.scale = 0.0;
+        assert!(matches!(
+            FineTables::from_classical_model(&zero.to_classical_model()),
+            Err(ModelError::Scale(_))
+        ));
+    }
+}
