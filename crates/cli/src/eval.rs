@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use inarow_core::{GameResult, Rule};
-use inarow_engine::eval::Weights;
+use inarow_engine::eval::{Eval, Weights};
 use inarow_engine::fit::{self, FitOptions, GameRecord, Samples};
 use inarow_engine::learned::Learned;
 use inarow_engine::search::{Limits, Options, Searcher};
@@ -90,7 +90,8 @@ struct FitArgs {
 /// Options of `inarow eval check`.
 #[derive(clap::Args, Debug)]
 struct CheckArgs {
-    /// The tables file.
+    /// The tables file, or `rapfi:FILE`: a published classical model
+    /// (Rapfi's `model220723.bin`), measured beside the embedded tables.
     tables: PathBuf,
     /// Games files to measure the tables' loss on.
     #[arg(value_name = "GAMES")]
@@ -199,6 +200,58 @@ fn tables_from(from: &str) -> anyhow::Result<Learned> {
     })
 }
 
+/// `inarow eval check rapfi:MODEL GAMES...`: the model's loss on the
+/// games' positions at its own scale and at the best scale there, beside
+/// the embedded learned tables' and the pattern evaluation's, all through
+/// the search's evaluation of each position.
+fn check_model(model: &str, games: &[PathBuf]) -> anyhow::Result<()> {
+    let tables = inarow_engine::options::load_model(model).map_err(anyhow::Error::msg)?;
+    println!(
+        "{model}: a classical model, logistic scale {}",
+        tables.scale
+    );
+    let mut all = Vec::new();
+    for path in games {
+        all.extend(read_games_file(path)?);
+    }
+    let embedded = Learned::embedded();
+    for rule in Rule::ALL {
+        let games: Vec<_> = all.iter().filter(|g| g.rule == rule).cloned().collect();
+        if games.is_empty() {
+            continue;
+        }
+        // The engine's units are the embedded tables' (see
+        // `FineTables::to_engine_units`), so their scale is the model's own.
+        let own = embedded.scale(rule);
+        let line = |name: &str, scored: &[(f32, f32)]| {
+            let best = fit::best_scored_scale(scored);
+            format!(
+                "  {name}: {:.5} at its own scale, {:.5} at its best ({:.6} per unit)",
+                fit::scored_loss(scored, own),
+                fit::scored_loss(scored, best),
+                best
+            )
+        };
+        let model = fit::scored(&games, &Eval::fine(tables));
+        println!(
+            "{rule}: {} games, {} positions; loss (mean cross-entropy):",
+            games.len(),
+            model.len()
+        );
+        println!("{}", line("the model", &model));
+        for (name, eval) in [
+            ("the embedded learned tables", Eval::Learned(embedded)),
+            (
+                "the tuned pattern evaluation",
+                Eval::Pattern(Weights::TUNED),
+            ),
+        ] {
+            println!("{}", line(name, &fit::scored(&games, &eval)));
+        }
+    }
+    Ok(())
+}
+
 fn read_tables(path: &Path) -> anyhow::Result<Learned> {
     let bytes = std::fs::read(path)
         .with_context(|| format!("cannot read tables file {}", path.display()))?;
@@ -279,6 +332,9 @@ fn fit_tables(args: FitArgs) -> anyhow::Result<()> {
 }
 
 fn check(args: CheckArgs) -> anyhow::Result<()> {
+    if let Some(model) = args.tables.to_str().and_then(|t| t.strip_prefix("rapfi:")) {
+        return check_model(model, &args.games);
+    }
     let learned = read_tables(&args.tables)?;
     println!("{}: {:?}", args.tables.display(), learned);
     if args.games.is_empty() {

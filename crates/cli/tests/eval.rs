@@ -141,3 +141,99 @@ fn bad_requests_are_refused() {
     let e = refused(&["eval", "fit", "/nowhere.gm", "--out", out]);
     assert!(e.contains("/nowhere.gm"), "{e}");
 }
+
+/// A model file in the published classical format (made here: the real
+/// ones are data from elsewhere), whose point values favour shapes with
+/// more own stones, so that it plays.
+fn classical_model(path: &std::path::Path) {
+    use inarow_engine::fine::{CODES, MASKS, code_patterns};
+    use inarow_engine::fine_tables::FineTables;
+    let value = std::array::from_fn(|_| {
+        (0..CODES as u16)
+            .map(|c| {
+                code_patterns(c)
+                    .iter()
+                    .map(|&p| (p as i16) * (p as i16))
+                    .sum()
+            })
+            .collect()
+    });
+    let tables = FineTables {
+        scale: 250.0,
+        value,
+        threat: std::array::from_fn(|_| vec![0; MASKS]),
+        order: std::array::from_fn(|_| vec![[1, 1]; CODES]),
+    };
+    fs::write(path, tables.to_classical_model()).unwrap();
+}
+
+#[test]
+fn a_classical_model_is_measured_and_plays() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("model.bin");
+    classical_model(&model);
+    let games = dir.path().join("games.gm");
+    let games = games.to_str().unwrap();
+    ok(&[
+        "eval", "games", "--out", games, "--games", "6", "--nodes", "200", "--seed", "5",
+    ]);
+    let named = format!("rapfi:{}", model.display());
+    let out = ok(&["eval", "check", &named, games]);
+    assert!(
+        out.contains("a classical model, logistic scale 250"),
+        "{out}"
+    );
+    for line in [
+        "the model:",
+        "the embedded learned tables:",
+        "the tuned pattern evaluation:",
+    ] {
+        assert!(out.contains(line), "{out}");
+    }
+    assert!(out.contains("freestyle: 6 games"), "{out}");
+
+    // A match and a brain play with it, ordering by its move scores too.
+    let settings = format!("eval={named},order_fine=100");
+    let out = ok(&[
+        "selfplay", "--a", &settings, "--pairs", "1", "--nodes", "300",
+    ]);
+    assert!(out.contains("A vs B"), "{out}");
+    let brain = env!("CARGO_BIN_EXE_pbrain-inarow");
+    let session = common::run(
+        brain,
+        &["--quiet", "--eval", &named],
+        "START 15\nBEGIN\nTURN 8,8\nEND\n",
+    );
+    assert!(session.status.success(), "{}", stderr(&session));
+    assert_eq!(stdout(&session).lines().count(), 3, "{}", stdout(&session));
+
+    // Files that are not models, or damaged ones, are refused in a line.
+    let e = refused(&["eval", "check", &format!("rapfi:{games}")]);
+    assert!(
+        e.contains("games.gm") && e.contains("not an LZ4 frame"),
+        "{e}"
+    );
+    let mut bytes = fs::read(&model).unwrap();
+    let n = bytes.len();
+    bytes[n - 6] ^= 0x21;
+    let bad = dir.path().join("bad.bin");
+    fs::write(&bad, &bytes).unwrap();
+    let e = refused(&[
+        "selfplay",
+        "--a",
+        &format!("eval=rapfi:{}", bad.display()),
+        "--pairs",
+        "1",
+    ]);
+    assert!(
+        e.contains("bad.bin") && e.contains("classical model"),
+        "{e}"
+    );
+    let session = common::run(brain, &["--eval", "rapfi:/nowhere/model.bin"], "");
+    assert!(!session.status.success());
+    assert!(
+        stderr(&session).contains("cannot read"),
+        "{}",
+        stderr(&session)
+    );
+}

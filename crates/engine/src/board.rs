@@ -430,6 +430,21 @@ impl Board {
             .map(|f| f.code_of[usize::from(f.combo[colour.index()][i])])
     }
 
+    /// While fine tables are kept, the move-ordering score of empty point
+    /// `i` for `colour` to play: what its code makes for `colour` plus what
+    /// the opponent's code there is worth to block.
+    #[inline]
+    pub fn fine_order(&self, i: usize, colour: Player) -> Option<i32> {
+        let f = self.fine.as_ref()?;
+        let (me, them) = (colour.index(), colour.opponent().index());
+        let code = |c: usize| usize::from(f.code_of[usize::from(f.combo[c][i])]);
+        let slot = |c: usize| fine::table_slot(self.rule, c);
+        Some(
+            i32::from(f.tables.order[slot(me)][code(me)][0])
+                + i32::from(f.tables.order[slot(them)][code(them)][1]),
+        )
+    }
+
     /// Passes the turn without a stone (a null move): the side to move
     /// changes, and the fine sums' last ply is this one.
     #[inline]

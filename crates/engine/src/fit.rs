@@ -8,7 +8,7 @@
 use inarow_core::{GameResult, Player, Rule};
 
 use crate::board::Board;
-use crate::eval::{self, Weights, decided};
+use crate::eval::{self, Eval, Evaluator, Weights, decided};
 use crate::learned::{MASKS, Tables};
 use crate::pattern::{self, SHAPES, Threat};
 
@@ -118,8 +118,17 @@ pub fn read_games(bytes: &[u8]) -> Result<Vec<GameRecord>, String> {
 
 /// Replays `game`, calling `each` with every position before a move and
 /// the number of moves played so far.
-fn replay(game: &GameRecord, mut each: impl FnMut(&Board, usize)) -> Result<(), String> {
-    let mut b = Board::with_rule(usize::from(game.size), game.rule).map_err(|e| e.to_string())?;
+fn replay(game: &GameRecord, each: impl FnMut(&Board, usize)) -> Result<(), String> {
+    let b = Board::with_rule(usize::from(game.size), game.rule).map_err(|e| e.to_string())?;
+    replay_on(b, game, each)
+}
+
+/// [`replay`] on `b`, an empty board of the game's size and rule.
+fn replay_on(
+    mut b: Board,
+    game: &GameRecord,
+    mut each: impl FnMut(&Board, usize),
+) -> Result<(), String> {
     if usize::from(game.opening) > game.moves.len() {
         return Err("an opening longer than the game".into());
     }
@@ -189,10 +198,7 @@ impl Samples {
         // its positions up to the bad move.
         let _ = replay(game, |b, k| {
             let me = b.to_move();
-            if k < usize::from(game.opening)
-                || decided(b, 0).is_some()
-                || b.threat_count(me.opponent(), Threat::Five) > 0
-            {
+            if !sampled(game, b, k) {
                 return;
             }
             for (side, colour) in [me, me.opponent()].into_iter().enumerate() {
@@ -208,11 +214,7 @@ impl Samples {
                     }
                 }
             }
-            let result = match (game.black, me) {
-                (GameResult::Draw, _) => 0.5,
-                (GameResult::Win, Player::X) | (GameResult::Loss, Player::O) => 1.0,
-                _ => 0.0,
-            };
+            let result = result_for(game, me);
             self.positions.push(Position {
                 end: self.features.len() as u32,
                 mask: eval::threat_mask(b, me) as u16,
@@ -252,6 +254,63 @@ impl Samples {
             self.len(),
         )
     }
+}
+
+/// Whether the position before move `k` of `game` is one the evaluation
+/// is asked about: past the opening, not decided by the threats, and no
+/// five of the opponent's to block.
+fn sampled(game: &GameRecord, b: &Board, k: usize) -> bool {
+    k >= usize::from(game.opening)
+        && decided(b, 0).is_none()
+        && b.threat_count(b.to_move().opponent(), Threat::Five) == 0
+}
+
+/// The game's result for `me`: 1, ½ or 0.
+fn result_for(game: &GameRecord, me: Player) -> f32 {
+    match (game.black, me) {
+        (GameResult::Draw, _) => 0.5,
+        (GameResult::Win, Player::X) | (GameResult::Loss, Player::O) => 1.0,
+        _ => 0.0,
+    }
+}
+
+/// Every position of `games` a fit samples, scored by `eval` for the side
+/// to move (in the engine's units), with the game's result for it: how any
+/// evaluation does on games, fitted here or not.
+pub fn scored(games: &[GameRecord], eval: &Eval) -> Vec<(f32, f32)> {
+    let mut out = Vec::new();
+    for game in games {
+        let Ok(mut b) = Board::with_rule(usize::from(game.size), game.rule) else {
+            continue;
+        };
+        match eval {
+            Eval::Learned(tables) => b.set_learned(tables),
+            Eval::Fine(tables, _) => b.set_fine(Some(tables)),
+            Eval::Pattern(_) => {}
+        }
+        let _ = replay_on(b, game, |b, k| {
+            if sampled(game, b, k) {
+                out.push((eval.evaluate(b) as f32, result_for(game, b.to_move())));
+            }
+        });
+    }
+    out
+}
+
+/// The mean cross-entropy of scored positions under `P(win) =
+/// sigmoid(scale * score)`.
+pub fn scored_loss(scored: &[(f32, f32)], scale: f64) -> f64 {
+    mean(
+        scored
+            .iter()
+            .map(|&(score, y)| entropy(f64::from(y), scale * f64::from(score))),
+        scored.len(),
+    )
+}
+
+/// The scale at which scored positions' loss is least.
+pub fn best_scored_scale(scored: &[(f32, f32)]) -> f64 {
+    least(|scale| scored_loss(scored, scale))
 }
 
 fn mean(xs: impl Iterator<Item = f64>, n: usize) -> f64 {
@@ -383,11 +442,17 @@ pub fn fit(
 /// The scale `k` that best fits `sigmoid(k * base score)` to the results,
 /// by golden-section search on `ln k`.
 fn best_scale(train: &Samples) -> f64 {
+    least(|scale| train.base_loss(scale))
+}
+
+/// The scale between 1e-6 and 1 where `loss` is least (a golden-section
+/// search on its logarithm).
+fn least(loss: impl Fn(f64) -> f64) -> f64 {
     let (mut lo, mut hi) = ((1e-6f64).ln(), (1.0f64).ln());
     for _ in 0..60 {
         let m1 = lo + (hi - lo) * 0.382;
         let m2 = lo + (hi - lo) * 0.618;
-        if train.base_loss(m1.exp()) < train.base_loss(m2.exp()) {
+        if loss(m1.exp()) < loss(m2.exp()) {
             hi = m2;
         } else {
             lo = m1;

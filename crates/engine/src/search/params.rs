@@ -178,6 +178,10 @@ params! {
     /// us plus its value to the opponent) instead of the hand-set ones, in
     /// percent of them (0: the hand-set values).
     order_learned = 0, 0, 400;
+    /// Ordering by the fine tables' move scores (the board's
+    /// [`crate::board::Board::fine_order`], where the evaluation is by fine
+    /// tables) instead of the point values, in percent of them (0: off).
+    order_fine = 0, 0, 400;
     /// Ordering bonus of the quiet move that last cut at this ply (the
     /// first killer).
     order_killer = 500, 0, 5000;

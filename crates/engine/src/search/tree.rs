@@ -1044,12 +1044,18 @@ impl<E: Evaluator> Tree<E> {
     /// [`Tree::late_reduction`] weighs), without history or killers.
     #[inline]
     fn static_score(&self, b: &Board, m: usize, me: Player) -> i32 {
-        let point = match self.params.order_learned {
-            0 => point_score(b, m, me),
-            weight => {
-                let [mine, _] = b.learned_point(m, me);
-                let [_, theirs] = b.learned_point(m, me.opponent());
-                (2 * mine + theirs) * weight / 100
+        let point = if self.params.order_fine > 0
+            && let Some(fine) = b.fine_order(m, me)
+        {
+            fine * self.params.order_fine / 100
+        } else {
+            match self.params.order_learned {
+                0 => point_score(b, m, me),
+                weight => {
+                    let [mine, _] = b.learned_point(m, me);
+                    let [_, theirs] = b.learned_point(m, me.opponent());
+                    (2 * mine + theirs) * weight / 100
+                }
             }
         };
         point + class_bonus(b, m, me, self.params.order_setup, self.params.order_block)
