@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use inarow_core::{GameResult, Rule};
 use inarow_engine::eval::{Eval, Weights};
+use inarow_engine::fine_tables::{FILE_VERSION, FineTables};
 use inarow_engine::fit::{self, FitOptions, GameRecord, Samples};
 use inarow_engine::learned::Learned;
 use inarow_engine::search::{Limits, Options, Searcher};
@@ -82,6 +83,12 @@ struct FitArgs {
     /// keeps these.
     #[arg(long, default_value = "learned")]
     from: String,
+    /// Fit fine tables instead (evaluation v3: values of the 2,380 fine
+    /// point codes by colour, of the eleven-bit threat masks, and
+    /// move-ordering scores fitted to the moves played), into a tables
+    /// file of version 3; they start from zero.
+    #[arg(long, conflicts_with = "from")]
+    fine: bool,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 400, value_parser = crate::numbers::whole::<usize>(1))]
     epochs: usize,
@@ -200,16 +207,74 @@ fn tables_from(from: &str) -> anyhow::Result<Learned> {
     })
 }
 
-/// `inarow eval check rapfi:MODEL GAMES...`: the model's loss on the
-/// games' positions at its own scale and at the best scale there, beside
-/// the embedded learned tables' and the pattern evaluation's, all through
-/// the search's evaluation of each position.
-fn check_model(model: &str, games: &[PathBuf]) -> anyhow::Result<()> {
-    let tables = inarow_engine::options::load_model(model).map_err(anyhow::Error::msg)?;
-    println!(
-        "{model}: a classical model, logistic scale {}",
-        tables.scale
+/// `inarow eval fit --fine`: fine tables fitted to the games, every tenth
+/// game held out, written as a tables file of version 3.
+fn fit_fine_tables(args: &FitArgs) -> anyhow::Result<()> {
+    use inarow_engine::fine_fit::{FineFitOptions, FineSamples, fit_fine};
+    let (mut train, mut held) = (FineSamples::default(), FineSamples::default());
+    // The board needs some fine tables to keep codes; their values play
+    // no part in the samples.
+    let kept: &'static FineTables = Box::leak(Box::new(FineTables::zero()));
+    let mut n = 0usize;
+    for path in &args.games {
+        for game in read_games_file(path)? {
+            let into = if n % 10 == 9 { &mut held } else { &mut train };
+            into.add_game(&game, kept);
+            n += 1;
+        }
+    }
+    anyhow::ensure!(
+        !held.is_empty() && !train.is_empty(),
+        "too few positions to fit and hold some out (every tenth game is held out)"
     );
+    println!(
+        "{} training positions ({} moves to order), {} held out ({})",
+        train.len(),
+        train.choices(),
+        held.len(),
+        held.choices()
+    );
+    let options = FineFitOptions {
+        epochs: args.epochs,
+        ..FineFitOptions::default()
+    };
+    let (tables, report) = fit_fine(&train, &held, options);
+    println!(
+        "values: loss {:.5} training, {:.5} held out (epoch {})",
+        report.value.0, report.value.1, report.value_epoch
+    );
+    println!(
+        "ordering: loss {:.5} training, {:.5} held out (epoch {}); the move played ranked first in {:.1}% of held-out positions",
+        report.order.0,
+        report.order.1,
+        report.order_epoch,
+        100.0 * report.order_top
+    );
+    write_atomic(&args.out, &tables.to_bytes())
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    println!("wrote {} (fine tables, version 3)", args.out.display());
+    Ok(())
+}
+
+/// `inarow eval check rapfi:MODEL GAMES...` (or a tables file of version
+/// 3, named `file:PATH` here): the tables' loss on the games' positions at
+/// their own scale and at the best scale there, beside the embedded learned
+/// tables' and the pattern evaluation's, all through the search's
+/// evaluation of each position.
+fn check_model(model: &str, games: &[PathBuf]) -> anyhow::Result<()> {
+    let (name, kind, tables) = match model.strip_prefix("file:") {
+        Some(path) => match inarow_engine::options::load_eval(path).map_err(anyhow::Error::msg)? {
+            Eval::Fine(tables, _) => (path, "fine tables", tables),
+            _ => anyhow::bail!("{path}: not a tables file of version 3"),
+        },
+        None => (
+            model,
+            "a classical model",
+            inarow_engine::options::load_model(model).map_err(anyhow::Error::msg)?,
+        ),
+    };
+    println!("{name}: {kind}, logistic scale {}", tables.scale);
+
     let mut all = Vec::new();
     for path in games {
         all.extend(read_games_file(path)?);
@@ -279,6 +344,9 @@ fn samples(paths: &[PathBuf]) -> anyhow::Result<[(Samples, Samples); 3]> {
 }
 
 fn fit_tables(args: FitArgs) -> anyhow::Result<()> {
+    if args.fine {
+        return fit_fine_tables(&args);
+    }
     let from = tables_from(&args.from)?;
     let by_rule = samples(&args.games)?;
     let mut fitted = Rule::ALL.map(|r| from.tables(r).clone());
@@ -334,6 +402,15 @@ fn fit_tables(args: FitArgs) -> anyhow::Result<()> {
 fn check(args: CheckArgs) -> anyhow::Result<()> {
     if let Some(model) = args.tables.to_str().and_then(|t| t.strip_prefix("rapfi:")) {
         return check_model(model, &args.games);
+    }
+    let bytes = std::fs::read(&args.tables)
+        .with_context(|| format!("cannot read tables file {}", args.tables.display()))?;
+    if bytes.get(8..10) == Some(&FILE_VERSION.to_le_bytes()[..]) {
+        let path = args
+            .tables
+            .to_str()
+            .context("the tables file's path is not UTF-8")?;
+        return check_model(&format!("file:{path}"), &args.games);
     }
     let learned = read_tables(&args.tables)?;
     println!("{}: {:?}", args.tables.display(), learned);

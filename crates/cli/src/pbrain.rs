@@ -54,8 +54,8 @@ pub struct Args {
     /// `lmr_base=40,tt_mb=64`); settings not named keep their defaults.
     #[arg(long, default_value = "", value_name = "SETTINGS")]
     pub settings: String,
-    /// The evaluation: the learned evaluation's tables from this file
-    /// (written by `inarow eval fit`) instead of the embedded ones, or
+    /// The evaluation: the tables of this file (written by `inarow eval
+    /// fit`, learned or fine) instead of the embedded ones, or
     /// `rapfi:FILE`, a published classical model (Rapfi's
     /// `model220723.bin`); the same as `eval=...` in the settings.
     #[arg(long, value_name = "FILE")]
@@ -73,7 +73,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         use inarow_engine::eval::Eval;
         options.eval = match path.strip_prefix("rapfi:") {
             Some(model) => inarow_engine::options::load_model(model).map(Eval::fine),
-            None => inarow_engine::options::load_tables(path).map(Eval::Learned),
+            None => inarow_engine::options::load_eval(path),
         }
         .map_err(|e| anyhow::anyhow!("--eval: {e}"))?;
     }

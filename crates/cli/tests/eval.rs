@@ -175,7 +175,7 @@ fn a_classical_model_is_measured_and_plays() {
     let games = dir.path().join("games.gm");
     let games = games.to_str().unwrap();
     ok(&[
-        "eval", "games", "--out", games, "--games", "6", "--nodes", "200", "--seed", "5",
+        "eval", "games", "--out", games, "--games", "10", "--nodes", "200", "--seed", "5",
     ]);
     let named = format!("rapfi:{}", model.display());
     let out = ok(&["eval", "check", &named, games]);
@@ -190,7 +190,30 @@ fn a_classical_model_is_measured_and_plays() {
     ] {
         assert!(out.contains(line), "{out}");
     }
-    assert!(out.contains("freestyle: 6 games"), "{out}");
+    assert!(out.contains("freestyle: 10 games"), "{out}");
+
+    // Fine tables fitted here (a tables file of version 3) are measured
+    // and played the same way.
+    let fine = dir.path().join("fine.bin");
+    let fine = fine.to_str().unwrap();
+    let out = ok(&[
+        "eval", "fit", "--fine", games, "--out", fine, "--epochs", "20",
+    ]);
+    assert!(
+        out.contains("held out") && out.contains("ranked first"),
+        "{out}"
+    );
+    let out = ok(&["eval", "check", fine, games]);
+    assert!(out.contains("fine tables, logistic scale 250"), "{out}");
+    let settings = format!("eval={fine},order_fine=100");
+    let out = ok(&[
+        "selfplay", "--a", &settings, "--pairs", "1", "--nodes", "300",
+    ]);
+    assert!(out.contains("A vs B"), "{out}");
+    let e = refused(&[
+        "eval", "fit", "--fine", games, "--from", "tuned", "--out", fine,
+    ]);
+    assert!(e.contains("--from"), "{e}");
 
     // A match and a brain play with it, ordering by its move scores too.
     let settings = format!("eval={named},order_fine=100");

@@ -18,7 +18,9 @@ use std::io::Read;
 
 use inarow_core::Rule;
 
-use crate::fine::{CODES, MASKS};
+use sha2::{Digest, Sha256};
+
+use crate::fine::{CODES, FINES, MASKS};
 
 /// Number of table slots: freestyle, exact five, renju's black and white.
 pub const SLOTS: usize = 4;
@@ -29,6 +31,14 @@ pub const MODEL_CLAMP: i32 = 6000;
 
 /// Length of a classical model once unpacked.
 pub const MODEL_LEN: usize = 8 + 2 * SLOTS * (CODES + MASKS + 2 * CODES);
+
+/// The tables file's first bytes (as the learned tables' files).
+const MAGIC: &[u8; 8] = b"INAROWEV";
+/// The version of the tables file that holds fine tables.
+pub const FILE_VERSION: u16 = 3;
+/// Length of a tables file of version 3: mark, five numbers, the model's
+/// layout, the checksum.
+const FILE_LEN: usize = 8 + 10 + MODEL_LEN + 32;
 
 /// Tables over fine point codes; see the module's documentation.
 #[derive(Clone, PartialEq)]
@@ -51,15 +61,24 @@ impl std::fmt::Debug for FineTables {
     }
 }
 
-/// Why a classical model file was refused.
+/// Why a classical model file or a tables file of version 3 was refused.
 #[derive(Debug)]
 pub enum ModelError {
     /// Not an LZ4 frame, or a damaged one (its checksum does not match).
     Frame(String),
-    /// The unpacked model has another length than the format's.
+    /// The unpacked model (or the tables file) has another length than the
+    /// format's.
     Length(usize),
     /// The scale is not a positive number.
     Scale(f64),
+    /// Not an evaluation tables file.
+    NotTables,
+    /// A tables file of another version.
+    Version(u16),
+    /// Tables of other sizes: what, found, this build's.
+    Shape(&'static str, usize, usize),
+    /// The file's checksum does not match its contents.
+    Checksum,
 }
 
 impl std::fmt::Display for ModelError {
@@ -71,6 +90,19 @@ impl std::fmt::Display for ModelError {
                 "classical model unpacks to {n} bytes, the format has {MODEL_LEN}"
             ),
             ModelError::Scale(s) => write!(f, "classical model's scale {s} is not positive"),
+            ModelError::NotTables => write!(f, "not an evaluation tables file"),
+            ModelError::Version(v) => write!(
+                f,
+                "evaluation tables file of version {v}, fine tables are version {FILE_VERSION}"
+            ),
+            ModelError::Shape(what, found, expected) => write!(
+                f,
+                "evaluation tables with {found} {what}, this build has {expected}"
+            ),
+            ModelError::Checksum => write!(
+                f,
+                "evaluation tables file is corrupt (its checksum does not match)"
+            ),
         }
     }
 }
@@ -78,6 +110,16 @@ impl std::fmt::Display for ModelError {
 impl std::error::Error for ModelError {}
 
 impl FineTables {
+    /// Tables of zeros, with the published models' scale.
+    pub fn zero() -> FineTables {
+        FineTables {
+            scale: 250.0,
+            value: std::array::from_fn(|_| vec![0; CODES]),
+            threat: std::array::from_fn(|_| vec![0; MASKS]),
+            order: std::array::from_fn(|_| vec![[0, 0]; CODES]),
+        }
+    }
+
     /// Reads a published classical model file (see the module's
     /// documentation), or says in one line why not.
     pub fn from_classical_model(bytes: &[u8]) -> Result<FineTables, ModelError> {
@@ -104,6 +146,11 @@ impl FineTables {
         if raw.len() != MODEL_LEN {
             return Err(ModelError::Length(raw.len()));
         }
+        Self::from_raw(&raw)
+    }
+
+    /// The scale and tables as both files lay them out.
+    fn from_raw(raw: &[u8]) -> Result<FineTables, ModelError> {
         let scale = f64::from_le_bytes(raw[..8].try_into().expect("eight bytes"));
         if !(scale.is_finite() && scale > 0.0) {
             return Err(ModelError::Scale(scale));
@@ -145,6 +192,62 @@ impl FineTables {
         out.finish().expect("writing to memory")
     }
 
+    /// The tables file of version 3: the mark `INAROWEV`, the version, the
+    /// sizes (fine patterns, codes, masks, slots), the scale as `f64`, the
+    /// slots' point values, threat values and ordering pairs as
+    /// little-endian `i16`, and the SHA-256 of all that.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(FILE_LEN);
+        out.extend_from_slice(MAGIC);
+        for n in [
+            FILE_VERSION,
+            FINES as u16,
+            CODES as u16,
+            MASKS as u16,
+            SLOTS as u16,
+        ] {
+            out.extend_from_slice(&n.to_le_bytes());
+        }
+        out.extend_from_slice(&self.scale.to_le_bytes());
+        let mut put = |v: i16| out.extend_from_slice(&v.to_le_bytes());
+        self.value.iter().flatten().for_each(|&v| put(v));
+        self.threat.iter().flatten().for_each(|&v| put(v));
+        self.order.iter().flatten().flatten().for_each(|&v| put(v));
+        let sum = Sha256::digest(&out);
+        out.extend_from_slice(&sum);
+        out
+    }
+
+    /// Reads a tables file of version 3 ([`FineTables::to_bytes`]), or says
+    /// in one line what is wrong with it.
+    pub fn from_bytes(bytes: &[u8]) -> Result<FineTables, ModelError> {
+        if bytes.len() < 20 || &bytes[..8] != MAGIC {
+            return Err(ModelError::NotTables);
+        }
+        let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
+        if u16_at(8) != FILE_VERSION {
+            return Err(ModelError::Version(u16_at(8)));
+        }
+        for (at, what, expected) in [
+            (10, "fine patterns", FINES),
+            (12, "codes", CODES),
+            (14, "threat masks", MASKS),
+            (16, "slots", SLOTS),
+        ] {
+            if usize::from(u16_at(at)) != expected {
+                return Err(ModelError::Shape(what, usize::from(u16_at(at)), expected));
+            }
+        }
+        if bytes.len() != FILE_LEN {
+            return Err(ModelError::Length(bytes.len()));
+        }
+        let (body, sum) = bytes.split_at(bytes.len() - 32);
+        if Sha256::digest(body).as_slice() != sum {
+            return Err(ModelError::Checksum);
+        }
+        Self::from_raw(&body[18..])
+    }
+
     /// The multiplier, in 1/65536ths, from the model's units to the
     /// engine's under `rule`: the engine's units are those of its learned
     /// evaluation (whose logistic scale is per unit), so that the search's
@@ -177,6 +280,33 @@ mod tests {
             ],
             order: std::array::from_fn(|s| (0..CODES).map(|i| [i as i16, -(s as i16)]).collect()),
         }
+    }
+
+    #[test]
+    fn tables_files_round_trip_and_refuse_damage() {
+        let t = sample();
+        let bytes = t.to_bytes();
+        assert_eq!(FineTables::from_bytes(&bytes).unwrap(), t);
+        let mut bad = bytes.clone();
+        bad[1000] ^= 1;
+        assert!(matches!(
+            FineTables::from_bytes(&bad),
+            Err(ModelError::Checksum)
+        ));
+        let mut v2 = bytes.clone();
+        v2[8] = 2;
+        assert_eq!(
+            FineTables::from_bytes(&v2).unwrap_err().to_string(),
+            "evaluation tables file of version 2, fine tables are version 3"
+        );
+        assert!(matches!(
+            FineTables::from_bytes(&bytes[..bytes.len() - 1]),
+            Err(ModelError::Length(_))
+        ));
+        assert!(matches!(
+            FineTables::from_bytes(&t.to_classical_model()),
+            Err(ModelError::NotTables)
+        ));
     }
 
     #[test]

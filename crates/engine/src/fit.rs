@@ -259,14 +259,14 @@ impl Samples {
 /// Whether the position before move `k` of `game` is one the evaluation
 /// is asked about: past the opening, not decided by the threats, and no
 /// five of the opponent's to block.
-fn sampled(game: &GameRecord, b: &Board, k: usize) -> bool {
+pub(crate) fn sampled(game: &GameRecord, b: &Board, k: usize) -> bool {
     k >= usize::from(game.opening)
         && decided(b, 0).is_none()
         && b.threat_count(b.to_move().opponent(), Threat::Five) == 0
 }
 
 /// The game's result for `me`: 1, ½ or 0.
-fn result_for(game: &GameRecord, me: Player) -> f32 {
+pub(crate) fn result_for(game: &GameRecord, me: Player) -> f32 {
     match (game.black, me) {
         (GameResult::Draw, _) => 0.5,
         (GameResult::Win, Player::X) | (GameResult::Loss, Player::O) => 1.0,

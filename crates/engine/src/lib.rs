@@ -5,6 +5,7 @@ pub mod analysis;
 pub mod board;
 pub mod eval;
 pub mod fine;
+pub mod fine_fit;
 pub mod fine_tables;
 pub mod fit;
 pub mod history;

@@ -55,9 +55,33 @@ pub fn eval_named(v: &str) -> Result<Eval, String> {
         "learned" => Eval::Learned(Learned::embedded()),
         _ => match v.strip_prefix("rapfi:") {
             Some(model) => Eval::fine(load_model(model)?),
-            None => Eval::Learned(load_tables(v)?),
+            None => load_eval(v)?,
         },
     })
+}
+
+/// The evaluation in a tables file written by `inarow eval fit`: the
+/// learned tables (versions 1 and 2) or fine tables (version 3, `--fine`);
+/// or why not in one line.
+pub fn load_eval(path: &str) -> Result<Eval, String> {
+    let version = std::fs::read(path)
+        .ok()
+        .filter(|b| b.len() >= 10 && &b[..8] == b"INAROWEV")
+        .map(|b| u16::from_le_bytes([b[8], b[9]]));
+    if version != Some(crate::fine_tables::FILE_VERSION) {
+        return load_tables(path).map(Eval::Learned);
+    }
+    static LOADED: std::sync::Mutex<Vec<(String, &'static FineTables)>> =
+        std::sync::Mutex::new(Vec::new());
+    let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, t)) = loaded.iter().find(|(p, _)| p == path) {
+        return Ok(Eval::fine(t));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path:?}: {e}"))?;
+    let tables = FineTables::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+    let tables: &'static FineTables = Box::leak(Box::new(tables));
+    loaded.push((path.to_string(), tables));
+    Ok(Eval::fine(tables))
 }
 
 /// The learned evaluation's tables read from the file at `path` (written
