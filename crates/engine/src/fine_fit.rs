@@ -415,7 +415,10 @@ mod tests {
             };
             // Held out on itself: random games say little about others.
             let (tables, report) = fit_fine(&train, &train, options);
-            assert!(report.value.0 < std::f64::consts::LN_2 - 1e-3, "{rule:?}: the fit learnt nothing");
+            assert!(
+                report.value.0 < std::f64::consts::LN_2 - 1e-3,
+                "{rule:?}: the fit learnt nothing"
+            );
             let tables: &'static FineTables = Box::leak(Box::new(tables));
             // The search's score of each held-out position, in the tables'
             // units, is the fit's logit times the scale (up to rounding).

@@ -180,3 +180,65 @@ fn the_search_announces_the_quick_wins_of_the_exact_five_suite() {
         );
     }
 }
+
+#[test]
+fn the_search_with_rapfis_shallow_node_rules_announces_the_quick_wins() {
+    // Shallow defences left to the leaf search, defences pruned by count,
+    // and a four's block a net extension: the wins still come.
+    let shallow = Params {
+        three_leaf_depth: 260,
+        lmp_defence: 100,
+        block_cost: -50,
+        ..Params::default()
+    };
+    assert!(quick_wins_are_announced(tactics::FREESTYLE, Rule::Freestyle, 1_000, shallow) >= 30);
+}
+
+#[test]
+fn the_shallow_node_rules_change_the_tree_where_threes_are_answered() {
+    use inarow_engine::board::Board;
+    use inarow_engine::search::{Limits, Options, Searcher};
+    // A middlegame where both sides make open threes at will.
+    let mut b = Board::new(15).unwrap();
+    for (x, y) in [
+        (7, 7),
+        (8, 8),
+        (7, 8),
+        (8, 7),
+        (6, 6),
+        (9, 9),
+        (6, 8),
+        (9, 6),
+    ] {
+        b.play(x, y).unwrap();
+    }
+    let nodes = |params: Params| {
+        let options = Options {
+            params,
+            ..Options::default()
+        };
+        let limits = Limits {
+            time: None,
+            depth: 7,
+            nodes: u64::MAX,
+        };
+        Searcher::new(options).search(&mut b.clone(), limits).nodes
+    };
+    let plain = nodes(Params::default());
+    for changed in [
+        Params {
+            three_leaf_depth: 260,
+            ..Params::default()
+        },
+        Params {
+            lmp_defence: 100,
+            ..Params::default()
+        },
+        Params {
+            block_cost: -50,
+            ..Params::default()
+        },
+    ] {
+        assert_ne!(nodes(changed), plain, "{changed:?}");
+    }
+}

@@ -145,8 +145,9 @@ params! {
     /// Aspiration half-width past which a failing iteration is searched
     /// again with a full window.
     aspiration_max = 4000, 500, 100000;
-    /// Depth a four's forced block costs, hundredths (100: a whole ply).
-    block_cost = 3, 0, 100;
+    /// Depth a four's forced block costs, hundredths (100: a whole ply);
+    /// below zero the block is a net extension, as Rapfi's is.
+    block_cost = 3, -100, 100;
     /// Depth a four costs, hundredths.
     four_cost = 107, 0, 150;
     /// Depth a move that makes an open three (or a three-three) costs,
@@ -154,6 +155,16 @@ params! {
     three_cost = 100, 0, 150;
     /// Depth a defence against a three or a fork costs, hundredths.
     defence_cost = 94, 0, 150;
+    /// Below this depth (hundredths; 0: never), a node off the principal
+    /// variation that must answer an open three does not search its
+    /// defences: it drops into the leaf VCF on its static evaluation, as
+    /// Rapfi's shallow nodes do (the evaluation's threat mask knows the
+    /// three).
+    three_leaf_depth = 0, 0, 1000;
+    /// Late move pruning at nodes that must answer an open three or a
+    /// fork, in percent of the free nodes' move count (0: never; a
+    /// defence that holds is searched first).
+    lmp_defence = 0, 0, 1000;
     /// Fours a leaf VCF plays in a row at most.
     vcf_fours = 10, 0, 40;
     /// Fours after which the leaf VCF keeps only fours near the last one.

@@ -654,7 +654,11 @@ impl<E: Evaluator> Tree<E> {
         self.stack[ply].eval = eval;
         let improving = ply >= 2 && eval > self.stack[ply - 2].eval;
         // Step 6. Pruning before any move: reverse futility, razoring,
-        // null move.
+        // null move; and a shallow node that must answer a three drops
+        // into the leaf search (`three_leaf_depth`).
+        if !PV && answer == Answer::Three && excluded.is_none() && depth < p.three_leaf_depth {
+            return self.vcf::<false>(b, ply, alpha, beta, 0);
+        }
         if !PV
             && answer == Answer::Free
             && excluded.is_none()
@@ -746,6 +750,10 @@ impl<E: Evaluator> Tree<E> {
         // Set-ups are pruned past `lmp_setup` percent of the move count
         // (never with 0), compared as `k * 100` against this.
         let setup_count = (p.lmp_setup > 0).then(|| move_count * p.lmp_setup as usize);
+        // Defences are pruned past `lmp_defence` percent of the move count
+        // (never with 0), compared as `k * 100` against this.
+        let defence_count = (p.lmp_defence > 0 && matches!(answer, Answer::Three | Answer::Fork))
+            .then(|| move_count * p.lmp_defence as usize);
         // Moves left out so far: a singular search skips the table move,
         // and the move after it is then its first, searched as a first move
         // is (with no reduction and never pruned), not as a late one.
@@ -762,6 +770,10 @@ impl<E: Evaluator> Tree<E> {
             // a move has not lost by force, may be skipped: a quiet one
             // past the move count or when futile, a set-up past its share
             // of the count, a forcing move never.
+            if !PV && k > 0 && best_score > -DECIDED && defence_count.is_some_and(|n| k * 100 >= n)
+            {
+                continue;
+            }
             let late = !PV && answer == Answer::Free && k > 0 && best_score > -DECIDED;
             if late
                 && if quiet {
