@@ -89,6 +89,11 @@ struct FitArgs {
     /// file of version 3; they start from zero.
     #[arg(long, conflicts_with = "from")]
     fine: bool,
+    /// The pull of each value towards where it started (L2, per position):
+    /// 1e-4 by default, 1e-3 with `--fine`, whose values start from the
+    /// embedded tables' (each code at its nine-pattern shape's value).
+    #[arg(long, value_parser = crate::numbers::real("a number from 0 to 1", |x| (0.0..=1.0).contains(&x)))]
+    pull: Option<f64>,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 400, value_parser = crate::numbers::whole::<usize>(1))]
     epochs: usize,
@@ -236,9 +241,11 @@ fn fit_fine_tables(args: &FitArgs) -> anyhow::Result<()> {
     );
     let options = FineFitOptions {
         epochs: args.epochs,
+        pull: args.pull.unwrap_or(1e-3),
         ..FineFitOptions::default()
     };
-    let (tables, report) = fit_fine(&train, &held, options);
+    let start = FineTables::from_learned(Learned::embedded());
+    let (tables, report) = fit_fine(&train, &held, &start, options);
     println!(
         "values: loss {:.5} training, {:.5} held out (epoch {})",
         report.value.0, report.value.1, report.value_epoch
@@ -372,6 +379,7 @@ fn fit_tables(args: FitArgs) -> anyhow::Result<()> {
             &fitted[k],
             FitOptions {
                 epochs: args.epochs,
+                pull: args.pull.unwrap_or(FitOptions::default().pull),
                 ..FitOptions::default()
             },
             |epoch, train, held| println!("  epoch {epoch}: loss {train:.5}, held out {held:.5}"),

@@ -216,7 +216,8 @@ fn entropy(y: f64, z: f64) -> f64 {
 pub struct FineFitOptions {
     /// Passes over the training positions at most, for each fit.
     pub epochs: usize,
-    /// Adam's step size.
+    /// Adam's step size for the values (the move scores, which start from
+    /// nothing, take 0.02).
     pub rate: f64,
     /// Pull of each weight towards zero (L2), per position.
     pub pull: f64,
@@ -228,7 +229,7 @@ impl Default for FineFitOptions {
     fn default() -> Self {
         FineFitOptions {
             epochs: 300,
-            rate: 0.02,
+            rate: 0.005,
             pull: 1e-4,
             scale: 250.0,
         }
@@ -250,16 +251,17 @@ pub struct FineFitReport {
     pub order_epoch: usize,
 }
 
-/// Adam over full batches, keeping the epoch whose held-out loss is
-/// lowest; `gradient` adds the mean gradient of the training loss at `w`
-/// to `g`.
+/// Adam over full batches from `origin`, pulled towards it, keeping the
+/// epoch whose held-out loss is lowest; `gradient` adds the mean gradient
+/// of the training loss at `w` to `g`.
 fn adam(
-    len: usize,
+    origin: Vec<f64>,
     options: FineFitOptions,
     mut gradient: impl FnMut(&[f64], &mut [f64]),
     held: impl Fn(&[f64]) -> f64,
 ) -> (Vec<f64>, usize) {
-    let mut w = vec![0.0f64; len];
+    let len = origin.len();
+    let mut w = origin.clone();
     let (mut best, mut best_loss, mut best_epoch) = (w.clone(), held(&w), 0);
     let (mut m, mut v, mut g) = (vec![0.0; len], vec![0.0; len], vec![0.0; len]);
     let (b1, b2) = (0.9f64, 0.999f64);
@@ -268,7 +270,7 @@ fn adam(
         gradient(&w, &mut g);
         let t = epoch as i32;
         for i in 0..len {
-            let gi = g[i] + options.pull * w[i];
+            let gi = g[i] + options.pull * (w[i] - origin[i]);
             m[i] = b1 * m[i] + (1.0 - b1) * gi;
             v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
             let step = m[i] / (1.0 - b1.powi(t)) / ((v[i] / (1.0 - b2.powi(t))).sqrt() + 1e-9);
@@ -282,17 +284,28 @@ fn adam(
     (best, best_epoch)
 }
 
-/// Fits fine tables to `train`, keeping for the values and for the
-/// ordering the epoch whose loss on `held` is lowest. Slots without
-/// positions keep zeros.
+/// Fits fine tables to `train`, from `start`'s values and threat masks
+/// (in its units; the move scores start from zero) with a pull towards
+/// them, keeping for the values and for the ordering the epoch whose loss
+/// on `held` is lowest. Slots without positions keep `start`'s values.
 pub fn fit_fine(
     train: &FineSamples,
     held: &FineSamples,
+    start: &FineTables,
     options: FineFitOptions,
 ) -> (FineTables, FineFitReport) {
     let n = train.len().max(1) as f64;
+    let logits = |v: i16| f64::from(v) / start.scale;
+    let origin: Vec<f64> = start
+        .value
+        .iter()
+        .flatten()
+        .chain(start.threat.iter().flatten())
+        .map(|&v| logits(v))
+        .collect();
+    debug_assert_eq!(origin.len(), VALUE_WEIGHTS);
     let (values, value_epoch) = adam(
-        VALUE_WEIGHTS,
+        origin,
         options,
         |w, g| {
             for (f, y) in train.each_value() {
@@ -305,9 +318,15 @@ pub fn fit_fine(
         |w| held.value_loss(w),
     );
     let choices = train.choices().max(1) as f64;
+    // The move scores start from nothing: a light pull only.
+    let ordering = FineFitOptions {
+        pull: options.pull.min(1e-4),
+        rate: 0.02,
+        ..options
+    };
     let (order, order_epoch) = adam(
-        ORDER_WEIGHTS,
-        options,
+        vec![0.0; ORDER_WEIGHTS],
+        ordering,
         |w, g| {
             let mut p = Vec::new();
             for c in train.each_choice() {
@@ -414,7 +433,7 @@ mod tests {
                 ..FineFitOptions::default()
             };
             // Held out on itself: random games say little about others.
-            let (tables, report) = fit_fine(&train, &train, options);
+            let (tables, report) = fit_fine(&train, &train, &FineTables::zero(), options);
             assert!(
                 report.value.0 < std::f64::consts::LN_2 - 1e-3,
                 "{rule:?}: the fit learnt nothing"

@@ -120,6 +120,44 @@ impl FineTables {
         }
     }
 
+    /// Fine tables that say what `learned` says, as near as the shapes
+    /// allow: each code's value is the mean of the learned values (for the
+    /// side to move and for the opponent) of the nine-pattern shape its
+    /// fine patterns fall into, in units of the published models' scale;
+    /// threat masks and move scores zero. A prior for the fine fit: rare
+    /// codes keep sensible values.
+    pub fn from_learned(learned: &crate::learned::Learned) -> FineTables {
+        use crate::fine::{Fine, code_patterns};
+        use crate::pattern::{Pattern, combo_index, shape};
+        let coarse = |f: Fine| match f {
+            Fine::Dead | Fine::Overline => Pattern::Dead,
+            Fine::Block1 | Fine::Flex1 => Pattern::Open,
+            Fine::Block2 => Pattern::Block2,
+            Fine::Flex2 | Fine::Flex2A | Fine::Flex2B => Pattern::Flex2,
+            Fine::Block3 => Pattern::Block3,
+            Fine::Flex3 | Fine::Flex3S => Pattern::Flex3,
+            Fine::Block4 => Pattern::Block4,
+            Fine::Flex4 => Pattern::Flex4,
+            Fine::Five => Pattern::Five,
+        };
+        let mut t = FineTables::zero();
+        for (slot, rule) in [Rule::Freestyle, Rule::Exact, Rule::Renju, Rule::Renju]
+            .into_iter()
+            .enumerate()
+        {
+            let tables = learned.tables(rule);
+            let units = t.scale * learned.scale(rule);
+            for code in 0..CODES as u16 {
+                let s = usize::from(shape(combo_index(
+                    code_patterns(code).map(|f| coarse(f) as u8),
+                )));
+                let mean = (f64::from(tables.mine[s]) + f64::from(tables.theirs[s])) / 2.0;
+                t.value[slot][usize::from(code)] = (mean * units).round() as i16;
+            }
+        }
+        t
+    }
+
     /// Reads a published classical model file (see the module's
     /// documentation), or says in one line why not.
     pub fn from_classical_model(bytes: &[u8]) -> Result<FineTables, ModelError> {
