@@ -35,10 +35,12 @@ pub struct Args {
     pub b_brain: Option<std::path::PathBuf>,
     /// The folder brain A keeps its files in (told by `INFO folder`; the
     /// only place it may write: its installation is read-only). Default: a
-    /// new folder for the match, removed after it.
+    /// new folder for each brain A, removed after the match. With -j N
+    /// over 1, the N brains A keep theirs in its subfolders 1 to N (made
+    /// if missing, kept after the match), one each.
     #[arg(long, requires = "a_brain")]
     pub a_folder: Option<std::path::PathBuf>,
-    /// The folder brain B keeps its files in.
+    /// The folder brain B keeps its files in (subfolders 1 to N with -j N).
     #[arg(long, requires = "b_brain")]
     pub b_folder: Option<std::path::PathBuf>,
     /// Openings file: one opening a line, `x,y` points in move order.
@@ -76,8 +78,9 @@ pub struct Args {
     pub seed: u64,
     /// Pairs played at once, a game per core: the pairs are reported, and
     /// the SPRT decides, in their order, so that a match on nodes gives the
-    /// same figures and files with any number. Engines of this build only
-    /// (a brain keeps one folder).
+    /// same figures and files with any number. A brain side has a brain
+    /// process and folder of its own for each pair played at once (see
+    /// --a-folder).
     #[arg(short = 'j', long, default_value_t = 1, value_parser = crate::numbers::whole::<usize>(1))]
     pub jobs: usize,
     /// Write every game to this file, one a line: pair, A's colour, the
@@ -152,12 +155,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         settings: [args.a.clone(), args.b.clone()],
         brains: [args.a_brain.clone(), args.b_brain.clone()],
         brain_folders: [args.a_folder.clone(), args.b_folder.clone()],
+        jobs: args.jobs,
     }
     .ready()
     .map_err(anyhow::Error::msg)?;
     let size = ready.setup.size;
     let sandbox = if ready.needs_sandbox() {
-        let sandbox = args.sandbox.sandbox(ready.cpu_budget())?;
+        let mut sandbox = args.sandbox.sandbox(ready.cpu_budget())?;
+        // Their open files together stay within half the host's table.
+        sandbox.set_live(ready.brains_at_once());
         for warning in ready.check(&sandbox).map_err(anyhow::Error::msg)? {
             eprintln!("inarow: warning: {}", escape(&warning));
         }
@@ -201,15 +207,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             path.display()
         );
     }
-    // A pair of contenders for each game played at once.
+    // A pair of contenders for each game played at once, each brain a
+    // process and a folder of its own.
     let mut sides = Vec::with_capacity(args.jobs);
-    for _ in 0..args.jobs {
+    for slot in 0..args.jobs {
         sides.push((
             ready
-                .contender(0, sandbox.as_ref())
+                .contender(0, slot, sandbox.as_ref())
                 .map_err(anyhow::Error::msg)?,
             ready
-                .contender(1, sandbox.as_ref())
+                .contender(1, slot, sandbox.as_ref())
                 .map_err(anyhow::Error::msg)?,
         ));
     }
@@ -327,12 +334,6 @@ fn check(args: &Args) -> anyhow::Result<()> {
     if let Some(given) = &args.games {
         anyhow::bail!(
             "selfplay has no --games (a count of games in menace train): write the games with --games-file {given}"
-        );
-    }
-    if args.jobs > 1 && (args.a_brain.is_some() || args.b_brain.is_some()) {
-        anyhow::bail!(
-            "-j {} plays engines of this build only: a brain keeps one folder, so a match with --a-brain or --b-brain plays one pair at a time",
-            args.jobs
         );
     }
     if !(args.elo0.is_finite() && args.elo1.is_finite() && args.elo0 < args.elo1) {
