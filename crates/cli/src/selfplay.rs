@@ -10,6 +10,7 @@ use inarow_core::{GameResult, Point, Rule};
 use inarow_files::write_atomic;
 use inarow_judge::shard::{self, Shard};
 use inarow_judge::shown::escape;
+use inarow_match::openings;
 use inarow_match::part::{GameRow, PairRecord, Part, mark, xy};
 use inarow_match::setup::Setup;
 use inarow_match::{self as matches, Plan, Verdict, stats};
@@ -43,9 +44,18 @@ pub struct Args {
     /// The folder brain B keeps its files in (subfolders 1 to N with -j N).
     #[arg(long, requires = "b_brain")]
     pub b_folder: Option<std::path::PathBuf>,
-    /// Openings file: one opening a line, `x,y` points in move order.
+    /// Openings file: one opening a line, its stones in move order, `#`
+    /// comments (see --openings-format).
     #[arg(long)]
     pub openings: Option<std::path::PathBuf>,
+    /// How the openings file writes its stones: `xy`, points `x,y` from
+    /// 0,0 at the top left separated by spaces (`7,7 8,6 6,8`, as `inarow
+    /// selfplay openings` writes them); `offset`, c-gomoku-cli's
+    /// `type=offset` (Gomocup's openings), offsets `x,y` from the centre
+    /// (half the side, rounded down) separated by a comma and a space
+    /// (`0,0, 1,-1, -1,1`).
+    #[arg(long, value_enum, default_value_t = OpeningsFormat::Xy, value_name = "FORMAT", requires = "openings")]
+    pub openings_format: OpeningsFormat,
     /// Number of openings (each played twice, colours swapped); without a
     /// file, balanced four-stone openings are generated from the seed.
     #[arg(long, default_value_t = 20, value_parser = crate::numbers::whole::<usize>(1))]
@@ -110,6 +120,24 @@ pub struct Args {
     pub part: Option<PathBuf>,
 }
 
+/// How an openings file writes its stones (`--openings-format`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpeningsFormat {
+    /// Points `x,y` from 0,0 at the top left, separated by spaces.
+    Xy,
+    /// c-gomoku-cli's offsets `x,y` from the centre, separated by `, `.
+    Offset,
+}
+
+impl From<OpeningsFormat> for openings::OpeningsFormat {
+    fn from(format: OpeningsFormat) -> Self {
+        match format {
+            OpeningsFormat::Xy => openings::OpeningsFormat::Points,
+            OpeningsFormat::Offset => openings::OpeningsFormat::Offset,
+        }
+    }
+}
+
 /// What `inarow selfplay` can do besides playing a match.
 #[derive(clap::Subcommand, Debug)]
 enum SelfplayCommand {
@@ -148,6 +176,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         rule: args.rule.rule(),
         pairs: args.pairs,
         openings: args.openings.clone(),
+        openings_format: args.openings_format.into(),
         seed: args.seed,
         stones: args.stones,
         nodes: args.nodes,

@@ -1,7 +1,8 @@
 //! `inarow selfplay -j N` with brains: each game played at once has its
 //! own brain process and folder, each brain contained and kept out of the
 //! others' folders, and brains whose games repeat (this build's engine on
-//! a node budget) play the same games with any N.
+//! a node budget) play the same games with any N. And openings in
+//! c-gomoku-cli's offset format, which play as the same points do.
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
@@ -69,8 +70,11 @@ fn figures(out: &str) -> Vec<String> {
         .collect()
 }
 
-/// Three openings as points.
+/// Three openings as points, and the same as offsets from the centre
+/// (7,7), in c-gomoku-cli's layout.
 const POINTS: &str = "7,7 8,8 7,9 9,7 6,6\n7,7 6,8 8,6\n# a comment\n5,7 7,7 9,7 7,5\n";
+const OFFSETS: &str =
+    "0,0, 1,1, 0,2, 2,0, -1,-1\n0,0, -1,1, 1,-1\n# a comment\n-2,0, 0,0, 2,0, 0,-2\n";
 
 /// The games each brain in `folder` was told: its `BOARD`s, one a game.
 fn boards_told(folder: &Path) -> usize {
@@ -271,4 +275,95 @@ fn a_given_folder_holds_one_for_each_brain_or_says_why() {
         )),
         "{err}"
     );
+}
+
+/// The same openings as points and as offsets play the same games.
+#[test]
+fn offset_openings_play_as_the_same_points() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, text: &str, format: &[&str]| {
+        let openings = dir.path().join(format!("{name}.txt"));
+        fs::write(&openings, text).unwrap();
+        let games = dir.path().join(format!("{name}-games.txt"));
+        let mut args = vec![
+            "selfplay",
+            "--pairs",
+            "3",
+            "--nodes",
+            "200",
+            "--openings",
+            openings.to_str().unwrap(),
+            "--games-file",
+            games.to_str().unwrap(),
+        ];
+        args.extend(format);
+        let out = inarow(&args, "");
+        assert!(out.status.success(), "{}", stderr(&out));
+        (figures(&stdout(&out)), fs::read_to_string(&games).unwrap())
+    };
+    let (points, points_games) = run("points", POINTS, &[]);
+    let (xy, xy_games) = run("xy", POINTS, &["--openings-format", "xy"]);
+    let (offsets, offsets_games) = run("offsets", OFFSETS, &["--openings-format", "offset"]);
+    assert_eq!(points, offsets);
+    assert_eq!(points_games, offsets_games);
+    assert_eq!((&points, &points_games), (&xy, &xy_games));
+    // The games file has each opening as points, the third's too.
+    let third: Vec<&str> = points_games
+        .lines()
+        .filter(|l| l.starts_with("3 "))
+        .collect();
+    assert_eq!(third.len(), 2);
+    assert!(
+        third.iter().all(|l| l.contains(" 5,7 7,7 9,7 7,5 | ")),
+        "{points_games}"
+    );
+}
+
+#[test]
+fn a_bad_openings_line_is_one_line_naming_the_file_and_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let refused = |text: &str, format: &[&str]| {
+        let openings = dir.path().join("openings.txt");
+        fs::write(&openings, text).unwrap();
+        let mut args = vec!["selfplay", "--openings", openings.to_str().unwrap()];
+        args.extend(format);
+        let out = inarow(&args, "");
+        assert!(!out.status.success());
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        let head = format!("inarow: openings file {}: ", openings.display());
+        err.strip_prefix(&head)
+            .unwrap_or_else(|| panic!("{err}"))
+            .trim_end()
+            .to_string()
+    };
+    let offset = ["--openings-format", "offset"];
+    assert_eq!(
+        refused("0,0, 1,1\n0,0, 8,0\n", &offset),
+        "line 2: offset 8,0 is off the 15x15 board (its centre is 7,7)"
+    );
+    assert_eq!(
+        refused("0,0, 1,1, 0,0\n", &offset),
+        "line 1: offset 0,0 (point 7,7) appears twice"
+    );
+    assert_eq!(
+        refused("0,0, 1,1, \x1b[31m\n", &offset),
+        "line 1: expected x,y offsets from the centre separated by \", \", got \"\\u{1b}[31m\""
+    );
+    assert_eq!(
+        refused(
+            "0,0 1,0 0,1 1,1 0,2 1,2 0,3 1,3 0,4 5,5 6,6\n",
+            &["--openings-format", "xy"]
+        ),
+        "line 1: too many stones: the game is over after stone 9 of 11 (black has won), so point 5,5 cannot be played"
+    );
+    // A Gomocup file read as points says where to look.
+    assert_eq!(
+        refused(OFFSETS, &[]),
+        "line 1: expected x,y points, got \"0,0,\" (offsets from the centre? give --openings-format offset)"
+    );
+    // The format needs a file.
+    let out = inarow(&["selfplay", "--openings-format", "offset"], "");
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--openings"), "{}", stderr(&out));
 }

@@ -15,7 +15,7 @@ use inarow_engine::search::{Limits, Options, Searcher};
 use inarow_sandbox::Sandbox;
 
 use crate::brain::{self, BrainProcess, Place};
-use crate::openings::{self, Opening};
+use crate::openings::{self, Opening, OpeningsFormat};
 use crate::{Contender, part};
 
 /// What a match is asked to be, before anything starts.
@@ -27,9 +27,11 @@ pub struct Setup {
     pub rule: Rule,
     /// Pairs of games at most.
     pub pairs: usize,
-    /// An openings file (one opening a line, `x,y` points), or `None` for
-    /// balanced openings made from `seed`.
+    /// An openings file (one opening a line), or `None` for balanced
+    /// openings made from `seed`.
     pub openings: Option<PathBuf>,
+    /// How the openings file writes its stones.
+    pub openings_format: OpeningsFormat,
     /// The seed of the generated openings.
     pub seed: u64,
     /// Stones in each generated opening (1 to 20).
@@ -120,7 +122,8 @@ impl Setup {
             Some(path) => {
                 let text = std::fs::read_to_string(path)
                     .map_err(|e| format!("cannot read openings file {}: {e}", path.display()))?;
-                openings::parse_openings(&text, size)?
+                openings::parse_openings(&text, size, self.rule, self.openings_format)
+                    .map_err(|e| format!("openings file {}: {e}", path.display()))?
             }
             None => {
                 openings::balanced_openings(self.seed, self.pairs, size, self.rule, self.stones)
@@ -322,6 +325,7 @@ mod tests {
             rule: Rule::Freestyle,
             pairs: 2,
             openings: Some(openings),
+            openings_format: OpeningsFormat::Points,
             seed: 1,
             stones: 5,
             nodes: None,
