@@ -10,6 +10,7 @@ use inarow_core::{GameResult, Point, Rule};
 use inarow_files::write_atomic;
 use inarow_judge::shard::{self, Shard};
 use inarow_judge::shown::escape;
+use inarow_match::openings;
 use inarow_match::part::{GameRow, PairRecord, Part, mark, xy};
 use inarow_match::setup::Setup;
 use inarow_match::{self as matches, Plan, Verdict, stats};
@@ -35,15 +36,26 @@ pub struct Args {
     pub b_brain: Option<std::path::PathBuf>,
     /// The folder brain A keeps its files in (told by `INFO folder`; the
     /// only place it may write: its installation is read-only). Default: a
-    /// new folder for the match, removed after it.
+    /// new folder for each brain A, removed after the match. With -j N
+    /// over 1, the N brains A keep theirs in its subfolders 1 to N (made
+    /// if missing, kept after the match), one each.
     #[arg(long, requires = "a_brain")]
     pub a_folder: Option<std::path::PathBuf>,
-    /// The folder brain B keeps its files in.
+    /// The folder brain B keeps its files in (subfolders 1 to N with -j N).
     #[arg(long, requires = "b_brain")]
     pub b_folder: Option<std::path::PathBuf>,
-    /// Openings file: one opening a line, `x,y` points in move order.
+    /// Openings file: one opening a line, its stones in move order, `#`
+    /// comments (see --openings-format).
     #[arg(long)]
     pub openings: Option<std::path::PathBuf>,
+    /// How the openings file writes its stones: `xy`, points `x,y` from
+    /// 0,0 at the top left separated by spaces (`7,7 8,6 6,8`, as `inarow
+    /// selfplay openings` writes them); `offset`, c-gomoku-cli's
+    /// `type=offset` (Gomocup's openings), offsets `x,y` from the centre
+    /// (half the side, rounded down) separated by a comma and a space
+    /// (`0,0, 1,-1, -1,1`).
+    #[arg(long, value_enum, default_value_t = OpeningsFormat::Xy, value_name = "FORMAT", requires = "openings")]
+    pub openings_format: OpeningsFormat,
     /// Number of openings (each played twice, colours swapped); without a
     /// file, balanced four-stone openings are generated from the seed.
     #[arg(long, default_value_t = 20, value_parser = crate::numbers::whole::<usize>(1))]
@@ -76,8 +88,9 @@ pub struct Args {
     pub seed: u64,
     /// Pairs played at once, a game per core: the pairs are reported, and
     /// the SPRT decides, in their order, so that a match on nodes gives the
-    /// same figures and files with any number. Engines of this build only
-    /// (a brain keeps one folder).
+    /// same figures and files with any number. A brain side has a brain
+    /// process and folder of its own for each pair played at once (see
+    /// --a-folder).
     #[arg(short = 'j', long, default_value_t = 1, value_parser = crate::numbers::whole::<usize>(1))]
     pub jobs: usize,
     /// Write every game to this file, one a line: pair, A's colour, the
@@ -105,6 +118,24 @@ pub struct Args {
     /// `selfplay-part-I-of-N.json`).
     #[arg(long, value_name = "FILE")]
     pub part: Option<PathBuf>,
+}
+
+/// How an openings file writes its stones (`--openings-format`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpeningsFormat {
+    /// Points `x,y` from 0,0 at the top left, separated by spaces.
+    Xy,
+    /// c-gomoku-cli's offsets `x,y` from the centre, separated by `, `.
+    Offset,
+}
+
+impl From<OpeningsFormat> for openings::OpeningsFormat {
+    fn from(format: OpeningsFormat) -> Self {
+        match format {
+            OpeningsFormat::Xy => openings::OpeningsFormat::Points,
+            OpeningsFormat::Offset => openings::OpeningsFormat::Offset,
+        }
+    }
 }
 
 /// What `inarow selfplay` can do besides playing a match.
@@ -145,6 +176,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         rule: args.rule.rule(),
         pairs: args.pairs,
         openings: args.openings.clone(),
+        openings_format: args.openings_format.into(),
         seed: args.seed,
         stones: args.stones,
         nodes: args.nodes,
@@ -152,12 +184,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         settings: [args.a.clone(), args.b.clone()],
         brains: [args.a_brain.clone(), args.b_brain.clone()],
         brain_folders: [args.a_folder.clone(), args.b_folder.clone()],
+        jobs: args.jobs,
     }
     .ready()
     .map_err(anyhow::Error::msg)?;
     let size = ready.setup.size;
     let sandbox = if ready.needs_sandbox() {
-        let sandbox = args.sandbox.sandbox(ready.cpu_budget())?;
+        let mut sandbox = args.sandbox.sandbox(ready.cpu_budget())?;
+        // Their open files together stay within half the host's table.
+        sandbox.set_live(ready.brains_at_once());
         for warning in ready.check(&sandbox).map_err(anyhow::Error::msg)? {
             eprintln!("inarow: warning: {}", escape(&warning));
         }
@@ -201,15 +236,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             path.display()
         );
     }
-    // A pair of contenders for each game played at once.
+    // A pair of contenders for each game played at once, each brain a
+    // process and a folder of its own.
     let mut sides = Vec::with_capacity(args.jobs);
-    for _ in 0..args.jobs {
+    for slot in 0..args.jobs {
         sides.push((
             ready
-                .contender(0, sandbox.as_ref())
+                .contender(0, slot, sandbox.as_ref())
                 .map_err(anyhow::Error::msg)?,
             ready
-                .contender(1, sandbox.as_ref())
+                .contender(1, slot, sandbox.as_ref())
                 .map_err(anyhow::Error::msg)?,
         ));
     }
@@ -327,12 +363,6 @@ fn check(args: &Args) -> anyhow::Result<()> {
     if let Some(given) = &args.games {
         anyhow::bail!(
             "selfplay has no --games (a count of games in menace train): write the games with --games-file {given}"
-        );
-    }
-    if args.jobs > 1 && (args.a_brain.is_some() || args.b_brain.is_some()) {
-        anyhow::bail!(
-            "-j {} plays engines of this build only: a brain keeps one folder, so a match with --a-brain or --b-brain plays one pair at a time",
-            args.jobs
         );
     }
     if !(args.elo0.is_finite() && args.elo1.is_finite() && args.elo0 < args.elo1) {

@@ -1081,23 +1081,6 @@ fn pairs_played_at_once_report_as_one_thread_would() {
     assert!(pairs < 40, "the SPRT stopped early: {early:?}");
     assert!(early.iter().any(|l| l.contains("H1 accepted")), "{early:?}");
     assert_eq!(stop("2"), early);
-    // Brains keep one folder: refused with -j in one line.
-    let out = inarow(
-        &[
-            "selfplay",
-            "-j",
-            "2",
-            "--b-brain",
-            env!("CARGO_BIN_EXE_pbrain-inarow"),
-        ],
-        "",
-    );
-    assert!(!out.status.success());
-    assert!(
-        stderr(&out).contains("plays engines of this build only"),
-        "{}",
-        stderr(&out)
-    );
 }
 
 /// A brain that, told a position (`BOARD`), says why on its standard

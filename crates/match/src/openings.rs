@@ -2,7 +2,7 @@
 //! a seed (random shapes near the centre, or the most balanced of a few by
 //! a short search).
 
-use inarow_core::{Game, Mnk, Point, Rule};
+use inarow_core::{Game, Mnk, Outcome, Player, Point, Rule};
 use inarow_engine::player::board_of;
 use inarow_engine::search::{Limits, Options, Searcher};
 use rand::{Rng, SeedableRng};
@@ -11,38 +11,147 @@ use rand_chacha::ChaCha8Rng;
 /// An opening: stones in move order (black first).
 pub type Opening = Vec<Point>;
 
-/// Reads openings, one a line: `x,y` points separated by spaces; `#`
-/// starts a comment; blank lines are skipped.
-pub fn parse_openings(text: &str, size: usize) -> Result<Vec<Opening>, String> {
+/// How an openings file writes its stones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OpeningsFormat {
+    /// `x,y` points from 0,0 at the top left, separated by spaces
+    /// (`7,7 8,6 6,8`): the files `inarow selfplay openings` writes.
+    #[default]
+    Points,
+    /// c-gomoku-cli's `type=offset`, Gomocup's openings: `x,y` offsets
+    /// from the centre (`size / 2` on each axis, rounded down: 7,7 on
+    /// 15x15, 10,10 on 20x20), the stones separated by a comma and a space
+    /// (`0,0, 1,-1, -1,1`).
+    Offset,
+}
+
+/// Reads openings, one a line, in `format`; `#` starts a comment; blank
+/// lines are skipped. Every opening must be playable on a `size` board
+/// under `rule` and leave a game to play: its points on the board, none
+/// twice, and no five (nor a full board) before its end. The error is one
+/// line naming the line and what was wrong.
+pub fn parse_openings(
+    text: &str,
+    size: usize,
+    rule: Rule,
+    format: OpeningsFormat,
+) -> Result<Vec<Opening>, String> {
+    let empty = Mnk::new(size, size, 5, rule).map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
-        let mut opening = Opening::new();
-        for field in line.split_whitespace() {
-            let (x, y) = field
-                .split_once(',')
-                .and_then(|(x, y)| Some((x.trim().parse().ok()?, y.trim().parse().ok()?)))
-                .ok_or_else(|| format!("line {}: expected x,y points, got {field:?}", n + 1))?;
-            let point = Point::from_xy(x, y, size).ok_or_else(|| {
-                format!(
-                    "line {}: point {x},{y} is off the {size}x{size} board",
-                    n + 1
-                )
-            })?;
-            if opening.contains(&point) {
-                return Err(format!("line {}: point {x},{y} appears twice", n + 1));
+        let stones = match format {
+            OpeningsFormat::Points => points_of(line, size),
+            OpeningsFormat::Offset => offsets_of(line, size),
+        }
+        .map_err(|e| format!("line {}: {e}", n + 1))?;
+        let mut game = empty.clone();
+        let mut opening = Opening::with_capacity(stones.len());
+        for (k, (point, named)) in stones.iter().enumerate() {
+            if opening.contains(point) {
+                return Err(format!("line {}: {named} appears twice", n + 1));
             }
-            opening.push(point);
+            if let Some(over) = game.outcome() {
+                return Err(format!(
+                    "line {}: too many stones: the game is over after stone {k} of {} ({}), so {named} cannot be played",
+                    n + 1,
+                    stones.len(),
+                    why_over(over)
+                ));
+            }
+            game.play(*point)
+                .map_err(|e| format!("line {}: {named}: {e}", n + 1))?;
+            opening.push(*point);
+        }
+        if let Some(over) = game.outcome() {
+            return Err(format!(
+                "line {}: the opening ends the game ({}): it must leave a move to play",
+                n + 1,
+                why_over(over)
+            ));
         }
         out.push(opening);
     }
     if out.is_empty() {
-        return Err("no openings in the file".into());
+        return Err("no openings in it".into());
     }
     Ok(out)
+}
+
+/// Why a game is over, in words.
+fn why_over(over: Outcome) -> &'static str {
+    match over {
+        Outcome::Win(Player::X) => "black has won",
+        Outcome::Win(Player::O) => "white has won",
+        Outcome::Draw => "the board is full",
+    }
+}
+
+/// The stones of a line of `x,y` points, each with its name for errors.
+fn points_of(line: &str, size: usize) -> Result<Vec<(Point, String)>, String> {
+    line.split_whitespace()
+        .map(|field| {
+            let (x, y) = field
+                .split_once(',')
+                .and_then(|(x, y)| Some((x.parse::<usize>().ok()?, y.parse::<usize>().ok()?)))
+                .ok_or_else(|| {
+                    // A Gomocup file read as points fails here: say so.
+                    let hint = if field.ends_with(',') || field.contains('-') {
+                        " (offsets from the centre? give --openings-format offset)"
+                    } else {
+                        ""
+                    };
+                    format!("expected x,y points, got {field:?}{hint}")
+                })?;
+            let point = Point::from_xy(x, y, size)
+                .ok_or_else(|| format!("point {x},{y} is off the {size}x{size} board"))?;
+            Ok((point, format!("point {x},{y}")))
+        })
+        .collect()
+}
+
+/// The stones of a line of `x,y` offsets from the centre, each with its
+/// name for errors. As c-gomoku-cli reads them, commas and spaces both
+/// separate the numbers, which pair up in order; unlike it, a number that
+/// is not whole, one left without its pair, or a stone off the board is
+/// an error rather than skipped.
+fn offsets_of(line: &str, size: usize) -> Result<Vec<(Point, String)>, String> {
+    let numbers = line
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            t.parse::<i64>().map_err(|_| {
+                format!("expected x,y offsets from the centre separated by \", \", got {t:?}")
+            })
+        })
+        .collect::<Result<Vec<i64>, String>>()?;
+    if numbers.len() % 2 == 1 {
+        return Err(format!(
+            "{} numbers, an odd count: the last, {}, is an x without its y",
+            numbers.len(),
+            numbers[numbers.len() - 1]
+        ));
+    }
+    let centre = (size / 2) as i64;
+    numbers
+        .chunks(2)
+        .map(|dxy| {
+            let (dx, dy) = (dxy[0], dxy[1]);
+            let point = usize::try_from(centre + dx)
+                .ok()
+                .zip(usize::try_from(centre + dy).ok())
+                .and_then(|(x, y)| Some((x, y, Point::from_xy(x, y, size)?)));
+            match point {
+                Some((x, y, point)) => Ok((point, format!("offset {dx},{dy} (point {x},{y})"))),
+                None => Err(format!(
+                    "offset {dx},{dy} is off the {size}x{size} board (its centre is {centre},{centre})"
+                )),
+            }
+        })
+        .collect()
 }
 
 /// `count` seeded openings of three stones within two points of the centre.
@@ -279,28 +388,44 @@ mod tests {
         assert_eq!(one, two);
     }
 
+    /// Openings as `(x, y)` points on a `size` board.
+    fn xys(openings: &[Opening], size: usize) -> Vec<Vec<(usize, usize)>> {
+        openings
+            .iter()
+            .map(|o| o.iter().map(|p| (p.col(size), p.row(size))).collect())
+            .collect()
+    }
+
+    fn points(text: &str) -> Result<Vec<Opening>, String> {
+        parse_openings(text, 15, Rule::Freestyle, OpeningsFormat::Points)
+    }
+
+    fn offsets(text: &str, size: usize) -> Result<Vec<Opening>, String> {
+        parse_openings(text, size, Rule::Freestyle, OpeningsFormat::Offset)
+    }
+
     #[test]
     fn openings_parse_or_explain() {
-        let ops = parse_openings("# comment\n7,7 8,8 6,8\n\n7,7 7,8\n", 15).unwrap();
-        let xy = |o: &Opening| -> Vec<(usize, usize)> {
-            o.iter().map(|p| (p.col(15), p.row(15))).collect()
-        };
+        let ops = points("# comment\n7,7 8,8 6,8\n\n7,7 7,8\n").unwrap();
         assert_eq!(
-            ops.iter().map(xy).collect::<Vec<_>>(),
+            xys(&ops, 15),
             vec![vec![(7, 7), (8, 8), (6, 8)], vec![(7, 7), (7, 8)]]
         );
-        assert!(
-            parse_openings("7,7 15,0", 15)
-                .unwrap_err()
-                .contains("off the")
+        let off = points("7,7 15,0").unwrap_err();
+        assert_eq!(off, "line 1: point 15,0 is off the 15x15 board");
+        let twice = points("7,7\n7,7 8,8 7,7").unwrap_err();
+        assert_eq!(twice, "line 2: point 7,7 appears twice");
+        let garbage = points("7;7").unwrap_err();
+        assert_eq!(garbage, "line 1: expected x,y points, got \"7;7\"");
+        assert!(points("7,7 8,x").unwrap_err().contains("got \"8,x\""));
+        // A Gomocup file read as points is told where to look.
+        let gomocup = points("0,0, 1,-1").unwrap_err();
+        assert!(gomocup.contains("--openings-format offset"), "{gomocup}");
+        assert_eq!(points("").unwrap_err(), "no openings in it");
+        assert_eq!(
+            points("# only a comment\n\n").unwrap_err(),
+            "no openings in it"
         );
-        assert!(parse_openings("7,7 7,7", 15).unwrap_err().contains("twice"));
-        assert!(
-            parse_openings("7;7", 15)
-                .unwrap_err()
-                .contains("expected x,y")
-        );
-        assert!(parse_openings("", 15).is_err());
         let r = random_openings(3, 5, 15);
         assert_eq!(r.len(), 5);
         assert!(r.iter().all(|o| {
@@ -318,5 +443,104 @@ mod tests {
             assert_eq!(o.len(), 4);
             assert!(o.iter().enumerate().all(|(k, p)| !o[k + 1..].contains(p)));
         }
+    }
+
+    #[test]
+    fn offsets_are_from_the_centre_as_c_gomoku_cli_reads_them() {
+        // c-gomoku-cli's examples, a comment, and a layout of spaces alone
+        // (it takes commas and spaces alike).
+        let text = "0,0, 1,-1, -1,1\n-1,0, 0,0, 1,1 # a comment\n\n-1,0 0,0  1,1\n";
+        let ops = offsets(text, 15).unwrap();
+        assert_eq!(
+            xys(&ops, 15),
+            vec![
+                vec![(7, 7), (8, 6), (6, 8)],
+                vec![(6, 7), (7, 7), (8, 8)],
+                vec![(6, 7), (7, 7), (8, 8)],
+            ]
+        );
+        // The same openings as points.
+        assert_eq!(
+            ops,
+            points("7,7 8,6 6,8\n6,7 7,7 8,8\n6,7 7,7 8,8").unwrap()
+        );
+        // The centre is half the side rounded down: 10,10 on Gomocup's
+        // 20x20, 8,8 on 16x16.
+        let corner = |text, size| xys(&offsets(text, size).unwrap(), size);
+        assert_eq!(corner("0,0, -10,9", 20), vec![vec![(10, 10), (0, 19)]]);
+        assert_eq!(corner("0,0, 7,-8", 16), vec![vec![(8, 8), (15, 0)]]);
+        assert_eq!(corner("0,0, -7,7", 15), vec![vec![(7, 7), (0, 14)]]);
+    }
+
+    /// A black five down the first column from the top left (points), its
+    /// ninth stone the fifth black one, then one more stone.
+    const FIVE_AND_ONE: &str = "0,0 1,0 0,1 1,1 0,2 1,2 0,3 1,3 0,4 5,5";
+
+    #[test]
+    fn hostile_lines_are_one_line_errors_in_either_format() {
+        let error = |text, size| offsets(text, size).unwrap_err();
+        assert_eq!(
+            error("0,0, 8,-3", 15),
+            "line 1: offset 8,-3 is off the 15x15 board (its centre is 7,7)"
+        );
+        assert_eq!(
+            error("# c\n0,0, -8,0", 15),
+            "line 2: offset -8,0 is off the 15x15 board (its centre is 7,7)"
+        );
+        assert!(
+            error("0,0, 8,0", 16).contains("offset 8,0 is off the 16x16 board (its centre is 8,8)")
+        );
+        assert_eq!(
+            error("0,0, 1,1, 0,0", 15),
+            "line 1: offset 0,0 (point 7,7) appears twice"
+        );
+        for (text, got) in [
+            ("0,0, 1,x", "x"),
+            ("0,0; 1,1", "0;"),
+            ("0.5,0", "0.5"),
+            ("0,0, 99999999999999999999,0", "99999999999999999999"),
+            ("(0,0)", "(0"),
+        ] {
+            assert_eq!(
+                error(text, 15),
+                format!(
+                    "line 1: expected x,y offsets from the centre separated by \", \", got {got:?}"
+                ),
+                "{text}"
+            );
+        }
+        assert_eq!(
+            error("0,0, 1", 15),
+            "line 1: 3 numbers, an odd count: the last, 1, is an x without its y"
+        );
+        assert_eq!(error("", 15), "no openings in it");
+        // Too many stones: a five before the opening's end, or at it.
+        let offset_five: String = FIVE_AND_ONE
+            .split(' ')
+            .map(|xy| {
+                let (x, y) = xy.split_once(',').unwrap();
+                let (x, y): (i64, i64) = (x.parse().unwrap(), y.parse().unwrap());
+                format!("{},{}", x - 7, y - 7)
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        assert_eq!(
+            error(&offset_five, 15),
+            "line 1: too many stones: the game is over after stone 9 of 10 (black has won), so offset -2,-2 (point 5,5) cannot be played"
+        );
+        assert_eq!(
+            points(FIVE_AND_ONE).unwrap_err(),
+            "line 1: too many stones: the game is over after stone 9 of 10 (black has won), so point 5,5 cannot be played"
+        );
+        let five = FIVE_AND_ONE.rsplit_once(' ').unwrap().0;
+        assert_eq!(
+            points(&format!("7,7\n{five}")).unwrap_err(),
+            "line 2: the opening ends the game (black has won): it must leave a move to play"
+        );
+        // Four of them are an opening.
+        assert_eq!(
+            points(FIVE_AND_ONE.rsplitn(3, ' ').nth(2).unwrap()).unwrap()[0].len(),
+            8
+        );
     }
 }

@@ -3,7 +3,8 @@
 //! seed), what each side spends on a move, and the two sides (engine
 //! settings of this build, or Gomocup brains found before anything starts).
 //! The front reads its flags into a [`Setup`], asks it for the sandbox the
-//! brains need, and gets back the contenders; it only prints.
+//! brains need, and gets back the contenders, a pair for each game played
+//! at once (each brain a process and a folder of its own); it only prints.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -14,7 +15,7 @@ use inarow_engine::search::{Limits, Options, Searcher};
 use inarow_sandbox::Sandbox;
 
 use crate::brain::{self, BrainProcess, Place};
-use crate::openings::{self, Opening};
+use crate::openings::{self, Opening, OpeningsFormat};
 use crate::{Contender, part};
 
 /// What a match is asked to be, before anything starts.
@@ -26,9 +27,11 @@ pub struct Setup {
     pub rule: Rule,
     /// Pairs of games at most.
     pub pairs: usize,
-    /// An openings file (one opening a line, `x,y` points), or `None` for
-    /// balanced openings made from `seed`.
+    /// An openings file (one opening a line), or `None` for balanced
+    /// openings made from `seed`.
     pub openings: Option<PathBuf>,
+    /// How the openings file writes its stones.
+    pub openings_format: OpeningsFormat,
     /// The seed of the generated openings.
     pub seed: u64,
     /// Stones in each generated opening (1 to 20).
@@ -42,8 +45,13 @@ pub struct Setup {
     /// A brain's program for A or B instead of the engine.
     pub brains: [Option<PathBuf>; 2],
     /// The folder each brain keeps its files in; `None` for a new one,
-    /// removed after the match.
+    /// removed after the match. With more than one game at once, the
+    /// brain of game slot `k` keeps its files in the folder's subfolder
+    /// `k` (from 1, made if missing): two brains never share one.
     pub brain_folders: [Option<PathBuf>; 2],
+    /// Games played at once (at least 1): each slot has its own pair of
+    /// contenders, so each brain side has one brain process a slot.
+    pub jobs: usize,
 }
 
 /// A [`Setup`] checked: its openings made, its engines' options read and
@@ -57,8 +65,9 @@ pub struct Ready {
     /// What each side may spend on a move.
     pub limits: Limits,
     options: [Options; 2],
-    places: [Option<Place>; 2],
-    /// Every brain's own folder: each brain is kept out of the other's.
+    /// Each side's brain in every game slot, or none for an engine.
+    places: [Vec<Place>; 2],
+    /// Every brain's own folder: each brain is kept out of the others'.
     folders: Vec<PathBuf>,
 }
 
@@ -106,11 +115,15 @@ impl Setup {
         if !(1..=20).contains(&self.stones) {
             return Err("--stones must be between 1 and 20".into());
         }
+        if self.jobs == 0 {
+            return Err("-j must be at least 1 game at once".into());
+        }
         let openings = match &self.openings {
             Some(path) => {
                 let text = std::fs::read_to_string(path)
                     .map_err(|e| format!("cannot read openings file {}: {e}", path.display()))?;
-                openings::parse_openings(&text, size)?
+                openings::parse_openings(&text, size, self.rule, self.openings_format)
+                    .map_err(|e| format!("openings file {}: {e}", path.display()))?
             }
             None => {
                 openings::balanced_openings(self.seed, self.pairs, size, self.rule, self.stones)
@@ -130,13 +143,7 @@ impl Setup {
                     .into(),
             );
         }
-        let find = |k: usize| {
-            self.brains[k]
-                .as_deref()
-                .map(|path| Place::find(path, self.brain_folders[k].as_deref()))
-                .transpose()
-        };
-        let places = [find(0)?, find(1)?];
+        let places = [self.slots(0)?, self.slots(1)?];
         let folders = places
             .iter()
             .flatten()
@@ -151,6 +158,54 @@ impl Setup {
             folders,
         })
     }
+
+    /// Side `k`'s brain in every game slot, each keeping its files in a
+    /// folder of its own; none for an engine of this build.
+    fn slots(&self, k: usize) -> Result<Vec<Place>, String> {
+        let Some(path) = self.brains[k].as_deref() else {
+            return Ok(Vec::new());
+        };
+        let given = self.brain_folders[k].as_deref();
+        if self.jobs == 1 || given.is_none() {
+            return (0..self.jobs).map(|_| Place::find(path, given)).collect();
+        }
+        let given = given.expect("a folder given");
+        let name = path.display();
+        match std::fs::metadata(given) {
+            Err(e) => return Err(format!("brain {name}: its folder {}: {e}", given.display())),
+            Ok(m) if !m.is_dir() => {
+                return Err(format!("brain {name}: {} is not a folder", given.display()));
+            }
+            Ok(_) => {}
+        }
+        let mut places: Vec<Place> = Vec::with_capacity(self.jobs);
+        for slot in 1..=self.jobs {
+            let folder = given.join(slot.to_string());
+            match std::fs::create_dir(&folder) {
+                Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => {
+                    return Err(format!(
+                        "brain {name}: cannot make its folder {}: {e}",
+                        folder.display()
+                    ));
+                }
+                _ => {}
+            }
+            let place = Place::find(path, Some(&folder))?;
+            // A link could make two slots one folder.
+            if let Some(twin) = places
+                .iter()
+                .position(|p| p.data_folder() == place.data_folder())
+            {
+                return Err(format!(
+                    "brain {name}: its folders {} and {} are one folder: each brain playing at once keeps its own",
+                    given.join((twin + 1).to_string()).display(),
+                    folder.display()
+                ));
+            }
+            places.push(place);
+        }
+        Ok(places)
+    }
 }
 
 impl Ready {
@@ -162,7 +217,14 @@ impl Ready {
     /// Whether a side is a brain, which runs in the sandbox (engine against
     /// engine needs none: nothing to probe, no warning).
     pub fn needs_sandbox(&self) -> bool {
-        self.places.iter().any(Option::is_some)
+        self.brains_at_once() > 0
+    }
+
+    /// How many brain processes live at once: one for each brain side in
+    /// each game slot, for their share of the host's file table
+    /// ([`Sandbox::set_live`]).
+    pub fn brains_at_once(&self) -> usize {
+        self.places.iter().map(Vec::len).sum()
     }
 
     /// The CPU seconds a brain's whole match may take, unless the front
@@ -171,12 +233,16 @@ impl Ready {
         brain::cpu_budget(self.setup.pairs, self.setup.size, self.turn())
     }
 
-    /// Probes each brain's sandbox: the warnings to show, or why a brain
-    /// cannot run there.
+    /// Probes each brain's sandbox, in every game slot: the warnings to
+    /// show (each once), or why a brain cannot run there.
     pub fn check(&self, sandbox: &Sandbox) -> Result<Vec<String>, String> {
         let mut warnings = Vec::new();
         for place in self.places.iter().flatten() {
-            warnings.extend(place.check(sandbox, &self.folders)?);
+            for warning in place.check(sandbox, &self.folders)? {
+                if !warnings.contains(&warning) {
+                    warnings.push(warning);
+                }
+            }
         }
         Ok(warnings)
     }
@@ -184,7 +250,7 @@ impl Ready {
     /// Side `k` (0 for A, 1 for B) as a part file names it: its engine
     /// settings, or its brain's path and folder digest.
     pub fn describe(&self, k: usize) -> Result<String, String> {
-        Ok(match &self.places[k] {
+        Ok(match self.places[k].first() {
             Some(place) => format!(
                 "brain {} (folder SHA-256 {})",
                 place.folder().display(),
@@ -194,14 +260,16 @@ impl Ready {
         })
     }
 
-    /// Side `k` started: a brain in `sandbox` (which [`Ready::needs_sandbox`]
-    /// asked for), or the engine of this build.
+    /// Side `k` started for game slot `slot` (from 0, below
+    /// [`Setup::jobs`]): its brain in `sandbox` (which
+    /// [`Ready::needs_sandbox`] asked for), or the engine of this build.
     pub fn contender(
         &self,
         k: usize,
+        slot: usize,
         sandbox: Option<&Sandbox>,
     ) -> Result<Box<dyn Contender + Send>, String> {
-        Ok(match (&self.places[k], sandbox) {
+        Ok(match (self.places[k].get(slot), sandbox) {
             (Some(place), Some(sandbox)) => Box::new(BrainProcess::start(
                 place,
                 &self.folders,
@@ -233,5 +301,83 @@ impl Ready {
             elo0: elo.0,
             elo1: elo.1,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    /// A match of `brains` (an engine of this build for a side without
+    /// one), `jobs` games at once, brain B's files in `folder` or new ones.
+    fn setup(
+        brains: [Option<&Path>; 2],
+        folder: Option<&Path>,
+        jobs: usize,
+    ) -> Result<Ready, String> {
+        let dir = brains.iter().flatten().next().unwrap().parent().unwrap();
+        let openings = dir.join("openings.txt");
+        std::fs::write(&openings, "7,7 8,8\n").unwrap();
+        Setup {
+            size: 15,
+            rule: Rule::Freestyle,
+            pairs: 2,
+            openings: Some(openings),
+            openings_format: OpeningsFormat::Points,
+            seed: 1,
+            stones: 5,
+            nodes: None,
+            ms: 100,
+            settings: [String::new(), String::new()],
+            brains: brains.map(|b| b.map(Path::to_path_buf)),
+            brain_folders: [None, folder.map(Path::to_path_buf)],
+            jobs,
+        }
+        .ready()
+    }
+
+    #[test]
+    fn each_brain_at_once_keeps_its_files_in_a_folder_of_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().canonicalize().unwrap();
+        std::fs::create_dir(real.join("installed")).unwrap();
+        let brain = real.join("installed/brain");
+        std::fs::write(&brain, "").unwrap();
+        let b = [None, Some(brain.as_path())];
+        // New folders: one for each game at once, apart.
+        let ready = setup(b, None, 3).unwrap();
+        assert_eq!(ready.brains_at_once(), 3);
+        assert!(ready.needs_sandbox());
+        let mut made = ready.folders.clone();
+        made.sort();
+        made.dedup();
+        assert_eq!(made.len(), 3, "{made:?}");
+        assert!(made.iter().all(|f| f.is_dir()));
+        drop(ready);
+        assert!(made.iter().all(|f| !f.exists()), "removed after the match");
+        // A given folder: its subfolders 1 to N, made when missing; the
+        // folder itself with one game at a time.
+        let given = real.join("kept");
+        std::fs::create_dir_all(given.join("2")).unwrap();
+        let ready = setup(b, Some(&given), 3).unwrap();
+        let slots: Vec<PathBuf> = (1..=3).map(|k| given.join(k.to_string())).collect();
+        assert_eq!(ready.folders, slots);
+        drop(ready);
+        assert!(slots.iter().all(|f| f.is_dir()), "kept after the match");
+        assert_eq!(setup(b, Some(&given), 1).unwrap().folders, [given]);
+        // Two brain sides: two brains a game, all apart.
+        let both = setup([Some(&brain), Some(&brain)], None, 2).unwrap();
+        assert_eq!(both.brains_at_once(), 4);
+        let mut folders = both.folders.clone();
+        folders.sort();
+        folders.dedup();
+        assert_eq!(folders.len(), 4);
+        assert!(
+            setup(b, None, 0)
+                .unwrap_err()
+                .contains("-j must be at least 1")
+        );
     }
 }
