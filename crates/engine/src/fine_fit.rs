@@ -10,7 +10,7 @@ use inarow_core::Player;
 use crate::board::Board;
 use crate::fine::{self, CODES, MASKS};
 use crate::fine_tables::{FineTables, SLOTS};
-use crate::fit::{self, GameRecord};
+use crate::fit::{self, GameRecord, entropy, sigmoid};
 
 /// Weights of the value fit: every slot's point values, then every slot's
 /// threat masks.
@@ -200,15 +200,6 @@ impl FineSamples {
 #[inline]
 fn dot(f: &[(u32, f32)], w: &[f64]) -> f64 {
     f.iter().map(|&(k, v)| w[k as usize] * f64::from(v)).sum()
-}
-
-fn sigmoid(z: f64) -> f64 {
-    1.0 / (1.0 + (-z).exp())
-}
-
-fn entropy(y: f64, z: f64) -> f64 {
-    let p = sigmoid(z).clamp(1e-9, 1.0 - 1e-9);
-    -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
 }
 
 /// How a fine fit is run.

@@ -326,12 +326,12 @@ fn logit(features: &[(u16, i16)], mask: usize, w: &[f64]) -> f64 {
         + w[2 * SHAPES + mask]
 }
 
-fn sigmoid(z: f64) -> f64 {
+pub(crate) fn sigmoid(z: f64) -> f64 {
     1.0 / (1.0 + (-z).exp())
 }
 
 /// Cross-entropy of result `y` under logit `z`.
-fn entropy(y: f64, z: f64) -> f64 {
+pub(crate) fn entropy(y: f64, z: f64) -> f64 {
     let p = sigmoid(z).clamp(1e-9, 1.0 - 1e-9);
     -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
 }

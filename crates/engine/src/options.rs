@@ -2,6 +2,7 @@
 //! give them: `key=value` pairs separated by commas.
 
 use std::str::FromStr;
+use std::sync::Mutex;
 
 use crate::eval::{Eval, MOVER_WEIGHT, Weights};
 use crate::fine_tables::FineTables;
@@ -71,56 +72,58 @@ pub fn load_eval(path: &str) -> Result<Eval, String> {
     if version != Some(crate::fine_tables::FILE_VERSION) {
         return load_tables(path).map(Eval::Learned);
     }
-    static LOADED: std::sync::Mutex<Vec<(String, &'static FineTables)>> =
-        std::sync::Mutex::new(Vec::new());
-    let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, t)) = loaded.iter().find(|(p, _)| p == path) {
-        return Ok(Eval::fine(t));
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path:?}: {e}"))?;
-    let tables = FineTables::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
-    let tables: &'static FineTables = Box::leak(Box::new(tables));
-    loaded.push((path.to_string(), tables));
-    Ok(Eval::fine(tables))
+    static LOADED: Kept<FineTables> = Mutex::new(Vec::new());
+    kept(&LOADED, path, "eval=FILE needs a tables file:", |bytes| {
+        FineTables::from_bytes(bytes).map_err(|e| e.to_string())
+    })
+    .map(Eval::fine)
 }
 
 /// The learned evaluation's tables read from the file at `path` (written
-/// by `inarow eval fit`), or why not in one line. Each file is read once
-/// per process and kept: searches hold tables by reference, and a match
-/// makes a searcher per game.
+/// by `inarow eval fit`), or why not in one line.
 pub fn load_tables(path: &str) -> Result<&'static Learned, String> {
-    static LOADED: std::sync::Mutex<Vec<(String, &'static Learned)>> =
-        std::sync::Mutex::new(Vec::new());
-    let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, t)) = loaded.iter().find(|(p, _)| p == path) {
-        return Ok(t);
-    }
-    let bytes = std::fs::read(path).map_err(|e| {
-        format!("eval must be hand, tuned, learned or a tables file: cannot read {path:?}: {e}")
-    })?;
-    let tables = Learned::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
-    let tables: &'static Learned = Box::leak(Box::new(tables));
-    loaded.push((path.to_string(), tables));
-    Ok(tables)
+    static LOADED: Kept<Learned> = Mutex::new(Vec::new());
+    kept(
+        &LOADED,
+        path,
+        "eval must be hand, tuned, learned or a tables file:",
+        |bytes| Learned::from_bytes(bytes).map_err(|e| e.to_string()),
+    )
 }
 
 /// A published classical model (Rapfi's `model220723.bin` and its kind)
-/// read from the file at `path`, or why not in one line; each file is read
-/// once per process and kept, as [`load_tables`] keeps tables.
+/// read from the file at `path`, or why not in one line.
 pub fn load_model(path: &str) -> Result<&'static FineTables, String> {
-    static LOADED: std::sync::Mutex<Vec<(String, &'static FineTables)>> =
-        std::sync::Mutex::new(Vec::new());
-    let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    static LOADED: Kept<FineTables> = Mutex::new(Vec::new());
+    kept(
+        &LOADED,
+        path,
+        "eval=rapfi: needs a classical model file:",
+        |bytes| FineTables::from_classical_model(bytes).map_err(|e| e.to_string()),
+    )
+}
+
+/// Files read so far, by path.
+type Kept<T> = Mutex<Vec<(String, &'static T)>>;
+
+/// What the file at `path` holds, read by `read` once per process and
+/// kept: searches hold tables by reference, and a match makes a searcher
+/// per game. Errors name the file; `what` says what it should have been
+/// when it cannot be read at all.
+fn kept<T>(
+    loaded: &'static Kept<T>,
+    path: &str,
+    what: &str,
+    read: impl FnOnce(&[u8]) -> Result<T, String>,
+) -> Result<&'static T, String> {
+    let mut loaded = loaded.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, t)) = loaded.iter().find(|(p, _)| p == path) {
         return Ok(t);
     }
-    let bytes = std::fs::read(path).map_err(|e| {
-        format!("eval=rapfi: needs a classical model file: cannot read {path:?}: {e}")
-    })?;
-    let tables = FineTables::from_classical_model(&bytes).map_err(|e| format!("{path}: {e}"))?;
-    let tables: &'static FineTables = Box::leak(Box::new(tables));
-    loaded.push((path.to_string(), tables));
-    Ok(tables)
+    let bytes = std::fs::read(path).map_err(|e| format!("{what} cannot read {path:?}: {e}"))?;
+    let value: &'static T = Box::leak(Box::new(read(&bytes).map_err(|e| format!("{path}: {e}"))?));
+    loaded.push((path.to_string(), value));
+    Ok(value)
 }
 
 #[cfg(test)]
