@@ -344,6 +344,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         summary.illegal,
         summary.longest.as_millis(),
     );
+    println!("{}", proven_line(&summary.proven));
     if args.rule.rule() == Rule::Renju {
         println!(
             "black stones on forbidden points: {} games lost by one",
@@ -502,6 +503,24 @@ fn print_summary(
         }
     );
     println!("illegal moves: {illegal}; longest think: {longest_ms} ms");
+}
+
+/// How early each side proved its wins: its wins by a five, how many it
+/// said it had proven (its score a forced win on every move of its since),
+/// and on average how many plies before the end.
+fn proven_line(proven: &[inarow_match::ProvenWins; 2]) -> String {
+    let side = |name: &str, p: &inarow_match::ProvenWins| match p.mean_plies() {
+        Some(mean) => format!(
+            "{name} {} of {} wins, {mean:.1} plies before the end",
+            p.proven, p.wins
+        ),
+        None => format!("{name} 0 of {} wins", p.wins),
+    };
+    format!(
+        "wins proven early: {}; {}",
+        side("A", &proven[0]),
+        side("B", &proven[1])
+    )
 }
 
 /// Points as `[x, y]`.

@@ -160,6 +160,24 @@ fn another_build_plays_through_the_brain_protocol() {
     let (w, d, l) = summary(&out);
     assert_eq!(w + d + l, 2);
     assert!(out.contains("illegal moves: 0"), "{}", out);
+    // Every win by a five was proven before it came, at the latest by the
+    // five itself: the engine's score, and the brain's `score +M..` message.
+    let proven = proven_wins(&out);
+    assert_eq!(proven, [(w, w), (l, l)], "{out}");
+}
+
+/// Each side's `(proven, wins)` from the summary's proven-wins line.
+fn proven_wins(out: &str) -> [(u32, u32); 2] {
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("wins proven early:"))
+        .unwrap_or_else(|| panic!("no proven wins in {out}"));
+    let side = |name: &str| {
+        let at = line.find(&format!("{name} ")).expect("a side") + name.len() + 1;
+        let words: Vec<&str> = line[at..].split_whitespace().collect();
+        (words[0].parse().unwrap(), words[2].parse().unwrap())
+    };
+    [side("A"), side("B")]
 }
 
 #[test]

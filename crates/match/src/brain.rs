@@ -23,6 +23,7 @@ use inarow_protocol::gomocup::manager;
 pub use place::Place;
 
 use crate::Contender;
+use crate::game::Thought;
 use inarow_sandbox::process::{LongLines, Running, Silence, Unsent};
 use inarow_sandbox::shown::{escape, quoted};
 use inarow_sandbox::{self as sandbox, End, Sandbox};
@@ -82,6 +83,9 @@ pub struct BrainProcess {
     match_time: Duration,
     /// Of it, what the brain has taken in this game.
     used: Duration,
+    /// Whether the brain's messages since its last move was asked for said
+    /// it has a forced win.
+    proven: bool,
 }
 
 impl BrainProcess {
@@ -129,6 +133,7 @@ impl BrainProcess {
             told: 0,
             match_time: turn.saturating_mul(1000),
             used: Duration::ZERO,
+            proven: false,
         };
         let ms = turn.as_millis();
         let info = [
@@ -183,7 +188,9 @@ impl BrainProcess {
         let deadline = Instant::now() + wait;
         loop {
             match self.running.receive(Some(deadline)) {
-                Ok(line) if manager::is_chatter(line.trim()) => {}
+                Ok(line) if manager::is_chatter(line.trim()) => {
+                    self.proven |= claims_a_win(line.trim());
+                }
                 Ok(line) => return Ok(line.trim().to_string()),
                 Err(silence) => {
                     let late = format!("did not answer within {} ms", wait.as_millis());
@@ -265,6 +272,7 @@ impl BrainProcess {
                 self.send(&line)?;
             }
         }
+        self.proven = false;
         let line = self.answer(self.patience)?;
         let p = manager::parse_move(&line, self.size).map_err(|e| match e {
             // The line as the gate quotes it, not as Rust's debug form does.
@@ -291,17 +299,16 @@ impl Contender for BrainProcess {
         self.used = Duration::ZERO;
     }
 
-    fn think(
-        &mut self,
-        game: &Mnk,
-        history: &[Point],
-        _limits: Limits,
-    ) -> Result<(Point, Duration), String> {
+    fn think(&mut self, game: &Mnk, history: &[Point], _limits: Limits) -> Result<Thought, String> {
         // The brain keeps its own clock from `INFO timeout_turn`.
         let start = Instant::now();
         let moved = self
             .awake(|brain| brain.ask_move(game, history))
-            .map(|p| (p, start.elapsed()));
+            .map(|p| Thought {
+                point: p,
+                took: start.elapsed(),
+                proven: self.proven,
+            });
         self.used += start.elapsed();
         moved
     }
@@ -314,6 +321,23 @@ impl Drop for BrainProcess {
         // Whatever it left behind dies with it, after the grace period.
         self.running.finish();
     }
+}
+
+/// Whether a brain's `MESSAGE` line says it has a forced win: a score
+/// written as Rapfi and this project's brain write one, `+M` and the plies
+/// to the five, after `Eval` or `score` (`MESSAGE Speed 1.2M | Depth 9-21 |
+/// Eval +M7 | ...`, `MESSAGE depth 9 score +M7 nodes ...`).
+pub fn claims_a_win(line: &str) -> bool {
+    let Some(text) = line.strip_prefix("MESSAGE") else {
+        return false;
+    };
+    let words: Vec<&str> = text.split_whitespace().collect();
+    words.windows(2).any(|w| {
+        matches!(w[0], "Eval" | "score")
+            && w[1]
+                .strip_prefix("+M")
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    })
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -331,6 +355,26 @@ fn shorten(line: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn messages_that_claim_a_forced_win() {
+        for yes in [
+            "MESSAGE Speed 1.2M | Depth 9-21 | Eval +M7 | Node 3M | Time 2s",
+            "MESSAGE depth 9 score +M13 nodes 1200 time 30 ms pv h8 i9",
+        ] {
+            assert!(claims_a_win(yes), "{yes}");
+        }
+        for no in [
+            "MESSAGE Speed 1.2M | Depth 9-21 | Eval -M7 | Node 3M",
+            "MESSAGE depth 9 score 431 nodes 1200",
+            "MESSAGE Eval +M",
+            "MESSAGE Eval +Mx",
+            "DEBUG Eval +M7",
+            "MESSAGE Eval: +M7",
+        ] {
+            assert!(!claims_a_win(no), "{no}");
+        }
+    }
 
     #[test]
     fn last_words_are_cut_to_a_readable_length() {

@@ -6,6 +6,7 @@ use std::time::Duration;
 use inarow_core::renju::Forbidden;
 use inarow_core::{Game, GameResult, Mnk, Player, Point, Rule};
 use inarow_engine::player::board_of;
+use inarow_engine::score::DECIDED;
 use inarow_engine::search::{Limits, Searcher};
 
 /// One finished game of a match.
@@ -25,6 +26,33 @@ pub struct MatchGame {
     /// Under renju, why black's last stone was forbidden, when the game
     /// ended by it (white won).
     pub forbidden: Option<Forbidden>,
+    /// For the first contender and the second, when it won by a five: how
+    /// many plies before the end it said it had proven the win (its score
+    /// decided, on every move of its since), if it did.
+    pub proven: [Option<usize>; 2],
+}
+
+/// A contender's move: the point, how long it took, and whether the
+/// contender says the move wins by force (its score a proven win).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Thought {
+    /// The point played.
+    pub point: Point,
+    /// How long the contender took.
+    pub took: Duration,
+    /// Whether it says it has a forced win.
+    pub proven: bool,
+}
+
+impl Thought {
+    /// A move with nothing proven.
+    pub fn plain(point: Point, took: Duration) -> Thought {
+        Thought {
+            point,
+            took,
+            proven: false,
+        }
+    }
 }
 
 /// One side of a match: the engine itself, or another engine driven over
@@ -33,16 +61,12 @@ pub trait Contender {
     /// Forgets the last game before a new one.
     fn new_game(&mut self);
 
-    /// The move for the side to move in `game`, within `limits`, and how long
-    /// it took; an error if the contender cannot answer. `history` is every
-    /// stone of the game in the order played (the opening's first), for
-    /// contenders that are told moves one at a time.
-    fn think(
-        &mut self,
-        game: &Mnk,
-        history: &[Point],
-        limits: Limits,
-    ) -> Result<(Point, Duration), String>;
+    /// The move for the side to move in `game`, within `limits`, how long
+    /// it took and whether it is a proven win; an error if the contender
+    /// cannot answer. `history` is every stone of the game in the order
+    /// played (the opening's first), for contenders that are told moves one
+    /// at a time.
+    fn think(&mut self, game: &Mnk, history: &[Point], limits: Limits) -> Result<Thought, String>;
 }
 
 impl Contender for Searcher {
@@ -50,16 +74,15 @@ impl Contender for Searcher {
         self.clear();
     }
 
-    fn think(
-        &mut self,
-        game: &Mnk,
-        _history: &[Point],
-        limits: Limits,
-    ) -> Result<(Point, Duration), String> {
+    fn think(&mut self, game: &Mnk, _history: &[Point], limits: Limits) -> Result<Thought, String> {
         let mut b = board_of(game, None).map_err(|e| e.to_string())?;
         b.set_to_move(game.to_move());
         let found = self.search(&mut b, limits);
-        Ok((b.point(found.best), found.elapsed))
+        Ok(Thought {
+            point: b.point(found.best),
+            took: found.elapsed,
+            proven: found.score >= DECIDED,
+        })
     }
 }
 
@@ -90,7 +113,11 @@ pub fn play_match_game(
         longest: Duration::ZERO,
         failure: None,
         forbidden: None,
+        proven: [None; 2],
     };
+    // Per contender, the move (of the game's) from which it has said on
+    // every move of its that it wins by force.
+    let mut since: [Option<usize>; 2] = [None; 2];
     let first_colour = if first_is_black { Player::X } else { Player::O };
     while game.outcome().is_none() {
         let mover = game.to_move();
@@ -99,9 +126,19 @@ pub fn play_match_game(
         } else {
             second.think(&game, &history, limits)
         };
+        let side = usize::from(mover != first_colour);
         let legal = match answer {
-            Ok((p, took)) => {
+            Ok(Thought {
+                point: p,
+                took,
+                proven,
+            }) => {
                 record.longest = record.longest.max(took);
+                since[side] = if proven {
+                    since[side].or(Some(record.moves.len()))
+                } else {
+                    None
+                };
                 let forbidden = if mover == Player::X {
                     game.forbidden(p)
                 } else {
@@ -131,6 +168,14 @@ pub fn play_match_game(
     record.result = game
         .outcome()
         .map_or(GameResult::Draw, |o| GameResult::for_side(o, first_colour));
+    let winner = match record.result {
+        GameResult::Win => Some(0),
+        GameResult::Loss => Some(1),
+        GameResult::Draw => None,
+    };
+    if let Some(w) = winner.filter(|_| record.forbidden.is_none()) {
+        record.proven[w] = since[w].map(|k| record.moves.len() - k);
+    }
     record
 }
 
@@ -190,12 +235,70 @@ mod tests {
 
     impl Contender for Scripted {
         fn new_game(&mut self) {}
-        fn think(&mut self, _: &Mnk, _: &[Point], _: Limits) -> Result<(Point, Duration), String> {
+        fn think(&mut self, _: &Mnk, _: &[Point], _: Limits) -> Result<Thought, String> {
             if self.0.is_empty() {
                 return Err("out of moves".into());
             }
-            Ok((self.0.remove(0), Duration::ZERO))
+            Ok(Thought::plain(self.0.remove(0), Duration::ZERO))
         }
+    }
+
+    /// Plays the points it is given, in order, saying it wins by force on
+    /// the moves marked so.
+    struct Claiming(Vec<(Point, bool)>);
+
+    impl Contender for Claiming {
+        fn new_game(&mut self) {}
+        fn think(&mut self, _: &Mnk, _: &[Point], _: Limits) -> Result<Thought, String> {
+            let (point, proven) = self.0.remove(0);
+            Ok(Thought {
+                point,
+                took: Duration::ZERO,
+                proven,
+            })
+        }
+    }
+
+    #[test]
+    fn a_win_is_proven_from_the_claim_that_lasts_to_the_end() {
+        let at = |r, c| Point::at(r, c, 15);
+        let limits = Limits::nodes(1);
+        // Black makes five along row 7 on its fifth move; white plays far
+        // away and claims wins too, which a loser's claims never count.
+        let white = || Claiming((0..5).map(|c| (at(0, 2 * c), c >= 1)).collect());
+        for (claims, proven) in [
+            // Claimed from its second move: it and the seven plies after it.
+            ([false, true, true, true, true], Some(7)),
+            // A claim that lapses counts from the next that lasts.
+            ([true, false, false, true, true], Some(3)),
+            ([true, true, true, true, false], None),
+        ] {
+            let mut black = Claiming((0..5).map(|c| (at(7, 3 + c), claims[c])).collect());
+            let g = play_match_game(
+                &mut black,
+                &mut white(),
+                true,
+                &[],
+                15,
+                Rule::Freestyle,
+                limits,
+            );
+            assert_eq!(g.result, GameResult::Win);
+            assert_eq!(g.moves.len(), 9);
+            assert_eq!(g.proven, [proven, None], "{claims:?}");
+        }
+        // The same from the second contender's side (it plays black here).
+        let mut black = Claiming((0..5).map(|c| (at(7, 3 + c), c >= 3)).collect());
+        let g = play_match_game(
+            &mut white(),
+            &mut black,
+            false,
+            &[],
+            15,
+            Rule::Freestyle,
+            limits,
+        );
+        assert_eq!((g.result, g.proven), (GameResult::Loss, [None, Some(3)]));
     }
 
     #[test]

@@ -35,7 +35,7 @@ use std::time::Duration;
 use inarow_core::{Point, Rule, Tally};
 use inarow_engine::search::Limits;
 
-pub use game::{Contender, MatchGame, play_match_game};
+pub use game::{Contender, MatchGame, Thought, play_match_game};
 pub use openings::Opening;
 pub use stats::Verdict;
 
@@ -102,6 +102,37 @@ pub struct Summary {
     pub forbidden: usize,
     /// The longest think of the match.
     pub longest: Duration,
+    /// A's and B's wins by a five, and how early they were proven.
+    pub proven: [ProvenWins; 2],
+}
+
+/// One side's wins by a five over a match, and how many plies before the
+/// end it said it had proven them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ProvenWins {
+    /// Games won by a five.
+    pub wins: usize,
+    /// Of them, those it said it had proven before the end.
+    pub proven: usize,
+    /// The plies before the end at which those were proven, summed.
+    pub plies: usize,
+}
+
+impl ProvenWins {
+    /// Counts a game this side won by a five, proven `plies` before the
+    /// end if it said so.
+    pub fn add(&mut self, plies: Option<usize>) {
+        self.wins += 1;
+        if let Some(n) = plies {
+            self.proven += 1;
+            self.plies += n;
+        }
+    }
+
+    /// The mean plies before the end of the proven wins.
+    pub fn mean_plies(&self) -> Option<f64> {
+        (self.proven > 0).then(|| self.plies as f64 / self.proven as f64)
+    }
 }
 
 /// Does `work` on every item on as many threads as there are `workers`
@@ -203,6 +234,16 @@ pub fn play_match<E>(
                 summary.illegal += usize::from(g.illegal);
                 summary.forbidden += usize::from(g.forbidden.is_some());
                 summary.longest = summary.longest.max(g.longest);
+                let won_by_five = !g.illegal && g.forbidden.is_none();
+                match g.result {
+                    inarow_core::GameResult::Win if won_by_five => {
+                        summary.proven[0].add(g.proven[0])
+                    }
+                    inarow_core::GameResult::Loss if won_by_five => {
+                        summary.proven[1].add(g.proven[1])
+                    }
+                    _ => {}
+                }
                 let played = Played {
                     pair: k,
                     a_black,
