@@ -134,11 +134,6 @@ pub fn play_match_game(
                 proven,
             }) => {
                 record.longest = record.longest.max(took);
-                since[side] = if proven {
-                    since[side].or(Some(record.moves.len()))
-                } else {
-                    None
-                };
                 let forbidden = if mover == Player::X {
                     game.forbidden(p)
                 } else {
@@ -146,6 +141,18 @@ pub fn play_match_game(
                 };
                 let legal = game.play(p).is_ok().then_some(p);
                 record.forbidden = legal.and(forbidden);
+                // A five needs no claim: brains often play it without a
+                // word.
+                let five = legal.is_some()
+                    && record.forbidden.is_none()
+                    && game
+                        .outcome()
+                        .is_some_and(|o| GameResult::for_side(o, mover) == GameResult::Win);
+                since[side] = if proven || five {
+                    since[side].or(Some(record.moves.len()))
+                } else {
+                    None
+                };
                 legal
             }
             Err(why) => {
@@ -271,7 +278,9 @@ mod tests {
             ([false, true, true, true, true], Some(7)),
             // A claim that lapses counts from the next that lasts.
             ([true, false, false, true, true], Some(3)),
-            ([true, true, true, true, false], None),
+            // The five needs no word: it keeps a claim, or proves itself.
+            ([true, true, true, true, false], Some(9)),
+            ([false, false, false, false, false], Some(1)),
         ] {
             let mut black = Claiming((0..5).map(|c| (at(7, 3 + c), claims[c])).collect());
             let g = play_match_game(
