@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use inarow_core::{GameResult, Rule};
 use inarow_engine::eval::{Eval, Weights};
-use inarow_engine::fine_tables::{FILE_VERSION, FineTables};
+use inarow_engine::fine_tables::FineTables;
 use inarow_engine::fit::{self, FitOptions, GameRecord, Samples};
 use inarow_engine::learned::Learned;
 use inarow_engine::search::{Limits, Options, Searcher};
@@ -263,23 +263,17 @@ fn fit_fine_tables(args: &FitArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `inarow eval check rapfi:MODEL GAMES...` (or a tables file of version
-/// 3, named `file:PATH` here): the tables' loss on the games' positions at
+/// `inarow eval check rapfi:MODEL GAMES...` or `check FINE GAMES...` (a
+/// tables file of version 3): the tables' loss on the games' positions at
 /// their own scale and at the best scale there, beside the embedded learned
 /// tables' and the pattern evaluation's, all through the search's
-/// evaluation of each position.
-fn check_model(model: &str, games: &[PathBuf]) -> anyhow::Result<()> {
-    let (name, kind, tables) = match model.strip_prefix("file:") {
-        Some(path) => match inarow_engine::options::load_eval(path).map_err(anyhow::Error::msg)? {
-            Eval::Fine(tables, _) => (path, "fine tables", tables),
-            _ => anyhow::bail!("{path}: not a tables file of version 3"),
-        },
-        None => (
-            model,
-            "a classical model",
-            inarow_engine::options::load_model(model).map_err(anyhow::Error::msg)?,
-        ),
-    };
+/// evaluation of each position. `name` and `kind` say what they are.
+fn check_fine(
+    name: &str,
+    kind: &str,
+    tables: &'static FineTables,
+    games: &[PathBuf],
+) -> anyhow::Result<()> {
     println!("{name}: {kind}, logistic scale {}", tables.scale);
 
     let mut all = Vec::new();
@@ -325,9 +319,17 @@ fn check_model(model: &str, games: &[PathBuf]) -> anyhow::Result<()> {
 }
 
 fn read_tables(path: &Path) -> anyhow::Result<Learned> {
-    let bytes = std::fs::read(path)
-        .with_context(|| format!("cannot read tables file {}", path.display()))?;
-    Learned::from_bytes(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+    tables_in(path, &read_bytes(path)?)
+}
+
+/// A tables file's bytes, or why they cannot be read.
+fn read_bytes(path: &Path) -> anyhow::Result<Vec<u8>> {
+    std::fs::read(path).with_context(|| format!("cannot read tables file {}", path.display()))
+}
+
+/// The learned tables in `bytes`, read from `path`.
+fn tables_in(path: &Path, bytes: &[u8]) -> anyhow::Result<Learned> {
+    Learned::from_bytes(bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
 /// Every game of the files, by rule (in [`Rule::ALL`]'s order); every
@@ -409,18 +411,22 @@ fn fit_tables(args: FitArgs) -> anyhow::Result<()> {
 
 fn check(args: CheckArgs) -> anyhow::Result<()> {
     if let Some(model) = args.tables.to_str().and_then(|t| t.strip_prefix("rapfi:")) {
-        return check_model(model, &args.games);
+        let tables = inarow_engine::options::load_model(model).map_err(anyhow::Error::msg)?;
+        return check_fine(model, "a classical model", tables, &args.games);
     }
-    let bytes = std::fs::read(&args.tables)
-        .with_context(|| format!("cannot read tables file {}", args.tables.display()))?;
-    if bytes.get(8..10) == Some(&FILE_VERSION.to_le_bytes()[..]) {
-        let path = args
-            .tables
-            .to_str()
-            .context("the tables file's path is not UTF-8")?;
-        return check_model(&format!("file:{path}"), &args.games);
+    let bytes = read_bytes(&args.tables)?;
+    if FineTables::is_tables_file(&bytes) {
+        let tables = FineTables::from_bytes(&bytes)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", args.tables.display()))?;
+        let name = args.tables.display().to_string();
+        return check_fine(
+            &name,
+            "fine tables",
+            Box::leak(Box::new(tables)),
+            &args.games,
+        );
     }
-    let learned = read_tables(&args.tables)?;
+    let learned = tables_in(&args.tables, &bytes)?;
     println!("{}: {:?}", args.tables.display(), learned);
     if args.games.is_empty() {
         return Ok(());

@@ -70,12 +70,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("bad --settings: {e}"))?;
     if let Some(path) = &args.eval {
         let path = path.to_str().context("--eval: the path is not UTF-8")?;
-        use inarow_engine::eval::Eval;
-        options.eval = match path.strip_prefix("rapfi:") {
-            Some(model) => inarow_engine::options::load_model(model).map(Eval::fine),
-            None => inarow_engine::options::load_eval(path),
-        }
-        .map_err(|e| anyhow::anyhow!("--eval: {e}"))?;
+        options.eval =
+            inarow_engine::options::eval_file(path).map_err(|e| anyhow::anyhow!("--eval: {e}"))?;
     }
     let settings = Settings {
         seed: args.seed,

@@ -122,6 +122,12 @@ impl FineKept {
         }
     }
 
+    /// Empty point `i`'s code for colour `c`.
+    #[inline]
+    fn code(&self, c: usize, i: usize) -> usize {
+        usize::from(self.code_of[usize::from(self.combo[c][i])])
+    }
+
     /// Black's sum less white's.
     #[inline]
     fn black_sum(&self) -> i32 {
@@ -140,7 +146,7 @@ impl FineKept {
     #[inline]
     fn add(&mut self, i: usize, sign: i32) {
         for c in 0..2 {
-            let code = usize::from(self.code_of[usize::from(self.combo[c][i])]);
+            let code = self.code(c, i);
             self.sum[c] += sign * i32::from(self.value[c][code]);
             self.classes[c][self.class_of[c][code] as usize] += sign;
         }
@@ -425,9 +431,7 @@ impl Board {
     /// While fine tables are kept, empty point `i`'s fine code for `colour`.
     #[inline]
     pub fn fine_code(&self, i: usize, colour: Player) -> Option<u16> {
-        self.fine
-            .as_ref()
-            .map(|f| f.code_of[usize::from(f.combo[colour.index()][i])])
+        self.fine.as_ref().map(|f| f.code(colour.index(), i) as u16)
     }
 
     /// While fine tables are kept, the move-ordering score of empty point
@@ -437,11 +441,10 @@ impl Board {
     pub fn fine_order(&self, i: usize, colour: Player) -> Option<i32> {
         let f = self.fine.as_ref()?;
         let (me, them) = (colour.index(), colour.opponent().index());
-        let code = |c: usize| usize::from(f.code_of[usize::from(f.combo[c][i])]);
         let slot = |c: usize| fine::table_slot(self.rule, c);
         Some(
-            i32::from(f.tables.order[slot(me)][code(me)][0])
-                + i32::from(f.tables.order[slot(them)][code(them)][1]),
+            i32::from(f.tables.order[slot(me)][f.code(me, i)][0])
+                + i32::from(f.tables.order[slot(them)][f.code(them, i)][1]),
         )
     }
 
@@ -1021,12 +1024,12 @@ impl Board {
     }
 
     fn refresh_dir(&mut self, i: usize, d: usize) {
+        let key = self.key(i, d);
         if let Some(f) = self.fine.as_deref_mut() {
-            let key = u32::from(self.keys[i][d]) | u32::from(self.outer[i][d]) << 16;
             f.refresh_dir(i, d, key);
         }
         for c in 0..2 {
-            self.pats[c][i][d] = self.pattern_of[self.key(i, d) as usize][c] as u8;
+            self.pats[c][i][d] = self.pattern_of[key as usize][c] as u8;
             self.combo[c][i] = combo_index(self.pats[c][i]);
         }
     }

@@ -151,10 +151,10 @@ pub fn learned_score(b: &Board) -> i32 {
 pub fn fine_score(b: &Board, tables: &FineTables, to_engine: i32) -> i32 {
     let me = b.to_move();
     let [now, before] = b.fine_sums().expect("the board keeps fine sums");
-    let (mine, theirs) = match (b.point_classes(me), b.point_classes(me.opponent())) {
-        (Some(m), Some(t)) => (m, t),
-        _ => unreachable!("the board keeps fine sums"),
-    };
+    let mine = b.point_classes(me).expect("the board keeps fine sums");
+    let theirs = b
+        .point_classes(me.opponent())
+        .expect("the board keeps fine sums");
     let sign = if me == Player::X { 1 } else { -1 };
     let basic = sign * (now + before) / 2;
     let slot = fine::table_slot(b.rule(), me.index());

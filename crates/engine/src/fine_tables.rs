@@ -217,11 +217,7 @@ impl FineTables {
     /// reads it.
     pub fn to_classical_model(&self) -> Vec<u8> {
         let mut raw = Vec::with_capacity(MODEL_LEN);
-        raw.extend_from_slice(&self.scale.to_le_bytes());
-        let mut put = |v: i16| raw.extend_from_slice(&v.to_le_bytes());
-        self.value.iter().flatten().for_each(|&v| put(v));
-        self.threat.iter().flatten().for_each(|&v| put(v));
-        self.order.iter().flatten().flatten().for_each(|&v| put(v));
+        self.write_raw(&mut raw);
         // With the content checksum, as the published files have it, so
         // that a damaged file is refused rather than read.
         let info = lz4_flex::frame::FrameInfo::new().content_checksum(true);
@@ -246,14 +242,26 @@ impl FineTables {
         ] {
             out.extend_from_slice(&n.to_le_bytes());
         }
+        self.write_raw(&mut out);
+        let sum = Sha256::digest(&out);
+        out.extend_from_slice(&sum);
+        out
+    }
+
+    /// The scale and tables as both files lay them out ([`FineTables::from_raw`]
+    /// reads them back).
+    fn write_raw(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(&self.scale.to_le_bytes());
         let mut put = |v: i16| out.extend_from_slice(&v.to_le_bytes());
         self.value.iter().flatten().for_each(|&v| put(v));
         self.threat.iter().flatten().for_each(|&v| put(v));
         self.order.iter().flatten().flatten().for_each(|&v| put(v));
-        let sum = Sha256::digest(&out);
-        out.extend_from_slice(&sum);
-        out
+    }
+
+    /// Whether `bytes` begin as a tables file of version 3 does (its mark
+    /// and version), rather than as the learned tables' versions 1 and 2.
+    pub fn is_tables_file(bytes: &[u8]) -> bool {
+        bytes.starts_with(MAGIC) && bytes.get(8..10) == Some(&FILE_VERSION.to_le_bytes()[..])
     }
 
     /// Reads a tables file of version 3 ([`FineTables::to_bytes`]), or says

@@ -50,45 +50,44 @@ impl FromStr for Options {
 /// `learned` tables the engine embeds, `rapfi:FILE` (a published classical
 /// model) or a tables file by its path; or why not in one line.
 pub fn eval_named(v: &str) -> Result<Eval, String> {
-    Ok(match v {
-        "hand" => Eval::Pattern(Weights::hand_set(MOVER_WEIGHT)),
-        "tuned" => Eval::Pattern(Weights::TUNED),
-        "learned" => Eval::Learned(Learned::embedded()),
-        _ => match v.strip_prefix("rapfi:") {
-            Some(model) => Eval::fine(load_model(model)?),
-            None => load_eval(v)?,
-        },
-    })
+    match v {
+        "hand" => Ok(Eval::Pattern(Weights::hand_set(MOVER_WEIGHT))),
+        "tuned" => Ok(Eval::Pattern(Weights::TUNED)),
+        "learned" => Ok(Eval::Learned(Learned::embedded())),
+        file => eval_file(file),
+    }
+}
+
+/// The evaluation in a file: `rapfi:FILE`, a published classical model, or
+/// a tables file written by `inarow eval fit` (the learned tables,
+/// versions 1 and 2, or fine tables, version 3); or why not in one line.
+pub fn eval_file(v: &str) -> Result<Eval, String> {
+    match v.strip_prefix("rapfi:") {
+        Some(model) => load_model(model).map(Eval::fine),
+        None => load_eval(v),
+    }
 }
 
 /// The evaluation in a tables file written by `inarow eval fit`: the
 /// learned tables (versions 1 and 2) or fine tables (version 3, `--fine`);
 /// or why not in one line.
 pub fn load_eval(path: &str) -> Result<Eval, String> {
-    let version = std::fs::read(path)
-        .ok()
-        .filter(|b| b.len() >= 10 && &b[..8] == b"INAROWEV")
-        .map(|b| u16::from_le_bytes([b[8], b[9]]));
-    if version != Some(crate::fine_tables::FILE_VERSION) {
-        return load_tables(path).map(Eval::Learned);
-    }
-    static LOADED: Kept<FineTables> = Mutex::new(Vec::new());
-    kept(&LOADED, path, "eval=FILE needs a tables file:", |bytes| {
-        FineTables::from_bytes(bytes).map_err(|e| e.to_string())
-    })
-    .map(Eval::fine)
-}
-
-/// The learned evaluation's tables read from the file at `path` (written
-/// by `inarow eval fit`), or why not in one line.
-pub fn load_tables(path: &str) -> Result<&'static Learned, String> {
-    static LOADED: Kept<Learned> = Mutex::new(Vec::new());
+    static LOADED: Kept<Eval> = Mutex::new(Vec::new());
     kept(
         &LOADED,
         path,
         "eval must be hand, tuned, learned or a tables file:",
-        |bytes| Learned::from_bytes(bytes).map_err(|e| e.to_string()),
+        |bytes| {
+            if FineTables::is_tables_file(bytes) {
+                let tables = FineTables::from_bytes(bytes).map_err(|e| e.to_string())?;
+                Ok(Eval::fine(Box::leak(Box::new(tables))))
+            } else {
+                let tables = Learned::from_bytes(bytes).map_err(|e| e.to_string())?;
+                Ok(Eval::Learned(Box::leak(Box::new(tables))))
+            }
+        },
     )
+    .copied()
 }
 
 /// A published classical model (Rapfi's `model220723.bin` and its kind)

@@ -44,17 +44,6 @@ pub struct Thought {
     pub proven: bool,
 }
 
-impl Thought {
-    /// A move with nothing proven.
-    pub fn plain(point: Point, took: Duration) -> Thought {
-        Thought {
-            point,
-            took,
-            proven: false,
-        }
-    }
-}
-
 /// One side of a match: the engine itself, or another engine driven over
 /// the Gomocup protocol ([`crate::brain`]).
 pub trait Contender {
@@ -246,7 +235,11 @@ mod tests {
             if self.0.is_empty() {
                 return Err("out of moves".into());
             }
-            Ok(Thought::plain(self.0.remove(0), Duration::ZERO))
+            Ok(Thought {
+                point: self.0.remove(0),
+                took: Duration::ZERO,
+                proven: false,
+            })
         }
     }
 
