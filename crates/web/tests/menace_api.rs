@@ -298,7 +298,7 @@ async fn training_plays_on_its_own_and_blocks_moves_until_stopped() {
     assert_eq!(error_of(&body), "MENACE is training: stop training to play");
     let (status, _) = t.post("/api/menace/move", r#"{"square":1}"#).await;
     assert_eq!(status, StatusCode::CONFLICT);
-    tokio::time::sleep(Duration::from_millis(1300)).await;
+    wait_for_games(&t, 101).await;
     let (status, v) = t.call("POST", "/api/menace/stop", None).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(v["training"], false);
@@ -388,9 +388,29 @@ async fn events_reach_every_viewer_and_shutdown_saves() {
     assert_eq!(t.saves(), 1, "shutdown saves");
 }
 
-/// Trains against a random player for about `ms` milliseconds at full speed
-/// and stops; the view after stopping.
-async fn train_for(t: &common::TestApp, ms: u64) -> Value {
+/// Waits until the training under way has played at least `games` games,
+/// as the view tells it: the test counts games, not milliseconds (the
+/// deadline only keeps a broken server from hanging the test).
+async fn wait_for_games(t: &common::TestApp, games: u64) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(300);
+    loop {
+        let (status, v) = t.call("GET", "/api/menace", None).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        if v["games"].as_u64().is_some_and(|n| n >= games) {
+            return;
+        }
+        assert!(v["training"] == true, "training stopped early: {v}");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "fewer than {games} games: {v}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// Trains against a random player until it has played at least `games`
+/// games and stops; the view after stopping.
+async fn train_for(t: &common::TestApp, games: u64) -> Value {
     let (status, v) = t
         .post(
             "/api/menace/train",
@@ -398,7 +418,7 @@ async fn train_for(t: &common::TestApp, ms: u64) -> Value {
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{v}");
-    tokio::time::sleep(Duration::from_millis(ms)).await;
+    wait_for_games(t, games).await;
     let (status, v) = t.call("POST", "/api/menace/stop", None).await;
     assert_eq!(status, StatusCode::OK, "{v}");
     v
@@ -532,7 +552,7 @@ async fn rewards_change_what_a_game_pays_back_and_are_saved() {
 #[tokio::test]
 async fn reset_gives_fresh_boxes_of_the_chosen_preset() {
     let t = app(Preset::Challenge);
-    let v = train_for(&t, 300).await;
+    let v = train_for(&t, 20).await;
     assert!(v["games"].as_u64().unwrap() > 0);
     let saves = t.saves();
     let (status, v) = t
@@ -584,7 +604,7 @@ async fn reset_gives_fresh_boxes_of_the_chosen_preset() {
 #[tokio::test]
 async fn the_state_downloads_as_the_saved_file() {
     let t = app(Preset::Michie);
-    train_for(&t, 200).await;
+    train_for(&t, 10).await;
     let res = tower::ServiceExt::oneshot(
         t.router.clone(),
         axum::http::Request::get("/api/menace/state")
@@ -619,7 +639,7 @@ async fn the_curve_survives_a_restart_and_marks_opponent_changes() {
         v["chart"]["marks"][0],
         serde_json::json!({"game": 1, "opponent": "you"})
     );
-    let v = train_for(&t, 300).await;
+    let v = train_for(&t, 20).await;
     let marks = v["chart"]["marks"].as_array().unwrap();
     assert_eq!(marks.len(), 2, "{marks:?}");
     assert_eq!(marks[1]["opponent"], "random");
@@ -657,7 +677,7 @@ async fn results_read_the_same_for_people_and_training() {
         line.ends_with(&expect(v["game"]["outcome"].as_str().unwrap(), "you win")),
         "{line}"
     );
-    let v = train_for(&t, 200).await;
+    let v = train_for(&t, 10).await;
     let line = v["game"]["result"].as_str().unwrap();
     assert!(
         line.ends_with(&expect(
