@@ -8,6 +8,8 @@ use inarow_core::{Game, Point, Rule};
 use inarow_engine::player::board_of;
 use inarow_engine::search::Params;
 
+#[path = "support/suite.rs"]
+mod suite;
 #[path = "support/tactics.rs"]
 mod tactics;
 use tactics::{Entry, game_of, parse_file, parse_line, rule_of};
@@ -240,5 +242,101 @@ fn the_shallow_node_rules_change_the_tree_where_threes_are_answered() {
         },
     ] {
         assert_ne!(nodes(changed), plain, "{changed:?}");
+    }
+}
+
+/// Rapfi's reductions and pruning rules (issue 46, item 3), each alone.
+fn rapfis_reductions() -> Vec<Params> {
+    let d = Params::default;
+    vec![
+        Params {
+            rfp_estimate: 1,
+            rfp_depth: 20,
+            ..d()
+        },
+        Params {
+            lmr_cut_killer: 1,
+            ..d()
+        },
+        Params {
+            lmr_tt_pv: 100,
+            ..d()
+        },
+        Params {
+            lmr_far_four: 100,
+            ..d()
+        },
+        Params {
+            lmr_attack: 100,
+            ..d()
+        },
+        Params {
+            raised_reduction: 100,
+            ..d()
+        },
+        Params {
+            iir_stale: 2,
+            ..d()
+        },
+    ]
+}
+
+#[test]
+fn the_search_with_rapfis_reductions_announces_the_quick_wins() {
+    for params in rapfis_reductions() {
+        assert!(
+            quick_wins_are_announced(tactics::FREESTYLE, Rule::Freestyle, 1_000, params) >= 30,
+            "{params:?}"
+        );
+    }
+    // The singular extension with its double extension and multi-cut.
+    let singular = Params {
+        se_depth: 3,
+        se_double: 60,
+        se_multicut: 1,
+        ..Params::default()
+    };
+    assert!(quick_wins_are_announced(tactics::FREESTYLE, Rule::Freestyle, 1_000, singular) >= 30);
+}
+
+#[test]
+fn each_of_rapfis_reductions_changes_the_tree() {
+    use inarow_engine::search::{Limits, Options, Searcher};
+    let games = suite::recorded_middlegames(5, 12, 14);
+    let nodes = |params: Params| -> u64 {
+        let options = Options {
+            params,
+            ..Options::default()
+        };
+        let mut searcher = Searcher::new(options);
+        games
+            .iter()
+            .map(|game| {
+                let mut b = inarow_engine::player::board_of(game, None).expect("a live board");
+                searcher.clear();
+                searcher.search(&mut b, Limits::depth(9)).nodes
+            })
+            .sum()
+    };
+    let plain = nodes(Params::default());
+    for changed in rapfis_reductions() {
+        assert_ne!(nodes(changed), plain, "{changed:?}");
+    }
+    let singular = Params {
+        se_depth: 3,
+        ..Params::default()
+    };
+    let alone = nodes(singular);
+    for changed in [
+        Params {
+            se_double: 60,
+            ..singular
+        },
+        Params {
+            se_multicut: 1,
+            ..singular
+        },
+    ] {
+        assert_ne!(nodes(changed), alone, "{changed:?}");
     }
 }

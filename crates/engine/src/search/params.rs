@@ -85,6 +85,27 @@ params! {
     lmr_policy_mid = 450, 0, 5000;
     /// Most the policy reduction adds or takes away, hundredths of a ply.
     lmr_policy_max = 200, 0, 400;
+    /// Killers are spared the cut nodes' extra reduction (`lmr_cut`) when
+    /// 1, as Rapfi's are.
+    lmr_cut_killer = 0, 0, 1;
+    /// Less reduction at a node the table remembers on a principal
+    /// variation, hundredths (0: none).
+    lmr_tt_pv = 0, 0, 300;
+    /// More reduction of a counter-four, at a node that must answer a
+    /// three or a fork, made farther than four lines from the threat's
+    /// stone, hundredths (0: none).
+    lmr_far_four = 0, 0, 300;
+    /// Less reduction of a move that continues an attack: it forces an
+    /// answer, the opponent's last move had to answer ours, and it lies
+    /// within four lines of our last, hundredths (0: none).
+    lmr_attack = 0, 0, 300;
+    /// Once a move raises alpha without a cut, the later moves of the
+    /// node are searched this much shallower, hundredths (0: none).
+    raised_reduction = 0, 0, 300;
+    /// A table move stored this many plies shallower than the node is
+    /// stale: the node is searched a ply shallower, as without one
+    /// (0: never).
+    iir_stale = 0, 0, 20;
     /// Moves searched before quiet ones are pruned: base, hundredths.
     lmp_base = 428, 0, 2000;
     /// Moves before pruning per depth^(lmp_power/100), hundredths.
@@ -100,6 +121,10 @@ params! {
     rfp_depth = 5, 0, 20;
     /// Reverse futility margin per ply of depth.
     rfp_margin = 46, 5, 500;
+    /// Reverse futility on the best estimate of the node (1): the static
+    /// score, or the table's score where its bound says the value lies
+    /// beyond it, as Rapfi's is; 0: the static score alone.
+    rfp_estimate = 0, 0, 1;
     /// Deepest remaining depth (plies) for razoring into the leaf VCF.
     razor_depth = 3, 0, 10;
     /// Razoring margin: fixed part.
@@ -139,6 +164,13 @@ params! {
     /// or where the opponent has a four to make (0: these nodes follow
     /// `se_depth` like any other).
     se_four_depth = 0, 0, 20;
+    /// Double singular extension: two plies when the search without the
+    /// table move stays this much below the singular bound, in the
+    /// evaluation's units (0: never).
+    se_double = 0, 0, 1000;
+    /// Multi-cut (1): when the search without the table move still
+    /// reaches beta, the node is cut with that bound.
+    se_multicut = 0, 0, 1;
     /// First aspiration window half-width; 0 searches every iteration with
     /// a full window.
     aspiration = 169, 0, 2000;

@@ -26,14 +26,22 @@
 //! 3. mate distance pruning;
 //! 4. the transposition table;
 //! 5. what the node must answer, the static evaluation, improving;
-//! 6. pruning before any move: reverse futility, razoring, null move;
-//!    (b) fail-high reduction of a cut node that stands well above beta;
-//! 7. internal iterative reduction; (b) singular extension of the table
-//!    move, with a threshold of its own at nodes under threat;
+//! 6. pruning before any move: reverse futility (on the static score or
+//!    the table's refined estimate), razoring, null move; (b) fail-high
+//!    reduction of a cut node that stands well above beta;
+//! 7. internal iterative reduction, without a table move or with a stale
+//!    one; (b) singular extension of the table move, with a threshold of
+//!    its own at nodes under threat, a double extension and a multi-cut;
 //! 8. the moves, exactly the answers when the node must answer, ordered;
 //! 9. the loop: (a) late move pruning, (b) the move's depth cost and its
-//!    reduction, (c) the searches of PVS, (d) a new best, a cut's reward;
+//!    reduction, (c) the searches of PVS, (d) a new best, a cut's reward,
+//!    the later moves shallower once alpha is raised;
 //! 10. the result, stored with its bound.
+//!
+//! Rapfi's reductions beyond these (issue 46) are settings, off unless a
+//! match put them on: killers spared the cut nodes' extra reduction, less
+//! at nodes the table remembers on a principal variation, more for a far
+//! counter-four, less for an attack that goes on.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -80,6 +88,17 @@ pub(crate) struct Frame {
     pub killers: [Option<Move>; 2],
     /// The move a singular search leaves out at this ply (step 7b).
     pub excluded: Option<Move>,
+    /// Whether the node at this ply had to answer a threat (for the
+    /// attack that continues, `lmr_attack`).
+    pub answered: bool,
+}
+
+/// What the singular search (step 7b) says of the table move.
+enum Singular {
+    /// Search it this much deeper.
+    Extend(i32),
+    /// Another move reaches beta too: the node is cut with this bound.
+    Cut(i32),
 }
 
 /// The selective searcher over an evaluation `E`; its tables live across
@@ -285,6 +304,7 @@ impl<E: Evaluator> Tree<E> {
             }
         }
         let answer = movepick::answer(b, self.params.defends_three_three());
+        self.stack[0].answered = answer != Answer::Free;
         let mut root = std::mem::take(&mut self.root);
         generate(b, answer, &mut root);
         if root.is_empty() {
@@ -652,6 +672,7 @@ impl<E: Evaluator> Tree<E> {
         let answer = movepick::answer(b, p.defends_three_three());
         let eval = hit.map_or_else(|| self.eval.evaluate(b), |h| h.eval);
         self.stack[ply].eval = eval;
+        self.stack[ply].answered = answer != Answer::Free;
         let improving = ply >= 2 && eval > self.stack[ply - 2].eval;
         // Step 6. Pruning before any move: reverse futility, razoring,
         // null move; and a shallow node that must answer a three drops
@@ -662,7 +683,7 @@ impl<E: Evaluator> Tree<E> {
         if !PV
             && answer == Answer::Free
             && excluded.is_none()
-            && let Some(s) = self.prune_node(b, ply, alpha, beta, depth, cut, eval)
+            && let Some(s) = self.prune_node(b, ply, alpha, beta, depth, cut, eval, hit)
         {
             return s;
         }
@@ -684,6 +705,16 @@ impl<E: Evaluator> Tree<E> {
         // deep node is searched a ply shallower.
         let mut depth = depth;
         if tt_move.is_none() && excluded.is_none() && p.iir_depth > 0 && depth >= p.iir_depth * ONE
+        {
+            depth -= ONE;
+        }
+        // A table move from a search much shallower than this one is
+        // little better than none (`iir_stale`).
+        if p.iir_stale > 0
+            && excluded.is_none()
+            && tt_move.is_some()
+            && depth >= 2 * ONE
+            && hit.is_some_and(|h| h.depth + p.iir_stale * ONE <= depth)
         {
             depth -= ONE;
         }
@@ -712,7 +743,10 @@ impl<E: Evaluator> Tree<E> {
                     && h.bound != Bound::Upper
                     && !is_decided(h.score) =>
             {
-                self.singular(b, ply, m, h.score, depth, cut)
+                match self.singular::<PV>(b, ply, m, h.score, depth, beta, cut) {
+                    Singular::Extend(e) => e,
+                    Singular::Cut(s) => return s,
+                }
             }
             _ => 0,
         };
@@ -736,6 +770,9 @@ impl<E: Evaluator> Tree<E> {
 
         // Step 9. The loop over the moves.
         let original_alpha = alpha;
+        let tt_pv = hit.is_some_and(|h| h.pv);
+        // Depth the later moves lose once alpha is raised (`raised_reduction`).
+        let mut lowered = 0;
         let mut best_score = -INFINITE;
         let mut best_move = None;
         let mut tried_quiet = [None; TRIED_QUIETS];
@@ -787,7 +824,7 @@ impl<E: Evaluator> Tree<E> {
             // Step 9b. The depth the move costs, and how much a late one
             // is reduced.
             let extended = if Some(m) == tt_move { extension } else { 0 };
-            let mut new_depth = depth - self.cost(b, m, answer) + extended;
+            let mut new_depth = depth - self.cost(b, m, answer) + extended - lowered;
             if fail_high && b.threat(m, b.to_move()) < Threat::Block4 {
                 new_depth -= p.fhr_reduction;
             }
@@ -796,12 +833,14 @@ impl<E: Evaluator> Tree<E> {
             } else {
                 let facts = Late {
                     k,
+                    ply,
                     depth,
                     answer,
                     cut,
                     improving,
                     quiet,
                     top,
+                    tt_pv,
                 };
                 self.late_reduction::<PV>(b, m, facts)
             };
@@ -840,6 +879,9 @@ impl<E: Evaluator> Tree<E> {
                         self.reward(b, ply, m, depth, quiet, &tried_quiet[..quiets]);
                         break;
                     }
+                    if depth >= 2 * ONE && !is_decided(score) {
+                        lowered = p.raised_reduction;
+                    }
                 }
             }
             if quiet && quiets < TRIED_QUIETS {
@@ -871,16 +913,21 @@ impl<E: Evaluator> Tree<E> {
 
     /// Step 7b of [`Tree::pvs`]: the extension of the table move `m`, whose
     /// stored score is `tt_score`: a ply when a search of the node without
-    /// it, half as deep, stays below `tt_score` less the margin.
-    fn singular(
+    /// it, half as deep, stays below `tt_score` less the margin, two off the
+    /// principal variation when it stays `se_double` below that
+    /// (`Singular::Extend`); off the principal variation, a cut when even
+    /// without it the node reaches beta (`se_multicut`, `Singular::Cut`).
+    #[allow(clippy::too_many_arguments)]
+    fn singular<const PV: bool>(
         &mut self,
         b: &mut Board,
         ply: usize,
         m: usize,
         tt_score: i32,
         depth: i32,
+        beta: i32,
         cut: bool,
-    ) -> i32 {
+    ) -> Singular {
         let p = self.params;
         let singular_beta = tt_score - p.se_margin * depth / ONE;
         self.stack[ply].excluded = Some(Move::at(m));
@@ -893,14 +940,23 @@ impl<E: Evaluator> Tree<E> {
             cut,
         );
         self.stack[ply].excluded = None;
-        if v < singular_beta { ONE } else { 0 }
+        if v < singular_beta {
+            let double = !PV && p.se_double > 0 && v < singular_beta - p.se_double;
+            Singular::Extend(if double { 2 * ONE } else { ONE })
+        } else if !PV && p.se_multicut > 0 && singular_beta >= beta && !self.stopped {
+            Singular::Cut(singular_beta)
+        } else {
+            Singular::Extend(0)
+        }
     }
 
     /// Step 6 of [`Tree::pvs`] at a node off the principal variation that
     /// need answer nothing: the score that settles it before any move is
     /// tried, if any. Far above beta at shallow depth it stands (reverse
-    /// futility); far below alpha it is what the leaf search finds
-    /// (razoring); above beta even after a pass it is cut (null move).
+    /// futility, on the static score or with `rfp_estimate` on the table's
+    /// `hit` where it says more); far below alpha it is what the leaf
+    /// search finds (razoring); above beta even after a pass it is cut
+    /// (null move).
     #[allow(clippy::too_many_arguments)]
     fn prune_node(
         &mut self,
@@ -911,13 +967,19 @@ impl<E: Evaluator> Tree<E> {
         depth: i32,
         cut: bool,
         eval: i32,
+        hit: Option<crate::tt::Hit>,
     ) -> Option<i32> {
         let p = self.params;
         if is_decided(alpha) || is_decided(beta) {
             return None;
         }
-        if depth < p.rfp_depth * ONE && eval - p.rfp_margin * depth / ONE >= beta {
-            return Some(eval);
+        let standing = if p.rfp_estimate > 0 {
+            estimate(hit, eval)
+        } else {
+            eval
+        };
+        if depth < p.rfp_depth * ONE && standing - p.rfp_margin * depth / ONE >= beta {
+            return Some(standing);
         }
         if depth < p.razor_depth * ONE && eval + p.razor_base + p.razor_margin * depth / ONE < alpha
         {
@@ -964,12 +1026,14 @@ impl<E: Evaluator> Tree<E> {
     fn late_reduction<const PV: bool>(&self, b: &Board, m: usize, facts: Late) -> i32 {
         let Late {
             k,
+            ply,
             depth,
             answer,
             cut,
             improving,
             quiet,
             top,
+            tt_pv,
         } = facts;
         let p = self.params;
         if depth < 2 * ONE {
@@ -979,9 +1043,16 @@ impl<E: Evaluator> Tree<E> {
         let history = self.history.score(me, m);
         let defending = matches!(answer, Answer::Three | Answer::Fork);
         if defending && p.lmr_defence > 0 {
-            return (self.reduction(depth, k) * p.lmr_defence / 100
-                - history * ONE / p.lmr_history)
-                .max(0);
+            let mut r = self.reduction(depth, k) * p.lmr_defence / 100;
+            if p.lmr_far_four > 0
+                && b.threat(m, me) >= Threat::Block4
+                && self
+                    .previous(ply)
+                    .is_some_and(|threat| lines_apart(b, m, threat) > 4)
+            {
+                r += p.lmr_far_four;
+            }
+            return (r - history * ONE / p.lmr_history).max(0);
         }
         if answer != Answer::Free {
             return 0;
@@ -990,8 +1061,21 @@ impl<E: Evaluator> Tree<E> {
         if PV {
             r -= p.lmr_pv;
         }
-        if cut {
+        if cut && (p.lmr_cut_killer == 0 || !self.stack[ply].killers.contains(&Some(Move::at(m)))) {
             r += p.lmr_cut;
+        }
+        if tt_pv {
+            r -= p.lmr_tt_pv;
+        }
+        if p.lmr_attack > 0
+            && ply >= 2
+            && self.stack[ply - 1].answered
+            && is_forcing(b, m)
+            && self.stack[ply - 2]
+                .played
+                .is_some_and(|ours| lines_apart(b, m, ours.index()) <= 4)
+        {
+            r -= p.lmr_attack;
         }
         if improving {
             r -= p.lmr_improving;
@@ -1109,6 +1193,8 @@ impl<E: Evaluator> Tree<E> {
 struct Late {
     /// The move's number among those searched at the node (0: the first).
     k: usize,
+    /// The node's distance from the root.
+    ply: usize,
     /// The node's remaining depth.
     depth: i32,
     /// What the node must answer.
@@ -1121,6 +1207,15 @@ struct Late {
     quiet: bool,
     /// The best static ordering score of the node's moves.
     top: i32,
+    /// Whether the table remembers the node on a principal variation.
+    tt_pv: bool,
+}
+
+/// How many lines (rows or columns, whichever more) apart two points are.
+#[inline]
+fn lines_apart(b: &Board, i: usize, j: usize) -> usize {
+    let ((x, y), (u, v)) = (b.xy(i), b.xy(j));
+    x.abs_diff(u).max(y.abs_diff(v))
 }
 
 /// The best estimate of a node's value before its moves are searched: the
