@@ -95,6 +95,19 @@ fn scripted_session_through_a_pipe() {
     assert!(stdout.contains("MENACE plays "));
     // Squares named as everywhere, with the challenge's letters typed.
     assert!(stdout.contains("you play a3 (LL)") || stdout.contains("MENACE plays a3 (LL)"));
+    // After the boxes of each game, its result again, last.
+    let ends: Vec<&str> = stdout.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(ends.len(), 2, "{stdout}");
+    for (k, game) in stdout.split("new game").skip(1).enumerate() {
+        let last = game.trim_end().lines().last().unwrap();
+        let result = game
+            .lines()
+            .find(|l| ["MENACE wins", "you win", "draw", "MENACE resigns: you win"].contains(l))
+            .unwrap();
+        let result = if result == "draw" { "a draw" } else { result };
+        assert_eq!(last, format!("game {} of 2: {result}", k + 1), "{game}");
+        assert!(is_box_line(game.trim_end().lines().rev().nth(1).unwrap()));
+    }
     // The same seed plays the same games.
     let again = inarow(&["menace", "--seed", "5"], &input);
     assert_eq!(text(&again.stdout), stdout);
@@ -340,7 +353,10 @@ fn stdout_reads_line_by_line_on_a_pipe() {
         }
     }
     assert!(result.is_some(), "the game ended");
-    let boxes: Vec<String> = lines.map(Result::unwrap).collect();
+    let mut boxes: Vec<String> = lines.map(Result::unwrap).collect();
+    let result = result.unwrap();
+    let result = if result == "draw" { "a draw" } else { &result };
+    assert_eq!(boxes.pop(), Some(format!("game 1 of 1: {result}")));
     assert_eq!(boxes.len(), 304, "{boxes:?}");
     assert!(boxes.iter().all(|l| is_box_line(l)));
     drop(input);

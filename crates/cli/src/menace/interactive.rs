@@ -31,7 +31,7 @@ pub fn run(args: &MachineArgs) -> anyhow::Result<()> {
         return Ok(());
     };
     for number in 1..=games {
-        match dialogue.play_one(&mut memory)? {
+        match dialogue.play_one(&mut memory, (number, games))? {
             Some(()) => store::save(args, &memory)?,
             None => {
                 memory.x.abandon();
@@ -118,16 +118,20 @@ impl<R: BufRead, W: Write, P: Write> Dialogue<R, W, P> {
         }
     }
 
-    /// Plays one game and teaches MENACE its result; `None` if the input
-    /// ended first.
-    fn play_one(&mut self, memory: &mut Memory) -> anyhow::Result<Option<()>> {
+    /// Plays game `number` of `games` and teaches MENACE its result;
+    /// `None` if the input ended first.
+    fn play_one(
+        &mut self,
+        memory: &mut Memory,
+        (number, games): (u64, u64),
+    ) -> anyhow::Result<Option<()>> {
         let menace = &mut memory.x;
         let mut session = Session::new(menace);
         writeln!(self.out, "new game")?;
-        loop {
+        let result = loop {
             if let Some(line) = session.result_line("you win") {
                 writeln!(self.out, "{line}")?;
-                break;
+                break line;
             }
             if session.menace_to_move() {
                 // Resigning ends the game; the next round tells it.
@@ -157,10 +161,13 @@ impl<R: BufRead, W: Write, P: Write> Dialogue<R, W, P> {
                     Err(message) => self.error(&message)?,
                 }
             }
-        }
+        };
         for i in 0..menace.boxes().len() {
             writeln!(self.out, "{}", menace.box_line(i))?;
         }
+        // The result again below the boxes, where a terminal still shows it.
+        let result = if result == "draw" { "a draw" } else { &result };
+        writeln!(self.out, "game {number} of {games}: {result}")?;
         self.out.flush()?;
         Ok(Some(()))
     }
