@@ -116,16 +116,16 @@ struct CheckArgs {
     games: Vec<PathBuf>,
     /// Without games files: how many seeded self-play games today's engine
     /// plays to measure on (a few seconds; a games file measures on more).
-    #[arg(long, value_name = "N", default_value_t = 40, value_parser = crate::numbers::whole::<usize>(1))]
+    #[arg(long, value_name = "N", default_value_t = 40, conflicts_with = "games", value_parser = crate::numbers::whole::<usize>(1))]
     play: usize,
     /// Nodes a move of the games played (--play).
-    #[arg(long, default_value_t = 1000, value_parser = crate::numbers::whole::<u64>(1))]
+    #[arg(long, default_value_t = 1000, conflicts_with = "games", value_parser = crate::numbers::whole::<u64>(1))]
     nodes: u64,
     /// Seed of the openings of the games played (--play).
-    #[arg(long, default_value_t = 1, value_parser = crate::numbers::seed)]
+    #[arg(long, default_value_t = 1, conflicts_with = "games", value_parser = crate::numbers::seed)]
     seed: u64,
     /// Games played at once (--play), a game per core.
-    #[arg(short = 'j', long, default_value_t = 1, value_parser = crate::numbers::whole::<usize>(1))]
+    #[arg(short = 'j', long, default_value_t = 1, conflicts_with = "games", value_parser = crate::numbers::whole::<usize>(1))]
     jobs: usize,
     /// The rule of the games played (--play).
     #[command(flatten)]

@@ -164,6 +164,15 @@ fn bad_requests_are_refused() {
     assert!(e.contains("--settings"), "{e}");
     let e = refused(&["eval", "fit", "/nowhere.gm", "--out", out]);
     assert!(e.contains("/nowhere.gm"), "{e}");
+    // A games file that cannot be written is refused before any game.
+    let e = refused(&["eval", "games", "--out", "/nowhere/g.gm"]);
+    assert!(
+        e.contains("cannot write the games file /nowhere/g.gm"),
+        "{e}"
+    );
+    // The seeded set is played only without games files.
+    let e = refused(&["eval", "check", out, out, "--play", "5"]);
+    assert!(e.contains("--play"), "{e}");
 }
 
 /// A model file in the published classical format (made here: the real
