@@ -1,10 +1,12 @@
 //! The `eval` subcommand: the learned evaluation's tool chain. `games`
 //! plays seeded self-play games at fixed nodes from varied openings, a game
-//! per core, into a games file; `fit` fits the tables to games files by
-//! logistic regression and writes a tables file; `check` reads a tables
-//! file and, given games, compares its loss on them with the tuned pattern evaluation's
-//! evaluation's.
+//! per core, into a games file; `fit` fits the tables by logistic
+//! regression and writes a tables file; `check` reads a tables file and
+//! compares its loss with today's (the embedded tables') and the tuned
+//! pattern evaluation's, on games given or on a small seeded set it plays.
 
+use std::fs::File;
+use std::io::{IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
@@ -18,6 +20,8 @@ use inarow_engine::search::{Limits, Options, Searcher};
 use inarow_files::write_atomic;
 use inarow_match::openings::seeded_openings;
 use inarow_match::{in_order, play_match_game};
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
+use sha2::{Digest, Sha256};
 
 /// Options of `inarow eval`.
 #[derive(clap::Args, Debug)]
@@ -32,15 +36,16 @@ enum EvalCommand {
     Games(GamesArgs),
     /// Fit the learned evaluation's tables to games files.
     Fit(FitArgs),
-    /// Read a tables file; with games, its loss on them beside the pattern evaluation's.
+    /// Read a tables file: what it holds, and its loss beside today's
+    /// tables' and the pattern evaluation's, on games given or played.
     Check(CheckArgs),
 }
 
 /// Options of `inarow eval games`.
 #[derive(clap::Args, Debug)]
 struct GamesArgs {
-    /// The games file to write (rewritten whole every 200 games, so a run
-    /// cut short keeps what it played).
+    /// The games file to write: each game is added whole as it ends, so a
+    /// run cut short keeps every game it finished.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
     /// How many games.
@@ -105,9 +110,26 @@ struct CheckArgs {
     /// The tables file, or `rapfi:FILE`: a published classical model
     /// (Rapfi's `model220723.bin`), measured beside the embedded tables.
     tables: PathBuf,
-    /// Games files to measure the tables' loss on.
+    /// Games files to measure the tables' loss on (from `inarow eval
+    /// games`); without them, a small seeded set is played (--play).
     #[arg(value_name = "GAMES")]
     games: Vec<PathBuf>,
+    /// Without games files: how many seeded self-play games today's engine
+    /// plays to measure on (a few seconds; a games file measures on more).
+    #[arg(long, value_name = "N", default_value_t = 40, conflicts_with = "games", value_parser = crate::numbers::whole::<usize>(1))]
+    play: usize,
+    /// Nodes a move of the games played (--play).
+    #[arg(long, default_value_t = 1000, conflicts_with = "games", value_parser = crate::numbers::whole::<u64>(1))]
+    nodes: u64,
+    /// Seed of the openings of the games played (--play).
+    #[arg(long, default_value_t = 1, conflicts_with = "games", value_parser = crate::numbers::seed)]
+    seed: u64,
+    /// Games played at once (--play), a game per core.
+    #[arg(short = 'j', long, default_value_t = 1, conflicts_with = "games", value_parser = crate::numbers::whole::<usize>(1))]
+    jobs: usize,
+    /// The rule of the games played (--play).
+    #[command(flatten)]
+    rule: crate::args::RuleArgs,
 }
 
 /// Runs `inarow eval`.
@@ -119,6 +141,146 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
+/// Seeded self-play at fixed nodes from varied openings: what `eval
+/// games` writes, and what `eval check` measures on without a games file.
+struct SelfPlay {
+    games: usize,
+    nodes: u64,
+    stones: usize,
+    seed: u64,
+    jobs: usize,
+    options: Options,
+    size: usize,
+    rule: Rule,
+}
+
+/// One game of a [`SelfPlay`], as the games file keeps it.
+struct Played {
+    record: GameRecord,
+    /// Whether black lost by a stone on a forbidden point (renju).
+    forbidden: bool,
+}
+
+impl SelfPlay {
+    /// Plays the games, a game per worker, and hands each to `heard` in
+    /// order (from 0) until it says to stop.
+    fn play(&self, mut heard: impl FnMut(usize, Played) -> ControlFlow<()>) {
+        let (size, rule) = (self.size, self.rule);
+        let openings = seeded_openings(self.seed, self.games, size, self.stones);
+        let limits = Limits::nodes(self.nodes);
+        // Black and white each keep their own table, as in a match.
+        let mut workers: Vec<(Searcher, Searcher)> = (0..self.jobs)
+            .map(|_| (Searcher::new(self.options), Searcher::new(self.options)))
+            .collect();
+        in_order(
+            &mut workers,
+            &openings,
+            |(black, white), opening| {
+                play_match_game(black, white, true, opening, size, rule, limits)
+            },
+            |k, game| {
+                let opening = &openings[k];
+                let moves = opening
+                    .iter()
+                    .chain(&game.moves)
+                    .map(|p| (p.col(size) as u8, p.row(size) as u8))
+                    .collect();
+                let record = GameRecord {
+                    rule,
+                    size: size as u8,
+                    opening: opening.len() as u8,
+                    black: game.result,
+                    moves,
+                };
+                heard(
+                    k,
+                    Played {
+                        record,
+                        forbidden: game.forbidden.is_some(),
+                    },
+                )
+            },
+        );
+    }
+}
+
+/// A rate as a person reads it: two figures below 10 a second (0.37
+/// games/s), whole ones above 100.
+fn rate(per_sec: f64) -> String {
+    let r = per_sec.max(0.0);
+    if r >= 100.0 {
+        format!("{r:.0}")
+    } else if r >= 10.0 {
+        format!("{r:.1}")
+    } else {
+        format!("{r:.2}")
+    }
+}
+
+/// The live bar of `games` games on standard error, with games a second;
+/// hidden when standard error is not a terminal (a log gets the lines on
+/// standard output).
+fn games_bar(games: usize) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    ProgressBar::new(games as u64).with_style(
+        ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} games, {rate} games/s, eta {eta}  {msg}",
+        )
+        .expect("a valid progress template")
+        .with_key(
+            "rate",
+            |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = w.write_str(&rate(state.per_sec()));
+            },
+        ),
+    )
+}
+
+/// The games file being written: its header first, then each game added
+/// whole as it ends. A write that fails is cut back to the games before
+/// it, so the file always reads as the games it holds.
+struct GamesFile {
+    path: PathBuf,
+    file: File,
+    /// The bytes of the header and the whole games written.
+    whole: u64,
+}
+
+impl GamesFile {
+    /// A new games file of no games at `path`, in place of any before.
+    fn create(path: &Path) -> anyhow::Result<GamesFile> {
+        let header = fit::games_header();
+        let cannot = || format!("cannot write the games file {}", path.display());
+        // Whole from its first moment: a header, in place at once.
+        write_atomic(path, &header).with_context(cannot)?;
+        let file = File::options()
+            .append(true)
+            .open(path)
+            .with_context(cannot)?;
+        Ok(GamesFile {
+            path: path.to_path_buf(),
+            file,
+            whole: header.len() as u64,
+        })
+    }
+
+    /// Adds `game` in one write.
+    fn add(&mut self, game: &GameRecord) -> anyhow::Result<()> {
+        let mut bytes = Vec::new();
+        fit::write_game(&mut bytes, game);
+        if let Err(e) = self.file.write_all(&bytes) {
+            // A part of a game (a full disk) would make the file unreadable.
+            let _ = self.file.set_len(self.whole);
+            return Err(e)
+                .with_context(|| format!("cannot write the games file {}", self.path.display()));
+        }
+        self.whole += bytes.len() as u64;
+        Ok(())
+    }
+}
+
 fn games(args: GamesArgs) -> anyhow::Result<()> {
     let options: Options = args
         .settings
@@ -127,68 +289,54 @@ fn games(args: GamesArgs) -> anyhow::Result<()> {
     // --games, --nodes, -j and --stones are in range (their parsers).
     inarow_match::setup::generated_size(args.size).map_err(anyhow::Error::msg)?;
     let rule = args.rule.rule();
-    let size = args.size;
-    let openings = seeded_openings(args.seed, args.games, size, args.stones);
-    let limits = Limits::nodes(args.nodes);
-    // Black and white each keep their own table, as in a match.
-    let mut workers: Vec<(Searcher, Searcher)> = (0..args.jobs)
-        .map(|_| (Searcher::new(options), Searcher::new(options)))
-        .collect();
-    let mut bytes = fit::games_header();
+    let plan = SelfPlay {
+        games: args.games,
+        nodes: args.nodes,
+        stones: args.stones,
+        seed: args.seed,
+        jobs: args.jobs,
+        options,
+        size: args.size,
+        rule,
+    };
+    let mut file = GamesFile::create(&args.out)?;
+    let bar = games_bar(args.games);
     let mut tally = [0usize; 3];
     let mut forbidden = 0;
     let mut failed = None;
-    in_order(
-        &mut workers,
-        &openings,
-        |(black, white), opening| play_match_game(black, white, true, opening, size, rule, limits),
-        |k, game| {
-            let opening = &openings[k];
-            let moves = opening
-                .iter()
-                .chain(&game.moves)
-                .map(|p| (p.col(size) as u8, p.row(size) as u8))
-                .collect();
-            let record = GameRecord {
-                rule,
-                size: size as u8,
-                opening: opening.len() as u8,
-                black: game.result,
-                moves,
-            };
-            fit::write_game(&mut bytes, &record);
-            forbidden += usize::from(game.forbidden.is_some());
-            tally[match game.result {
-                GameResult::Win => 0,
-                GameResult::Draw => 1,
-                GameResult::Loss => 2,
-            }] += 1;
-            let done = k + 1;
-            if done % 200 == 0 || done == openings.len() {
-                if let Err(e) = write_atomic(&args.out, &bytes) {
-                    failed = Some(anyhow::anyhow!(
-                        "cannot write the games file {}: {e}",
-                        args.out.display()
-                    ));
-                    return ControlFlow::Break(());
-                }
-                let lost = if rule == Rule::Renju {
-                    format!(" ({forbidden} by a black stone on a forbidden point)")
-                } else {
-                    String::new()
-                };
-                println!(
-                    "{done} games: black won {}, drawn {}, white won {}{lost}",
-                    tally[0], tally[1], tally[2]
-                );
-            }
-            ControlFlow::Continue(())
-        },
-    );
+    plan.play(|k, played| {
+        if let Err(e) = file.add(&played.record) {
+            failed = Some(e);
+            return ControlFlow::Break(());
+        }
+        forbidden += usize::from(played.forbidden);
+        tally[match played.record.black {
+            GameResult::Win => 0,
+            GameResult::Draw => 1,
+            GameResult::Loss => 2,
+        }] += 1;
+        let lost = if rule == Rule::Renju {
+            format!(" ({forbidden} by a black stone on a forbidden point)")
+        } else {
+            String::new()
+        };
+        let said = format!(
+            "black won {}, drawn {}, white won {}{lost}",
+            tally[0], tally[1], tally[2]
+        );
+        bar.set_message(said.clone());
+        bar.inc(1);
+        let done = k + 1;
+        if done % 200 == 0 || done == args.games {
+            bar.suspend(|| println!("{done} games: {said}"));
+        }
+        ControlFlow::Continue(())
+    });
+    bar.finish_and_clear();
     match failed {
         Some(e) => Err(e),
         None => {
-            println!("wrote {}", args.out.display());
+            println!("wrote {} games to {}", args.games, args.out.display());
             Ok(())
         }
     }
@@ -263,23 +411,12 @@ fn fit_fine_tables(args: &FitArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `inarow eval check rapfi:MODEL GAMES...` or `check FINE GAMES...` (a
-/// tables file of version 3): the tables' loss on the games' positions at
-/// their own scale and at the best scale there, beside the embedded learned
-/// tables' and the pattern evaluation's, all through the search's
-/// evaluation of each position. `name` and `kind` say what they are.
-fn check_fine(
-    name: &str,
-    kind: &str,
-    tables: &'static FineTables,
-    games: &[PathBuf],
-) -> anyhow::Result<()> {
-    println!("{name}: {kind}, logistic scale {}", tables.scale);
-
-    let mut all = Vec::new();
-    for path in games {
-        all.extend(read_games_file(path)?);
-    }
+/// `inarow eval check rapfi:MODEL` or `check FINE` (a tables file of
+/// version 3): the tables' loss on the games' positions at their own scale
+/// and at the best scale there, beside the embedded learned tables' and
+/// the pattern evaluation's, all through the search's evaluation of each
+/// position.
+fn check_fine(tables: &'static FineTables, all: &[GameRecord]) {
     let embedded = Learned::embedded();
     for rule in Rule::ALL {
         let games: Vec<_> = all.iter().filter(|g| g.rule == rule).cloned().collect();
@@ -306,7 +443,7 @@ fn check_fine(
         );
         println!("{}", line("the model", &model));
         for (name, eval) in [
-            ("the embedded learned tables", Eval::Learned(embedded)),
+            ("today's (the embedded tables)", Eval::Learned(embedded)),
             (
                 "the tuned pattern evaluation",
                 Eval::Pattern(Weights::TUNED),
@@ -315,7 +452,6 @@ fn check_fine(
             println!("{}", line(name, &fit::scored(&games, &eval)));
         }
     }
-    Ok(())
 }
 
 fn read_tables(path: &Path) -> anyhow::Result<Learned> {
@@ -335,21 +471,26 @@ fn tables_in(path: &Path, bytes: &[u8]) -> anyhow::Result<Learned> {
 /// Every game of the files, by rule (in [`Rule::ALL`]'s order); every
 /// tenth game held out.
 fn samples(paths: &[PathBuf]) -> anyhow::Result<[(Samples, Samples); 3]> {
-    let mut out: [(Samples, Samples); 3] = Default::default();
-    let mut n = 0usize;
+    let mut games = Vec::new();
     for path in paths {
-        for game in read_games_file(path)? {
-            let k = Rule::ALL
-                .iter()
-                .position(|&r| r == game.rule)
-                .expect("a rule");
-            let (train, held) = &mut out[k];
-            let into = if n % 10 == 9 { held } else { train };
-            into.add_game(&game, &Weights::TUNED);
-            n += 1;
-        }
+        games.extend(read_games_file(path)?);
     }
-    Ok(out)
+    Ok(samples_of(&games))
+}
+
+/// [`samples`] of games read or played.
+fn samples_of(games: &[GameRecord]) -> [(Samples, Samples); 3] {
+    let mut out: [(Samples, Samples); 3] = Default::default();
+    for (n, game) in games.iter().enumerate() {
+        let k = Rule::ALL
+            .iter()
+            .position(|&r| r == game.rule)
+            .expect("a rule");
+        let (train, held) = &mut out[k];
+        let into = if n % 10 == 9 { held } else { train };
+        into.add_game(game, &Weights::TUNED);
+    }
+    out
 }
 
 fn fit_tables(args: FitArgs) -> anyhow::Result<()> {
@@ -403,35 +544,106 @@ fn fit_tables(args: FitArgs) -> anyhow::Result<()> {
     }
     anyhow::ensure!(any, "no positions to fit in the games given");
     let learned = Learned::new(fitted, scales);
-    write_atomic(&args.out, &learned.to_bytes())
+    let bytes = learned.to_bytes();
+    write_atomic(&args.out, &bytes)
         .with_context(|| format!("cannot write tables file {}", args.out.display()))?;
-    println!("wrote {} ({:?})", args.out.display(), learned);
+    println!("wrote {}", args.out.display());
+    println!("{}", summary(&args.out, &bytes, &learned));
     Ok(())
+}
+
+/// What a tables file of learned tables holds, for a person: its kind,
+/// the SHA-256 of the file (as `sha256sum` prints it, shortened), whether
+/// it is the build's own, and the logistic scale of each rule.
+fn summary(path: &Path, bytes: &[u8], learned: &Learned) -> String {
+    let sha = short_sha(bytes);
+    let own = if bytes == Learned::embedded().to_bytes() {
+        ", the tables this build embeds"
+    } else {
+        ""
+    };
+    let scales = Rule::ALL
+        .map(|rule| format!("{rule} {:.6}", learned.scale(rule)))
+        .join(", ");
+    format!(
+        "{}: learned tables (evaluation v2), SHA-256 {sha}...{own}; logistic scale a unit: {scales}",
+        path.display()
+    )
+}
+
+/// The first twelve hex digits of the SHA-256 of a file's bytes, as
+/// `sha256sum` begins its line: enough to tell tables apart.
+fn short_sha(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .take(6)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The games `eval check` measures on: those of the files given, or
+/// without files a seeded set today's engine plays, said as it starts.
+fn games_to_measure(args: &CheckArgs) -> anyhow::Result<Vec<GameRecord>> {
+    if !args.games.is_empty() {
+        let mut all = Vec::new();
+        for path in &args.games {
+            all.extend(read_games_file(path)?);
+        }
+        return Ok(all);
+    }
+    let rule = args.rule.rule();
+    println!(
+        "no games file given: measuring on {} seeded self-play games of today's engine ({} nodes a move, seed {}, {rule}); a games file from `inarow eval games` measures on more",
+        args.play, args.nodes, args.seed
+    );
+    let plan = SelfPlay {
+        games: args.play,
+        nodes: args.nodes,
+        stones: 4,
+        seed: args.seed,
+        jobs: args.jobs,
+        options: Options::default(),
+        size: 15,
+        rule,
+    };
+    let bar = games_bar(args.play);
+    let mut all = Vec::with_capacity(args.play);
+    plan.play(|_, played| {
+        all.push(played.record);
+        bar.inc(1);
+        ControlFlow::Continue(())
+    });
+    bar.finish_and_clear();
+    Ok(all)
 }
 
 fn check(args: CheckArgs) -> anyhow::Result<()> {
     if let Some(model) = args.tables.to_str().and_then(|t| t.strip_prefix("rapfi:")) {
         let tables = inarow_engine::options::load_model(model).map_err(anyhow::Error::msg)?;
-        return check_fine(model, "a classical model", tables, &args.games);
-    }
-    let bytes = read_bytes(&args.tables)?;
-    if FineTables::is_tables_file(&bytes) {
-        let tables = FineTables::from_bytes(&bytes)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", args.tables.display()))?;
-        let name = args.tables.display().to_string();
-        return check_fine(
-            &name,
-            "fine tables",
-            Box::leak(Box::new(tables)),
-            &args.games,
+        println!(
+            "{model}: a classical model (Rapfi's), logistic scale {}",
+            tables.scale
         );
-    }
-    let learned = tables_in(&args.tables, &bytes)?;
-    println!("{}: {:?}", args.tables.display(), learned);
-    if args.games.is_empty() {
+        check_fine(tables, &games_to_measure(&args)?);
         return Ok(());
     }
-    let by_rule = samples(&args.games)?;
+    let bytes = read_bytes(&args.tables)?;
+    let name = args.tables.display().to_string();
+    if FineTables::is_tables_file(&bytes) {
+        let tables = FineTables::from_bytes(&bytes).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+        println!(
+            "{name}: fine tables (evaluation v3), SHA-256 {}..., logistic scale {}",
+            short_sha(&bytes),
+            tables.scale
+        );
+        let games = games_to_measure(&args)?;
+        check_fine(Box::leak(Box::new(tables)), &games);
+        return Ok(());
+    }
+    let learned = tables_in(&args.tables, &bytes)?;
+    println!("{}", summary(&args.tables, &bytes, &learned));
+    let by_rule = samples_of(&games_to_measure(&args)?);
+    let embedded = Learned::embedded();
     for (k, rule) in Rule::ALL.into_iter().enumerate() {
         let (a, b) = &by_rule[k];
         let mut all = a.clone();
@@ -440,8 +652,9 @@ fn check(args: CheckArgs) -> anyhow::Result<()> {
             continue;
         }
         let (tables, pattern) = fit::losses(&all, learned.tables(rule), learned.scale(rule));
+        let (today, _) = fit::losses(&all, embedded.tables(rule), embedded.scale(rule));
         println!(
-            "{rule}: {} positions; loss: these tables {tables:.5}, pattern evaluation {pattern:.5}",
+            "{rule}: {} positions; loss (mean cross-entropy, lower is better): these tables {tables:.5}, today's (the embedded tables) {today:.5}, the tuned pattern evaluation {pattern:.5}",
             all.len()
         );
     }

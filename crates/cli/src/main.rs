@@ -204,7 +204,7 @@ mod tests {
             ),
             (
                 &["menace", "train"],
-                "the following required arguments were not provided: --opponent <OPPONENT> --games <GAMES>",
+                "the following required arguments were not provided: --games <GAMES>",
             ),
             (
                 &["judge", "-j", "-1"],

@@ -37,7 +37,9 @@ Commands, one a line on stdin (points x,y from 0,0 at the top left):
   YXSHOWINFO                         the brain's info, realtime messages from now
   YXSHOWFORBID                       black's forbidden points (FORBID xxyy... .)
   ABOUT, END
-A bad command gets one ERROR line; the brain goes on.";
+A command it does not know gets one line UNKNOWN command NAME; one it knows
+that cannot be done (a bad argument, no board yet) gets one ERROR line; the
+brain goes on either way.";
 
 /// Options of `inarow pbrain`.
 #[derive(clap::Args, Debug)]

@@ -90,11 +90,12 @@ impl Agent<Mnk> for EngineOpponent {
     }
 }
 
-/// How the points of a game are read and written.
+/// How the points of a game are read. Both are named as gomoku players
+/// write them (`h8`; `a1` to `c3` on tic-tac-toe's 3x3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Notation {
-    /// Tic-tac-toe: `ROW COL`, counting from 0 at the top left.
-    RowCol,
+    /// Tic-tac-toe: `b2`, or the MENACE challenge's letters (`MM`).
+    TicTacToe,
     /// Gomoku as players write it (`h8`: the column's letter, `i` included,
     /// the row counted from 1 at the bottom), also read as the brain
     /// protocol's `x,y` from the top left.
@@ -105,7 +106,9 @@ impl Notation {
     /// How a move is entered, for the greeting.
     fn how(self) -> &'static str {
         match self {
-            Notation::RowCol => "Enter moves as ROW COL, counting from 0",
+            Notation::TicTacToe => {
+                "Enter moves as b2 (the column's letter a to c, then the row counted from 1 at the bottom)"
+            }
             Notation::Gomoku => {
                 "Enter moves as h8 (the column's letter, then the row counted from 1 at the bottom) or x,y from the top left"
             }
@@ -115,16 +118,18 @@ impl Notation {
     /// Reads a move the person typed.
     fn read<G: Game>(self, text: &str, game: &G) -> Result<Point, notation::ParseError> {
         match self {
-            Notation::RowCol => notation::parse_point(text, game.rows(), game.cols()),
+            Notation::TicTacToe => notation::parse_square(text),
             Notation::Gomoku => notation::parse_move(text, game.cols()),
         }
     }
 
-    /// A point's name.
-    fn name<G: Game>(self, point: Point, game: &G) -> String {
-        match self {
-            Notation::RowCol => notation::format_point(point, game.cols()),
-            Notation::Gomoku => notation::point_name(point, game.cols()),
+    /// A side's name: tic-tac-toe's letters, gomoku's colours.
+    fn side(self, player: Player) -> &'static str {
+        match (self, player) {
+            (Notation::TicTacToe, Player::X) => "X",
+            (Notation::TicTacToe, Player::O) => "O",
+            (Notation::Gomoku, Player::X) => "black",
+            (Notation::Gomoku, Player::O) => "white",
         }
     }
 }
@@ -174,7 +179,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 };
             let table = Table {
                 game: TicTacToe::new(),
-                notation: Notation::RowCol,
+                notation: Notation::TicTacToe,
                 refusal: none_refused,
                 about: String::new(),
             };
@@ -246,15 +251,20 @@ pub fn session<G: Game>(
     } else {
         Player::O
     };
+    // Gomoku's board shows its stones as X and O: say which is yours.
+    let mine = match notation {
+        Notation::TicTacToe => me.to_string(),
+        Notation::Gomoku => format!("{} ({me} on the board)", notation.side(me)),
+    };
     writeln!(
         out,
-        "You play {me} against {}{about}. {}; q quits.",
+        "You play {mine} against {}{about}. {}; q quits.",
         machine.name(),
         notation.how()
     )?;
     while !game.is_over() {
         if game.to_move() == me {
-            write_board(&game, notation, &mut out)?;
+            write_board(&game, &mut out)?;
             let Some(m) = ask_move(&game, notation, refusal, &mut input, &mut out)? else {
                 writeln!(out, "bye")?;
                 return Ok(());
@@ -268,14 +278,19 @@ pub fn session<G: Game>(
             // game: say so, since the board alone does not show why.
             let refused = refusal(&game, m);
             game.play(m)?;
-            write!(out, "{} plays {}", machine.name(), notation.name(m, &game))?;
+            write!(
+                out,
+                "{} plays {}",
+                machine.name(),
+                notation::point_name(m, game.cols())
+            )?;
             match refused {
                 Some(why) => writeln!(out, ": {why}, and loses")?,
                 None => writeln!(out)?,
             }
         }
     }
-    write_board(&game, notation, &mut out)?;
+    write_board(&game, &mut out)?;
     let verdict = match game.outcome().and_then(|o| o.winner()) {
         Some(w) if w == me => "You win!".to_string(),
         Some(_) => format!("{} wins.", machine.name()),
@@ -293,7 +308,7 @@ fn ask_move<G: Game>(
     out: &mut impl Write,
 ) -> anyhow::Result<Option<Point>> {
     loop {
-        write!(out, "your move ({}): ", game.to_move())?;
+        write!(out, "your move ({}): ", notation.side(game.to_move()))?;
         out.flush()?;
         let mut line = String::new();
         if input.read_line(&mut line)? == 0 {
@@ -306,9 +321,11 @@ fn ask_move<G: Game>(
         }
         match notation.read(line, game) {
             Err(e) => writeln!(out, "error: {e}")?,
-            Ok(p) if game.stone(p).is_some() => {
-                writeln!(out, "error: {} is already taken", notation.name(p, game))?
-            }
+            Ok(p) if game.stone(p).is_some() => writeln!(
+                out,
+                "error: {} is already taken",
+                notation::point_name(p, game.cols())
+            )?,
             Ok(p) => match refusal(game, p) {
                 Some(why) => writeln!(out, "error: {why}")?,
                 None => return Ok(Some(p)),
@@ -317,42 +334,23 @@ fn ask_move<G: Game>(
     }
 }
 
-/// Draws the board: tic-tac-toe with its rows and columns counted from 0,
-/// gomoku with the column letters and row numbers players write (`a` to
-/// `o` left to right, 15 at the top down to 1 on 15x15), on both sides.
-fn write_board<G: Game>(game: &G, notation: Notation, out: &mut impl Write) -> io::Result<()> {
+/// Draws the board with the column letters and row numbers players write
+/// (`a` to `o` left to right, 15 at the top down to 1 on 15x15; `a` to `c`
+/// and 3 to 1 on tic-tac-toe), on both sides.
+pub(crate) fn write_board<G: Game>(game: &G, out: &mut impl Write) -> io::Result<()> {
     let (rows, cols) = (game.rows(), game.cols());
     let stone = |r: usize, c: usize| {
         game.stone(Point::at(r, c, cols))
             .map_or('.', Player::symbol)
     };
-    match notation {
-        Notation::RowCol => {
-            write!(out, "   ")?;
-            for c in 0..cols {
-                write!(out, "{c:>2} ")?;
-            }
-            writeln!(out)?;
-            for r in 0..rows {
-                write!(out, "{r:>2} ")?;
-                for c in 0..cols {
-                    write!(out, " {} ", stone(r, c))?;
-                }
-                writeln!(out)?;
-            }
-        }
-        Notation::Gomoku => {
-            let letters: String = (0..cols)
-                .map(|c| format!(" {}", char::from(b'a' + c as u8)))
-                .collect();
-            writeln!(out, "  {letters}")?;
-            for r in 0..rows {
-                let number = rows - r;
-                let cells: String = (0..cols).map(|c| format!(" {}", stone(r, c))).collect();
-                writeln!(out, "{number:>2}{cells}  {number}")?;
-            }
-            writeln!(out, "  {letters}")?;
-        }
+    let letters: String = (0..cols)
+        .map(|c| format!(" {}", char::from(b'a' + c as u8)))
+        .collect();
+    writeln!(out, "  {letters}")?;
+    for r in 0..rows {
+        let number = rows - r;
+        let cells: String = (0..cols).map(|c| format!(" {}", stone(r, c))).collect();
+        writeln!(out, "{number:>2}{cells}  {number}")?;
     }
-    Ok(())
+    writeln!(out, "  {letters}")
 }

@@ -57,7 +57,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = OpeningsFormat::Xy, value_name = "FORMAT", requires = "openings")]
     pub openings_format: OpeningsFormat,
     /// Number of openings (each played twice, colours swapped); without a
-    /// file, balanced four-stone openings are generated from the seed.
+    /// file, balanced openings of --stones stones are generated from the
+    /// seed.
     #[arg(long, default_value_t = 20, value_parser = crate::numbers::whole::<usize>(1))]
     pub pairs: usize,
     /// Milliseconds per move (ignored when --nodes is given).
@@ -73,7 +74,8 @@ pub struct Args {
     /// See `--elo0`.
     #[arg(long, default_value_t = 20.0, value_parser = elo)]
     pub elo1: f64,
-    /// Stones in each generated opening.
+    /// Stones in each generated opening (with fewer the side to move wins
+    /// almost every game).
     #[arg(long, default_value_t = 5, value_parser = crate::numbers::whole_in::<usize>(1, 20))]
     pub stones: usize,
     /// The board's side.
@@ -189,6 +191,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     .ready()
     .map_err(anyhow::Error::msg)?;
     let size = ready.setup.size;
+    for line in sides_said(&args) {
+        println!("{line}");
+    }
     let sandbox = if ready.needs_sandbox() {
         let mut sandbox = args.sandbox.sandbox(ready.cpu_budget())?;
         // Their open files together stay within half the host's table.
@@ -354,6 +359,73 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// What A and B are and what the match plays, before its first pair: a
+/// line for each side (an engine of this build and its settings, or a
+/// brain by its path), a warning when the two are the same engine, and the
+/// openings and the budget of a move.
+fn sides_said(args: &Args) -> Vec<String> {
+    let brain = |path: &std::path::Path| format!("the Gomocup brain {}", path.display());
+    let a = args
+        .a_brain
+        .as_deref()
+        .map_or_else(|| engine_named(&args.a), brain);
+    let b = args
+        .b_brain
+        .as_deref()
+        .map_or_else(|| engine_named(&args.b), brain);
+    let mut lines = vec![format!("A: {a}"), format!("B: {b}")];
+    // Both parsed (the match is ready): the same options are the same
+    // engine, however they were written.
+    let options = |settings: &str| settings.parse::<inarow_engine::search::Options>().ok();
+    let same = args.a_brain.is_none()
+        && args.b_brain.is_none()
+        && options(&args.a).is_some()
+        && options(&args.a) == options(&args.b);
+    if same {
+        lines.push(
+            "A and B are the same engine with the same settings: the match measures only its noise (give --a or --b to change one)"
+                .to_string(),
+        );
+    }
+    let openings = match &args.openings {
+        Some(path) => format!("openings from {}", path.display()),
+        None => format!(
+            "balanced {}-stone openings from seed {}",
+            args.stones, args.seed
+        ),
+    };
+    let budget = match args.nodes {
+        Some(n) => format!("{n} nodes a move"),
+        None => format!("{} ms a move", args.ms),
+    };
+    lines.push(format!(
+        "{} pairs of {openings}, {}x{} {}, {budget}",
+        args.pairs,
+        args.size,
+        args.size,
+        args.rule.rule()
+    ));
+    lines
+}
+
+/// An engine of this build by its settings (`--a`, `--b`).
+fn engine_named(settings: &str) -> String {
+    match settings.trim() {
+        "" => "the inarow engine of this build, default settings".to_string(),
+        given => format!("the inarow engine of this build, settings {given}"),
+    }
+}
+
+/// A side as a part file describes it ([`inarow_match::setup::Ready::describe`]):
+/// a brain by its path and folder digest, or an engine by its settings.
+fn side_named(described: &str) -> String {
+    if described.starts_with("brain ") {
+        format!("the Gomocup {described}")
+    } else {
+        engine_named(described)
+    }
+}
+
 /// Reads `--elo0` and `--elo1`: any number, negative ones too.
 fn elo(text: &str) -> Result<f64, crate::numbers::Allowed> {
     crate::numbers::real("a number of Elo", |_| true)(text)
@@ -383,6 +455,8 @@ fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
     let parts: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (&n[..], &t[..])).collect();
     let merged = matches::part::merge(&parts).map_err(anyhow::Error::msg)?;
     let of = &merged.of;
+    println!("A: {}", side_named(&of.a));
+    println!("B: {}", side_named(&of.b));
     let mut tally = inarow_core::Tally::default();
     let mut by_pair = stats::Pairs::default();
     let mut lines = String::new();
@@ -478,21 +552,30 @@ fn print_summary(
     illegal: usize,
     longest_ms: u128,
 ) {
-    let (lo, elo, hi) = stats::elo(&tally);
     let (llr, verdict) = stats::sprt(&by_pair, elo0, elo1);
     println!(
-        "A vs B: +{} ={} -{} score {:.3}  Elo {elo:+.0} [{lo:+.0}, {hi:+.0}] (95%)",
+        "A vs B: +{} ={} -{} score {:.3}  {}",
         tally.wins,
         tally.draws,
         tally.losses,
-        tally.score()
+        tally.score(),
+        match by_pair.no_elo_of_games(&tally) {
+            // The pairs' line, next, says why.
+            Some(stats::NoElo::FewInformative { .. }) =>
+                "no Elo yet: too few pairs went to one side (by pair, below)".to_string(),
+            none => elo_said(none, stats::elo(&tally)),
+        }
     );
     let c = by_pair.counts;
     let (won, split, lost) = by_pair.won_split_lost();
-    let (lo, elo, hi) = stats::elo_of_pairs(&by_pair);
     println!(
-        "A by pair (points 0/0.5/1/1.5/2): {} {} {} {} {}  won {won} split {split} lost {lost}  Elo {elo:+.0} [{lo:+.0}, {hi:+.0}] (95%)",
-        c[0], c[1], c[2], c[3], c[4]
+        "A by pair (points 0/0.5/1/1.5/2): {} {} {} {} {}  won {won} split {split} lost {lost}  {}",
+        c[0],
+        c[1],
+        c[2],
+        c[3],
+        c[4],
+        elo_said(by_pair.no_elo(), stats::elo_of_pairs(&by_pair))
     );
     println!(
         "SPRT elo0 {elo0} elo1 {elo1}: LLR {llr:.2} (bounds -2.94, 2.94): {}",
@@ -503,6 +586,15 @@ fn print_summary(
         }
     );
     println!("illegal moves: {illegal}; longest think: {longest_ms} ms");
+}
+
+/// Elo with its 95% interval, or why the match gives none yet (an
+/// interval of no width would claim a certainty it does not have).
+fn elo_said(none: Option<stats::NoElo>, (lo, elo, hi): (f64, f64, f64)) -> String {
+    match none {
+        Some(why) => format!("no Elo yet: {why}"),
+        None => format!("Elo {elo:+.0} [{lo:+.0}, {hi:+.0}] (95%)"),
+    }
 }
 
 /// How early each side proved its wins: its wins by a five, how many it

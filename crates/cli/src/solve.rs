@@ -107,7 +107,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Err(why) = reachable(&game) {
         bail!("impossible board {}: {why}", game.compact());
     }
-    println!("{game}");
+    // Drawn with the letters and numbers the best move is named by.
+    crate::play::write_board(&game, &mut std::io::stdout().lock())?;
     if let Some(outcome) = game.outcome() {
         println!("game over: {outcome}");
         return Ok(());
@@ -121,12 +122,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let Some(best) = answer.best else {
         bail!("no legal move in an unfinished game");
     };
-    println!(
-        "best move: row {}, column {} ({})",
-        best.row(3),
-        best.col(3),
-        notation::format_point(best, 3)
-    );
+    println!("best move: {}", notation::square_name(best));
     let value = match answer.value_for_x {
         0 => "0".to_string(),
         v => format!("{v:+}"),

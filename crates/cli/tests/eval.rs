@@ -74,9 +74,33 @@ fn games_fit_check_and_play_with_the_tables() {
     assert!(fitted_held <= start_held, "{line}");
 
     let out = ok(&["eval", "check", tables, games]);
+    // A person's summary, not a debug value: what the file is, its
+    // SHA-256 as `sha256sum` begins it, and each rule's scale.
+    let first = out.lines().next().unwrap();
     assert!(
-        out.contains("sha256") && out.contains("these tables"),
+        first.starts_with(&format!(
+            "{tables}: learned tables (evaluation v2), SHA-256 "
+        )),
         "{out}"
+    );
+    assert!(
+        !out.contains("Learned {") && !out.contains("sha256:"),
+        "{out}"
+    );
+    let sha = first.split("SHA-256 ").nth(1).unwrap();
+    assert!(
+        sha[..12].chars().all(|c| c.is_ascii_hexdigit()) && sha[12..].starts_with("..."),
+        "{first}"
+    );
+    assert!(
+        first.contains("logistic scale a unit: freestyle 0.") && first.contains(", renju 0."),
+        "{first}"
+    );
+    assert!(!first.contains("the tables this build embeds"), "{first}");
+    let losses = out.lines().find(|l| l.starts_with("freestyle: ")).unwrap();
+    assert!(
+        losses.contains("these tables ") && losses.contains("today's (the embedded tables) "),
+        "{losses}"
     );
 
     // A match and a brain play with the tables from the file.
@@ -140,6 +164,15 @@ fn bad_requests_are_refused() {
     assert!(e.contains("--settings"), "{e}");
     let e = refused(&["eval", "fit", "/nowhere.gm", "--out", out]);
     assert!(e.contains("/nowhere.gm"), "{e}");
+    // A games file that cannot be written is refused before any game.
+    let e = refused(&["eval", "games", "--out", "/nowhere/g.gm"]);
+    assert!(
+        e.contains("cannot write the games file /nowhere/g.gm"),
+        "{e}"
+    );
+    // The seeded set is played only without games files.
+    let e = refused(&["eval", "check", out, out, "--play", "5"]);
+    assert!(e.contains("--play"), "{e}");
 }
 
 /// A model file in the published classical format (made here: the real
@@ -180,12 +213,12 @@ fn a_classical_model_is_measured_and_plays() {
     let named = format!("rapfi:{}", model.display());
     let out = ok(&["eval", "check", &named, games]);
     assert!(
-        out.contains("a classical model, logistic scale 250"),
+        out.contains("a classical model (Rapfi's), logistic scale 250"),
         "{out}"
     );
     for line in [
         "the model:",
-        "the embedded learned tables:",
+        "today's (the embedded tables):",
         "the tuned pattern evaluation:",
     ] {
         assert!(out.contains(line), "{out}");
@@ -204,7 +237,10 @@ fn a_classical_model_is_measured_and_plays() {
         "{out}"
     );
     let out = ok(&["eval", "check", fine, games]);
-    assert!(out.contains("fine tables, logistic scale 250"), "{out}");
+    assert!(
+        out.contains("fine tables (evaluation v3), SHA-256 ") && out.contains("logistic scale 250"),
+        "{out}"
+    );
     let settings = format!("eval={fine},order_fine=100");
     let out = ok(&[
         "selfplay", "--a", &settings, "--pairs", "1", "--nodes", "300",
@@ -258,5 +294,77 @@ fn a_classical_model_is_measured_and_plays() {
         stderr(&session).contains("cannot read"),
         "{}",
         stderr(&session)
+    );
+}
+
+#[test]
+fn check_without_games_measures_on_a_seeded_set_it_plays() {
+    let embedded = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/data/eval.bin");
+    let embedded = embedded.to_str().unwrap();
+    let args = [
+        "eval", "check", embedded, "--play", "3", "--nodes", "100", "--rule", "exact",
+    ];
+    let out = ok(&args);
+    assert!(out.contains("the tables this build embeds"), "{out}");
+    assert!(
+        out.contains(
+            "no games file given: measuring on 3 seeded self-play games of today's engine (100 nodes a move, seed 1, exact)"
+        ),
+        "{out}"
+    );
+    // Its loss beside today's: here the same tables, so the same loss.
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("exact: "))
+        .expect("a loss");
+    let losses: Vec<f64> = line
+        .split([' ', ','])
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert_eq!(losses.len(), 4, "positions, then three losses: {line}");
+    assert!(losses[0] > 0.0 && losses[1] > 0.0, "{line}");
+    assert_eq!(losses[1], losses[2], "{line}");
+    assert!(!out.contains("freestyle: "), "one rule's games: {out}");
+    // Seeded: the same set, the same figures.
+    assert_eq!(ok(&args), out);
+}
+
+#[test]
+fn games_are_written_as_they_end_and_the_file_always_reads() {
+    use inarow_engine::fit::read_games;
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.gm");
+    let total = 20;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_inarow"))
+        .args(["eval", "games", "--nodes", "100", "--seed", "2", "--out"])
+        .arg(&path)
+        .args(["--games", &total.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // How many games the file held each time it was read during the run.
+    let mut seen = std::collections::BTreeSet::new();
+    loop {
+        let running = child.try_wait().unwrap().is_none();
+        if let Ok(bytes) = fs::read(&path) {
+            // A read may meet a game being appended; whole files count.
+            if let Ok(games) = read_games(&bytes) {
+                seen.insert(games.len());
+            }
+        }
+        if !running {
+            break;
+        }
+        std::thread::yield_now();
+    }
+    assert!(child.wait().unwrap().success());
+    let games = read_games(&fs::read(&path).unwrap()).unwrap();
+    assert_eq!(games.len(), total);
+    // Written as they end, not all at the end: it held some, not all.
+    assert!(
+        seen.iter().any(|&n| n > 0 && n < total),
+        "counts seen during the run: {seen:?}"
     );
 }

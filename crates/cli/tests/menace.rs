@@ -31,9 +31,10 @@ fn is_box_line(line: &str) -> bool {
 }
 
 /// Moves for one game: one malformed, then every square in order with the
-/// corner twice, so the second `LL` always finds the square taken.
+/// corner twice, so the second `LL` always finds the square taken; `b1`
+/// is `RM` by its name.
 fn moves_of_a_game() -> String {
-    let squares = ["LL", "LL", "lm", "LR", "ML", "mm", "MR", "RL", "RM", "rr"];
+    let squares = ["LL", "LL", "lm", "LR", "ML", "mm", "MR", "RL", "b1", "rr"];
     format!("zz\n{}\n", squares.join("\n"))
 }
 
@@ -50,15 +51,18 @@ fn scripted_session_through_a_pipe() {
     let stdout = text(&out.stdout);
     assert_eq!(stdout.matches("new game").count(), 2, "{stdout}");
     let stderr = text(&out.stderr);
-    assert!(stderr.contains("error: \"zz\" is not a move"), "{stderr}");
-    assert!(stderr.contains("error: LL is already taken"), "{stderr}");
+    assert!(stderr.contains("error: \"zz\" is not a square"), "{stderr}");
+    assert!(
+        stderr.contains("error: a3 (LL) is already taken"),
+        "{stderr}"
+    );
     // Errors and prompts are on standard error, never among the boards;
     // every error is one whole line, and a prompt is shown for every line
     // read (so the same prompt after an error).
     assert!(!stdout.contains("error"), "{stdout}");
     assert!(!stdout.contains("your move") && !stdout.contains("How many games?"));
     assert!(
-        stderr.starts_with("How many games? your move (row then column, L/M/R): "),
+        stderr.starts_with("How many games? your move (row then column, L/M/R, or a1 to c3): "),
         "{stderr}"
     );
     assert!(
@@ -89,7 +93,21 @@ fn scripted_session_through_a_pipe() {
     // Boards: three-cell rows of X, O and . after every move.
     assert!(stdout.lines().any(|l| l.len() == 3 && l.contains('X')));
     assert!(stdout.contains("MENACE plays "));
-    assert!(stdout.contains("you play LL") || stdout.contains("MENACE plays LL"));
+    // Squares named as everywhere, with the challenge's letters typed.
+    assert!(stdout.contains("you play a3 (LL)") || stdout.contains("MENACE plays a3 (LL)"));
+    // After the boxes of each game, its result again, last.
+    let ends: Vec<&str> = stdout.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(ends.len(), 2, "{stdout}");
+    for (k, game) in stdout.split("new game").skip(1).enumerate() {
+        let last = game.trim_end().lines().last().unwrap();
+        let result = game
+            .lines()
+            .find(|l| ["MENACE wins", "you win", "draw", "MENACE resigns: you win"].contains(l))
+            .unwrap();
+        let result = if result == "draw" { "a draw" } else { result };
+        assert_eq!(last, format!("game {} of 2: {result}", k + 1), "{game}");
+        assert!(is_box_line(game.trim_end().lines().rev().nth(1).unwrap()));
+    }
     // The same seed plays the same games.
     let again = inarow(&["menace", "--seed", "5"], &input);
     assert_eq!(text(&again.stdout), stdout);
@@ -335,7 +353,10 @@ fn stdout_reads_line_by_line_on_a_pipe() {
         }
     }
     assert!(result.is_some(), "the game ended");
-    let boxes: Vec<String> = lines.map(Result::unwrap).collect();
+    let mut boxes: Vec<String> = lines.map(Result::unwrap).collect();
+    let result = result.unwrap();
+    let result = if result == "draw" { "a draw" } else { &result };
+    assert_eq!(boxes.pop(), Some(format!("game 1 of 1: {result}")));
     assert_eq!(boxes.len(), 304, "{boxes:?}");
     assert!(boxes.iter().all(|l| is_box_line(l)));
     drop(input);

@@ -207,7 +207,7 @@ fn clap_mistakes_are_one_line_too_and_help_is_whole() {
         ),
         (
             &["menace", "train"],
-            "inarow: the following required arguments were not provided: --opponent <OPPONENT> --games <GAMES>",
+            "inarow: the following required arguments were not provided: --games <GAMES>",
         ),
         (
             &["judge", "--bogus"],

@@ -495,6 +495,20 @@ fn pbrain_inarow_help_describes_the_brain_and_its_commands() {
     ] {
         assert!(help.contains(command), "{command}: {help}");
     }
+    // What it says of bad commands is what the brain does.
+    assert!(
+        help.contains("A command it does not know gets one line UNKNOWN command NAME"),
+        "{help}"
+    );
+    assert!(help.contains("gets one ERROR line"), "{help}");
+    assert_eq!(
+        session("FOO 1,2\nSTART 15\nTURN 99,0\nABOUT\nEND\n")[..3],
+        [
+            "UNKNOWN command FOO",
+            "OK",
+            "ERROR point 99,0 is off the board"
+        ]
+    );
     // Not the inarow program's description or usage.
     for other in ["MENACE", "k-in-a-row", "the gomoku judge", "Usage: inarow"] {
         assert!(!help.contains(other), "{other}: {help}");

@@ -1174,3 +1174,105 @@ fn a_brain_that_exits_while_told_the_position_loses_at_once_as_a_crash() {
     assert_eq!(summary(&stdout(&out)), (2, 0, 0));
     assert!(left_in(quitting.parent().unwrap()).is_empty());
 }
+
+/// A's pairs by points (0, ½, 1, 1½, 2) from the pairs line, and the line.
+fn pairs_of(out: &str) -> ([u32; 5], String) {
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("A by pair (points 0/0.5/1/1.5/2): "))
+        .unwrap_or_else(|| panic!("no pairs line in {out}"));
+    let counts: Vec<u32> = line
+        .split_whitespace()
+        .skip(5)
+        .take(5)
+        .map(|t| t.parse().unwrap())
+        .collect();
+    (counts.try_into().unwrap(), line.to_string())
+}
+
+#[test]
+fn elo_comes_with_an_interval_only_from_two_pairs_that_went_to_one_side() {
+    // The same engine on both sides (the default: the match of four
+    // split pairs), and a weaker evaluation for A.
+    for extra in [&[][..], &["--a", "eval=hand"]] {
+        let mut args = vec!["--pairs", "4", "--nodes", "300"];
+        args.extend_from_slice(extra);
+        let out = selfplay(&args);
+        let (c, line) = pairs_of(&out);
+        let pairs: u32 = c.iter().sum();
+        let informative = pairs - c[2];
+        if extra.is_empty() {
+            // Each game starts with cleared tables: the same engine plays
+            // the same game from an opening whoever is black, so every
+            // pair gives each side one point.
+            assert_eq!(c, [0, 0, 4, 0, 0], "{line}");
+        }
+        let games = out.lines().find(|l| l.starts_with("A vs B:")).unwrap();
+        if informative < 2 {
+            assert!(
+                line.contains(&format!(
+                    "no Elo yet: {informative} of {pairs} pairs went to one side, and an interval needs at least 2"
+                )),
+                "{line}"
+            );
+            assert!(
+                games.ends_with("no Elo yet: too few pairs went to one side (by pair, below)"),
+                "{games}"
+            );
+        } else if c.contains(&pairs) {
+            assert!(line.contains("no Elo yet: all 4 pairs gave A "), "{line}");
+        } else {
+            // An interval of some width, around its estimate.
+            let figures: Vec<f64> = line
+                .split("Elo ")
+                .nth(1)
+                .unwrap()
+                .split(['[', ']', ',', ' '])
+                .filter_map(|t| t.parse().ok())
+                .collect();
+            let [elo, lo, hi] = figures[..] else {
+                panic!("{line}")
+            };
+            assert!(lo < elo && elo < hi, "{line}");
+        }
+        // Never an interval of no width.
+        assert!(!out.contains("[+0, +0]"), "{out}");
+    }
+}
+
+#[test]
+fn a_match_names_its_sides_and_its_openings_first() {
+    let out = selfplay(&["--pairs", "1", "--nodes", "200", "--a", "lmr_base=40"]);
+    let first: Vec<&str> = out.lines().take(3).collect();
+    assert_eq!(
+        first,
+        [
+            "A: the inarow engine of this build, settings lmr_base=40",
+            "B: the inarow engine of this build, default settings",
+            "1 pairs of balanced 5-stone openings from seed 1, 15x15 freestyle, 200 nodes a move",
+        ],
+        "{out}"
+    );
+    // The same settings written two ways are the same engine: said so.
+    let out = selfplay(&[
+        "--pairs", "1", "--nodes", "200", "--stones", "4", "--a", "tt_mb=32",
+    ]);
+    assert!(
+        out.contains("\nA and B are the same engine with the same settings: the match measures only its noise"),
+        "{out}"
+    );
+    assert!(out.contains("balanced 4-stone openings"), "{out}");
+    // The help says what the defaults are.
+    let help = stdout(&inarow(&["selfplay", "--help"], ""));
+    assert!(!help.contains("four-stone"), "{help}");
+    assert!(
+        help.contains("balanced openings of --stones stones are generated"),
+        "{help}"
+    );
+    let stones = help
+        .split("--stones <STONES>")
+        .nth(1)
+        .and_then(|rest| rest.split("--size").next())
+        .unwrap();
+    assert!(stones.contains("[default: 5]"), "{stones}");
+}

@@ -62,10 +62,11 @@ fn selfplay_in(tmp: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
-/// The output's lines but the one with the wall clock's longest think.
+/// The output's lines but the one with the wall clock's longest think and
+/// the one that names where the openings came from (the file's name).
 fn figures(out: &str) -> Vec<String> {
     out.lines()
-        .filter(|l| !l.starts_with("illegal moves"))
+        .filter(|l| !l.starts_with("illegal moves") && !l.contains(" pairs of openings from "))
         .map(String::from)
         .collect()
 }

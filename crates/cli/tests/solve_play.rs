@@ -11,7 +11,12 @@ fn solve_the_documents_example() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("X to move"), "{out}");
-    assert!(out.contains("best move: row 1, column 0"), "{out}");
+    assert!(out.contains("best move: a2\n"), "{out}");
+    // The board is drawn with the letters and numbers the move is named by.
+    assert!(
+        out.starts_with("   a b c\n 3 X O X  3\n 2 . O .  2\n 1 X . .  1\n   a b c\n"),
+        "{out}"
+    );
     assert!(out.contains("value: +10 (a win for X in 1 move)"), "{out}");
 }
 
@@ -39,7 +44,7 @@ fn solve_with_o_to_move_and_three_rows() {
     let o = inarow(&["solve", "XOX\n.O.\nX..", "--to-move", "O"], "");
     let out = stdout(&o);
     assert!(out.contains("O to move"), "{out}");
-    assert!(out.contains("best move: row 2, column 1"), "{out}");
+    assert!(out.contains("best move: b1\n"), "{out}");
     assert!(out.contains("value: -10 (a win for O in 1 move)"), "{out}");
 }
 
@@ -76,8 +81,9 @@ fn solve_rejects_bad_boards_in_one_line() {
 #[test]
 fn play_against_perfect_recovers_from_bad_moves() {
     // The machine opens in the centre; we answer with a corner, then try
-    // garbage, an occupied square and a point off the board.
-    let script = "0 0\nhello\n1 1\n7 7\n0 2\n2 0\n2 2\n1 0\n0 1\n2 1\n1 2\n";
+    // garbage, counted coordinates, an occupied square and a point off the
+    // board; the challenge's letters are read too (RL is a1).
+    let script = "a3\nhello\n1 1\nb2\nd4\nc3\nRL\nc1\na2\nb3\nb1\nc2\n";
     let o = inarow(
         &[
             "play",
@@ -91,10 +97,34 @@ fn play_against_perfect_recovers_from_bad_moves() {
     );
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("perfect plays 1,1"), "{out}");
-    assert!(out.contains("error: expected a move as ROW COL"), "{out}");
-    assert!(out.contains("error: 1,1 is already taken"), "{out}");
-    assert!(out.contains("error: 7,7 is off the board"), "{out}");
+    assert!(
+        out.starts_with(
+            "You play O against perfect. Enter moves as b2 (the column's letter a to c"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("perfect plays b2\n"), "{out}");
+    assert!(
+        out.contains("error: \"hello\" is not a square: name it a1 to c3"),
+        "{out}"
+    );
+    assert!(out.contains("error: \"1 1\" is not a square"), "{out}");
+    assert!(out.contains("error: b2 is already taken"), "{out}");
+    assert!(
+        out.contains("error: d4 is off the board: columns are a to c and rows 1 to 3"),
+        "{out}"
+    );
+    assert!(out.contains("your move (O): "), "{out}");
+    // Every move the machine names stands where the next board shows it.
+    for name in machine_moves(&out, "perfect") {
+        assert!(
+            ["a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"].contains(&name.as_str()),
+            "{name}: {out}"
+        );
+    }
+    let drawn = boards(&out, 3);
+    assert_eq!(drawn[0][1].as_bytes()[1], b'X', "b2 first: {:?}", drawn[0]);
+    assert_eq!(drawn[1][0].as_bytes()[0], b'O', "then a3: {:?}", drawn[1]);
     assert!(!out.contains("You win"), "perfect never loses: {out}");
     assert!(
         out.contains("perfect wins.") || out.contains("A draw."),
@@ -106,7 +136,7 @@ fn play_against_perfect_recovers_from_bad_moves() {
 fn play_against_random_to_the_end_and_quit_early() {
     // Moves in row-major order; occupied squares just get an error.
     let script: String = (0..9)
-        .map(|i| format!("{} {}\n", i / 3, i % 3))
+        .map(|i| format!("{}\n", notation::square_name(Point(i))))
         .collect::<String>()
         .repeat(2);
     let o = inarow(
@@ -150,9 +180,14 @@ fn play_gomoku_against_the_engine_by_default() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(
-        out.starts_with("You play X against engine on 15x15, freestyle. Enter moves as h8"),
+        out.starts_with(
+            "You play black (X on the board) against engine on 15x15, freestyle. Enter moves as h8"
+        ),
         "{out}"
     );
+    // The colour, never the board's letter, where it speaks of a side.
+    assert!(out.contains("your move (black): "), "{out}");
+    assert!(!out.contains("(X)"), "{out}");
     assert!(out.contains("engine wins."), "{out}");
     // The engine's moves are named as players write them, and each
     // lands where the next board shows it.
@@ -254,7 +289,7 @@ fn play_gomoku_on_another_size_and_rule_in_players_notation() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(
-        out.starts_with("You play X against random on 9x9, exact."),
+        out.starts_with("You play black (X on the board) against random on 9x9, exact."),
         "{out}"
     );
     assert!(
@@ -310,7 +345,7 @@ fn play_gomoku_under_renju_refuses_black_a_forbidden_point_and_says_why() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(
-        out.starts_with("You play X against random on 15x15, renju."),
+        out.starts_with("You play black (X on the board) against random on 15x15, renju."),
         "{out}"
     );
     let near = [
@@ -414,4 +449,33 @@ fn play_refuses_bad_numbers_sizes_and_rules_in_one_line() {
         );
         assert!(stdout(&o).is_empty(), "{args:?}");
     }
+}
+
+#[test]
+fn play_gomoku_names_the_sides_by_colour() {
+    let o = inarow(
+        &[
+            "play",
+            "gomoku",
+            "--first",
+            "machine",
+            "--opponent",
+            "random",
+            "--seed",
+            "1",
+        ],
+        "q\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("You play white (O on the board) against random on 15x15, freestyle."),
+        "{out}"
+    );
+    assert!(out.contains("your move (white): "), "{out}");
+    // Tic-tac-toe keeps its letters.
+    let o = inarow(&["play", "tictactoe", "--opponent", "random"], "q\n");
+    let out = stdout(&o);
+    assert!(out.starts_with("You play X against random."), "{out}");
+    assert!(out.contains("your move (X): "), "{out}");
 }

@@ -5,10 +5,11 @@
 //! ignored, so `XOX.O.X..`, `XOX/.O./X..` and three lines of three all read
 //! as the same tic-tac-toe board.
 //!
-//! A tic-tac-toe move is written `ROW COL` or `ROW,COL`, counting from 0 at
-//! the top left. A gomoku move is written as gomoku players write it,
-//! `h8` (column letter from `a`, `i` included, row from 1 at the bottom),
-//! or as the brain protocol's `x,y` from the top left.
+//! A point is named as gomoku players write it, `h8` (column letter from
+//! `a`, `i` included, row from 1 at the bottom), on every board: a
+//! tic-tac-toe square is `a1` to `c3` (`b2` the centre). A gomoku move is
+//! also read as the brain protocol's `x,y` from the top left; a tic-tac-toe
+//! square as the MENACE challenge's two letters, row then column (`MM`).
 
 use std::fmt;
 
@@ -92,39 +93,58 @@ fn cell_char(stone: Option<Player>) -> char {
     stone.map_or('.', Player::symbol)
 }
 
-/// Reads a move `ROW COL` or `ROW,COL` (0-based) on a board of this size.
-pub fn parse_point(text: &str, rows: usize, cols: usize) -> Result<Point, ParseError> {
-    let cleaned: String = text
-        .trim()
-        .trim_start_matches('(')
-        .trim_end_matches(')')
-        .replace(',', " ");
-    let mut parts = cleaned.split_whitespace();
-    let usage = || {
-        ParseError::new(format!(
-            "expected a move as ROW COL (numbers from 0), got {:?}",
-            text.trim()
-        ))
-    };
-    let (Some(r), Some(c), None) = (parts.next(), parts.next(), parts.next()) else {
-        return Err(usage());
-    };
-    let (Ok(row), Ok(col)) = (r.parse::<usize>(), c.parse::<usize>()) else {
-        return Err(usage());
-    };
-    if row >= rows || col >= cols {
-        return Err(ParseError::new(format!(
-            "{row},{col} is off the board: rows are 0 to {} and columns 0 to {}",
-            rows - 1,
-            cols - 1
-        )));
-    }
-    Ok(Point::at(row, col, cols))
+/// The side of a tic-tac-toe board.
+const TTT_SIDE: usize = 3;
+
+/// A tic-tac-toe square's name, as a gomoku point's on a 3x3 board: `a1`
+/// the bottom left, `b2` the centre, `c3` the top right.
+pub fn square_name(point: Point) -> String {
+    point_name(point, TTT_SIDE)
 }
 
-/// Writes a move as `ROW,COL`.
-pub fn format_point(point: Point, cols: usize) -> String {
-    format!("{},{}", point.row(cols), point.col(cols))
+/// A tic-tac-toe square in the MENACE challenge's letters: row then
+/// column, each `L`, `M` or `R` (`LL` the top left, `MM` the centre).
+pub fn challenge_name(point: Point) -> String {
+    const LETTERS: [char; 3] = ['L', 'M', 'R'];
+    let (row, col) = (point.row(TTT_SIDE), point.col(TTT_SIDE));
+    format!("{}{}", LETTERS[row], LETTERS[col])
+}
+
+/// Reads a tic-tac-toe square: `a1` to `c3` (either case, spaces
+/// ignored), or the MENACE challenge's two letters, row then column
+/// (`LL`, `mm`, `r l`). Counted coordinates (`1,1`) are refused: a square
+/// is named, never counted, so no reader can take it for row and column.
+pub fn parse_square(text: &str) -> Result<Point, ParseError> {
+    let shown = text.trim();
+    let chars: Vec<char> = shown
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    let challenge = |c: char| ['l', 'm', 'r'].iter().position(|&l| l == c);
+    match chars.as_slice() {
+        [] => Err(ParseError::new(
+            "no square given: name one a1 to c3 (b2 is the centre)",
+        )),
+        &[col @ 'a'..='z', row @ '0'..='9'] => {
+            let (x, row) = (usize::from(col as u8 - b'a'), usize::from(row as u8 - b'0'));
+            if x >= TTT_SIDE || row == 0 || row > TTT_SIDE {
+                return Err(ParseError::new(format!(
+                    "{col}{row} is off the board: columns are a to c and rows 1 to 3"
+                )));
+            }
+            Ok(Point::at(TTT_SIDE - row, x, TTT_SIDE))
+        }
+        &[r, c] if challenge(r).is_some() && challenge(c).is_some() => Ok(Point::at(
+            challenge(r).unwrap_or_default(),
+            challenge(c).unwrap_or_default(),
+            TTT_SIDE,
+        )),
+        _ => Err(ParseError::new(format!(
+            "{shown:?} is not a square: name it a1 to c3, the column's letter then the row \
+             counted from 1 at the bottom (b2 is the centre), or row then column in L/M/R (MM)"
+        ))),
+    }
 }
 
 /// Most columns a gomoku point name can write (`a` to `z`).
@@ -299,25 +319,42 @@ mod tests {
     }
 
     #[test]
-    fn points_round_trip() {
-        for text in ["1 2", "1,2", " (1, 2) "] {
-            assert_eq!(parse_point(text, 3, 3).unwrap(), Point(5));
+    fn tic_tac_toe_squares_are_named_as_gomoku_points() {
+        // Row 0 is the top: a3 c3 / a2 b2 c2 / a1 b1 c1.
+        let names = ["a3", "b3", "c3", "a2", "b2", "c2", "a1", "b1", "c1"];
+        let challenge = ["LL", "LM", "LR", "ML", "MM", "MR", "RL", "RM", "RR"];
+        for i in 0..9 {
+            let p = Point(i as u16);
+            assert_eq!(square_name(p), names[i]);
+            assert_eq!(challenge_name(p), challenge[i]);
+            assert_eq!(parse_square(names[i]), Ok(p));
+            assert_eq!(parse_square(&names[i].to_uppercase()), Ok(p));
+            assert_eq!(parse_square(challenge[i]), Ok(p));
+            assert_eq!(parse_square(&challenge[i].to_lowercase()), Ok(p));
+            assert_eq!(parse_move(names[i], 3), Ok(p), "the gomoku name");
         }
-        assert_eq!(format_point(Point(5), 3), "1,2");
-        assert!(
-            parse_point("3 0", 3, 3)
-                .unwrap_err()
-                .to_string()
-                .contains("off the board")
+        assert_eq!(parse_square(" b 2\n"), Ok(Point(4)));
+        assert_eq!(parse_square("r l"), Ok(Point(6)));
+        let err = |t: &str| parse_square(t).unwrap_err().to_string();
+        assert_eq!(
+            err("d1"),
+            "d1 is off the board: columns are a to c and rows 1 to 3"
         );
-        assert!(
-            parse_point("a b", 3, 3)
-                .unwrap_err()
-                .to_string()
-                .contains("ROW COL")
+        assert_eq!(
+            err("a4"),
+            "a4 is off the board: columns are a to c and rows 1 to 3"
         );
-        assert!(parse_point("1", 3, 3).is_err());
-        assert!(parse_point("1 2 3", 3, 3).is_err());
+        assert!(err("a0").contains("off the board"));
+        assert!(err("").starts_with("no square given"));
+        for bad in ["1,1", "1 1", "LX", "LLL", "a10", "h8", "2b"] {
+            let e = err(bad);
+            assert!(
+                e.contains("is not a square") || e.contains("off the board"),
+                "{bad}: {e}"
+            );
+            assert!(!e.contains('\n'), "{e}");
+        }
+        assert!(err("1 1").starts_with("\"1 1\" is not a square: name it a1 to c3"));
     }
 
     #[test]

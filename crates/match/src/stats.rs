@@ -142,6 +142,110 @@ impl Pairs {
     }
 }
 
+/// Why a match gives no Elo figure yet: an interval measured from pairs
+/// that do not tell the sides apart, or that do not differ, has no width
+/// and would claim a certainty the match does not have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoElo {
+    /// Fewer than two pairs went to one side: a pair that gave each side
+    /// one point (split, or two draws) says nothing of which is stronger.
+    FewInformative {
+        /// Pairs that gave A other than one point.
+        informative: u32,
+        /// Pairs played.
+        pairs: u32,
+    },
+    /// Every pair gave A the same points (in half points, 0 to 4): no
+    /// spread between pairs to measure an interval by.
+    SamePairs {
+        /// Pairs played.
+        pairs: u32,
+        /// A's points of each, in half points.
+        halves: usize,
+    },
+    /// Every game had the same result for A: no spread between games.
+    SameGames {
+        /// Games played.
+        games: u32,
+        /// Their one result for A.
+        result: GameResult,
+    },
+}
+
+/// Fewest pairs that must go to one side or the other before an Elo
+/// interval is given.
+pub const INFORMATIVE_PAIRS: u32 = 2;
+
+impl std::fmt::Display for NoElo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let s = |n: u32| if n == 1 { "" } else { "s" };
+        match *self {
+            NoElo::FewInformative { informative, pairs } => write!(
+                f,
+                "{informative} of {pairs} pair{} went to one side, and an interval needs at least {INFORMATIVE_PAIRS} (a pair that gives each side one point says nothing of which is stronger)",
+                s(pairs)
+            ),
+            NoElo::SamePairs { pairs, halves } => write!(
+                f,
+                "all {pairs} pairs gave A {} point{}: no spread between pairs to measure an interval by",
+                halves as f64 / 2.0,
+                if halves == 2 { "" } else { "s" }
+            ),
+            NoElo::SameGames { games, result } => write!(
+                f,
+                "all {games} games were {} for A: no spread between games to measure an interval by",
+                match result {
+                    GameResult::Win => "wins",
+                    GameResult::Draw => "draws",
+                    GameResult::Loss => "losses",
+                }
+            ),
+        }
+    }
+}
+
+impl Pairs {
+    /// Pairs that gave A other than one point: those that say which side
+    /// is stronger.
+    pub fn informative(&self) -> u32 {
+        self.count() - self.counts[2]
+    }
+
+    /// Why the pairs give no Elo interval ([`elo_of_pairs`]), if they give
+    /// none.
+    pub fn no_elo(&self) -> Option<NoElo> {
+        let pairs = self.count();
+        if self.informative() < INFORMATIVE_PAIRS {
+            return Some(NoElo::FewInformative {
+                informative: self.informative(),
+                pairs,
+            });
+        }
+        self.counts
+            .iter()
+            .position(|&c| c == pairs)
+            .map(|halves| NoElo::SamePairs { pairs, halves })
+    }
+
+    /// Why the games of these pairs, tallied in `tally`, give no Elo
+    /// interval ([`elo`]), if they give none: the games of a paired match
+    /// are told apart by its pairs, so too few informative pairs withhold
+    /// it too.
+    pub fn no_elo_of_games(&self, tally: &Tally) -> Option<NoElo> {
+        if self.informative() < INFORMATIVE_PAIRS {
+            return Some(NoElo::FewInformative {
+                informative: self.informative(),
+                pairs: self.count(),
+            });
+        }
+        let games = tally.games() as u32;
+        GameResult::ALL
+            .into_iter()
+            .find(|&r| tally.count(r) as u32 == games)
+            .map(|result| NoElo::SameGames { games, result })
+    }
+}
+
 /// Elo estimate of A with its 95% interval `(low, estimate, high)` from
 /// the variance between pairs (pentanomial), as fishtest gives it for
 /// paired openings; scores of 0 or 1 are clamped so the numbers stay finite,
@@ -286,5 +390,69 @@ mod tests {
         assert_eq!(sprt(&pairs([0, 0, 0, 0, 40]), 0.0, 10.0).1, Verdict::Accept);
         assert_eq!(sprt(&pairs([40, 0, 0, 0, 0]), 0.0, 10.0).1, Verdict::Reject);
         assert_eq!(llr(&Pairs::default(), 0.0, 10.0), 0.0);
+    }
+
+    #[test]
+    fn no_elo_from_fewer_than_two_pairs_that_went_to_one_side_or_from_no_spread() {
+        let tally = |wins, draws, losses| Tally {
+            wins,
+            draws,
+            losses,
+        };
+        // Four split pairs: the "+0 [+0, +0]".
+        let split = pairs([0, 0, 4, 0, 0]);
+        let (lo, _, hi) = elo_of_pairs(&split);
+        assert_eq!(lo, hi, "an interval of no width, which must not be shown");
+        let few = NoElo::FewInformative {
+            informative: 0,
+            pairs: 4,
+        };
+        assert_eq!(split.no_elo(), Some(few));
+        assert_eq!(split.no_elo_of_games(&tally(4, 0, 4)), Some(few));
+        assert!(few.to_string().starts_with("0 of 4 pairs went to one side"));
+        // One pair won among splits: still too few.
+        let one = pairs([0, 0, 5, 0, 1]);
+        assert_eq!(one.informative(), 1);
+        assert!(matches!(
+            one.no_elo(),
+            Some(NoElo::FewInformative {
+                informative: 1,
+                pairs: 6
+            })
+        ));
+        // Two that went to one side, and pairs that differ: an interval.
+        for given in [
+            pairs([0, 1, 3, 1, 0]),
+            pairs([1, 0, 0, 0, 1]),
+            pairs([0, 0, 1, 2, 0]),
+        ] {
+            assert_eq!(given.no_elo(), None, "{given:?}");
+            let (lo, e, hi) = elo_of_pairs(&given);
+            assert!(lo < e && e < hi, "{given:?}");
+        }
+        // Every pair the same: no spread between pairs.
+        let same = pairs([0, 0, 0, 3, 0]);
+        assert_eq!(
+            same.no_elo(),
+            Some(NoElo::SamePairs {
+                pairs: 3,
+                halves: 3
+            })
+        );
+        assert_eq!(
+            same.no_elo().unwrap().to_string(),
+            "all 3 pairs gave A 1.5 points: no spread between pairs to measure an interval by"
+        );
+        assert_eq!(same.no_elo_of_games(&tally(3, 3, 0)), None);
+        // Every game won: no spread between games either.
+        let all = pairs([0, 0, 0, 0, 3]);
+        assert_eq!(
+            all.no_elo_of_games(&tally(6, 0, 0)),
+            Some(NoElo::SameGames {
+                games: 6,
+                result: GameResult::Win
+            })
+        );
+        assert_eq!(all.no_elo_of_games(&tally(5, 1, 0)), None);
     }
 }

@@ -1,5 +1,6 @@
 //! The challenge's interactive program: a person (or a script) plays O
-//! against MENACE for a number of games, typing moves as two letters.
+//! against MENACE for a number of games, typing moves as two letters, row
+//! then column (`MM`), or by the square's name (`b2`).
 //!
 //! Prompts and error lines go to standard error, everything else to
 //! standard output: on a terminal both show as a dialogue, and a script
@@ -8,13 +9,10 @@
 
 use std::io::{self, BufRead, IsTerminal, Write};
 
-use inarow_core::{PlayError, Point, TicTacToe};
+use inarow_core::{PlayError, Point, TicTacToe, notation};
 use inarow_menace::{Memory, Refused, Session};
 
 use super::{MachineArgs, store};
-
-/// Letters for rows (top to bottom) and columns (left to right).
-const LETTERS: [char; 3] = ['L', 'M', 'R'];
 
 /// Runs the dialogue on standard input and output, prompts on standard error.
 pub fn run(args: &MachineArgs) -> anyhow::Result<()> {
@@ -33,7 +31,7 @@ pub fn run(args: &MachineArgs) -> anyhow::Result<()> {
         return Ok(());
     };
     for number in 1..=games {
-        match dialogue.play_one(&mut memory)? {
+        match dialogue.play_one(&mut memory, (number, games))? {
             Some(()) => store::save(args, &memory)?,
             None => {
                 memory.x.abandon();
@@ -52,32 +50,21 @@ pub fn run(args: &MachineArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The name of a square: row letter then column letter.
+/// A square as the game names it, `a3 (LL)`: as every tic-tac-toe point
+/// is named (`a1` to `c3`, as gomoku's), then in the challenge's letters,
+/// which it types.
 pub fn square_name(point: Point) -> String {
-    let (r, c) = (point.row(3), point.col(3));
-    format!("{}{}", LETTERS[r], LETTERS[c])
+    format!(
+        "{} ({})",
+        notation::square_name(point),
+        notation::challenge_name(point)
+    )
 }
 
-/// Reads a move typed as two letters, row then column, each L, M or R.
+/// Reads a move: the challenge's two letters, row then column (`LL`,
+/// `mm`), or the square's name (`a3`, `b2`).
 pub fn parse_square(text: &str) -> Result<Point, String> {
-    let text = text.trim();
-    let letters: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
-    let index = |c: char| LETTERS.iter().position(|&l| l == c.to_ascii_uppercase());
-    match letters.as_slice() {
-        [r, c] => match (index(*r), index(*c)) {
-            (Some(r), Some(c)) => Ok(Point::at(r, c, 3)),
-            _ => Err(format!(
-                "{text:?} is not a move: use two letters, row then column, each L, M or R (MM is the centre)"
-            )),
-        },
-        [] => Err(
-            "no move given: type two letters, row then column, each L, M or R (MM is the centre)"
-                .into(),
-        ),
-        _ => Err(format!(
-            "{text:?} is not a move: use two letters, row then column, each L, M or R (MM is the centre)"
-        )),
-    }
+    notation::parse_square(text).map_err(|e| e.to_string())
 }
 
 /// The terminal: answers in, the game out, questions to their own stream.
@@ -131,16 +118,20 @@ impl<R: BufRead, W: Write, P: Write> Dialogue<R, W, P> {
         }
     }
 
-    /// Plays one game and teaches MENACE its result; `None` if the input
-    /// ended first.
-    fn play_one(&mut self, memory: &mut Memory) -> anyhow::Result<Option<()>> {
+    /// Plays game `number` of `games` and teaches MENACE its result;
+    /// `None` if the input ended first.
+    fn play_one(
+        &mut self,
+        memory: &mut Memory,
+        (number, games): (u64, u64),
+    ) -> anyhow::Result<Option<()>> {
         let menace = &mut memory.x;
         let mut session = Session::new(menace);
         writeln!(self.out, "new game")?;
-        loop {
+        let result = loop {
             if let Some(line) = session.result_line("you win") {
                 writeln!(self.out, "{line}")?;
-                break;
+                break line;
             }
             if session.menace_to_move() {
                 // Resigning ends the game; the next round tells it.
@@ -149,7 +140,8 @@ impl<R: BufRead, W: Write, P: Write> Dialogue<R, W, P> {
                     self.show_board(session.board())?;
                 }
             } else {
-                let Some(line) = self.ask("your move (row then column, L/M/R): ")? else {
+                let Some(line) = self.ask("your move (row then column, L/M/R, or a1 to c3): ")?
+                else {
                     return Ok(None);
                 };
                 match parse_square(&line) {
@@ -169,10 +161,13 @@ impl<R: BufRead, W: Write, P: Write> Dialogue<R, W, P> {
                     Err(message) => self.error(&message)?,
                 }
             }
-        }
+        };
         for i in 0..menace.boxes().len() {
             writeln!(self.out, "{}", menace.box_line(i))?;
         }
+        // The result again below the boxes, where a terminal still shows it.
+        let result = if result == "draw" { "a draw" } else { &result };
+        writeln!(self.out, "game {number} of {games}: {result}")?;
         self.out.flush()?;
         Ok(Some(()))
     }
@@ -188,20 +183,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn squares_by_letters() {
+    fn squares_by_letters_and_by_name() {
         assert_eq!(parse_square("LL"), Ok(Point(0)));
         assert_eq!(parse_square("mm\n"), Ok(Point(4)));
         assert_eq!(parse_square("Rl"), Ok(Point(6)));
         assert_eq!(parse_square("l r"), Ok(Point(2)));
+        assert_eq!(parse_square("a3"), Ok(Point(0)));
+        assert_eq!(parse_square("B2"), Ok(Point(4)));
+        assert_eq!(square_name(Point(0)), "a3 (LL)");
+        assert_eq!(square_name(Point(8)), "c1 (RR)");
         for p in 0..9 {
-            assert_eq!(parse_square(&square_name(Point(p))), Ok(Point(p)));
+            let name = square_name(Point(p));
+            let (gomoku, challenge) = name.split_once(' ').unwrap();
+            assert_eq!(parse_square(gomoku), Ok(Point(p)));
+            assert_eq!(
+                parse_square(challenge.trim_matches(['(', ')'])),
+                Ok(Point(p))
+            );
         }
         assert!(
             parse_square("LX")
                 .unwrap_err()
-                .contains("\"LX\" is not a move")
+                .contains("\"LX\" is not a square")
         );
         assert!(parse_square("LLL").is_err());
-        assert!(parse_square("").unwrap_err().starts_with("no move given"));
+        assert!(parse_square("").unwrap_err().starts_with("no square given"));
     }
 }

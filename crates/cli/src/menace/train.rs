@@ -29,7 +29,7 @@ pub enum Opponent {
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Who MENACE plays against.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, default_value_t = Opponent::Random)]
     opponent: Opponent,
     /// Number of games to play.
     #[arg(long, value_parser = crate::numbers::whole::<u64>(1))]
