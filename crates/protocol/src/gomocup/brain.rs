@@ -270,3 +270,41 @@ pub trait Brain {
         Err(BrainError::Unsupported(Extension::YxShowInfo))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_keep_the_words_the_brain_always_sent() {
+        let cases = [
+            (BrainError::NoBoard, "no board yet: send START first"),
+            (
+                BrainError::Unsupported(Extension::YxBoard),
+                "not supported by this brain",
+            ),
+            (
+                BrainError::Unsupported(Extension::YxNbest),
+                "YXNBEST is not supported by this brain",
+            ),
+            (
+                BrainError::NothingToTakeBack { x: 3, y: 4 },
+                "no stone on 3,4 to take back",
+            ),
+            (
+                BrainError::UnsupportedRule {
+                    bits: RuleBits(9),
+                    playing: Rule::Exact,
+                },
+                "rule 9 is not supported (only freestyle 0, exact five 1 and renju 4): playing exact five",
+            ),
+            (
+                BrainError::Refused("point 1,1 is already taken".into()).within("BOARD"),
+                "BOARD: point 1,1 is already taken",
+            ),
+        ];
+        for (error, words) in cases {
+            assert_eq!(error.to_string(), words);
+        }
+    }
+}

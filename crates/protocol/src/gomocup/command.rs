@@ -407,3 +407,267 @@ fn swap2_block(
     };
     Ok(Command::Swap2Board { stones, phase })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gomocup::Info;
+
+    /// Reads `text`'s first line as a command on a board `size` wide, its
+    /// other lines as what follows it; also the lines left unread.
+    fn read_on(size: Option<usize>, text: &str) -> (Result<Command, CommandError>, usize) {
+        let mut lines = text.lines().map(str::to_string);
+        let first = lines.next().unwrap_or_default();
+        let mut more = || lines.next();
+        let command = Command::parse(&first, size, &mut more);
+        (command, lines.count())
+    }
+
+    /// Reads `text` on a 15 x 15 board.
+    fn read(text: &str) -> Result<Command, CommandError> {
+        read_on(Some(15), text).0
+    }
+
+    fn at(x: usize, y: usize) -> Point {
+        Point::from_xy(x, y, 15).unwrap()
+    }
+
+    fn off(x: usize, y: usize) -> PointError {
+        PointError::OffBoard { x, y }
+    }
+
+    fn point_in(command: &'static str, error: impl Into<PointError>) -> CommandError {
+        CommandError::PointIn {
+            command,
+            error: error.into(),
+        }
+    }
+
+    #[test]
+    fn start_takes_one_size_or_two_equal_ones_and_rectstart_a_square() {
+        assert_eq!(read_on(None, "START 15").0, Ok(Command::Start(15)));
+        assert_eq!(read_on(None, " start\t20 20 ").0, Ok(Command::Start(20)));
+        assert_eq!(read("RECTSTART 12, 12"), Ok(Command::Start(12)));
+        let no_size = |s: &str| Err(CommandError::StartSize(s.into()));
+        assert_eq!(read("START"), no_size(""));
+        assert_eq!(read("START x"), no_size("x"));
+        assert_eq!(read("START 15 x"), no_size("15 x"));
+        assert_eq!(read("START 1 2 3"), no_size("1 2 3"));
+        let not_square = Err(CommandError::NotSquare {
+            width: 15,
+            height: 16,
+        });
+        assert_eq!(read("START 15 16"), not_square);
+        assert_eq!(read("RECTSTART 15,16"), not_square);
+        assert_eq!(
+            read("RECTSTART 15"),
+            Err(point_in("RECTSTART", XyError::Fields("15".into())))
+        );
+    }
+
+    #[test]
+    fn restart_begin_and_the_yixin_queries_need_a_board() {
+        assert_eq!(read("RESTART"), Ok(Command::Restart(15)));
+        assert_eq!(read("BEGIN"), Ok(Command::Begin));
+        assert_eq!(read("YXSHOWFORBID"), Ok(Command::YxShowForbid));
+        assert_eq!(read("yxnbest 3"), Ok(Command::YxNbest(3)));
+        for text in ["RESTART", "BEGIN", "YXSHOWFORBID", "YXNBEST 3", "YXNBEST x"] {
+            assert_eq!(read_on(None, text).0, Err(CommandError::NoBoard), "{text}");
+        }
+        for n in ["0", "two", "-1", ""] {
+            let text = format!("YXNBEST {n}");
+            assert_eq!(read(&text), Err(CommandError::NbestCount(n.into())));
+        }
+    }
+
+    #[test]
+    fn commands_without_arguments_need_nothing() {
+        for (text, want) in [
+            ("YXSTOP", Command::YxStop),
+            ("YXHASHCLEAR", Command::YxHashClear),
+            ("YXSHOWINFO", Command::YxShowInfo),
+            ("ABOUT", Command::About),
+            ("end", Command::End),
+            ("   ", Command::Blank),
+        ] {
+            assert_eq!(read_on(None, text).0, Ok(want), "{text}");
+        }
+        assert_eq!(read("FOO 1,2"), Err(CommandError::Unknown("FOO".into())));
+        assert_eq!(read("foo").unwrap_err().reply(), "UNKNOWN command FOO");
+    }
+
+    #[test]
+    fn turn_and_takeback_need_a_board_then_a_point_on_it() {
+        assert_eq!(read("TURN 3,4"), Ok(Command::Turn(at(3, 4))));
+        assert_eq!(read("TAKEBACK 14, 0"), Ok(Command::TakeBack(at(14, 0))));
+        for word in ["TURN", "TAKEBACK"] {
+            let text = |rest: &str| format!("{word} {rest}");
+            // The board is missing before the point is looked at.
+            assert_eq!(read_on(None, &text("x")).0, Err(CommandError::NoBoard));
+            assert_eq!(
+                read(&text("x")),
+                Err(point_in(word, XyError::Fields("x".into())))
+            );
+            assert_eq!(
+                read(&text("1,b")),
+                Err(point_in(word, XyError::Numbers("1,b".into())))
+            );
+            assert_eq!(read(&text("15,0")), Err(CommandError::Point(off(15, 0))));
+        }
+        assert_eq!(
+            read("TURN 15,0").unwrap_err().reply(),
+            "ERROR point 15,0 is off the board"
+        );
+    }
+
+    #[test]
+    fn board_blocks_are_read_whole_then_checked() {
+        let stones = vec![
+            (at(1, 1), Field::Own),
+            (at(2, 2), Field::Opponent),
+            (at(3, 3), Field::Wall),
+        ];
+        assert_eq!(
+            read("BOARD\n1,1,1\n\n2,2,2\n 3 , 3 , 3 \ndone"),
+            Ok(Command::Board(stones.clone()))
+        );
+        assert_eq!(
+            read("YXBOARD\n1,1,1\n2,2,2\n3,3,3\nDONE"),
+            Ok(Command::YxBoard(stones))
+        );
+        assert_eq!(read("BOARD\nDONE"), Ok(Command::Board(Vec::new())));
+        // A refused block is read to its DONE all the same.
+        let (got, left) = read_on(Some(15), "BOARD\n1,1,4\n1,1\nDONE\nBEGIN");
+        assert_eq!(
+            got,
+            Err(CommandError::Field {
+                block: "BOARD",
+                line: "1,1,4".into()
+            })
+        );
+        assert_eq!(left, 1);
+        let (got, left) = read_on(None, "YXBOARD\n1,1,1\nDONE\nBEGIN");
+        assert_eq!((got, left), (Err(CommandError::NoBoard), 1));
+        // Without a board, the block's own error comes first.
+        assert_eq!(
+            read_on(None, "YXBOARD\n1,1\nDONE").0,
+            Err(CommandError::Stone {
+                block: "YXBOARD",
+                line: "1,1".into()
+            })
+        );
+        assert_eq!(
+            read("BOARD\n1,1,1"),
+            Err(CommandError::Unfinished { block: "BOARD" })
+        );
+        assert_eq!(
+            read("BOARD\n1,1,1\n15,1,2\nDONE"),
+            Err(point_in("BOARD", off(15, 1)))
+        );
+        assert_eq!(
+            read("YXBOARD\n1,1,1\n1,1,2\nDONE"),
+            Err(point_in("YXBOARD", PointError::Taken { x: 1, y: 1 }))
+        );
+        assert_eq!(
+            read("BOARD\nx,1,1\nDONE").unwrap_err().reply(),
+            "ERROR BOARD line \"x,1,1\": expected x,y,field"
+        );
+    }
+
+    #[test]
+    fn swap2board_blocks_name_the_phase_by_their_stones() {
+        assert_eq!(
+            read("SWAP2BOARD\nDONE"),
+            Ok(Command::Swap2Board {
+                stones: Vec::new(),
+                phase: Phase::Open
+            })
+        );
+        assert_eq!(
+            read("SWAP2BOARD\n7,7\n8,8\n6,7\nDONE"),
+            Ok(Command::Swap2Board {
+                stones: vec![at(7, 7), at(8, 8), at(6, 7)],
+                phase: Phase::Answer
+            })
+        );
+        let five = read("SWAP2BOARD\n1,1\n2,2\n3,3\n4,4\n5,5\nDONE");
+        assert!(matches!(
+            five,
+            Ok(Command::Swap2Board { ref stones, phase: Phase::Colour }) if stones.len() == 5
+        ));
+        assert_eq!(
+            read("SWAP2BOARD\n1,1\nDONE"),
+            Err(CommandError::Swap2Stones(1))
+        );
+        assert_eq!(
+            read("SWAP2BOARD\n1,1\n1,1\n1,1\nDONE"),
+            Err(point_in("SWAP2BOARD", PointError::Taken { x: 1, y: 1 }))
+        );
+        assert_eq!(
+            read("SWAP2BOARD\n1;1\nDONE"),
+            Err(point_in("SWAP2BOARD", XyError::Fields("1;1".into())))
+        );
+        assert_eq!(
+            read("SWAP2BOARD\n0,20\nDONE"),
+            Err(point_in("SWAP2BOARD", off(0, 20)))
+        );
+        assert_eq!(
+            read("SWAP2BOARD"),
+            Err(CommandError::Unfinished {
+                block: "SWAP2BOARD"
+            })
+        );
+        assert_eq!(
+            read_on(None, "SWAP2BOARD\nDONE").0,
+            Err(CommandError::NoBoard)
+        );
+    }
+
+    #[test]
+    fn infos_a_brain_uses_carry_whole_numbers() {
+        let info = |text: &str| read_on(None, text).0;
+        for (text, want) in [
+            ("INFO timeout_turn 500", Info::TimeoutTurn(500)),
+            ("INFO TIMEOUT_MATCH 0", Info::TimeoutMatch(0)),
+            ("INFO time_left 9000", Info::TimeLeft(9000)),
+            ("INFO max_memory 83886080", Info::MaxMemory(83_886_080)),
+            ("INFO game_type 1", Info::GameType(1)),
+            ("INFO rule 4", Info::Rule(RuleBits(4))),
+            ("INFO max_node -1", Info::MaxNode(None)),
+            ("INFO max_node 0", Info::MaxNode(None)),
+            ("INFO max_node 30000", Info::MaxNode(Some(30_000))),
+            ("INFO max_depth 0", Info::MaxDepth(None)),
+            ("INFO max_depth 12", Info::MaxDepth(Some(12))),
+            ("INFO show_detail 1", Info::ShowDetail(1)),
+        ] {
+            assert_eq!(info(text), Ok(Command::Info(want)), "{text}");
+        }
+        assert_eq!(
+            info("INFO Folder /x y"),
+            Ok(Command::OtherInfo("folder".into()))
+        );
+        assert_eq!(info("INFO"), Ok(Command::OtherInfo(String::new())));
+        assert_eq!(
+            info("INFO max_node -5"),
+            Err(CommandError::MaxNode("-5".into()))
+        );
+        assert_eq!(info("INFO max_node"), Err(CommandError::MaxNode("".into())));
+        assert_eq!(
+            info("INFO MAX_DEPTH -1"),
+            Err(CommandError::InfoNumber {
+                key: "max_depth".into(),
+                value: "-1".into()
+            })
+        );
+        assert_eq!(
+            info("INFO rule x").unwrap_err().reply(),
+            "ERROR INFO rule needs a whole number, got \"x\""
+        );
+    }
+
+    #[test]
+    fn only_yxstop_and_end_stop_thinking() {
+        assert!(stops_thinking("YXSTOP") && stops_thinking(" end now"));
+        assert!(!stops_thinking("TURN 1,1") && !stops_thinking("") && !stops_thinking("ENDS"));
+    }
+}

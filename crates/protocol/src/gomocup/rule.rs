@@ -51,3 +51,32 @@ impl fmt::Display for RuleBits {
         write!(f, "{}", self.0)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_reads_back_as_itself() {
+        for rule in Rule::ALL {
+            let bits = RuleBits::from(rule);
+            assert_eq!(bits.rule(), rule);
+            assert!(bits.is_supported());
+        }
+        assert_eq!(RuleBits::from(Rule::Exact).to_string(), "1");
+    }
+
+    #[test]
+    fn the_bits_decode_as_gomocup_and_yixin_board_send_them() {
+        let rule = |n| RuleBits(n).rule();
+        // Continuous game (2) with exact five, or with renju.
+        assert_eq!(rule(3), Rule::Exact);
+        assert_eq!(rule(6), Rule::Renju);
+        // Yixin-board's renju.
+        assert_eq!(rule(2), Rule::Renju);
+        // Caro (8): unknown, played as the lower bits say.
+        assert!(!RuleBits(8).is_supported() && !RuleBits(9).is_supported());
+        assert_eq!(rule(8), Rule::Freestyle);
+        assert_eq!(rule(9), Rule::Exact);
+    }
+}

@@ -31,3 +31,22 @@ pub fn format_xy(point: Point, size: usize) -> String {
     let (x, y) = point.xy(size);
     format!("{x},{y}")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xy_is_two_whole_numbers_and_reads_back_as_written() {
+        assert_eq!(parse_xy(" 3 , 14 "), Ok((3, 14)));
+        assert_eq!(parse_xy("3"), Err(XyError::Fields("3".into())));
+        assert_eq!(parse_xy("1,2,3"), Err(XyError::Fields("1,2,3".into())));
+        assert_eq!(parse_xy("1,-2"), Err(XyError::Numbers("1,-2".into())));
+        assert_eq!(
+            parse_xy("a,1").unwrap_err().to_string(),
+            "expected x,y with whole numbers but got \"a,1\""
+        );
+        let p = Point::from_xy(4, 9, 15).unwrap();
+        assert_eq!(parse_xy(&format_xy(p, 15)), Ok((4, 9)));
+    }
+}
