@@ -53,7 +53,7 @@ use std::time::{Duration, Instant};
 use inarow_core::notation::xy_name;
 use inarow_core::swap2::Phase;
 use inarow_core::{Player, Point, Rule};
-use inarow_protocol::gomocup::{Brain, Decision, Field, Info, Link, Swap2Move};
+use inarow_protocol::gomocup::{Brain, BrainError, Decision, Field, Info, Link, Swap2Move};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -108,10 +108,6 @@ pub struct Pbrain {
     me: Player,
 }
 
-fn no_board() -> String {
-    "no board yet: send START first".to_string()
-}
-
 impl Pbrain {
     /// A brain with no board yet (the manager starts with `START`).
     pub fn new(settings: Settings) -> Pbrain {
@@ -164,13 +160,13 @@ impl Pbrain {
     }
 
     /// Checks that the board has a move to think about: not over, not full.
-    fn playable(&self) -> Result<(), String> {
-        let b = self.board.as_ref().ok_or_else(no_board)?;
+    fn playable(&self) -> Result<(), BrainError> {
+        let b = self.board.as_ref().ok_or(BrainError::NoBoard)?;
         if b.last_move_won() || has_five(b) {
-            return Err("the game is already over".into());
+            return Err(BrainError::GameOver);
         }
         if b.empty_count() == 0 {
-            return Err("the board is full".into());
+            return Err(BrainError::BoardFull);
         }
         Ok(())
     }
@@ -183,17 +179,17 @@ impl Pbrain {
         })
     }
 
-    fn board(&mut self) -> Result<&mut Board, String> {
-        self.board.as_mut().ok_or_else(no_board)
+    fn board(&mut self) -> Result<&mut Board, BrainError> {
+        self.board.as_mut().ok_or(BrainError::NoBoard)
     }
 
     /// Thinks for the brain (the side to move) and plays the move.
-    fn think(&mut self) -> Result<Decision, String> {
+    fn think(&mut self) -> Result<Decision, BrainError> {
         let limits = self.limits();
         let me = self.me;
         self.playable()?;
         // Taken out while the searcher, beside it, is set up and searches.
-        let mut b = self.board.take().ok_or_else(no_board)?;
+        let mut b = self.board.take().ok_or(BrainError::NoBoard)?;
         b.set_to_move(me);
         self.watch(&b, true);
         let found = self.searcher.search(&mut b, limits);
@@ -217,7 +213,7 @@ impl Pbrain {
 
     /// The position of a `BOARD` or `YXBOARD` block: the brain's colour
     /// (renju's black is the first stone's owner) and the board.
-    fn position(&mut self, stones: &[(Point, Field)]) -> Result<Board, String> {
+    fn position(&mut self, stones: &[(Point, Field)]) -> Result<Board, BrainError> {
         let first = stones.iter().find(|&&(_, f)| f != Field::Wall);
         self.me = match first {
             Some(&(_, Field::Opponent)) if self.rule == Rule::Renju => Player::O,
@@ -239,7 +235,7 @@ impl Pbrain {
     /// After a change of rule: under renju the colours become the real
     /// ones (the brain white if the opponent has more stones), under the
     /// others the brain's stones are black again.
-    fn recolour(&mut self) -> Result<(), String> {
+    fn recolour(&mut self) -> Result<(), BrainError> {
         let Some(b) = self.board.as_ref() else {
             return Ok(());
         };
@@ -275,17 +271,21 @@ impl Pbrain {
     fn fresh(
         &self,
         stones: impl IntoIterator<Item = (Point, Option<Player>)>,
-    ) -> Result<Board, String> {
-        let size = self.board.as_ref().map(Board::size).ok_or_else(no_board)?;
+    ) -> Result<Board, BrainError> {
+        let size = self
+            .board
+            .as_ref()
+            .map(Board::size)
+            .ok_or(BrainError::NoBoard)?;
         let mut b = Board::with_rule(size, self.rule).expect("size was accepted");
         for (p, stone) in stones {
-            let i = b.index_of(p).map_err(|e| e.to_string())?;
+            let i = b.index_of(p).map_err(refused)?;
             let (x, y) = b.xy(i);
             match stone {
                 Some(colour) => b.place(x, y, colour),
                 None => b.wall(x, y),
             }
-            .map_err(|e| e.to_string())?;
+            .map_err(refused)?;
         }
         Ok(b)
     }
@@ -296,44 +296,43 @@ impl Brain for Pbrain {
         self.board.as_ref().map(Board::size)
     }
 
-    fn start(&mut self, size: usize) -> Result<(), String> {
-        let b = Board::with_rule(size, self.rule).map_err(|e| e.to_string())?;
+    fn start(&mut self, size: usize) -> Result<(), BrainError> {
+        let b = Board::with_rule(size, self.rule).map_err(refused)?;
         self.board = Some(b);
         self.me = Player::X;
         self.searcher.clear();
         Ok(())
     }
 
-    fn begin(&mut self) -> Result<Decision, String> {
+    fn begin(&mut self) -> Result<Decision, BrainError> {
         if self.board()?.stones() > 0 {
-            return Err("BEGIN needs an empty board".into());
+            return Err(BrainError::BeginNotEmpty);
         }
         self.me = Player::X;
         self.think()
     }
 
-    fn turn(&mut self, point: Point) -> Result<Decision, String> {
+    fn turn(&mut self, point: Point) -> Result<Decision, BrainError> {
         let renju = self.rule == Rule::Renju;
-        let b = self.board.as_mut().ok_or_else(no_board)?;
+        let b = self.board.as_mut().ok_or(BrainError::NoBoard)?;
         if renju && b.stones() == 0 {
             // The opponent opened: it is black.
             self.me = Player::O;
             b.set_to_move(Player::X);
         }
-        let i = b.index_of(point).map_err(|e| e.to_string())?;
+        let i = b.index_of(point).map_err(refused)?;
         let (x, y) = b.xy(i);
-        b.place(x, y, self.me.opponent())
-            .map_err(|e| e.to_string())?;
+        b.place(x, y, self.me.opponent()).map_err(refused)?;
         self.think()
     }
 
-    fn board(&mut self, stones: &[(Point, Field)]) -> Result<Decision, String> {
-        let b = self.position(stones).map_err(|e| format!("BOARD: {e}"))?;
+    fn board(&mut self, stones: &[(Point, Field)]) -> Result<Decision, BrainError> {
+        let b = self.position(stones).map_err(|e| e.within("BOARD"))?;
         self.board = Some(b);
         self.think()
     }
 
-    fn swap2(&mut self, stones: &[Point], phase: Phase) -> Result<Swap2Move, String> {
+    fn swap2(&mut self, stones: &[Point], phase: Phase) -> Result<Swap2Move, BrainError> {
         let mut b = self
             .fresh(
                 stones
@@ -341,7 +340,7 @@ impl Brain for Pbrain {
                     .enumerate()
                     .map(|(k, &p)| (p, Some([Player::X, Player::O][k % 2]))),
             )
-            .map_err(|e| format!("SWAP2BOARD: {e}"))?;
+            .map_err(|e| e.within("SWAP2BOARD"))?;
         b.set_to_move(if stones.len() % 2 == 0 {
             Player::X
         } else {
@@ -370,20 +369,20 @@ impl Brain for Pbrain {
         })
     }
 
-    fn take_back(&mut self, point: Point) -> Result<(), String> {
+    fn take_back(&mut self, point: Point) -> Result<(), BrainError> {
         let me = self.me;
         let b = self.board()?;
-        let i = b.index_of(point).map_err(|e| e.to_string())?;
+        let i = b.index_of(point).map_err(refused)?;
         if b.is_empty(i) {
             let (x, y) = (point.col(b.size()), point.row(b.size()));
-            return Err(format!("no stone on {x},{y} to take back"));
+            return Err(BrainError::NothingToTakeBack { x, y });
         }
         b.remove(i);
         b.set_to_move(me);
         Ok(())
     }
 
-    fn info(&mut self, info: Info) -> Result<(), String> {
+    fn info(&mut self, info: Info) -> Result<(), BrainError> {
         match info {
             Info::TimeoutTurn(n) => self.turn = Some(Duration::from_millis(n)),
             // 0 means no limit for the match.
@@ -407,29 +406,18 @@ impl Brain for Pbrain {
                     }
                 }
             }
-            Info::Rule(n) => {
-                // Bit 4 renju, bit 1 exactly five; bit 2 (continuous) does
-                // not matter here. Yixin-board's renju is 2 alone.
-                self.rule = if n & 4 != 0 || n == 2 {
-                    Rule::Renju
-                } else if n & 1 != 0 {
-                    Rule::Exact
-                } else {
-                    Rule::Freestyle
-                };
+            Info::Rule(bits) => {
+                self.rule = bits.rule();
                 if let Some(b) = self.board.as_mut() {
                     b.set_rule(self.rule);
                 }
                 self.recolour()?;
-                if n & !7 != 0 {
-                    return Err(format!(
-                        "rule {n} is not supported (only freestyle 0, exact five 1 and renju 4): playing {}",
-                        match self.rule {
-                            Rule::Freestyle => "freestyle",
-                            Rule::Exact => "exact five",
-                            Rule::Renju => "renju",
-                        }
-                    ));
+                // Unknown bits still leave the rule of the known ones.
+                if !bits.is_supported() {
+                    return Err(BrainError::UnsupportedRule {
+                        bits,
+                        playing: self.rule,
+                    });
                 }
             }
             Info::MaxNode(n) => self.max_nodes = n,
@@ -440,14 +428,14 @@ impl Brain for Pbrain {
         Ok(())
     }
 
-    fn set_position(&mut self, stones: &[(Point, Field)]) -> Result<(), String> {
+    fn set_position(&mut self, stones: &[(Point, Field)]) -> Result<(), BrainError> {
         let b = self.position(stones)?;
         self.board = Some(b);
         Ok(())
     }
 
-    fn forbidden_points(&mut self) -> Result<Vec<Point>, String> {
-        let b = self.board.as_ref().ok_or_else(no_board)?;
+    fn forbidden_points(&mut self) -> Result<Vec<Point>, BrainError> {
+        let b = self.board.as_ref().ok_or(BrainError::NoBoard)?;
         // Black moves when the colours have as many stones.
         if stones_of(b, Player::X) != stones_of(b, Player::O) {
             return Ok(Vec::new());
@@ -465,11 +453,11 @@ impl Brain for Pbrain {
         self.link = Some(link);
     }
 
-    fn nbest(&mut self, n: usize) -> Result<Decision, String> {
+    fn nbest(&mut self, n: usize) -> Result<Decision, BrainError> {
         let limits = self.limits();
         let me = self.me;
         self.playable()?;
-        let mut b = self.board.take().ok_or_else(no_board)?;
+        let mut b = self.board.take().ok_or(BrainError::NoBoard)?;
         b.set_to_move(me);
         self.watch(&b, false);
         let started = Instant::now();
@@ -523,12 +511,12 @@ impl Brain for Pbrain {
         })
     }
 
-    fn clear_hash(&mut self) -> Result<(), String> {
+    fn clear_hash(&mut self) -> Result<(), BrainError> {
         self.searcher.clear();
         Ok(())
     }
 
-    fn show_info(&mut self) -> Result<Vec<String>, String> {
+    fn show_info(&mut self) -> Result<Vec<String>, BrainError> {
         self.realtime = true;
         Ok(vec![
             format!("inarow {}", env!("CARGO_PKG_VERSION")),
@@ -544,6 +532,11 @@ impl Brain for Pbrain {
             env!("CARGO_PKG_VERSION")
         )
     }
+}
+
+/// The engine's refusal of a size or a stone, in its words.
+fn refused(e: impl std::fmt::Display) -> BrainError {
+    BrainError::Refused(e.to_string())
 }
 
 /// How many stones `colour` has on `b`.

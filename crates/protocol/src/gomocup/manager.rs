@@ -6,7 +6,7 @@ use std::fmt;
 
 use inarow_core::{Game, Mnk, Point, Rule};
 
-use super::format_xy;
+use super::{RuleBits, format_xy};
 
 /// `BEGIN`: the brain makes the first move on an empty board.
 pub const BEGIN: &str = "BEGIN";
@@ -27,12 +27,7 @@ pub fn info(key: &str, value: impl fmt::Display) -> String {
 
 /// `INFO rule N`: the rule's bits (0 freestyle, 1 exactly five, 4 renju).
 pub fn info_rule(rule: Rule) -> String {
-    let bits = match rule {
-        Rule::Freestyle => 0,
-        Rule::Exact => 1,
-        Rule::Renju => 4,
-    };
-    info("rule", bits)
+    info("rule", RuleBits::from(rule))
 }
 
 /// `TURN x,y`: the opponent played `point`; the brain answers its move.
