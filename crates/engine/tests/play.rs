@@ -258,3 +258,30 @@ fn singular_extensions_keep_moves_and_lines_legal() {
         }
     }
 }
+
+#[test]
+fn an_open_four_against_the_side_to_move_is_a_proven_loss_however_little_is_searched() {
+    use inarow_engine::score::is_decided;
+    // Black's open four e8..h8 (x 4 to 7, row 7), white to move: whatever
+    // white blocks, black makes five. The answer says so (a loss in two
+    // plies), not 0, even when the search stops before any iteration.
+    let mut b = board(
+        &[(4, 7), (5, 7), (6, 7), (7, 7)],
+        &[(0, 0), (0, 2), (0, 4)],
+        Player::O,
+    );
+    for limits in [Limits::depth(1), Limits::depth(8), Limits::nodes(1)] {
+        let mut s = Searcher::new(Options {
+            tt_bytes: 1 << 20,
+            ..Options::default()
+        });
+        let found = s.search(&mut b, limits);
+        assert!(
+            is_decided(found.score) && found.score < 0,
+            "{limits:?}: score {} depth {}",
+            found.score,
+            found.depth
+        );
+        assert!([3, 8].contains(&b.xy(found.best).0), "blocks an end");
+    }
+}

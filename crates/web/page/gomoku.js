@@ -8,6 +8,8 @@ import { clearThinking, onThinking, showThinking } from "./thinking.js";
 /** The game on show as the server sent it, the points marked in the opening, the hint standing. */
 export const gomoku = { state: null, marked: [], seen: 0, timer: null, hint: null };
 const board = new Goban("gomoku-board", "gomoku-numbers", "inarow-gomoku-numbers", gomokuClick);
+/** A proven result's distance as the page says it: "1 ply", "3 plies". */
+const plies = (n) => (n === 1 ? "1 ply" : `${n} plies`);
 /** The board side of the game on show (15 before the first game). */
 const gsize = () => (gomoku.state && gomoku.state.size) || 15;
 const gname = (p) => pointName(p, gsize());
@@ -144,8 +146,10 @@ export function drawGomoku(s) {
   $("gomoku-sgf").setAttribute("download", `inarow-gomoku-${s.game_id}.sgf`);
   drawThinking();
   $("gomoku-thought").textContent = !t ? "No move yet." :
-    `Played ${gname(t.best)}. Evaluation ${t.decided ? (t.decided.win !== undefined ? "won by force" : "lost by force") :
-      (t.score > 0 ? "+" : "") + t.score} for the engine (depth ${t.depth}, ${t.nodes.toLocaleString("en")} nodes). ` +
+    (t.decided ? `Played ${gname(t.best)}. The engine ${t.decided.win !== undefined ?
+      `wins by force in ${plies(t.decided.win)}` : `loses by force in ${plies(t.decided.loss)}`}` :
+      `Played ${gname(t.best)}. Evaluation ${(t.score > 0 ? "+" : "") + t.score} for the engine`) +
+    ` (depth ${t.depth}, ${t.nodes.toLocaleString("en")} nodes). ` +
     `Principal variation: ${t.pv.map(gname).join(" ")}`;
   $("gomoku-thought").dataset.pv = t ? t.pv.length : 0;
   const pvList = $("gomoku-pv");

@@ -282,3 +282,27 @@ async fn bad_free_starts_are_one_line() {
     let (_, v) = t.call("GET", "/api/gomoku", None).await;
     assert_eq!(v["phase"], "idle");
 }
+
+#[tokio::test]
+async fn an_engine_facing_an_open_four_says_it_is_lost() {
+    // The person's (black's) open four e8..h8 is set up, white (the engine)
+    // to move: whatever it blocks, black makes five. Its thought is a
+    // proven loss, as the analysis gives it, never an evaluation of 0.
+    let t = app(Preset::Challenge);
+    let mut events = t.events().await;
+    events.hello().await;
+    let stones = json!([[4, 7], [0, 0], [5, 7], [0, 2], [6, 7], [0, 4], [7, 7]]);
+    let (status, v) = t
+        .post("/api/gomoku/new", &free("black", stones, "freestyle"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let v = settled(&t, &mut events).await;
+    let thought = &v["thought"];
+    assert!(thought["decided"]["loss"].is_i64(), "{thought}");
+    assert!(thought["score"].as_i64().unwrap() < 0, "{thought}");
+    let blocked = v["stones"][7].clone();
+    assert!(
+        [3, 8].contains(&blocked["x"].as_u64().unwrap()) && blocked["y"] == 7,
+        "blocks an end: {v}"
+    );
+}

@@ -303,6 +303,12 @@ impl<E: Evaluator> Tree<E> {
                 return self.finish(found);
             }
         }
+        // What the threats already decide (an open four against us, a
+        // four-three) is the score of any answer that needs no tree: one
+        // forced block says "lost", not 0.
+        if let Some(settled) = self.outcome(b, 0) {
+            found.score = settled;
+        }
         let answer = movepick::answer(b, self.params.defends_three_three());
         self.stack[0].answered = answer != Answer::Free;
         let mut root = std::mem::take(&mut self.root);
