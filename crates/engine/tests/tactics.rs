@@ -245,13 +245,15 @@ fn the_shallow_node_rules_change_the_tree_where_threes_are_answered() {
     }
 }
 
-/// Rapfi's reductions and pruning rules (issue 46, item 3), each alone.
+/// Rapfi's reductions and pruning rules (issue 46, item 3), each alone
+/// changed from the default (reverse futility, on by default at every depth
+/// on the refined estimate, back to shallow nodes on the static score).
 fn rapfis_reductions() -> Vec<Params> {
     let d = Params::default;
     vec![
         Params {
-            rfp_estimate: 1,
-            rfp_depth: 20,
+            rfp_estimate: 0,
+            rfp_depth: 5,
             ..d()
         },
         Params {
@@ -324,6 +326,8 @@ fn each_of_rapfis_reductions_changes_the_tree() {
     }
     let singular = Params {
         se_depth: 3,
+        se_double: 0,
+        se_multicut: 0,
         ..Params::default()
     };
     let alone = nodes(singular);

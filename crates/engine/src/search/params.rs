@@ -49,8 +49,12 @@ macro_rules! params {
 // nodes and per ln(depth)·ln(move number) raised with them (+26 Elo at
 // 100 ms against the round's own settings), and the policy-based
 // reduction on (+16 Elo by pairs over 500 pairs at 6,000 to 12,000 nodes,
-// docs/engine.md "Extensions and reductions"). The fail-high reduction and
-// the singular extensions are in the table but off: their games were noise.
+// docs/engine.md "Extensions and reductions"). The fail-high reduction is
+// in the table but off: its games were noise. Reverse futility at every
+// depth on the table-refined estimate, and the singular extension with its
+// double extension and multi-cut, are on (issue 46: together +16, +56,
+// +82 and +33 Elo by pairs at 6,000 to 15,000 nodes, docs/engine.md
+// "Rapfi's reductions"); Rapfi's other reductions are in the table, off.
 params! {
     /// Reduction of every late move, hundredths of a ply.
     lmr_base = 31, 0, 300;
@@ -118,13 +122,13 @@ params! {
     /// Exponent of the depth in the move count, hundredths.
     lmp_power = 127, 50, 250;
     /// Deepest remaining depth (plies) for reverse futility pruning.
-    rfp_depth = 5, 0, 20;
+    rfp_depth = 20, 0, 20;
     /// Reverse futility margin per ply of depth.
     rfp_margin = 46, 5, 500;
     /// Reverse futility on the best estimate of the node (1): the static
     /// score, or the table's score where its bound says the value lies
     /// beyond it, as Rapfi's is; 0: the static score alone.
-    rfp_estimate = 0, 0, 1;
+    rfp_estimate = 1, 0, 1;
     /// Deepest remaining depth (plies) for razoring into the leaf VCF.
     razor_depth = 3, 0, 10;
     /// Razoring margin: fixed part.
@@ -155,7 +159,7 @@ params! {
     iir_depth = 6, 0, 20;
     /// Least depth (plies) for the singular extension of the table move
     /// (0: none).
-    se_depth = 0, 0, 20;
+    se_depth = 6, 0, 20;
     /// Singular extension's margin below the table's score, per ply of
     /// depth.
     se_margin = 20, 0, 500;
@@ -167,10 +171,10 @@ params! {
     /// Double singular extension: two plies when the search without the
     /// table move stays this much below the singular bound, in the
     /// evaluation's units (0: never).
-    se_double = 0, 0, 1000;
+    se_double = 60, 0, 1000;
     /// Multi-cut (1): when the search without the table move still
     /// reaches beta, the node is cut with that bound.
-    se_multicut = 0, 0, 1;
+    se_multicut = 1, 0, 1;
     /// First aspiration window half-width; 0 searches every iteration with
     /// a full window.
     aspiration = 169, 0, 2000;
