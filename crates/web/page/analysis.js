@@ -3,7 +3,7 @@
 // again with each new position, its thinking shown live); a review of a
 // whole game as a chart. The game against the engine can be brought here,
 // and a position played on against the engine from here.
-import { $, api, count, el, showError } from "./common.js";
+import { $, api, count, el, showError, showTab } from "./common.js";
 import { Goban, aheadStone, forbiddenLine, forbiddenMark, lineAhead, pointName, stoneDot, winLine } from "./board.js";
 import { apiStones, evaluate, keepAnalysing, scoreShort, scoreText, winChance, worstMoves } from "./analyse.js";
 import { MAX_RECORD, isRecord, parseRecord, toSgf } from "./record.js";
@@ -11,6 +11,7 @@ import { copyPosition, readMoves } from "./text.js";
 import { reviewChart } from "./charts.js";
 import { gomoku, startFree, stonesOf } from "./gomoku.js";
 import { clearThinking, clientId, onThinking, showThinking } from "./thinking.js";
+import { positionLink, readLink } from "./link.js";
 
 const an = {
   size: 15, rule: "freestyle",
@@ -45,8 +46,13 @@ function candidateAt(x, y) {
   return k >= 0 ? k : null;
 }
 
-/** The shown position changed: the analysis starts again from it. */
-function positionChanged() {
+/**
+ * The shown position changed: the analysis starts again from it, and the
+ * address follows it as a new entry of the page's history (none for a
+ * position taken from the address: `fromAddress`).
+ */
+function positionChanged(fromAddress = false) {
+  if (!fromAddress) followAddress("push");
   an.result = null;
   an.proven = null;
   an.hover = null;
@@ -287,6 +293,78 @@ document.addEventListener("keydown", (e) => {
   e.preventDefault();
 });
 
+// ----- the address: a link for every position (link.js) -----
+/** The link of the shown position: its moves in turn from black, or its stones by colour where they are not a game in turn. */
+function shownLink() {
+  const shown = anShown();
+  const asked = apiStones(shown);
+  if (!asked.error) return positionLink({ rule: an.rule, size: an.size, moves: asked.stones.map(anName) });
+  const of = (c) => shown.filter((s) => s[2] === c).map(anName);
+  return positionLink({ rule: an.rule, size: an.size, black: of("B"), white: of("W") });
+}
+
+/** The address says what is shown: `how` is "push" (a new history entry) or "replace". */
+function followAddress(how) {
+  const link = shownLink();
+  if (link !== location.hash) history[how === "push" ? "pushState" : "replaceState"](null, "", link);
+}
+
+/**
+ * The address shows the analysis board's position while the board is in
+ * view, and nothing of it elsewhere; called when the tab or mode changes.
+ */
+export function addressFollowsView() {
+  if (!$("tab-gomoku").hidden && !$("analysis").hidden) followAddress("replace");
+  else if (readLink(location.hash)) history.replaceState(null, "", location.pathname + location.search);
+}
+
+let linkGen = 0;
+/**
+ * Shows the position the address names (a link opened, pasted, or reached
+ * by Back and Forward) on the analysis board. A position whose moves begin
+ * the board's moves is stepped to, keeping the moves after it. A bad link
+ * is one line on the board, which is left empty (under the link's rule
+ * and size where those are good); the address is left as it is.
+ */
+async function openLink() {
+  const link = readLink(location.hash);
+  if (!link) return;
+  const gen = ++linkGen;
+  showTab("gomoku");
+  if ($("analysis").hidden) gomokuMode(true, true);
+  let moves = link.error ? [] : null, error = link.error;
+  if (!error && link.moves) {
+    // The server reads them as a game under the rule: renju's forbidden moves are refused there.
+    try {
+      await readMoves(link.moves.map((p) => pointName(p, link.size)).join(" "), link.size, link.rule);
+      moves = link.moves.map(([x, y], i) => [x, y, i % 2 ? "W" : "B"]);
+    } catch (e) {
+      error = `bad link: ${e.message}`;
+      moves = [];
+    }
+  } else if (!error) {
+    moves = [...link.black.map(([x, y]) => [x, y, "B"]), ...link.white.map(([x, y]) => [x, y, "W"])];
+  }
+  if (gen !== linkGen) return;
+  const rule = link.rule || an.rule, size = link.size || an.size;
+  const same = (a, b) => a[0] === b[0] && a[1] === b[1] && a[2] === b[2];
+  const prefix = rule === an.rule && size === an.size && moves.length <= an.moves.length && moves.every((m, i) => same(m, an.moves[i]));
+  if (!(prefix && moves.length === an.cursor && !error)) {
+    if (prefix && !error) an.cursor = moves.length;
+    else { an.moves = moves; an.cursor = moves.length; }
+    an.review = null;
+    an.rule = rule;
+    $("an-rule").value = rule;
+    if (size !== an.size || !board.size) { an.size = size; $("an-size").value = size; buildBoard(); }
+    positionChanged(true);
+  }
+  if (error) showError("an-error", error);
+  // A good link is written as the page writes it (h8 for H8).
+  else followAddress("replace");
+}
+window.addEventListener("popstate", openLink);
+window.addEventListener("hashchange", openLink);
+
 // ----- game records, and moves written as text -----
 /** Loads a game record, or moves written as text (h8 i9 j10) onto the board as it is; a bad one is one line beside the box. */
 async function loadRecord(text) {
@@ -375,7 +453,8 @@ function drawReview() {
 }
 
 // ----- modes, and the game against the engine brought here -----
-function gomokuMode(analysis) {
+/** Shows the game (`analysis` false) or the analysis board; `fromAddress` when the address asked for it. */
+function gomokuMode(analysis, fromAddress = false) {
   // The engine's time goes to the game again when the board is left.
   if (!analysis && an.running) { an.running = false; an.gen++; drawLines(); }
   $("gomoku-play").hidden = analysis;
@@ -385,6 +464,7 @@ function gomokuMode(analysis) {
   $("mode-play").setAttribute("aria-pressed", !analysis);
   $("mode-analysis").setAttribute("aria-pressed", analysis);
   if (analysis) drawAnalysis();
+  if (!fromAddress) addressFollowsView();
 }
 $("mode-play").onclick = () => gomokuMode(false);
 $("mode-analysis").onclick = () => gomokuMode(true);
@@ -413,3 +493,6 @@ $("gomoku-to-analysis").onclick = () => {
   gomokuMode(true);
   positionChanged();
 };
+
+// A link opened: the position it names.
+openLink();

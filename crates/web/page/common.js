@@ -8,6 +8,12 @@ export const el = (tag, attrs = {}, text) => {
   return e;
 };
 
+/** Shows tab `name` of the page (`menace`, `gomoku`, `tournament`), its header button marked. */
+export function showTab(name) {
+  for (const o of document.querySelectorAll("header button[data-tab]")) o.classList.toggle("active", o.dataset.tab === name);
+  for (const s of document.querySelectorAll("main > section")) s.hidden = s.id !== "tab-" + name;
+}
+
 /** A refused request: the server's one line, and its HTTP status. */
 export class Refused extends Error {
   constructor(status, message) {

@@ -1,11 +1,12 @@
 // The page's entry: the tabs, every part, and live updates from the server.
+import { showTab } from "./common.js";
 import { start } from "./live.js";
-import "./analysis.js";
+import { addressFollowsView } from "./analysis.js";
 
 for (const b of document.querySelectorAll("header button[data-tab]")) {
   b.addEventListener("click", () => {
-    for (const o of document.querySelectorAll("header button[data-tab]")) o.classList.toggle("active", o === b);
-    for (const s of document.querySelectorAll("main > section")) s.hidden = s.id !== "tab-" + b.dataset.tab;
+    showTab(b.dataset.tab);
+    addressFollowsView();
   });
 }
 start();

@@ -18,9 +18,13 @@ export function positionText(stones, n) {
   return { text: asked.stones.map((p) => pointName(p, n)).join(" ") };
 }
 
-/** The moves of `text` on a board of side `n` as [x, y] in order; a bad move throws the server's one line naming it. */
-export async function readMoves(text, n) {
-  return (await api("POST", "/api/moves", { size: n, text })).moves;
+/**
+ * The moves of `text` on a board of side `n` as [x, y] in order; a bad move
+ * throws the server's one line naming it. Given a `rule`, they are a game
+ * under it from black: a move it forbids is bad.
+ */
+export async function readMoves(text, n, rule) {
+  return (await api("POST", "/api/moves", { size: n, text, rule })).moves;
 }
 
 /**

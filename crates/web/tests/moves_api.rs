@@ -1,5 +1,6 @@
 //! `POST /api/moves`: moves written as text read as points, and one-line
-//! refusals naming the bad move.
+//! refusals naming the bad move; under renju, black's forbidden moves
+//! refused until the game ends.
 
 mod common;
 
@@ -82,10 +83,69 @@ async fn a_text_too_long_or_a_body_of_another_shape_is_refused() {
     for body in [
         r#"{"size": 15}"#,
         r#"{"text": 7}"#,
-        r#"{"text": "h8", "rule": "renju"}"#,
+        r#"{"text": "h8", "rule": "caro"}"#,
+        r#"{"text": "h8", "colour": "black"}"#,
     ] {
         let (status, v) = t.post("/api/moves", body).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
         assert!(error_of(&v).starts_with("bad request body"), "{body}: {v}");
     }
+}
+
+/// Black f8, g8, h10, h9 with white far away, then black h8: a double
+/// three, forbidden to black under renju.
+const DOUBLE_THREE: &str = "f8 o1 g8 o3 h10 o5 h9 a15 h8";
+
+#[tokio::test]
+async fn under_renju_a_forbidden_move_is_refused_naming_it() {
+    let t = app(Preset::Challenge);
+    let body = json!({ "text": DOUBLE_THREE, "rule": "renju" });
+    let (status, v) = t.post("/api/moves", &body.to_string()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    assert_eq!(
+        error_of(&v),
+        "move 9: h8 is forbidden to black under renju: double three"
+    );
+    // The other rules forbid nothing; no rule is freestyle.
+    for body in [
+        json!({ "text": DOUBLE_THREE, "rule": "freestyle" }),
+        json!({ "text": DOUBLE_THREE, "rule": "exact" }),
+        json!({ "text": DOUBLE_THREE }),
+    ] {
+        let (status, v) = t.post("/api/moves", &body.to_string()).await;
+        assert_eq!(status, StatusCode::OK, "{body}: {v}");
+        assert_eq!(v["moves"].as_array().map(Vec::len), Some(9), "{body}");
+        let rule = body
+            .get("rule")
+            .and_then(|r| r.as_str())
+            .unwrap_or("freestyle");
+        assert_eq!(v["rule"], rule);
+    }
+    // Without its last move the game is legal under renju.
+    let legal = DOUBLE_THREE.trim_end_matches(" h8");
+    let body = json!({ "text": legal, "rule": "renju" });
+    let (status, v) = t.post("/api/moves", &body.to_string()).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["rule"], "renju");
+}
+
+#[tokio::test]
+async fn under_renju_the_moves_after_a_five_are_taken_as_they_are() {
+    let t = app(Preset::Challenge);
+    // Black's five on row 1 ends the game at move 9; black's double three
+    // at h8 comes after it.
+    let text = "a1 o15 b1 o14 c1 o13 d1 o12 e1 n15 f8 n14 g8 n13 h10 n12 h9 n11 h8";
+    let body = json!({ "text": text, "rule": "renju" });
+    let (status, v) = t.post("/api/moves", &body.to_string()).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["moves"].as_array().map(Vec::len), Some(19));
+    // Before the five, the same point is refused.
+    let early = "f8 o15 g8 o14 h10 o13 h9 o12 h8";
+    let body = json!({ "text": early, "rule": "renju" });
+    let (status, v) = t.post("/api/moves", &body.to_string()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    assert_eq!(
+        error_of(&v),
+        "move 9: h8 is forbidden to black under renju: double three"
+    );
 }

@@ -2,9 +2,13 @@
 //! protocol's `7,7` pairs, move numbers like `1.`) read by core's
 //! [`parse_moves`], so that the page's paste box and the rest of the
 //! toolkit read them one way; a bad move is refused in one line naming it.
+//! Given a rule, the moves are also a game under it: renju's forbidden
+//! points are refused, so that a link to a position (the page's address)
+//! holds only what its board would let be played.
 
 use axum::Json;
 use inarow_core::notation::{format_moves, parse_moves, point_name};
+use inarow_core::{Game as _, Mnk, Player, Point, Rule};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -22,6 +26,10 @@ pub(super) struct Request {
     #[serde(default = "fifteen")]
     size: usize,
     text: String,
+    /// The rule the moves are played under, black first (`freestyle`, the
+    /// default, `exact` or `renju`): only renju forbids a point.
+    #[serde(default)]
+    rule: Rule,
 }
 
 fn fifteen() -> usize {
@@ -59,6 +67,7 @@ pub(super) async fn read(Body(body): Body<Request>) -> Result<Json<serde_json::V
             )));
         }
     }
+    forbidden_move(&moves, size, body.rule)?;
     let xy: Vec<[usize; 2]> = moves
         .iter()
         .map(|p| {
@@ -68,7 +77,37 @@ pub(super) async fn read(Body(body): Body<Request>) -> Result<Json<serde_json::V
         .collect();
     Ok(Json(json!({
         "size": size,
+        "rule": body.rule.name(),
         "moves": xy,
         "text": format_moves(&moves, size),
     })))
+}
+
+/// Refuses the first of black's moves (black plays first, then in turn)
+/// that `rule` forbids when it is played. Once a line ends the game, the
+/// moves after it are taken as they are, as the page's board takes them
+/// (a record may go on past its end).
+fn forbidden_move(moves: &[Point], size: usize, rule: Rule) -> Result<(), ApiError> {
+    if rule != Rule::Renju {
+        return Ok(());
+    }
+    let mut board = Mnk::new(size, size, 5, rule).map_err(|e| ApiError::bad(e.to_string()))?;
+    for (n, &p) in moves.iter().enumerate() {
+        if board.is_over() {
+            break;
+        }
+        if board.to_move() == Player::X
+            && let Some(why) = board.forbidden(p)
+        {
+            return Err(ApiError::bad(format!(
+                "move {}: {} is forbidden to black under renju: {why}",
+                n + 1,
+                point_name(p, size)
+            )));
+        }
+        board
+            .play(p)
+            .map_err(|e| ApiError::bad(format!("move {}: {e}", n + 1)))?;
+    }
+    Ok(())
 }
