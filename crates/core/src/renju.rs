@@ -16,13 +16,55 @@ pub enum Forbidden {
     Overline,
 }
 
-impl std::fmt::Display for Forbidden {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
+impl Forbidden {
+    /// Every reason, in the order the rules list them.
+    pub const ALL: [Forbidden; 3] = [
+        Forbidden::DoubleThree,
+        Forbidden::DoubleFour,
+        Forbidden::Overline,
+    ];
+
+    /// The reason as records and messages write it.
+    pub fn name(self) -> &'static str {
+        match self {
             Forbidden::DoubleThree => "double three",
             Forbidden::DoubleFour => "double four",
             Forbidden::Overline => "overline",
-        })
+        }
+    }
+}
+
+impl std::fmt::Display for Forbidden {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A text that names no reason a point is forbidden for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownForbidden(pub String);
+
+impl std::fmt::Display for UnknownForbidden {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:?} is none of double three, double four and overline",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownForbidden {}
+
+impl std::str::FromStr for Forbidden {
+    type Err = UnknownForbidden;
+
+    /// A reason by its name ([`Forbidden::name`]), as records write it.
+    fn from_str(text: &str) -> Result<Forbidden, UnknownForbidden> {
+        Forbidden::ALL
+            .into_iter()
+            .find(|f| f.name() == text)
+            .ok_or_else(|| UnknownForbidden(text.to_string()))
     }
 }
 
@@ -265,6 +307,17 @@ fn apart(a: At, b: At) -> isize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reason_reads_back_from_its_name_and_a_wrong_name_is_refused() {
+        for why in Forbidden::ALL {
+            assert_eq!(why.to_string().parse::<Forbidden>(), Ok(why));
+        }
+        assert_eq!(
+            "double five".parse::<Forbidden>().unwrap_err().to_string(),
+            "\"double five\" is none of double three, double four and overline"
+        );
+    }
 
     /// A 15x15 grid from rows of `x` (black), `o` (white) and `.`, from the
     /// top; shorter rows and missing rows are empty.

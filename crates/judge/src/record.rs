@@ -517,17 +517,6 @@ pub enum RecordError {
     },
 }
 
-/// A forbidden point's reason as the records write it (its `Display`).
-fn forbidden_named(why: &str) -> Option<Forbidden> {
-    [
-        Forbidden::DoubleThree,
-        Forbidden::DoubleFour,
-        Forbidden::Overline,
-    ]
-    .into_iter()
-    .find(|f| f.to_string() == why)
-}
-
 impl TryFrom<Written> for GameRecord {
     type Error = RecordError;
 
@@ -579,9 +568,10 @@ impl TryFrom<Written> for GameRecord {
         };
         let forbidden = match written.forbidden {
             None => None,
-            Some(why) => {
-                Some(forbidden_named(&why).ok_or(RecordError::UnknownForbidden { index, why })?)
-            }
+            Some(why) => Some(
+                why.parse::<Forbidden>()
+                    .map_err(|_| RecordError::UnknownForbidden { index, why })?,
+            ),
         };
         match (written.reason, forbidden) {
             (Some(Ending::Forbidden), None) => return Err(RecordError::NoForbidden { index }),

@@ -138,41 +138,52 @@ impl Part {
 }
 
 impl Match {
-    /// The first setting in which `other` is another match, in words.
+    /// The first setting in which `other` is another match, in words:
+    /// a setting short enough to show gives both values, a long one
+    /// (the openings, the SPRT bounds) only that it differs.
     fn difference(&self, other: &Match) -> Option<String> {
-        let fields: [(&str, String, String); 9] = [
-            ("rule", self.rule.to_string(), other.rule.to_string()),
-            ("A", self.a.clone(), other.a.clone()),
-            ("B", self.b.clone(), other.b.clone()),
+        /// How a setting's difference is told.
+        enum Told {
+            /// Its values, `theirs, not mine`.
+            Values(String, String),
+            /// Only that it differs.
+            Other,
+        }
+        let shown =
+            |mine: String, theirs: String| (mine != theirs).then_some(Told::Values(mine, theirs));
+        let other_if = |differs: bool| differs.then_some(Told::Other);
+        let fields: [(&str, Option<Told>); 9] = [
+            ("rule", shown(self.rule.to_string(), other.rule.to_string())),
+            ("A", shown(self.a.clone(), other.a.clone())),
+            ("B", shown(self.b.clone(), other.b.clone())),
+            ("openings", other_if(self.openings != other.openings)),
             (
-                "openings",
-                format!("{:?}", self.openings),
-                format!("{:?}", other.openings),
+                "pairs",
+                shown(self.pairs.to_string(), other.pairs.to_string()),
             ),
-            ("pairs", self.pairs.to_string(), other.pairs.to_string()),
-            ("board size", self.size.to_string(), other.size.to_string()),
+            (
+                "board size",
+                shown(self.size.to_string(), other.size.to_string()),
+            ),
             (
                 "nodes",
-                format!("{:?}", self.nodes),
-                format!("{:?}", other.nodes),
+                shown(format!("{:?}", self.nodes), format!("{:?}", other.nodes)),
             ),
-            ("ms", self.ms.to_string(), other.ms.to_string()),
+            ("ms", shown(self.ms.to_string(), other.ms.to_string())),
             (
                 "SPRT bounds",
-                format!("{:?}", (self.elo0.to_bits(), self.elo1.to_bits())),
-                format!("{:?}", (other.elo0.to_bits(), other.elo1.to_bits())),
+                other_if(
+                    (self.elo0.to_bits(), self.elo1.to_bits())
+                        != (other.elo0.to_bits(), other.elo1.to_bits()),
+                ),
             ),
         ];
-        fields
-            .into_iter()
-            .find(|(_, mine, theirs)| mine != theirs)
-            .map(|(what, mine, theirs)| {
-                if what == "openings" || what == "SPRT bounds" {
-                    format!("other {what}")
-                } else {
-                    format!("{what} {theirs}, not {mine}")
-                }
+        fields.into_iter().find_map(|(what, told)| {
+            Some(match told? {
+                Told::Values(mine, theirs) => format!("{what} {theirs}, not {mine}"),
+                Told::Other => format!("other {what}"),
             })
+        })
     }
 
     /// The opening of pair `k`, as core points; `None` if off the board.
