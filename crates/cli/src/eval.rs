@@ -6,10 +6,11 @@
 //! pattern evaluation's, on games given or on a small seeded set it plays.
 
 use std::fs::File;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
+use crate::progress::{games_bar, rate};
 use anyhow::Context;
 use inarow_core::{GameResult, Rule};
 use inarow_engine::eval::{Eval, Weights};
@@ -20,7 +21,6 @@ use inarow_engine::search::{Limits, Options, Searcher};
 use inarow_files::write_atomic;
 use inarow_match::openings::seeded_openings;
 use inarow_match::{in_order, play_match_game};
-use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use sha2::{Digest, Sha256};
 
 /// Options of `inarow eval`.
@@ -204,40 +204,6 @@ impl SelfPlay {
     }
 }
 
-/// A rate as a person reads it: two figures below 10 a second (0.37
-/// games/s), whole ones above 100.
-fn rate(per_sec: f64) -> String {
-    let r = per_sec.max(0.0);
-    if r >= 100.0 {
-        format!("{r:.0}")
-    } else if r >= 10.0 {
-        format!("{r:.1}")
-    } else {
-        format!("{r:.2}")
-    }
-}
-
-/// The live bar of `games` games on standard error, with games a second;
-/// hidden when standard error is not a terminal (a log gets the lines on
-/// standard output).
-fn games_bar(games: usize) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    ProgressBar::new(games as u64).with_style(
-        ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} games, {rate} games/s, eta {eta}  {msg}",
-        )
-        .expect("a valid progress template")
-        .with_key(
-            "rate",
-            |state: &ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = w.write_str(&rate(state.per_sec()));
-            },
-        ),
-    )
-}
-
 /// The games file being written: its header first, then each game added
 /// whole as it ends. A write that fails is cut back to the games before
 /// it, so the file always reads as the games it holds.
@@ -300,7 +266,7 @@ fn games(args: GamesArgs) -> anyhow::Result<()> {
         rule,
     };
     let mut file = GamesFile::create(&args.out)?;
-    let bar = games_bar(args.games);
+    let bar = games_bar(args.games as u64, rate);
     let mut tally = [0usize; 3];
     let mut forbidden = 0;
     let mut failed = None;
@@ -606,7 +572,7 @@ fn games_to_measure(args: &CheckArgs) -> anyhow::Result<Vec<GameRecord>> {
         size: 15,
         rule,
     };
-    let bar = games_bar(args.play);
+    let bar = games_bar(args.play as u64, rate);
     let mut all = Vec::with_capacity(args.play);
     plan.play(|_, played| {
         all.push(played.record);

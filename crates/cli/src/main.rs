@@ -11,6 +11,7 @@ mod numbers;
 mod openings;
 mod pbrain;
 mod play;
+mod progress;
 mod selfplay;
 mod serve;
 mod solve;

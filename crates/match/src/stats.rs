@@ -215,16 +215,21 @@ impl Pairs {
     /// none.
     pub fn no_elo(&self) -> Option<NoElo> {
         let pairs = self.count();
-        if self.informative() < INFORMATIVE_PAIRS {
-            return Some(NoElo::FewInformative {
-                informative: self.informative(),
-                pairs,
-            });
-        }
-        self.counts
-            .iter()
-            .position(|&c| c == pairs)
-            .map(|halves| NoElo::SamePairs { pairs, halves })
+        self.few_informative().or_else(|| {
+            self.counts
+                .iter()
+                .position(|&c| c == pairs)
+                .map(|halves| NoElo::SamePairs { pairs, halves })
+        })
+    }
+
+    /// [`NoElo::FewInformative`], where fewer than [`INFORMATIVE_PAIRS`]
+    /// pairs went to one side: no interval from pairs or from their games.
+    fn few_informative(&self) -> Option<NoElo> {
+        (self.informative() < INFORMATIVE_PAIRS).then(|| NoElo::FewInformative {
+            informative: self.informative(),
+            pairs: self.count(),
+        })
     }
 
     /// Why the games of these pairs, tallied in `tally`, give no Elo
@@ -232,17 +237,13 @@ impl Pairs {
     /// are told apart by its pairs, so too few informative pairs withhold
     /// it too.
     pub fn no_elo_of_games(&self, tally: &Tally) -> Option<NoElo> {
-        if self.informative() < INFORMATIVE_PAIRS {
-            return Some(NoElo::FewInformative {
-                informative: self.informative(),
-                pairs: self.count(),
-            });
-        }
         let games = tally.games() as u32;
-        GameResult::ALL
-            .into_iter()
-            .find(|&r| tally.count(r) as u32 == games)
-            .map(|result| NoElo::SameGames { games, result })
+        self.few_informative().or_else(|| {
+            GameResult::ALL
+                .into_iter()
+                .find(|&r| tally.count(r) as u32 == games)
+                .map(|result| NoElo::SameGames { games, result })
+        })
     }
 }
 

@@ -2,14 +2,13 @@
 //! the learning curve as CSV and as a chart.
 
 use std::fmt::Write as _;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::bail;
 use inarow_agents::{Perfect, RandomAgent};
 use inarow_core::TicTacToe;
 use inarow_menace::{AgentSeat, Curve, GameResult, Memory, Tally, opponent_seed, results};
-use indicatif::{ProgressBar, ProgressStyle};
 
 use super::chart;
 use super::{MachineArgs, store};
@@ -106,31 +105,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// Plays all games in blocks, printing a table row per block; `play(memory,
 /// n, curve)` plays `n` games and adds them to the curve. The state file
 /// (if any) is saved every `--save-every` games.
-/// A rate as a person reads it: whole games a second (never 6,902,702.0555).
-fn whole_rate(per_sec: f64) -> String {
-    format!("{:.0}", per_sec.max(0.0))
-}
-
 fn blocks(
     args: &Args,
     block: u64,
     memory: &mut Memory,
     mut play: impl FnMut(&mut Memory, u64, &mut Curve),
 ) -> anyhow::Result<Curve> {
-    let progress = if std::io::stderr().is_terminal() {
-        ProgressBar::new(args.games).with_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} games, {rate} games/s, eta {eta}")
-                .expect("a valid progress template")
-                .with_key(
-                    "rate",
-                    |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                        let _ = w.write_str(&whole_rate(state.per_sec()));
-                    },
-                ),
-        )
-    } else {
-        ProgressBar::hidden()
-    };
+    let progress = crate::progress::games_bar(args.games, crate::progress::whole_rate);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     writeln!(
@@ -197,15 +178,4 @@ fn csv_of(curve: &Curve) -> String {
         );
     }
     csv
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rates_are_whole_games_a_second() {
-        assert_eq!(whole_rate(6_902_702.055_5), "6902702");
-        assert_eq!(whole_rate(0.4), "0");
-    }
 }
