@@ -8,6 +8,7 @@ pub mod fine;
 pub mod fine_fit;
 pub mod fine_tables;
 pub mod fit;
+pub mod heat;
 pub mod history;
 pub mod learned;
 pub mod movepick;

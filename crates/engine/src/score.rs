@@ -1,5 +1,12 @@
 //! Scores: centi-stones for the evaluation, and win/loss scores that say
-//! how many plies away the end is (a quicker win scores higher).
+//! how many plies away the end is (a quicker win scores higher); and what
+//! a score means as a win rate ([`win_rate`]), by the logistic scale the
+//! evaluation was fitted with ([`logistic_scale`]).
+
+use inarow_core::Rule;
+
+use crate::eval::Eval;
+use crate::learned::Learned;
 
 /// The score of a win on the spot; wins `n` plies away score `WIN - n`.
 pub const WIN: i32 = 1_000_000;
@@ -48,4 +55,69 @@ pub const fn from_tt(score: i32, ply: usize) -> i32 {
 #[inline]
 pub const fn is_decided(score: i32) -> bool {
     score >= DECIDED || score <= -DECIDED
+}
+
+/// The logistic scale, per score unit, of the evaluation `eval` under
+/// `rule`: a score `s` predicts the side to move scores `1 / (1 + e^(-k *
+/// s))`. The learned tables carry the scale they were fitted with
+/// (`inarow eval fit`); fine tables are converted to the embedded learned
+/// tables' units ([`crate::fine_tables::FineTables::to_engine_units`]),
+/// and the pattern evaluation's units are those the learned tables were
+/// fitted in, so both take the embedded tables' scale.
+pub fn logistic_scale(eval: &Eval, rule: Rule) -> f64 {
+    match eval {
+        Eval::Learned(tables) => tables.scale(rule),
+        Eval::Fine(..) | Eval::Pattern(_) => Learned::embedded().scale(rule),
+    }
+}
+
+/// The side to move's expected result (1 a win, 0 a loss) that `score`
+/// means at logistic scale `scale` ([`logistic_scale`]): 1 and 0 for
+/// proven wins and losses, else `1 / (1 + e^(-scale * score))`.
+pub fn win_rate(score: i32, scale: f64) -> f64 {
+    if score >= DECIDED {
+        1.0
+    } else if score <= -DECIDED {
+        0.0
+    } else {
+        1.0 / (1.0 + (-scale * f64::from(score)).exp())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Options;
+
+    #[test]
+    fn decided_scores_are_certain_and_others_follow_the_fitted_scale() {
+        let eval = Options::default().eval;
+        for rule in Rule::ALL {
+            let k = logistic_scale(&eval, rule);
+            // The scale the embedded tables were fitted with (eval.bin's header).
+            assert_eq!(k, Learned::embedded().scale(rule));
+            assert!(k > 0.001 && k < 0.01, "{rule:?}: {k}");
+            assert_eq!(win_rate(win_in(1), k), 1.0);
+            assert_eq!(win_rate(win_in(40), k), 1.0);
+            assert_eq!(win_rate(loss_in(2), k), 0.0);
+            assert_eq!(win_rate(0, k), 0.5);
+            // A score of 1/k is one logit: e / (1 + e).
+            let one_logit = (1.0 / k).round() as i32;
+            let p = win_rate(one_logit, k);
+            assert!((p - 0.731).abs() < 0.002, "{rule:?}: {p}");
+            assert!((win_rate(-one_logit, k) + p - 1.0).abs() < 1e-12);
+            // Higher scores, higher win rates, short of certainty.
+            let rates: Vec<f64> = [-5000, -300, -10, 10, 300, 5000]
+                .iter()
+                .map(|&s| win_rate(s, k))
+                .collect();
+            assert!(rates.windows(2).all(|w| w[0] < w[1]), "{rates:?}");
+            assert!(rates[0] > 0.0 && rates[5] < 1.0, "{rates:?}");
+        }
+        // Freestyle's fitted scale, as docs/engine.md gives it.
+        assert_eq!(logistic_scale(&eval, Rule::Freestyle), 0.003532);
+        // Another evaluation's units are the embedded tables'.
+        let tuned = crate::options::eval_named("tuned").unwrap();
+        assert_eq!(logistic_scale(&tuned, Rule::Renju), 0.003065);
+    }
 }

@@ -210,3 +210,88 @@ async fn every_line_asked_for_comes_best_first() {
     let s = scores(&v);
     assert!(s.windows(2).all(|w| w[0] >= w[1]), "{v}");
 }
+
+#[tokio::test]
+async fn every_line_has_its_win_rate_and_the_heat_map_comes_when_asked() {
+    let t = app(Preset::Challenge);
+    // An open four for black (4..7, 7), black to move.
+    let stones = json!([
+        [4, 7],
+        [4, 3],
+        [5, 7],
+        [5, 3],
+        [6, 7],
+        [12, 12],
+        [7, 7],
+        [12, 1]
+    ]);
+    let body = json!({"lines": 3, "ms": 200, "stones": stones, "heat": true});
+    let (status, v) = t.post("/api/analyse", &body.to_string()).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let scale = v["scale"].as_f64().unwrap();
+    assert!(scale > 0.001 && scale < 0.01, "{v}");
+    for l in v["lines"].as_array().unwrap() {
+        let rate = l["win_rate"].as_f64().unwrap();
+        let score = l["score"].as_i64().unwrap();
+        let expected = if score >= DECIDED {
+            1.0
+        } else if score <= -DECIDED {
+            0.0
+        } else {
+            1.0 / (1.0 + (-scale * score as f64).exp())
+        };
+        assert!((rate - expected).abs() < 1e-9, "{l}");
+    }
+    assert_eq!(v["lines"][0]["win_rate"], 1.0, "{v}");
+    let heat = &v["heat"];
+    let points = heat["points"].as_array().unwrap();
+    assert!(points.len() > 20 && points.len() <= 120, "{heat}");
+    // Every answer to black's other moves is lost at once: no search needed.
+    assert!(heat["nodes"].as_u64().is_some(), "{heat}");
+    // The two fives are the hottest: certain, and the quickest wins.
+    let best = points
+        .iter()
+        .map(|p| p["score"].as_i64().unwrap())
+        .max()
+        .unwrap();
+    let mut hottest: Vec<&Value> = points
+        .iter()
+        .filter(|p| p["score"].as_i64() == Some(best))
+        .map(|p| &p["point"])
+        .collect();
+    hottest.sort_by_key(|p| p[0].as_u64());
+    assert_eq!(hottest, vec![&json!([3, 7]), &json!([8, 7])], "{heat}");
+    for p in points {
+        let rate = p["win_rate"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&rate), "{p}");
+        let (x, y) = (
+            p["point"][0].as_u64().unwrap(),
+            p["point"][1].as_u64().unwrap(),
+        );
+        assert!(x < 15 && y < 15, "{p}");
+    }
+    // Not asked, no heat map.
+    let body = json!({"lines": 1, "ms": 50, "stones": stones});
+    let (status, v) = t.post("/api/analyse", &body.to_string()).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert!(v.get("heat").is_none(), "{v}");
+    // A quiet position: searched, and nothing certain.
+    let body = json!({"lines": 1, "ms": 50, "stones": [[7, 7], [8, 8], [8, 6]], "heat": true});
+    let (status, v) = t.post("/api/analyse", &body.to_string()).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let heat = &v["heat"];
+    assert!(heat["nodes"].as_u64().unwrap() > 0, "{heat}");
+    let points = heat["points"].as_array().unwrap();
+    assert_eq!(points.len(), 37, "{heat}");
+    assert!(
+        points.iter().all(|p| {
+            let r = p["win_rate"].as_f64().unwrap();
+            r > 0.0 && r < 1.0
+        }),
+        "{heat}"
+    );
+    // A heat map that is not a yes or no is refused in one line.
+    let body = json!({"stones": [], "heat": "yes"});
+    let (status, v) = t.post("/api/analyse", &body.to_string()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+}

@@ -1,7 +1,9 @@
 //! `POST /api/analyse`: the engine's best lines for any position, for the
 //! page's analysis board, its hints and reviews, and for scripts, shared
 //! fairly between clients ([`crate::analyses`]) and watched live by the
-//! client that asks ([`crate::live`]); and
+//! client that asks ([`crate::live`]),
+//! with each line's win rate and, asked for, a heat map of the position
+//! ([`inarow_engine::heat`]); and
 //! `POST /api/position`: what the rule says about a position without the
 //! engine (black's forbidden points under renju), asked on every change.
 
@@ -13,6 +15,8 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use inarow_core::{Game as _, Mnk, Player, Point, Rule};
 use inarow_engine::analysis::{self, MAX_LINES};
+use inarow_engine::heat;
+use inarow_engine::score::{logistic_scale, win_rate};
 use inarow_engine::search::Limits;
 use serde::Deserialize;
 use serde_json::json;
@@ -25,6 +29,10 @@ use crate::{Shared, live};
 
 /// Least and most time one analysis may take, in milliseconds.
 pub const MS_RANGE: (u64, u64) = (10, 10_000);
+
+/// Nodes a heat map may take, beside the analysis's time: a few short
+/// searches for each point near the stones, a fraction of a second.
+pub const HEAT_NODES: u64 = 24_000;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -48,6 +56,9 @@ pub(super) struct Request {
     /// tells its questions apart.
     #[serde(default)]
     tag: u64,
+    /// Whether to add the heat map ([`heat::heat`], [`HEAT_NODES`]).
+    #[serde(default)]
+    heat: bool,
 }
 
 fn fifteen() -> usize {
@@ -102,7 +113,7 @@ pub(super) async fn analyse(
             Err(_) => return Err(ApiError::conflict("the analysis queue was dropped")),
         },
     };
-    let (lines, ms, size, tag) = (body.lines, body.ms, body.size, body.tag);
+    let (lines, ms, size, tag, want_heat) = (body.lines, body.ms, body.size, body.tag, body.heat);
     let thinking = shared.thinking().clone();
     // The place goes with the search: dropped when it ends (or panics), it
     // frees itself for the next request.
@@ -124,14 +135,17 @@ pub(super) async fn analyse(
             Limits::time(Duration::from_millis(ms)),
         );
         let elapsed = start.elapsed();
-        searcher.set_stop(None);
+        // The heat map's searches are no thinking of the position's.
         searcher.set_watcher(None, Duration::MAX);
-        (found, elapsed, place.replaced())
+        let heat = want_heat.then(|| heat::heat(searcher, &board, HEAT_NODES));
+        let scale = logistic_scale(&searcher.options().eval, rule);
+        searcher.set_stop(None);
+        (found, elapsed, heat, scale, place.replaced())
     })
     .await
     .map_err(|e| ApiError::conflict(format!("the analysis failed: {e}")))?;
     drop(ticket);
-    let (found, elapsed, replaced) = done;
+    let (found, elapsed, heat, scale, replaced) = done;
     if replaced {
         return Err(ApiError::conflict(Refusal::Replaced.to_string()));
     }
@@ -142,6 +156,7 @@ pub(super) async fn analyse(
             json!({
                 "move": [l.best.0, l.best.1],
                 "score": l.score,
+                "win_rate": win_rate(l.score, scale),
                 "decided": Decided::of(l.score),
                 "pv": l.pv.iter().map(|&(x, y)| [x, y]).collect::<Vec<_>>(),
                 "depth": l.depth,
@@ -149,16 +164,31 @@ pub(super) async fn analyse(
             })
         })
         .collect();
-    Ok(Json(json!({
+    let mut answer = json!({
         "size": size,
         "rule": rule.name(),
         "to_move": analysis::colour_name(found.to_move),
+        "scale": scale,
         "lines": lines,
         "depth": found.depth,
         "nodes": found.nodes,
         "ms": elapsed.as_millis() as u64,
-    }))
-    .into_response())
+    });
+    if let Some(h) = heat {
+        let points: Vec<serde_json::Value> = h
+            .points
+            .iter()
+            .map(|p| {
+                json!({
+                    "point": [p.point.0, p.point.1],
+                    "score": p.score,
+                    "win_rate": p.win_rate,
+                })
+            })
+            .collect();
+        answer["heat"] = json!({"points": points, "nodes": h.nodes});
+    }
+    Ok(Json(answer).into_response())
 }
 
 /// The position of `stones` (black first, alternating) as the game core
