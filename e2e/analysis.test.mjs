@@ -42,7 +42,8 @@ test("analysis: set up, undo, clear, analyse with lines and continuations, sizes
     const c = document.querySelector('#an-board .cand[data-rank="1"]');
     return [c.closest("button").dataset.x, c.closest("button").dataset.y, c.textContent].join(",");
   });
-  assert(best === "2,7,W1" || best === "7,7,W1", `best candidate ${best}`);
+  // Labelled with its win rate (the Labels setting's default): certain.
+  assert(best === "2,7,100" || best === "7,7,100", `best candidate ${best}`);
   assert(/win in 1/.test(await page.$eval("#an-result li", (l) => l.textContent)), "the first line is not a win in 1");
   assert(/black to move: win in 1 · black 100%/.test(await page.$eval("#an-evaltext", (e) => e.textContent)), "evaluation bar");
   // A proven win ends the questions, but not analysis: the next position

@@ -1,8 +1,9 @@
 // Browser tests of the boards' fit (issue 38): the whole gomoku board with
 // its coordinates shows without scrolling, in play and on the analysis
 // board, from 5x5 to 20x20, on a laptop (1366x768), a desktop (1400x1000)
-// and a phone (400x800), resized without a reload; candidate labels too
-// long for small points show their rank, their score in the list.
+// and a phone (400x800), resized without a reload; candidate labels
+// shrink on small points and show what the Labels setting picks, their
+// score in the list.
 // Screenshots of each in the harness's folder.
 import { assert, shot, test, url } from "./harness.mjs";
 
@@ -80,17 +81,16 @@ test("fit: the whole board with its coordinates in the window, 5x5 to 20x20, lap
 });
 
 /**
- * The candidates of the analysis board, best first: the text each shows (the score, or
- * the rank where squeezed), its font size, whether it fits its circle.
+ * The candidates of the analysis board, best first: the text each shows,
+ * its font size, whether it fits inside its ring, and its title (win rate
+ * and score).
  */
 const candidates = (page) => page.$$eval("#an-board .cand", (cs) => cs.map((c) => {
-  const squeezed = c.classList.contains("squeezed");
-  const style = getComputedStyle(c, squeezed ? "::after" : null);
-  const font = parseFloat(style.fontSize);
-  const shown = squeezed ? style.content.replace(/"/g, "") : c.textContent;
-  // A digit is at most 0.6 of its font wide.
-  const fits = squeezed ? shown.length * 0.6 * font <= c.clientWidth : c.scrollWidth <= c.clientWidth;
-  return { rank: c.dataset.rank, shown, font, fits, score: c.title };
+  const font = parseFloat(getComputedStyle(c).fontSize);
+  const range = document.createRange();
+  range.selectNodeContents(c);
+  const fits = range.getBoundingClientRect().width <= c.clientWidth + 0.5;
+  return { rank: c.dataset.rank, shown: c.textContent, font, fits, score: c.title.replace(/^\d+%, /, "") };
 }).sort((a, b) => a.rank - b.rank));
 
 /** Black four from (3,7) to (6,7) open at both ends, white scattered: black to move wins in 1 (W1). */
@@ -112,13 +112,13 @@ async function analyseFour(page, n, width, height) {
   return candidates(page);
 }
 
-test("fit: candidate labels readable on small points, the rank where the score does not fit, the score in the list", async (page) => {
-  // A phone and 20x20: points about 15 px, too small for W1.
+test("fit: candidate labels readable on small points, shrunk rather than changed, the score in the list", async (page) => {
+  // A phone and 20x20: points about 15 px; the win rate (the default label) shrinks to fit.
   let cands = await analyseFour(page, 20, 400, 800);
   for (const c of cands) {
-    assert(c.font >= 9 && c.fits, `20x20 at 400 px: candidate ${c.rank} shows ${c.shown} at ${c.font} px, fits ${c.fits}`);
+    assert(c.font >= 7 && c.fits, `20x20 at 400 px: candidate ${c.rank} shows ${c.shown} at ${c.font} px, fits ${c.fits}`);
   }
-  assert(cands[0].rank === "1" && cands[0].score === "win in 1" && cands[0].shown === "1",
+  assert(cands[0].rank === "1" && cands[0].score === "win in 1" && cands[0].shown === "100",
     `20x20 at 400 px: the best candidate ${JSON.stringify(cands[0])}`);
   const lines = await page.$$eval("#an-result li", (ls) => ls.map((l) => l.textContent));
   assert(lines.length === cands.length, `${lines.length} lines for ${cands.length} candidates`);
@@ -127,9 +127,9 @@ test("fit: candidate labels readable on small points, the rank where the score d
   }
   assert((await outside(page, "an-board")).length === 0, "the 20x20 board is out of the window");
   await shot(page, "fit-candidates-20x20-400x800");
-  // A desktop and 15x15: points of about 48 px show the scores.
+  // A desktop and 15x15: points of about 48 px show the same at full size.
   cands = await analyseFour(page, 15, 1400, 1000);
   for (const c of cands) assert(c.font >= 9 && c.fits, `15x15 at 1400 px: candidate ${c.rank} shows ${c.shown} at ${c.font} px`);
-  assert(cands[0].shown === "W1", `15x15 at 1400 px: the best candidate ${JSON.stringify(cands[0])}`);
+  assert(cands[0].shown === "100", `15x15 at 1400 px: the best candidate ${JSON.stringify(cands[0])}`);
   await shot(page, "fit-candidates-15x15-1400x1000");
 });

@@ -234,9 +234,8 @@ test("gomoku: a 9x9 game against the engine", async (page) => {
   assert(rows === "9,8,7,6,5,4,3,2,1", `row numbers ${rows}`);
   const stars = await page.$$eval("#gomoku-board button.star", (bs) => bs.map((b) => b.getAttribute("aria-label")).join(" "));
   assert(stars === "c7 g7 e5 c3 g3", `star points ${stars}`);
-  // The grid ends at the last row and column.
-  assert(await page.$eval('#gomoku-board button[data-x="8"][data-y="8"]', (b) => b.classList.contains("edge-b") && b.classList.contains("edge-r")),
-    "the grid runs past the board's edge");
+  // The grid: nine lines each way, drawn whole (look.test.mjs reads them back from screenshots).
+  assert(await page.$eval("#gomoku-board canvas.grid", (c) => c.dataset.lines) === "18", "the grid is not 9 lines each way");
   // The opening: two black stones and a white one, then the engine answers.
   for (const [i, [x, y]] of [[4, 4], [5, 5], [5, 3]].entries()) {
     await page.click(`#gomoku-board button[data-x="${x}"][data-y="${y}"]`);

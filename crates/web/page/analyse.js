@@ -35,8 +35,22 @@ export function apiStones(stones) {
   return { stones: out, toMove: black.length === white.length ? "B" : "W" };
 }
 
-/** The chance of winning that a line means for the side to move: certain when the engine decided it, else from its score (centi-stones). */
-export const winChance = (line) => line.decided ? (line.decided.win !== undefined ? 1 : 0) : 1 / (1 + Math.exp(-line.score / 600));
+/**
+ * The chance of winning that a line means for the side to move, as the
+ * server gives it (`win_rate`): 1 and 0 when the engine decided it, else
+ * its score through the logistic scale the evaluation was fitted with.
+ */
+export const winChance = (line) => line.win_rate;
+
+/** A win rate (0 to 1) as a whole percentage: "62%". */
+export const rateText = (rate) => `${Math.round(rate * 100)}%`;
+
+/** What a candidate's label on the board shows, by the labels setting: its rank, its win rate (percent, no sign) or its score. */
+export function candidateLabel(line, k, what) {
+  if (what === "rank") return String(k + 1);
+  if (what === "rate") return String(Math.round(line.win_rate * 100));
+  return scoreShort(line);
+}
 
 /** A line's score as text: a forced win or loss in plies, or centi-stones with a sign. */
 export function scoreText(line) {

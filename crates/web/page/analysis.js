@@ -4,8 +4,8 @@
 // whole game as a chart. The game against the engine can be brought here,
 // and a position played on against the engine from here.
 import { $, api, count, el, showError, showTab } from "./common.js";
-import { Goban, aheadStone, forbiddenLine, forbiddenMark, lineAhead, pointName, stoneDot, winLine } from "./board.js";
-import { apiStones, evaluate, keepAnalysing, scoreShort, scoreText, winChance, worstMoves } from "./analyse.js";
+import { Goban, aheadStone, forbiddenLine, forbiddenMark, lineAhead, nearBoardOnPhones, pointName, stoneDot, winLine } from "./board.js";
+import { apiStones, candidateLabel, evaluate, keepAnalysing, rateText, scoreText, winChance, worstMoves } from "./analyse.js";
 import { MAX_RECORD, isRecord, parseRecord, toSgf } from "./record.js";
 import { copyPosition, readMoves } from "./text.js";
 import { reviewChart } from "./charts.js";
@@ -28,6 +28,45 @@ const an = {
 };
 const board = new Goban("an-board", "an-numbers", "inarow-an-numbers", anClick);
 const anName = (p) => pointName(p, an.size);
+// On a phone the engine's part (analyse, its lines) comes under the board.
+nearBoardOnPhones("an-engine", "an-near-board");
+
+// ----- settings of the drawing, remembered as the other settings are -----
+/** A select or checkbox `id` that keeps its value in the browser under `stored`; `changed()` after each change. */
+function remembered(id, stored, changed) {
+  const input = $(id), box = input.type === "checkbox";
+  const saved = localStorage.getItem(stored);
+  if (saved !== null) {
+    if (box) input.checked = saved === "1";
+    else if ([...input.options].some((o) => o.value === saved)) input.value = saved;
+  }
+  input.addEventListener("change", () => {
+    localStorage.setItem(stored, box ? (input.checked ? "1" : "0") : input.value);
+    changed();
+  });
+}
+remembered("an-labels", "inarow-an-labels", () => drawAnalysis());
+remembered("an-heat", "inarow-an-heat", () => drawAnalysis());
+
+/**
+ * The heat map's colours by point key: each point's win rate placed
+ * between the lowest and the highest of the map, red above the middle
+ * (the side to move's best point the deepest) and blue below it (its
+ * worst the deepest), so that the wood shows through the middling ones.
+ */
+function heatColours(r) {
+  const colours = new Map();
+  if (!r || !r.heat || !$("an-heat").checked) return colours;
+  const rates = r.heat.points.map((p) => p.win_rate);
+  const low = Math.min(...rates), high = Math.max(...rates);
+  for (const p of r.heat.points) {
+    const t = high > low ? (p.win_rate - low) / (high - low) : 1;
+    const strength = Math.abs(t - 0.5) * 2;
+    const colour = t >= 0.5 ? `rgba(215, 30, 45, ${(0.12 + 0.68 * strength).toFixed(2)})` : `rgba(30, 80, 220, ${(0.12 + 0.5 * strength).toFixed(2)})`;
+    colours.set(p.point[0] + "," + p.point[1], { colour, rate: p.win_rate, title: `${anName(p.point)}: ${rateText(p.win_rate)} for ${r.to_move} after a stone here` });
+  }
+  return colours;
+}
 const anShown = () => an.moves.slice(0, an.cursor);
 
 function buildBoard() {
@@ -118,8 +157,11 @@ function drawAnalysis() {
   const line = r && an.hover !== null && r.lines[an.hover];
   const taken = new Set(shown.map(([x, y]) => x + "," + y));
   const pv = line ? lineAhead(line.pv, r.to_move === "black" ? "B" : "W", taken) : new Map();
+  const heat = heatColours(r);
+  const labels = $("an-labels").value;
   board.draw(shown, {
     win: winLine(shown, an.rule),
+    heat: (key) => heat.get(key) || null,
     mark: (key) => {
       if (pv.has(key)) {
         const q = pv.get(key);
@@ -128,10 +170,11 @@ function drawAnalysis() {
       if (an.forbidden.has(key)) return forbiddenMark(an.forbidden.get(key));
       if (!cands.has(key)) return null;
       const { l, k } = cands.get(key);
+      const about = `${rateText(l.win_rate)}, ${scoreText(l)}`;
       return {
-        // Where the score does not fit the point, its rank shows; the score is in the list.
-        child: el("span", { class: "cand" + (k === 0 ? " best" : ""), "data-rank": k + 1, "data-short": k + 1, title: scoreText(l) }, scoreShort(l)),
-        label: `candidate ${k + 1}, ${scoreText(l)}`,
+        // The labels setting picks what it shows, whatever the point's size; the rest is in its title and the list.
+        child: el("span", { class: "cand" + (k === 0 ? " best" : ""), "data-rank": k + 1, "data-label": labels, title: about }, candidateLabel(l, k, labels)),
+        label: `candidate ${k + 1}, ${about}`,
       };
     },
   });
@@ -172,7 +215,9 @@ function drawLines() {
     `${an.running ? "Analysing… " : ""}depth ${r.depth}, ${r.nodes.toLocaleString("en")} nodes in ${(r.ms / 1000).toFixed(1)} s`;
   r.lines.forEach((l, k) => {
     const li = el("li", { "data-k": k, tabindex: "0" });
-    li.append(el("b", {}, `${anName(l.move)} ${scoreText(l)}`), document.createTextNode(` ${l.pv.slice(1).map(anName).join(" ")}`));
+    // Every line's win rate for the side to move, then its move, score and continuation.
+    li.append(el("span", { class: "rate", "data-rate": l.win_rate, title: `${r.to_move}'s win rate after ${anName(l.move)}` }, rateText(l.win_rate)),
+      el("b", {}, `${anName(l.move)} ${scoreText(l)}`), document.createTextNode(` ${l.pv.slice(1).map(anName).join(" ")}`));
     li.classList.toggle("hover", an.hover === k);
     li.onmouseenter = li.onfocus = () => { an.hover = k; drawAnalysis(); };
     li.onmouseleave = li.onblur = () => { an.hover = null; drawAnalysis(); };
@@ -214,6 +259,8 @@ async function analyseLoop() {
     const question = {
       size: an.size, rule: an.rule, stones: asked.stones, lines: Number($("an-lines").value),
       client: clientId() || undefined, tag: gen,
+      // Read at each question: the heat map turned on during an analysis comes with its next answer.
+      get heat() { return $("an-heat").checked; },
     };
     const proven = await keepAnalysing(question, still, {
       asking: (ms) => { $("an-status").textContent = `Analysing… (${(ms / 1000).toFixed(2)} s)`; },

@@ -95,6 +95,29 @@ const MIN_SIDE = 200;
 const COORD_MIN = 13;
 /** Room kept below the board: the panel's padding and border, and the page's. */
 const BELOW = 26;
+/** The smallest font a candidate's label shrinks to, in CSS pixels, before it may run over its ring. */
+const MIN_LABEL = 7;
+/** Windows this narrow or narrower are phones: what shows the engine's thinking goes under the board (style.css's breakpoint). */
+const PHONE = "(max-width: 760px)";
+
+/**
+ * On a phone, the element `id` (the engine's thinking, the analysis's
+ * lines) moves into `placeId` under the board, so that the board and it
+ * are on screen together; on a wider window it goes back where the page
+ * put it, beside the board.
+ */
+export function nearBoardOnPhones(id, placeId) {
+  const block = $(id), place = $(placeId);
+  const home = block.parentElement, next = block.nextSibling;
+  const phone = window.matchMedia(PHONE);
+  const follow = () => {
+    if (phone.matches) place.append(block);
+    else home.insertBefore(block, next);
+    place.hidden = !phone.matches;
+  };
+  phone.addEventListener("change", follow);
+  follow();
+}
 
 /**
  * A board whose points are buttons, with its move-numbers box. The board is
@@ -144,24 +167,72 @@ export class Goban {
     const wide = panel.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight);
     // The top in the page, not the window, so the size does not change as the page scrolls.
     const top = board.getBoundingClientRect().top + window.scrollY;
-    const high = document.documentElement.clientHeight - top - BELOW;
+    // What follows the board in its panel (on a phone, the engine's thinking) stays in view too.
+    let after = 0;
+    for (let e = board.nextElementSibling; e; e = e.nextElementSibling) {
+      const css = getComputedStyle(e);
+      after += e.getBoundingClientRect().height + parseFloat(css.marginTop) + parseFloat(css.marginBottom);
+    }
+    const high = document.documentElement.clientHeight - top - BELOW - after;
     const side = Math.floor(Math.max(MIN_SIDE, Math.min(wide, high, MAX_SIDE)));
     if (board.style.width !== `${side}px`) board.style.width = `${side}px`;
     // A point's side (the padding is 1.5% each way; coordinates take 0.7 of a point):
     // what the labels on the points are sized by.
     board.style.setProperty("--cell", `${(side * 0.97 / (this.size + 0.7)).toFixed(1)}px`);
+    this.drawGrid();
     this.squeeze();
   }
 
   /**
-   * A label on a point (an element with `data-short`) whose text does not
-   * fit it shows its short form instead; the long one stays in its
-   * title, the point's name and the lists beside the board.
+   * Draws the grid lines on the canvas under the points: each line one
+   * rectangle from its first point's centre to its last's, on whole device
+   * pixels and a whole number of them wide, so that no zoom leaves a gap
+   * or a blurred step (a line drawn point by point met its neighbour at a
+   * fraction of a pixel and showed faint gaps).
+   */
+  drawGrid() {
+    const canvas = this.grid, n = this.size;
+    if (!canvas || !n) return;
+    const dpr = window.devicePixelRatio || 1;
+    const box = this.board.getBoundingClientRect();
+    canvas.width = Math.round(box.width * dpr);
+    canvas.height = Math.round(box.height * dpr);
+    const first = this.button([0, 0]).getBoundingClientRect();
+    const last = this.button([n - 1, n - 1]).getBoundingClientRect();
+    const x0 = first.left + first.width / 2 - box.left, y0 = first.top + first.height / 2 - box.top;
+    const step = n > 1 ? (last.left + last.width / 2 - box.left - x0) / (n - 1) : 0;
+    const stepY = n > 1 ? (last.top + last.height / 2 - box.top - y0) / (n - 1) : 0;
+    const wide = Math.max(1, Math.round(dpr));
+    const at = (v) => Math.round(v * dpr - wide / 2);
+    const ctx = canvas.getContext("2d");
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    ctx.fillStyle = getComputedStyle(this.board).getPropertyValue("--g-line").trim() || "#3b2a10";
+    const left = at(x0), right = at(x0 + step * (n - 1)), top = at(y0), bottom = at(y0 + stepY * (n - 1));
+    for (let i = 0; i < n; i++) {
+      ctx.fillRect(at(x0 + step * i), top, wide, bottom - top + wide);
+      ctx.fillRect(left, at(y0 + stepY * i), right - left + wide, wide);
+    }
+    canvas.dataset.lines = 2 * n;
+    canvas.dataset.dpr = dpr;
+  }
+
+  /**
+   * A candidate's label too wide for its point shrinks to fit it (down to
+   * MIN_LABEL px, past which its ring widens into a pill): it always shows
+   * what the labels setting picked, never something else in its place.
    */
   squeeze() {
-    for (const label of this.board.querySelectorAll("[data-short]")) {
-      label.classList.remove("squeezed");
-      if (label.scrollWidth > label.clientWidth) label.classList.add("squeezed");
+    for (const label of this.board.querySelectorAll(".cand")) {
+      label.style.fontSize = "";
+      const range = document.createRange();
+      range.selectNodeContents(label);
+      // The ring's inside: 90% of the point, less its border and padding.
+      const css = getComputedStyle(label);
+      const inside = parseFloat(css.borderLeftWidth) + parseFloat(css.borderRightWidth) + parseFloat(css.paddingLeft) + parseFloat(css.paddingRight);
+      const text = range.getBoundingClientRect().width, room = label.parentElement.clientWidth * 0.9 - inside;
+      if (text <= room || !text) continue;
+      const font = parseFloat(getComputedStyle(label).fontSize);
+      label.style.fontSize = `${Math.max(MIN_LABEL, Math.floor(font * room / text * 2) / 2)}px`;
     }
   }
 
@@ -177,12 +248,13 @@ export class Goban {
     board.style.gridTemplateRows = `repeat(${n}, 1fr) minmax(${COORD_MIN}px, 0.7fr)`;
     board.style.aspectRatio = `${n + 0.7} / ${n + 0.7}`;
     board.classList.toggle("numbers", this.numbers.checked);
+    // The grid lines, under the points (drawGrid).
+    this.grid = el("canvas", { class: "grid", "aria-hidden": "true" });
+    board.append(this.grid);
     const stars = starPoints(n);
     layOut(board, n, (x, y) => {
       const b = el("button", { "data-x": x, "data-y": y, "aria-label": pointName([x, y], n), tabindex: "-1" });
       if (stars.has(key(x, y))) b.classList.add("star");
-      if (y === n - 1) b.classList.add("edge-b");
-      if (x === n - 1) b.classList.add("edge-r");
       b.onclick = () => this.click(x, y);
       if (enter) b.onmouseenter = () => enter(x, y);
       return b;
@@ -235,9 +307,11 @@ export class Goban {
    * Draws `stones` ([x, y, colour] in order, numbered), the last ringed and
    * the points of `win` highlighted. An empty point shows what `mark(key)`
    * gives ({child, label}: an element, and words after the point's name)
-   * if anything; `open(stone)` says whether a point takes a click.
+   * if anything, over the colour `heat(key)` gives ({colour, rate, title}:
+   * a CSS colour, the win rate it stands for and words) if any; `open(stone)`
+   * says whether a point takes a click.
    */
-  draw(stones, { win = [], mark = () => null, open = () => true } = {}) {
+  draw(stones, { win = [], mark = () => null, heat = () => null, open = () => true } = {}) {
     const n = this.size;
     const at = new Map(stones.map(([x, y, c], i) => [key(x, y), { c, i }]));
     const line = new Set(win.map(([x, y]) => key(x, y)));
@@ -248,6 +322,17 @@ export class Goban {
       b.classList.toggle("last", !!st && st.i === stones.length - 1);
       b.classList.toggle("win", line.has(k));
       b.dataset.stone = st ? st.c : "";
+      const h = st ? null : heat(k);
+      b.classList.toggle("heat", !!h);
+      if (h) {
+        b.style.setProperty("--heat", h.colour);
+        b.dataset.heat = h.rate;
+        b.title = h.title;
+      } else if (b.dataset.heat !== undefined) {
+        b.style.removeProperty("--heat");
+        delete b.dataset.heat;
+        b.removeAttribute("title");
+      }
       if (st) {
         b.append(el("span", { class: "stone " + (st.c === "B" ? "b" : "w"), "data-n": st.i + 1 }, String(st.i + 1)));
         b.setAttribute("aria-label", `${name}: ${st.c === "B" ? "black" : "white"} stone ${st.i + 1}`);

@@ -1,13 +1,15 @@
 // Gomoku against the engine: the Swap2 opening or a free start, play, the
 // engine's thoughts (live while it thinks), hints.
 import { $, api, el, showError } from "./common.js";
-import { Goban, aheadStone, forbiddenMark, lineAhead, other, pointName, stoneDot, winLine } from "./board.js";
+import { Goban, aheadStone, forbiddenMark, lineAhead, nearBoardOnPhones, other, pointName, stoneDot, winLine } from "./board.js";
 import { apiStones, askEngine, scoreText } from "./analyse.js";
 import { clearThinking, onThinking, showThinking } from "./thinking.js";
 
 /** The game on show as the server sent it, the points marked in the opening, the hint standing. */
 export const gomoku = { state: null, marked: [], seen: 0, timer: null, hint: null };
 const board = new Goban("gomoku-board", "gomoku-numbers", "inarow-gomoku-numbers", gomokuClick);
+// On a phone the engine's thinking, live, comes under the board.
+nearBoardOnPhones("gomoku-engine-now", "gomoku-near-board");
 /** A proven result's distance as the page says it: "1 ply", "3 plies". */
 const plies = (n) => (n === 1 ? "1 ply" : `${n} plies`);
 /** The board side of the game on show (15 before the first game). */
