@@ -152,6 +152,8 @@ export class Goban {
     };
     new ResizeObserver(refit).observe(this.board.parentElement);
     window.addEventListener("resize", refit);
+    // The grid's colour is the scheme's: drawn again when the scheme changes.
+    window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", refit);
   }
 
   /**
