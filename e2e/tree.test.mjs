@@ -143,6 +143,13 @@ test("tree: play, step back, play another move: both lines kept, listed, on the 
     }
   }
   await lookAs(page, LOOKS[0]);
+  // A click on a lettered stone follows its line, adding no move.
+  await page.click(at(6, 6));
+  assert(await listed(page) === "h8 i9 i7 *g9|B d12", `the A stone clicked: ${await listed(page)}`);
+  await page.click("#an-undo");
+  await page.click(at(3, 3));
+  assert(await listed(page) === "h8 i9 i7 *d12|A g9", `the B stone clicked: ${await listed(page)}`);
+  await page.click("#an-undo");
   await page.click("#an-redo");
   assert(await stonesOn(page) === "3,3,W 7,7,B 8,6,W 8,8,B", `redo follows d12: ${await stonesOn(page)}`);
   // The main line's g9 picked from the list: shown, and redo follows it from then on.

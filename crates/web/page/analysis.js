@@ -229,7 +229,7 @@ function drawMoves() {
   const list = $("an-moves");
   list.replaceChildren();
   const marks = reviewMarks();
-  const branch = tree.branch();
+  const branch = tree.branch(), alternatives = tree.lineAlternatives();
   an.moves.forEach((m, i) => {
     const li = el("li", { "data-n": i + 1 });
     li.append(stoneDot(m[2]), document.createTextNode(` ${anName(m)}`));
@@ -237,7 +237,7 @@ function drawMoves() {
       li.classList.add("blunder");
       li.append(el("small", { title: `lost ${(marks.get(i + 1) * 100).toFixed(0)}% of the winning chance` }, marks.get(i + 1) >= 0.3 ? " ??" : " ?"));
     }
-    const alts = tree.alternatives(i + 1);
+    const alts = alternatives[i];
     if (alts.length > 1) {
       li.classList.add("branch");
       const span = el("span", { class: "alts" });
@@ -358,8 +358,8 @@ document.addEventListener("keydown", (e) => {
   else if (key === "ArrowRight" || (ctrl && (key === "y" || key === "z"))) step(() => tree.forward());
   else if (key === "Home") setCursor(0);
   else if (key === "End") setCursor(Infinity);
-  else if (key === "ArrowUp" && tree.depth) step(() => tree.sideStep(-1));
-  else if (key === "ArrowDown" && tree.depth) step(() => tree.sideStep(1));
+  // Where the move shown has no variation, up and down scroll the page as ever.
+  else if ((key === "ArrowUp" || key === "ArrowDown") && tree.alternatives(tree.depth).length > 1) step(() => tree.sideStep(key === "ArrowUp" ? -1 : 1));
   else return;
   e.preventDefault();
 });

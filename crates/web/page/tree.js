@@ -115,10 +115,12 @@ export class GameTree {
    * line's own and its variations, in the tree's order (the first the
    * main line), each `{move, k, on}` (`on`: the line's).
    */
-  alternatives(n) {
+  alternatives(n) { return this.lineAlternatives()[n - 1] || []; }
+
+  /** `alternatives` of every move of the line, in order: the move list's, found in one walk. */
+  lineAlternatives() {
     const nodes = this.lineNodes();
-    if (n < 1 || n >= nodes.length) return [];
-    return nodes[n - 1].children.map((c, k) => ({ move: c.move, k, on: c === nodes[n] }));
+    return nodes.slice(1).map((n, i) => nodes[i].children.map((c, k) => ({ move: c.move, k, on: c === n })));
   }
 
   /** The moves that follow the shown position, each `{move, k, on}` (`on`: the one redo plays). */
