@@ -314,6 +314,18 @@ test("hint in play, and the game taken to the analysis board", async (page) => {
   assert(shown.length >= stones, `analysis board has ${shown.length} stones, the game ${stones}`);
   assert(shown.includes(`${hinted[0]},${hinted[1]},B`), "the hinted move is not in the game taken over");
   assert(await page.$eval("#an-rule", (s) => s.value) === "exact", "the game's rule is not taken over");
+  // In the review a move played after stepping back is a variation beside the game's own move, which is kept.
+  const n = shown.length;
+  const last = await page.$eval("#an-board button.last", (b) => [b.dataset.x, b.dataset.y]);
+  await page.click("#an-undo");
+  const elsewhere = await page.$$eval("#an-board button", (bs, last) => {
+    const b = bs.find((b) => !b.dataset.stone && !(b.dataset.x === last[0] && b.dataset.y === last[1]));
+    return `#an-board button[data-x="${b.dataset.x}"][data-y="${b.dataset.y}"]`;
+  }, last);
+  await page.click(elsewhere);
+  assert(await page.$eval("#an-at", (e) => e.textContent) === `${n} of ${n}`, `a variation's move: ${await page.$eval("#an-at", (e) => e.textContent)}`);
+  const alts = await page.$$eval("#an-moves li.branch", (ls) => ls.map((l) => [l.dataset.n, l.querySelectorAll("button.alt.main").length]));
+  assert(JSON.stringify(alts) === JSON.stringify([[String(n), 1]]), `the game's move ${n} beside the variation: ${JSON.stringify(alts)}`);
   await page.click("#mode-play");
   await page.selectOption("#gomoku-rule", "freestyle");
 });

@@ -61,6 +61,23 @@ const only = process.env.INAROW_E2E_ONLY ? new RegExp(process.env.INAROW_E2E_ONL
 /** Registers a test: `fn(page, browser)` throws to fail. */
 export const test = (name, fn) => { if (!only || only.test(name)) tests.push({ name, fn }); };
 
+/**
+ * How many times longer than written every wait may take: a wait's limit
+ * only guards against a hang (the tests wait for events, never for time),
+ * so a busy machine, slow by a few times, must not fail them.
+ * INAROW_E2E_PATIENCE sets it (default 4).
+ */
+export const PATIENCE = Number(process.env.INAROW_E2E_PATIENCE || 4);
+
+/** `page` with every wait's limit (the default's and each one written) PATIENCE times longer. */
+function slowTolerant(page) {
+  page.setDefaultTimeout(20000 * PATIENCE);
+  const waitForFunction = page.waitForFunction.bind(page);
+  page.waitForFunction = (fn, arg, options) =>
+    waitForFunction(fn, arg, options && options.timeout ? { ...options, timeout: options.timeout * PATIENCE } : options);
+  return page;
+}
+
 /** Runs every registered test (see INAROW_E2E_ONLY); exits non-zero if one failed. */
 export async function run() {
   const chosen = tests;
@@ -78,8 +95,7 @@ export async function run() {
   let passed = 0, failed = 0;
   try {
     for (const { name, fn } of chosen) {
-      const page = await browser.newPage();
-      page.setDefaultTimeout(20000);
+      const page = slowTolerant(await browser.newPage());
       try {
         await fn(page, browser);
         passed++;

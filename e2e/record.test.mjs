@@ -1,7 +1,8 @@
 // Unit tests of the page's game records (crates/web/page/record.js), run in
 // node as the browser runs the file: SGF collections, variations, set-up
-// stones, passes and escapes; PSQ; refusals in one line; SGF written back;
-// rules read and written (RU).
+// stones, passes and escapes; variations read as a tree of moves; PSQ;
+// refusals in one line; SGF written back; rules read and written (RU).
+// (e2e/tree.test.mjs writes and reads back the board's tree of moves.)
 import { readFileSync } from "node:fs";
 import { assert, test } from "./harness.mjs";
 
@@ -22,6 +23,23 @@ test("records: SGF main lines, set-up stones, passes, escapes and names", async 
   same(parseSgf("(;SZ[20];B[tt])")[0].moves, [[19, 19, "B"]], "tt a point on 20x20");
 });
 
+test("records: SGF variations read as a tree of moves, each line on its own board", async () => {
+  // Sabaki's and Gomocalc's nesting: a variation inside a variation, one at the first move.
+  const [g] = parseSgf("(;FF[4]SZ[15](;B[hh];W[ii](;B[jj](;W[kk])(;W[ll]))(;B[gg];W[jj]))(;B[aa]))");
+  const lines = [];
+  const walk = (n, line) => {
+    if (!n.children.length) lines.push(line.join(" "));
+    for (const c of n.children) walk(c, [...line, c.move.join(",")]);
+  };
+  walk(g.tree, []);
+  same(lines, ["7,7,B 8,8,W 9,9,B 10,10,W", "7,7,B 8,8,W 9,9,B 11,11,W", "7,7,B 8,8,W 6,6,B 9,9,W", "0,0,B"], "every line");
+  same(g.moves, [[7, 7, "B"], [8, 8, "W"], [9, 9, "B"], [10, 10, "W"]], "the main line: each first variation");
+  // A point taken in one variation is free in another (jj above); set-up stones and passes in a variation.
+  const [h] = parseSgf("(;SZ[9]AB[aa];W[bb](;B[];W[cc])(;AW[dd][ee]))");
+  same(h.tree.children[0].children[0].children.map((c) => c.move), [[2, 2, "W"], [3, 3, "W"]], "a pass skipped, set-up stones as moves");
+  same(h.moves, [[0, 0, "B"], [1, 1, "W"], [2, 2, "W"]], "its main line");
+});
+
 test("records: PSQ, told apart from SGF by its first line", async () => {
   const [g] = parseRecord("\uFEFFPiskvorky 15x15, 11:11, 0\r\n8,8,0\r\n9,9,120\r\n8,9\r\n-1\r\nbrain.exe\r\n");
   same(g, { size: 15, moves: [[7, 7, "B"], [8, 8, "W"], [7, 8, "B"]], name: "Piskvork game" }, "PSQ game");
@@ -37,7 +55,9 @@ test("records: bad records are refused in one line", async () => {
     ["(;SZ[15];B[hh", "a value has no closing ]"],
     ["(;SZ[15];B", "property B has no value"],
     ["(;B[aa]) x", "a game must start with (;"],
-    ["(".repeat(80) + ";", "variations nested too deep"],
+    ["(;SZ[15]" + "(;B[aa]".repeat(401), "variations nested too deep"],
+    ["(;SZ[15];B[hh](;W[ii]);B[jj])", "a node after the variations of a game tree (character 23)"],
+    ["(;SZ[15];B[hh](;W[ii])(;W[jj];B[hh]))", "game 1: point [hh] holds two stones"],
     ["Piskvorky 15x13\n1,1", "PSQ: the first line must read Piskvorky NxN"],
     ["Piskvorky 21x21\n", "PSQ: board size 21 is not supported"],
     ["Piskvorky 15x15\n16,1,0\n", "PSQ: point 16,1 is off the 15x15 board"],

@@ -3,7 +3,9 @@
 # free loopback port with a temporary state file, drives Debian's chromium
 # with playwright-core (scripts/install-browser.sh installs both), and
 # always stops the server. Prints `N passed, N failed`; non-zero on failure.
-# INAROW_E2E_ONLY=REGEX runs only the tests whose names match.
+# INAROW_E2E_ONLY=REGEX runs only the tests whose names match;
+# INAROW_E2E_PATIENCE=N lets every wait take N times its written limit
+# (default 4: the limits only guard against a hang).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -380,9 +380,21 @@ fn another_site_cannot_start_a_game_or_stop_training() {
         ),
     );
     assert_eq!(status_and_error(&reply).0, 403, "{reply}");
-    std::thread::sleep(Duration::from_millis(300));
-    let view = get(&address, "/api/menace");
-    assert!(view.contains("\"training\":true"), "{view}");
+    // The refused stop stopped nothing: training goes on, counted in games
+    // played after the refusal (the deadline only guards against a hang).
+    let games = |view: &str| -> u64 {
+        let body = view.split("\r\n\r\n").nth(1).unwrap_or("");
+        let v: serde_json::Value = serde_json::from_str(body).unwrap();
+        assert_eq!(v["training"], true, "{view}");
+        v["games"].as_u64().unwrap()
+    };
+    let at_refusal = games(&get(&address, "/api/menace"));
+    assert!(
+        within(Duration::from_secs(60), || {
+            games(&get(&address, "/api/menace")) >= at_refusal + 20
+        }),
+        "training stopped after the refused stop"
+    );
     stop(child);
 }
 
@@ -460,14 +472,15 @@ fn a_client_slow_with_its_headers_is_disconnected() {
     let (child, address) = serve(&["--header-timeout-ms", "300"]);
     let started = Instant::now();
     let mut slow = TcpStream::connect(&address).unwrap();
-    slow.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    slow.set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
     write!(
         slow,
         "GET /api/menace HTTP/1.1\r\nHost: {address}\r\nX-Slow: "
     )
     .unwrap();
     let mut reply = Vec::new();
-    // Ends (an EOF, or a reset) well before the 5 s read timeout.
+    // Ends (an EOF, or a reset) before the read timeout, a guard against a hang.
     let ended = match slow.read_to_end(&mut reply) {
         Ok(_) => true,
         Err(e) => !matches!(
@@ -477,9 +490,10 @@ fn a_client_slow_with_its_headers_is_disconnected() {
     };
     let took = started.elapsed();
     assert!(ended, "still open after {took:?}");
+    // The deadline is the feature: a busy machine makes the close late,
+    // never early, so the lower bound holds under any load; the read
+    // timeout above is only the guard against a hang.
     assert!(took >= Duration::from_millis(250), "closed after {took:?}");
-    // A margin of seconds: a busy machine is slow, never early.
-    assert!(took < Duration::from_secs(15), "closed after {took:?}");
     // Others are served as before.
     assert!(get(&address, "/api/menace").starts_with("HTTP/1.1 200"));
     stop(child);
@@ -489,7 +503,8 @@ fn a_client_slow_with_its_headers_is_disconnected() {
 fn a_body_that_never_comes_gets_408_at_the_deadline() {
     let (child, address) = serve(&["--body-timeout-ms", "500"]);
     let mut slow = TcpStream::connect(&address).unwrap();
-    slow.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    slow.set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
     write!(
         slow,
         "POST /api/menace/move HTTP/1.1\r\nHost: {address}\r\n\
@@ -505,11 +520,11 @@ fn a_body_that_never_comes_gets_408_at_the_deadline() {
     let (status, error) = status_and_error(&reply);
     assert_eq!(status, 408, "{reply}");
     assert_eq!(error, "request body not received within 500 ms");
+    // Late under load, never early (see the header deadline's test).
     assert!(
         took >= Duration::from_millis(450),
         "answered after {took:?}"
     );
-    assert!(took < Duration::from_secs(15), "answered after {took:?}");
     assert!(get(&address, "/api/menace").contains("\"game\":null"));
     stop(child);
 }

@@ -2,7 +2,9 @@
 // game record, analysed by the engine with more time until stopped (on
 // again with each new position, its thinking shown live); a review of a
 // whole game as a chart. The game against the engine can be brought here,
-// and a position played on against the engine from here.
+// and a position played on against the engine from here. Every line played
+// is kept in a game tree (tree.js): a stone put off the line shown starts a
+// variation, undo and redo step along the line.
 import { $, api, count, el, showError, showTab } from "./common.js";
 import { Goban, aheadStone, forbiddenLine, forbiddenMark, lineAhead, nearBoardOnPhones, pointName, stoneDot, winLine } from "./board.js";
 import { apiStones, candidateLabel, evaluate, keepAnalysing, rateText, scoreText, winChance, worstMoves } from "./analyse.js";
@@ -12,11 +14,16 @@ import { reviewChart } from "./charts.js";
 import { gomoku, startFree, stonesOf } from "./gomoku.js";
 import { clearThinking, clientId, onThinking, showThinking } from "./thinking.js";
 import { positionLink, readLink } from "./link.js";
+import { GameTree } from "./tree.js";
 
+/** Every line played on the board, and the position shown in it. */
+let tree = new GameTree();
 const an = {
   size: 15, rule: "freestyle",
-  moves: [], // [x, y, "B"|"W"] in the order put down
-  cursor: 0, // how many of them are shown
+  /** The line shown ([x, y, "B"|"W"] in order): the moves on the board, then on as redo would play them. */
+  get moves() { return tree.line(); },
+  /** How many moves of the line are on the board. */
+  get cursor() { return tree.depth; },
   // running: analysis is on (the button says Stop): it goes on with every
   // new position until stopped, even after a proven result or a refusal.
   running: false, gen: 0, result: null, hover: null,
@@ -67,7 +74,7 @@ function heatColours(r) {
   }
   return colours;
 }
-const anShown = () => an.moves.slice(0, an.cursor);
+const anShown = () => tree.shown();
 
 function buildBoard() {
   board.build(an.size, (x, y) => {
@@ -124,27 +131,36 @@ async function refreshForbidden() {
 function anClick(x, y) {
   const shown = anShown();
   const i = shown.findIndex((s) => s[0] === x && s[1] === y);
-  if (i >= 0) {
-    shown.splice(i, 1);
-  } else {
-    const blacks = shown.filter((s) => s[2] === "B").length;
-    const place = $("an-place").value;
-    const colour = place === "black" ? "B" : place === "white" ? "W" : blacks === shown.length - blacks ? "B" : "W";
-    const why = colour === "B" && an.forbidden.get(x + "," + y);
-    if (why) return showError("an-error", forbiddenLine(why, anName([x, y])));
-    shown.push([x, y, colour]);
-  }
-  an.moves = shown;
-  an.cursor = shown.length;
-  an.review = null;
-  positionChanged();
+  if (i >= 0) return step(() => tree.takeAway(i));
+  const blacks = shown.filter((s) => s[2] === "B").length;
+  const place = $("an-place").value;
+  const colour = place === "black" ? "B" : place === "white" ? "W" : blacks === shown.length - blacks ? "B" : "W";
+  const why = colour === "B" && an.forbidden.get(x + "," + y);
+  if (why) return showError("an-error", forbiddenLine(why, anName([x, y])));
+  step(() => tree.play([x, y, colour]));
 }
 
-function setCursor(n) {
-  n = Math.max(0, Math.min(an.moves.length, n));
-  if (n === an.cursor) return;
-  an.cursor = n;
-  positionChanged();
+/**
+ * Changes the tree or the position shown in it by `change()`; a new
+ * position is analysed, and a new line drops the review of the old one.
+ */
+function step(change) {
+  const shown = tree.node, line = tree.lineEnd();
+  change();
+  const newLine = tree.lineEnd() !== line;
+  if (newLine) an.review = null;
+  if (tree.node !== shown) positionChanged();
+  else if (newLine) drawAnalysis();
+}
+
+/** Shows the line's position after `n` moves. */
+function setCursor(n) { step(() => tree.goTo(n)); }
+
+/** A new tree (a game loaded, the board cleared): `moves` its one line, shown at its end, or a tree read from a record. */
+function newTree(moves, plain) {
+  tree = plain ? new GameTree(plain) : GameTree.ofLine(moves);
+  if (plain) tree.goTo(Infinity);
+  an.review = null;
 }
 
 function drawAnalysis() {
@@ -159,6 +175,7 @@ function drawAnalysis() {
   const pv = line ? lineAhead(line.pv, r.to_move === "black" ? "B" : "W", taken) : new Map();
   const heat = heatColours(r);
   const labels = $("an-labels").value;
+  const next = nextMarks();
   board.draw(shown, {
     win: winLine(shown, an.rule),
     heat: (key) => heat.get(key) || null,
@@ -168,6 +185,7 @@ function drawAnalysis() {
         return { child: aheadStone(q), label: `move ${q.n} of the line` };
       }
       if (an.forbidden.has(key)) return forbiddenMark(an.forbidden.get(key));
+      if (next.has(key)) return next.get(key);
       if (!cands.has(key)) return null;
       const { l, k } = cands.get(key);
       const about = `${rateText(l.win_rate)}, ${scoreText(l)}`;
@@ -178,14 +196,7 @@ function drawAnalysis() {
       };
     },
   });
-  // Navigation.
-  $("an-slider").max = an.moves.length;
-  $("an-slider").value = an.cursor;
-  $("an-at").textContent = `${an.cursor} of ${an.moves.length}`;
-  $("an-first").disabled = $("an-prev").disabled = an.cursor === 0;
-  $("an-last").disabled = $("an-next").disabled = an.cursor === an.moves.length;
-  $("an-undo").disabled = an.cursor === 0;
-  $("an-sgf").href = "data:application/x-go-sgf;charset=utf-8," + encodeURIComponent(toSgf(an.size, an.moves, an.rule));
+  drawNavigation();
   drawLines();
   drawMoves();
   drawReview();
@@ -226,10 +237,44 @@ function drawLines() {
   });
 }
 
+// ----- the game tree: moving along the line, its variations -----
+/** The buttons and slider that step along the line, where the line leaves the main line, and the SGF of the whole tree. */
+function drawNavigation() {
+  const [at, end] = [an.cursor, an.moves.length];
+  $("an-slider").max = end;
+  $("an-slider").value = at;
+  $("an-at").textContent = `${at} of ${end}`;
+  $("an-first").disabled = $("an-prev").disabled = $("an-undo").disabled = $("an-delete").disabled = at === 0;
+  $("an-last").disabled = $("an-next").disabled = $("an-redo").disabled = at === end;
+  const branch = tree.branch();
+  $("an-variation").textContent = branch ? `A variation from move ${branch}.` : "The main line.";
+  $("an-mainline").disabled = !branch;
+  $("an-sgf").href = "data:application/x-go-sgf;charset=utf-8," + encodeURIComponent(toSgf(an.size, tree.root, an.rule));
+}
+
+/** Variation letters, A the main line's: where there is more than one next move, each is marked on the board. */
+const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+/** The next moves of the variations at the shown position, by point, as marks on the board (none where there is one way on). */
+function nextMarks() {
+  const next = tree.next(), marks = new Map();
+  if (next.length < 2) return marks;
+  for (const { move, k, on } of next) {
+    const letter = LETTERS[k] || "+";
+    marks.set(move[0] + "," + move[1], {
+      child: el("span", { class: "stone next " + (move[2] === "B" ? "b" : "w") + (on ? " on" : ""), "data-variation": letter }, letter),
+      label: `next move of variation ${letter}${k === 0 ? ", the main line" : ""}${on ? ", the one redo plays" : ""}`,
+    });
+  }
+  return marks;
+}
+
+/** The line as a list: each move, the variations played in its place beside it (a click takes one), the moves off the main line set apart. */
 function drawMoves() {
   const list = $("an-moves");
   list.replaceChildren();
   const marks = reviewMarks();
+  const branch = tree.branch(), alternatives = tree.lineAlternatives();
   an.moves.forEach((m, i) => {
     const li = el("li", { "data-n": i + 1 });
     li.append(stoneDot(m[2]), document.createTextNode(` ${anName(m)}`));
@@ -237,6 +282,21 @@ function drawMoves() {
       li.classList.add("blunder");
       li.append(el("small", { title: `lost ${(marks.get(i + 1) * 100).toFixed(0)}% of the winning chance` }, marks.get(i + 1) >= 0.3 ? " ??" : " ?"));
     }
+    const alts = alternatives[i];
+    if (alts.length > 1) {
+      li.classList.add("branch");
+      const span = el("span", { class: "alts" });
+      for (const { move, k, on } of alts) {
+        if (on) continue;
+        const letter = LETTERS[k] || "+";
+        const b = el("button", { class: "alt" + (k === 0 ? " main" : ""), "data-k": k, title: `variation ${letter}${k === 0 ? " (the main line)" : ""}: ${anName(move)} as move ${i + 1}` },
+          `${letter} ${anName(move)}`);
+        b.onclick = (e) => { e.stopPropagation(); step(() => tree.choose(i + 1, k)); };
+        span.append(b);
+      }
+      li.append(span);
+    }
+    li.classList.toggle("variation", branch > 0 && i + 1 >= branch);
     li.classList.toggle("current", i + 1 === an.cursor);
     li.onclick = () => setCursor(i + 1);
     list.append(li);
@@ -298,9 +358,12 @@ $("an-go").onclick = () => {
   drawAnalysis();
 };
 $("an-lines").onchange = () => { if (an.running) { an.proven = null; analyseLoop(); } };
-$("an-undo").onclick = () => { an.moves = anShown().slice(0, -1); an.cursor = an.moves.length; an.review = null; positionChanged(); };
+$("an-undo").onclick = () => step(() => tree.back());
+$("an-redo").onclick = () => step(() => tree.forward());
+$("an-delete").onclick = () => step(() => tree.remove());
+$("an-mainline").onclick = () => step(() => tree.toMainLine());
 $("an-clear").onclick = () => {
-  an.moves = []; an.cursor = 0; an.review = null;
+  newTree([]);
   // A clear board is a fresh start: nothing of the game loaded before stays.
   an.games = [];
   $("an-games").replaceChildren();
@@ -319,23 +382,31 @@ $("an-slider").oninput = () => setCursor(Number($("an-slider").value));
 for (let n = 5; n <= 20; n++) $("an-size").append(el("option", n === 15 ? { selected: "" } : {}, String(n)));
 $("an-size").onchange = () => {
   const n = Number($("an-size").value);
-  if (an.moves.some(([x, y]) => x >= n || y >= n) && !confirm(`Stones lie outside a ${n}x${n} board: clear the board?`)) {
+  const outside = tree.allMoves().some(([x, y]) => x >= n || y >= n);
+  if (outside && !confirm(`Stones lie outside a ${n}x${n} board: clear the board?`)) {
     $("an-size").value = an.size;
     return;
   }
-  if (an.moves.some(([x, y]) => x >= n || y >= n)) { an.moves = []; an.cursor = 0; }
+  if (outside) newTree([]);
   an.size = n;
   an.review = null;
   buildBoard();
   positionChanged();
 };
 $("an-rule").onchange = () => { an.rule = $("an-rule").value; an.review = null; positionChanged(); };
+// The keys of game-record viewers: left and right (or Ctrl+Z and Ctrl+Y,
+// Ctrl+Shift+Z) undo and redo along the line, Home and End its ends, up
+// and down the variation before or after the one shown at this move.
 document.addEventListener("keydown", (e) => {
   if ($("analysis").hidden || $("tab-gomoku").hidden || e.target.closest("input, textarea, select, .goban")) return;
-  if (e.key === "ArrowLeft") setCursor(an.cursor - 1);
-  else if (e.key === "ArrowRight") setCursor(an.cursor + 1);
-  else if (e.key === "Home") setCursor(0);
-  else if (e.key === "End") setCursor(an.moves.length);
+  const ctrl = e.ctrlKey || e.metaKey, key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  if (e.altKey || (ctrl && !["z", "y"].includes(key))) return;
+  if (key === "ArrowLeft" || (ctrl && key === "z" && !e.shiftKey)) step(() => tree.back());
+  else if (key === "ArrowRight" || (ctrl && (key === "y" || key === "z"))) step(() => tree.forward());
+  else if (key === "Home") setCursor(0);
+  else if (key === "End") setCursor(Infinity);
+  // Where the move shown has no variation, up and down scroll the page as ever.
+  else if ((key === "ArrowUp" || key === "ArrowDown") && tree.alternatives(tree.depth).length > 1) step(() => tree.sideStep(key === "ArrowUp" ? -1 : 1));
   else return;
   e.preventDefault();
 });
@@ -394,17 +465,17 @@ async function openLink() {
   }
   if (gen !== linkGen) return;
   const rule = link.rule || an.rule, size = link.size || an.size;
-  const same = (a, b) => a[0] === b[0] && a[1] === b[1] && a[2] === b[2];
-  const prefix = rule === an.rule && size === an.size && moves.length <= an.moves.length && moves.every((m, i) => same(m, an.moves[i]));
-  if (!(prefix && moves.length === an.cursor && !error)) {
-    if (prefix && !error) an.cursor = moves.length;
-    else { an.moves = moves; an.cursor = moves.length; }
-    an.review = null;
+  const shown = tree.node, line = tree.lineEnd();
+  // A position in the tree is stepped to, keeping every line; another is a new tree.
+  const kept = rule === an.rule && size === an.size && !error && tree.show(moves);
+  if (!kept) newTree(moves);
+  else if (tree.lineEnd() !== line) an.review = null;
+  if (!kept || tree.node !== shown) {
     an.rule = rule;
     $("an-rule").value = rule;
     if (size !== an.size || !board.size) { an.size = size; $("an-size").value = size; buildBoard(); }
     positionChanged(true);
-  }
+  } else if (tree.lineEnd() !== line) drawAnalysis();
   if (error) showError("an-error", error);
   // A good link is written as the page writes it (h8 for H8).
   else followAddress("replace");
@@ -440,9 +511,8 @@ function showGame(k) {
   $("an-size").value = g.size;
   // A record naming its rule is shown under it; one naming none, under the rule chosen.
   if (g.rule) { an.rule = g.rule; $("an-rule").value = g.rule; }
-  an.moves = g.moves.slice();
-  an.cursor = an.moves.length;
-  an.review = null;
+  // An SGF's variations come with it, the main line shown at its end.
+  newTree(g.moves, g.tree);
   buildBoard();
   positionChanged();
 }
@@ -533,9 +603,7 @@ $("gomoku-to-analysis").onclick = () => {
   an.rule = s.rule || "freestyle";
   $("an-size").value = an.size;
   $("an-rule").value = an.rule;
-  an.moves = stonesOf(s);
-  an.cursor = an.moves.length;
-  an.review = null;
+  newTree(stonesOf(s));
   buildBoard();
   gomokuMode(true);
   positionChanged();

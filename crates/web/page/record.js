@@ -1,6 +1,8 @@
 // Game records: SGF (ours, c-gomoku-cli's, Piskvork's) and Piskvork's PSQ,
 // read into games of moves ([x, y, "B"|"W"] in order) and written as SGF;
-// an SGF's rule (RU) read and written too.
+// an SGF's variations read into a tree of moves and written back as SGF
+// keeps them, `(;B[hh];W[ig](;B[ii])(;B[dd]))`; its rule (RU) read and
+// written too.
 // No page in here: node runs it as it is (e2e/record.test.mjs).
 /** The largest record read: a file of more bytes, or a text of more characters, is refused. */
 export const MAX_RECORD = 1 << 20;
@@ -18,7 +20,19 @@ const SGF_RULES = {
 /** A rule as our SGF writes it in RU. */
 const SGF_RULE_NAMES = { freestyle: "Freestyle", exact: "Exact", renju: "Renju" };
 
-/** The games of an SGF collection: [{size, moves, name, rule}] (rule only where RU names one), main lines only. */
+/**
+ * How deep an SGF's variations may nest: a line has at most 400 stones
+ * (20x20), so no line branches more often; deeper is refused, not a stack
+ * run out.
+ */
+const MAX_NESTING = 400;
+
+/**
+ * The games of an SGF collection: [{size, moves, tree, name, rule}], with
+ * `moves` the main line, `tree` every variation as a tree of moves
+ * ({children}, each {move, children}; the first child the main line), and
+ * `rule` only where RU names one.
+ */
 export function parseSgf(text) {
   let i = 0;
   const fail = (why) => { throw new Error(`SGF: ${why} (character ${i + 1})`); };
@@ -44,18 +58,21 @@ export function parseSgf(text) {
       props.push([m[0].toUpperCase(), values]);
     }
   };
+  // A game tree: its sequence of nodes, then its variations.
   const tree = (depth) => {
-    if (depth > 64) fail("variations nested too deep");
+    if (depth > MAX_NESTING) fail("variations nested too deep");
     i++; // (
-    const nodes = [];
-    let variation = false;
+    const t = { nodes: [], variations: [] };
     for (;;) {
       ws();
       if (i >= text.length) fail("the game has no closing )");
       const c = text[i];
-      if (c === ";") { i++; nodes.push(node()); }
-      else if (c === "(") { const sub = tree(depth + 1); if (!variation) nodes.push(...sub); variation = true; }
-      else if (c === ")") { i++; return nodes; }
+      if (c === ";") {
+        if (t.variations.length) fail("a node after the variations of a game tree");
+        i++;
+        t.nodes.push(node());
+      } else if (c === "(") t.variations.push(tree(depth + 1));
+      else if (c === ")") { i++; return t; }
       else fail(`unexpected '${c}'`);
     }
   };
@@ -70,30 +87,47 @@ export function parseSgf(text) {
   return games;
 }
 
-function sgfGame(nodes, number) {
+function sgfGame(game, number) {
   let size = 15;
   const info = {};
-  for (const [k, v] of nodes[0] || []) info[k] = v[0];
+  for (const [k, v] of game.nodes[0] || []) info[k] = v[0];
   if (info.SZ !== undefined) {
     const [w, h] = info.SZ.split(":").map(Number);
     if (h !== undefined && h !== w) throw new Error(`game ${number}: the board is ${w}x${h}; only square boards are supported`);
     size = w;
   }
   if (!(size >= 5 && size <= 20)) throw new Error(`game ${number}: board size ${info.SZ} is not supported (5 to 20)`);
-  const moves = [];
-  const put = (v, c) => {
-    if (v === "" || (v === "tt" && size <= 19)) return; // a pass
+  // The stones on the board along the line being read: a point holds one
+  // stone in a line, though variations may each put one there.
+  const taken = new Set();
+  const put = (at, v, c, added) => {
+    if (v === "" || (v === "tt" && size <= 19)) return at; // a pass
     const x = v.charCodeAt(0) - 97, y = v.charCodeAt(1) - 97;
     if (v.length !== 2 || !(x >= 0 && x < size && y >= 0 && y < size)) throw new Error(`game ${number}: point [${v}] is off the ${size}x${size} board`);
-    if (moves.some((m) => m[0] === x && m[1] === y)) throw new Error(`game ${number}: point [${v}] holds two stones`);
-    moves.push([x, y, c]);
+    if (taken.has(v)) throw new Error(`game ${number}: point [${v}] holds two stones`);
+    taken.add(v);
+    added.push(v);
+    const n = { move: [x, y, c], children: [] };
+    at.children.push(n);
+    return n;
   };
-  for (const props of nodes) {
-    for (const [k, values] of props) {
-      if (k === "AB" || k === "AW") for (const v of values) put(v, k[1]);
-      if (k === "B" || k === "W") put(values[0], k);
+  // Each variation from where its game tree's sequence ends; its points are
+  // free again once it is read.
+  const walk = (t, at) => {
+    const added = [];
+    for (const props of t.nodes) {
+      for (const [k, values] of props) {
+        if (k === "AB" || k === "AW") for (const v of values) at = put(at, v, k[1], added);
+        if (k === "B" || k === "W") at = put(at, values[0], k, added);
+      }
     }
-  }
+    for (const v of t.variations) walk(v, at);
+    for (const v of added) taken.delete(v);
+  };
+  const root = { children: [] };
+  walk(game, root);
+  const moves = [];
+  for (let n = root; n.children.length; n = n.children[0]) moves.push(n.children[0].move);
   let rule;
   if (info.RU !== undefined) {
     rule = SGF_RULES[info.RU.trim().toLowerCase()];
@@ -101,7 +135,7 @@ function sgfGame(nodes, number) {
     if (!rule) throw new Error(`game ${number}: the rule RU[${info.RU.slice(0, 40)}] is not one the page plays (freestyle, exact five, renju)`);
   }
   const names = info.PB || info.PW ? `${info.PB || "?"} (black) – ${info.PW || "?"} (white)` : info.GN || `game ${number}`;
-  return { size, moves, name: `${names}${info.RE ? ", " + info.RE : ""}`, rule };
+  return { size, moves, tree: root, name: `${names}${info.RE ? ", " + info.RE : ""}`, rule };
 }
 
 /** Piskvork's PSQ: a header `Piskvorky WxH, ...`, then `x,y,time` lines from 1, black first. */
@@ -135,8 +169,23 @@ export function parseRecord(text) {
   throw new Error("not a game record: an SGF starts with (; and a PSQ with Piskvorky");
 }
 
-/** `moves` ([x, y, colour]) on a board of `size` under `rule` as SGF, in the judge's form with the rule as the server writes it. */
-export function toSgf(size, moves, rule = "freestyle") {
+/**
+ * A game on a board of `size` under `rule` as SGF, in the judge's form with
+ * the rule as the server writes it: `game` is its moves ([x, y, colour] in
+ * order), or a tree of moves as parseSgf reads it ({children}, each
+ * {move, children}), written with its variations, the first child the
+ * main line.
+ */
+export function toSgf(size, game, rule = "freestyle") {
   const p = ([x, y]) => String.fromCharCode(97 + x, 97 + y);
-  return `(;FF[4]GM[4]CA[UTF-8]SZ[${size}]RU[${SGF_RULE_NAMES[rule]}]AP[inarow serve analysis]${moves.map((m) => `;${m[2]}[${p(m)}]`).join("")})\n`;
+  const put = (n) => `;${n.move[2]}[${p(n.move)}]`;
+  // A node's moves on: one after another while there is one, then each
+  // variation a game tree of its own.
+  const on = (n) => {
+    let s = "";
+    for (; n.children.length === 1; n = n.children[0]) s += put(n.children[0]);
+    return s + n.children.map((c) => `(${put(c)}${on(c)})`).join("");
+  };
+  const moves = Array.isArray(game) ? game.map((m) => put({ move: m })).join("") : on(game);
+  return `(;FF[4]GM[4]CA[UTF-8]SZ[${size}]RU[${SGF_RULE_NAMES[rule]}]AP[inarow serve analysis]${moves})\n`;
 }

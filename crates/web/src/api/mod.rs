@@ -53,7 +53,7 @@ const PAGE: &str = concat!(
 /// The page's script modules (`GET /page/NAME`), each a file of
 /// `crates/web/page/` embedded as it is: browsers run them without a build
 /// step.
-const SCRIPTS: [(&str, &str); 14] = [
+const SCRIPTS: [(&str, &str); 15] = [
     ("main.js", include_str!("../../page/main.js")),
     ("common.js", include_str!("../../page/common.js")),
     ("board.js", include_str!("../../page/board.js")),
@@ -68,6 +68,7 @@ const SCRIPTS: [(&str, &str); 14] = [
     ("live.js", include_str!("../../page/live.js")),
     ("thinking.js", include_str!("../../page/thinking.js")),
     ("link.js", include_str!("../../page/link.js")),
+    ("tree.js", include_str!("../../page/tree.js")),
 ];
 
 /// A JSON body whose rejections read as one-line API errors.
