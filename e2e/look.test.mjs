@@ -88,6 +88,21 @@ test("look: the heat map is drawn under the stones from the server's values, gon
   await page.uncheck("#an-heat");
 });
 
+test("look: the heat map turned on over a proven position comes for that position", async (page) => {
+  await openAnalysis(page);
+  // Black's open four, white to move: proven at once, so no answer follows.
+  await setUp(page, [[7, 7], [0, 0], [8, 7], [0, 2], [9, 7], [0, 4], [10, 7]]);
+  await page.click("#an-go");
+  await page.waitForFunction(() => document.querySelector("#an-status").textContent.startsWith("Proven"), null, { timeout: 20000 });
+  assert(await page.$$eval("#an-board button.heat", (bs) => bs.length) === 0, "a heat map before it was asked for");
+  await page.check("#an-heat");
+  await page.waitForFunction(() => document.querySelectorAll("#an-board button.heat").length > 5, null, { timeout: 20000 });
+  const rates = await page.$$eval("#an-board button.heat", (bs) => bs.map((b) => Number(b.dataset.heat)));
+  assert(rates.every((r) => r >= 0 && r <= 1), `rates ${rates}`);
+  await page.uncheck("#an-heat");
+  await page.click("#an-go");
+});
+
 test("look: every line shows its win rate for the side to move, as the server sends it", async (page) => {
   const answers = listen(page);
   await openAnalysis(page);

@@ -7,7 +7,7 @@
 // variation, undo and redo step along the line.
 import { $, api, count, el, showError, showTab } from "./common.js";
 import { Goban, aheadStone, forbiddenLine, forbiddenMark, lineAhead, nearBoardOnPhones, pointName, stoneDot, winLine } from "./board.js";
-import { apiStones, candidateLabel, evaluate, keepAnalysing, rateText, scoreText, winChance, worstMoves } from "./analyse.js";
+import { apiStones, askEngine, candidateLabel, evaluate, keepAnalysing, rateText, scoreText, winChance, worstMoves } from "./analyse.js";
 import { MAX_RECORD, isRecord, parseRecord, toSgf } from "./record.js";
 import { copyPosition, readMoves } from "./text.js";
 import { reviewChart } from "./charts.js";
@@ -53,7 +53,29 @@ function remembered(id, stored, changed) {
   });
 }
 remembered("an-labels", "inarow-an-labels", () => drawAnalysis());
-remembered("an-heat", "inarow-an-heat", () => drawAnalysis());
+remembered("an-heat", "inarow-an-heat", () => { drawAnalysis(); heatOfShownAnswer(); });
+
+/**
+ * The heat map turned on over an answer that came without one, where no
+ * further answer is coming (the position proven, or the analysis stopped):
+ * the map alone is asked for the shown position, once.
+ */
+async function heatOfShownAnswer() {
+  const r = an.result;
+  if (!$("an-heat").checked || !r || r.heat || (an.running && !an.proven)) return;
+  const asked = apiStones(anShown());
+  if (asked.error) return;
+  const gen = an.gen, shown = tree.node;
+  try {
+    const answer = await askEngine({ size: an.size, rule: an.rule, stones: asked.stones, lines: 1, ms: 50, heat: true },
+      () => gen === an.gen && shown === tree.node);
+    if (gen !== an.gen || shown !== tree.node || an.result !== r) return;
+    r.heat = answer.heat;
+    drawAnalysis();
+  } catch (e) {
+    if (gen === an.gen && shown === tree.node) showError("an-error", e);
+  }
+}
 
 /**
  * The heat map's colours by point key: each point's win rate placed
