@@ -23,7 +23,7 @@ use suite::{board_under, generate_suite, recorded_middlegames};
 fn make_unmake(c: &mut Criterion) {
     let games = recorded_middlegames(1, 1, 24);
     let mut b = board_of(&games[0], None).unwrap();
-    let empties: Vec<usize> = b.empty_points().filter(|&i| b.is_near(i)).collect();
+    let empties: Vec<_> = b.empty_points().filter(|&i| b.is_near(i)).collect();
     c.bench_function("play+undo each candidate (middlegame)", |bench| {
         bench.iter(|| {
             for &i in &empties {

@@ -9,6 +9,7 @@
 use inarow_core::{Player, Rule};
 
 use crate::board::{Board, BoardError};
+use crate::pos::Pos;
 use crate::score::is_decided;
 use crate::search::{Limits, Searcher};
 
@@ -81,13 +82,13 @@ pub fn position(
 /// One of the best moves found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
-    /// The move, as `(x, y)`.
-    pub best: (usize, usize),
+    /// The move.
+    pub best: Pos,
     /// Its score for the side to move (see [`crate::score`]: proven wins
     /// and losses are [`crate::score::is_decided`]).
     pub score: i32,
-    /// The expected line of play, starting with `best`, as `(x, y)`.
-    pub pv: Vec<(usize, usize)>,
+    /// The expected line of play, starting with `best`.
+    pub pv: Vec<Pos>,
     /// Deepest completed iteration of its search (0 if the move was forced
     /// or came from the threat search).
     pub depth: u32,
@@ -125,7 +126,7 @@ pub fn analyse(
     let wanted = lines.clamp(1, MAX_LINES).min(board.empty_count());
     let share = limits.share(wanted as u32);
     let mut found: Vec<Line> = Vec::with_capacity(wanted);
-    let mut excluded: Vec<usize> = Vec::with_capacity(wanted);
+    let mut excluded: Vec<Pos> = Vec::with_capacity(wanted);
     let mut nodes = 0;
     let mut depth = 0;
     for k in 0..wanted {
@@ -142,12 +143,12 @@ pub fn analyse(
         if excluded.contains(&f.best) {
             break;
         }
-        let mut pv: Vec<(usize, usize)> = f.pv.iter().map(|&i| board.xy(i)).collect();
+        let mut pv = f.pv.clone();
         if f.pv.first() != Some(&f.best) {
-            pv = vec![board.xy(f.best)];
+            pv = vec![f.best];
         }
         let mut line = Line {
-            best: board.xy(f.best),
+            best: f.best,
             score: f.score,
             pv,
             depth: f.depth,
@@ -165,7 +166,7 @@ pub fn analyse(
                 line.score = one_ply_earlier(reply.score);
                 line.depth = reply.depth + 1;
                 line.pv.truncate(1);
-                line.pv.extend(reply.pv.iter().map(|&i| after.xy(i)));
+                line.pv.extend_from_slice(&reply.pv);
             }
         }
         depth = depth.max(line.depth);
@@ -185,10 +186,13 @@ pub fn analyse(
     }
 }
 
-/// `board` with a stone of the side to move on `(x, y)`.
-fn board_after(board: &Board, (x, y): (usize, usize)) -> Option<Board> {
+/// `board` with a stone of the side to move on `p`, if it is empty.
+fn board_after(board: &Board, p: Pos) -> Option<Board> {
     let mut after = board.clone();
-    after.play(x, y).ok()?;
+    if !after.is_empty(p) {
+        return None;
+    }
+    after.play_unchecked(p);
     Some(after)
 }
 
@@ -227,7 +231,7 @@ mod tests {
         let a = analyse(&mut s, &mut board, 3, Limits::nodes(20_000));
         assert_eq!(a.to_move, Player::X);
         let first = &a.lines[0];
-        assert!([(2, 7), (7, 7)].contains(&first.best), "{a:?}");
+        assert!([(2, 7), (7, 7)].contains(&first.best.xy()), "{a:?}");
         assert!(is_decided(first.score) && first.score > 0, "{a:?}");
         assert_eq!(first.pv[0], first.best);
         // Lines differ from each other.
@@ -246,7 +250,7 @@ mod tests {
         let mut s = Searcher::new(Options::default());
         let a = analyse(&mut s, &mut board, 2, Limits::nodes(5_000));
         let first = &a.lines[0];
-        assert_eq!(first.best, (11, 7), "{a:?}");
+        assert_eq!(first.best.xy(), (11, 7), "{a:?}");
         assert!(first.depth >= 2, "{a:?}");
         assert!(first.pv.len() >= 2, "{a:?}");
         assert_ne!(first.score, 0, "{a:?}");
@@ -288,7 +292,7 @@ mod tests {
         s.set_watcher(None, std::time::Duration::MAX);
         let a = analyse(&mut s, &mut board, 4, Limits::nodes(1_000_000));
         assert_eq!(a.lines.len(), 1, "{a:?}");
-        assert!(board.is_empty(board.index(a.lines[0].best.0, a.lines[0].best.1)));
+        assert!(board.is_empty(a.lines[0].best));
         // Let go, it gives every line again.
         stop.store(false, Ordering::SeqCst);
         let a = analyse(&mut s, &mut board, 4, Limits::nodes(8_000));
@@ -303,7 +307,7 @@ mod tests {
         assert_eq!(a.lines.len(), 5);
         assert!(a.nodes >= a.lines.iter().map(|l| l.nodes).sum::<u64>());
         for l in &a.lines {
-            assert!(board.is_empty(board.index(l.best.0, l.best.1)));
+            assert!(board.is_empty(l.best));
         }
     }
 
@@ -321,11 +325,11 @@ mod tests {
         let mut empty = position(15, Rule::Freestyle, &[]).unwrap();
         let a = analyse(&mut s, &mut empty, 3, Limits::nodes(6_000));
         assert_eq!(a.lines.len(), 3, "{a:?}");
-        assert!(a.lines.iter().any(|l| l.best == (7, 7)), "{a:?}");
+        assert!(a.lines.iter().any(|l| l.best.xy() == (7, 7)), "{a:?}");
         assert!(
             a.lines
                 .iter()
-                .all(|l| l.best.0.abs_diff(7) <= 2 && l.best.1.abs_diff(7) <= 2)
+                .all(|l| l.best.xy().0.abs_diff(7) <= 2 && l.best.xy().1.abs_diff(7) <= 2)
         );
         assert!(sorted(&a) && distinct(&a), "{a:?}");
         // An open four (black 4..7 on row 7, both ends empty): two fives,
@@ -343,7 +347,7 @@ mod tests {
         let mut four = position(15, Rule::Freestyle, &stones).unwrap();
         let a = analyse(&mut s, &mut four, 3, Limits::nodes(6_000));
         assert_eq!(a.lines.len(), 3, "{a:?}");
-        let mut wins: Vec<_> = a.lines[..2].iter().map(|l| l.best).collect();
+        let mut wins: Vec<_> = a.lines[..2].iter().map(|l| l.best.xy()).collect();
         wins.sort();
         assert_eq!(wins, vec![(3, 7), (8, 7)], "{a:?}");
         assert!(
@@ -357,7 +361,7 @@ mod tests {
         let mut block = position(15, Rule::Freestyle, &stones).unwrap();
         let a = analyse(&mut s, &mut block, 3, Limits::nodes(6_000));
         assert_eq!(a.lines.len(), 3, "{a:?}");
-        assert_eq!(a.lines[0].best, (11, 7), "{a:?}");
+        assert_eq!(a.lines[0].best.xy(), (11, 7), "{a:?}");
         assert!(
             a.lines[1..]
                 .iter()

@@ -17,6 +17,7 @@ pub use params::{ONE_PLY, Params};
 use crate::board::Board;
 use crate::eval::Eval;
 use crate::learned::Learned;
+use crate::pos::Pos;
 use tree::Tree;
 
 /// Deepest ply any search reaches.
@@ -111,8 +112,8 @@ impl Limits {
 /// What a search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Found {
-    /// The move to play (grid index).
-    pub best: usize,
+    /// The move to play.
+    pub best: Pos,
     /// Its score for the side to move.
     pub score: i32,
     /// Deepest completed iteration (0 if the move came from the VCF probe
@@ -125,8 +126,8 @@ pub struct Found {
     /// Time spent.
     pub elapsed: Duration,
     /// The principal variation: the expected line of play, starting with
-    /// `best` (grid indices; the threat search's winning line when `vcf`).
-    pub pv: Vec<usize>,
+    /// `best` (the threat search's winning line when `vcf`).
+    pub pv: Vec<Pos>,
 }
 
 /// Longest principal variation reported.
@@ -140,12 +141,12 @@ pub const PV_LIMIT: usize = 16;
 pub struct Progress<'a> {
     /// Deepest completed iteration (0 before the first completes).
     pub depth: u32,
-    /// The best move so far (grid index).
-    pub best: usize,
+    /// The best move so far.
+    pub best: Pos,
     /// Its score for the side to move.
     pub score: i32,
-    /// The expected line, starting with `best` (grid indices).
-    pub pv: &'a [usize],
+    /// The expected line, starting with `best`.
+    pub pv: &'a [Pos],
     /// Nodes searched so far.
     pub nodes: u64,
     /// Time since the search started.
@@ -194,11 +195,11 @@ impl Searcher {
         self.tree.clear();
     }
 
-    /// Leaves these root moves out of the following searches (grid
-    /// indices), so that analysis can ask for the best move after the ones
+    /// Leaves these root moves out of the following searches, so that
+    /// analysis can ask for the best move after the ones
     /// it already has; a search with every candidate left out plays the
     /// first candidate anyway.
-    pub fn set_excluded(&mut self, moves: &[usize]) {
+    pub fn set_excluded(&mut self, moves: &[Pos]) {
         self.tree.set_excluded(moves);
     }
 

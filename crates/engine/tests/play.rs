@@ -31,7 +31,7 @@ fn best(b: &mut Board, depth: u32) -> (usize, usize) {
         ..Options::default()
     });
     let found = s.search(b, Limits::depth(depth));
-    b.xy(found.best)
+    found.best.xy()
 }
 
 #[test]
@@ -70,7 +70,7 @@ fn stops_an_open_three_and_finds_a_four_three() {
     );
     let mut s = Searcher::new(Options::default());
     let found = s.search(&mut b, Limits::depth(4));
-    assert_eq!(b.xy(found.best), (4, 7));
+    assert_eq!(found.best.xy(), (4, 7));
     assert!(found.score > 900_000);
 }
 
@@ -282,6 +282,6 @@ fn an_open_four_against_the_side_to_move_is_a_proven_loss_however_little_is_sear
             found.score,
             found.depth
         );
-        assert!([3, 8].contains(&b.xy(found.best).0), "blocks an end");
+        assert!([3, 8].contains(&found.best.xy().0), "blocks an end");
     }
 }

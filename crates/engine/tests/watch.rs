@@ -7,10 +7,11 @@ use std::time::Duration;
 
 use inarow_core::Rule;
 use inarow_engine::analysis::position;
+use inarow_engine::pos::Pos;
 use inarow_engine::search::{Limits, Options, Searcher};
 
 /// What a watcher saw: (depth, best, score, pv, nodes, iteration).
-type Seen = Arc<Mutex<Vec<(u32, usize, i32, Vec<usize>, u64, bool)>>>;
+type Seen = Arc<Mutex<Vec<(u32, Pos, i32, Vec<Pos>, u64, bool)>>>;
 
 fn watched(searcher: &mut Searcher, every: Duration) -> Seen {
     let seen: Seen = Arc::default();

@@ -13,6 +13,7 @@
 use inarow_core::notation::xy_name;
 use inarow_core::renju::Forbidden;
 use inarow_core::{Game as _, Mnk, Player, Point};
+use inarow_engine::pos::Pos;
 use inarow_engine::score::{WIN, is_decided};
 use serde::Serialize;
 
@@ -62,6 +63,14 @@ impl Decided {
 /// centre of 15x15; so that a refusal names the point the person sees.
 pub fn point_name(x: usize, y: usize, size: usize) -> String {
     xy_name(x, y, size)
+}
+
+/// The engine's point as the page reads points, `[x, y]` on a board
+/// `size` wide; `None` for a point off it. The one crossing from the
+/// engine's [`Pos`] to `(x, y)` on the page's side: its analyses and its
+/// live thinking.
+pub fn page_xy(p: Pos, size: usize) -> Option<[usize; 2]> {
+    p.xy_on(size).map(|(x, y)| [x, y])
 }
 
 /// Black's forbidden points on `board` when black is to move under renju,

@@ -58,8 +58,9 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use inarow_engine::analysis;
-use inarow_engine::board::{Board, Cell, grid_xy};
+use inarow_engine::board::{Board, Cell};
 use inarow_engine::opening;
+use inarow_engine::pos::Pos;
 use inarow_engine::score::{WIN, is_decided};
 use inarow_engine::search::{Found, Limits, Options, Progress, Searcher, Watcher};
 use inarow_engine::time::{self, Clock};
@@ -250,7 +251,6 @@ impl Pbrain {
             .history()
             .iter()
             .map(|&i| {
-                let i = usize::from(i);
                 let stone = match b.cell(i) {
                     Cell::Stone(c) if c == old => Some(me),
                     Cell::Stone(_) => Some(me.opponent()),
@@ -279,8 +279,7 @@ impl Pbrain {
             .ok_or(BrainError::NoBoard)?;
         let mut b = Board::with_rule(size, self.rule).expect("size was accepted");
         for (p, stone) in stones {
-            let i = b.index_of(p).map_err(refused)?;
-            let (x, y) = b.xy(i);
+            let (x, y) = p.xy(size);
             match stone {
                 Some(colour) => b.place(x, y, colour),
                 None => b.wall(x, y),
@@ -320,8 +319,7 @@ impl Brain for Pbrain {
             self.me = Player::O;
             b.set_to_move(Player::X);
         }
-        let i = b.index_of(point).map_err(refused)?;
-        let (x, y) = b.xy(i);
+        let (x, y) = point.xy(b.size());
         b.place(x, y, self.me.opponent()).map_err(refused)?;
         self.think()
     }
@@ -372,7 +370,7 @@ impl Brain for Pbrain {
     fn take_back(&mut self, point: Point) -> Result<(), BrainError> {
         let me = self.me;
         let b = self.board()?;
-        let i = b.index_of(point).map_err(refused)?;
+        let i = b.pos_of(point).map_err(refused)?;
         if b.is_empty(i) {
             let (x, y) = (point.col(b.size()), point.row(b.size()));
             return Err(BrainError::NothingToTakeBack { x, y });
@@ -442,7 +440,7 @@ impl Brain for Pbrain {
         }
         Ok(b.points()
             .iter()
-            .map(|&i| usize::from(i))
+            .copied()
             .filter(|&i| b.forbidden(i).is_some())
             .map(|i| b.point(i))
             .collect())
@@ -466,26 +464,25 @@ impl Brain for Pbrain {
         self.searcher.set_watcher(None, Duration::MAX);
         // Stopped, the analysis has the lines it found (one at least).
         let lines = analysis.lines;
-        let size = b.size();
+        let geometry = Geometry::of(&b);
         if let Some(link) = &self.link {
             let figures = Figures {
                 nodes: analysis.nodes,
                 elapsed,
             };
             for (k, line) in lines.iter().enumerate() {
-                let pv: Vec<String> = line.pv.iter().map(|&(x, y)| xy_name(x, y, size)).collect();
                 link.say(format!(
                     "MESSAGE depth {} multipv {} ev {} {figures} pv {}",
                     line.depth,
                     k + 1,
                     ev(line.score),
-                    pv.join(" ")
+                    geometry.names(&line.pv)
                 ));
             }
             if self.realtime {
                 link.say("MESSAGE REALTIME REFRESH");
                 for (k, line) in lines.iter().enumerate() {
-                    let at = format!("{},{}", line.best.0, line.best.1);
+                    let at = geometry.xy_text(line.best);
                     if loses(line.score) {
                         link.say(format!("MESSAGE REALTIME LOSE {at}"));
                     } else if k == 0 {
@@ -497,10 +494,7 @@ impl Brain for Pbrain {
                 }
             }
         }
-        let (x, y) = lines[0].best;
-        let best = b
-            .checked_index(x, y)
-            .expect("the analysis names points of the board");
+        let best = lines[0].best;
         let point = b.point(best);
         b.play_unchecked(best);
         b.set_to_move(me);
@@ -543,12 +537,12 @@ fn refused(e: impl std::fmt::Display) -> BrainError {
 fn stones_of(b: &Board, colour: Player) -> usize {
     b.points()
         .iter()
-        .filter(|&&i| b.cell(usize::from(i)) == Cell::Stone(colour))
+        .filter(|&&i| b.cell(i) == Cell::Stone(colour))
         .count()
 }
 
 fn has_five(b: &Board) -> bool {
-    b.history().iter().any(|&i| b.wins_through(i as usize))
+    b.history().iter().any(|&i| b.wins_through(i))
 }
 
 /// True if `score` is a loss by force.
@@ -583,9 +577,9 @@ impl std::fmt::Display for Figures {
     }
 }
 
-/// Names of a board's grid indices, kept apart from the board for a
-/// watcher that runs while the board is searched (see
-/// [`inarow_engine::board::grid_xy`]).
+/// Names of a board's points, kept apart from the board for a watcher
+/// that runs while the board is searched (see [`Pos::xy_on`]): the
+/// brain's one crossing from the engine's points to `(x, y)`.
 struct Geometry {
     size: usize,
 }
@@ -595,18 +589,19 @@ impl Geometry {
         Geometry { size: b.size() }
     }
 
-    fn xy(&self, i: usize) -> (usize, usize) {
-        grid_xy(i, self.size).expect("the search names points of the board")
+    fn xy(&self, i: Pos) -> (usize, usize) {
+        i.xy_on(self.size)
+            .expect("the search names points of the board")
     }
 
-    /// The protocol's `x,y` of grid index `i`.
-    fn xy_text(&self, i: usize) -> String {
+    /// The protocol's `x,y` of `i`.
+    fn xy_text(&self, i: Pos) -> String {
         let (x, y) = self.xy(i);
         format!("{x},{y}")
     }
 
-    /// Grid indices as gomoku names (`h8 i9`), for people to read.
-    fn names(&self, moves: &[usize]) -> String {
+    /// Points as gomoku names (`h8 i9`), for people to read.
+    fn names(&self, moves: &[Pos]) -> String {
         moves
             .iter()
             .map(|&i| {

@@ -140,10 +140,10 @@ pub(super) async fn analyse(
         .iter()
         .map(|l| {
             json!({
-                "move": [l.best.0, l.best.1],
+                "move": gomoku::page_xy(l.best, size),
                 "score": l.score,
                 "decided": Decided::of(l.score),
-                "pv": l.pv.iter().map(|&(x, y)| [x, y]).collect::<Vec<_>>(),
+                "pv": l.pv.iter().map_while(|&p| gomoku::page_xy(p, size)).collect::<Vec<_>>(),
                 "depth": l.depth,
                 "nodes": l.nodes,
             })
