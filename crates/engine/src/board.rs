@@ -9,6 +9,7 @@
 //! board.
 
 use inarow_core::renju::{Forbidden, Grid, Stone};
+use inarow_core::stones::StoneError;
 use inarow_core::{Player, Point, Rule, zobrist};
 
 use crate::fine::{self, CLASSES, FINE_STEP, PointClass};
@@ -199,10 +200,9 @@ pub enum Cell {
 pub enum BoardError {
     /// The board side is not supported.
     Size(usize),
-    /// A coordinate is off the board.
-    OffBoard(usize, usize),
-    /// The point already holds a stone.
-    Occupied(usize, usize),
+    /// A stone cannot go there: off the board or taken (core's one
+    /// check and wording).
+    Stone(StoneError),
 }
 
 impl std::fmt::Display for BoardError {
@@ -212,8 +212,7 @@ impl std::fmt::Display for BoardError {
                 f,
                 "unsupported board size {n} (supported: {MIN_SIZE} to {MAX_SIZE})"
             ),
-            BoardError::OffBoard(x, y) => write!(f, "point {x},{y} is off the board"),
-            BoardError::Occupied(x, y) => write!(f, "point {x},{y} is already taken"),
+            BoardError::Stone(e) => write!(f, "{e}"),
         }
     }
 }
@@ -482,7 +481,7 @@ impl Board {
 
     /// The point at column `x`, row `y`, or an error if it is off the board.
     pub fn checked_pos(&self, x: usize, y: usize) -> Result<Pos, BoardError> {
-        Pos::from_xy(x, y, self.size).ok_or(BoardError::OffBoard(x, y))
+        Pos::from_xy(x, y, self.size).ok_or(BoardError::Stone(StoneError::OffBoard { x, y }))
     }
 
     /// The game core's point of `p`.
@@ -827,7 +826,7 @@ impl Board {
     fn empty_pos(&self, x: usize, y: usize) -> Result<Pos, BoardError> {
         let p = self.checked_pos(x, y)?;
         if !self.is_empty(p) {
-            return Err(BoardError::Occupied(x, y));
+            return Err(BoardError::Stone(StoneError::Taken { x, y }));
         }
         Ok(p)
     }
@@ -1111,17 +1110,19 @@ mod tests {
     #[test]
     fn play_checks_the_point_and_passes_the_turn() {
         let mut b = Board::new(15).unwrap();
-        assert_eq!(b.play(15, 0), Err(BoardError::OffBoard(15, 0)));
+        let off = |x, y| Err(BoardError::Stone(StoneError::OffBoard { x, y }));
+        let taken = |x, y| Err(BoardError::Stone(StoneError::Taken { x, y }));
+        assert_eq!(b.play(15, 0), off(15, 0));
         b.play(7, 7).unwrap();
         assert_eq!(b.cell(Pos::at(7, 7)), Cell::Stone(Player::X));
         assert_eq!(b.cell(Pos::at(7, 8)), Cell::Empty);
         assert_eq!(b.to_move(), Player::O);
-        assert_eq!(b.play(7, 7), Err(BoardError::Occupied(7, 7)));
+        assert_eq!(b.play(7, 7), taken(7, 7));
         assert_eq!(b.stones(), 1);
         b.wall(8, 8).unwrap();
         assert_eq!(b.cell(Pos::at(8, 8)), Cell::Wall);
-        assert_eq!(b.wall(8, 8), Err(BoardError::Occupied(8, 8)));
-        assert_eq!(b.place(8, 8, Player::O), Err(BoardError::Occupied(8, 8)));
-        assert_eq!(b.wall(15, 8), Err(BoardError::OffBoard(15, 8)));
+        assert_eq!(b.wall(8, 8), taken(8, 8));
+        assert_eq!(b.place(8, 8, Player::O), taken(8, 8));
+        assert_eq!(b.wall(15, 8), off(15, 8));
     }
 }

@@ -12,6 +12,7 @@
 
 use inarow_core::notation::xy_name;
 use inarow_core::renju::Forbidden;
+use inarow_core::stones::StoneError;
 use inarow_core::{Game as _, Mnk, Player, Point};
 use inarow_engine::pos::Pos;
 use inarow_engine::score::{WIN, is_decided};
@@ -88,13 +89,11 @@ pub fn forbidden_to_move(board: &Mnk) -> Vec<((usize, usize), Forbidden)> {
         .collect()
 }
 
-/// The one line that refuses black's stone on a forbidden point.
+/// The one line that refuses black's stone on a forbidden point (core's
+/// one wording, [`StoneError`]).
 pub fn forbidden_line(why: Forbidden, p: Point, size: usize) -> String {
     let (x, y) = p.xy(size);
-    format!(
-        "forbidden to black under renju: {why} at {}",
-        point_name(x, y, size)
-    )
+    StoneError::Forbidden { x, y, why }.to_string()
 }
 
 #[cfg(test)]

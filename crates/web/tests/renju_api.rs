@@ -91,7 +91,7 @@ async fn a_position_lists_blacks_forbidden_points_only_for_black_under_renju() {
         assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
         assert_eq!(
             error_of(&v),
-            "the game is over: stone 9 is black's double three at h8, forbidden under renju"
+            "the game is over: stone 9: point 7,7 is forbidden to black under renju: double three"
         );
     }
     // The same stones are a position under freestyle.
@@ -155,7 +155,7 @@ async fn a_forbidden_click_is_refused_and_changes_nothing() {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
     assert_eq!(
         error_of(&v),
-        "forbidden to black under renju: double three at h8"
+        "point 7,7 is forbidden to black under renju: double three"
     );
     let (_, after) = t.call("GET", "/api/gomoku", None).await;
     assert_eq!(after, before);

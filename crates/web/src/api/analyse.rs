@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 use axum::Json;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
-use inarow_core::{Game as _, Mnk, Player, Point, Rule};
+use inarow_core::stones::{self, StoneError};
+use inarow_core::{Game as _, Mnk, Rule};
 use inarow_engine::analysis::{self, MAX_LINES};
 use inarow_engine::search::Limits;
 use serde::Deserialize;
@@ -167,21 +168,14 @@ pub(super) async fn analyse(
 /// when it was played (black lost there: the game is over).
 fn core_board(size: usize, rule: Rule, stones: &[(usize, usize)]) -> Result<Mnk, ApiError> {
     let mut board = Mnk::new(size, size, 5, rule).map_err(|e| ApiError::bad(e.to_string()))?;
-    for (n, &(x, y)) in stones.iter().enumerate() {
-        let p = Point::at(y, x, size);
-        if board.to_move() == Player::X
-            && let Some(why) = board.forbidden(p)
-        {
-            return Err(ApiError::bad(format!(
-                "the game is over: stone {} is black's {why} at {}, forbidden under renju",
-                n + 1,
-                gomoku::point_name(x, y, size)
-            )));
-        }
-        board
-            .play(p)
-            .map_err(|e| ApiError::bad(format!("stone {}: {e}", n + 1)))?;
-    }
+    stones::replay(&mut board, stones.iter().copied(), true).map_err(|(n, e)| {
+        let over = if matches!(e, StoneError::Forbidden { .. }) {
+            "the game is over: "
+        } else {
+            ""
+        };
+        ApiError::bad(format!("{over}stone {n}: {e}"))
+    })?;
     Ok(board)
 }
 
