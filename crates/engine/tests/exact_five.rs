@@ -9,7 +9,7 @@ use inarow_engine::pattern::Threat;
 use inarow_engine::player::board_of;
 use inarow_engine::pos::Pos;
 use inarow_engine::score::win_in;
-use inarow_engine::search::{Limits, PV_LIMIT};
+use inarow_engine::search::{Limits, PV_LIMIT, Request};
 use inarow_engine::vcf::Vcf;
 
 #[path = "support/suite.rs"]
@@ -39,7 +39,7 @@ fn filling_a_gap_that_makes_six_is_no_win() {
         let line = Vcf::new(1_000_000).solve(&mut b);
         assert_eq!(line.is_some(), five, "{rule:?}: {line:?}");
         assert_eq!(proves_vcf(&mut g, 4), five, "{rule:?}");
-        let found = searcher().search(&mut b, Limits::depth(4));
+        let found = searcher().search(&mut b, &mut Request::new(Limits::depth(4)));
         if five {
             assert_eq!(found.best.xy(), GAP);
             assert_eq!(found.score, win_in(1));
@@ -77,7 +77,7 @@ fn an_opponent_six_is_not_blocked() {
     for rule in [Rule::Freestyle, Rule::Exact] {
         let mut b = board(rule, &black, &white, Player::O);
         let must = answer(&b, true);
-        let found = searcher().search(&mut b, Limits::depth(4));
+        let found = searcher().search(&mut b, &mut Request::new(Limits::depth(4)));
         let g = game(rule, &black, &white, Player::O);
         match rule {
             Rule::Freestyle => {

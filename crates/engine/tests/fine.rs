@@ -12,7 +12,7 @@ use inarow_engine::eval::{Eval, Evaluator};
 use inarow_engine::fine::{CODES, MASKS, PointClass};
 use inarow_engine::fine_tables::{FineTables, SLOTS};
 use inarow_engine::pos::Pos;
-use inarow_engine::search::{Limits, Options, Searcher};
+use inarow_engine::search::{Limits, Options, Request, Searcher};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -177,7 +177,7 @@ fn a_search_on_fine_tables_takes_a_five() {
     }
     // Black to move has four in a row: it wins at (2,7) or (7,7).
     let mut s = Searcher::new(options);
-    let found = s.search(&mut b, Limits::nodes(20_000));
+    let found = s.search(&mut b, &mut Request::new(Limits::nodes(20_000)));
     let won = [Pos::at(2, 7), Pos::at(7, 7)];
     assert!(won.contains(&found.best), "{:?}", found.best.xy());
     assert!(

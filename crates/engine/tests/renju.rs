@@ -7,7 +7,7 @@ use inarow_core::{Game, Mnk, Player, Point, Rule};
 use inarow_engine::movepick::{Answer, answer};
 use inarow_engine::pos::Pos;
 use inarow_engine::score::DECIDED;
-use inarow_engine::search::Limits;
+use inarow_engine::search::{Limits, Request};
 use inarow_engine::vcf::Vcf;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -82,7 +82,7 @@ fn black_never_plays_a_double_four_that_would_win_under_exact_five() {
         &DOUBLE_FOUR_WHITE,
         Player::X,
     );
-    let found = searcher().search(&mut exact, Limits::nodes(20_000));
+    let found = searcher().search(&mut exact, &mut Request::new(Limits::nodes(20_000)));
     assert_eq!(found.best.xy(), (7, 7));
     assert!(found.score > DECIDED);
 
@@ -94,7 +94,7 @@ fn black_never_plays_a_double_four_that_would_win_under_exact_five() {
     );
     let i = Pos::at(7, 7);
     assert!(renju.is_forbidden_to(i, Player::X));
-    let found = searcher().search(&mut renju, Limits::nodes(20_000));
+    let found = searcher().search(&mut renju, &mut Request::new(Limits::nodes(20_000)));
     assert_ne!(found.best.xy(), (7, 7), "{found:?}");
     assert_ne!(
         Vcf::new(100_000).solve(&mut renju).map(|l| l[0].xy()),
@@ -159,12 +159,12 @@ fn white_wins_by_forcing_black_onto_a_forbidden_point() {
         .solve(&mut renju)
         .expect("a win by the trap");
     assert_eq!(line[0].xy(), (11, 11));
-    let found = searcher().search(&mut renju, Limits::nodes(20_000));
+    let found = searcher().search(&mut renju, &mut Request::new(Limits::nodes(20_000)));
     assert_eq!(found.best.xy(), (11, 11));
     assert!(found.score > DECIDED, "{found:?}");
     // Black to move after the four: no move saves it.
     renju.play(11, 11).unwrap();
-    let found = searcher().search(&mut renju, Limits::nodes(20_000));
+    let found = searcher().search(&mut renju, &mut Request::new(Limits::nodes(20_000)));
     assert!(found.score < -DECIDED, "{found:?}");
     assert_ne!(found.best.xy(), (7, 7));
 
@@ -245,6 +245,6 @@ fn black_left_only_a_forbidden_point_plays_it() {
         Some(inarow_core::renju::Forbidden::Overline)
     );
     let mut b = board_under(&game, Rule::Renju);
-    let found = searcher().search(&mut b, Limits::nodes(2_000));
+    let found = searcher().search(&mut b, &mut Request::new(Limits::nodes(2_000)));
     assert_eq!(b.point(found.best), gap, "{found:?}");
 }

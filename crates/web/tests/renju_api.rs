@@ -8,7 +8,8 @@ mod common;
 use axum::http::StatusCode;
 use common::{TestApp, app, error_of};
 use inarow_core::{Point, Rule};
-use inarow_engine::player::Thought;
+use inarow_engine::pos::Pos;
+use inarow_engine::search::Found;
 use inarow_menace::Preset;
 use inarow_web::gomoku::{Answer, Done, Game, SIZE};
 use serde_json::json;
@@ -107,13 +108,14 @@ async fn a_position_lists_blacks_forbidden_points_only_for_black_under_renju() {
 }
 
 fn moved(x: usize, y: usize) -> Done {
-    let p = Point::at(y, x, SIZE);
-    Done::Moved(Thought {
-        best: p,
+    Done::Moved(Found {
+        best: Pos::at(x, y),
         score: 0,
         depth: 1,
         nodes: 1,
-        pv: vec![p],
+        vcf: false,
+        elapsed: std::time::Duration::ZERO,
+        pv: vec![Pos::at(x, y)],
     })
 }
 

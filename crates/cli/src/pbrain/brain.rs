@@ -62,7 +62,7 @@ use inarow_engine::board::{Board, Cell};
 use inarow_engine::opening;
 use inarow_engine::pos::Pos;
 use inarow_engine::score::{WIN, is_decided};
-use inarow_engine::search::{Found, Limits, Options, Progress, Searcher, Watcher};
+use inarow_engine::search::{Found, Limits, Options, Progress, Request, Searcher, Watcher};
 use inarow_engine::time::{self, Clock};
 
 /// Settings of a brain session.
@@ -130,11 +130,24 @@ impl Pbrain {
         }
     }
 
-    /// A searcher with these options that stops when the session asks.
+    /// A searcher with these options.
     fn new_searcher(&self, options: Options) -> Searcher {
-        let mut searcher = Searcher::new(options);
-        searcher.set_stop(self.link.as_ref().map(Link::stop_flag));
-        searcher
+        Searcher::new(options)
+    }
+
+    /// A search's request: a move's limits ([`Pbrain::limits`]), stopped
+    /// when the session asks, and with realtime messages for a search on
+    /// `b` when they are on (board marks too when `marks`).
+    fn request(&self, watched: Option<(&Board, bool)>) -> Request {
+        let watcher = match (&self.link, self.realtime, watched) {
+            (Some(link), true, Some((b, marks))) => {
+                Some(realtime(link.clone(), Geometry::of(b), marks))
+            }
+            _ => None,
+        };
+        Request::new(self.limits())
+            .stopped_by(self.link.as_ref().map(Link::stop_flag))
+            .watched(watcher, Duration::MAX)
     }
 
     /// A move's limits: the time budget, and the node and depth limits
@@ -148,16 +161,6 @@ impl Pbrain {
             limits.depth = limits.depth.min(u32::try_from(d).unwrap_or(u32::MAX));
         }
         limits
-    }
-
-    /// Realtime messages for the following searches on `b` when they are
-    /// on (board marks too when `marks`), or none.
-    fn watch(&mut self, b: &Board, marks: bool) {
-        let watcher = match (&self.link, self.realtime) {
-            (Some(link), true) => Some(realtime(link.clone(), Geometry::of(b), marks)),
-            _ => None,
-        };
-        self.searcher.set_watcher(watcher, Duration::MAX);
     }
 
     /// Checks that the board has a move to think about: not over, not full.
@@ -186,15 +189,13 @@ impl Pbrain {
 
     /// Thinks for the brain (the side to move) and plays the move.
     fn think(&mut self) -> Result<Decision, BrainError> {
-        let limits = self.limits();
         let me = self.me;
         self.playable()?;
-        // Taken out while the searcher, beside it, is set up and searches.
+        // Taken out while the searcher, beside it, searches.
         let mut b = self.board.take().ok_or(BrainError::NoBoard)?;
         b.set_to_move(me);
-        self.watch(&b, true);
-        let found = self.searcher.search(&mut b, limits);
-        self.searcher.set_watcher(None, Duration::MAX);
+        let mut request = self.request(Some((&b, true)));
+        let found = self.searcher.search(&mut b, &mut request);
         let geometry = Geometry::of(&b);
         if let Some(link) = self.link.as_ref().filter(|_| self.realtime)
             && loses(found.score)
@@ -344,20 +345,21 @@ impl Brain for Pbrain {
         } else {
             Player::O
         });
-        let limits = self.limits();
-        // The opening's searches are not a move's: no board marks.
-        self.searcher.set_watcher(None, Duration::MAX);
+        // The opening's searches are not a move's: no realtime messages.
+        let mut request = self.request(None);
         Ok(match phase {
             Phase::Open => Swap2Move::Open(opening::open(
                 b.size(),
                 self.rule,
                 &mut self.searcher,
                 &mut self.rng,
-                limits,
+                &mut request,
             )),
-            Phase::Answer => Swap2Move::Answer(opening::answer(&mut b, &mut self.searcher, limits)),
+            Phase::Answer => {
+                Swap2Move::Answer(opening::answer(&mut b, &mut self.searcher, &mut request))
+            }
             Phase::Colour | Phase::Play | Phase::Over => {
-                let (colour, found) = opening::choose(&mut b, &mut self.searcher, limits);
+                let (colour, found) = opening::choose(&mut b, &mut self.searcher, &mut request);
                 if colour == b.to_move() {
                     Swap2Move::PlayWhite(b.point(found.best))
                 } else {
@@ -447,21 +449,18 @@ impl Brain for Pbrain {
     }
 
     fn connect(&mut self, link: Link) {
-        self.searcher.set_stop(Some(link.stop_flag()));
         self.link = Some(link);
     }
 
     fn nbest(&mut self, n: usize) -> Result<Decision, BrainError> {
-        let limits = self.limits();
         let me = self.me;
         self.playable()?;
         let mut b = self.board.take().ok_or(BrainError::NoBoard)?;
         b.set_to_move(me);
-        self.watch(&b, false);
+        let mut request = self.request(Some((&b, false)));
         let started = Instant::now();
-        let analysis = analysis::analyse(&mut self.searcher, &mut b, n, limits);
+        let analysis = analysis::analyse(&mut self.searcher, &mut b, n, &mut request);
         let elapsed = started.elapsed();
-        self.searcher.set_watcher(None, Duration::MAX);
         // Stopped, the analysis has the lines it found (one at least).
         let lines = analysis.lines;
         let geometry = Geometry::of(&b);

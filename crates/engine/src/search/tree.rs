@@ -60,7 +60,7 @@ use crate::pos::Pos;
 use crate::score::{DECIDED, WIN, is_decided, loss_in, win_in};
 use crate::search::params::CLOCK_NODES;
 use crate::search::{
-    Found, Limits, MAX_PLY, ONE_PLY, Options, PV_LIMIT, Params, Progress, Watcher,
+    Found, Limits, MAX_PLY, ONE_PLY, Options, PV_LIMIT, Params, Progress, Request, Watcher,
 };
 use crate::tt::{Bound, Table};
 use crate::vcf::Vcf;
@@ -207,17 +207,6 @@ impl<E: Evaluator> Tree<E> {
         }
     }
 
-    /// See [`crate::search::Searcher::set_watcher`].
-    pub fn set_watcher(&mut self, watcher: Option<Watcher>, every: Duration) {
-        self.watcher = watcher;
-        self.report_every = every;
-    }
-
-    /// See [`crate::search::Searcher::set_stop`].
-    pub fn set_stop(&mut self, flag: Option<Arc<AtomicBool>>) {
-        self.stop = flag;
-    }
-
     /// Tells the watcher, if any, how the search stands.
     fn report(&mut self, iteration: bool) {
         let Some(watcher) = self.watcher.as_mut() else {
@@ -260,13 +249,24 @@ impl<E: Evaluator> Tree<E> {
         self.stack = [Frame::default(); MAX_PLY + 2];
     }
 
-    /// Leaves these root moves out of the following searches.
-    pub fn set_excluded(&mut self, moves: &[Pos]) {
-        self.excluded = moves.to_vec();
+    /// Finds a move for the side to move as `request` asks (see
+    /// [`crate::search::Searcher::search`]). The request's excluded moves,
+    /// stop flag and watcher are the tree's for this search only: lent
+    /// for it (swapped, so nothing is copied or allocated) and given back.
+    pub fn search(&mut self, b: &mut Board, request: &mut Request) -> Found {
+        std::mem::swap(&mut self.excluded, &mut request.excluded);
+        std::mem::swap(&mut self.watcher, &mut request.watcher);
+        self.stop.clone_from(&request.stop);
+        self.report_every = request.every;
+        let found = self.run(b, request.limits);
+        std::mem::swap(&mut self.excluded, &mut request.excluded);
+        std::mem::swap(&mut self.watcher, &mut request.watcher);
+        self.stop = None;
+        found
     }
 
-    /// Finds a move for the side to move (see [`crate::search::Searcher::search`]).
-    pub fn search(&mut self, b: &mut Board, limits: Limits) -> Found {
+    /// The search itself, once the request is the tree's.
+    fn run(&mut self, b: &mut Board, limits: Limits) -> Found {
         self.start = Instant::now();
         self.deadline = limits.time.map(|t| self.start + t);
         self.node_limit = limits.nodes;

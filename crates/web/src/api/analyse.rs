@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use inarow_core::stones::{self, StoneError};
 use inarow_core::{Game as _, Mnk, Rule};
 use inarow_engine::analysis::{self, MAX_LINES};
-use inarow_engine::search::Limits;
+use inarow_engine::search::{self, Limits};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -111,22 +111,16 @@ pub(super) async fn analyse(
         let mut place = place;
         let stop = place.stop.clone();
         let searcher = place.kept().searcher_for(size, rule);
-        searcher.set_stop(Some(stop));
-        if let Some(to) = client {
+        let watcher = client.map(|to| {
             let about = json!({"for": "analysis", "tag": tag});
-            let watcher = live::watcher(size, about, Some(to), thinking);
-            searcher.set_watcher(Some(watcher), live::REPORT_EVERY);
-        }
+            live::watcher(size, about, Some(to), thinking)
+        });
+        let mut request = search::Request::new(Limits::time(Duration::from_millis(ms)))
+            .stopped_by(Some(stop))
+            .watched(watcher, live::REPORT_EVERY);
         let start = Instant::now();
-        let found = analysis::analyse(
-            searcher,
-            &mut board,
-            lines,
-            Limits::time(Duration::from_millis(ms)),
-        );
+        let found = analysis::analyse(searcher, &mut board, lines, &mut request);
         let elapsed = start.elapsed();
-        searcher.set_stop(None);
-        searcher.set_watcher(None, Duration::MAX);
         (found, elapsed, place.replaced())
     })
     .await

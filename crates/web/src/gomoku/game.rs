@@ -464,8 +464,9 @@ impl Game {
             Done::Moved(thought) => {
                 // The engine's move goes through the rule as it is: on a
                 // forbidden point black loses, and the note says why.
-                let foul = self.foul(thought.best).map(|why| (why, thought.best));
-                self.step(engine, Step::Play(thought.best));
+                let best = thought.best.point(self.size);
+                let foul = self.foul(best).map(|why| (why, best));
+                self.step(engine, Step::Play(best));
                 self.thought = Some(Thought::on(&thought, self.size));
                 self.after_move(foul)
             }
