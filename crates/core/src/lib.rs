@@ -8,6 +8,7 @@ pub mod notation;
 mod player;
 mod point;
 pub mod renju;
+pub mod stones;
 pub mod swap2;
 mod symmetry;
 pub mod tally;

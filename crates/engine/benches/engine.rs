@@ -10,7 +10,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use inarow_engine::eval::{Eval, Evaluator, Weights};
 use inarow_engine::learned::Learned;
 use inarow_engine::player::board_of;
-use inarow_engine::search::{Limits, Options, Searcher};
+use inarow_engine::search::{Limits, Options, Request, Searcher};
 use inarow_engine::vcf::Vcf;
 
 #[path = "../tests/support/suite.rs"]
@@ -23,7 +23,7 @@ use suite::{board_under, generate_suite, recorded_middlegames};
 fn make_unmake(c: &mut Criterion) {
     let games = recorded_middlegames(1, 1, 24);
     let mut b = board_of(&games[0], None).unwrap();
-    let empties: Vec<usize> = b.empty_points().filter(|&i| b.is_near(i)).collect();
+    let empties: Vec<_> = b.empty_points().filter(|&i| b.is_near(i)).collect();
     c.bench_function("play+undo each candidate (middlegame)", |bench| {
         bench.iter(|| {
             for &i in &empties {
@@ -63,11 +63,11 @@ fn search_each(s: &mut Searcher, boards: impl Iterator<Item = Board>) {
         s.clear();
         s.search(
             &mut b,
-            Limits {
+            &mut Request::new(Limits {
                 time: None,
                 depth: 60,
                 nodes: 20_000,
-            },
+            }),
         );
     }
 }

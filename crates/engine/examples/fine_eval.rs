@@ -13,6 +13,7 @@
 //! none of renju black's forbidden points) are made instead, each printed
 //! before its figures and a tab.
 
+use inarow_engine::pos::Pos;
 use std::io::BufRead;
 
 use inarow_core::{Player, Rule};
@@ -89,7 +90,7 @@ fn random_position(rng: &mut ChaCha8Rng, rule: Rule) -> String {
                     (near(px, rng), near(py, rng))
                 }
             };
-            let i = b.index(x, y);
+            let i = Pos::at(x, y);
             if !b.is_empty(i) || b.wins_now(i) {
                 continue;
             }

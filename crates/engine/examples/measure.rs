@@ -11,7 +11,7 @@
 use std::time::{Duration, Instant};
 
 use inarow_engine::player::board_of;
-use inarow_engine::search::{Limits, Options, Searcher};
+use inarow_engine::search::{Limits, Options, Request, Searcher};
 use inarow_engine::vcf::Vcf;
 
 #[path = "../tests/support/suite.rs"]
@@ -40,7 +40,10 @@ fn main() {
     for g in &games {
         let mut b = board_of(g, None).expect("live board");
         searcher.clear();
-        let f = searcher.search(&mut b, Limits::time(Duration::from_secs_f64(secs)));
+        let f = searcher.search(
+            &mut b,
+            &mut Request::new(Limits::time(Duration::from_secs_f64(secs))),
+        );
         nodes += f.nodes;
         time += f.elapsed;
         depths.push(if f.vcf {

@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use inarow_core::{Game, Mnk};
 use inarow_engine::player::board_of;
-use inarow_engine::search::{Limits, Options, Params, Searcher};
+use inarow_engine::search::{Limits, Options, Params, Request, Searcher};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -48,7 +48,7 @@ fn game(first: &mut Searcher, second: &mut Searcher, seed: u64, limits: Limits) 
         } else {
             &mut *second
         };
-        let found = s.search(&mut b, limits);
+        let found = s.search(&mut b, &mut Request::new(limits));
         b.play_unchecked(found.best);
         if b.last_move_won() {
             return if mover == first_side { 1.0 } else { 0.0 };

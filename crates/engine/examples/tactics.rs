@@ -23,7 +23,7 @@ use inarow_engine::board::Board;
 use inarow_engine::pattern::Threat;
 use inarow_engine::player::board_of;
 use inarow_engine::score::is_decided;
-use inarow_engine::search::{Found, Limits, Options, Searcher};
+use inarow_engine::search::{Found, Limits, Options, Request, Searcher};
 
 #[path = "../tests/support/suite.rs"]
 mod suite;
@@ -57,7 +57,7 @@ fn announce(searcher: &mut Searcher, game: &Mnk, cap: u64) -> (Verdict, Board) {
     loop {
         let mut b = board_of(game, None).expect("a live board");
         searcher.clear();
-        let found = searcher.search(&mut b, Limits::depth(d));
+        let found = searcher.search(&mut b, &mut Request::new(Limits::depth(d)));
         let won = is_decided(found.score) && found.score > 0;
         // A search that stops short of its depth without a win (a forced
         // reply, a proven loss) says the same at every greater depth.

@@ -10,7 +10,7 @@
 //! measured on the same ones.
 
 use inarow_engine::player::board_of;
-use inarow_engine::search::{Limits, Options, Searcher};
+use inarow_engine::search::{Limits, Options, Request, Searcher};
 
 #[path = "../tests/support/suite.rs"]
 mod suite;
@@ -34,7 +34,7 @@ fn depths(
     for d in 1..=DEEPEST {
         let mut b = board_of(game, None).expect("live board");
         searcher.clear();
-        let f = searcher.search(&mut b, Limits::depth(d));
+        let f = searcher.search(&mut b, &mut Request::new(Limits::depth(d)));
         work.0 += f.nodes;
         work.1 += f.elapsed;
         if f.vcf || f.depth < d {

@@ -3,29 +3,41 @@
 //!
 //! Line 1 is the searcher's best move; line `k` is its best move once the
 //! moves of lines 1 to `k - 1` are left out at the root
-//! ([`Searcher::set_excluded`]). The time (or nodes) given is shared
+//! (the request's excluded moves, [`Request::excluded`]). The time (or nodes) given is shared
 //! equally between the lines asked for.
 
 use inarow_core::{Player, Rule};
 
 use crate::board::{Board, BoardError};
+use crate::pos::Pos;
 use crate::score::is_decided;
-use crate::search::{Limits, Searcher};
+use crate::search::{Found, Request, Searcher};
 
 /// Most lines one analysis may ask for.
 pub const MAX_LINES: usize = 5;
 
-/// Why a position cannot be analysed, in one line.
+/// Why a position cannot be searched, in one line: the one refusal of
+/// the analysis board ([`position`]) and the player
+/// ([`crate::player::board_of`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionError {
     /// The size is not supported, or a stone is off the board or on a
-    /// point already taken (the `n`th stone, counted from 1).
+    /// point already taken (the `n`th stone, counted from 1, when known).
     Board(Option<usize>, BoardError),
     /// A five is on the board: the game ended with the `n`th stone
     /// (counted from 1), and nothing is left to analyse.
     Finished(usize, Player),
     /// Every point holds a stone.
     Full,
+    /// The game is over or the board full: the player has no move to make.
+    Over,
+    /// The Swap2 step needs a different number of stones.
+    Stones {
+        /// Stones the step needs.
+        expected: usize,
+        /// Stones on the board.
+        found: usize,
+    },
 }
 
 impl std::fmt::Display for PositionError {
@@ -39,6 +51,10 @@ impl std::fmt::Display for PositionError {
                 colour_name(*p)
             ),
             PositionError::Full => write!(f, "the board is full: nothing to analyse"),
+            PositionError::Over => write!(f, "the game is over: no move to make"),
+            PositionError::Stones { expected, found } => {
+                write!(f, "expected {expected} stones on the board, found {found}")
+            }
         }
     }
 }
@@ -78,32 +94,17 @@ pub fn position(
     Ok(board)
 }
 
-/// One of the best moves found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Line {
-    /// The move, as `(x, y)`.
-    pub best: (usize, usize),
-    /// Its score for the side to move (see [`crate::score`]: proven wins
-    /// and losses are [`crate::score::is_decided`]).
-    pub score: i32,
-    /// The expected line of play, starting with `best`, as `(x, y)`.
-    pub pv: Vec<(usize, usize)>,
-    /// Deepest completed iteration of its search (0 if the move was forced
-    /// or came from the threat search).
-    pub depth: u32,
-    /// Nodes its search visited.
-    pub nodes: u64,
-}
-
 /// The best lines of a position, best first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Analysis {
     /// The side the scores are for.
     pub to_move: Player,
     /// As many lines as asked for (fewer only when fewer points are
-    /// empty), best first; when a four must be blocked, the block and then
-    /// the moves that lose.
-    pub lines: Vec<Line>,
+    /// empty), best first, each a search's answer; when a four must be
+    /// blocked, the block and then the moves that lose. A forced move's
+    /// line carries the search after it: its score, depth and nodes, its
+    /// line from the move on.
+    pub lines: Vec<Found>,
     /// The deepest iteration any line completed.
     pub depth: u32,
     /// Nodes searched over all lines.
@@ -111,68 +112,73 @@ pub struct Analysis {
 }
 
 /// The best `lines` (1 to [`MAX_LINES`], clamped) moves of `board` for the
-/// side to move, within `limits` shared equally between the lines. The
-/// board must come from [`position`] (an empty point, no five); it is
-/// unchanged afterwards, and so is `searcher`'s list of excluded moves
-/// (empty). Stopped ([`Searcher::set_stop`]), it gives the lines found so
-/// far, at least one (the line under way, with its best move so far).
+/// side to move, within `request`'s limits shared equally between the
+/// lines; its watcher hears every line's search. The board must come from
+/// [`position`] (an empty point, no five); it is unchanged afterwards, and
+/// so is `request` (each line's search leaves out the lines before it,
+/// in the request's excluded moves, which the caller leaves empty).
+/// Stopped (the request's stop flag), it gives the lines found so far,
+/// at least one (the line under way, with its best move so far).
 pub fn analyse(
     searcher: &mut Searcher,
     board: &mut Board,
     lines: usize,
-    limits: Limits,
+    request: &mut Request,
 ) -> Analysis {
     let wanted = lines.clamp(1, MAX_LINES).min(board.empty_count());
-    let share = limits.share(wanted as u32);
-    let mut found: Vec<Line> = Vec::with_capacity(wanted);
-    let mut excluded: Vec<usize> = Vec::with_capacity(wanted);
+    request.shared(wanted as u32, |r| lines_of(searcher, board, wanted, r))
+}
+
+/// [`analyse`]'s `wanted` lines, each within `request`'s limits.
+fn lines_of(
+    searcher: &mut Searcher,
+    board: &mut Board,
+    wanted: usize,
+    request: &mut Request,
+) -> Analysis {
+    let mut found: Vec<Found> = Vec::with_capacity(wanted);
+    let asked = std::mem::replace(&mut request.excluded, Vec::with_capacity(wanted));
     let mut nodes = 0;
     let mut depth = 0;
     for k in 0..wanted {
         // Stopped: the lines so far are the answer; a search started now
         // would only give its first candidate, unsearched.
-        if k > 0 && searcher.stop_asked() {
+        if k > 0 && request.stop_asked() {
             break;
         }
-        searcher.set_excluded(&excluded);
-        let f = searcher.search(board, share);
+        let f = searcher.search(board, request);
         nodes += f.nodes;
         // A search with every sensible move left out plays one of them
         // again: the lines worth showing are all there.
-        if excluded.contains(&f.best) {
+        if request.excluded.contains(&f.best) {
             break;
         }
-        let mut pv: Vec<(usize, usize)> = f.pv.iter().map(|&i| board.xy(i)).collect();
-        if f.pv.first() != Some(&f.best) {
-            pv = vec![board.xy(f.best)];
+        let mut line = f;
+        if line.pv.first() != Some(&line.best) {
+            line.pv = vec![line.best];
         }
-        let mut line = Line {
-            best: board.xy(f.best),
-            score: f.score,
-            pv,
-            depth: f.depth,
-            nodes: f.nodes,
-        };
         // A forced move (the only block of a four) comes back unsearched,
         // scored 0: its score is the answer's, searched after it.
-        if f.depth == 0 && !f.vcf && !is_decided(f.score) && !searcher.stop_asked() {
+        if line.depth == 0 && !line.vcf && !is_decided(line.score) && !request.stop_asked() {
             let after = board_after(board, line.best);
             if let Some(mut after) = after.filter(|b| !b.last_move_won() && b.empty_count() > 0) {
-                searcher.set_excluded(&[]);
-                let reply = searcher.search(&mut after, share);
+                let lines_so_far = std::mem::take(&mut request.excluded);
+                let reply = searcher.search(&mut after, request);
+                request.excluded = lines_so_far;
                 nodes += reply.nodes;
                 line.nodes += reply.nodes;
+                line.elapsed += reply.elapsed;
                 line.score = one_ply_earlier(reply.score);
                 line.depth = reply.depth + 1;
                 line.pv.truncate(1);
-                line.pv.extend(reply.pv.iter().map(|&i| after.xy(i)));
+                line.pv.extend_from_slice(&reply.pv);
             }
         }
         depth = depth.max(line.depth);
+        request.excluded.push(line.best);
         found.push(line);
-        excluded.push(f.best);
     }
-    searcher.set_excluded(&[]);
+    request.excluded = asked;
     // Each line had its own search: a later one can score above an
     // earlier one. Best first; a stable sort keeps the search's order
     // between equal scores.
@@ -185,10 +191,13 @@ pub fn analyse(
     }
 }
 
-/// `board` with a stone of the side to move on `(x, y)`.
-fn board_after(board: &Board, (x, y): (usize, usize)) -> Option<Board> {
+/// `board` with a stone of the side to move on `p`, if it is empty.
+fn board_after(board: &Board, p: Pos) -> Option<Board> {
     let mut after = board.clone();
-    after.play(x, y).ok()?;
+    if !after.is_empty(p) {
+        return None;
+    }
+    after.play_unchecked(p);
     Some(after)
 }
 
@@ -207,6 +216,7 @@ fn one_ply_earlier(score: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Limits;
     use crate::search::Options;
 
     #[test]
@@ -224,10 +234,15 @@ mod tests {
         ];
         let mut board = position(15, Rule::Freestyle, &stones).unwrap();
         let mut s = Searcher::new(Options::default());
-        let a = analyse(&mut s, &mut board, 3, Limits::nodes(20_000));
+        let a = analyse(
+            &mut s,
+            &mut board,
+            3,
+            &mut Request::new(Limits::nodes(20_000)),
+        );
         assert_eq!(a.to_move, Player::X);
         let first = &a.lines[0];
-        assert!([(2, 7), (7, 7)].contains(&first.best), "{a:?}");
+        assert!([(2, 7), (7, 7)].contains(&first.best.xy()), "{a:?}");
         assert!(is_decided(first.score) && first.score > 0, "{a:?}");
         assert_eq!(first.pv[0], first.best);
         // Lines differ from each other.
@@ -244,9 +259,14 @@ mod tests {
         let stones = [(7, 7), (6, 7), (8, 7), (8, 8), (9, 7), (10, 10), (10, 7)];
         let mut board = position(15, Rule::Freestyle, &stones).unwrap();
         let mut s = Searcher::new(Options::default());
-        let a = analyse(&mut s, &mut board, 2, Limits::nodes(5_000));
+        let a = analyse(
+            &mut s,
+            &mut board,
+            2,
+            &mut Request::new(Limits::nodes(5_000)),
+        );
         let first = &a.lines[0];
-        assert_eq!(first.best, (11, 7), "{a:?}");
+        assert_eq!(first.best.xy(), (11, 7), "{a:?}");
         assert!(first.depth >= 2, "{a:?}");
         assert!(first.pv.len() >= 2, "{a:?}");
         assert_ne!(first.score, 0, "{a:?}");
@@ -269,41 +289,53 @@ mod tests {
         let mut board = position(15, Rule::Freestyle, &[(7, 7), (8, 8)]).unwrap();
         let mut s = Searcher::new(Options::default());
         let stop = Arc::new(AtomicBool::new(false));
-        s.set_stop(Some(Arc::clone(&stop)));
         // Stopped at the first line's third iteration: that line, and no
         // unsearched others.
         let flag = Arc::clone(&stop);
-        s.set_watcher(
-            Some(Box::new(move |p: &crate::search::Progress<'_>| {
-                if p.iteration && p.depth >= 3 {
-                    flag.store(true, Ordering::SeqCst);
-                }
-            })),
-            std::time::Duration::MAX,
-        );
-        let a = analyse(&mut s, &mut board, 4, Limits::nodes(1_000_000));
+        let mut request = Request::new(Limits::nodes(1_000_000))
+            .stopped_by(Some(Arc::clone(&stop)))
+            .watched(
+                Some(Box::new(move |p: &crate::search::Progress<'_>| {
+                    if p.iteration && p.depth >= 3 {
+                        flag.store(true, Ordering::SeqCst);
+                    }
+                })),
+                std::time::Duration::MAX,
+            );
+        let a = analyse(&mut s, &mut board, 4, &mut request);
         assert_eq!(a.lines.len(), 1, "{a:?}");
         assert!(a.lines[0].depth >= 3, "{a:?}");
+        assert!(
+            request.excluded.is_empty(),
+            "the request comes back as it was"
+        );
         // Stopped before it starts: one line, the first candidate.
-        s.set_watcher(None, std::time::Duration::MAX);
-        let a = analyse(&mut s, &mut board, 4, Limits::nodes(1_000_000));
+        request.watcher = None;
+        let a = analyse(&mut s, &mut board, 4, &mut request);
         assert_eq!(a.lines.len(), 1, "{a:?}");
-        assert!(board.is_empty(board.index(a.lines[0].best.0, a.lines[0].best.1)));
+        assert!(board.is_empty(a.lines[0].best));
         // Let go, it gives every line again.
         stop.store(false, Ordering::SeqCst);
-        let a = analyse(&mut s, &mut board, 4, Limits::nodes(8_000));
+        request.limits = Limits::nodes(8_000);
+        let a = analyse(&mut s, &mut board, 4, &mut request);
         assert_eq!(a.lines.len(), 4, "{a:?}");
+        assert_eq!(request.limits, Limits::nodes(8_000), "its limits too");
     }
 
     #[test]
     fn several_lines_in_a_quiet_position() {
         let mut board = position(15, Rule::Exact, &[(7, 7), (8, 8)]).unwrap();
         let mut s = Searcher::new(Options::default());
-        let a = analyse(&mut s, &mut board, 5, Limits::nodes(20_000));
+        let a = analyse(
+            &mut s,
+            &mut board,
+            5,
+            &mut Request::new(Limits::nodes(20_000)),
+        );
         assert_eq!(a.lines.len(), 5);
         assert!(a.nodes >= a.lines.iter().map(|l| l.nodes).sum::<u64>());
         for l in &a.lines {
-            assert!(board.is_empty(board.index(l.best.0, l.best.1)));
+            assert!(board.is_empty(l.best));
         }
     }
 
@@ -319,13 +351,18 @@ mod tests {
         let mut s = Searcher::new(Options::default());
         // An empty board: the centre and the points around it.
         let mut empty = position(15, Rule::Freestyle, &[]).unwrap();
-        let a = analyse(&mut s, &mut empty, 3, Limits::nodes(6_000));
+        let a = analyse(
+            &mut s,
+            &mut empty,
+            3,
+            &mut Request::new(Limits::nodes(6_000)),
+        );
         assert_eq!(a.lines.len(), 3, "{a:?}");
-        assert!(a.lines.iter().any(|l| l.best == (7, 7)), "{a:?}");
+        assert!(a.lines.iter().any(|l| l.best.xy() == (7, 7)), "{a:?}");
         assert!(
             a.lines
                 .iter()
-                .all(|l| l.best.0.abs_diff(7) <= 2 && l.best.1.abs_diff(7) <= 2)
+                .all(|l| l.best.xy().0.abs_diff(7) <= 2 && l.best.xy().1.abs_diff(7) <= 2)
         );
         assert!(sorted(&a) && distinct(&a), "{a:?}");
         // An open four (black 4..7 on row 7, both ends empty): two fives,
@@ -341,9 +378,14 @@ mod tests {
             (12, 1),
         ];
         let mut four = position(15, Rule::Freestyle, &stones).unwrap();
-        let a = analyse(&mut s, &mut four, 3, Limits::nodes(6_000));
+        let a = analyse(
+            &mut s,
+            &mut four,
+            3,
+            &mut Request::new(Limits::nodes(6_000)),
+        );
         assert_eq!(a.lines.len(), 3, "{a:?}");
-        let mut wins: Vec<_> = a.lines[..2].iter().map(|l| l.best).collect();
+        let mut wins: Vec<_> = a.lines[..2].iter().map(|l| l.best.xy()).collect();
         wins.sort();
         assert_eq!(wins, vec![(3, 7), (8, 7)], "{a:?}");
         assert!(
@@ -355,9 +397,14 @@ mod tests {
         // A four to block: the block first, then moves that lose.
         let stones = [(7, 7), (6, 7), (8, 7), (8, 8), (9, 7), (10, 10), (10, 7)];
         let mut block = position(15, Rule::Freestyle, &stones).unwrap();
-        let a = analyse(&mut s, &mut block, 3, Limits::nodes(6_000));
+        let a = analyse(
+            &mut s,
+            &mut block,
+            3,
+            &mut Request::new(Limits::nodes(6_000)),
+        );
         assert_eq!(a.lines.len(), 3, "{a:?}");
-        assert_eq!(a.lines[0].best, (11, 7), "{a:?}");
+        assert_eq!(a.lines[0].best.xy(), (11, 7), "{a:?}");
         assert!(
             a.lines[1..]
                 .iter()
@@ -367,12 +414,22 @@ mod tests {
         assert!(sorted(&a) && distinct(&a), "{a:?}");
         // In a quiet position, five lines sorted though each had its own search.
         let mut quiet = position(15, Rule::Freestyle, &[(7, 7), (8, 8), (8, 6)]).unwrap();
-        let a = analyse(&mut s, &mut quiet, 5, Limits::nodes(20_000));
+        let a = analyse(
+            &mut s,
+            &mut quiet,
+            5,
+            &mut Request::new(Limits::nodes(20_000)),
+        );
         assert_eq!(a.lines.len(), 5, "{a:?}");
         assert!(sorted(&a) && distinct(&a), "{a:?}");
         // A small board gives as many lines as asked for.
         let mut small = position(5, Rule::Freestyle, &[]).unwrap();
-        let a = analyse(&mut s, &mut small, 5, Limits::nodes(2_000));
+        let a = analyse(
+            &mut s,
+            &mut small,
+            5,
+            &mut Request::new(Limits::nodes(2_000)),
+        );
         assert_eq!(a.lines.len(), 5, "{a:?}");
     }
 

@@ -9,6 +9,7 @@
 //! board.
 
 use inarow_core::renju::{Forbidden, Grid, Stone};
+use inarow_core::stones::StoneError;
 use inarow_core::{Player, Point, Rule, zobrist};
 
 use crate::fine::{self, CLASSES, FINE_STEP, PointClass};
@@ -17,16 +18,12 @@ use crate::learned::{Learned, PointEntry};
 use crate::pattern::{
     self, BLACK, EMPTY, HALF, PATTERNS, Pattern, REACH, THREATS, Threat, WALL, WHITE, combo_index,
 };
+pub use crate::pos::{CELLS, PAD, Pos, STRIDE};
 
 /// Largest supported board side.
 pub const MAX_SIZE: usize = 20;
 /// Smallest supported board side.
 pub const MIN_SIZE: usize = 5;
-const PAD: usize = HALF;
-/// Width of the padded grid.
-pub const STRIDE: usize = MAX_SIZE + 2 * PAD;
-/// Points of the padded grid.
-pub const CELLS: usize = STRIDE * STRIDE;
 /// Index steps of the four line directions: across, down, and both diagonals.
 pub const DIRS: [isize; 4] = [1, STRIDE as isize, STRIDE as isize + 1, STRIDE as isize - 1];
 /// Weight of each direction's pattern in a combination index.
@@ -203,20 +200,9 @@ pub enum Cell {
 pub enum BoardError {
     /// The board side is not supported.
     Size(usize),
-    /// A coordinate is off the board.
-    OffBoard(usize, usize),
-    /// The point already holds a stone.
-    Occupied(usize, usize),
-}
-
-/// Column and row of grid index `i` on a board `size` points a side, or
-/// `None` for an index off it (the padding around it, or past its side).
-/// Boards of every size lay their points out on the same grid, so a watcher
-/// can name a search's moves without the board, which the search holds.
-pub fn grid_xy(i: usize, size: usize) -> Option<(usize, usize)> {
-    let x = (i % STRIDE).checked_sub(PAD)?;
-    let y = (i / STRIDE).checked_sub(PAD)?;
-    (x < size && y < size).then_some((x, y))
+    /// A stone cannot go there: off the board or taken (core's one
+    /// check and wording).
+    Stone(StoneError),
 }
 
 impl std::fmt::Display for BoardError {
@@ -226,8 +212,7 @@ impl std::fmt::Display for BoardError {
                 f,
                 "unsupported board size {n} (supported: {MIN_SIZE} to {MAX_SIZE})"
             ),
-            BoardError::OffBoard(x, y) => write!(f, "point {x},{y} is off the board"),
-            BoardError::Occupied(x, y) => write!(f, "point {x},{y} is already taken"),
+            BoardError::Stone(e) => write!(f, "{e}"),
         }
     }
 }
@@ -254,9 +239,9 @@ pub struct Board {
     threats: [[i32; THREATS]; 2],
     near: Vec<u8>,
     hash: u64,
-    history: Vec<u16>,
+    history: Vec<Pos>,
     to_move: Player,
-    on_board: Vec<u16>,
+    on_board: Vec<Pos>,
     pattern_of: &'static [[Pattern; 2]],
     /// What each combination of line patterns is worth, hand-set and
     /// learned, and its threat.
@@ -278,7 +263,7 @@ impl std::fmt::Debug for Board {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         for y in 0..self.size {
             for x in 0..self.size {
-                let c = match self.cells[self.index(x, y)] {
+                let c = match self.cells[Pos::at(x, y).index()] {
                     BLACK => 'x',
                     WHITE => 'o',
                     WALL => '#',
@@ -309,9 +294,9 @@ impl Board {
         let mut on_board = Vec::with_capacity(size * size);
         for y in 0..size {
             for x in 0..size {
-                let i = (y + PAD) * STRIDE + x + PAD;
-                cells[i] = EMPTY;
-                on_board.push(i as u16);
+                let p = Pos::at(x, y);
+                cells[p.index()] = EMPTY;
+                on_board.push(p);
             }
         }
         let mut b = Board {
@@ -342,7 +327,7 @@ impl Board {
             fine: None,
         };
         for k in 0..b.on_board.len() {
-            let i = b.on_board[k] as usize;
+            let i = b.on_board[k].index();
             for d in 0..4 {
                 let key = b.key_of(i, d);
                 b.keys[i][d] = key as u16;
@@ -378,7 +363,7 @@ impl Board {
         if let Some(tables) = fine {
             let mut kept = Box::new(FineKept::new(tables, rule));
             for k in 0..b.on_board.len() {
-                let i = b.on_board[k] as usize;
+                let i = b.on_board[k].index();
                 for d in 0..4 {
                     kept.refresh_dir(i, d, b.key(i, d));
                 }
@@ -386,8 +371,8 @@ impl Board {
             }
             b.fine = Some(kept);
         }
-        for &i in &self.history {
-            b.put(i as usize, self.cells[i as usize]);
+        for &p in &self.history {
+            b.put(p.index(), self.cells[p.index()]);
         }
         b.set_to_move(self.to_move);
         *self = b;
@@ -428,18 +413,21 @@ impl Board {
         self.fine.as_ref().map(|f| &f.classes[colour.index()])
     }
 
-    /// While fine tables are kept, empty point `i`'s fine code for `colour`.
+    /// While fine tables are kept, empty point `p`'s fine code for `colour`.
     #[inline]
-    pub fn fine_code(&self, i: usize, colour: Player) -> Option<u16> {
-        self.fine.as_ref().map(|f| f.code(colour.index(), i) as u16)
+    pub fn fine_code(&self, p: Pos, colour: Player) -> Option<u16> {
+        self.fine
+            .as_ref()
+            .map(|f| f.code(colour.index(), p.index()) as u16)
     }
 
     /// While fine tables are kept, the move-ordering score of empty point
-    /// `i` for `colour` to play: what its code makes for `colour` plus what
+    /// `p` for `colour` to play: what its code makes for `colour` plus what
     /// the opponent's code there is worth to block.
     #[inline]
-    pub fn fine_order(&self, i: usize, colour: Player) -> Option<i32> {
+    pub fn fine_order(&self, p: Pos, colour: Player) -> Option<i32> {
         let f = self.fine.as_ref()?;
+        let i = p.index();
         let (me, them) = (colour.index(), colour.opponent().index());
         let slot = |c: usize| fine::table_slot(self.rule, c);
         Some(
@@ -491,57 +479,38 @@ impl Board {
         self.size
     }
 
-    /// Grid index of column `x`, row `y` (unchecked).
+    /// The point at column `x`, row `y`, or an error if it is off the board.
+    pub fn checked_pos(&self, x: usize, y: usize) -> Result<Pos, BoardError> {
+        Pos::from_xy(x, y, self.size).ok_or(BoardError::Stone(StoneError::OffBoard { x, y }))
+    }
+
+    /// The game core's point of `p`.
     #[inline]
-    pub fn index(&self, x: usize, y: usize) -> usize {
-        (y + PAD) * STRIDE + x + PAD
+    pub fn point(&self, p: Pos) -> Point {
+        p.point(self.size)
     }
 
-    /// Grid index of `(x, y)`, or an error if it is off the board.
-    pub fn checked_index(&self, x: usize, y: usize) -> Result<usize, BoardError> {
-        if x < self.size && y < self.size {
-            Ok(self.index(x, y))
-        } else {
-            Err(BoardError::OffBoard(x, y))
-        }
+    /// The point of the game core's `point`, or an error if it is off the board.
+    pub fn pos_of(&self, point: Point) -> Result<Pos, BoardError> {
+        self.checked_pos(point.col(self.size), point.row(self.size))
     }
 
-    /// Column and row of a grid index.
+    /// The board's points, row by row.
     #[inline]
-    pub fn xy(&self, i: usize) -> (usize, usize) {
-        (i % STRIDE - PAD, i / STRIDE - PAD)
-    }
-
-    /// The game core's point of a grid index.
-    pub fn point(&self, i: usize) -> Point {
-        let (x, y) = self.xy(i);
-        Point::at(y, x, self.size)
-    }
-
-    /// Grid index of the game core's `point`, or an error if it is off the board.
-    pub fn index_of(&self, point: Point) -> Result<usize, BoardError> {
-        self.checked_index(point.col(self.size), point.row(self.size))
-    }
-
-    /// The grid indices of the board's points, row by row.
-    #[inline]
-    pub fn points(&self) -> &[u16] {
+    pub fn points(&self) -> &[Pos] {
         &self.on_board
     }
 
-    /// The grid indices of the empty points, row by row.
+    /// The empty points, row by row.
     #[inline]
-    pub fn empty_points(&self) -> impl Iterator<Item = usize> + '_ {
-        self.on_board
-            .iter()
-            .map(|&i| i as usize)
-            .filter(|&i| self.is_empty(i))
+    pub fn empty_points(&self) -> impl Iterator<Item = Pos> + '_ {
+        self.on_board.iter().copied().filter(|&p| self.is_empty(p))
     }
 
-    /// What grid point `i` holds.
+    /// What grid point `p` holds (a wall for the padding).
     #[inline]
-    pub fn cell(&self, i: usize) -> Cell {
-        match self.cells[i] {
+    pub fn cell(&self, p: Pos) -> Cell {
+        match self.cells[p.index()] {
             EMPTY => Cell::Empty,
             BLACK => Cell::Stone(Player::X),
             WHITE => Cell::Stone(Player::O),
@@ -551,8 +520,8 @@ impl Board {
 
     /// True if the grid point is on the board and empty.
     #[inline]
-    pub fn is_empty(&self, i: usize) -> bool {
-        self.cells[i] == EMPTY
+    pub fn is_empty(&self, p: Pos) -> bool {
+        self.cells[p.index()] == EMPTY
     }
 
     /// The side to move.
@@ -582,7 +551,7 @@ impl Board {
     }
 
     /// The moves and placements so far, oldest first.
-    pub fn history(&self) -> &[u16] {
+    pub fn history(&self) -> &[Pos] {
         &self.history
     }
 
@@ -591,50 +560,51 @@ impl Board {
         self.size * self.size - self.history.len()
     }
 
-    /// True if some stone is within two king steps of the empty point `i`.
+    /// True if some stone is within two king steps of the empty point `p`.
     #[inline]
-    pub fn is_near(&self, i: usize) -> bool {
-        self.near[i] > 0
+    pub fn is_near(&self, p: Pos) -> bool {
+        self.near[p.index()] > 0
     }
 
-    /// The pattern `colour` would make at empty point `i` along direction `d`.
+    /// The pattern `colour` would make at empty point `p` along direction `d`.
     #[inline]
-    pub fn pattern(&self, i: usize, colour: Player, d: usize) -> Pattern {
-        Pattern::from_index(self.pats[colour.index()][i][d] as usize)
+    pub fn pattern(&self, p: Pos, colour: Player, d: usize) -> Pattern {
+        Pattern::from_index(self.pats[colour.index()][p.index()][d] as usize)
     }
 
-    /// The threat `colour` would make with a stone on empty point `i`.
+    /// The threat `colour` would make with a stone on empty point `p`.
     #[inline]
-    pub fn threat(&self, i: usize, colour: Player) -> Threat {
-        self.info_of[self.combo[colour.index()][i] as usize].threat
+    pub fn threat(&self, p: Pos, colour: Player) -> Threat {
+        self.info_of[self.combo[colour.index()][p.index()] as usize].threat
     }
 
-    /// The index of empty point `i`'s four patterns for `colour` in the
+    /// The index of empty point `p`'s four patterns for `colour` in the
     /// combination tables ([`pattern::combo_index`]).
     #[inline]
-    pub fn combo(&self, i: usize, colour: Player) -> u16 {
-        self.combo[colour.index()][i]
+    pub fn combo(&self, p: Pos, colour: Player) -> u16 {
+        self.combo[colour.index()][p.index()]
     }
 
-    /// The evaluation value of empty point `i` for `colour`.
+    /// The evaluation value of empty point `p` for `colour`.
     #[inline]
-    pub fn point_value(&self, i: usize, colour: Player) -> i32 {
-        i32::from(self.info_of[self.combo[colour.index()][i] as usize].value)
+    pub fn point_value(&self, p: Pos, colour: Player) -> i32 {
+        i32::from(self.info_of[self.combo[colour.index()][p.index()] as usize].value)
     }
 
-    /// The learned tables' values of empty point `i` for `colour`: `[as
+    /// The learned tables' values of empty point `p` for `colour`: `[as
     /// the side to move, as the opponent]`.
     #[inline]
-    pub fn learned_point(&self, i: usize, colour: Player) -> [i32; 2] {
-        let entry = self.info_of[self.combo[colour.index()][i] as usize];
+    pub fn learned_point(&self, p: Pos, colour: Player) -> [i32; 2] {
+        let entry = self.info_of[self.combo[colour.index()][p.index()] as usize];
         [i32::from(entry.mine), i32::from(entry.theirs)]
     }
 
-    /// Under renju, why a black stone on grid point `i` would be forbidden
-    /// (RIF, decided by the core's check); `None` under the other rules, on
-    /// a stone, or where black makes five. Only points whose own lines
-    /// could make two threes, two fours or six are checked in full.
-    pub fn forbidden(&self, i: usize) -> Option<Forbidden> {
+    /// Under renju, why a black stone on `p` would be forbidden (RIF,
+    /// decided by the core's check); `None` under the other rules, on a
+    /// stone, or where black makes five. Only points whose own lines could
+    /// make two threes, two fours or six are checked in full.
+    pub fn forbidden(&self, p: Pos) -> Option<Forbidden> {
+        let i = p.index();
         if self.rule != Rule::Renju || self.cells[i] != EMPTY {
             return None;
         }
@@ -654,16 +624,16 @@ impl Board {
         if !suspect {
             return None;
         }
-        let (x, y) = self.xy(i);
+        let (x, y) = p.xy();
         let mut grid = self.grid;
         grid.forbidden(x, y)
     }
 
-    /// Whether `colour` may not play grid point `i`: black on a forbidden
-    /// point under renju.
+    /// Whether `colour` may not play `p`: black on a forbidden point under
+    /// renju.
     #[inline]
-    pub fn is_forbidden_to(&self, i: usize, colour: Player) -> bool {
-        colour == Player::X && self.rule == Rule::Renju && self.forbidden(i).is_some()
+    pub fn is_forbidden_to(&self, p: Pos, colour: Player) -> bool {
+        colour == Player::X && self.rule == Rule::Renju && self.forbidden(p).is_some()
     }
 
     /// Whether `colour` has an empty point of exactly threat `t` that it
@@ -678,14 +648,12 @@ impl Board {
 
     /// The first empty point (in board order) of exactly threat `t` that
     /// `colour` may play.
-    pub fn find_playable(&self, colour: Player, t: Threat) -> Option<usize> {
+    pub fn find_playable(&self, colour: Player, t: Threat) -> Option<Pos> {
         if self.threat_count(colour, t) == 0 {
             return None;
         }
-        self.on_board.iter().map(|&i| i as usize).find(|&i| {
-            self.cells[i] == EMPTY
-                && self.threat(i, colour) == t
-                && !self.is_forbidden_to(i, colour)
+        self.on_board.iter().copied().find(|&p| {
+            self.is_empty(p) && self.threat(p, colour) == t && !self.is_forbidden_to(p, colour)
         })
     }
 
@@ -721,7 +689,7 @@ impl Board {
     #[inline]
     fn mirror(&mut self, i: usize, stone: Stone) {
         if self.rule == Rule::Renju {
-            let (x, y) = self.xy(i);
+            let (x, y) = Pos::from_index(i).xy();
             self.grid.set(x, y, stone);
         }
     }
@@ -759,7 +727,7 @@ impl Board {
         self.info_of = learned.by_combo(self.rule);
         self.shape_sums = [[0; 2]; 2];
         for k in 0..self.on_board.len() {
-            let i = self.on_board[k] as usize;
+            let i = self.on_board[k].index();
             if self.cells[i] == EMPTY {
                 for c in 0..2 {
                     let entry = self.info_of[self.combo[c][i] as usize];
@@ -778,17 +746,17 @@ impl Board {
     }
 
     /// The first empty point (in board order) where `colour` makes at least `t`.
-    pub fn find_threat(&self, colour: Player, t: Threat) -> Option<usize> {
+    pub fn find_threat(&self, colour: Player, t: Threat) -> Option<Pos> {
         self.on_board
             .iter()
-            .map(|&i| i as usize)
-            .find(|&i| self.cells[i] == EMPTY && self.threat(i, colour) >= t)
+            .copied()
+            .find(|&p| self.is_empty(p) && self.threat(p, colour) >= t)
     }
 
-    /// True if a stone of the side to move on `i` makes five.
+    /// True if a stone of the side to move on `p` makes five.
     #[inline]
-    pub fn wins_now(&self, i: usize) -> bool {
-        self.threat(i, self.to_move) == Threat::Five
+    pub fn wins_now(&self, p: Pos) -> bool {
+        self.threat(p, self.to_move) == Threat::Five
     }
 
     /// True if the last stone placed made a five (under exact five, a line
@@ -796,13 +764,14 @@ impl Board {
     pub fn last_move_won(&self) -> bool {
         self.history
             .last()
-            .is_some_and(|&last| self.wins_through(last as usize))
+            .is_some_and(|&last| self.wins_through(last))
     }
 
-    /// True if the stone on grid point `i` is in a winning line now (under
-    /// exact five, a line of exactly five: a five that later grew to six
-    /// no longer counts).
-    pub fn wins_through(&self, i: usize) -> bool {
+    /// True if the stone on `p` is in a winning line now (under exact
+    /// five, a line of exactly five: a five that later grew to six no
+    /// longer counts).
+    pub fn wins_through(&self, p: Pos) -> bool {
+        let i = p.index();
         let v = self.cells[i];
         if v != BLACK && v != WHITE {
             return false;
@@ -815,18 +784,18 @@ impl Board {
     /// Places a stone of the side to move on `(x, y)` and passes the turn,
     /// or says why the point cannot be played.
     pub fn play(&mut self, x: usize, y: usize) -> Result<(), BoardError> {
-        let i = self.empty_index(x, y)?;
-        self.play_unchecked(i);
+        let p = self.empty_pos(x, y)?;
+        self.play_unchecked(p);
         Ok(())
     }
 
-    /// Places a stone of the side to move on empty point `i` and passes the
+    /// Places a stone of the side to move on empty point `p` and passes the
     /// turn, without checking: the fast path for search.
     #[inline]
-    pub fn play_unchecked(&mut self, i: usize) {
-        debug_assert!(self.is_empty(i));
+    pub fn play_unchecked(&mut self, p: Pos) {
+        debug_assert!(self.is_empty(p));
         let v = stone_of(self.to_move);
-        self.put(i, v);
+        self.put(p.index(), v);
         self.set_to_move(self.to_move.opponent());
     }
 
@@ -840,31 +809,32 @@ impl Board {
     /// Places a stone of `colour` on `(x, y)` without changing the side to
     /// move, or says why the point cannot take it.
     pub fn place(&mut self, x: usize, y: usize, colour: Player) -> Result<(), BoardError> {
-        let i = self.empty_index(x, y)?;
-        self.put(i, stone_of(colour));
+        let p = self.empty_pos(x, y)?;
+        self.put(p.index(), stone_of(colour));
         Ok(())
     }
 
     /// Takes `(x, y)` out of play (a Gomocup `BOARD` field 3): no stone may
     /// go there and no line runs through it.
     pub fn wall(&mut self, x: usize, y: usize) -> Result<(), BoardError> {
-        let i = self.empty_index(x, y)?;
-        self.put(i, WALL);
+        let p = self.empty_pos(x, y)?;
+        self.put(p.index(), WALL);
         Ok(())
     }
 
-    /// Grid index of `(x, y)`, or an error if it is off the board or taken.
-    fn empty_index(&self, x: usize, y: usize) -> Result<usize, BoardError> {
-        let i = self.checked_index(x, y)?;
-        if !self.is_empty(i) {
-            return Err(BoardError::Occupied(x, y));
+    /// The point `(x, y)`, or an error if it is off the board or taken.
+    fn empty_pos(&self, x: usize, y: usize) -> Result<Pos, BoardError> {
+        let p = self.checked_pos(x, y)?;
+        if !self.is_empty(p) {
+            return Err(BoardError::Stone(StoneError::Taken { x, y }));
         }
-        Ok(i)
+        Ok(p)
     }
 
     /// Removes the most recently placed stone without changing the side to move.
-    pub fn take_back(&mut self) -> Option<usize> {
-        let i = self.history.pop()? as usize;
+    pub fn take_back(&mut self) -> Option<Pos> {
+        let p = self.history.pop()?;
+        let i = p.index();
         let v = self.cells[i];
         self.update(i, v);
         self.cells[i] = EMPTY;
@@ -876,17 +846,17 @@ impl Board {
         if let Some(f) = self.fine.as_deref_mut() {
             f.before.pop();
         }
-        Some(i)
+        Some(p)
     }
 
-    /// Removes the stone on `i`, wherever it is in the history (for TAKEBACK).
-    pub fn remove(&mut self, i: usize) -> bool {
-        let Some(pos) = self.history.iter().rposition(|&h| h as usize == i) else {
+    /// Removes the stone on `p`, wherever it is in the history (for TAKEBACK).
+    pub fn remove(&mut self, p: Pos) -> bool {
+        let Some(at) = self.history.iter().rposition(|&h| h == p) else {
             return false;
         };
-        let later: Vec<(usize, u8)> = self.history[pos + 1..]
+        let later: Vec<(usize, u8)> = self.history[at + 1..]
             .iter()
-            .map(|&h| (h as usize, self.cells[h as usize]))
+            .map(|&h| (h.index(), self.cells[h.index()]))
             .collect();
         for _ in 0..later.len() + 1 {
             self.take_back();
@@ -912,7 +882,7 @@ impl Board {
             },
         );
         self.hash ^= ZOBRIST[i][v as usize];
-        self.history.push(i as u16);
+        self.history.push(Pos::from_index(i));
         self.touch_near(i, 1);
         self.update(i, v);
     }
@@ -1064,8 +1034,8 @@ impl Board {
         let mut counts = [[0; PATTERNS]; 2];
         let mut threats = [[0; THREATS]; 2];
         let mut value = [0; 2];
-        for &i in &self.on_board {
-            let i = i as usize;
+        for &p in &self.on_board {
+            let i = p.index();
             if self.cells[i] != EMPTY {
                 continue;
             }
@@ -1090,8 +1060,8 @@ impl Board {
         let f = self.fine.as_ref()?;
         let mut sum = [0; 2];
         let mut classes = [[0; CLASSES]; 2];
-        for &i in &self.on_board {
-            let i = i as usize;
+        for &p in &self.on_board {
+            let i = p.index();
             if self.cells[i] != EMPTY {
                 continue;
             }
@@ -1125,15 +1095,14 @@ mod tests {
     }
 
     #[test]
-    fn grid_indices_name_their_points_without_the_board() {
+    fn the_board_holds_the_points_that_name_themselves() {
         for size in MIN_SIZE..=MAX_SIZE {
             let b = Board::new(size).unwrap();
             for i in 0..CELLS {
-                let on = b.points().contains(&(i as u16));
-                assert_eq!(grid_xy(i, size).is_some(), on, "size {size}, index {i}");
-                if on {
-                    assert_eq!(grid_xy(i, size), Some(b.xy(i)));
-                }
+                let p = Pos::from_index(i);
+                let on = b.points().contains(&p);
+                assert_eq!(p.xy_on(size).is_some(), on, "size {size}, index {i}");
+                assert_eq!(b.cell(p) == Cell::Empty, on, "size {size}, index {i}");
             }
         }
     }
@@ -1141,17 +1110,19 @@ mod tests {
     #[test]
     fn play_checks_the_point_and_passes_the_turn() {
         let mut b = Board::new(15).unwrap();
-        assert_eq!(b.play(15, 0), Err(BoardError::OffBoard(15, 0)));
+        let off = |x, y| Err(BoardError::Stone(StoneError::OffBoard { x, y }));
+        let taken = |x, y| Err(BoardError::Stone(StoneError::Taken { x, y }));
+        assert_eq!(b.play(15, 0), off(15, 0));
         b.play(7, 7).unwrap();
-        assert_eq!(b.cell(b.index(7, 7)), Cell::Stone(Player::X));
-        assert_eq!(b.cell(b.index(7, 8)), Cell::Empty);
+        assert_eq!(b.cell(Pos::at(7, 7)), Cell::Stone(Player::X));
+        assert_eq!(b.cell(Pos::at(7, 8)), Cell::Empty);
         assert_eq!(b.to_move(), Player::O);
-        assert_eq!(b.play(7, 7), Err(BoardError::Occupied(7, 7)));
+        assert_eq!(b.play(7, 7), taken(7, 7));
         assert_eq!(b.stones(), 1);
         b.wall(8, 8).unwrap();
-        assert_eq!(b.cell(b.index(8, 8)), Cell::Wall);
-        assert_eq!(b.wall(8, 8), Err(BoardError::Occupied(8, 8)));
-        assert_eq!(b.place(8, 8, Player::O), Err(BoardError::Occupied(8, 8)));
-        assert_eq!(b.wall(15, 8), Err(BoardError::OffBoard(15, 8)));
+        assert_eq!(b.cell(Pos::at(8, 8)), Cell::Wall);
+        assert_eq!(b.wall(8, 8), taken(8, 8));
+        assert_eq!(b.place(8, 8, Player::O), taken(8, 8));
+        assert_eq!(b.wall(15, 8), off(15, 8));
     }
 }

@@ -19,6 +19,7 @@ use crate::fine;
 use crate::fine_tables::{FineTables, MODEL_CLAMP};
 use crate::learned::{Learned, MASK_THREATS, MASKS, Tables};
 use crate::pattern::{self, PATTERNS, Pattern, SHAPES, THREATS, Threat};
+use crate::pos::Pos;
 use crate::score::{WIN, loss_in, win_in};
 
 /// Weight of the side to move's sum, in tenths (the hand-set default).
@@ -170,12 +171,12 @@ pub fn fine_score(b: &Board, tables: &FineTables, to_engine: i32) -> i32 {
 pub trait Evaluator {
     /// The static score of the position for the side to move.
     fn evaluate(&self, b: &Board) -> i32;
-    /// Called after a stone was put on grid point `i`.
+    /// Called after a stone was put on `i`.
     #[inline]
-    fn put(&mut self, _b: &Board, _i: usize) {}
-    /// Called before the stone on grid point `i` is taken back.
+    fn put(&mut self, _b: &Board, _i: Pos) {}
+    /// Called before the stone on `i` is taken back.
     #[inline]
-    fn take_back(&mut self, _b: &Board, _i: usize) {}
+    fn take_back(&mut self, _b: &Board, _i: Pos) {}
 }
 
 /// The evaluation a search uses: the pattern evaluation with its weights,
@@ -359,21 +360,21 @@ mod tests {
             }
             checked += 1;
             let me = b.to_move();
-            let forks: Vec<usize> = b
+            let forks: Vec<Pos> = b
                 .empty_points()
                 .filter(|&i| b.threat(i, me) == fork)
                 .collect();
             assert!(!forks.is_empty());
             for p in forks {
                 b.play_unchecked(p);
-                let replies: Vec<usize> = b.empty_points().collect();
+                let replies: Vec<Pos> = b.empty_points().collect();
                 for q in replies {
                     b.play_unchecked(q);
                     // Our move again: a five to make, or a flex four against no five.
                     let won = decided(&b, 0).is_some_and(|s| s > 0);
                     assert!(
                         won && !b.last_move_won(),
-                        "{rule:?} {fork:?} {p} reply {q}: {b:?}"
+                        "{rule:?} {fork:?} {p:?} reply {q:?}: {b:?}"
                     );
                     b.undo();
                 }

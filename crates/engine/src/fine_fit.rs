@@ -11,6 +11,7 @@ use crate::board::Board;
 use crate::fine::{self, CODES, MASKS};
 use crate::fine_tables::{FineTables, SLOTS};
 use crate::fit::{self, GameRecord, entropy, sigmoid};
+use crate::pos::Pos;
 
 /// Weights of the value fit: every slot's point values, then every slot's
 /// threat masks.
@@ -68,7 +69,7 @@ impl FineSamples {
                     .collect::<Vec<u16>>()
             });
             let me = b.to_move();
-            let played = b.index(usize::from(x), usize::from(y));
+            let played = Pos::at(usize::from(x), usize::from(y));
             if fit::sampled(game, &b, k) {
                 self.add_value(&b, &codes, previous.as_ref(), &mut scratch);
                 let result = fit::result_for(game, me);
@@ -128,10 +129,10 @@ impl FineSamples {
     /// The ordering sample of the position on `b`, whose move was `played`:
     /// the candidate points (near a stone), each by its two ordering
     /// weights, the played one first.
-    fn add_choice(&mut self, b: &Board, played: usize) {
+    fn add_choice(&mut self, b: &Board, played: Pos) {
         let me = b.to_move();
         let rule = b.rule();
-        let weights = |i: usize| {
+        let weights = |i: Pos| {
             let mine = b.fine_code(i, me).expect("kept");
             let theirs = b.fine_code(i, me.opponent()).expect("kept");
             let at = |c: Player, code: u16, k: usize| {
@@ -387,7 +388,7 @@ mod tests {
                 let mut moves = Vec::new();
                 while moves.len() < 80 && (moves.is_empty() || !b.last_move_won()) {
                     let (x, y) = (rng.random_range(3..12), rng.random_range(3..12));
-                    let i = b.index(x, y);
+                    let i = Pos::at(x, y);
                     if b.is_empty(i) && !(b.to_move() == Player::X && b.forbidden(i).is_some()) {
                         b.play(x, y).unwrap();
                         moves.push((x as u8, y as u8));

@@ -4,9 +4,13 @@
 //! node budget shared equally between the points. The analysis board
 //! draws it as a colour under the stones.
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
 use crate::board::Board;
+use crate::pos::Pos;
 use crate::score::{is_decided, logistic_scale, win_in, win_rate};
-use crate::search::{Limits, Searcher};
+use crate::search::{Limits, Request, Searcher};
 
 /// Most points one heat map values: the nearest to the stones first.
 pub const MAX_POINTS: usize = 120;
@@ -41,20 +45,16 @@ pub struct Heat {
 /// stone (on an empty board, within two of the centre), black's forbidden
 /// points under renju left out; at most [`MAX_POINTS`], the nearest to the
 /// stones first.
-pub fn candidates(board: &Board) -> Vec<usize> {
+pub fn candidates(board: &Board) -> Vec<Pos> {
     let me = board.to_move();
     let n = board.size();
     let c = n / 2;
-    let stones: Vec<(usize, usize)> = board
-        .history()
-        .iter()
-        .map(|&i| board.xy(i as usize))
-        .collect();
-    let mut points: Vec<(usize, usize)> = board
+    let stones: Vec<(usize, usize)> = board.history().iter().map(|&p| p.xy()).collect();
+    let mut points: Vec<(usize, Pos)> = board
         .empty_points()
         .filter(|&i| !board.is_forbidden_to(i, me))
         .filter_map(|i| {
-            let (x, y) = board.xy(i);
+            let (x, y) = i.xy();
             let step = |(a, b): (usize, usize)| x.abs_diff(a).max(y.abs_diff(b));
             let near = if stones.is_empty() {
                 step((c, c))
@@ -67,7 +67,7 @@ pub fn candidates(board: &Board) -> Vec<usize> {
     // A stable sort keeps the board's order between points as near.
     points.sort_by_key(|&(near, _)| near);
     points.truncate(MAX_POINTS);
-    let mut chosen: Vec<usize> = points.into_iter().map(|(_, i)| i).collect();
+    let mut chosen: Vec<Pos> = points.into_iter().map(|(_, i)| i).collect();
     chosen.sort_unstable();
     chosen
 }
@@ -77,26 +77,30 @@ pub fn candidates(board: &Board) -> Vec<usize> {
 /// `budget` nodes (a search stops within a clock check, 1,024 nodes, of its
 /// share, its threat probes apart). A point that makes five is a certain
 /// win. The board must come from [`crate::analysis::position`] (an empty
-/// point, no five); it is unchanged afterwards, and so is `searcher`'s
-/// list of excluded moves (empty). Stopped ([`Searcher::set_stop`]), it
+/// point, no five); it is unchanged afterwards. Stopped by `stop`, it
 /// gives the points valued so far.
-pub fn heat(searcher: &mut Searcher, board: &Board, budget: u64) -> Heat {
+pub fn heat(
+    searcher: &mut Searcher,
+    board: &Board,
+    budget: u64,
+    stop: Option<Arc<AtomicBool>>,
+) -> Heat {
     let scale = logistic_scale(&searcher.options().eval, board.rule());
     let points = candidates(board);
     let share = (budget / points.len().max(1) as u64).max(1);
-    let limits = Limits {
+    let mut request = Request::new(Limits {
         time: None,
         depth: DEPTH,
         nodes: share,
-    };
-    searcher.set_excluded(&[]);
+    })
+    .stopped_by(stop);
     let mut nodes = 0;
     let mut valued = Vec::with_capacity(points.len());
-    for i in points {
-        if searcher.stop_asked() {
+    for p in points {
+        if request.stop_asked() {
             break;
         }
-        let (x, y) = board.xy(i);
+        let (x, y) = p.xy();
         let mut after = board.clone();
         if after.play(x, y).is_err() {
             continue;
@@ -106,7 +110,7 @@ pub fn heat(searcher: &mut Searcher, board: &Board, budget: u64) -> Heat {
         } else if after.empty_count() == 0 {
             0
         } else {
-            let reply = searcher.search(&mut after, limits);
+            let reply = searcher.search(&mut after, &mut request);
             nodes += reply.nodes;
             one_ply_earlier(reply.score)
         };
@@ -166,7 +170,7 @@ mod tests {
         ];
         let board = position(15, Rule::Freestyle, &stones).unwrap();
         let mut s = Searcher::new(Options::default());
-        let h = heat(&mut s, &board, 20_000);
+        let h = heat(&mut s, &board, 20_000, None);
         assert_eq!(h.points.len(), candidates(&board).len());
         let best = h.points.iter().map(|p| p.score).max().unwrap();
         let mut fives: Vec<_> = h
@@ -183,7 +187,7 @@ mod tests {
         // White to move: every point but the two blocks loses at once, and
         // even a block loses to the other five.
         let board = position(15, Rule::Freestyle, &stones[..7]).unwrap();
-        let h = heat(&mut s, &board, 20_000);
+        let h = heat(&mut s, &board, 20_000, None);
         assert!(h.points.iter().all(|p| p.win_rate < 0.5), "{h:?}");
         assert!(h.points.iter().all(|p| p.win_rate == 0.0), "{h:?}");
         assert_eq!(board.stones(), 7);
@@ -195,7 +199,7 @@ mod tests {
         let board = position(15, Rule::Freestyle, &stones).unwrap();
         let mut s = Searcher::new(Options::default());
         let budget = 10_000;
-        let h = heat(&mut s, &board, budget);
+        let h = heat(&mut s, &board, budget, None);
         let points = candidates(&board);
         // Every empty point within two of a stone, each once: columns 5
         // to 10, rows 4 to 10, less the stones and the two corner points
@@ -205,10 +209,10 @@ mod tests {
                 .iter()
                 .any(|&(a, b)| x.abs_diff(a) <= 2 && y.abs_diff(b) <= 2)
         };
-        let mut expected: Vec<usize> = (0..15 * 15)
+        let mut expected: Vec<Pos> = (0..15 * 15)
             .map(|i| (i % 15, i / 15))
             .filter(|&(x, y)| within(x, y) && !stones.contains(&(x, y)))
-            .map(|(x, y)| board.index(x, y))
+            .map(|(x, y)| Pos::at(x, y))
             .collect();
         expected.sort_unstable();
         assert_eq!(points, expected);
@@ -229,7 +233,7 @@ mod tests {
             h.nodes
         );
         // A budget of one node a point: one clock check each at most.
-        let small = heat(&mut s, &board, 1);
+        let small = heat(&mut s, &board, 1, None);
         assert!(small.nodes <= points.len() as u64 * 1025, "{}", small.nodes);
         assert_eq!(small.points.len(), points.len());
     }
@@ -240,7 +244,7 @@ mod tests {
         let points = candidates(&empty);
         assert_eq!(points.len(), 25);
         assert!(points.iter().all(|&i| {
-            let (x, y) = empty.xy(i);
+            let (x, y) = i.xy();
             x.abs_diff(7) <= 2 && y.abs_diff(7) <= 2
         }));
         // Stones spread over the board: no more than MAX_POINTS, the
@@ -254,8 +258,8 @@ mod tests {
         let board = position(15, Rule::Freestyle, &spread).unwrap();
         let points = candidates(&board);
         assert_eq!(points.len(), MAX_POINTS);
-        let near = |i: usize| {
-            let (x, y) = board.xy(i);
+        let near = |i: Pos| {
+            let (x, y) = i.xy();
             spread
                 .iter()
                 .map(|&(a, b)| x.abs_diff(a).max(y.abs_diff(b)))
@@ -282,12 +286,12 @@ mod tests {
             (14, 14),
         ];
         let board = position(15, Rule::Renju, &stones).unwrap();
-        assert!(board.forbidden(board.index(8, 7)).is_some());
+        assert!(board.forbidden(Pos::at(8, 7)).is_some());
         let points = candidates(&board);
-        assert!(!points.contains(&board.index(8, 7)));
-        assert!(points.contains(&board.index(9, 7)));
+        assert!(!points.contains(&Pos::at(8, 7)));
+        assert!(points.contains(&Pos::at(9, 7)));
         // Freestyle has no forbidden point.
         let free = position(15, Rule::Freestyle, &stones).unwrap();
-        assert!(candidates(&free).contains(&free.index(8, 7)));
+        assert!(candidates(&free).contains(&Pos::at(8, 7)));
     }
 }

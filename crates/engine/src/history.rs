@@ -5,6 +5,7 @@ use inarow_core::Player;
 
 use crate::board::CELLS;
 use crate::movepick::Move;
+use crate::pos::Pos;
 
 /// Move-ordering memory of one search: butterfly history by colour and
 /// point, with gravity so scores stay within `[-HISTORY_MAX, HISTORY_MAX]`,
@@ -29,29 +30,29 @@ impl Default for History {
 impl History {
     /// The history score of `colour` playing `i`.
     #[inline]
-    pub fn score(&self, colour: Player, i: usize) -> i32 {
-        self.scores[colour.index()][i]
+    pub fn score(&self, colour: Player, i: Pos) -> i32 {
+        self.scores[colour.index()][i.index()]
     }
 
     /// Moves the score of `colour` playing `i` by `bonus` (negative: a
     /// penalty), less as it nears the bound.
     #[inline]
-    pub fn update(&mut self, colour: Player, i: usize, bonus: i32) {
-        let h = &mut self.scores[colour.index()][i];
+    pub fn update(&mut self, colour: Player, i: Pos, bonus: i32) {
+        let h = &mut self.scores[colour.index()][i.index()];
         let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
         *h += bonus - *h * bonus.abs() / HISTORY_MAX;
     }
 
     /// The move that last refuted `colour`'s opponent playing `previous`.
     #[inline]
-    pub fn counter(&self, colour: Player, previous: usize) -> Option<usize> {
-        self.counters[colour.index()][previous].map(Move::index)
+    pub fn counter(&self, colour: Player, previous: Pos) -> Option<Pos> {
+        self.counters[colour.index()][previous.index()].map(Move::pos)
     }
 
     /// Remembers `reply` as `colour`'s refutation of `previous`.
     #[inline]
-    pub fn set_counter(&mut self, colour: Player, previous: usize, reply: usize) {
-        self.counters[colour.index()][previous] = Some(Move::at(reply));
+    pub fn set_counter(&mut self, colour: Player, previous: Pos, reply: Pos) {
+        self.counters[colour.index()][previous.index()] = Some(Move::at(reply));
     }
 
     /// Shrinks every score (between moves of a game: old lessons count less).
@@ -76,16 +77,17 @@ mod tests {
     #[test]
     fn history_stays_within_its_bound() {
         let mut h = History::default();
+        let at = Pos::from_index;
         for _ in 0..1000 {
-            h.update(Player::X, 5, 4000);
+            h.update(Player::X, at(5), 4000);
         }
-        assert!(h.score(Player::X, 5) <= HISTORY_MAX);
+        assert!(h.score(Player::X, at(5)) <= HISTORY_MAX);
         for _ in 0..1000 {
-            h.update(Player::X, 5, -4000);
+            h.update(Player::X, at(5), -4000);
         }
-        assert!(h.score(Player::X, 5) >= -HISTORY_MAX);
-        h.set_counter(Player::O, 7, 9);
-        assert_eq!(h.counter(Player::O, 7), Some(9));
-        assert_eq!(h.counter(Player::X, 7), None);
+        assert!(h.score(Player::X, at(5)) >= -HISTORY_MAX);
+        h.set_counter(Player::O, at(7), at(9));
+        assert_eq!(h.counter(Player::O, at(7)), Some(at(9)));
+        assert_eq!(h.counter(Player::X, at(7)), None);
     }
 }

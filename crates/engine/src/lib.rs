@@ -16,6 +16,7 @@ pub mod opening;
 pub mod options;
 pub mod pattern;
 pub mod player;
+pub mod pos;
 pub mod score;
 pub mod search;
 pub mod time;

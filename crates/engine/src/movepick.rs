@@ -24,33 +24,34 @@ use inarow_core::Player;
 use crate::board::{Board, MAX_SIZE};
 use crate::eval::no_four_to_come;
 use crate::pattern::{PATTERNS, Pattern, Threat, threat_of};
+use crate::pos::Pos;
 
 /// A move the search remembers (a killer, the move of a ply, a line, a
-/// counter move): the grid index of its point in two bytes, none of them
-/// set aside to mean "no move", so that an absent move is `None`
-/// (`Option<Move>` is two bytes too).
+/// counter move): its [`Pos`] in two bytes, none of them set aside to mean
+/// "no move", so that an absent move is `None` (`Option<Move>` is two
+/// bytes too, where `Option<Pos>` is four).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move(NonZeroU16);
 
 impl Move {
-    /// The move onto grid point `i`.
+    /// The move onto `p`.
     #[inline]
-    pub fn at(i: usize) -> Move {
-        debug_assert!(i < usize::from(u16::MAX));
-        Move(NonZeroU16::MIN.saturating_add(i as u16))
+    pub fn at(p: Pos) -> Move {
+        debug_assert!(p.index() < usize::from(u16::MAX));
+        Move(NonZeroU16::MIN.saturating_add(p.index() as u16))
     }
 
-    /// The grid index of the move's point.
+    /// The move's point.
     #[inline]
-    pub fn index(self) -> usize {
-        usize::from(self.0.get() - 1)
+    pub fn pos(self) -> Pos {
+        Pos::from_index(usize::from(self.0.get() - 1))
     }
 }
 
 /// A fixed-capacity list of moves with ordering scores: no allocation.
 #[derive(Clone)]
 pub struct MoveList {
-    moves: [u16; MAX_SIZE * MAX_SIZE],
+    moves: [Pos; MAX_SIZE * MAX_SIZE],
     scores: [i32; MAX_SIZE * MAX_SIZE],
     len: usize,
 }
@@ -58,7 +59,7 @@ pub struct MoveList {
 impl Default for MoveList {
     fn default() -> Self {
         MoveList {
-            moves: [0; MAX_SIZE * MAX_SIZE],
+            moves: [Pos::from_index(0); MAX_SIZE * MAX_SIZE],
             scores: [0; MAX_SIZE * MAX_SIZE],
             len: 0,
         }
@@ -78,10 +79,10 @@ impl MoveList {
         self.len == 0
     }
 
-    /// The grid index of move `k`.
+    /// Move `k`.
     #[inline]
-    pub fn get(&self, k: usize) -> usize {
-        self.moves[k] as usize
+    pub fn get(&self, k: usize) -> Pos {
+        self.moves[k]
     }
 
     /// The ordering score of move `k`.
@@ -98,8 +99,8 @@ impl MoveList {
 
     /// Appends a move with its ordering score.
     #[inline]
-    pub fn push(&mut self, m: usize, s: i32) {
-        self.moves[self.len] = m as u16;
+    pub fn push(&mut self, m: Pos, s: i32) {
+        self.moves[self.len] = m;
         self.scores[self.len] = s;
         self.len += 1;
     }
@@ -111,13 +112,13 @@ impl MoveList {
     }
 
     /// Drops the moves in `left_out`, unless none would be left.
-    pub fn leave_out(&mut self, left_out: &[usize]) {
+    pub fn leave_out(&mut self, left_out: &[Pos]) {
         if left_out.is_empty() || self.iter().all(|m| left_out.contains(&m)) {
             return;
         }
         let mut kept = 0;
         for k in 0..self.len {
-            if !left_out.contains(&(self.moves[k] as usize)) {
+            if !left_out.contains(&self.moves[k]) {
                 self.moves[kept] = self.moves[k];
                 self.scores[kept] = self.scores[k];
                 kept += 1;
@@ -147,9 +148,9 @@ impl MoveList {
         }
     }
 
-    /// The moves as grid indices.
-    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.moves[..self.len].iter().map(|&m| m as usize)
+    /// The moves, in list order.
+    pub fn iter(&self) -> impl Iterator<Item = Pos> + '_ {
+        self.moves[..self.len].iter().copied()
     }
 }
 
@@ -159,7 +160,7 @@ pub enum Answer {
     /// Nothing forcing: any candidate.
     Free,
     /// The opponent makes five on this point next unless it is taken.
-    Five(usize),
+    Five(Pos),
     /// The opponent has a flex-four point (an open three or a double four).
     Three,
     /// The opponent has a four-three (or three-three) point and we have no
@@ -265,14 +266,14 @@ static CLASSES: LazyLock<Vec<u8>> = LazyLock::new(|| {
 
 /// The class of empty point `i` for `colour` (see [`mod@class`]).
 #[inline]
-pub fn class(b: &Board, i: usize, colour: Player) -> u8 {
+pub fn class(b: &Board, i: Pos, colour: Player) -> u8 {
     CLASSES[usize::from(b.combo(i, colour))]
 }
 
 /// True if a stone on `i` neither sets up a threat of the side to move nor
 /// stops a three of the opponent's: the moves that pruning may skip.
 #[inline]
-pub fn is_quiet(b: &Board, i: usize) -> bool {
+pub fn is_quiet(b: &Board, i: Pos) -> bool {
     let me = b.to_move();
     class(b, i, me) < class::SETUP && class(b, i, me.opponent()) < class::FLEX3
 }
@@ -281,7 +282,7 @@ pub fn is_quiet(b: &Board, i: usize) -> bool {
 /// move, or stops a fork point of the opponent's: the moves that no move
 /// count prunes, since what they force is decided within a few plies.
 #[inline]
-pub fn is_forcing(b: &Board, i: usize) -> bool {
+pub fn is_forcing(b: &Board, i: Pos) -> bool {
     let me = b.to_move();
     class(b, i, me) >= class::FLEX3 || class(b, i, me.opponent()) >= class::THREE3
 }
@@ -297,7 +298,7 @@ pub fn generate(b: &mut Board, answer: Answer, out: &mut MoveList) {
     let opp = me.opponent();
     if b.stones() == 0 {
         let c = b.size() / 2;
-        out.push(b.index(c, c), 0);
+        out.push(Pos::at(c, c), 0);
         return;
     }
     match answer {
@@ -308,7 +309,7 @@ pub fn generate(b: &mut Board, answer: Answer, out: &mut MoveList) {
         }
         Answer::Free => {
             for k in 0..b.points().len() {
-                let i = usize::from(b.points()[k]);
+                let i = b.points()[k];
                 if b.is_empty(i) && b.is_near(i) && !b.is_forbidden_to(i, me) {
                     out.push(i, 0);
                 }
@@ -322,7 +323,7 @@ pub fn generate(b: &mut Board, answer: Answer, out: &mut MoveList) {
         }
         Answer::Three => {
             for k in 0..b.points().len() {
-                let i = usize::from(b.points()[k]);
+                let i = b.points()[k];
                 if !b.is_empty(i) || !b.is_near(i) || b.is_forbidden_to(i, me) {
                     continue;
                 }
@@ -337,7 +338,7 @@ pub fn generate(b: &mut Board, answer: Answer, out: &mut MoveList) {
         }
         Answer::Fork => {
             for k in 0..b.points().len() {
-                let i = usize::from(b.points()[k]);
+                let i = b.points()[k];
                 // Not only near points: a three of ours (a four to come)
                 // can reach three points from the nearest stone.
                 if !b.is_empty(i)
@@ -362,7 +363,7 @@ pub fn generate(b: &mut Board, answer: Answer, out: &mut MoveList) {
 
 /// Whether `holds` is true after the side to move plays `i`.
 #[inline]
-fn stops(b: &mut Board, i: usize, holds: impl Fn(&Board) -> bool) -> bool {
+fn stops(b: &mut Board, i: Pos, holds: impl Fn(&Board) -> bool) -> bool {
     b.play_unchecked(i);
     let ok = holds(b);
     b.undo();
@@ -372,7 +373,7 @@ fn stops(b: &mut Board, i: usize, holds: impl Fn(&Board) -> bool) -> bool {
 /// The static ordering score of a point for the side to move: its value to
 /// us plus most of its value to the opponent (taking their point).
 #[inline]
-pub fn point_score(b: &Board, i: usize, me: Player) -> i32 {
+pub fn point_score(b: &Board, i: Pos, me: Player) -> i32 {
     b.point_value(i, me) * 2 + b.point_value(i, me.opponent())
 }
 
@@ -380,7 +381,7 @@ pub fn point_score(b: &Board, i: usize, me: Player) -> i32 {
 /// hundredths of the class's step bonus for what it makes for us, `block`
 /// for what it takes from the opponent.
 #[inline]
-pub fn class_bonus(b: &Board, i: usize, me: Player, setup: i32, block: i32) -> i32 {
+pub fn class_bonus(b: &Board, i: Pos, me: Player, setup: i32, block: i32) -> i32 {
     let own = CLASS_BONUS[class(b, i, me) as usize];
     let theirs = CLASS_BONUS[class(b, i, me.opponent()) as usize];
     (own * setup + theirs * block) / 300
@@ -406,7 +407,8 @@ mod tests {
     fn a_move_keeps_its_point_and_none_costs_nothing() {
         use crate::board::CELLS;
         for i in [0, 1, 33, CELLS - 1] {
-            assert_eq!(Move::at(i).index(), i);
+            let p = Pos::from_index(i);
+            assert_eq!(Move::at(p).pos(), p);
         }
         assert_eq!(std::mem::size_of::<Option<Move>>(), 2);
     }
@@ -445,7 +447,7 @@ mod tests {
             b.place(x, y, s).unwrap();
         }
         b.set_to_move(Player::X);
-        let at = |x, y| b.index(x, y);
+        let at = Pos::at;
         // Two twos: a set-up, neither quiet nor forcing.
         assert_eq!(class(&b, at(7, 7), Player::X), class::TWO_TWO);
         assert!(!is_quiet(&b, at(7, 7)) && !is_forcing(&b, at(7, 7)));

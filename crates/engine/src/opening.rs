@@ -22,7 +22,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::board::Board;
-use crate::search::{Found, Limits, Searcher};
+use crate::search::{Found, Request, Searcher};
 
 /// Number of candidate opening shapes searched by the opener.
 const OPENING_CANDIDATES: usize = 8;
@@ -34,7 +34,7 @@ pub fn open(
     rule: Rule,
     searcher: &mut Searcher,
     rng: &mut ChaCha8Rng,
-    limits: Limits,
+    request: &mut Request,
 ) -> [Point; 3] {
     let c = size as i64 / 2;
     let reach = (size as i64 / 2).min(2);
@@ -55,7 +55,7 @@ pub fn open(
                 .expect("distinct points");
         }
         b.set_to_move(Player::O);
-        let found = searcher.search(&mut b, limits.share(OPENING_CANDIDATES as u32));
+        let found = request.shared(OPENING_CANDIDATES as u32, |r| searcher.search(&mut b, r));
         let balance = found.score.abs();
         if best.is_none_or(|(_, s)| balance < s) {
             best = Some((shape, balance));
@@ -67,14 +67,17 @@ pub fn open(
 }
 
 /// The answer to the opener's three stones (two black, one white, white to
-/// move on `b`), within `limits`.
-pub fn answer(b: &mut Board, searcher: &mut Searcher, limits: Limits) -> Swap {
-    let as_white: Found = searcher.search(b, limits.share(2));
+/// move on `b`), within `request`'s limits.
+pub fn answer(b: &mut Board, searcher: &mut Searcher, request: &mut Request) -> Swap {
+    let (as_white, reply) = request.shared(2, |r| {
+        let as_white: Found = searcher.search(b, r);
+        b.play_unchecked(as_white.best);
+        let reply = searcher.search(b, r);
+        b.undo();
+        (as_white, reply)
+    });
     let white_value = as_white.score;
     let w = as_white.best;
-    b.play_unchecked(w);
-    let reply = searcher.search(b, limits.share(2));
-    b.undo();
     // After both stones white is to move again; the opener picks the better side.
     let place_value = -reply.score.abs();
     let options = [
@@ -96,8 +99,8 @@ pub fn answer(b: &mut Board, searcher: &mut Searcher, limits: Limits) -> Swap {
 
 /// The colour to play after the answerer placed two more stones (white to
 /// move on `b`), and the search that decided it.
-pub fn choose(b: &mut Board, searcher: &mut Searcher, limits: Limits) -> (Player, Found) {
-    let found = searcher.search(b, limits);
+pub fn choose(b: &mut Board, searcher: &mut Searcher, request: &mut Request) -> (Player, Found) {
+    let found = searcher.search(b, request);
     let colour = if found.score >= 0 {
         b.to_move()
     } else {

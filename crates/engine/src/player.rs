@@ -11,60 +11,18 @@ use inarow_core::{Game, Mnk, Player, Point};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+pub use crate::analysis::PositionError;
 use crate::board::{Board, BoardError};
 use crate::opening;
-use crate::search::{Found, Limits, Options, Searcher};
-
-/// Why a position cannot be answered.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PositionError {
-    /// The board shape is not supported.
-    Board(BoardError),
-    /// The game is already over or the board is full.
-    Finished,
-    /// The prompt needs a different number of stones.
-    Stones {
-        /// Stones the prompt needs.
-        expected: usize,
-        /// Stones on the board.
-        found: usize,
-    },
-}
-
-impl std::fmt::Display for PositionError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            PositionError::Board(e) => write!(f, "{e}"),
-            PositionError::Finished => write!(f, "the game is over: no move to make"),
-            PositionError::Stones { expected, found } => {
-                write!(f, "expected {expected} stones on the board, found {found}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for PositionError {}
-
-/// What the search thought of the move it chose.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Thought {
-    /// The move chosen.
-    pub best: Point,
-    /// Its score for the side to move (positive is good for it).
-    pub score: i32,
-    /// Deepest completed iteration.
-    pub depth: u32,
-    /// Nodes searched.
-    pub nodes: u64,
-    /// The expected line from the move chosen on.
-    pub pv: Vec<Point>,
-}
+use crate::search::{Found, Limits, Options, Request, Searcher};
 
 /// The engine as a Swap2 player: one per game.
 pub struct Engine {
     searcher: Searcher,
     rng: ChaCha8Rng,
-    limits: Limits,
+    /// What each search is asked: the limits a decision gets, and the
+    /// stop flag and watcher its owner lends.
+    request: Request,
 }
 
 impl Engine {
@@ -85,32 +43,26 @@ impl Engine {
         Engine {
             searcher: Searcher::new(options),
             rng: ChaCha8Rng::seed_from_u64(seed),
-            limits,
+            request: Request::new(limits),
         }
     }
 
     /// Searches within `limits` from now on.
     pub fn set_limits(&mut self, limits: Limits) {
-        self.limits = limits;
+        self.request.limits = limits;
     }
 
-    /// The searcher, to watch or stop its searches
-    /// ([`Searcher::set_watcher`], [`Searcher::set_stop`]).
-    pub fn searcher_mut(&mut self) -> &mut Searcher {
-        &mut self.searcher
+    /// The request each search is made with, to stop or watch the
+    /// searches ([`Request::stop`], [`Request::watcher`]).
+    pub fn request_mut(&mut self) -> &mut Request {
+        &mut self.request
     }
 
-    /// The next stone for the side to move, with the search's view of it.
-    pub fn think(&mut self, game: &Mnk) -> Result<Thought, PositionError> {
+    /// The next stone for the side to move: the search's answer (its
+    /// move as core's point is `best.point(game.cols())`).
+    pub fn think(&mut self, game: &Mnk) -> Result<Found, PositionError> {
         let mut b = board_of(game, None)?;
-        let found: Found = self.searcher.search(&mut b, self.limits);
-        Ok(Thought {
-            best: b.point(found.best),
-            score: found.score,
-            depth: found.depth,
-            nodes: found.nodes,
-            pv: found.pv.iter().map(|&m| b.point(m)).collect(),
-        })
+        Ok(self.searcher.search(&mut b, &mut self.request))
     }
 }
 
@@ -120,30 +72,34 @@ impl Strategy for Engine {
     fn open(&mut self, game: &Mnk) -> Result<[Point; 3], PositionError> {
         let (rows, size) = (game.rows(), game.cols());
         if rows != size {
-            return Err(PositionError::Board(BoardError::Size(rows.max(size))));
+            return Err(PositionError::Board(None, BoardError::Size(rows.max(size))));
         }
-        Board::with_rule(size, game.rule()).map_err(PositionError::Board)?;
+        Board::with_rule(size, game.rule()).map_err(|e| PositionError::Board(None, e))?;
         Ok(opening::open(
             size,
             game.rule(),
             &mut self.searcher,
             &mut self.rng,
-            self.limits,
+            &mut self.request,
         ))
     }
 
     fn swap(&mut self, game: &Mnk) -> Result<Swap, PositionError> {
         let mut b = board_of(game, Some(3))?;
-        Ok(opening::answer(&mut b, &mut self.searcher, self.limits))
+        Ok(opening::answer(
+            &mut b,
+            &mut self.searcher,
+            &mut self.request,
+        ))
     }
 
     fn colour(&mut self, game: &Mnk) -> Result<Player, PositionError> {
         let mut b = board_of(game, Some(5))?;
-        Ok(opening::choose(&mut b, &mut self.searcher, self.limits).0)
+        Ok(opening::choose(&mut b, &mut self.searcher, &mut self.request).0)
     }
 
     fn play(&mut self, game: &Mnk) -> Result<Point, PositionError> {
-        self.think(game).map(|t| t.best)
+        self.think(game).map(|t| t.best.point(game.cols()))
     }
 }
 
@@ -152,14 +108,15 @@ impl Strategy for Engine {
 pub fn board_of(game: &Mnk, stones: Option<usize>) -> Result<Board, PositionError> {
     let (rows, cols) = (game.rows(), game.cols());
     if rows != cols {
-        return Err(PositionError::Board(BoardError::Size(rows.max(cols))));
+        return Err(PositionError::Board(None, BoardError::Size(rows.max(cols))));
     }
-    let mut b = Board::with_rule(cols, game.rule()).map_err(PositionError::Board)?;
+    let mut b = Board::with_rule(cols, game.rule()).map_err(|e| PositionError::Board(None, e))?;
     let mut count = [0usize; 2];
     for y in 0..rows {
         for x in 0..cols {
             if let Some(p) = game.stone(Point::at(y, x, cols)) {
-                b.place(x, y, p).map_err(PositionError::Board)?;
+                b.place(x, y, p)
+                    .map_err(|e| PositionError::Board(None, e))?;
                 count[p.index()] += 1;
             }
         }
@@ -176,7 +133,7 @@ pub fn board_of(game: &Mnk, stones: Option<usize>) -> Result<Board, PositionErro
         Player::X
     });
     if b.empty_count() == 0 || game.outcome().is_some() {
-        return Err(PositionError::Finished);
+        return Err(PositionError::Over);
     }
     Ok(b)
 }

@@ -1,5 +1,7 @@
-//! The engine's search: what a search is given ([`Options`], [`Limits`])
-//! and what it finds ([`Found`]), and the [`Searcher`] that keeps the
+//! The engine's search: what a searcher is given ([`Options`]), what one
+//! search is asked ([`Request`]: its [`Limits`], the moves it leaves out,
+//! the flag that stops it, the watcher told how it stands) and what it
+//! finds ([`Found`]), and the [`Searcher`] that keeps the
 //! selective search ([`tree`]) across the moves of a game. The classic
 //! search that stood beside it is retired; side-by-side figures against it
 //! come from its tagged build (`scripts/build-revision.sh classic-search`).
@@ -9,7 +11,7 @@ pub mod tree;
 mod vcf;
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 pub use params::{ONE_PLY, Params};
@@ -17,6 +19,7 @@ pub use params::{ONE_PLY, Params};
 use crate::board::Board;
 use crate::eval::Eval;
 use crate::learned::Learned;
+use crate::pos::Pos;
 use tree::Tree;
 
 /// Deepest ply any search reaches.
@@ -111,8 +114,8 @@ impl Limits {
 /// What a search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Found {
-    /// The move to play (grid index).
-    pub best: usize,
+    /// The move to play.
+    pub best: Pos,
     /// Its score for the side to move.
     pub score: i32,
     /// Deepest completed iteration (0 if the move came from the VCF probe
@@ -125,8 +128,8 @@ pub struct Found {
     /// Time spent.
     pub elapsed: Duration,
     /// The principal variation: the expected line of play, starting with
-    /// `best` (grid indices; the threat search's winning line when `vcf`).
-    pub pv: Vec<usize>,
+    /// `best` (the threat search's winning line when `vcf`).
+    pub pv: Vec<Pos>,
 }
 
 /// Longest principal variation reported.
@@ -140,12 +143,12 @@ pub const PV_LIMIT: usize = 16;
 pub struct Progress<'a> {
     /// Deepest completed iteration (0 before the first completes).
     pub depth: u32,
-    /// The best move so far (grid index).
-    pub best: usize,
+    /// The best move so far.
+    pub best: Pos,
     /// Its score for the side to move.
     pub score: i32,
-    /// The expected line, starting with `best` (grid indices).
-    pub pv: &'a [usize],
+    /// The expected line, starting with `best`.
+    pub pv: &'a [Pos],
     /// Nodes searched so far.
     pub nodes: u64,
     /// Time since the search started.
@@ -168,6 +171,92 @@ impl Progress<'_> {
 /// What watches a search: called with each [`Progress`], from the thread
 /// that searches, so it should return quickly.
 pub type Watcher = Box<dyn FnMut(&Progress<'_>) + Send>;
+
+/// One request for a search, in one value in place of setters on the
+/// searcher: its limits, the root moves it leaves out, the flag that
+/// stops it and the watcher told how it stands. The searcher borrows it
+/// for the search ([`Searcher::search`]) and gives it back unchanged, so
+/// one request serves every search of a job (an analysis's lines, the
+/// opening's searches) and its watcher counts them all.
+pub struct Request {
+    /// Limits on the search; the first one reached stops it.
+    pub limits: Limits,
+    /// Root moves left out, so that analysis can ask for the best move
+    /// after the ones it already has; a search with every candidate left
+    /// out plays the first candidate anyway.
+    pub excluded: Vec<Pos>,
+    /// Stops the search as soon as it is set (from another thread: the
+    /// brain's `YXSTOP`, a page that no longer wants the answer); a
+    /// stopped search still returns its best move so far. The search
+    /// never clears it.
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Told how the search stands: at the end of every iteration, at the
+    /// end of the search, and at least every [`Request::every`] between.
+    pub watcher: Option<Watcher>,
+    /// How often the watcher hears between iterations' ends.
+    pub every: Duration,
+}
+
+impl Request {
+    /// A request with these limits and nothing else: nothing left out, no
+    /// stop flag, no watcher.
+    pub fn new(limits: Limits) -> Request {
+        Request {
+            limits,
+            excluded: Vec::new(),
+            stop: None,
+            watcher: None,
+            every: Duration::MAX,
+        }
+    }
+
+    /// The same request, stopped by `flag`.
+    pub fn stopped_by(mut self, flag: Option<Arc<AtomicBool>>) -> Request {
+        self.stop = flag;
+        self
+    }
+
+    /// The same request, watched by `watcher` at least every `every`.
+    pub fn watched(mut self, watcher: Option<Watcher>, every: Duration) -> Request {
+        self.watcher = watcher;
+        self.every = every;
+        self
+    }
+
+    /// Runs `f` with this request's limits shared `parts` ways (see
+    /// [`Limits::share`]), and puts them back.
+    pub fn shared<T>(&mut self, parts: u32, f: impl FnOnce(&mut Request) -> T) -> T {
+        let limits = self.limits;
+        self.limits = limits.share(parts);
+        let out = f(self);
+        self.limits = limits;
+        out
+    }
+
+    /// True while the request's stop flag is set.
+    pub fn stop_asked(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+    }
+}
+
+impl From<Limits> for Request {
+    fn from(limits: Limits) -> Request {
+        Request::new(limits)
+    }
+}
+
+impl std::fmt::Debug for Request {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Request")
+            .field("limits", &self.limits)
+            .field("excluded", &self.excluded)
+            .field("stop", &self.stop_asked())
+            .field("watched", &self.watcher.is_some())
+            .finish()
+    }
+}
 
 /// A searcher: its tables live across moves of one game.
 pub struct Searcher {
@@ -194,43 +283,15 @@ impl Searcher {
         self.tree.clear();
     }
 
-    /// Leaves these root moves out of the following searches (grid
-    /// indices), so that analysis can ask for the best move after the ones
-    /// it already has; a search with every candidate left out plays the
-    /// first candidate anyway.
-    pub fn set_excluded(&mut self, moves: &[usize]) {
-        self.tree.set_excluded(moves);
-    }
-
-    /// Tells `watcher` how the following searches stand: at the end of
-    /// every iteration, at the end of each search, and at least every
-    /// `every` between (nodes and time brought up to date); `None` stops
-    /// telling.
-    pub fn set_watcher(&mut self, watcher: Option<Watcher>, every: Duration) {
-        self.tree.set_watcher(watcher, every);
-    }
-
-    /// Stops the following searches as soon as `flag` is set (from another
-    /// thread: the brain's `YXSTOP`, a page that no longer wants the
-    /// answer); a stopped search still returns its best move so far. The
-    /// searcher never clears the flag.
-    pub fn set_stop(&mut self, flag: Option<Arc<AtomicBool>>) {
-        self.tree.set_stop(flag);
-    }
-
-    /// True while the flag given to [`Searcher::set_stop`] is set.
-    pub fn stop_asked(&self) -> bool {
-        self.tree.stop_asked()
-    }
-
-    /// Finds a move for the side to move. The board must have an empty
-    /// point and no five on it. The board is unchanged afterwards.
-    pub fn search(&mut self, b: &mut Board, limits: Limits) -> Found {
+    /// Finds a move for the side to move as `request` asks. The board must
+    /// have an empty point and no five on it. The board and the request
+    /// are unchanged afterwards.
+    pub fn search(&mut self, b: &mut Board, request: &mut Request) -> Found {
         match self.options.eval {
             Eval::Learned(tables) => b.set_learned(tables),
             Eval::Fine(tables, _) => b.set_fine(Some(tables)),
             Eval::Pattern(_) => {}
         }
-        self.tree.search(b, limits)
+        self.tree.search(b, request)
     }
 }

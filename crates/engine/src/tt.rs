@@ -5,6 +5,8 @@
 //! it), so that old entries give way first. Decided scores are stored
 //! relative to the node and read back relative to the root.
 
+use crate::movepick::Move;
+use crate::pos::Pos;
 use crate::score::{from_tt, to_tt};
 
 /// What a stored score says about the true value.
@@ -40,8 +42,8 @@ pub struct Hit {
     pub score: i32,
     /// The static evaluation of the position.
     pub eval: i32,
-    /// The best move found (grid index), if any.
-    pub best: Option<usize>,
+    /// The best move found, if any.
+    pub best: Option<Pos>,
     /// The depth searched, in the search's units (0: a leaf search).
     pub depth: i32,
     /// How the score bounds the true value.
@@ -71,8 +73,8 @@ struct Entry {
     key: u32,
     score: i32,
     eval: i16,
-    /// Best move plus one (0: none).
-    best: u16,
+    /// Best move, if any (two bytes, as a move is remembered).
+    best: Option<Move>,
     depth: i16,
     /// Bound (2 bits), principal variation (1 bit), generation (5 bits).
     flags: u8,
@@ -147,7 +149,7 @@ impl Table {
         Some(Hit {
             score: from_tt(e.score, ply),
             eval: i32::from(e.eval),
-            best: (e.best > 0).then(|| usize::from(e.best - 1)),
+            best: e.best.map(Move::pos),
             depth: i32::from(e.depth),
             bound: bound_of(e.flags),
             pv: e.flags & 4 != 0,
@@ -169,7 +171,7 @@ impl Table {
         eval: i32,
         bound: Bound,
         pv: bool,
-        best: Option<usize>,
+        best: Option<Pos>,
     ) {
         let generation = self.generation;
         let i = self.bucket(key);
@@ -205,9 +207,9 @@ impl Table {
             score: to_tt(score, ply),
             eval: eval.clamp(i16::MIN.into(), i16::MAX.into()) as i16,
             best: match best {
-                Some(m) => m as u16 + 1,
+                Some(m) => Some(Move::at(m)),
                 None if same => old_best,
-                None => 0,
+                None => None,
             },
             depth: depth.clamp(-1, i16::MAX.into()) as i16,
             flags: bound_bits(bound) | if pv { 4 } else { 0 } | generation << 3,
@@ -275,18 +277,27 @@ mod tests {
         let mut t = Table::with_bytes(1 << 16);
         let key = 0x1234_5678_9abc_def0;
         // A win one ply after a node three plies deep: four from the root.
-        t.store(key, 3, 500, win_in(4), 17, Bound::Exact, true, Some(42));
+        t.store(
+            key,
+            3,
+            500,
+            win_in(4),
+            17,
+            Bound::Exact,
+            true,
+            Some(Pos::from_index(42)),
+        );
         let hit = t.probe(key, 3).unwrap();
         assert_eq!(
             (hit.score, hit.eval, hit.best, hit.depth, hit.pv),
-            (win_in(4), 17, Some(42), 500, true)
+            (win_in(4), 17, Some(Pos::from_index(42)), 500, true)
         );
         // The same position met five plies from the root wins at ply six.
         assert_eq!(t.probe(key, 5).unwrap().score, win_in(6));
         assert!(t.probe(key ^ 1, 3).is_none());
         // A shallower bound without a move keeps the stored move.
         t.store(key, 3, 500, 3, 17, Bound::Upper, false, None);
-        assert_eq!(t.probe(key, 3).unwrap().best, Some(42));
+        assert_eq!(t.probe(key, 3).unwrap().best, Some(Pos::from_index(42)));
     }
 
     #[test]

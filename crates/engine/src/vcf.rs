@@ -12,6 +12,7 @@ use inarow_core::Player;
 
 use crate::board::{Board, DIRS};
 use crate::pattern::{HALF, Threat};
+use crate::pos::Pos;
 
 const FAIL_SLOTS: usize = 1 << 16;
 
@@ -26,7 +27,7 @@ pub struct Vcf {
     budget: u64,
     /// The budget of the search under way (cut short at the deadline).
     limit: u64,
-    line: Vec<usize>,
+    line: Vec<Pos>,
     deadline: Option<Instant>,
 }
 
@@ -57,7 +58,7 @@ impl Vcf {
     /// Searches for a VCF of the side to move. On success returns the winning
     /// line (attacker and defender moves alternating, ending with the move
     /// that makes a five, flex four or double four).
-    pub fn solve(&mut self, b: &mut Board) -> Option<Vec<usize>> {
+    pub fn solve(&mut self, b: &mut Board) -> Option<Vec<Pos>> {
         self.wins(b).then(|| self.line.clone())
     }
 
@@ -118,16 +119,15 @@ impl Vcf {
             return false;
         }
         // The fours, four-threes first (they win unless the block defends).
-        let mut fours = [0u16; 64];
+        let mut fours = [Pos::from_index(0); 64];
         let n = match forced {
             Some(f) => {
-                fours[0] = f as u16;
+                fours[0] = f;
                 1
             }
             None => gather_fours(b, me, &mut fours, |_, _| true),
         };
         for &i in &fours[..n] {
-            let i = i as usize;
             b.play_unchecked(i);
             let Some(block) = five_point(b, i, me) else {
                 b.undo();
@@ -168,8 +168,8 @@ impl Vcf {
 pub(crate) fn gather_fours(
     b: &Board,
     me: Player,
-    out: &mut [u16; 64],
-    keep: impl Fn(usize, Threat) -> bool,
+    out: &mut [Pos; 64],
+    keep: impl Fn(Pos, Threat) -> bool,
 ) -> usize {
     let mut n = 0;
     for i in b.empty_points() {
@@ -179,7 +179,7 @@ pub(crate) fn gather_fours(
             && n < out.len()
             && !b.is_forbidden_to(i, me)
         {
-            out[n] = i as u16;
+            out[n] = i;
             if t == Threat::Four3 {
                 out.swap(0, n);
             }
@@ -190,11 +190,11 @@ pub(crate) fn gather_fours(
 }
 
 /// The point where `me` completes a five in a line through `i`.
-fn five_point(b: &Board, i: usize, me: Player) -> Option<usize> {
+fn five_point(b: &Board, i: Pos, me: Player) -> Option<Pos> {
     for &step in &DIRS {
         for k in 1..=HALF as isize {
             for sign in [-1isize, 1] {
-                let q = (i as isize + sign * k * step) as usize;
+                let q = i.step(sign * k * step);
                 if b.is_empty(q) && b.threat(q, me) == Threat::Five {
                     return Some(q);
                 }

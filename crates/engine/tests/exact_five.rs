@@ -7,8 +7,9 @@ use inarow_core::{Game, Mnk, Outcome, Player, Point, Rule};
 use inarow_engine::movepick::{Answer, answer};
 use inarow_engine::pattern::Threat;
 use inarow_engine::player::board_of;
+use inarow_engine::pos::Pos;
 use inarow_engine::score::win_in;
-use inarow_engine::search::{Limits, PV_LIMIT};
+use inarow_engine::search::{Limits, PV_LIMIT, Request};
 use inarow_engine::vcf::Vcf;
 
 #[path = "support/suite.rs"]
@@ -27,7 +28,7 @@ fn filling_a_gap_that_makes_six_is_no_win() {
     let white = [(0, 0), (14, 0), (0, 14), (14, 14), (12, 2)];
     for rule in [Rule::Freestyle, Rule::Exact] {
         let mut b = board(rule, &BLACK_GAP_SIX, &white, Player::X);
-        let gap = b.index(GAP.0, GAP.1);
+        let gap = Pos::at(GAP.0, GAP.1);
         let mut g = game(rule, &BLACK_GAP_SIX, &white, Player::X);
         let five = rule == Rule::Freestyle;
         assert_eq!(b.wins_now(gap), five, "{rule:?}");
@@ -38,12 +39,12 @@ fn filling_a_gap_that_makes_six_is_no_win() {
         let line = Vcf::new(1_000_000).solve(&mut b);
         assert_eq!(line.is_some(), five, "{rule:?}: {line:?}");
         assert_eq!(proves_vcf(&mut g, 4), five, "{rule:?}");
-        let found = searcher().search(&mut b, Limits::depth(4));
+        let found = searcher().search(&mut b, &mut Request::new(Limits::depth(4)));
         if five {
-            assert_eq!(b.xy(found.best), GAP);
+            assert_eq!(found.best.xy(), GAP);
             assert_eq!(found.score, win_in(1));
         } else {
-            assert_ne!(b.xy(found.best), GAP);
+            assert_ne!(found.best.xy(), GAP);
             assert!(!found.vcf && found.score < win_in(40), "{found:?}");
         }
         // Black's move to the gap ends the game only in freestyle.
@@ -59,11 +60,11 @@ fn a_four_whose_completion_makes_six_is_no_four() {
     let black = BLACK_GAP_SIX;
     let white = [(0, 0), (14, 0), (0, 14), (14, 14), (12, 2)];
     let b = board(Rule::Exact, &black, &white, Player::X);
-    assert_eq!(b.threat(b.index(2, 7), Player::X), Threat::Block4);
-    assert_eq!(b.threat(b.index(6, 7), Player::X), Threat::None);
+    assert_eq!(b.threat(Pos::at(2, 7), Player::X), Threat::Block4);
+    assert_eq!(b.threat(Pos::at(6, 7), Player::X), Threat::None);
     let b = board(Rule::Freestyle, &black, &white, Player::X);
-    assert_eq!(b.threat(b.index(2, 7), Player::X), Threat::Flex4);
-    assert_eq!(b.threat(b.index(6, 7), Player::X), Threat::Five);
+    assert_eq!(b.threat(Pos::at(2, 7), Player::X), Threat::Flex4);
+    assert_eq!(b.threat(Pos::at(6, 7), Player::X), Threat::Five);
 }
 
 #[test]
@@ -76,12 +77,12 @@ fn an_opponent_six_is_not_blocked() {
     for rule in [Rule::Freestyle, Rule::Exact] {
         let mut b = board(rule, &black, &white, Player::O);
         let must = answer(&b, true);
-        let found = searcher().search(&mut b, Limits::depth(4));
+        let found = searcher().search(&mut b, &mut Request::new(Limits::depth(4)));
         let g = game(rule, &black, &white, Player::O);
         match rule {
             Rule::Freestyle => {
-                assert_eq!(must, Answer::Five(b.index(GAP.0, GAP.1)));
-                assert_eq!(b.xy(found.best), GAP);
+                assert_eq!(must, Answer::Five(Pos::at(GAP.0, GAP.1)));
+                assert_eq!(found.best.xy(), GAP);
             }
             Rule::Exact => {
                 assert_eq!(must, Answer::Free);

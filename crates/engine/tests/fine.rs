@@ -11,7 +11,8 @@ use inarow_engine::board::Board;
 use inarow_engine::eval::{Eval, Evaluator};
 use inarow_engine::fine::{CODES, MASKS, PointClass};
 use inarow_engine::fine_tables::{FineTables, SLOTS};
-use inarow_engine::search::{Limits, Options, Searcher};
+use inarow_engine::pos::Pos;
+use inarow_engine::search::{Limits, Options, Request, Searcher};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -66,7 +67,7 @@ fn kept_sums_match_a_recount_through_play_take_backs_and_passes() {
         let mut b = Board::with_rule(15, rule).unwrap();
         b.set_fine(Some(t));
         for step in 0..600 {
-            let empty: Vec<usize> = b.empty_points().collect();
+            let empty: Vec<_> = b.empty_points().collect();
             match rng.random_range(0..10) {
                 0..=5 if !empty.is_empty() && b.stones() < 120 => {
                     b.play_unchecked(empty[rng.random_range(0..empty.len())]);
@@ -77,7 +78,7 @@ fn kept_sums_match_a_recount_through_play_take_backs_and_passes() {
                     b.pass();
                     let k = rng.random_range(0..3).min(empty.len());
                     for _ in 0..k {
-                        let empty: Vec<usize> = b.empty_points().collect();
+                        let empty: Vec<_> = b.empty_points().collect();
                         b.play_unchecked(empty[rng.random_range(0..empty.len())]);
                     }
                     check_recount(&b, &format!("{rule:?}, step {step}, after a pass"));
@@ -101,7 +102,7 @@ fn kept_sums_match_a_recount_through_play_take_backs_and_passes() {
                 _ if b.stones() > 3 => {
                     // A stone from the middle of the history (TAKEBACK).
                     let h = b.history().to_vec();
-                    let i = h[rng.random_range(0..h.len())] as usize;
+                    let i = h[rng.random_range(0..h.len())];
                     assert!(b.remove(i));
                 }
                 _ => {}
@@ -150,7 +151,7 @@ fn classes_see_fours_and_threes() {
     assert_eq!(black[PointClass::Flex4 as usize], 2);
     let white = b.point_classes(Player::O).unwrap();
     assert_eq!(white[PointClass::Flex4 as usize], 0);
-    let code = b.fine_code(b.index(4, 7), Player::X).unwrap();
+    let code = b.fine_code(Pos::at(4, 7), Player::X).unwrap();
     assert!(usize::from(code) < CODES);
 }
 
@@ -176,9 +177,9 @@ fn a_search_on_fine_tables_takes_a_five() {
     }
     // Black to move has four in a row: it wins at (2,7) or (7,7).
     let mut s = Searcher::new(options);
-    let found = s.search(&mut b, Limits::nodes(20_000));
-    let won = [b.index(2, 7), b.index(7, 7)];
-    assert!(won.contains(&found.best), "{:?}", b.xy(found.best));
+    let found = s.search(&mut b, &mut Request::new(Limits::nodes(20_000)));
+    let won = [Pos::at(2, 7), Pos::at(7, 7)];
+    assert!(won.contains(&found.best), "{:?}", found.best.xy());
     assert!(
         b.fine_tables().is_some(),
         "the searcher gave the board its tables"

@@ -6,6 +6,7 @@
 use inarow_core::{Player, Rule};
 use inarow_engine::board::{Board, DIRS};
 use inarow_engine::pattern::{PATTERNS, Pattern, threat_of};
+use inarow_engine::pos::Pos;
 
 // The reference model's own codes for what a point holds.
 const EMPTY: u8 = 0;
@@ -214,7 +215,7 @@ fn pattern_counts_agree_with_brute_force(rule: Rule, seed: u64) {
                 if g.cells[y * n + x] != EMPTY {
                     continue;
                 }
-                let i = b.index(x, y);
+                let i = Pos::at(x, y);
                 for (c, colour) in [Player::X, Player::O].into_iter().enumerate() {
                     let own = [BLACK, WHITE][c];
                     let mut pats = [Pattern::Dead; 4];
@@ -263,11 +264,10 @@ fn renju_pattern_counts_agree_with_brute_force() {
 
 #[test]
 fn the_board_directions_are_the_steps_used_here() {
-    let b = Board::new(15).unwrap();
     let (x, y) = (7, 7);
     for (d, &(dx, dy)) in STEPS.iter().enumerate() {
-        let there = b.index((x + dx) as usize, (y + dy) as usize) as isize;
-        assert_eq!(there - b.index(x as usize, y as usize) as isize, DIRS[d]);
+        let there = Pos::at((x + dx) as usize, (y + dy) as usize);
+        assert_eq!(Pos::at(x as usize, y as usize).step(DIRS[d]), there);
     }
 }
 
@@ -279,7 +279,7 @@ fn incremental_update_equals_full_recount(rule: Rule, seed: u64) {
         let empty_hash = b.hash();
         let mut played = 0;
         for step in 0..260 {
-            let empties: Vec<usize> = b.empty_points().collect();
+            let empties: Vec<Pos> = b.empty_points().collect();
             if empties.is_empty() {
                 break;
             }
@@ -290,7 +290,7 @@ fn incremental_update_equals_full_recount(rule: Rule, seed: u64) {
                 }
                 1 if played > 2 => {
                     // TAKEBACK of an older stone, as the brain protocol allows.
-                    let pick = b.history()[rng.random_range(0..b.history().len())] as usize;
+                    let pick = b.history()[rng.random_range(0..b.history().len())];
                     assert!(b.remove(pick));
                     played -= 1;
                     b.set_to_move(if played % 2 == 0 {

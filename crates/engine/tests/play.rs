@@ -8,7 +8,7 @@ use inarow_core::swap2::{Strategy, Swap};
 use inarow_core::{Game, Mnk, Player, Point};
 use inarow_engine::board::Board;
 use inarow_engine::player::{Engine, PositionError, board_of};
-use inarow_engine::search::{Limits, Options, Searcher};
+use inarow_engine::search::{Limits, Options, Request, Searcher};
 
 #[path = "support/suite.rs"]
 mod suite;
@@ -30,8 +30,8 @@ fn best(b: &mut Board, depth: u32) -> (usize, usize) {
         tt_bytes: 1 << 20,
         ..Options::default()
     });
-    let found = s.search(b, Limits::depth(depth));
-    b.xy(found.best)
+    let found = s.search(b, &mut Request::new(Limits::depth(depth)));
+    found.best.xy()
 }
 
 #[test]
@@ -69,8 +69,8 @@ fn stops_an_open_three_and_finds_a_four_three() {
         Player::X,
     );
     let mut s = Searcher::new(Options::default());
-    let found = s.search(&mut b, Limits::depth(4));
-    assert_eq!(b.xy(found.best), (4, 7));
+    let found = s.search(&mut b, &mut Request::new(Limits::depth(4)));
+    assert_eq!(found.best.xy(), (4, 7));
     assert!(found.score > 900_000);
 }
 
@@ -84,11 +84,11 @@ fn node_limited_search_is_reproducible() {
         });
         let found = s.search(
             &mut b,
-            Limits {
+            &mut Request::new(Limits {
                 time: None,
                 depth: 40,
                 nodes: 5_000,
-            },
+            }),
         );
         (found.best, found.score, found.depth)
     };
@@ -140,7 +140,10 @@ fn the_engine_refuses_boards_it_cannot_answer() {
     let mut bot = Engine::new(1, Duration::from_millis(20));
     // A board the engine does not play (the core's boards stop at 16 x 16).
     let small = Mnk::new(4, 4, 4, inarow_core::Rule::Freestyle).unwrap();
-    assert!(matches!(bot.open(&small), Err(PositionError::Board(_))));
+    assert!(matches!(
+        bot.open(&small),
+        Err(PositionError::Board(None, _))
+    ));
     let two = mnk(&[(7, 7)], &[(7, 8)]);
     assert_eq!(
         bot.swap(&two).unwrap_err(),
@@ -160,7 +163,7 @@ fn the_engine_refuses_boards_it_cannot_answer() {
         &[(0, 5), (1, 5), (2, 5), (3, 5)],
     );
     won.place(Point::at(0, 4, 15), Player::X).unwrap();
-    assert_eq!(bot.play(&won).unwrap_err(), PositionError::Finished);
+    assert_eq!(bot.play(&won).unwrap_err(), PositionError::Over);
     assert_eq!(board_of(&two, None).unwrap().to_move(), Player::X);
 }
 
@@ -182,7 +185,7 @@ fn the_principal_variation_is_a_legal_line_from_the_best_move() {
     ];
     for mut b in middlegames {
         let mut s = Searcher::new(Options::default());
-        let found = s.search(&mut b, Limits::depth(5));
+        let found = s.search(&mut b, &mut Request::new(Limits::depth(5)));
         assert_eq!(found.pv.first(), Some(&found.best));
         assert!(found.pv.len() >= 2, "{:?}", found.pv);
         let mut played = 0;
@@ -211,7 +214,7 @@ fn an_expired_deadline_stops_every_phase_within_a_few_thousand_nodes() {
             tt_bytes: 1 << 20,
             ..Options::default()
         });
-        let found = s.search(&mut b, Limits::time(Duration::ZERO));
+        let found = s.search(&mut b, &mut Request::new(Limits::time(Duration::ZERO)));
         assert!(
             found.nodes <= 4096,
             "middlegame {k}: {} positions after the deadline",
@@ -241,7 +244,7 @@ fn singular_extensions_keep_moves_and_lines_legal() {
     for (k, game) in suite::recorded_middlegames(5, 12, 24).iter().enumerate() {
         let mut b = board_of(game, None).unwrap();
         let before = b.hash();
-        let found = s.search(&mut b, Limits::depth(7));
+        let found = s.search(&mut b, &mut Request::new(Limits::depth(7)));
         assert_eq!(b.hash(), before, "middlegame {k}: the board is as it was");
         assert_eq!(found.pv.first(), Some(&found.best), "middlegame {k}");
         let mut played = 0;
@@ -275,13 +278,13 @@ fn an_open_four_against_the_side_to_move_is_a_proven_loss_however_little_is_sear
             tt_bytes: 1 << 20,
             ..Options::default()
         });
-        let found = s.search(&mut b, limits);
+        let found = s.search(&mut b, &mut Request::new(limits));
         assert!(
             is_decided(found.score) && found.score < 0,
             "{limits:?}: score {} depth {}",
             found.score,
             found.depth
         );
-        assert!([3, 8].contains(&b.xy(found.best).0), "blocks an end");
+        assert!([3, 8].contains(&found.best.xy().0), "blocks an end");
     }
 }

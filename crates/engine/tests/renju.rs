@@ -5,8 +5,9 @@
 
 use inarow_core::{Game, Mnk, Player, Point, Rule};
 use inarow_engine::movepick::{Answer, answer};
+use inarow_engine::pos::Pos;
 use inarow_engine::score::DECIDED;
-use inarow_engine::search::Limits;
+use inarow_engine::search::{Limits, Request};
 use inarow_engine::vcf::Vcf;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -53,14 +54,14 @@ fn the_boards_forbidden_points_are_the_cores() {
     for game in random_positions(37, 600) {
         let b = board_under(&game, Rule::Renju);
         for p in game.empty_points() {
-            let i = b.index_of(p).unwrap();
+            let i = b.pos_of(p).unwrap();
             assert_eq!(b.forbidden(i), game.forbidden(p), "{game:?} at {p:?}");
             forbidden += usize::from(game.forbidden(p).is_some());
         }
         // White has none, and the other rules none.
         let exact = board_under(&game, Rule::Exact);
         for p in game.empty_points() {
-            let i = b.index_of(p).unwrap();
+            let i = b.pos_of(p).unwrap();
             assert!(!b.is_forbidden_to(i, Player::O));
             assert_eq!(exact.forbidden(i), None);
         }
@@ -81,8 +82,8 @@ fn black_never_plays_a_double_four_that_would_win_under_exact_five() {
         &DOUBLE_FOUR_WHITE,
         Player::X,
     );
-    let found = searcher().search(&mut exact, Limits::nodes(20_000));
-    assert_eq!(exact.xy(found.best), (7, 7));
+    let found = searcher().search(&mut exact, &mut Request::new(Limits::nodes(20_000)));
+    assert_eq!(found.best.xy(), (7, 7));
     assert!(found.score > DECIDED);
 
     let mut renju = board(
@@ -91,12 +92,12 @@ fn black_never_plays_a_double_four_that_would_win_under_exact_five() {
         &DOUBLE_FOUR_WHITE,
         Player::X,
     );
-    let i = renju.index(7, 7);
+    let i = Pos::at(7, 7);
     assert!(renju.is_forbidden_to(i, Player::X));
-    let found = searcher().search(&mut renju, Limits::nodes(20_000));
-    assert_ne!(renju.xy(found.best), (7, 7), "{found:?}");
+    let found = searcher().search(&mut renju, &mut Request::new(Limits::nodes(20_000)));
+    assert_ne!(found.best.xy(), (7, 7), "{found:?}");
     assert_ne!(
-        Vcf::new(100_000).solve(&mut renju).map(|l| renju.xy(l[0])),
+        Vcf::new(100_000).solve(&mut renju).map(|l| l[0].xy()),
         Some((7, 7))
     );
     // It finds another way to win (a three on the anti-diagonal with its
@@ -153,19 +154,19 @@ const TRAP_WHITE: [(usize, usize); 4] = [(8, 8), (9, 9), (10, 10), (0, 14)];
 #[test]
 fn white_wins_by_forcing_black_onto_a_forbidden_point() {
     let mut renju = board(Rule::Renju, &TRAP_BLACK, &TRAP_WHITE, Player::O);
-    assert!(renju.is_forbidden_to(renju.index(7, 7), Player::X));
+    assert!(renju.is_forbidden_to(Pos::at(7, 7), Player::X));
     let line = Vcf::new(100_000)
         .solve(&mut renju)
         .expect("a win by the trap");
-    assert_eq!(renju.xy(line[0]), (11, 11));
-    let found = searcher().search(&mut renju, Limits::nodes(20_000));
-    assert_eq!(renju.xy(found.best), (11, 11));
+    assert_eq!(line[0].xy(), (11, 11));
+    let found = searcher().search(&mut renju, &mut Request::new(Limits::nodes(20_000)));
+    assert_eq!(found.best.xy(), (11, 11));
     assert!(found.score > DECIDED, "{found:?}");
     // Black to move after the four: no move saves it.
     renju.play(11, 11).unwrap();
-    let found = searcher().search(&mut renju, Limits::nodes(20_000));
+    let found = searcher().search(&mut renju, &mut Request::new(Limits::nodes(20_000)));
     assert!(found.score < -DECIDED, "{found:?}");
-    assert_ne!(renju.xy(found.best), (7, 7));
+    assert_ne!(found.best.xy(), (7, 7));
 
     // Under freestyle the same four is simply blocked.
     let mut free = board(Rule::Freestyle, &TRAP_BLACK, &TRAP_WHITE, Player::O);
@@ -244,6 +245,6 @@ fn black_left_only_a_forbidden_point_plays_it() {
         Some(inarow_core::renju::Forbidden::Overline)
     );
     let mut b = board_under(&game, Rule::Renju);
-    let found = searcher().search(&mut b, Limits::nodes(2_000));
+    let found = searcher().search(&mut b, &mut Request::new(Limits::nodes(2_000)));
     assert_eq!(b.point(found.best), gap, "{found:?}");
 }

@@ -125,7 +125,7 @@ fn a_line_reads_into_its_fields_and_bad_ones_are_refused() {
 /// `examples/tactics.rs` takes in full.
 fn quick_wins_are_announced(path: &str, rule: Rule, quick: u64, params: Params) -> usize {
     use inarow_engine::score::is_decided;
-    use inarow_engine::search::{Limits, Options, Searcher};
+    use inarow_engine::search::{Limits, Options, Request, Searcher};
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut s = Searcher::new(Options {
         params,
@@ -143,7 +143,7 @@ fn quick_wins_are_announced(path: &str, rule: Rule, quick: u64, params: Params) 
         for depth in 1..=30 {
             let mut b = board_of(&game, None).unwrap();
             s.clear();
-            let f = s.search(&mut b, Limits::depth(depth));
+            let f = s.search(&mut b, &mut Request::new(Limits::depth(depth)));
             if is_decided(f.score) && f.score > 0 {
                 announced = true;
                 break;
@@ -199,7 +199,7 @@ fn the_search_with_rapfis_shallow_node_rules_announces_the_quick_wins() {
 #[test]
 fn the_shallow_node_rules_change_the_tree_where_threes_are_answered() {
     use inarow_engine::board::Board;
-    use inarow_engine::search::{Limits, Options, Searcher};
+    use inarow_engine::search::{Limits, Options, Request, Searcher};
     // A middlegame where both sides make open threes at will.
     let mut b = Board::new(15).unwrap();
     for (x, y) in [
@@ -224,7 +224,9 @@ fn the_shallow_node_rules_change_the_tree_where_threes_are_answered() {
             depth: 7,
             nodes: u64::MAX,
         };
-        Searcher::new(options).search(&mut b.clone(), limits).nodes
+        Searcher::new(options)
+            .search(&mut b.clone(), &mut Request::new(limits))
+            .nodes
     };
     let plain = nodes(Params::default());
     for changed in [
@@ -303,7 +305,7 @@ fn the_search_with_rapfis_reductions_announces_the_quick_wins() {
 
 #[test]
 fn each_of_rapfis_reductions_changes_the_tree() {
-    use inarow_engine::search::{Limits, Options, Searcher};
+    use inarow_engine::search::{Limits, Options, Request, Searcher};
     let games = suite::recorded_middlegames(5, 12, 14);
     let nodes = |params: Params| -> u64 {
         let options = Options {
@@ -316,7 +318,9 @@ fn each_of_rapfis_reductions_changes_the_tree() {
             .map(|game| {
                 let mut b = inarow_engine::player::board_of(game, None).expect("a live board");
                 searcher.clear();
-                searcher.search(&mut b, Limits::depth(9)).nodes
+                searcher
+                    .search(&mut b, &mut Request::new(Limits::depth(9)))
+                    .nodes
             })
             .sum()
     };

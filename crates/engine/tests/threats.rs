@@ -120,7 +120,7 @@ fn the_checker_rejects_a_wrong_line() {
 }
 
 fn the_search_defends_against_a_vcf(empty: &Mnk) {
-    use inarow_engine::search::{Limits, Options, Searcher};
+    use inarow_engine::search::{Limits, Options, Request, Searcher};
     let mut searcher = Searcher::new(Options {
         tt_bytes: 1 << 20,
         ..Options::default()
@@ -148,7 +148,7 @@ fn the_search_defends_against_a_vcf(empty: &Mnk) {
         }
         let mut b = board_of(&game, None).unwrap();
         b.set_to_move(defender);
-        let found = searcher.search(&mut b, Limits::depth(2));
+        let found = searcher.search(&mut b, &mut Request::new(Limits::depth(2)));
         let m = b.point(found.best);
         assert!(
             defences.contains(&m),
@@ -176,7 +176,7 @@ fn exact_five_search_defends_against_a_vcf() {
 /// [`Params::vcf_fours`]: inarow_engine::search::Params::vcf_fours
 fn horizon_wins_are_real(empty: &Mnk, seed: u64) {
     use inarow_engine::score::WIN;
-    use inarow_engine::search::{Limits, Options, Params, Searcher};
+    use inarow_engine::search::{Limits, Options, Params, Request, Searcher};
     // No quick VCF at the root: the tree's leaves must find the wins; and
     // three-threes not counted as won, so that every win is one by fours.
     let one_ply = |vcf_fours| {
@@ -202,7 +202,7 @@ fn horizon_wins_are_real(empty: &Mnk, seed: u64) {
         let mut b = board_of(&game, None).unwrap();
         threats.clear();
         plain.clear();
-        let found = threats.search(&mut b, Limits::depth(1));
+        let found = threats.search(&mut b, &mut Request::new(Limits::depth(1)));
         if found.score < WIN / 2 {
             continue;
         }
@@ -210,7 +210,11 @@ fn horizon_wins_are_real(empty: &Mnk, seed: u64) {
         let line = engine_line(&game)
             .unwrap_or_else(|| panic!("a claimed win the VCF solver cannot find:\n{game}"));
         verify_win(&game, &line).unwrap_or_else(|e| panic!("{e}\n{game}"));
-        if plain.search(&mut b, Limits::depth(1)).score < WIN / 2 {
+        if plain
+            .search(&mut b, &mut Request::new(Limits::depth(1)))
+            .score
+            < WIN / 2
+        {
             new_sight += 1;
         }
     }

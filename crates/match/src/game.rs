@@ -7,7 +7,7 @@ use inarow_core::renju::Forbidden;
 use inarow_core::{Game, GameResult, Mnk, Player, Point, Rule};
 use inarow_engine::player::board_of;
 use inarow_engine::score::DECIDED;
-use inarow_engine::search::{Limits, Searcher};
+use inarow_engine::search::{Limits, Request, Searcher};
 
 /// One finished game of a match.
 #[derive(Clone, Debug)]
@@ -66,7 +66,7 @@ impl Contender for Searcher {
     fn think(&mut self, game: &Mnk, _history: &[Point], limits: Limits) -> Result<Thought, String> {
         let mut b = board_of(game, None).map_err(|e| e.to_string())?;
         b.set_to_move(game.to_move());
-        let found = self.search(&mut b, limits);
+        let found = self.search(&mut b, &mut Request::new(limits));
         Ok(Thought {
             point: b.point(found.best),
             took: found.elapsed,

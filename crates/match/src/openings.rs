@@ -4,7 +4,7 @@
 
 use inarow_core::{Game, Mnk, Outcome, Player, Point, Rule};
 use inarow_engine::player::board_of;
-use inarow_engine::search::{Limits, Options, Searcher};
+use inarow_engine::search::{Limits, Options, Request, Searcher};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -217,7 +217,10 @@ pub fn balanced_openings(
                     }
                     let mut b = board_of(&game, None).expect("live board");
                     searcher.clear();
-                    let score = searcher.search(&mut b, limits).score.abs();
+                    let score = searcher
+                        .search(&mut b, &mut Request::new(limits))
+                        .score
+                        .abs();
                     (score, o)
                 })
                 .min_by_key(|(score, _)| *score)

@@ -12,7 +12,9 @@
 
 use inarow_core::notation::xy_name;
 use inarow_core::renju::Forbidden;
+use inarow_core::stones::StoneError;
 use inarow_core::{Game as _, Mnk, Player, Point};
+use inarow_engine::pos::Pos;
 use inarow_engine::score::{WIN, is_decided};
 use serde::Serialize;
 
@@ -64,6 +66,14 @@ pub fn point_name(x: usize, y: usize, size: usize) -> String {
     xy_name(x, y, size)
 }
 
+/// The engine's point as the page reads points, `[x, y]` on a board
+/// `size` wide; `None` for a point off it. The one crossing from the
+/// engine's [`Pos`] to `(x, y)` on the page's side: its analyses and its
+/// live thinking.
+pub fn page_xy(p: Pos, size: usize) -> Option<[usize; 2]> {
+    p.xy_on(size).map(|(x, y)| [x, y])
+}
+
 /// Black's forbidden points on `board` when black is to move under renju,
 /// as (x, y) and why; empty otherwise (white plays anywhere, and the page
 /// marks the points only for the side they bind).
@@ -79,13 +89,11 @@ pub fn forbidden_to_move(board: &Mnk) -> Vec<((usize, usize), Forbidden)> {
         .collect()
 }
 
-/// The one line that refuses black's stone on a forbidden point.
+/// The one line that refuses black's stone on a forbidden point (core's
+/// one wording, [`StoneError`]).
 pub fn forbidden_line(why: Forbidden, p: Point, size: usize) -> String {
     let (x, y) = p.xy(size);
-    format!(
-        "forbidden to black under renju: {why} at {}",
-        point_name(x, y, size)
-    )
+    StoneError::Forbidden { x, y, why }.to_string()
 }
 
 #[cfg(test)]

@@ -162,7 +162,7 @@ pub fn shared(config: Config) -> Arc<Shared> {
     let (thinking, _) = broadcast::channel(256);
     let engine_stop = Arc::new(AtomicBool::new(false));
     let mut engine = gomoku::engine(config.seed);
-    engine.searcher_mut().set_stop(Some(engine_stop.clone()));
+    engine.request_mut().stop = Some(engine_stop.clone());
     let (stop, _) = broadcast::channel(1);
     Arc::new(Shared {
         menace: Mutex::new(menace::Room::new(config.memory, config.seed)),

@@ -18,12 +18,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use inarow_engine::board::grid_xy;
 use inarow_engine::search::{Progress, Watcher};
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
 
-use crate::gomoku::Decided;
+use crate::gomoku::{Decided, page_xy};
 
 /// How often a search in progress is reported between its iterations' ends.
 pub const REPORT_EVERY: Duration = Duration::from_millis(150);
@@ -113,10 +112,7 @@ pub fn watcher(
         sent = Some(now);
         let nodes = before.0 + p.nodes;
         let ms = now.as_millis() as u64;
-        let pv: Vec<[usize; 2]> =
-            p.pv.iter()
-                .map_while(|&i| grid_xy(i, size).map(|(x, y)| [x, y]))
-                .collect();
+        let pv: Vec<[usize; 2]> = p.pv.iter().map_while(|&i| page_xy(i, size)).collect();
         let mut data = json!({
             "depth": p.depth,
             "score": p.score,
@@ -159,8 +155,8 @@ mod tests {
     fn reports_add_up_the_searches_of_a_job_and_skip_close_iterations() {
         let (sender, mut heard) = broadcast::channel(16);
         let mut watch = watcher(15, json!({"for": "game", "game_id": 4}), None, sender);
-        let board = inarow_engine::board::Board::new(15).unwrap();
-        let pv = [board.index(7, 7), board.index(8, 8)];
+        use inarow_engine::pos::Pos;
+        let pv = [Pos::at(7, 7), Pos::at(8, 8)];
         let report = |depth, nodes, ms, iteration| Progress {
             depth,
             best: pv[0],
@@ -198,11 +194,12 @@ mod tests {
     fn an_index_off_the_board_is_dropped() {
         let (sender, mut heard) = broadcast::channel(4);
         let mut watch = watcher(15, json!({}), Some("c".into()), sender);
+        let wall = inarow_engine::pos::Pos::from_index(0);
         watch(&Progress {
             depth: 0,
-            best: 0,
+            best: wall,
             score: 0,
-            pv: &[0],
+            pv: &[wall],
             nodes: 1,
             elapsed: Duration::ZERO,
             iteration: false,

@@ -194,7 +194,7 @@ async fn renju_still_forbids_blacks_points() {
     let (status, v) = t.post("/api/gomoku/move", r#"{"x": 7, "y": 7}"#).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
     assert!(
-        error_of(&v).starts_with("forbidden to black under renju: double three at "),
+        error_of(&v) == "point 7,7 is forbidden to black under renju: double three",
         "{v}"
     );
     // Set up on that point, black's stone is refused.
@@ -205,7 +205,7 @@ async fn renju_still_forbids_blacks_points() {
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
     assert!(
-        error_of(&v).starts_with("stone 9: forbidden to black under renju: double three at "),
+        error_of(&v) == "stone 9: point 7,7 is forbidden to black under renju: double three",
         "{v}"
     );
     // Under freestyle it is just a stone.
@@ -232,11 +232,11 @@ async fn bad_free_starts_are_one_line() {
     let cases = [
         (
             free("black", json!([[15, 0]]), "freestyle"),
-            "stone 1: (15,0) is off the board: x and y go from 0 to 14",
+            "stone 1: point 15,0 is off the board",
         ),
         (
             free("black", json!([[1, 1], [1, 1]]), "freestyle"),
-            "stone 2: (1,1) is taken",
+            "stone 2: point 1,1 is already taken",
         ),
         (
             free("black", five, "freestyle"),

@@ -131,12 +131,12 @@ async fn the_person_opens_and_plays_a_few_moves() {
         (
             r#"{"x":15,"y":0}"#,
             StatusCode::BAD_REQUEST,
-            "(15,0) is off the board: x and y go from 0 to 14",
+            "point 15,0 is off the board",
         ),
         (
             r#"{"x":7,"y":7}"#,
             StatusCode::BAD_REQUEST,
-            "(7,7) is taken: choose an empty point",
+            "point 7,7 is already taken",
         ),
         (
             r#"{"x":-1,"y":0}"#,
@@ -193,7 +193,7 @@ async fn the_engine_opens_and_every_answer_is_taken() {
     let taken = format!(r#"{{"choice":"white","x":{},"y":{}}}"#, s[0].0, s[0].1);
     let (status, body) = post(&t, "/api/gomoku/answer", &taken).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert!(error_of(&body).contains("is taken"));
+    assert!(error_of(&body).contains("is already taken"));
     let (status, body) = post(
         &t,
         "/api/gomoku/answer",
@@ -468,10 +468,7 @@ async fn the_board_size_is_chosen_with_a_new_game() {
     assert_eq!(v["size"], 9);
     let (status, body) = post(&t, "/api/gomoku/move", r#"{"x":9,"y":0}"#).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(
-        error_of(&body),
-        "(9,0) is off the board: x and y go from 0 to 8"
-    );
+    assert_eq!(error_of(&body), "point 9,0 is off the board");
     for (x, y) in [(4, 4), (5, 5), (5, 3)] {
         let (status, v) = post(&t, "/api/gomoku/move", &format!("{{\"x\":{x},\"y\":{y}}}")).await;
         assert_eq!(status, StatusCode::OK, "{v}");

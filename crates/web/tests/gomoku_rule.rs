@@ -5,7 +5,8 @@
 //! on one is refused, and the engine's move there loses.
 
 use inarow_core::{Point, Rule};
-use inarow_engine::player::Thought;
+use inarow_engine::pos::Pos;
+use inarow_engine::search::Found;
 use inarow_web::gomoku::{Answer, Done, Game, SIZE};
 
 fn at(x: usize, y: usize) -> Point {
@@ -13,12 +14,14 @@ fn at(x: usize, y: usize) -> Point {
 }
 
 fn moved(x: usize, y: usize) -> Done {
-    Done::Moved(Thought {
-        best: at(x, y),
+    Done::Moved(Found {
+        best: Pos::at(x, y),
         score: 0,
         depth: 1,
         nodes: 1,
-        pv: vec![at(x, y)],
+        vcf: false,
+        elapsed: std::time::Duration::ZERO,
+        pv: vec![Pos::at(x, y)],
     })
 }
 
@@ -108,7 +111,7 @@ fn renju_refuses_the_persons_forbidden_point_and_lists_them_for_black_only() {
     assert!(refused.bad_input);
     assert_eq!(
         refused.message,
-        "forbidden to black under renju: double three at h8"
+        "point 7,7 is forbidden to black under renju: double three"
     );
     assert_eq!(game.view(), view, "a refused click changed the game");
     // Any other point is black's to play.

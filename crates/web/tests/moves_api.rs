@@ -104,7 +104,7 @@ async fn under_renju_a_forbidden_move_is_refused_naming_it() {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
     assert_eq!(
         error_of(&v),
-        "move 9: h8 is forbidden to black under renju: double three"
+        "move 9: point 7,7 is forbidden to black under renju: double three"
     );
     // The other rules forbid nothing; no rule is freestyle.
     for body in [
@@ -146,6 +146,6 @@ async fn under_renju_the_moves_after_a_five_are_taken_as_they_are() {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
     assert_eq!(
         error_of(&v),
-        "move 9: h8 is forbidden to black under renju: double three"
+        "move 9: point 7,7 is forbidden to black under renju: double three"
     );
 }

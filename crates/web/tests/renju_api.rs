@@ -8,7 +8,8 @@ mod common;
 use axum::http::StatusCode;
 use common::{TestApp, app, error_of};
 use inarow_core::{Point, Rule};
-use inarow_engine::player::Thought;
+use inarow_engine::pos::Pos;
+use inarow_engine::search::Found;
 use inarow_menace::Preset;
 use inarow_web::gomoku::{Answer, Done, Game, SIZE};
 use serde_json::json;
@@ -91,7 +92,7 @@ async fn a_position_lists_blacks_forbidden_points_only_for_black_under_renju() {
         assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
         assert_eq!(
             error_of(&v),
-            "the game is over: stone 9 is black's double three at h8, forbidden under renju"
+            "the game is over: stone 9: point 7,7 is forbidden to black under renju: double three"
         );
     }
     // The same stones are a position under freestyle.
@@ -107,13 +108,14 @@ async fn a_position_lists_blacks_forbidden_points_only_for_black_under_renju() {
 }
 
 fn moved(x: usize, y: usize) -> Done {
-    let p = Point::at(y, x, SIZE);
-    Done::Moved(Thought {
-        best: p,
+    Done::Moved(Found {
+        best: Pos::at(x, y),
         score: 0,
         depth: 1,
         nodes: 1,
-        pv: vec![p],
+        vcf: false,
+        elapsed: std::time::Duration::ZERO,
+        pv: vec![Pos::at(x, y)],
     })
 }
 
@@ -155,7 +157,7 @@ async fn a_forbidden_click_is_refused_and_changes_nothing() {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
     assert_eq!(
         error_of(&v),
-        "forbidden to black under renju: double three at h8"
+        "point 7,7 is forbidden to black under renju: double three"
     );
     let (_, after) = t.call("GET", "/api/gomoku", None).await;
     assert_eq!(after, before);

@@ -58,10 +58,11 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use inarow_engine::analysis;
-use inarow_engine::board::{Board, Cell, grid_xy};
+use inarow_engine::board::{Board, Cell};
 use inarow_engine::opening;
+use inarow_engine::pos::Pos;
 use inarow_engine::score::{WIN, is_decided};
-use inarow_engine::search::{Found, Limits, Options, Progress, Searcher, Watcher};
+use inarow_engine::search::{Found, Limits, Options, Progress, Request, Searcher, Watcher};
 use inarow_engine::time::{self, Clock};
 
 /// Settings of a brain session.
@@ -129,11 +130,24 @@ impl Pbrain {
         }
     }
 
-    /// A searcher with these options that stops when the session asks.
+    /// A searcher with these options.
     fn new_searcher(&self, options: Options) -> Searcher {
-        let mut searcher = Searcher::new(options);
-        searcher.set_stop(self.link.as_ref().map(Link::stop_flag));
-        searcher
+        Searcher::new(options)
+    }
+
+    /// A search's request: a move's limits ([`Pbrain::limits`]), stopped
+    /// when the session asks, and with realtime messages for a search on
+    /// `b` when they are on (board marks too when `marks`).
+    fn request(&self, watched: Option<(&Board, bool)>) -> Request {
+        let watcher = match (&self.link, self.realtime, watched) {
+            (Some(link), true, Some((b, marks))) => {
+                Some(realtime(link.clone(), Geometry::of(b), marks))
+            }
+            _ => None,
+        };
+        Request::new(self.limits())
+            .stopped_by(self.link.as_ref().map(Link::stop_flag))
+            .watched(watcher, Duration::MAX)
     }
 
     /// A move's limits: the time budget, and the node and depth limits
@@ -147,16 +161,6 @@ impl Pbrain {
             limits.depth = limits.depth.min(u32::try_from(d).unwrap_or(u32::MAX));
         }
         limits
-    }
-
-    /// Realtime messages for the following searches on `b` when they are
-    /// on (board marks too when `marks`), or none.
-    fn watch(&mut self, b: &Board, marks: bool) {
-        let watcher = match (&self.link, self.realtime) {
-            (Some(link), true) => Some(realtime(link.clone(), Geometry::of(b), marks)),
-            _ => None,
-        };
-        self.searcher.set_watcher(watcher, Duration::MAX);
     }
 
     /// Checks that the board has a move to think about: not over, not full.
@@ -185,15 +189,13 @@ impl Pbrain {
 
     /// Thinks for the brain (the side to move) and plays the move.
     fn think(&mut self) -> Result<Decision, BrainError> {
-        let limits = self.limits();
         let me = self.me;
         self.playable()?;
-        // Taken out while the searcher, beside it, is set up and searches.
+        // Taken out while the searcher, beside it, searches.
         let mut b = self.board.take().ok_or(BrainError::NoBoard)?;
         b.set_to_move(me);
-        self.watch(&b, true);
-        let found = self.searcher.search(&mut b, limits);
-        self.searcher.set_watcher(None, Duration::MAX);
+        let mut request = self.request(Some((&b, true)));
+        let found = self.searcher.search(&mut b, &mut request);
         let geometry = Geometry::of(&b);
         if let Some(link) = self.link.as_ref().filter(|_| self.realtime)
             && loses(found.score)
@@ -250,7 +252,6 @@ impl Pbrain {
             .history()
             .iter()
             .map(|&i| {
-                let i = usize::from(i);
                 let stone = match b.cell(i) {
                     Cell::Stone(c) if c == old => Some(me),
                     Cell::Stone(_) => Some(me.opponent()),
@@ -279,8 +280,7 @@ impl Pbrain {
             .ok_or(BrainError::NoBoard)?;
         let mut b = Board::with_rule(size, self.rule).expect("size was accepted");
         for (p, stone) in stones {
-            let i = b.index_of(p).map_err(refused)?;
-            let (x, y) = b.xy(i);
+            let (x, y) = p.xy(size);
             match stone {
                 Some(colour) => b.place(x, y, colour),
                 None => b.wall(x, y),
@@ -320,8 +320,7 @@ impl Brain for Pbrain {
             self.me = Player::O;
             b.set_to_move(Player::X);
         }
-        let i = b.index_of(point).map_err(refused)?;
-        let (x, y) = b.xy(i);
+        let (x, y) = point.xy(b.size());
         b.place(x, y, self.me.opponent()).map_err(refused)?;
         self.think()
     }
@@ -346,20 +345,21 @@ impl Brain for Pbrain {
         } else {
             Player::O
         });
-        let limits = self.limits();
-        // The opening's searches are not a move's: no board marks.
-        self.searcher.set_watcher(None, Duration::MAX);
+        // The opening's searches are not a move's: no realtime messages.
+        let mut request = self.request(None);
         Ok(match phase {
             Phase::Open => Swap2Move::Open(opening::open(
                 b.size(),
                 self.rule,
                 &mut self.searcher,
                 &mut self.rng,
-                limits,
+                &mut request,
             )),
-            Phase::Answer => Swap2Move::Answer(opening::answer(&mut b, &mut self.searcher, limits)),
+            Phase::Answer => {
+                Swap2Move::Answer(opening::answer(&mut b, &mut self.searcher, &mut request))
+            }
             Phase::Colour | Phase::Play | Phase::Over => {
-                let (colour, found) = opening::choose(&mut b, &mut self.searcher, limits);
+                let (colour, found) = opening::choose(&mut b, &mut self.searcher, &mut request);
                 if colour == b.to_move() {
                     Swap2Move::PlayWhite(b.point(found.best))
                 } else {
@@ -372,7 +372,7 @@ impl Brain for Pbrain {
     fn take_back(&mut self, point: Point) -> Result<(), BrainError> {
         let me = self.me;
         let b = self.board()?;
-        let i = b.index_of(point).map_err(refused)?;
+        let i = b.pos_of(point).map_err(refused)?;
         if b.is_empty(i) {
             let (x, y) = (point.col(b.size()), point.row(b.size()));
             return Err(BrainError::NothingToTakeBack { x, y });
@@ -442,50 +442,46 @@ impl Brain for Pbrain {
         }
         Ok(b.points()
             .iter()
-            .map(|&i| usize::from(i))
+            .copied()
             .filter(|&i| b.forbidden(i).is_some())
             .map(|i| b.point(i))
             .collect())
     }
 
     fn connect(&mut self, link: Link) {
-        self.searcher.set_stop(Some(link.stop_flag()));
         self.link = Some(link);
     }
 
     fn nbest(&mut self, n: usize) -> Result<Decision, BrainError> {
-        let limits = self.limits();
         let me = self.me;
         self.playable()?;
         let mut b = self.board.take().ok_or(BrainError::NoBoard)?;
         b.set_to_move(me);
-        self.watch(&b, false);
+        let mut request = self.request(Some((&b, false)));
         let started = Instant::now();
-        let analysis = analysis::analyse(&mut self.searcher, &mut b, n, limits);
+        let analysis = analysis::analyse(&mut self.searcher, &mut b, n, &mut request);
         let elapsed = started.elapsed();
-        self.searcher.set_watcher(None, Duration::MAX);
         // Stopped, the analysis has the lines it found (one at least).
         let lines = analysis.lines;
-        let size = b.size();
+        let geometry = Geometry::of(&b);
         if let Some(link) = &self.link {
             let figures = Figures {
                 nodes: analysis.nodes,
                 elapsed,
             };
             for (k, line) in lines.iter().enumerate() {
-                let pv: Vec<String> = line.pv.iter().map(|&(x, y)| xy_name(x, y, size)).collect();
                 link.say(format!(
                     "MESSAGE depth {} multipv {} ev {} {figures} pv {}",
                     line.depth,
                     k + 1,
                     ev(line.score),
-                    pv.join(" ")
+                    geometry.names(&line.pv)
                 ));
             }
             if self.realtime {
                 link.say("MESSAGE REALTIME REFRESH");
                 for (k, line) in lines.iter().enumerate() {
-                    let at = format!("{},{}", line.best.0, line.best.1);
+                    let at = geometry.xy_text(line.best);
                     if loses(line.score) {
                         link.say(format!("MESSAGE REALTIME LOSE {at}"));
                     } else if k == 0 {
@@ -497,10 +493,7 @@ impl Brain for Pbrain {
                 }
             }
         }
-        let (x, y) = lines[0].best;
-        let best = b
-            .checked_index(x, y)
-            .expect("the analysis names points of the board");
+        let best = lines[0].best;
         let point = b.point(best);
         b.play_unchecked(best);
         b.set_to_move(me);
@@ -543,12 +536,12 @@ fn refused(e: impl std::fmt::Display) -> BrainError {
 fn stones_of(b: &Board, colour: Player) -> usize {
     b.points()
         .iter()
-        .filter(|&&i| b.cell(usize::from(i)) == Cell::Stone(colour))
+        .filter(|&&i| b.cell(i) == Cell::Stone(colour))
         .count()
 }
 
 fn has_five(b: &Board) -> bool {
-    b.history().iter().any(|&i| b.wins_through(i as usize))
+    b.history().iter().any(|&i| b.wins_through(i))
 }
 
 /// True if `score` is a loss by force.
@@ -583,9 +576,9 @@ impl std::fmt::Display for Figures {
     }
 }
 
-/// Names of a board's grid indices, kept apart from the board for a
-/// watcher that runs while the board is searched (see
-/// [`inarow_engine::board::grid_xy`]).
+/// Names of a board's points, kept apart from the board for a watcher
+/// that runs while the board is searched (see [`Pos::xy_on`]): the
+/// brain's one crossing from the engine's points to `(x, y)`.
 struct Geometry {
     size: usize,
 }
@@ -595,18 +588,19 @@ impl Geometry {
         Geometry { size: b.size() }
     }
 
-    fn xy(&self, i: usize) -> (usize, usize) {
-        grid_xy(i, self.size).expect("the search names points of the board")
+    fn xy(&self, i: Pos) -> (usize, usize) {
+        i.xy_on(self.size)
+            .expect("the search names points of the board")
     }
 
-    /// The protocol's `x,y` of grid index `i`.
-    fn xy_text(&self, i: usize) -> String {
+    /// The protocol's `x,y` of `i`.
+    fn xy_text(&self, i: Pos) -> String {
         let (x, y) = self.xy(i);
         format!("{x},{y}")
     }
 
-    /// Grid indices as gomoku names (`h8 i9`), for people to read.
-    fn names(&self, moves: &[usize]) -> String {
+    /// Points as gomoku names (`h8 i9`), for people to read.
+    fn names(&self, moves: &[Pos]) -> String {
         moves
             .iter()
             .map(|&i| {

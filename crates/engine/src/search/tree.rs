@@ -56,10 +56,11 @@ use crate::movepick::{
     self, Answer, Move, MoveList, class_bonus, generate, is_forcing, is_quiet, point_score,
 };
 use crate::pattern::Threat;
+use crate::pos::Pos;
 use crate::score::{DECIDED, WIN, is_decided, loss_in, win_in};
 use crate::search::params::CLOCK_NODES;
 use crate::search::{
-    Found, Limits, MAX_PLY, ONE_PLY, Options, PV_LIMIT, Params, Progress, Watcher,
+    Found, Limits, MAX_PLY, ONE_PLY, Options, PV_LIMIT, Params, Progress, Request, Watcher,
 };
 use crate::tt::{Bound, Table};
 use crate::vcf::Vcf;
@@ -118,7 +119,7 @@ pub struct Tree<E: Evaluator> {
     /// Moves before quiet ones are pruned, by improving and depth (plies).
     move_counts: [[usize; 64]; 2],
     root: MoveList,
-    excluded: Vec<usize>,
+    excluded: Vec<Pos>,
     pub(crate) nodes: u64,
     start: Instant,
     deadline: Option<Instant>,
@@ -134,12 +135,25 @@ pub struct Tree<E: Evaluator> {
 }
 
 /// What the watcher was last told of the search's result.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct Shown {
     depth: u32,
-    best: usize,
+    best: Pos,
     score: i32,
-    pv: Vec<usize>,
+    pv: Vec<Pos>,
+}
+
+impl Default for Shown {
+    /// Nothing completed yet: no line, and a move that no report names
+    /// before an iteration sets it.
+    fn default() -> Shown {
+        Shown {
+            depth: 0,
+            best: Pos::from_index(0),
+            score: 0,
+            pv: Vec::new(),
+        }
+    }
 }
 
 impl<E: Evaluator> Tree<E> {
@@ -193,17 +207,6 @@ impl<E: Evaluator> Tree<E> {
         }
     }
 
-    /// See [`crate::search::Searcher::set_watcher`].
-    pub fn set_watcher(&mut self, watcher: Option<Watcher>, every: Duration) {
-        self.watcher = watcher;
-        self.report_every = every;
-    }
-
-    /// See [`crate::search::Searcher::set_stop`].
-    pub fn set_stop(&mut self, flag: Option<Arc<AtomicBool>>) {
-        self.stop = flag;
-    }
-
     /// Tells the watcher, if any, how the search stands.
     fn report(&mut self, iteration: bool) {
         let Some(watcher) = self.watcher.as_mut() else {
@@ -246,13 +249,24 @@ impl<E: Evaluator> Tree<E> {
         self.stack = [Frame::default(); MAX_PLY + 2];
     }
 
-    /// Leaves these root moves out of the following searches.
-    pub fn set_excluded(&mut self, moves: &[usize]) {
-        self.excluded = moves.to_vec();
+    /// Finds a move for the side to move as `request` asks (see
+    /// [`crate::search::Searcher::search`]). The request's excluded moves,
+    /// stop flag and watcher are the tree's for this search only: lent
+    /// for it (swapped, so nothing is copied or allocated) and given back.
+    pub fn search(&mut self, b: &mut Board, request: &mut Request) -> Found {
+        std::mem::swap(&mut self.excluded, &mut request.excluded);
+        std::mem::swap(&mut self.watcher, &mut request.watcher);
+        self.stop.clone_from(&request.stop);
+        self.report_every = request.every;
+        let found = self.run(b, request.limits);
+        std::mem::swap(&mut self.excluded, &mut request.excluded);
+        std::mem::swap(&mut self.watcher, &mut request.watcher);
+        self.stop = None;
+        found
     }
 
-    /// Finds a move for the side to move (see [`crate::search::Searcher::search`]).
-    pub fn search(&mut self, b: &mut Board, limits: Limits) -> Found {
+    /// The search itself, once the request is the tree's.
+    fn run(&mut self, b: &mut Board, limits: Limits) -> Found {
         self.start = Instant::now();
         self.deadline = limits.time.map(|t| self.start + t);
         self.node_limit = limits.nodes;
@@ -267,7 +281,8 @@ impl<E: Evaluator> Tree<E> {
             f.killers = [None; 2];
         }
         let mut found = Found {
-            best: 0,
+            // Every way out below names a move.
+            best: Pos::from_index(0),
             score: 0,
             depth: 0,
             nodes: 0,
@@ -333,7 +348,7 @@ impl<E: Evaluator> Tree<E> {
                 root.clear();
                 let (n, c) = (b.size(), b.size() / 2);
                 for i in b.empty_points() {
-                    let (x, y) = b.xy(i);
+                    let (x, y) = i.xy();
                     // On an empty board, the points around the centre.
                     let central = x.abs_diff(c).max(y.abs_diff(c)) <= 2 || n <= 5;
                     if (b.stones() > 0 || central) && !b.is_forbidden_to(i, me) {
@@ -368,7 +383,7 @@ impl<E: Evaluator> Tree<E> {
                 .iter()
                 .flatten()
                 .take(PV_LIMIT)
-                .map(|m| m.index())
+                .map(|m| m.pos())
                 .collect();
             self.show(&found);
             if is_decided(s) && (WIN - s.abs()) as u32 <= depth {
@@ -426,7 +441,7 @@ impl<E: Evaluator> Tree<E> {
         root: &mut MoveList,
         depth: i32,
         last: i32,
-    ) -> (i32, Option<usize>, bool) {
+    ) -> (i32, Option<Pos>, bool) {
         let mut window = self.params.aspiration;
         let (mut alpha, mut beta) = if depth >= 4 && window > 0 && !is_decided(last) {
             (
@@ -464,7 +479,7 @@ impl<E: Evaluator> Tree<E> {
         depth: i32,
         mut alpha: i32,
         beta: i32,
-    ) -> (i32, Option<usize>) {
+    ) -> (i32, Option<Pos>) {
         let mut best_score = -INFINITE;
         let mut best = None;
         self.pv_len[0] = 0;
@@ -580,20 +595,20 @@ impl<E: Evaluator> Tree<E> {
     }
 
     #[inline]
-    pub(crate) fn play(&mut self, b: &mut Board, m: usize, ply: usize) {
+    pub(crate) fn play(&mut self, b: &mut Board, m: Pos, ply: usize) {
         self.stack[ply].played = Some(Move::at(m));
         b.play_unchecked(m);
         self.eval.put(b, m);
     }
 
     #[inline]
-    pub(crate) fn take_back(&mut self, b: &mut Board, m: usize) {
+    pub(crate) fn take_back(&mut self, b: &mut Board, m: Pos) {
         self.eval.take_back(b, m);
         b.undo();
     }
 
     #[inline]
-    pub(crate) fn update_pv(&mut self, ply: usize, m: usize) {
+    pub(crate) fn update_pv(&mut self, ply: usize, m: Pos) {
         self.pv[ply][ply] = Some(Move::at(m));
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let child_len = self.pv_len[ply + 1].max(ply + 1);
@@ -604,7 +619,7 @@ impl<E: Evaluator> Tree<E> {
     /// The depth a move costs: a forced block nothing (by default), a four
     /// or a defence their settings, anything else one ply.
     #[inline]
-    fn cost(&self, b: &Board, m: usize, answer: Answer) -> i32 {
+    fn cost(&self, b: &Board, m: Pos, answer: Answer) -> i32 {
         match answer {
             Answer::Five(_) => self.params.block_cost,
             Answer::Three | Answer::Fork => self.params.defence_cost,
@@ -928,7 +943,7 @@ impl<E: Evaluator> Tree<E> {
         &mut self,
         b: &mut Board,
         ply: usize,
-        m: usize,
+        m: Pos,
         tt_score: i32,
         depth: i32,
         beta: i32,
@@ -1029,7 +1044,7 @@ impl<E: Evaluator> Tree<E> {
     /// policy, `lmr_policy`); at a node answering a three or a fork by a
     /// share of that; by good history less everywhere.
     #[inline]
-    fn late_reduction<const PV: bool>(&self, b: &Board, m: usize, facts: Late) -> i32 {
+    fn late_reduction<const PV: bool>(&self, b: &Board, m: Pos, facts: Late) -> i32 {
         let Late {
             k,
             ply,
@@ -1054,7 +1069,7 @@ impl<E: Evaluator> Tree<E> {
                 && b.threat(m, me) >= Threat::Block4
                 && self
                     .previous(ply)
-                    .is_some_and(|threat| lines_apart(b, m, threat) > 4)
+                    .is_some_and(|threat| lines_apart(m, threat) > 4)
             {
                 r += p.lmr_far_four;
             }
@@ -1079,7 +1094,7 @@ impl<E: Evaluator> Tree<E> {
             && is_forcing(b, m)
             && self.stack[ply - 2]
                 .played
-                .is_some_and(|ours| lines_apart(b, m, ours.index()) <= 4)
+                .is_some_and(|ours| lines_apart(m, ours.pos()) <= 4)
         {
             r -= p.lmr_attack;
         }
@@ -1109,7 +1124,7 @@ impl<E: Evaluator> Tree<E> {
         &mut self,
         b: &Board,
         ply: usize,
-        m: usize,
+        m: Pos,
         depth: i32,
         quiet: bool,
         tried: &[Option<Move>],
@@ -1118,7 +1133,7 @@ impl<E: Evaluator> Tree<E> {
         let bonus = self.bonus(depth);
         self.history.update(me, m, bonus);
         for q in tried.iter().flatten() {
-            self.history.update(me, q.index(), -bonus);
+            self.history.update(me, q.pos(), -bonus);
         }
         if quiet {
             let k = &mut self.stack[ply].killers;
@@ -1135,17 +1150,17 @@ impl<E: Evaluator> Tree<E> {
     /// The opponent's move that led to the node `ply` plies from the root
     /// (none at the root, or after a pass).
     #[inline]
-    fn previous(&self, ply: usize) -> Option<usize> {
+    fn previous(&self, ply: usize) -> Option<Pos> {
         ply.checked_sub(1)
             .and_then(|p| self.stack[p].played)
-            .map(Move::index)
+            .map(Move::pos)
     }
 
     /// The static part of a move's ordering score: what the point is worth
     /// to either side and what its class makes or takes (the "policy" that
     /// [`Tree::late_reduction`] weighs), without history or killers.
     #[inline]
-    fn static_score(&self, b: &Board, m: usize, me: Player) -> i32 {
+    fn static_score(&self, b: &Board, m: Pos, me: Player) -> i32 {
         let point = if self.params.order_fine > 0
             && let Some(fine) = b.fine_order(m, me)
         {
@@ -1166,14 +1181,14 @@ impl<E: Evaluator> Tree<E> {
     /// Orders `list` for the side to move at `ply`: the table move first,
     /// then by static score, history, killers and counter move. Returns the
     /// best static score in the list (see [`Tree::static_score`]).
-    fn order(&self, b: &Board, list: &mut MoveList, ply: usize, tt_move: Option<usize>) -> i32 {
+    fn order(&self, b: &Board, list: &mut MoveList, ply: usize, tt_move: Option<Pos>) -> i32 {
         let me: Player = b.to_move();
         let killers = self.stack[ply].killers;
         let counter = self
             .previous(ply)
             .and_then(|previous| self.history.counter(me, previous));
         let weight = self.params.history_weight;
-        let (killer, second) = (killers[0].map(Move::index), killers[1].map(Move::index));
+        let (killer, second) = (killers[0].map(Move::pos), killers[1].map(Move::pos));
         let mut top = i32::MIN;
         for k in 0..list.len() {
             let m = list.get(k);
@@ -1219,8 +1234,8 @@ struct Late {
 
 /// How many lines (rows or columns, whichever more) apart two points are.
 #[inline]
-fn lines_apart(b: &Board, i: usize, j: usize) -> usize {
-    let ((x, y), (u, v)) = (b.xy(i), b.xy(j));
+fn lines_apart(i: Pos, j: Pos) -> usize {
+    let ((x, y), (u, v)) = (i.xy(), j.xy());
     x.abs_diff(u).max(y.abs_diff(v))
 }
 

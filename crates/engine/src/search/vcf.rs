@@ -9,6 +9,7 @@
 use crate::board::Board;
 use crate::eval::Evaluator;
 use crate::pattern::Threat;
+use crate::pos::Pos;
 use crate::tt::Bound;
 use crate::vcf::gather_fours;
 
@@ -66,13 +67,12 @@ impl<E: Evaluator> Tree<E> {
         let mut best = stand;
         let mut best_move = None;
         // The side's last stone: the second last in the game.
-        let last = b.history().iter().rev().nth(1).map(|&i| usize::from(i));
-        let mut moves = [0u16; 64];
+        let last = b.history().iter().rev().nth(1).copied();
+        let mut moves = [Pos::from_index(0); 64];
         let n = gather_fours(b, me, &mut moves, |i, _| {
-            fours < p.vcf_near || last.is_none_or(|l| near(b, i, l))
+            fours < p.vcf_near || last.is_none_or(|l| near(i, l))
         });
         for &m in &moves[..n] {
-            let m = usize::from(m);
             self.play(b, m, ply);
             let s = -self.vcf::<PV>(b, ply + 1, -beta, -alpha, fours + 1);
             self.take_back(b, m);
@@ -100,10 +100,10 @@ impl<E: Evaluator> Tree<E> {
     }
 }
 
-/// True if grid points `a` and `c` are within two king steps, or on one
-/// line within four: where a stone can join a threat the other is part of.
-fn near(b: &Board, a: usize, c: usize) -> bool {
-    let ((ax, ay), (cx, cy)) = (b.xy(a), b.xy(c));
+/// True if points `a` and `c` are within two king steps, or on one line
+/// within four: where a stone can join a threat the other is part of.
+fn near(a: Pos, c: Pos) -> bool {
+    let ((ax, ay), (cx, cy)) = (a.xy(), c.xy());
     let (dx, dy) = (ax.abs_diff(cx), ay.abs_diff(cy));
     let far = dx.max(dy);
     far <= 2 || (far <= 4 && (dx == 0 || dy == 0 || dx == dy))

@@ -15,7 +15,7 @@ use inarow_engine::board::Board;
 use inarow_engine::movepick::{self, MoveList, class_bonus, generate, point_score};
 use inarow_engine::pattern::Threat;
 use inarow_engine::player::board_of;
-use inarow_engine::search::{Found, Limits, Options, Params, Searcher};
+use inarow_engine::search::{Found, Limits, Options, Params, Request, Searcher};
 
 /// One suite position: the board (side to move has a VCF) and the proof depth.
 #[derive(Clone, Debug)]
@@ -311,7 +311,7 @@ pub fn middlegames(seed: u64, count: usize, plies: usize) -> Vec<Mnk> {
         }
         while game.stones() < plies && game.outcome().is_none() {
             let mut b = board_of(&game, None).expect("live board");
-            let found = searcher.search(&mut b, limits);
+            let found = searcher.search(&mut b, &mut Request::new(limits));
             game.play_unchecked(b.point(found.best));
         }
         if game.outcome().is_none() {
@@ -371,7 +371,7 @@ pub fn play_refereed(
     while game.outcome().is_none() {
         let side = &mut sides[game.to_move().index()];
         let mut b = board_under(&game, side.rule);
-        let found = side.searcher.search(&mut b, limits);
+        let found = side.searcher.search(&mut b, &mut Request::new(limits));
         check(&game, &b, &found);
         let p = b.point(found.best);
         assert!(game.stone(p).is_none(), "{p:?} is taken\n{game}");

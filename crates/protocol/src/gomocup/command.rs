@@ -3,6 +3,7 @@
 //! board's side, and knows nothing of the brain that will answer.
 
 use inarow_core::Point;
+use inarow_core::stones::{self, StoneError};
 use inarow_core::swap2::Phase;
 
 use super::{Field, Info, RuleBits, XyError, parse_xy};
@@ -67,22 +68,10 @@ pub enum PointError {
     /// The text is not `x,y`.
     #[error(transparent)]
     Syntax(#[from] XyError),
-    /// The point is off the board.
-    #[error("point {x},{y} is off the board")]
-    OffBoard {
-        /// The column.
-        x: usize,
-        /// The row.
-        y: usize,
-    },
-    /// A block names the point twice.
-    #[error("point {x},{y} is already taken")]
-    Taken {
-        /// The column.
-        x: usize,
-        /// The row.
-        y: usize,
-    },
+    /// The point is off the board, or a block names it twice (taken):
+    /// core's one check and wording.
+    #[error(transparent)]
+    Stone(#[from] StoneError),
 }
 
 /// Why a line (with its block) is not a command to answer. Each is sent
@@ -243,7 +232,7 @@ pub(super) fn stops_thinking(line: &str) -> bool {
 
 /// The point at column `x`, row `y` of a board `size` wide.
 fn point(x: usize, y: usize, size: usize) -> Result<Point, PointError> {
-    Point::from_xy(x, y, size).ok_or(PointError::OffBoard { x, y })
+    Ok(stones::on_board(x, y, size)?)
 }
 
 /// `START n`, or Yixin-board's `START w h` (square only): the side.
@@ -339,7 +328,7 @@ fn distinct(
     for &(x, y) in points {
         let p = point(x, y, size).map_err(in_block)?;
         if out.contains(&p) {
-            return Err(in_block(PointError::Taken { x, y }));
+            return Err(in_block(StoneError::Taken { x, y }.into()));
         }
         out.push(p);
     }
@@ -433,7 +422,7 @@ mod tests {
     }
 
     fn off(x: usize, y: usize) -> PointError {
-        PointError::OffBoard { x, y }
+        PointError::Stone(StoneError::OffBoard { x, y })
     }
 
     fn point_in(command: &'static str, error: impl Into<PointError>) -> CommandError {
@@ -566,7 +555,7 @@ mod tests {
         );
         assert_eq!(
             read("YXBOARD\n1,1,1\n1,1,2\nDONE"),
-            Err(point_in("YXBOARD", PointError::Taken { x: 1, y: 1 }))
+            Err(point_in("YXBOARD", StoneError::Taken { x: 1, y: 1 }))
         );
         assert_eq!(
             read("BOARD\nx,1,1\nDONE").unwrap_err().reply(),
@@ -601,7 +590,7 @@ mod tests {
         );
         assert_eq!(
             read("SWAP2BOARD\n1,1\n1,1\n1,1\nDONE"),
-            Err(point_in("SWAP2BOARD", PointError::Taken { x: 1, y: 1 }))
+            Err(point_in("SWAP2BOARD", StoneError::Taken { x: 1, y: 1 }))
         );
         assert_eq!(
             read("SWAP2BOARD\n1;1\nDONE"),

@@ -13,11 +13,12 @@ use std::time::{Duration, Instant};
 use axum::Json;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
-use inarow_core::{Game as _, Mnk, Player, Point, Rule};
+use inarow_core::stones::{self, StoneError};
+use inarow_core::{Game as _, Mnk, Rule};
 use inarow_engine::analysis::{self, MAX_LINES};
 use inarow_engine::heat;
 use inarow_engine::score::{logistic_scale, win_rate};
-use inarow_engine::search::Limits;
+use inarow_engine::search::{self, Limits};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -121,25 +122,20 @@ pub(super) async fn analyse(
         let mut place = place;
         let stop = place.stop.clone();
         let searcher = place.kept().searcher_for(size, rule);
-        searcher.set_stop(Some(stop));
-        if let Some(to) = client {
+        let watcher = client.map(|to| {
             let about = json!({"for": "analysis", "tag": tag});
-            let watcher = live::watcher(size, about, Some(to), thinking);
-            searcher.set_watcher(Some(watcher), live::REPORT_EVERY);
-        }
+            live::watcher(size, about, Some(to), thinking)
+        });
+        let mut request = search::Request::new(Limits::time(Duration::from_millis(ms)))
+            .stopped_by(Some(stop))
+            .watched(watcher, live::REPORT_EVERY);
         let start = Instant::now();
-        let found = analysis::analyse(
-            searcher,
-            &mut board,
-            lines,
-            Limits::time(Duration::from_millis(ms)),
-        );
+        let found = analysis::analyse(searcher, &mut board, lines, &mut request);
         let elapsed = start.elapsed();
-        // The heat map's searches are no thinking of the position's.
-        searcher.set_watcher(None, Duration::MAX);
-        let heat = want_heat.then(|| heat::heat(searcher, &board, HEAT_NODES));
+        // The heat map's searches are no thinking of the position's: the
+        // same stop, no watcher.
+        let heat = want_heat.then(|| heat::heat(searcher, &board, HEAT_NODES, request.stop.take()));
         let scale = logistic_scale(&searcher.options().eval, rule);
-        searcher.set_stop(None);
         (found, elapsed, heat, scale, place.replaced())
     })
     .await
@@ -154,11 +150,11 @@ pub(super) async fn analyse(
         .iter()
         .map(|l| {
             json!({
-                "move": [l.best.0, l.best.1],
+                "move": gomoku::page_xy(l.best, size),
                 "score": l.score,
                 "win_rate": win_rate(l.score, scale),
                 "decided": Decided::of(l.score),
-                "pv": l.pv.iter().map(|&(x, y)| [x, y]).collect::<Vec<_>>(),
+                "pv": l.pv.iter().map_while(|&p| gomoku::page_xy(p, size)).collect::<Vec<_>>(),
                 "depth": l.depth,
                 "nodes": l.nodes,
             })
@@ -197,21 +193,14 @@ pub(super) async fn analyse(
 /// when it was played (black lost there: the game is over).
 fn core_board(size: usize, rule: Rule, stones: &[(usize, usize)]) -> Result<Mnk, ApiError> {
     let mut board = Mnk::new(size, size, 5, rule).map_err(|e| ApiError::bad(e.to_string()))?;
-    for (n, &(x, y)) in stones.iter().enumerate() {
-        let p = Point::at(y, x, size);
-        if board.to_move() == Player::X
-            && let Some(why) = board.forbidden(p)
-        {
-            return Err(ApiError::bad(format!(
-                "the game is over: stone {} is black's {why} at {}, forbidden under renju",
-                n + 1,
-                gomoku::point_name(x, y, size)
-            )));
-        }
-        board
-            .play(p)
-            .map_err(|e| ApiError::bad(format!("stone {}: {e}", n + 1)))?;
-    }
+    stones::replay(&mut board, stones.iter().copied(), true).map_err(|(n, e)| {
+        let over = if matches!(e, StoneError::Forbidden { .. }) {
+            "the game is over: "
+        } else {
+            ""
+        };
+        ApiError::bad(format!("{over}stone {n}: {e}"))
+    })?;
     Ok(board)
 }
 

@@ -2,7 +2,6 @@
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::time::Duration;
 
 use axum::Json;
 use axum::extract::State;
@@ -80,11 +79,11 @@ fn think(shared: &Arc<Shared>, job: Option<Job>) {
             };
             let about = serde_json::json!({"for": "game", "game_id": job.game_id, "stage": stage});
             let watcher = live::watcher(job.board.cols(), about, None, shared.thinking().clone());
-            engine
-                .searcher_mut()
-                .set_watcher(Some(watcher), live::REPORT_EVERY);
+            let request = engine.request_mut();
+            request.watcher = Some(watcher);
+            request.every = live::REPORT_EVERY;
             let done = gomoku::work(&mut engine, &job);
-            engine.searcher_mut().set_watcher(None, Duration::MAX);
+            engine.request_mut().watcher = None;
             // Read while the engine is held: the next game's thread clears
             // the flag once it holds it.
             let ended = shared.engine_stop.load(Ordering::SeqCst);

@@ -8,7 +8,8 @@
 
 use axum::Json;
 use inarow_core::notation::{format_moves, parse_moves, point_name};
-use inarow_core::{Game as _, Mnk, Player, Point, Rule};
+use inarow_core::stones;
+use inarow_core::{Mnk, Point, Rule};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -92,22 +93,7 @@ fn forbidden_move(moves: &[Point], size: usize, rule: Rule) -> Result<(), ApiErr
         return Ok(());
     }
     let mut board = Mnk::new(size, size, 5, rule).map_err(|e| ApiError::bad(e.to_string()))?;
-    for (n, &p) in moves.iter().enumerate() {
-        if board.is_over() {
-            break;
-        }
-        if board.to_move() == Player::X
-            && let Some(why) = board.forbidden(p)
-        {
-            return Err(ApiError::bad(format!(
-                "move {}: {} is forbidden to black under renju: {why}",
-                n + 1,
-                point_name(p, size)
-            )));
-        }
-        board
-            .play(p)
-            .map_err(|e| ApiError::bad(format!("move {}: {e}", n + 1)))?;
-    }
+    stones::replay(&mut board, moves.iter().map(|p| p.xy(size)), true)
+        .map_err(|(n, e)| ApiError::bad(format!("move {n}: {e}")))?;
     Ok(())
 }

@@ -5,6 +5,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use inarow_core::renju::Forbidden;
+use inarow_core::stones::{self, StoneError};
 use inarow_core::swap2::{self, Role, Step, Swap, Swap2, Swap2Error};
 use inarow_core::{Game as _, Mnk, Player, Point, Rule};
 use inarow_judge::record::{GameRecord, Seat};
@@ -274,24 +275,15 @@ impl Game {
         }
     }
 
-    /// The person's point (x, y), if it is on the board and empty.
+    /// The person's point (x, y), if it is on the board and empty (core's
+    /// one check; a forbidden point is refused where the rule asks, by
+    /// [`Game::foul`]).
     fn point(&self, x: usize, y: usize) -> Result<Point, Refused> {
-        let size = self.size;
-        if x >= size || y >= size {
-            return Err(bad(format!(
-                "({x},{y}) is off the board: x and y go from 0 to {}",
-                size - 1
-            )));
+        let refused = |e: StoneError| bad(e.to_string());
+        match self.swap2.as_ref() {
+            Some(s) => stones::check(s.game(), (x, y), Player::O, false).map_err(refused),
+            None => stones::on_board(x, y, self.size).map_err(refused),
         }
-        let p = Point::at(y, x, size);
-        let taken = self
-            .swap2
-            .as_ref()
-            .is_some_and(|s| s.game().stone(p).is_some());
-        if taken {
-            return Err(bad(format!("({x},{y}) is taken: choose an empty point")));
-        }
-        Ok(p)
     }
 
     /// Takes a step the page has checked.
@@ -472,8 +464,9 @@ impl Game {
             Done::Moved(thought) => {
                 // The engine's move goes through the rule as it is: on a
                 // forbidden point black loses, and the note says why.
-                let foul = self.foul(thought.best).map(|why| (why, thought.best));
-                self.step(engine, Step::Play(thought.best));
+                let best = thought.best.point(self.size);
+                let foul = self.foul(best).map(|why| (why, best));
+                self.step(engine, Step::Play(best));
                 self.thought = Some(Thought::on(&thought, self.size));
                 self.after_move(foul)
             }
@@ -714,38 +707,21 @@ fn set_up(
     size: usize,
 ) -> Result<Vec<(Point, Player)>, Refused> {
     let mut board = board_of(rule, size);
-    let mut setup = Vec::with_capacity(stones.len());
-    for (n, &(x, y)) in stones.iter().enumerate() {
-        let n = n + 1;
-        if x >= size || y >= size {
-            return Err(bad(format!(
-                "stone {n}: ({x},{y}) is off the board: x and y go from 0 to {}",
-                size - 1
-            )));
-        }
-        let p = Point::at(y, x, size);
-        if board.stone(p).is_some() {
-            return Err(bad(format!("stone {n}: ({x},{y}) is taken")));
-        }
-        let colour = board.turn_by_count();
-        if colour == Player::X
-            && let Some(why) = board.forbidden(p)
-        {
-            return Err(bad(format!("stone {n}: {}", forbidden_line(why, p, size))));
-        }
-        board
-            .place(p, colour)
-            .expect("an empty point of a game going on");
-        setup.push((p, colour));
-        if let Some(outcome) = board.outcome() {
-            let end = match outcome.winner() {
-                Some(_) => "makes five",
-                None => "fills the board",
-            };
-            return Err(bad(format!(
-                "stone {n} {end}: the game would be over before it starts"
-            )));
-        }
+    let put = stones::replay(&mut board, stones.iter().copied(), true)
+        .map_err(|(n, e)| bad(format!("stone {n}: {e}")))?;
+    if let Some(outcome) = board.outcome() {
+        let end = match outcome.winner() {
+            Some(_) => "makes five",
+            None => "fills the board",
+        };
+        return Err(bad(format!(
+            "stone {put} {end}: the game would be over before it starts"
+        )));
     }
-    Ok(setup)
+    // Black first, then in turn: the colours the replay gave.
+    Ok(stones
+        .iter()
+        .zip([Player::X, Player::O].into_iter().cycle())
+        .map(|(&(x, y), colour)| (Point::at(y, x, size), colour))
+        .collect())
 }

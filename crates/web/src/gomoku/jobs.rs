@@ -5,11 +5,12 @@ use std::time::Duration;
 
 use inarow_core::swap2::{Phase, Strategy, Swap};
 use inarow_core::{Mnk, Player, Point};
-use inarow_engine::player::{self, Engine};
-use inarow_engine::search::{Limits, Options};
+use inarow_engine::player::Engine;
+use inarow_engine::search::{Found, Limits, Options};
 use serde::Serialize;
 
-/// What the engine thought about a move, as the page shows it.
+/// What the engine thought about a move (the search's answer,
+/// [`Found`]), as the page shows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Thought {
     /// The move chosen, as (x, y).
@@ -27,15 +28,17 @@ pub struct Thought {
 }
 
 impl Thought {
-    /// The engine's thought about a board `size` points wide, in (x, y).
-    pub fn on(t: &player::Thought, size: usize) -> Thought {
+    /// The engine's answer on a board `size` points wide, in (x, y)
+    /// ([`super::page_xy`], the page's one crossing).
+    pub fn on(t: &Found, size: usize) -> Thought {
+        let xy = |p| super::page_xy(p, size).map(|[x, y]| (x, y));
         Thought {
-            best: t.best.xy(size),
+            best: xy(t.best).expect("the search names points of the board"),
             score: t.score,
             decided: super::Decided::of(t.score),
             depth: t.depth,
             nodes: t.nodes,
-            pv: t.pv.iter().map(|p| p.xy(size)).collect(),
+            pv: t.pv.iter().map_while(|&p| xy(p)).collect(),
         }
     }
 }
@@ -63,7 +66,7 @@ pub enum Done {
     /// The colour it takes.
     Chose(Player),
     /// A move.
-    Moved(player::Thought),
+    Moved(Found),
 }
 
 /// The engine the page plays against: its random choices (opening shapes)
