@@ -303,6 +303,7 @@ test("hint in play, and the game taken to the analysis board", async (page) => {
   assert(hinted[2] === "", "the hint is on a stone");
   const text = await page.$eval("#gomoku-hint-text", (e) => e.textContent);
   assert(text.includes(hinted[3]), `hint text ${text} names another point than ${hinted[3]}`);
+  assert(/\((\d+%, [-+]?\d+|(win|loss) in \d+) for you\)\.$/.test(text), `the hint's win rate: ${text}`);
   await shot(page, "hint-1400-light");
   // Playing it clears the hint.
   await page.click(`#gomoku-board button[data-x="${hinted[0]}"][data-y="${hinted[1]}"]`);

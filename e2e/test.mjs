@@ -122,7 +122,7 @@ test("gomoku: open with three stones and play a few moves against the engine", a
       return stones >= n + 2 || document.querySelector("#gomoku-note").dataset.phase === "over";
     }, before, { timeout: 30000 });
     const thought = await page.$eval("#gomoku-thought", (t) => t.textContent);
-    assert(/(Evaluation [-+]?\d+ for the engine|The engine (wins|loses) by force in \d+ pl(y|ies)) \(depth \d+, [\d,]+ nodes\)\. Principal variation: [a-o]\d+/.test(thought), `engine info: ${thought}`);
+    assert(/(Win rate \d+% for the engine \(score [-+]?\d+\)|The engine (wins|loses) by force in \d+ pl(y|ies)) \(depth \d+, [\d,]+ nodes\)\. Principal variation: [a-o]\d+/.test(thought), `engine info: ${thought}`);
   }
 });
 

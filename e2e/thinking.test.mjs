@@ -69,7 +69,7 @@ test("live thinking: the engine's move shows its depth, nodes, speed, score and 
   }));
   assert(!live.hidden && live.reports >= 3, `live line: ${JSON.stringify(live)}`);
   assert(/depth \d+/.test(live.text) && /[\d,]+ nodes/.test(live.text) && /nodes\/s/.test(live.text), `live text: ${live.text}`);
-  assert(/for the engine/.test(live.text), `no score for the engine: ${live.text}`);
+  assert(/(\d+% \([-+]?\d+\)|(win|loss) in \d+) for the engine/.test(live.text), `no win rate for the engine: ${live.text}`);
   assert(live.fits, "the live line runs past a 400 px screen");
   await shot(page, `live-thinking-${LOOKS[3].name}`);
   // The move made, the live line goes.

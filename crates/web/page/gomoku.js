@@ -2,7 +2,7 @@
 // engine's thoughts (live while it thinks), hints.
 import { $, api, el, showError } from "./common.js";
 import { Goban, aheadStone, forbiddenMark, lineAhead, nearBoardOnPhones, other, pointName, stoneDot, winLine } from "./board.js";
-import { apiStones, askEngine, scoreText } from "./analyse.js";
+import { apiStones, askEngine, rateText, scoreText } from "./analyse.js";
 import { clearThinking, onThinking, showThinking } from "./thinking.js";
 
 /** The game on show as the server sent it, the points marked in the opening, the hint standing. */
@@ -150,7 +150,7 @@ export function drawGomoku(s) {
   $("gomoku-thought").textContent = !t ? "No move yet." :
     (t.decided ? `Played ${gname(t.best)}. The engine ${t.decided.win !== undefined ?
       `wins by force in ${plies(t.decided.win)}` : `loses by force in ${plies(t.decided.loss)}`}` :
-      `Played ${gname(t.best)}. Evaluation ${(t.score > 0 ? "+" : "") + t.score} for the engine`) +
+      `Played ${gname(t.best)}. Win rate ${rateText(t.win_rate)} for the engine (score ${(t.score > 0 ? "+" : "") + t.score})`) +
     ` (depth ${t.depth}, ${t.nodes.toLocaleString("en")} nodes). ` +
     `Principal variation: ${t.pv.map(gname).join(" ")}`;
   $("gomoku-thought").dataset.pv = t ? t.pv.length : 0;
@@ -225,7 +225,9 @@ $("gomoku-hint").onclick = async () => {
     const now = gomoku.state;
     if (!now || now.game_id !== id || now.stones.length !== count) return;
     gomoku.hint = { move: r.lines[0].move, count, id };
-    $("gomoku-hint-text").textContent = `Hint: ${gname(r.lines[0].move)} (${scoreText(r.lines[0])} for you).`;
+    const best = r.lines[0];
+    $("gomoku-hint-text").textContent =
+      `Hint: ${gname(best.move)} (${best.decided ? scoreText(best) : `${rateText(best.win_rate)}, ${scoreText(best)}`} for you).`;
     drawGomoku(now);
   } catch (e) {
     $("gomoku-hint-text").textContent = "";

@@ -4,7 +4,7 @@
 // gave this page's stream (its `hello`), which the page's analyses name so
 // that their thinking comes back here and each replaces the page's last.
 import { el, fmt } from "./common.js";
-import { scoreText } from "./analyse.js";
+import { rateText, scoreText } from "./analyse.js";
 
 const live = { client: null, listeners: [] };
 
@@ -36,8 +36,8 @@ const speed = (n) => n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${Math.
 
 /**
  * Shows `report` in the live line `box`: depth, nodes, nodes a second,
- * and (unless `line` is false) the score for the side to move (`whose`
- * names it) and the best line, its points named by `name`. Each part wraps
+ * and (unless `line` is false) the side to move's win rate and score
+ * (`whose` names the side; a proven result as such) and the best line, its points named by `name`. Each part wraps
  * as a whole, so the line reads on a narrow screen. The box counts the
  * reports it showed (data-reports) and keeps the last nodes and depth
  * (data-nodes, data-depth).
@@ -49,7 +49,8 @@ export function showThinking(box, report, { name, line = true, whose = "" }) {
     ["nps", `${speed(report.nps)} nodes/s`],
   ];
   if (line && report.best) {
-    parts.push(["score", scoreText(report) + (whose ? ` for ${whose}` : "")]);
+    const value = report.decided ? scoreText(report) : `${rateText(report.win_rate)} (${scoreText(report)})`;
+    parts.push(["score", value + (whose ? ` for ${whose}` : "")]);
     parts.push(["pv", report.pv.map(name).join(" ")]);
   }
   box.replaceChildren(...parts.map(([k, text]) => el("span", { class: "live-" + k }, text)));

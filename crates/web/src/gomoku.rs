@@ -22,7 +22,7 @@ pub mod game;
 pub mod jobs;
 
 pub use game::{Answer, Game, Refused};
-pub use jobs::{Done, Job, Thought, engine, work};
+pub use jobs::{Done, Job, Thought, engine, win_scale, work};
 
 /// Board side when the page names none.
 pub const SIZE: usize = 15;

@@ -18,6 +18,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use inarow_engine::score::win_rate;
 use inarow_engine::search::{Progress, Watcher};
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
@@ -75,9 +76,10 @@ pub fn check_client_id(id: &str) -> Result<(), String> {
 /// goes to `sender` as a [`Thinking`] for `to`, its JSON the fields of
 /// `about` (what the search is for: the game or an analysis) and
 ///
-/// - `depth`, `score`, `decided` (see [`Decided`]), `best` (`[x, y]`) and
-///   `pv` (`[[x, y], ...]`) of the last completed iteration (`best` null
-///   and `pv` empty before the first);
+/// - `depth`, `score`, `win_rate` (the score read at the evaluation's
+///   logistic scale `scale`, [`win_rate`]), `decided` (see [`Decided`]),
+///   `best` (`[x, y]`) and `pv` (`[[x, y], ...]`) of the last completed
+///   iteration (`best` null and `pv` empty before the first);
 /// - `nodes` and `ms` (searching time) since the job began, over all its
 ///   searches (an analysis of several lines, or the engine's opening,
 ///   searches more than once), and `nps`: nodes a second over that time;
@@ -87,6 +89,7 @@ pub fn check_client_id(id: &str) -> Result<(), String> {
 /// back, since the engine counts both from each search's start.
 pub fn watcher(
     size: usize,
+    scale: f64,
     about: Value,
     to: Option<Arc<str>>,
     sender: broadcast::Sender<Thinking>,
@@ -116,6 +119,7 @@ pub fn watcher(
         let mut data = json!({
             "depth": p.depth,
             "score": p.score,
+            "win_rate": win_rate(p.score, scale),
             "decided": Decided::of(p.score),
             "best": pv.first(),
             "pv": pv,
@@ -154,7 +158,7 @@ mod tests {
     #[test]
     fn reports_add_up_the_searches_of_a_job_and_skip_close_iterations() {
         let (sender, mut heard) = broadcast::channel(16);
-        let mut watch = watcher(15, json!({"for": "game", "game_id": 4}), None, sender);
+        let mut watch = watcher(15, 0.01, json!({"for": "game", "game_id": 4}), None, sender);
         use inarow_engine::pos::Pos;
         let pv = [Pos::at(7, 7), Pos::at(8, 8)];
         let report = |depth, nodes, ms, iteration| Progress {
@@ -181,6 +185,12 @@ mod tests {
         assert_eq!(seen[0]["game_id"], 4);
         assert_eq!(seen[0]["best"], json!([7, 7]));
         assert_eq!(seen[0]["pv"], json!([[7, 7], [8, 8]]));
+        // The score read as a win rate at the scale given: 1 / (1 + e^-0.3).
+        let rate = seen[0]["win_rate"].as_f64().unwrap();
+        assert!(
+            (rate - 1.0 / (1.0 + (-0.3f64).exp())).abs() < 1e-12,
+            "{rate}"
+        );
         let nodes: Vec<_> = seen.iter().map(|s| s["nodes"].as_u64().unwrap()).collect();
         assert_eq!(nodes, [100, 5_000, 5_050]);
         assert_eq!(seen[2]["search"], 2);
@@ -193,7 +203,7 @@ mod tests {
     #[test]
     fn an_index_off_the_board_is_dropped() {
         let (sender, mut heard) = broadcast::channel(4);
-        let mut watch = watcher(15, json!({}), Some("c".into()), sender);
+        let mut watch = watcher(15, 0.01, json!({}), Some("c".into()), sender);
         let wall = inarow_engine::pos::Pos::from_index(0);
         watch(&Progress {
             depth: 0,

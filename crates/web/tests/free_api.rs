@@ -300,6 +300,8 @@ async fn an_engine_facing_an_open_four_says_it_is_lost() {
     let thought = &v["thought"];
     assert!(thought["decided"]["loss"].is_i64(), "{thought}");
     assert!(thought["score"].as_i64().unwrap() < 0, "{thought}");
+    // A proven loss is no chance at all.
+    assert_eq!(thought["win_rate"], 0.0, "{thought}");
     let blocked = v["stones"][7].clone();
     assert!(
         [3, 8].contains(&blocked["x"].as_u64().unwrap()) && blocked["y"] == 7,

@@ -91,6 +91,11 @@ async fn play_moves(t: &TestApp, mut v: Value, moves: usize) {
         let pv = thought["pv"].as_array().unwrap();
         assert!(!pv.is_empty() && pv[0] == thought["best"], "{thought}");
         assert!(thought["score"].is_i64());
+        // The score as a win rate: above a half exactly when it is above 0.
+        let rate = thought["win_rate"].as_f64().unwrap();
+        let score = thought["score"].as_i64().unwrap();
+        assert!((0.0..=1.0).contains(&rate), "{thought}");
+        assert_eq!(rate > 0.5, score > 0, "{thought}");
         // Proven or not, as the analysis reads it: null, or plies to a win or loss.
         let decided = &thought["decided"];
         assert!(

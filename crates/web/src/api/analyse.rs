@@ -122,9 +122,10 @@ pub(super) async fn analyse(
         let mut place = place;
         let stop = place.stop.clone();
         let searcher = place.kept().searcher_for(size, rule);
+        let scale = logistic_scale(&searcher.options().eval, rule);
         let watcher = client.map(|to| {
             let about = json!({"for": "analysis", "tag": tag});
-            live::watcher(size, about, Some(to), thinking)
+            live::watcher(size, scale, about, Some(to), thinking)
         });
         let mut request = search::Request::new(Limits::time(Duration::from_millis(ms)))
             .stopped_by(Some(stop))
@@ -135,7 +136,6 @@ pub(super) async fn analyse(
         // The heat map's searches are no thinking of the position's: the
         // same stop, no watcher.
         let heat = want_heat.then(|| heat::heat(searcher, &board, HEAT_NODES, request.stop.take()));
-        let scale = logistic_scale(&searcher.options().eval, rule);
         (found, elapsed, heat, scale, place.replaced())
     })
     .await

@@ -78,7 +78,14 @@ fn think(shared: &Arc<Shared>, job: Option<Job>) {
                 Phase::Play | Phase::Over => "play",
             };
             let about = serde_json::json!({"for": "game", "game_id": job.game_id, "stage": stage});
-            let watcher = live::watcher(job.board.cols(), about, None, shared.thinking().clone());
+            let scale = gomoku::win_scale(job.board.rule());
+            let watcher = live::watcher(
+                job.board.cols(),
+                scale,
+                about,
+                None,
+                shared.thinking().clone(),
+            );
             let request = engine.request_mut();
             request.watcher = Some(watcher);
             request.every = live::REPORT_EVERY;

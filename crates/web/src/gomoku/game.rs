@@ -467,7 +467,11 @@ impl Game {
                 let best = thought.best.point(self.size);
                 let foul = self.foul(best).map(|why| (why, best));
                 self.step(engine, Step::Play(best));
-                self.thought = Some(Thought::on(&thought, self.size));
+                self.thought = Some(Thought::on(
+                    &thought,
+                    self.size,
+                    super::jobs::win_scale(self.rule),
+                ));
                 self.after_move(foul)
             }
         }

@@ -3,15 +3,17 @@
 
 use std::time::Duration;
 
+use inarow_core::Rule;
 use inarow_core::swap2::{Phase, Strategy, Swap};
 use inarow_core::{Mnk, Player, Point};
 use inarow_engine::player::Engine;
+use inarow_engine::score::{logistic_scale, win_rate};
 use inarow_engine::search::{Found, Limits, Options};
 use serde::Serialize;
 
 /// What the engine thought about a move (the search's answer,
 /// [`Found`]), as the page shows it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Thought {
     /// The move chosen, as (x, y).
     pub best: (usize, usize),
@@ -19,6 +21,9 @@ pub struct Thought {
     pub score: i32,
     /// Whether that score is a proven win or loss for the engine.
     pub decided: Option<super::Decided>,
+    /// The engine's win rate that score means ([`win_rate`] at the
+    /// evaluation's fitted scale, [`win_scale`]).
+    pub win_rate: f64,
     /// Deepest completed iteration.
     pub depth: u32,
     /// Nodes searched.
@@ -29,13 +34,15 @@ pub struct Thought {
 
 impl Thought {
     /// The engine's answer on a board `size` points wide, in (x, y)
-    /// ([`super::page_xy`], the page's one crossing).
-    pub fn on(t: &Found, size: usize) -> Thought {
+    /// ([`super::page_xy`], the page's one crossing), its score read at
+    /// logistic scale `scale` ([`win_scale`]).
+    pub fn on(t: &Found, size: usize, scale: f64) -> Thought {
         let xy = |p| super::page_xy(p, size).map(|[x, y]| (x, y));
         Thought {
             best: xy(t.best).expect("the search names points of the board"),
             score: t.score,
             decided: super::Decided::of(t.score),
+            win_rate: win_rate(t.score, scale),
             depth: t.depth,
             nodes: t.nodes,
             pv: t.pv.iter().map_while(|&p| xy(p)).collect(),
@@ -72,11 +79,22 @@ pub enum Done {
 /// The engine the page plays against: its random choices (opening shapes)
 /// follow `seed`.
 pub fn engine(seed: u64) -> Engine {
-    let options = Options {
+    Engine::with_limits(seed, Limits::time(Duration::from_secs(1)), options())
+}
+
+/// The settings of the page's engine.
+fn options() -> Options {
+    Options {
         tt_bytes: 8 << 20,
         ..Options::default()
-    };
-    Engine::with_limits(seed, Limits::time(Duration::from_secs(1)), options)
+    }
+}
+
+/// The logistic scale of the page's engine's evaluation under `rule`: its
+/// scores read as win rates ([`win_rate`]), in its answers and its live
+/// thinking alike.
+pub fn win_scale(rule: Rule) -> f64 {
+    logistic_scale(&options().eval, rule)
 }
 
 /// Runs `job` on `engine` (blocking: call it off the request threads).
