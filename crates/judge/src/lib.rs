@@ -11,9 +11,12 @@
 //! - [`field`]: who plays: the bots folder and the organiser's orders
 //!   (renames, grants, `--strict`) made the field of a tournament, the
 //!   bots left out with their reasons.
+//! - [`talk`]: the conversation with a contained opponent (thawed for its
+//!   turn, lines within deadlines, frozen after), its silences typed as
+//!   faults: a tournament's bots and a match's brains both speak through it.
 //! - [`process`]: a bot for one game, run by `inarow_sandbox` (contained
-//!   by the kernel: namespaces, Landlock, cgroups, resource limits; lines
-//!   within deadlines, end and kill), its silences turned into faults.
+//!   by the kernel: namespaces, Landlock, cgroups, resource limits; end
+//!   and kill), each answer a turn of its [`talk::Talk`].
 //! - [`referee`]: one game, the Swap2 opening, forfeits.
 //! - [`record`]: what a game leaves: its record (seats, colours, the
 //!   answer to the opening, the ending, the fault a bot forfeited for) as
@@ -57,6 +60,7 @@ pub mod referee;
 pub mod replay;
 pub mod shard;
 pub mod shown;
+pub mod talk;
 pub mod tournament;
 
 pub use meta::{BotMeta, discover};

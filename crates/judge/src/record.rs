@@ -13,7 +13,7 @@ use std::fmt;
 
 use inarow_core::renju::Forbidden;
 use inarow_core::swap2::{Role, Swap, Swap2};
-use inarow_core::{Outcome, Player, Point};
+use inarow_core::{Outcome, PlayError, Player, Point};
 use inarow_protocol::koth::{AnswerError, SIZE};
 use serde::{Deserialize, Serialize};
 
@@ -124,6 +124,35 @@ impl Fault {
                 detail: text(detail),
             },
             other => other,
+        }
+    }
+
+    /// The fault of a stone the board refused at `size`: taken, or off
+    /// the board. A referee asks for moves only while the game goes on.
+    pub fn refused(refused: PlayError, size: usize) -> Fault {
+        match refused {
+            PlayError::Occupied(p) => Fault::Occupied { point: xy(p, size) },
+            PlayError::OffBoard(p) => {
+                let (x, y) = p.xy(size);
+                Fault::OffBoard {
+                    x: x as i64,
+                    y: y as i64,
+                }
+            }
+            PlayError::GameOver => unreachable!("a move is asked for only while the game goes on"),
+        }
+    }
+
+    /// The limit a bot went over, and the limit's value, for the faults
+    /// of limits ([`Fault::over`]'s).
+    pub fn limit(&self) -> Option<(Limit, u64)> {
+        match *self {
+            Fault::Memory { limit } => Some((Limit::Memory, limit)),
+            Fault::Processes { limit } => Some((Limit::Processes, limit)),
+            Fault::Cpu { seconds } => Some((Limit::Cpu, seconds)),
+            Fault::FileSize { limit } => Some((Limit::FileSize, limit)),
+            Fault::Disk { limit } => Some((Limit::Disk, limit)),
+            _ => None,
         }
     }
 
@@ -321,6 +350,23 @@ impl fmt::Display for Ending {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
+}
+
+impl Ending {
+    /// How a game over on the board ended: a five, or the board full.
+    pub fn of(outcome: Outcome) -> Ending {
+        match outcome {
+            Outcome::Win(_) => Ending::Five,
+            Outcome::Draw => Ending::FullBoard,
+        }
+    }
+}
+
+/// A point as the records keep it on a `size` board: `[X, Y]`, column
+/// then row.
+pub fn xy(p: Point, size: usize) -> [u8; 2] {
+    let (x, y) = p.xy(size);
+    [x as u8, y as u8]
 }
 
 /// One stone as it was put on the board.
@@ -682,16 +728,13 @@ impl GameRecord {
 
     /// Notes how the game ended on the board: a five, or the board full.
     pub fn end(&mut self, outcome: Outcome) {
-        match outcome {
-            Outcome::Win(colour) => {
-                self.winner = match colour {
-                    Player::X => self.black,
-                    Player::O => self.white(),
-                };
-                self.reason = Some(Ending::Five);
-            }
-            Outcome::Draw => self.reason = Some(Ending::FullBoard),
+        if let Outcome::Win(colour) = outcome {
+            self.winner = match colour {
+                Player::X => self.black,
+                Player::O => self.white(),
+            };
         }
+        self.reason = Some(Ending::of(outcome));
     }
 
     /// A game lost on a forbidden point, in words: `ann plays a forbidden

@@ -270,14 +270,17 @@ impl Ready {
         sandbox: Option<&Sandbox>,
     ) -> Result<Box<dyn Contender + Send>, String> {
         Ok(match (self.places[k].get(slot), sandbox) {
-            (Some(place), Some(sandbox)) => Box::new(BrainProcess::start(
-                place,
-                &self.folders,
-                sandbox,
-                self.setup.size,
-                self.setup.rule,
-                self.turn(),
-            )?),
+            (Some(place), Some(sandbox)) => Box::new(
+                BrainProcess::start(
+                    place,
+                    &self.folders,
+                    sandbox,
+                    self.setup.size,
+                    self.setup.rule,
+                    self.turn(),
+                )
+                .map_err(|e| e.to_string())?,
+            ),
             _ => Box::new(Searcher::new(self.options[k])),
         })
     }

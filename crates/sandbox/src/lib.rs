@@ -57,7 +57,7 @@ use nix::fcntl::OFlag;
 use nix::unistd::{geteuid, pipe2};
 
 pub use cgroup::{Cgroups, Controller};
-pub use contestant::{Contestant, shut_down};
+pub use contestant::{Contestant, FreezeError, shut_down};
 use frame::Frame;
 use identity::Identities;
 pub use identity::{FIRST_UID, MAX_CONTESTANTS, judge_is_root, judge_uid};
