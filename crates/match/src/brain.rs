@@ -25,7 +25,7 @@ use inarow_judge::record::Fault;
 use inarow_judge::talk::{Deadline, Hitch, Talk};
 use inarow_protocol::gomocup::manager;
 
-pub use place::Place;
+pub use place::{Place, PlaceError};
 
 use crate::Contender;
 use crate::game::{Thought, Unanswered};

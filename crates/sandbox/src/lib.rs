@@ -84,6 +84,13 @@ pub enum StartError {
     System(#[from] io::Error),
 }
 
+/// Why contestants cannot be contained within the limits asked for on
+/// this machine: a limit no control group here can hold over all of a
+/// contestant's processes, and what would let it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot contain bots here: {0}")]
+pub struct CannotContain(pub String);
+
 /// The judge's own program, started in place of each contestant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Launcher {
@@ -249,10 +256,10 @@ impl Sandbox {
         launcher: Launcher,
         limits: Limits,
         grants: Vec<PathBuf>,
-    ) -> Result<Sandbox, String> {
+    ) -> Result<Sandbox, CannotContain> {
         let sandbox = Sandbox::inspected(launcher, limits, grants);
         match sandbox.refusal() {
-            Some(why) => Err(format!("cannot contain bots here: {why}")),
+            Some(why) => Err(CannotContain(why)),
             None => Ok(sandbox),
         }
     }
