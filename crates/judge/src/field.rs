@@ -12,10 +12,14 @@ use std::path::{Path, PathBuf};
 use inarow_sandbox::Sandbox;
 use inarow_sandbox::paths::check_grant;
 
-pub use crate::meta::GrantError;
-use crate::meta::{BotMeta, LeftOut, MetaError, Rename, Survey, survey_renamed};
+mod survey;
+
+pub use crate::grant::GrantError;
+use crate::meta::{BotMeta, MetaError};
+use crate::rename::Rename;
 use crate::shown::escape;
 use crate::tournament::{self, Uncontainable};
+pub use survey::{LeftOut, Survey, closed, discover, survey, survey_renamed};
 
 /// What the organiser said about the bots folder.
 #[derive(Clone, Debug, Default)]
@@ -148,7 +152,7 @@ impl Orders {
             }
         }
         for bot in bots.iter_mut().filter(|b| !b.grants.is_empty()) {
-            crate::meta::check_grants(bot, all)?;
+            crate::grant::check_grants(bot, all)?;
         }
         Ok(())
     }

@@ -14,8 +14,8 @@ use std::time::Duration;
 use inarow_sandbox::process::{LongLines, Running};
 use inarow_sandbox::{self as sandbox, Sandbox, StartError};
 
+use crate::fault::Fault;
 use crate::meta::BotMeta;
-use crate::record::Fault;
 use crate::referee::Contestant;
 use crate::shown;
 use crate::talk::{Deadline, Hitch, Talk};

@@ -10,7 +10,7 @@ use inarow_sandbox::End;
 use inarow_sandbox::FreezeError;
 use inarow_sandbox::process::{Running, Silence, Unsent};
 
-use crate::record::Fault;
+use crate::fault::Fault;
 
 /// When an answer is due, and the wait it was given (a late answer's fault
 /// names the wait).

@@ -16,9 +16,11 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::meta::{BotMeta, LeftOut};
+use crate::fault::Fault;
+use crate::field::LeftOut;
+use crate::meta::BotMeta;
 use crate::process::{BotProcess, Listener, Start};
-use crate::record::{Fault, Forfeit, GameRecord, Seat};
+use crate::record::{Forfeit, GameRecord, Seat};
 use crate::referee::{Contestant, play_game_watched};
 use crate::shard::Shard;
 use inarow_sandbox::{ProbeError, Sandbox};
@@ -245,7 +247,7 @@ fn start(
     seed: u64,
     config: &Config,
 ) -> Box<dyn Contestant> {
-    let folders = crate::meta::closed(bots, &config.left_out);
+    let folders = crate::field::closed(bots, &config.left_out);
     let start = Start {
         sandbox: &config.sandbox,
         timeout: config.timeout,

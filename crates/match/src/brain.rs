@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use inarow_core::{Mnk, Point, Rule};
 use inarow_engine::search::Limits;
-use inarow_judge::record::Fault;
+use inarow_judge::fault::Fault;
 use inarow_judge::talk::{Deadline, Hitch, Talk};
 use inarow_protocol::gomocup::manager;
 

@@ -10,7 +10,8 @@ use inarow_core::{Game, GameResult, Mnk, Player, Point, Rule};
 use inarow_engine::player::{PositionError, board_of};
 use inarow_engine::score::DECIDED;
 use inarow_engine::search::{Limits, Searcher};
-use inarow_judge::record::{Ending, Fault};
+use inarow_judge::fault::Fault;
+use inarow_judge::record::Ending;
 
 use crate::brain::BrainError;
 

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use inarow_core::{Game, Player, Rule};
-use inarow_judge::meta::LeftOut;
+use inarow_judge::field::LeftOut;
 use inarow_judge::name;
 use inarow_judge::process::Listener;
 use inarow_judge::tournament::{self, Config, Event, Fixture};
