@@ -5,13 +5,12 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use inarow_core::PlayError;
+use inarow_core::{PlayError, Point};
 use inarow_protocol::koth::AnswerError;
 use serde::{Deserialize, Serialize};
 
 use inarow_sandbox::limits::{Limit, Limits};
 
-use crate::record::xy;
 use crate::shown;
 
 /// Why a bot lost a game without being beaten on the board.
@@ -201,4 +200,11 @@ impl From<AnswerError> for Fault {
             },
         }
     }
+}
+
+/// A point as the records keep it on a `size` board: `[X, Y]`, column
+/// then row.
+pub fn xy(p: Point, size: usize) -> [u8; 2] {
+    let (x, y) = p.xy(size);
+    [x as u8, y as u8]
 }

@@ -170,13 +170,6 @@ impl Ending {
     }
 }
 
-/// A point as the records keep it on a `size` board: `[X, Y]`, column
-/// then row.
-pub fn xy(p: Point, size: usize) -> [u8; 2] {
-    let (x, y) = p.xy(size);
-    [x as u8, y as u8]
-}
-
 /// One stone as it was put on the board.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stone {

@@ -7,8 +7,8 @@ use inarow_core::swap2::{Foul, Phase, Role, Step, Swap, Swap2, Swap2Error};
 use inarow_core::{Mnk, Outcome, Player, Point};
 use inarow_protocol::koth::{self, SIZE};
 
-use crate::fault::Fault;
-use crate::record::{GameRecord, Seat, xy};
+use crate::fault::{Fault, xy};
+use crate::record::{GameRecord, Seat};
 
 /// One side of a game as the referee sees it: a bot process, or a built-in
 /// player in `-d` mode and in tests.

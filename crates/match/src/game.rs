@@ -13,7 +13,7 @@ use inarow_engine::search::{Limits, Searcher};
 use inarow_judge::fault::Fault;
 use inarow_judge::record::Ending;
 
-use crate::brain::BrainError;
+use crate::brain::error::BrainError;
 
 /// One finished game of a match.
 #[derive(Clone, Debug)]
