@@ -160,20 +160,31 @@ impl fmt::Display for ReadGrant {
     }
 }
 
+/// Why an `--allow-read` is no grant: one line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GrantTextError {
+    /// `FOLDER=` without its path.
+    #[error("{0:?} names no path: write FOLDER=PATH")]
+    NoPath(String),
+    /// Nothing given.
+    #[error("an empty path: write PATH or FOLDER=PATH")]
+    Empty,
+}
+
 /// Reads `PATH` or `FOLDER=PATH`: text before the first `=` that holds no
 /// `/` names a bot's folder (write `./a=b` for a file named `a=b`).
-pub fn parse_read_grant(text: &str) -> Result<ReadGrant, String> {
+pub fn parse_read_grant(text: &str) -> Result<ReadGrant, GrantTextError> {
     match text.split_once('=') {
         Some((folder, path)) if !folder.is_empty() && !folder.contains('/') => {
             if path.is_empty() {
-                return Err(format!("{text:?} names no path: write FOLDER=PATH"));
+                return Err(GrantTextError::NoPath(text.to_string()));
             }
             Ok(ReadGrant {
                 folder: Some(folder.to_string()),
                 path: PathBuf::from(path),
             })
         }
-        _ if text.is_empty() => Err("an empty path: write PATH or FOLDER=PATH".into()),
+        _ if text.is_empty() => Err(GrantTextError::Empty),
         _ => Ok(ReadGrant {
             folder: None,
             path: PathBuf::from(text),

@@ -17,6 +17,7 @@ use inarow_engine::eval::{Eval, Weights};
 use inarow_engine::fine_tables::FineTables;
 use inarow_engine::fit::{self, FitOptions, GameRecord, Samples};
 use inarow_engine::learned::Learned;
+use inarow_engine::options::OptionsError;
 use inarow_engine::search::{Limits, Options, Searcher};
 use inarow_files::write_atomic;
 use inarow_match::openings::seeded_openings;
@@ -251,7 +252,7 @@ fn games(args: GamesArgs) -> anyhow::Result<()> {
     let options: Options = args
         .settings
         .parse()
-        .map_err(|e: String| anyhow::anyhow!("--settings: {e}"))?;
+        .map_err(|e: OptionsError| anyhow::anyhow!("--settings: {e}"))?;
     // --games, --nodes, -j and --stones are in range (their parsers).
     inarow_match::setup::generated_size(args.size).map_err(anyhow::Error::msg)?;
     let rule = args.rule.rule();

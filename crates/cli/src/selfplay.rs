@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use inarow_core::{GameResult, Point, Rule};
 use inarow_files::write_atomic;
+use inarow_judge::record::Ending;
 use inarow_judge::shard::{self, Shard};
 use inarow_judge::shown::escape;
 use inarow_match::openings;
@@ -280,16 +281,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     a_black: played.a_black,
                     result: mark(g.result),
                     moves: g.moves.iter().map(|&p| xy(p, size)).collect(),
-                    illegal: g.illegal,
-                    failure: g.failure.clone(),
+                    illegal: g.ending == Ending::Forfeit,
+                    failure: g.unanswered().map(ToString::to_string),
                     longest_ms: g.longest.as_millis() as u64,
                 });
             }
-            if let Some(why) = &g.failure {
+            if let Some(why) = g.unanswered().map(ToString::to_string) {
                 let side = usize::from(g.result == GameResult::Win);
-                if reported[side].as_ref() != Some(why) {
-                    eprintln!("inarow: {}; it loses the game", escape(why));
-                    reported[side] = Some(why.clone());
+                if reported[side].as_ref() != Some(&why) {
+                    eprintln!("inarow: {}; it loses the game", escape(&why));
+                    reported[side] = Some(why);
                 }
             }
             let Some(out) = record.as_mut() else {

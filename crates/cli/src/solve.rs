@@ -138,32 +138,59 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// Whether a game from the empty board, X first and turns taken in order,
 /// can reach the stones of `game`; the reason when it cannot. The side to
 /// move is not checked: as in the source document, it is whoever is told.
-pub fn reachable(game: &TicTacToe) -> Result<(), String> {
+pub fn reachable(game: &TicTacToe) -> Result<(), Unreachable> {
     let [x, o] = inarow_core::count_stones(game);
-    let stones = |n: usize| if n == 1 { "stone" } else { "stones" };
     if o > x {
-        return Err(format!(
-            "O has {o} {} and X {x}, but X moves first, so O never has more",
-            stones(o)
-        ));
+        return Err(Unreachable::MoreO { x, o });
     }
     if x > o + 1 {
-        return Err(format!(
-            "X has {x} stones and O {o}: turns alternate, so X has at most one more"
-        ));
+        return Err(Unreachable::MoreX { x, o });
     }
     let x_won = has_line(game.stones_of(Player::X));
     let o_won = has_line(game.stones_of(Player::O));
     if x_won && o_won {
-        return Err("both X and O have three in a row".into());
+        return Err(Unreachable::BothWon);
     }
     if x_won && x == o {
-        return Err("X has three in a row, and O played on after the game was over".into());
+        return Err(Unreachable::OPlayedOn);
     }
     if o_won && x > o {
-        return Err("O has three in a row, and X played on after the game was over".into());
+        return Err(Unreachable::XPlayedOn);
     }
     Ok(())
+}
+
+/// Why a board cannot be reached from the empty one: one line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unreachable {
+    /// More O stones than X.
+    #[error(
+        "O has {o} {} and X {x}, but X moves first, so O never has more",
+        if *.o == 1 { "stone" } else { "stones" }
+    )]
+    MoreO {
+        /// X's stones.
+        x: usize,
+        /// O's stones.
+        o: usize,
+    },
+    /// X two or more stones ahead.
+    #[error("X has {x} stones and O {o}: turns alternate, so X has at most one more")]
+    MoreX {
+        /// X's stones.
+        x: usize,
+        /// O's stones.
+        o: usize,
+    },
+    /// Both sides have a line.
+    #[error("both X and O have three in a row")]
+    BothWon,
+    /// O moved after X's line.
+    #[error("X has three in a row, and O played on after the game was over")]
+    OPlayedOn,
+    /// X moved after O's line.
+    #[error("O has three in a row, and X played on after the game was over")]
+    XPlayedOn,
 }
 
 fn describe(value_for_x: i32, algo: Algo) -> String {
@@ -225,7 +252,7 @@ mod tests {
             ("XXXOO.O..", "X has three in a row, and O played on"),
             ("OOOXX.XX.", "O has three in a row, and X played on"),
         ] {
-            let why = reachable(&board(text)).unwrap_err();
+            let why = reachable(&board(text)).unwrap_err().to_string();
             assert!(why.starts_with(want), "{text}: {why}");
         }
     }

@@ -9,13 +9,16 @@
 
 use std::path::{Path, PathBuf};
 
-use inarow_sandbox::Sandbox;
 use inarow_sandbox::paths::check_grant;
+use inarow_sandbox::{ProbeError, Sandbox};
 
-pub use crate::meta::GrantError;
-use crate::meta::{BotMeta, LeftOut, MetaError, Rename, Survey, survey_renamed};
+mod survey;
+
+pub use crate::grant::GrantError;
+use crate::meta::{BotMeta, MetaError};
+use crate::rename::Rename;
 use crate::shown::escape;
-use crate::tournament::{self, Uncontainable};
+pub use survey::{LeftOut, Survey, closed, discover, survey, survey_renamed};
 
 /// What the organiser said about the bots folder.
 #[derive(Clone, Debug, Default)]
@@ -148,7 +151,7 @@ impl Orders {
             }
         }
         for bot in bots.iter_mut().filter(|b| !b.grants.is_empty()) {
-            crate::meta::check_grants(bot, all)?;
+            crate::grant::check_grants(bot, all)?;
         }
         Ok(())
     }
@@ -179,7 +182,7 @@ pub fn field(orders: &Orders, sandbox: &Sandbox) -> Result<Field, FieldError> {
     let all = found.folders();
     orders.grant(&mut found.bots, &all)?;
     enough(&found, &orders.bots)?;
-    let checked = tournament::check_bots(sandbox, &found.bots, &all)?;
+    let checked = check_bots(sandbox, &found.bots, &all)?;
     if let (true, Some((i, why))) = (orders.strict, checked.uncontained.first()) {
         return Err(FieldError::Strict {
             folder: orders.bots.join(found.bots[*i].folder_name()),
@@ -224,8 +227,88 @@ pub fn debugged(
     let mut all = orders.survey().map(|s| s.folders()).unwrap_or_default();
     all.push(meta.folder.clone());
     orders.grant(std::slice::from_mut(&mut meta), &all)?;
-    let checked = tournament::check_bots(sandbox, std::slice::from_ref(&meta), &all)?;
+    let checked = check_bots(sandbox, std::slice::from_ref(&meta), &all)?;
     Ok((meta, all, checked.warnings))
+}
+
+/// What [`check_bots`] found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Checked {
+    /// What only hurts a bot itself (`name: what`), such as a folder it
+    /// cannot write or a program it cannot reach (it then forfeits its games).
+    pub warnings: Vec<String>,
+    /// The bots (by index) that must not play, each with why in one line:
+    /// the sandbox cannot contain them, or their program cannot be started
+    /// inside it.
+    pub uncontained: Vec<(usize, String)>,
+}
+
+/// Why no bot can be contained here: the machine, not the bots.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Uncontainable {
+    /// The sandbox refuses to start any contestant on this machine.
+    #[error("cannot contain bots here: {why} (--no-sandbox runs bots uncontained)")]
+    Refused {
+        /// Why.
+        why: String,
+    },
+    /// The probe of every bot found the sandbox not holding.
+    #[error(
+        "the sandbox cannot contain {bot} on this machine: {why} (--no-sandbox runs bots uncontained)"
+    )]
+    NoneContained {
+        /// The first bot probed.
+        bot: String,
+        /// What its probe found.
+        why: String,
+    },
+}
+
+/// Before the first game: starts each bot's sandbox with a probe inside,
+/// each kept out of every folder of `closed` but its own (every bot
+/// folder, those left out included). `Err` says, in one line, that the
+/// sandbox contains none of them: the machine, not the bots.
+pub fn check_bots(
+    sandbox: &Sandbox,
+    bots: &[BotMeta],
+    closed: &[std::path::PathBuf],
+) -> Result<Checked, Uncontainable> {
+    if let Some(why) = sandbox.refusal() {
+        return Err(Uncontainable::Refused {
+            why: why.to_string(),
+        });
+    }
+    let mut checked = Checked::default();
+    let mut first_failure = None;
+    let mut machine_failures = 0;
+    for (i, bot) in bots.iter().enumerate() {
+        match sandbox.check(&bot.contestant(&bot.args, closed)) {
+            Ok(found) => checked
+                .warnings
+                .extend(found.into_iter().map(|w| format!("{}: {w}", bot.name))),
+            Err(ProbeError::NoProgram(e)) => checked
+                .uncontained
+                .push((i, format!("it cannot be started in its sandbox: {e}"))),
+            Err(ProbeError::Full(e)) => checked.uncontained.push((i, e)),
+            Err(ProbeError::Uncontained(e)) => {
+                machine_failures += 1;
+                first_failure.get_or_insert_with(|| Uncontainable::NoneContained {
+                    bot: bot.name.clone(),
+                    why: e.clone(),
+                });
+                checked.uncontained.push((
+                    i,
+                    format!(
+                        "the sandbox cannot contain it on this machine: {e} (--no-sandbox runs bots uncontained)"
+                    ),
+                ));
+            }
+        }
+    }
+    match first_failure {
+        Some(why) if machine_failures == bots.len() => Err(why),
+        _ => Ok(checked),
+    }
 }
 
 #[cfg(test)]

@@ -5,16 +5,25 @@
 //! referees each game on the rules of [`inarow_core::Mnk`], and keeps the
 //! results as JSON and SGF.
 //!
-//! - [`meta`]: bot folders and their `meta` files.
+//! - [`meta`]: a bot folder's `meta` file read (its name, command,
+//!   arguments), or refused naming why.
+//! - [`rename`]: the organiser's `--rename FOLDER=NAME`.
+//! - [`grant`]: the organiser's `--allow-read`, checked to open no other
+//!   bot's folder.
 //! - [`name`]: the one rule for a bot's name, from every source (short
 //!   plain ASCII, never a protocol word, look-alikes one name).
-//! - [`field`]: who plays: the bots folder and the organiser's orders
-//!   (renames, grants, `--strict`) made the field of a tournament, the
-//!   bots left out with their reasons.
+//! - [`field`]: who plays: the survey of the bots folder and the
+//!   organiser's orders (renames, grants, `--strict`) made the field of a
+//!   tournament, the bots left out with their reasons.
+//! - [`talk`]: the conversation with a contained opponent (thawed for its
+//!   turn, lines within deadlines, frozen after), its silences typed as
+//!   faults: a tournament's bots and a match's brains both speak through it.
 //! - [`process`]: a bot for one game, run by `inarow_sandbox` (contained
-//!   by the kernel: namespaces, Landlock, cgroups, resource limits; lines
-//!   within deadlines, end and kill), its silences turned into faults.
+//!   by the kernel: namespaces, Landlock, cgroups, resource limits; end
+//!   and kill), each answer a turn of its [`talk::Talk`].
 //! - [`referee`]: one game, the Swap2 opening, forfeits.
+//! - [`fault`]: why a bot lost without being beaten on the board, with
+//!   the words the records write beside it.
 //! - [`record`]: what a game leaves: its record (seats, colours, the
 //!   answer to the opening, the ending, the fault a bot forfeited for) as
 //!   the results, part files and SGF records write it.
@@ -45,7 +54,9 @@
 //! how the judge stays unbreakable.
 #![deny(missing_docs)]
 
+pub mod fault;
 pub mod field;
+pub mod grant;
 pub mod local;
 pub mod meta;
 pub mod name;
@@ -54,12 +65,16 @@ pub mod part;
 pub mod process;
 pub mod record;
 pub mod referee;
+pub mod rename;
 pub mod replay;
 pub mod shard;
 pub mod shown;
+pub mod talk;
 pub mod tournament;
 
-pub use meta::{BotMeta, discover};
-pub use record::{Fault, GameRecord};
+pub use fault::Fault;
+pub use field::discover;
+pub use meta::BotMeta;
+pub use record::GameRecord;
 pub use referee::{Contestant, play_game};
 pub use tournament::{Config, Results};

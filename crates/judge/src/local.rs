@@ -8,7 +8,7 @@ use std::convert::Infallible;
 use inarow_core::swap2::Strategy;
 use inarow_protocol::koth::bot::{self, Reply, ReplyError};
 
-use crate::record::Fault;
+use crate::fault::Fault;
 use crate::referee::Contestant;
 
 /// A player that always answers, seated under a name.

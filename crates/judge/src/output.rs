@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 
 use inarow_core::Rule;
 
+use crate::fault::Fault;
 use crate::name::MAX_NAME_CHARS;
-use crate::record::{Ending, Fault, GameRecord, Seat};
+use crate::record::{Ending, GameRecord, Seat};
 use crate::tournament::Results;
 
 pub use inarow_files::write_atomic;

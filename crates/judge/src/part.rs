@@ -13,7 +13,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::meta::{BotMeta, LeftOut};
+use crate::field::LeftOut;
+use crate::meta::BotMeta;
 use inarow_core::Rule;
 
 use crate::name;
@@ -455,7 +456,7 @@ mod tests {
     use inarow_core::Player;
 
     use super::*;
-    use crate::record::Fault;
+    use crate::fault::Fault;
     use crate::replay::examples::{Plan, planned};
 
     /// A record of `fixture` as the referee writes it: its outcome a pure

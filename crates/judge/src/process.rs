@@ -1,7 +1,7 @@
 //! A tournament's bot for one game: its program started in the sandbox as
 //! an [`inarow_sandbox::process::Running`] (non-blocking pipes, deadlines,
-//! killed with everything it started), its silences turned into the
-//! [`Fault`]s it forfeits for.
+//! killed with everything it started), each answer one turn of its
+//! [`Talk`], whose silences are the [`Fault`]s it forfeits for.
 //!
 //! Nothing here prints or exits: the lines a bot says go to a [`Listener`]
 //! the front hands in, and an interrupt is reported to the front's handler.
@@ -9,15 +9,16 @@
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use inarow_sandbox::process::{LongLines, Running, Silence, Unsent};
-use inarow_sandbox::{self as sandbox, End, Sandbox, StartError};
+use inarow_sandbox::process::{LongLines, Running};
+use inarow_sandbox::{self as sandbox, Sandbox, StartError};
 
+use crate::fault::Fault;
 use crate::meta::BotMeta;
-use crate::record::Fault;
 use crate::referee::Contestant;
 use crate::shown;
+use crate::talk::{Deadline, Hitch, Talk};
 
 /// Longest answer line read from a bot; past it the bot forfeits.
 pub const MAX_LINE: usize = 64 * 1024;
@@ -125,15 +126,12 @@ pub struct Start<'a> {
 #[derive(Debug)]
 pub struct BotProcess {
     name: String,
-    running: Running,
+    talk: Talk,
     timeout: Option<Duration>,
     echo: Option<Listener>,
     /// Hears what the judge says of it (`-d`'s echo, or the front's
     /// listener of standard error, whether or not it shows the bot's).
     notes: Option<Listener>,
-    /// Why it cannot be held to its own time (a process of it kept running
-    /// after its answer, or it could not be thawed): it forfeits.
-    unfrozen: Option<String>,
 }
 
 impl BotProcess {
@@ -154,54 +152,24 @@ impl BotProcess {
             (None, Some(shown)) if bot.show_stderr => shown.stderr_of(&bot.name),
             (None, _) => None,
         };
+        let running = Running::start(start.sandbox, &program, stderr, MAX_LINE, LongLines::Refuse)?;
         Ok(BotProcess {
             name: bot.name.clone(),
-            running: Running::start(start.sandbox, &program, stderr, MAX_LINE, LongLines::Refuse)?,
+            talk: Talk::new(running),
             timeout: start.timeout,
             echo: start.echo.cloned(),
             notes: start.echo.or(start.stderr).cloned(),
-            unfrozen: None,
         })
     }
 
     /// The process id of what was started, which is also its process group.
     pub fn id(&self) -> u32 {
-        self.running.id()
+        self.talk.running().id()
     }
 
     fn echo(&self, said: Said<'_>) {
         if let Some(echo) = &self.echo {
             echo.hear(&self.name, said);
-        }
-    }
-
-    /// The fault a bot forfeits for when no answer came.
-    fn fault(&self, silence: Silence) -> Fault {
-        match silence {
-            Silence::Over(limit) => Fault::over(limit, self.running.limits()),
-            Silence::Late => Fault::Timeout {
-                seconds: self.timeout.map_or(0.0, |t| t.as_secs_f64()),
-            },
-            Silence::EndlessLine => Fault::EndlessLine { limit: MAX_LINE },
-            Silence::Gone(Some(End::Exit(0)) | None) => Fault::Eof,
-            Silence::Gone(Some(End::Exit(code))) => Fault::Crash {
-                status: format!("exit status {code}"),
-            },
-            Silence::Gone(Some(End::Signal(signal))) => Fault::Crash {
-                status: format!("killed by signal {signal}"),
-            },
-            Silence::Gone(Some(End::NoStart(error))) => Fault::NoStart { error },
-            Silence::Gone(Some(End::Sandbox(detail))) => Fault::Sandbox { detail },
-        }
-    }
-
-    fn receive(&mut self, deadline: Option<Instant>) -> Result<String, Fault> {
-        match self.running.receive(deadline) {
-            Ok(line) => {
-                self.echo(Said::FromBot(&line));
-                Ok(line)
-            }
-            Err(silence) => Err(self.fault(silence)),
         }
     }
 }
@@ -212,45 +180,34 @@ impl Contestant for BotProcess {
     }
 
     fn ask(&mut self, prompt: &str) -> Result<String, Fault> {
-        if let Some(detail) = self.unfrozen.clone() {
-            return Err(Fault::Sandbox { detail });
-        }
-        // It thinks on its own time only: thawed for this answer (its clock
-        // starts after), frozen again once it has answered, before its
-        // opponent's clock starts.
-        if let Err(detail) = self.running.thaw() {
-            self.unfrozen = Some(detail.clone());
-            return Err(Fault::Sandbox { detail });
-        }
-        let deadline = self.timeout.map(|t| Instant::now() + t);
-        self.echo(Said::ToBot(prompt));
-        let answer = match self.running.send(prompt, deadline) {
-            Ok(()) => self.receive(deadline),
-            Err(Unsent::Late) => {
-                let silence = self.running.late();
-                Err(self.fault(silence))
-            }
-            // It stopped reading; an answer may still be waiting, else it is gone.
-            Err(Unsent::Closed(_)) => {
-                self.running.close_input();
-                self.receive(deadline)
+        // Its clock starts once it is thawed: the deadline is set inside its turn.
+        let timeout = self.timeout;
+        let (name, echo) = (&self.name, &self.echo);
+        let hear = |said: Said<'_>| {
+            if let Some(echo) = echo {
+                echo.hear(name, said);
             }
         };
-        if let Err(detail) = self.running.freeze() {
-            self.unfrozen = Some(detail);
-        }
-        answer
+        let answer = self.talk.turn(Duration::ZERO, |talk| {
+            let deadline = timeout.map(Deadline::after);
+            hear(Said::ToBot(prompt));
+            let answer = talk.ask(prompt, deadline)?;
+            hear(Said::FromBot(&answer));
+            Ok(answer)
+        });
+        answer.map_err(Fault::from)
     }
 
     fn exit(&mut self, line: &str) {
         self.echo(Said::ToBot(line));
-        self.running.close(line);
+        self.talk.running_mut().close(line);
     }
 
     fn finish(&mut self) {
-        self.running.finish();
+        let running = self.talk.running_mut();
+        running.finish();
         // Files are kept one by one: the organiser hears when some were not.
-        if let (Some(why), Some(notes)) = (self.running.unkept(), &self.notes) {
+        if let (Some(why), Some(notes)) = (running.unkept(), &self.notes) {
             let line =
                 format!("what it wrote in this game could not all be kept in its folder: {why}");
             notes.hear(&self.name, Said::Note(&line));
@@ -258,11 +215,12 @@ impl Contestant for BotProcess {
     }
 
     fn went_over(&mut self) -> Option<Fault> {
-        if let Some(limit) = self.running.went_over() {
-            return Some(Fault::over(limit, self.running.limits()));
+        let running = self.talk.running_mut();
+        if let Some(limit) = running.went_over() {
+            return Some(Fault::over(limit, running.limits()));
         }
-        let detail = self.unfrozen.clone()?;
-        Some(Fault::Sandbox { detail })
+        let unfrozen = self.talk.unfrozen()?;
+        Some(Hitch::Freezing(unfrozen.clone()).into())
     }
 }
 

@@ -7,7 +7,8 @@ use inarow_core::swap2::{Foul, Phase, Role, Step, Swap, Swap2, Swap2Error};
 use inarow_core::{Mnk, Outcome, Player, Point};
 use inarow_protocol::koth::{self, SIZE};
 
-use crate::record::{Fault, GameRecord, Seat};
+use crate::fault::{Fault, xy};
+use crate::record::{GameRecord, Seat};
 
 /// One side of a game as the referee sees it: a bot process, or a built-in
 /// player in `-d` mode and in tests.
@@ -25,12 +26,6 @@ pub trait Contestant {
     fn went_over(&mut self) -> Option<Fault> {
         None
     }
-}
-
-/// A point as the records keep it: `[X, Y]`, column then row.
-fn xy(p: Point) -> [u8; 2] {
-    let (x, y) = p.xy(SIZE);
-    [x as u8, y as u8]
 }
 
 /// The referee of one game while it runs: the Swap2 game, its record and
@@ -71,8 +66,8 @@ impl Referee<'_> {
         }
         match refused {
             None => Ok(()),
-            Some(Swap2Error::Occupied(p)) => Err(Fault::Occupied { point: xy(p) }),
-            Some(Swap2Error::Repeated(p)) => Err(Fault::Repeated { point: xy(p) }),
+            Some(Swap2Error::Occupied(p)) => Err(Fault::Occupied { point: xy(p, SIZE) }),
+            Some(Swap2Error::Repeated(p)) => Err(Fault::Repeated { point: xy(p, SIZE) }),
             Some(e) => unreachable!("the referee asks each player in turn, on the board: {e}"),
         }
     }

@@ -37,7 +37,8 @@ use inarow_core::swap2::{Phase, Role, Step, Swap, Swap2, Swap2Error};
 use inarow_core::{Game, Outcome, Player, Point, Rule};
 use inarow_protocol::koth::SIZE;
 
-use crate::record::{Answer, Colour, Ending, Fault, Forfeit, GameRecord, Seat, Stone};
+use crate::fault::Fault;
+use crate::record::{Answer, Colour, Ending, Forfeit, GameRecord, Seat, Stone};
 use crate::tournament;
 use inarow_sandbox::{Limit, Limits};
 
@@ -873,7 +874,8 @@ pub(crate) mod examples {
     use inarow_core::{Game, Player, Point, Rule};
     use inarow_protocol::koth;
 
-    use crate::record::{Fault, GameRecord};
+    use crate::fault::Fault;
+    use crate::record::GameRecord;
     use crate::referee::{Contestant, play_game};
     use crate::tournament;
 

@@ -16,12 +16,14 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::meta::{BotMeta, LeftOut};
+use crate::fault::Fault;
+use crate::field::LeftOut;
+use crate::meta::BotMeta;
 use crate::process::{BotProcess, Listener, Start};
-use crate::record::{Fault, Forfeit, GameRecord, Seat};
+use crate::record::{Forfeit, GameRecord, Seat};
 use crate::referee::{Contestant, play_game_watched};
 use crate::shard::Shard;
-use inarow_sandbox::{ProbeError, Sandbox};
+use inarow_sandbox::Sandbox;
 
 /// How a tournament is run.
 #[derive(Clone, Debug)]
@@ -134,86 +136,6 @@ pub fn schedule(bots: usize, seed: u64) -> Vec<Fixture> {
     fixtures
 }
 
-/// What [`check_bots`] found.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Checked {
-    /// What only hurts a bot itself (`name: what`), such as a folder it
-    /// cannot write or a program it cannot reach (it then forfeits its games).
-    pub warnings: Vec<String>,
-    /// The bots (by index) that must not play, each with why in one line:
-    /// the sandbox cannot contain them, or their program cannot be started
-    /// inside it.
-    pub uncontained: Vec<(usize, String)>,
-}
-
-/// Why no bot can be contained here: the machine, not the bots.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Uncontainable {
-    /// The sandbox refuses to start any contestant on this machine.
-    #[error("cannot contain bots here: {why} (--no-sandbox runs bots uncontained)")]
-    Refused {
-        /// Why.
-        why: String,
-    },
-    /// The probe of every bot found the sandbox not holding.
-    #[error(
-        "the sandbox cannot contain {bot} on this machine: {why} (--no-sandbox runs bots uncontained)"
-    )]
-    NoneContained {
-        /// The first bot probed.
-        bot: String,
-        /// What its probe found.
-        why: String,
-    },
-}
-
-/// Before the first game: starts each bot's sandbox with a probe inside,
-/// each kept out of every folder of `closed` but its own (every bot
-/// folder, those left out included). `Err` says, in one line, that the
-/// sandbox contains none of them: the machine, not the bots.
-pub fn check_bots(
-    sandbox: &Sandbox,
-    bots: &[BotMeta],
-    closed: &[std::path::PathBuf],
-) -> Result<Checked, Uncontainable> {
-    if let Some(why) = sandbox.refusal() {
-        return Err(Uncontainable::Refused {
-            why: why.to_string(),
-        });
-    }
-    let mut checked = Checked::default();
-    let mut first_failure = None;
-    let mut machine_failures = 0;
-    for (i, bot) in bots.iter().enumerate() {
-        match sandbox.check(&bot.contestant(&bot.args, closed)) {
-            Ok(found) => checked
-                .warnings
-                .extend(found.into_iter().map(|w| format!("{}: {w}", bot.name))),
-            Err(ProbeError::NoProgram(e)) => checked
-                .uncontained
-                .push((i, format!("it cannot be started in its sandbox: {e}"))),
-            Err(ProbeError::Full(e)) => checked.uncontained.push((i, e)),
-            Err(ProbeError::Uncontained(e)) => {
-                machine_failures += 1;
-                first_failure.get_or_insert_with(|| Uncontainable::NoneContained {
-                    bot: bot.name.clone(),
-                    why: e.clone(),
-                });
-                checked.uncontained.push((
-                    i,
-                    format!(
-                        "the sandbox cannot contain it on this machine: {e} (--no-sandbox runs bots uncontained)"
-                    ),
-                ));
-            }
-        }
-    }
-    match first_failure {
-        Some(why) if machine_failures == bots.len() => Err(why),
-        _ => Ok(checked),
-    }
-}
-
 /// Every bot's folder: each bot is kept out of the others'.
 pub fn folders(bots: &[BotMeta]) -> Vec<std::path::PathBuf> {
     bots.iter().map(|b| b.folder.clone()).collect()
@@ -245,7 +167,7 @@ fn start(
     seed: u64,
     config: &Config,
 ) -> Box<dyn Contestant> {
-    let folders = crate::meta::closed(bots, &config.left_out);
+    let folders = crate::field::closed(bots, &config.left_out);
     let start = Start {
         sandbox: &config.sandbox,
         timeout: config.timeout,

@@ -2,7 +2,9 @@
 //! protocol: a second build of this one (`pbrain-inarow`) or any other brain.
 //!
 //! A brain is a program the project did not write, so it runs like a
-//! judge's bot, behind the same [process layer](inarow_sandbox::process): contained
+//! judge's bot, in the same conversation ([`inarow_judge::talk`]: thawed
+//! for its turn, lines within deadlines, frozen after, its silences the
+//! judge's faults), behind the same [process layer](inarow_sandbox::process): contained
 //! by the [`sandbox`](inarow_sandbox) (its own folder to read and write,
 //! nothing else of ours, every process it starts dies with it), its lines
 //! read within deadlines. What it writes is outside text: its last words
@@ -10,6 +12,7 @@
 //! gate ([`inarow_sandbox::shown`]) before any message holds them, so a
 //! brain's escapes reach neither the organiser's terminal nor a part file.
 
+pub mod error;
 mod place;
 
 use std::path::PathBuf;
@@ -18,15 +21,17 @@ use std::time::{Duration, Instant};
 
 use inarow_core::{Mnk, Point, Rule};
 use inarow_engine::search::Limits;
+use inarow_judge::talk::{Deadline, Hitch, Talk};
 use inarow_protocol::gomocup::manager;
 
-pub use place::Place;
+pub use error::{BrainError, Silent, Stage};
+pub use place::{Place, PlaceError};
 
 use crate::Contender;
-use crate::game::Thought;
-use inarow_sandbox::process::{LongLines, Running, Silence, Unsent};
-use inarow_sandbox::shown::{escape, quoted};
-use inarow_sandbox::{self as sandbox, End, Sandbox};
+use crate::game::{Thought, Unanswered};
+use inarow_sandbox::process::{LongLines, Running};
+use inarow_sandbox::shown::escape;
+use inarow_sandbox::{self as sandbox, Sandbox};
 
 /// Time a brain gets to start up and to answer `START` or `RESTART`, and
 /// to take a line we write.
@@ -67,8 +72,13 @@ pub fn cpu_budget(pairs: usize, size: usize, turn: Duration) -> u64 {
 
 /// A brain process for a whole match.
 pub struct BrainProcess {
+    talk: Talk,
+    brain: Brain,
+}
+
+/// What the match knows of a brain besides the conversation.
+struct Brain {
     name: String,
-    running: Running,
     /// The last line of its standard error, cut and escaped, for error
     /// messages.
     last_words: Arc<Mutex<Option<String>>>,
@@ -76,7 +86,7 @@ pub struct BrainProcess {
     /// How long to wait for a move before it counts as lost.
     patience: Duration,
     /// Set when the brain failed outside a move (e.g. on `RESTART`).
-    broken: Option<String>,
+    broken: Option<BrainError>,
     /// How many stones of the game, in order, the brain has on its board.
     told: usize,
     /// A game's time, told as `INFO timeout_match`.
@@ -99,7 +109,7 @@ impl BrainProcess {
         size: usize,
         rule: Rule,
         turn: Duration,
-    ) -> Result<BrainProcess, String> {
+    ) -> Result<BrainProcess, BrainError> {
         let name = place.name.clone();
         let last_words = Arc::new(Mutex::new(None));
         let keep = last_words.clone();
@@ -117,129 +127,126 @@ impl BrainProcess {
             MAX_LINE,
             LongLines::Cut,
         )
-        .map_err(|e| format!("cannot start brain {name}: {e}"))?;
+        .map_err(|e| BrainError::Start {
+            name: name.clone(),
+            error: Arc::new(e),
+        })?;
         // A brain that ends, even one leaving a process behind that holds
         // its pipes (so that no write fails and no read sees their end),
         // is gone at once: its game is lost as a crash, with its last
         // words, not after its move's whole time as a timeout.
         running.ending_with_its_program();
+        let match_time = turn.saturating_mul(1000);
         let mut brain = BrainProcess {
-            name,
-            running,
-            last_words,
-            size,
-            patience: patience(turn),
-            broken: None,
-            told: 0,
-            match_time: turn.saturating_mul(1000),
-            used: Duration::ZERO,
-            proven: false,
+            talk: Talk::new(running),
+            brain: Brain {
+                name,
+                last_words,
+                size,
+                patience: patience(turn),
+                broken: None,
+                told: 0,
+                match_time,
+                used: Duration::ZERO,
+                proven: false,
+            },
         };
         let ms = turn.as_millis();
         let info = [
             manager::info("timeout_turn", ms),
-            manager::info("timeout_match", brain.match_time.as_millis()),
+            manager::info("timeout_match", match_time.as_millis()),
             manager::info_rule(rule),
             // Where its files go: its installation is read-only.
             manager::info("folder", place.data_folder().display()),
         ];
-        brain.awake(|brain| {
-            brain.send(&manager::start(size))?;
-            brain.expect_ok("START")?;
+        brain.awake(|talk, brain| {
+            brain.send(talk, &manager::start(size))?;
+            brain.expect_ok(talk, "START")?;
             for line in &info {
-                brain.send(line)?;
+                brain.send(talk, line)?;
             }
             Ok(())
         })?;
         Ok(brain)
     }
 
-    /// Lets the brain run for `work`, then freezes it again: a brain thinks
-    /// only on its own time.
-    fn awake<T>(&mut self, work: impl FnOnce(&mut Self) -> Result<T, String>) -> Result<T, String> {
-        self.running
-            .thaw()
-            .map_err(|e| format!("brain {}: {e}", self.name))?;
-        std::thread::sleep(SETTLE);
-        let done = work(self);
-        let frozen = self.running.freeze();
-        let done = done?;
-        frozen.map_err(|e| format!("brain {}: {e}", self.name))?;
-        Ok(done)
+    /// Lets the brain run for `work`, one turn of its conversation: a
+    /// brain thinks only on its own time. A brain that cannot be frozen
+    /// after its work loses it, and is tried again on the next.
+    fn awake<T>(
+        &mut self,
+        work: impl FnOnce(&mut Talk, &mut Brain) -> Result<T, BrainError>,
+    ) -> Result<T, BrainError> {
+        let brain = &mut self.brain;
+        let turned = self.talk.turn(SETTLE, |talk| Ok(work(talk, brain)));
+        let unfrozen = self.talk.forgive();
+        let name = || self.brain.name.clone();
+        let done = match turned {
+            Ok(done) => done?,
+            Err(Hitch::Freezing(error)) => {
+                return Err(BrainError::Freezing {
+                    name: name(),
+                    error,
+                });
+            }
+            Err(Hitch::Silent(_)) => unreachable!("a turn's work says its own silences"),
+        };
+        match unfrozen {
+            Some(error) => Err(BrainError::Freezing {
+                name: name(),
+                error,
+            }),
+            None => Ok(done),
+        }
     }
+}
 
-    fn send(&mut self, line: &str) -> Result<(), String> {
-        match self.running.send(line, Some(Instant::now() + HANDSHAKE)) {
-            Ok(()) => Ok(()),
-            Err(Unsent::Late) => {
-                let silence = self.running.late();
-                let late = format!("did not read its input within {} ms", HANDSHAKE.as_millis());
-                Err(self.why(silence, "closed its input", late))
-            }
-            Err(Unsent::Closed(_)) => {
-                let silence = self.running.gone();
-                Err(self.why(silence, "closed its input", String::new()))
-            }
+impl Brain {
+    /// Its silence, a `hitch` while it was told a line or asked for one
+    /// within `wait`, with its last words.
+    fn silent(&self, hitch: Hitch, stage: Stage, wait: Duration) -> BrainError {
+        match hitch {
+            Hitch::Freezing(error) => BrainError::Freezing {
+                name: self.name.clone(),
+                error,
+            },
+            Hitch::Silent(fault) => BrainError::Silent(Silent {
+                name: self.name.clone(),
+                fault,
+                stage,
+                wait,
+                last_words: lock(&self.last_words).clone(),
+            }),
         }
     }
 
+    fn send(&mut self, talk: &mut Talk, line: &str) -> Result<(), BrainError> {
+        talk.tell(line, Some(Deadline::after(HANDSHAKE)))
+            .map_err(|hitch| self.silent(hitch, Stage::Told, HANDSHAKE))
+    }
+
     /// The next answer line within `wait`, skipping what is not an answer.
-    fn answer(&mut self, wait: Duration) -> Result<String, String> {
-        let deadline = Instant::now() + wait;
+    fn answer(&mut self, talk: &mut Talk, wait: Duration) -> Result<String, BrainError> {
+        let deadline = Deadline::after(wait);
         loop {
-            match self.running.receive(Some(deadline)) {
+            match talk.receive(Some(deadline)) {
                 Ok(line) if manager::is_chatter(line.trim()) => {
                     self.proven |= claims_a_win(line.trim());
                 }
                 Ok(line) => return Ok(line.trim().to_string()),
-                Err(silence) => {
-                    let late = format!("did not answer within {} ms", wait.as_millis());
-                    return Err(self.why(silence, "closed its output", late));
-                }
+                Err(hitch) => return Err(self.silent(hitch, Stage::Asked, wait)),
             }
         }
     }
 
-    /// Why the brain stopped talking, in words: a limit it went over, that
-    /// it is `late`, why it could not start, or how it ended (it `did` so),
-    /// with its last words on standard error.
-    fn why(&self, silence: Silence, did: &str, late: String) -> String {
-        let name = &self.name;
-        let end = match silence {
-            Silence::Over(limit) => {
-                let limits = self.running.limits();
-                return format!(
-                    "brain {name} went over its {limit} limit: {}",
-                    limit.describe(limits.value(limit))
-                );
-            }
-            Silence::Late => return format!("brain {name} {late}"),
-            // A brain's long lines are cut (`LongLines::Cut`), never refused.
-            Silence::EndlessLine => unreachable!("a brain's long line is cut"),
-            Silence::Gone(end) => end,
-        };
-        let how = match end {
-            Some(End::Exit(0)) | None => String::new(),
-            Some(End::Exit(code)) => format!(" (exit status {code})"),
-            Some(End::Signal(signal)) => format!(" (killed by signal {signal})"),
-            Some(End::NoStart(why)) => return format!("cannot start brain {name}: {why}"),
-            Some(End::Sandbox(why)) => return format!("the sandbox of brain {name} failed: {why}"),
-        };
-        let words = match lock(&self.last_words).as_deref() {
-            Some(line) => format!("; its last words: {line}"),
-            None => String::new(),
-        };
-        format!("brain {name} {did}{how}{words}")
-    }
-
-    fn expect_ok(&mut self, command: &str) -> Result<(), String> {
-        let line = self.answer(HANDSHAKE)?;
+    fn expect_ok(&mut self, talk: &mut Talk, command: &'static str) -> Result<(), BrainError> {
+        let line = self.answer(talk, HANDSHAKE)?;
         if line != "OK" {
-            return Err(format!(
-                "brain {} answered {command} with {}, not OK",
-                self.name,
-                quoted(&line)
-            ));
+            return Err(BrainError::NotOk {
+                name: self.name.clone(),
+                command,
+                line,
+            });
         }
         Ok(())
     }
@@ -248,7 +255,12 @@ impl BrainProcess {
     /// with every stone in the order played when the brain's board is new,
     /// then `TURN` with each opponent move (brains keep their own moves, and
     /// some add `BOARD` stones to what they already have).
-    fn ask_move(&mut self, game: &Mnk, history: &[Point]) -> Result<Point, String> {
+    fn ask_move(
+        &mut self,
+        talk: &mut Talk,
+        game: &Mnk,
+        history: &[Point],
+    ) -> Result<Point, BrainError> {
         if let Some(why) = self.broken.take() {
             return Err(why);
         }
@@ -257,31 +269,27 @@ impl BrainProcess {
         // starts each game with the whole of it rather than running down
         // over the match.
         let left = self.match_time.saturating_sub(self.used);
-        self.send(&manager::info("time_left", left.as_millis()))?;
+        self.send(talk, &manager::info("time_left", left.as_millis()))?;
         if history.is_empty() {
-            self.send(manager::BEGIN)?;
+            self.send(talk, manager::BEGIN)?;
         } else if self.told > 0 && self.told + 1 == history.len() {
-            self.send(&manager::turn(history[self.told], self.size))?;
+            self.send(talk, &manager::turn(history[self.told], self.size))?;
         } else {
             if self.told > 0 {
                 // Out of step (not in a match's normal flow): start afresh.
-                self.send(manager::RESTART)?;
-                self.expect_ok("RESTART")?;
+                self.send(talk, manager::RESTART)?;
+                self.expect_ok(talk, "RESTART")?;
             }
             for line in manager::board(game, history) {
-                self.send(&line)?;
+                self.send(talk, &line)?;
             }
         }
         self.proven = false;
-        let line = self.answer(self.patience)?;
+        let line = self.answer(talk, self.patience)?;
+        let name = self.name.clone();
         let p = manager::parse_move(&line, self.size).map_err(|e| match e {
-            // The line as the gate quotes it, not as Rust's debug form does.
-            manager::MoveError::Syntax(_) => format!(
-                "brain {}: expected a move x,y, got {}",
-                self.name,
-                quoted(&line)
-            ),
-            off => format!("brain {}: {off}", self.name),
+            manager::MoveError::Syntax(_) => BrainError::NotAMove { name, line },
+            error => BrainError::OffBoard { name, error },
         })?;
         self.told = history.len() + 1;
         Ok(p)
@@ -290,36 +298,43 @@ impl BrainProcess {
 
 impl Contender for BrainProcess {
     fn new_game(&mut self) {
-        let restarted = self.awake(|brain| {
-            brain.send(manager::RESTART)?;
-            brain.expect_ok("RESTART")
+        let restarted = self.awake(|talk, brain| {
+            brain.send(talk, manager::RESTART)?;
+            brain.expect_ok(talk, "RESTART")
         });
-        self.broken = restarted.err();
-        self.told = 0;
-        self.used = Duration::ZERO;
+        let brain = &mut self.brain;
+        brain.broken = restarted.err();
+        brain.told = 0;
+        brain.used = Duration::ZERO;
     }
 
-    fn think(&mut self, game: &Mnk, history: &[Point], _limits: Limits) -> Result<Thought, String> {
+    fn think(
+        &mut self,
+        game: &Mnk,
+        history: &[Point],
+        _limits: Limits,
+    ) -> Result<Thought, Unanswered> {
         // The brain keeps its own clock from `INFO timeout_turn`.
         let start = Instant::now();
         let moved = self
-            .awake(|brain| brain.ask_move(game, history))
+            .awake(|talk, brain| brain.ask_move(talk, game, history))
             .map(|p| Thought {
                 point: p,
                 took: start.elapsed(),
-                proven: self.proven,
+                proven: self.brain.proven,
             });
-        self.used += start.elapsed();
-        moved
+        self.brain.used += start.elapsed();
+        Ok(moved?)
     }
 }
 
 impl Drop for BrainProcess {
     fn drop(&mut self) {
+        let running = self.talk.running_mut();
         // Its input is closed after `END`: some brains end at the end of their input.
-        self.running.close(manager::END);
+        running.close(manager::END);
         // Whatever it left behind dies with it, after the grace period.
-        self.running.finish();
+        running.finish();
     }
 }
 

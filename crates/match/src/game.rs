@@ -1,13 +1,19 @@
 //! One game of a match: two contenders play on from an opening, refereed by
 //! the game core (every move is checked there, and an illegal move loses).
+//! A game ends as a tournament's does, in the judge's words: its
+//! [`Ending`], and the [`Fault`] a refused move forfeits for.
 
 use std::time::Duration;
 
 use inarow_core::renju::Forbidden;
 use inarow_core::{Game, GameResult, Mnk, Player, Point, Rule};
-use inarow_engine::player::board_of;
+use inarow_engine::player::{PositionError, board_of};
 use inarow_engine::score::DECIDED;
 use inarow_engine::search::{Limits, Request, Searcher};
+use inarow_judge::fault::Fault;
+use inarow_judge::record::Ending;
+
+use crate::brain::error::BrainError;
 
 /// One finished game of a match.
 #[derive(Clone, Debug)]
@@ -16,13 +22,13 @@ pub struct MatchGame {
     pub result: GameResult,
     /// Moves after the opening, as core points.
     pub moves: Vec<Point>,
-    /// True if a move was refused by the referee (the mover lost).
-    pub illegal: bool,
+    /// How it ended: a five, the board full, a forbidden point, or a
+    /// forfeit (the mover gave an illegal move or none, and lost).
+    pub ending: Ending,
     /// Longest think of the game.
     pub longest: Duration,
-    /// Why the loser gave no move, when it could not answer (rather than
-    /// answering with an illegal one): for the front to say.
-    pub failure: Option<String>,
+    /// With the ending forfeit: what the loser did.
+    pub lost: Option<Lost>,
     /// Under renju, why black's last stone was forbidden, when the game
     /// ended by it (white won).
     pub forbidden: Option<Forbidden>,
@@ -30,6 +36,38 @@ pub struct MatchGame {
     /// many plies before the end it said it had proven the win (its score
     /// decided, on every move of its since), if it did.
     pub proven: [Option<usize>; 2],
+}
+
+impl MatchGame {
+    /// Why the loser gave no move, when it could not answer (rather than
+    /// answering with an illegal one): for the front to say.
+    pub fn unanswered(&self) -> Option<&Unanswered> {
+        match &self.lost {
+            Some(Lost::Unanswered(why)) => Some(why),
+            _ => None,
+        }
+    }
+}
+
+/// Why a contender lost a game without being beaten on the board.
+#[derive(Clone, Debug)]
+pub enum Lost {
+    /// Its move was refused by the board: the fault a judge's bot forfeits
+    /// for.
+    Refused(Fault),
+    /// It gave no move.
+    Unanswered(Unanswered),
+}
+
+/// Why a contender gave no move: one line.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum Unanswered {
+    /// A brain could not answer.
+    #[error(transparent)]
+    Brain(#[from] BrainError),
+    /// The engine could not take the position.
+    #[error(transparent)]
+    Position(#[from] PositionError),
 }
 
 /// A contender's move: the point, how long it took, and whether the
@@ -55,7 +93,12 @@ pub trait Contender {
     /// cannot answer. `history` is every stone of the game in the order
     /// played (the opening's first), for contenders that are told moves one
     /// at a time.
-    fn think(&mut self, game: &Mnk, history: &[Point], limits: Limits) -> Result<Thought, String>;
+    fn think(
+        &mut self,
+        game: &Mnk,
+        history: &[Point],
+        limits: Limits,
+    ) -> Result<Thought, Unanswered>;
 }
 
 impl Contender for Searcher {
@@ -63,8 +106,13 @@ impl Contender for Searcher {
         self.clear();
     }
 
-    fn think(&mut self, game: &Mnk, _history: &[Point], limits: Limits) -> Result<Thought, String> {
-        let mut b = board_of(game, None).map_err(|e| e.to_string())?;
+    fn think(
+        &mut self,
+        game: &Mnk,
+        _history: &[Point],
+        limits: Limits,
+    ) -> Result<Thought, Unanswered> {
+        let mut b = board_of(game, None)?;
         b.set_to_move(game.to_move());
         let found = self.search(&mut b, &mut Request::new(limits));
         Ok(Thought {
@@ -98,9 +146,9 @@ pub fn play_match_game(
     let mut record = MatchGame {
         result: GameResult::Draw,
         moves: Vec::new(),
-        illegal: false,
+        ending: Ending::FullBoard,
         longest: Duration::ZERO,
-        failure: None,
+        lost: None,
         forbidden: None,
         proven: [None; 2],
     };
@@ -116,7 +164,7 @@ pub fn play_match_game(
             second.think(&game, &history, limits)
         };
         let side = usize::from(mover != first_colour);
-        let legal = match answer {
+        let played = match answer {
             Ok(Thought {
                 point: p,
                 took,
@@ -128,11 +176,11 @@ pub fn play_match_game(
                 } else {
                     None
                 };
-                let legal = game.play(p).is_ok().then_some(p);
-                record.forbidden = legal.and(forbidden);
+                let played = game.play(p).map(|()| p);
+                record.forbidden = played.as_ref().ok().and(forbidden);
                 // A five needs no claim: brains often play it without a
                 // word.
-                let five = legal.is_some()
+                let five = played.is_ok()
                     && record.forbidden.is_none()
                     && game
                         .outcome()
@@ -142,28 +190,32 @@ pub fn play_match_game(
                 } else {
                     None
                 };
-                legal
+                played.map_err(|refused| Lost::Refused(Fault::refused(refused, size)))
             }
-            Err(why) => {
-                record.failure = Some(why);
-                None
-            }
+            Err(why) => Err(Lost::Unanswered(why)),
         };
-        let Some(p) = legal else {
-            record.illegal = true;
-            record.result = if mover == first_colour {
-                GameResult::Loss
-            } else {
-                GameResult::Win
-            };
-            return record;
+        let p = match played {
+            Ok(p) => p,
+            Err(lost) => {
+                record.ending = Ending::Forfeit;
+                record.lost = Some(lost);
+                record.result = if mover == first_colour {
+                    GameResult::Loss
+                } else {
+                    GameResult::Win
+                };
+                return record;
+            }
         };
         record.moves.push(p);
         history.push(p);
     }
-    record.result = game
-        .outcome()
-        .map_or(GameResult::Draw, |o| GameResult::for_side(o, first_colour));
+    let outcome = game.outcome().expect("the game is over");
+    record.result = GameResult::for_side(outcome, first_colour);
+    record.ending = match record.forbidden {
+        Some(_) => Ending::Forbidden,
+        None => Ending::of(outcome),
+    };
     let winner = match record.result {
         GameResult::Win => Some(0),
         GameResult::Loss => Some(1),
@@ -213,7 +265,7 @@ mod tests {
                     Rule::Freestyle,
                     limits,
                 );
-                assert!(!g.illegal, "illegal move in {:?}", g.moves);
+                assert_ne!(g.ending, Ending::Forfeit, "illegal move in {:?}", g.moves);
                 decisive += usize::from(g.result != GameResult::Draw);
                 // Replay on the core: every move legal, and the result stands.
                 let mut game = Mnk::gomoku();
@@ -231,9 +283,9 @@ mod tests {
 
     impl Contender for Scripted {
         fn new_game(&mut self) {}
-        fn think(&mut self, _: &Mnk, _: &[Point], _: Limits) -> Result<Thought, String> {
+        fn think(&mut self, _: &Mnk, _: &[Point], _: Limits) -> Result<Thought, Unanswered> {
             if self.0.is_empty() {
-                return Err("out of moves".into());
+                return Err(PositionError::Over.into());
             }
             Ok(Thought {
                 point: self.0.remove(0),
@@ -249,7 +301,7 @@ mod tests {
 
     impl Contender for Claiming {
         fn new_game(&mut self) {}
-        fn think(&mut self, _: &Mnk, _: &[Point], _: Limits) -> Result<Thought, String> {
+        fn think(&mut self, _: &Mnk, _: &[Point], _: Limits) -> Result<Thought, Unanswered> {
             let (point, proven) = self.0.remove(0);
             Ok(Thought {
                 point,
@@ -324,7 +376,7 @@ mod tests {
             let g = play_match_game(&mut black, &mut white, true, &opening, 15, rule, limits);
             if lost {
                 assert_eq!(g.forbidden, Some(Forbidden::DoubleThree));
-                assert_eq!((g.result, g.illegal), (GameResult::Loss, false));
+                assert_eq!((g.result, g.ending), (GameResult::Loss, Ending::Forbidden));
                 assert_eq!(g.moves, [at(7, 7)]);
             } else {
                 // Freestyle: the same point is a move like any other.

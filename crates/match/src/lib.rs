@@ -34,8 +34,9 @@ use std::time::Duration;
 
 use inarow_core::{Point, Rule, Tally};
 use inarow_engine::search::Limits;
+use inarow_judge::record::Ending;
 
-pub use game::{Contender, MatchGame, Thought, play_match_game};
+pub use game::{Contender, Lost, MatchGame, Thought, Unanswered, play_match_game};
 pub use openings::Opening;
 pub use stats::Verdict;
 
@@ -231,10 +232,11 @@ pub fn play_match<E>(
             let results = [&games[0], &games[1]].map(|g| g.result);
             for (g, a_black) in games.iter().zip([true, false]) {
                 summary.tally.add(g.result);
-                summary.illegal += usize::from(g.illegal);
+                let forfeit = g.ending == Ending::Forfeit;
+                summary.illegal += usize::from(forfeit);
                 summary.forbidden += usize::from(g.forbidden.is_some());
                 summary.longest = summary.longest.max(g.longest);
-                let won_by_five = !g.illegal && g.forbidden.is_none();
+                let won_by_five = !forfeit && g.forbidden.is_none();
                 match g.result {
                     inarow_core::GameResult::Win if won_by_five => {
                         summary.proven[0].add(g.proven[0])

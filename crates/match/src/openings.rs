@@ -35,8 +35,8 @@ pub fn parse_openings(
     size: usize,
     rule: Rule,
     format: OpeningsFormat,
-) -> Result<Vec<Opening>, String> {
-    let empty = Mnk::new(size, size, 5, rule).map_err(|e| e.to_string())?;
+) -> Result<Vec<Opening>, OpeningsError> {
+    let empty = Mnk::new(size, size, 5, rule)?;
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
@@ -47,38 +47,104 @@ pub fn parse_openings(
             OpeningsFormat::Points => points_of(line, size),
             OpeningsFormat::Offset => offsets_of(line, size),
         }
-        .map_err(|e| format!("line {}: {e}", n + 1))?;
+        .map_err(LineError::Unread);
+        let at = |why| OpeningsError::Line { line: n, why };
+        let stones = stones.map_err(at)?;
         let mut game = empty.clone();
         let mut opening = Opening::with_capacity(stones.len());
         for (k, (point, named)) in stones.iter().enumerate() {
+            let named = || named.clone();
             if opening.contains(point) {
-                return Err(format!("line {}: {named} appears twice", n + 1));
+                return Err(at(LineError::Twice { named: named() }));
             }
             if let Some(over) = game.outcome() {
-                return Err(format!(
-                    "line {}: too many stones: the game is over after stone {k} of {} ({}), so {named} cannot be played",
-                    n + 1,
-                    stones.len(),
-                    why_over(over)
-                ));
+                return Err(at(LineError::TooMany {
+                    after: k,
+                    of: stones.len(),
+                    over,
+                    named: named(),
+                }));
             }
-            game.play(*point)
-                .map_err(|e| format!("line {}: {named}: {e}", n + 1))?;
+            game.play(*point).map_err(|error| {
+                at(LineError::Refused {
+                    named: named(),
+                    error,
+                })
+            })?;
             opening.push(*point);
         }
         if let Some(over) = game.outcome() {
-            return Err(format!(
-                "line {}: the opening ends the game ({}): it must leave a move to play",
-                n + 1,
-                why_over(over)
-            ));
+            return Err(at(LineError::Ends { over }));
         }
         out.push(opening);
     }
     if out.is_empty() {
-        return Err("no openings in it".into());
+        return Err(OpeningsError::Empty);
     }
     Ok(out)
+}
+
+/// Why an openings file cannot be read: one line naming the line and what
+/// was wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum OpeningsError {
+    /// The board cannot be had.
+    #[error(transparent)]
+    Board(#[from] inarow_core::ParseError),
+    /// A line (from 0) is no opening to play.
+    #[error("line {}: {why}", .line + 1)]
+    Line {
+        /// The line, from 0.
+        line: usize,
+        /// What is wrong with it.
+        why: LineError,
+    },
+    /// The file holds no opening.
+    #[error("no openings in it")]
+    Empty,
+}
+
+/// What is wrong with a line of an openings file.
+#[derive(Debug, thiserror::Error)]
+pub enum LineError {
+    /// Its stones cannot be read in the file's format.
+    #[error("{0}")]
+    Unread(String),
+    /// A stone named twice.
+    #[error("{named} appears twice")]
+    Twice {
+        /// The stone as the line names it.
+        named: String,
+    },
+    /// A stone after the game is over.
+    #[error(
+        "too many stones: the game is over after stone {after} of {of} ({}), so {named} cannot be played",
+        why_over(*.over)
+    )]
+    TooMany {
+        /// The stones played.
+        after: usize,
+        /// The stones of the line.
+        of: usize,
+        /// How the game ended.
+        over: Outcome,
+        /// The stone as the line names it.
+        named: String,
+    },
+    /// A stone the board refuses.
+    #[error("{named}: {error}")]
+    Refused {
+        /// The stone as the line names it.
+        named: String,
+        /// Why.
+        error: inarow_core::PlayError,
+    },
+    /// The opening leaves no move to play.
+    #[error("the opening ends the game ({}): it must leave a move to play", why_over(*.over))]
+    Ends {
+        /// How the game ended.
+        over: Outcome,
+    },
 }
 
 /// Why a game is over, in words.
@@ -400,11 +466,32 @@ mod tests {
     }
 
     fn points(text: &str) -> Result<Vec<Opening>, String> {
-        parse_openings(text, 15, Rule::Freestyle, OpeningsFormat::Points)
+        parse_openings(text, 15, Rule::Freestyle, OpeningsFormat::Points).map_err(|e| e.to_string())
     }
 
     fn offsets(text: &str, size: usize) -> Result<Vec<Opening>, String> {
         parse_openings(text, size, Rule::Freestyle, OpeningsFormat::Offset)
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_bad_line_is_named_by_its_variant() {
+        let read = |text| parse_openings(text, 15, Rule::Freestyle, OpeningsFormat::Points);
+        assert!(matches!(read(""), Err(OpeningsError::Empty)));
+        assert!(matches!(
+            read("7,7\n7,7 8,8 7,7"),
+            Err(OpeningsError::Line {
+                line: 1,
+                why: LineError::Twice { .. }
+            })
+        ));
+        assert!(matches!(
+            read("7,7 15,0"),
+            Err(OpeningsError::Line {
+                line: 0,
+                why: LineError::Unread(_)
+            })
+        ));
     }
 
     #[test]

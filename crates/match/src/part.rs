@@ -206,18 +206,16 @@ fn check_game(
     opening: &[Point],
     size: usize,
     rule: Rule,
-) -> Result<GameResult, String> {
-    let result = result_of(row.result)
-        .ok_or_else(|| format!("result {:?} is none of 1, = and 0", row.result))?;
-    let mut game = Mnk::new(size, size, 5, rule).map_err(|e| e.to_string())?;
+) -> Result<GameResult, GameError> {
+    let result = result_of(row.result).ok_or(GameError::Result(row.result))?;
+    let mut game = Mnk::new(size, size, 5, rule).map_err(GameError::Board)?;
     for &p in opening {
-        game.play(p)
-            .map_err(|_| "its opening is not legal".to_string())?;
+        game.play(p).map_err(|_| GameError::Opening)?;
     }
-    let moves = points(&row.moves, size).ok_or("a move is off the board")?;
+    let moves = points(&row.moves, size).ok_or(GameError::OffBoard)?;
     for (i, &p) in moves.iter().enumerate() {
         if game.outcome().is_some() || game.play(p).is_err() {
-            return Err(format!("move {} is not legal", i + 1));
+            return Err(GameError::Illegal(i));
         }
     }
     let a = if row.a_black { Player::X } else { Player::O };
@@ -235,9 +233,123 @@ fn check_game(
         _ => false,
     };
     if !consistent {
-        return Err(format!("the result {} is not the board's", row.result));
+        return Err(GameError::NotTheBoards(row.result));
     }
     Ok(result)
+}
+
+/// Why a match's parts cannot be merged: one line naming the part, the
+/// pair and the game at fault, or the share the merge waits for.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    /// A part file that cannot be read, or that does not go with the others.
+    #[error("{0}")]
+    Part(#[from] shard::PartError),
+    /// A match without openings or pairs.
+    #[error("{name}: a match needs openings and pairs")]
+    Empty {
+        /// The part file.
+        name: String,
+    },
+    /// A part holding more pairs than its share, or, finished, fewer.
+    #[error("{name}: share {share} holds {holds} pairs, but its share of the match is {owns}")]
+    ShareSize {
+        /// The part file.
+        name: String,
+        /// Its share.
+        share: Shard,
+        /// The pairs it holds.
+        holds: usize,
+        /// The pairs of its share.
+        owns: usize,
+    },
+    /// An opening of the match off its board.
+    #[error("{name}: an opening is off the board")]
+    Opening {
+        /// The part file.
+        name: String,
+    },
+    /// A pair the board does not bear out.
+    #[error("{name}: pair {}: {why}", .pair + 1)]
+    Pair {
+        /// The part file.
+        name: String,
+        /// The pair, from 0.
+        pair: usize,
+        /// What is wrong with it.
+        why: PairError,
+    },
+    /// A pair the SPRT still needs that no part holds.
+    #[error(
+        "the SPRT has not stopped after the first {pairs} pairs (LLR {llr:.2}); pair {} is share {owner}'s, {state}",
+        .pairs + 1
+    )]
+    Undecided {
+        /// The pairs counted.
+        pairs: usize,
+        /// The SPRT's log-likelihood ratio after them.
+        llr: f64,
+        /// The share the next pair is.
+        owner: Shard,
+        /// Where that share's part stands.
+        state: Unplayed,
+    },
+}
+
+/// What is wrong with a pair of a part.
+#[derive(Debug, thiserror::Error)]
+pub enum PairError {
+    /// It holds another pair (from 0) in this one's place.
+    #[error("holds pair {} in its place", .0 + 1)]
+    Misplaced(usize),
+    /// Its games are not A black then white.
+    #[error("a pair is two games, A black then white")]
+    Colours,
+    /// One of its games (from 0) is not borne out.
+    #[error("game {}: {why}", .game + 1)]
+    Game {
+        /// The game, from 0.
+        game: usize,
+        /// What is wrong with it.
+        why: GameError,
+    },
+}
+
+/// What is wrong with a game of a part, replayed on the board.
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    /// A result mark that is no result.
+    #[error("result {0:?} is none of 1, = and 0")]
+    Result(char),
+    /// A board the rules do not have.
+    #[error("{0}")]
+    Board(inarow_core::ParseError),
+    /// Its opening cannot be played.
+    #[error("its opening is not legal")]
+    Opening,
+    /// A move off the board.
+    #[error("a move is off the board")]
+    OffBoard,
+    /// A move (from 0) the board refuses.
+    #[error("move {} is not legal", .0 + 1)]
+    Illegal(usize),
+    /// A result the board does not give.
+    #[error("the result {0} is not the board's")]
+    NotTheBoards(char),
+}
+
+/// Where the part of a share the merge waits for stands.
+#[derive(Debug, thiserror::Error)]
+pub enum Unplayed {
+    /// Its part is still playing.
+    #[error("whose part {0} is still playing")]
+    Playing(String),
+    /// No part of it was given.
+    #[error("which is missing")]
+    Missing,
+    /// Its part, finished, lacks the pair.
+    #[error("whose part lacks it")]
+    Lacking,
 }
 
 /// A merged match: the pairs one machine would have played, and how the
@@ -286,12 +398,14 @@ impl shard::PartFile for Part {
 /// may be missing or still playing only if the SPRT has already stopped
 /// within the pairs that are in. Otherwise a one-line error says which
 /// share is missing or still playing and how the SPRT stands.
-pub fn merge(parts: &[(&str, &str)]) -> Result<Merged, String> {
-    let (parsed, missing) = shard::parse_parts::<Part>(parts).map_err(|e| e.to_string())?;
+pub fn merge(parts: &[(&str, &str)]) -> Result<Merged, MergeError> {
+    let (parsed, missing) = shard::parse_parts::<Part>(parts)?;
     let (first_name, first) = &parsed[0];
     let of = first.of.clone();
     if of.openings.is_empty() || of.pairs == 0 {
-        return Err(format!("{first_name}: a match needs openings and pairs"));
+        return Err(MergeError::Empty {
+            name: first_name.to_string(),
+        });
     }
     let count = first.shard.count;
     let mut slots: Vec<Option<PairRecord>> = vec![None; of.pairs];
@@ -301,28 +415,32 @@ pub fn merge(parts: &[(&str, &str)]) -> Result<Merged, String> {
         if part.pairs.len() > share.clone().count()
             || part.finished && part.pairs.len() != share.clone().count()
         {
-            return Err(format!(
-                "{name}: share {} holds {} pairs, but its share of the match is {}",
-                part.shard,
-                part.pairs.len(),
-                share.count()
-            ));
+            return Err(MergeError::ShareSize {
+                name: name.to_string(),
+                share: part.shard,
+                holds: part.pairs.len(),
+                owns: share.count(),
+            });
         }
         for (record, k) in part.pairs.iter().zip(share) {
-            let opening = of
-                .opening(k)
-                .ok_or(format!("{name}: an opening is off the board"))?;
-            let bad = |why: String| format!("{name}: pair {}: {why}", k + 1);
+            let opening = of.opening(k).ok_or_else(|| MergeError::Opening {
+                name: name.to_string(),
+            })?;
+            let bad = |why| MergeError::Pair {
+                name: name.to_string(),
+                pair: k,
+                why,
+            };
             if record.pair != k {
-                return Err(bad(format!("holds pair {} in its place", record.pair + 1)));
+                return Err(bad(PairError::Misplaced(record.pair)));
             }
             let colours: Vec<bool> = record.games.iter().map(|g| g.a_black).collect();
             if colours != [true, false] {
-                return Err(bad("a pair is two games, A black then white".into()));
+                return Err(bad(PairError::Colours));
             }
             for (i, game) in record.games.iter().enumerate() {
                 check_game(game, &opening, of.size, of.rule)
-                    .map_err(|why| bad(format!("game {}: {why}", i + 1)))?;
+                    .map_err(|why| bad(PairError::Game { game: i, why }))?;
             }
             slots[k] = Some(record.clone());
         }
@@ -345,14 +463,16 @@ pub fn merge(parts: &[(&str, &str)]) -> Result<Merged, String> {
             let owner = Shard::owner(k, count);
             let (llr, _) = stats::sprt(&merged.by_pair, of.elo0, of.elo1);
             let state = match playing[owner.index] {
-                Some(name) => format!("whose part {name} is still playing"),
-                None if missing.contains(&owner) => "which is missing".to_string(),
-                None => "whose part lacks it".to_string(),
+                Some(name) => Unplayed::Playing(name.to_string()),
+                None if missing.contains(&owner) => Unplayed::Missing,
+                None => Unplayed::Lacking,
             };
-            return Err(format!(
-                "the SPRT has not stopped after the first {k} pairs (LLR {llr:.2}); pair {} is share {owner}'s, {state}",
-                k + 1
-            ));
+            return Err(MergeError::Undecided {
+                pairs: k,
+                llr,
+                owner,
+                state,
+            });
         };
         for game in &record.games {
             merged
@@ -456,6 +576,10 @@ mod tests {
     }
 
     fn merged(parts: &[(String, String)]) -> Result<Merged, String> {
+        merged_typed(parts).map_err(|e| e.to_string())
+    }
+
+    fn merged_typed(parts: &[(String, String)]) -> Result<Merged, MergeError> {
         let refs: Vec<(&str, &str)> = parts.iter().map(|(n, t)| (&n[..], &t[..])).collect();
         merge(&refs)
     }
@@ -533,6 +657,19 @@ mod tests {
             err.ends_with("pair 3 is share 2/4's, which is missing"),
             "{err}"
         );
+        // The merge decides on what it waits for, not on its words.
+        assert!(matches!(
+            merged_typed(&waiting[..2]),
+            Err(MergeError::Undecided {
+                pairs: 2,
+                state: Unplayed::Missing,
+                ..
+            })
+        ));
+        assert!(matches!(
+            merged_typed(&waiting),
+            Err(MergeError::Undecided { state: Unplayed::Playing(name), .. }) if name == "part-2"
+        ));
     }
 
     #[test]

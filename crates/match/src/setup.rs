@@ -11,11 +11,13 @@ use std::time::Duration;
 
 use inarow_core::{Mnk, Rule};
 use inarow_engine::board::{MAX_SIZE, MIN_SIZE};
+use inarow_engine::options::OptionsError;
 use inarow_engine::search::{Limits, Options, Searcher};
+use inarow_judge::shard::Unread;
 use inarow_sandbox::Sandbox;
 
-use crate::brain::{self, BrainProcess, Place};
-use crate::openings::{self, Opening, OpeningsFormat};
+use crate::brain::{self, BrainError, BrainProcess, Place, PlaceError};
+use crate::openings::{self, Opening, OpeningsError, OpeningsFormat};
 use crate::{Contender, part};
 
 /// What a match is asked to be, before anything starts.
@@ -73,57 +75,142 @@ pub struct Ready {
 
 /// Whether generated openings fit a board of `size`: their stones lie
 /// within three points of the centre. One line naming `--size` if not.
-pub fn generated_size(size: usize) -> Result<(), String> {
+pub fn generated_size(size: usize) -> Result<(), SizeError> {
     if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
-        return Err(format!("--size must be between {MIN_SIZE} and {MAX_SIZE}"));
+        return Err(SizeError::Range);
     }
     if size < 7 {
-        return Err("--size must be at least 7 for generated openings".into());
+        return Err(SizeError::Small);
     }
     Ok(())
+}
+
+/// Why a board's side does not fit: one line naming `--size`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SizeError {
+    /// Outside what the engine plays on.
+    #[error("--size must be between {MIN_SIZE} and {MAX_SIZE}")]
+    Range,
+    /// Too small for generated openings.
+    #[error("--size must be at least 7 for generated openings")]
+    Small,
+}
+
+/// Why a setup cannot be played: one line naming the flag at fault.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    /// A board the referee does not have.
+    #[error("--size {size}: {error}")]
+    Board {
+        /// The side asked for.
+        size: usize,
+        /// Why.
+        error: inarow_core::ParseError,
+    },
+    /// A side the engine does not play on.
+    #[error("{0}")]
+    Size(SizeError),
+    /// A side too small for generated openings.
+    #[error("{0} (or give --openings)")]
+    Generated(SizeError),
+    /// A side's engine settings (`--a`, `--b`) cannot be read.
+    #[error("--{side}: {error}")]
+    Settings {
+        /// `a` or `b`.
+        side: char,
+        /// Why.
+        error: OptionsError,
+    },
+    /// `--pairs 0`.
+    #[error("--pairs must be at least 1")]
+    Pairs,
+    /// `--ms 0`.
+    #[error("--ms must be at least 1 millisecond a move")]
+    Ms,
+    /// `--nodes 0`.
+    #[error("--nodes must be at least 1")]
+    Nodes,
+    /// `--stones` outside 1 to 20.
+    #[error("--stones must be between 1 and 20")]
+    Stones,
+    /// `-j 0`.
+    #[error("-j must be at least 1 game at once")]
+    Jobs,
+    /// The openings file cannot be read.
+    #[error("cannot read openings file {}: {error}", .path.display())]
+    OpeningsUnread {
+        /// The file.
+        path: PathBuf,
+        /// The system's reason.
+        error: std::io::Error,
+    },
+    /// The openings file holds no openings to play.
+    #[error("openings file {}: {error}", .path.display())]
+    Openings {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong in it.
+        error: OpeningsError,
+    },
+    /// `--nodes` with a brain, which keeps its own clock.
+    #[error("--nodes needs two engines of this build: a brain keeps its own clock, use --ms")]
+    NodesWithBrain,
+    /// A brain that cannot play.
+    #[error(transparent)]
+    Brain(#[from] PlaceError),
 }
 
 impl Setup {
     /// Checks the setup and makes its openings; the error is one line
     /// naming the flag at fault.
-    pub fn ready(self) -> Result<Ready, String> {
+    pub fn ready(self) -> Result<Ready, SetupError> {
         let size = self.size;
         // The referee's board and the engine's must both hold it.
-        Mnk::new(size, size, 5, self.rule).map_err(|e| format!("--size {size}: {e}"))?;
+        Mnk::new(size, size, 5, self.rule).map_err(|error| SetupError::Board { size, error })?;
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
-            return Err(format!("--size must be between {MIN_SIZE} and {MAX_SIZE}"));
+            return Err(SetupError::Size(SizeError::Range));
         }
         if self.openings.is_none() {
-            generated_size(size).map_err(|e| format!("{e} (or give --openings)"))?;
+            generated_size(size).map_err(SetupError::Generated)?;
         }
         let options = [0, 1].map(|k| {
             self.settings[k]
                 .parse::<Options>()
-                .map_err(|e| format!("--{}: {e}", ["a", "b"][k]))
+                .map_err(|error| SetupError::Settings {
+                    side: ['a', 'b'][k],
+                    error,
+                })
         });
         let [a, b] = options;
         let options = [a?, b?];
         if self.pairs == 0 {
-            return Err("--pairs must be at least 1".into());
+            return Err(SetupError::Pairs);
         }
         if self.ms == 0 {
-            return Err("--ms must be at least 1 millisecond a move".into());
+            return Err(SetupError::Ms);
         }
         if self.nodes == Some(0) {
-            return Err("--nodes must be at least 1".into());
+            return Err(SetupError::Nodes);
         }
         if !(1..=20).contains(&self.stones) {
-            return Err("--stones must be between 1 and 20".into());
+            return Err(SetupError::Stones);
         }
         if self.jobs == 0 {
-            return Err("-j must be at least 1 game at once".into());
+            return Err(SetupError::Jobs);
         }
         let openings = match &self.openings {
             Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| format!("cannot read openings file {}: {e}", path.display()))?;
-                openings::parse_openings(&text, size, self.rule, self.openings_format)
-                    .map_err(|e| format!("openings file {}: {e}", path.display()))?
+                let text =
+                    std::fs::read_to_string(path).map_err(|error| SetupError::OpeningsUnread {
+                        path: path.clone(),
+                        error,
+                    })?;
+                openings::parse_openings(&text, size, self.rule, self.openings_format).map_err(
+                    |error| SetupError::Openings {
+                        path: path.clone(),
+                        error,
+                    },
+                )?
             }
             None => {
                 openings::balanced_openings(self.seed, self.pairs, size, self.rule, self.stones)
@@ -138,10 +225,7 @@ impl Setup {
             None => Limits::time(Duration::from_millis(self.ms)),
         };
         if self.nodes.is_some() && self.brains.iter().any(Option::is_some) {
-            return Err(
-                "--nodes needs two engines of this build: a brain keeps its own clock, use --ms"
-                    .into(),
-            );
+            return Err(SetupError::NodesWithBrain);
         }
         let places = [self.slots(0)?, self.slots(1)?];
         let folders = places
@@ -161,7 +245,7 @@ impl Setup {
 
     /// Side `k`'s brain in every game slot, each keeping its files in a
     /// folder of its own; none for an engine of this build.
-    fn slots(&self, k: usize) -> Result<Vec<Place>, String> {
+    fn slots(&self, k: usize) -> Result<Vec<Place>, PlaceError> {
         let Some(path) = self.brains[k].as_deref() else {
             return Ok(Vec::new());
         };
@@ -170,11 +254,20 @@ impl Setup {
             return (0..self.jobs).map(|_| Place::find(path, given)).collect();
         }
         let given = given.expect("a folder given");
-        let name = path.display();
+        let name = || path.display().to_string();
         match std::fs::metadata(given) {
-            Err(e) => return Err(format!("brain {name}: its folder {}: {e}", given.display())),
+            Err(error) => {
+                return Err(PlaceError::Folder {
+                    name: name(),
+                    folder: given.to_path_buf(),
+                    error,
+                });
+            }
             Ok(m) if !m.is_dir() => {
-                return Err(format!("brain {name}: {} is not a folder", given.display()));
+                return Err(PlaceError::NotAFolder {
+                    name: name(),
+                    folder: given.to_path_buf(),
+                });
             }
             Ok(_) => {}
         }
@@ -182,11 +275,12 @@ impl Setup {
         for slot in 1..=self.jobs {
             let folder = given.join(slot.to_string());
             match std::fs::create_dir(&folder) {
-                Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => {
-                    return Err(format!(
-                        "brain {name}: cannot make its folder {}: {e}",
-                        folder.display()
-                    ));
+                Err(error) if error.kind() != std::io::ErrorKind::AlreadyExists => {
+                    return Err(PlaceError::SlotFolder {
+                        name: name(),
+                        folder,
+                        error,
+                    });
                 }
                 _ => {}
             }
@@ -196,11 +290,11 @@ impl Setup {
                 .iter()
                 .position(|p| p.data_folder() == place.data_folder())
             {
-                return Err(format!(
-                    "brain {name}: its folders {} and {} are one folder: each brain playing at once keeps its own",
-                    given.join((twin + 1).to_string()).display(),
-                    folder.display()
-                ));
+                return Err(PlaceError::OneFolder {
+                    name: name(),
+                    first: given.join((twin + 1).to_string()),
+                    second: folder,
+                });
             }
             places.push(place);
         }
@@ -235,7 +329,7 @@ impl Ready {
 
     /// Probes each brain's sandbox, in every game slot: the warnings to
     /// show (each once), or why a brain cannot run there.
-    pub fn check(&self, sandbox: &Sandbox) -> Result<Vec<String>, String> {
+    pub fn check(&self, sandbox: &Sandbox) -> Result<Vec<String>, PlaceError> {
         let mut warnings = Vec::new();
         for place in self.places.iter().flatten() {
             for warning in place.check(sandbox, &self.folders)? {
@@ -249,12 +343,12 @@ impl Ready {
 
     /// Side `k` (0 for A, 1 for B) as a part file names it: its engine
     /// settings, or its brain's path and folder digest.
-    pub fn describe(&self, k: usize) -> Result<String, String> {
+    pub fn describe(&self, k: usize) -> Result<String, Unread> {
         Ok(match self.places[k].first() {
             Some(place) => format!(
                 "brain {} (folder SHA-256 {})",
                 place.folder().display(),
-                inarow_judge::shard::folder_digest(place.folder()).map_err(|e| e.to_string())?
+                inarow_judge::shard::folder_digest(place.folder())?
             ),
             None => self.setup.settings[k].clone(),
         })
@@ -268,7 +362,7 @@ impl Ready {
         k: usize,
         slot: usize,
         sandbox: Option<&Sandbox>,
-    ) -> Result<Box<dyn Contender + Send>, String> {
+    ) -> Result<Box<dyn Contender + Send>, BrainError> {
         Ok(match (self.places[k].get(slot), sandbox) {
             (Some(place), Some(sandbox)) => Box::new(BrainProcess::start(
                 place,
@@ -283,7 +377,7 @@ impl Ready {
     }
 
     /// The match a part file belongs to.
-    pub fn part_match(&self, elo: (f64, f64)) -> Result<part::Match, String> {
+    pub fn part_match(&self, elo: (f64, f64)) -> Result<part::Match, Unread> {
         let size = self.setup.size;
         Ok(part::Match {
             a: self.describe(0)?,
@@ -316,7 +410,7 @@ mod tests {
         brains: [Option<&Path>; 2],
         folder: Option<&Path>,
         jobs: usize,
-    ) -> Result<Ready, String> {
+    ) -> Result<Ready, SetupError> {
         let dir = brains.iter().flatten().next().unwrap().parent().unwrap();
         let openings = dir.join("openings.txt");
         std::fs::write(&openings, "7,7 8,8\n").unwrap();
@@ -374,10 +468,8 @@ mod tests {
         folders.sort();
         folders.dedup();
         assert_eq!(folders.len(), 4);
-        assert!(
-            setup(b, None, 0)
-                .unwrap_err()
-                .contains("-j must be at least 1")
-        );
+        let jobs = setup(b, None, 0).unwrap_err();
+        assert!(matches!(jobs, SetupError::Jobs));
+        assert!(jobs.to_string().contains("-j must be at least 1"));
     }
 }

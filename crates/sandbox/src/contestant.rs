@@ -273,7 +273,7 @@ impl Contestant {
 
     /// Lets the contestant run (it starts frozen, and is frozen again after
     /// each answer). Nothing to do if it runs, or is never frozen.
-    pub fn thaw(&mut self) -> Result<(), String> {
+    pub fn thaw(&mut self) -> Result<(), FreezeError> {
         if !self.frozen {
             return Ok(());
         }
@@ -283,11 +283,11 @@ impl Contestant {
                 let group = self.cgroup.as_ref().expect("a freezing group");
                 group
                     .set_frozen(false)
-                    .map_err(|e| format!("cannot thaw it: {e}"))?;
+                    .map_err(|e| FreezeError::Thaw(Arc::new(e)))?;
             }
             Freezing::Stop { asked } => {
                 if ask(&mut self.hold, asked, &self.reports, b't')?.is_none() {
-                    return Err("its launcher did not let it run".into());
+                    return Err(FreezeError::NotLetRun);
                 }
             }
         }
@@ -298,7 +298,7 @@ impl Contestant {
     /// Freezes every process of the contestant and waits until they all
     /// are, so that nothing of it runs on its opponent's time. `Err` when
     /// one kept running.
-    pub fn freeze(&mut self) -> Result<(), String> {
+    pub fn freeze(&mut self) -> Result<(), FreezeError> {
         if self.frozen || matches!(self.freezing, Freezing::Never) {
             return Ok(());
         }
@@ -316,7 +316,7 @@ impl Contestant {
                     }
                     group
                         .set_frozen(true)
-                        .map_err(|e| format!("cannot freeze it: {e}"))?;
+                        .map_err(|e| FreezeError::Freeze(Arc::new(e)))?;
                 }
                 let ended = || self.reports.now(|h| h.over.is_some() || h.closed);
                 if group.frozen_unless(Instant::now() + FREEZE_WITHIN, ended) || ended() {
@@ -324,10 +324,9 @@ impl Contestant {
                     // that limit, read after its answer, not for the freeze.
                     Ok(())
                 } else {
-                    Err(format!(
-                        "its processes were not all frozen within {} s of its answer",
-                        FREEZE_WITHIN.as_secs()
-                    ))
+                    Err(FreezeError::NotFrozen {
+                        seconds: FREEZE_WITHIN.as_secs(),
+                    })
                 }
             }
             Freezing::Stop { asked } => {
@@ -335,9 +334,7 @@ impl Contestant {
                     Some(false) => Ok(()),
                     // Its launcher is gone: so is everything it ran.
                     None if self.reports.now(|h| h.closed) => Ok(()),
-                    _ => {
-                        Err("one of its processes kept running though all were told to stop".into())
-                    }
+                    _ => Err(FreezeError::KeptRunning),
                 }
             }
         }
@@ -465,6 +462,36 @@ impl Contestant {
     }
 }
 
+/// Why a contestant could not be thawed for its turn, or frozen after it:
+/// it cannot be held to its own time.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum FreezeError {
+    /// Its freezing group refused to thaw.
+    #[error("cannot thaw it: {0}")]
+    Thaw(Arc<std::io::Error>),
+    /// Its freezing group refused to freeze.
+    #[error("cannot freeze it: {0}")]
+    Freeze(Arc<std::io::Error>),
+    /// Its launcher did not answer the order to let it run.
+    #[error("its launcher did not let it run")]
+    NotLetRun,
+    /// Its group did not freeze in time.
+    #[error("its processes were not all frozen within {seconds} s of its answer")]
+    NotFrozen {
+        /// How long it was given, in seconds.
+        seconds: u64,
+    },
+    /// Its launcher stopped every process but one kept running.
+    #[error("one of its processes kept running though all were told to stop")]
+    KeptRunning,
+    /// The order could not be written to its launcher.
+    #[error("cannot reach its launcher: {0}")]
+    Unreachable(Arc<std::io::Error>),
+    /// Its launcher has ended.
+    #[error("its launcher is gone")]
+    LauncherGone,
+}
+
 /// Writes one order (`f` freeze, `t` thaw) on the control pipe and waits
 /// for the launcher's answer: `None` when none came in time, else whether a
 /// process was left running.
@@ -473,15 +500,15 @@ fn ask(
     asked: &mut u64,
     reports: &Reports,
     order: u8,
-) -> Result<Option<bool>, String> {
+) -> Result<Option<bool>, FreezeError> {
     match hold {
         Hold::Launcher {
             control: Some(pipe),
             ..
         } => pipe
             .write_all(&[order])
-            .map_err(|e| format!("cannot reach its launcher: {e}"))?,
-        _ => return Err("its launcher is gone".into()),
+            .map_err(|e| FreezeError::Unreachable(Arc::new(e)))?,
+        _ => return Err(FreezeError::LauncherGone),
     }
     *asked += 1;
     let asked = *asked;

@@ -57,7 +57,7 @@ use nix::fcntl::OFlag;
 use nix::unistd::{geteuid, pipe2};
 
 pub use cgroup::{Cgroups, Controller};
-pub use contestant::{Contestant, shut_down};
+pub use contestant::{Contestant, FreezeError, shut_down};
 use frame::Frame;
 use identity::Identities;
 pub use identity::{FIRST_UID, MAX_CONTESTANTS, judge_is_root, judge_uid};
@@ -83,6 +83,13 @@ pub enum StartError {
     #[error(transparent)]
     System(#[from] io::Error),
 }
+
+/// Why contestants cannot be contained within the limits asked for on
+/// this machine: a limit no control group here can hold over all of a
+/// contestant's processes, and what would let it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot contain bots here: {0}")]
+pub struct CannotContain(pub String);
 
 /// The judge's own program, started in place of each contestant.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -249,10 +256,10 @@ impl Sandbox {
         launcher: Launcher,
         limits: Limits,
         grants: Vec<PathBuf>,
-    ) -> Result<Sandbox, String> {
+    ) -> Result<Sandbox, CannotContain> {
         let sandbox = Sandbox::inspected(launcher, limits, grants);
         match sandbox.refusal() {
-            Some(why) => Err(format!("cannot contain bots here: {why}")),
+            Some(why) => Err(CannotContain(why)),
             None => Ok(sandbox),
         }
     }

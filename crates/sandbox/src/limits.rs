@@ -20,15 +20,13 @@ impl Cores {
     pub const ONE: Cores = Cores(1000);
 
     /// Reads `1`, `2`, `0.5`: cores, at least a hundredth of one.
-    pub fn parse(text: &str) -> Result<Cores, String> {
+    pub fn parse(text: &str) -> Result<Cores, ValueError> {
         let value: f64 = text
             .trim()
             .parse()
-            .map_err(|_| format!("{text:?} is not a number of cores (try 1, 2 or 0.5)"))?;
+            .map_err(|_| ValueError::NotCores(text.to_string()))?;
         if !(0.01..=4096.0).contains(&value) {
-            return Err(format!(
-                "{text:?} is not a usable number of cores (0.01 to 4096)"
-            ));
+            return Err(ValueError::Cores(text.to_string()));
         }
         Ok(Cores((value * 1000.0).round() as u32))
     }
@@ -188,9 +186,26 @@ impl fmt::Display for Limit {
     }
 }
 
+/// Why a limit's text is no value: one line quoting it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ValueError {
+    /// Not a number of cores.
+    #[error("{0:?} is not a number of cores (try 1, 2 or 0.5)")]
+    NotCores(String),
+    /// A number of cores outside 0.01 to 4096.
+    #[error("{0:?} is not a usable number of cores (0.01 to 4096)")]
+    Cores(String),
+    /// Not a size.
+    #[error("{0:?} is not a size (try 512M or 2G)")]
+    NotSize(String),
+    /// A size below a byte or too large.
+    #[error("{0:?} is not a usable size")]
+    Size(String),
+}
+
 /// Reads a size such as `1G`, `512M`, `1.5GiB`, `64k` or a plain number of
 /// bytes. Suffixes are binary (`K` = 1024).
-pub fn parse_size(text: &str) -> Result<u64, String> {
+pub fn parse_size(text: &str) -> Result<u64, ValueError> {
     let trimmed = text.trim();
     let digits = trimmed
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -202,14 +217,14 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         "m" | "mb" | "mib" => MIB,
         "g" | "gb" | "gib" => GIB,
         "t" | "tb" | "tib" => 1 << 40,
-        _ => return Err(format!("{text:?} is not a size (try 512M or 2G)")),
+        _ => return Err(ValueError::NotSize(text.to_string())),
     };
     let value: f64 = number
         .parse()
-        .map_err(|_| format!("{text:?} is not a size (try 512M or 2G)"))?;
+        .map_err(|_| ValueError::NotSize(text.to_string()))?;
     let bytes = value * scale as f64;
     if !bytes.is_finite() || bytes < 1.0 || bytes > u64::MAX as f64 / 2.0 {
-        return Err(format!("{text:?} is not a usable size"));
+        return Err(ValueError::Size(text.to_string()));
     }
     Ok(bytes as u64)
 }

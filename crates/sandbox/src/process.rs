@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use nix::fcntl::{FcntlArg, OFlag, fcntl};
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 
-use crate::{Contestant, End, Limit, Limits, Program, Sandbox, StderrSink};
+use crate::{Contestant, End, FreezeError, Limit, Limits, Program, Sandbox, StderrSink};
 
 /// How long a program may go on after its last line (`EXIT`, `END`) before
 /// its processes are killed.
@@ -193,6 +193,11 @@ impl Running {
         self.process.id()
     }
 
+    /// The longest line read from it: a longer one is refused or cut.
+    pub fn max_line(&self) -> usize {
+        self.max_line
+    }
+
     /// The limits of its sandbox, to say how far it went over one.
     pub fn limits(&self) -> &Limits {
         &self.limits
@@ -200,14 +205,14 @@ impl Running {
 
     /// Lets it run: a contained program starts frozen and is frozen between
     /// its turns; call this before the turn's first line is written.
-    pub fn thaw(&mut self) -> Result<(), String> {
+    pub fn thaw(&mut self) -> Result<(), FreezeError> {
         self.process.thaw()
     }
 
     /// Freezes every process it started once its turn is over, and waits
     /// until they all are: it may not think on its opponent's time. `Err`
     /// when one kept running.
-    pub fn freeze(&mut self) -> Result<(), String> {
+    pub fn freeze(&mut self) -> Result<(), FreezeError> {
         self.process.freeze()
     }
 

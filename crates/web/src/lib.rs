@@ -230,7 +230,7 @@ fn past_runs(records: Option<&tournament::Records>) -> tournament::Runs {
         Err(e) => {
             eprintln!(
                 "inarow: warning: past tournament not shown: {}",
-                inarow_judge::shown::escape(&e)
+                inarow_judge::shown::escape(&e.to_string())
             );
             tournament::Runs::default()
         }

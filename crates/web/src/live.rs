@@ -58,19 +58,20 @@ pub fn client_id() -> String {
 
 /// Checks a client id a request names: 1 to [`MAX_CLIENT_ID`] letters,
 /// digits, `-` or `_`; the one line that refuses it otherwise.
-pub fn check_client_id(id: &str) -> Result<(), String> {
+pub fn check_client_id(id: &str) -> Result<(), BadClientId> {
     let fits = (1..=MAX_CLIENT_ID).contains(&id.len())
         && id
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-    if fits {
-        Ok(())
-    } else {
-        Err(format!(
-            "client must be 1 to {MAX_CLIENT_ID} letters, digits, - or _ (the id of the page's event stream)"
-        ))
-    }
+    if fits { Ok(()) } else { Err(BadClientId) }
 }
+
+/// A client id that is none, in the one line that refuses it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "client must be 1 to {MAX_CLIENT_ID} letters, digits, - or _ (the id of the page's event stream)"
+)]
+pub struct BadClientId;
 
 /// A watcher for searches on a board `size` points a side: each report
 /// goes to `sender` as a [`Thinking`] for `to`, its JSON the fields of
@@ -150,7 +151,7 @@ mod tests {
         assert_eq!(a.len(), 32);
         assert_eq!(check_client_id(&a), Ok(()));
         for bad in ["", "a b", "é", &"x".repeat(65), "a\nb"] {
-            let e = check_client_id(bad).unwrap_err();
+            let e = check_client_id(bad).unwrap_err().to_string();
             assert!(!e.contains('\n'), "{e}");
         }
     }

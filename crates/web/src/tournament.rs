@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use inarow_core::{Game, Player, Rule};
-use inarow_judge::meta::LeftOut;
+use inarow_judge::field::LeftOut;
 use inarow_judge::name;
 use inarow_judge::process::Listener;
 use inarow_judge::tournament::{self, Config, Event, Fixture};
@@ -77,6 +77,37 @@ struct Run {
     writes: Option<(Records, bool)>,
 }
 
+/// Why a results file cannot be shown as a past run: one line naming it.
+#[derive(Debug, thiserror::Error)]
+pub enum RestoreError {
+    /// The file cannot be read.
+    #[error("cannot read {}: {error}", .path.display())]
+    Unread {
+        /// The file.
+        path: PathBuf,
+        /// The system's reason.
+        error: std::io::Error,
+    },
+    /// The file is no results file.
+    #[error("{} is not a results file: {error}", .path.display())]
+    NotResults {
+        /// The file.
+        path: PathBuf,
+        /// What JSON found.
+        error: serde_json::Error,
+    },
+    /// A bot's name (from 0) breaks the one rule.
+    #[error("{}: bot {}: the name {problem}", .path.display(), .bot + 1)]
+    Name {
+        /// The file.
+        path: PathBuf,
+        /// The bot, from 0.
+        bot: usize,
+        /// What is wrong with its name.
+        problem: name::NameProblem,
+    },
+}
+
 /// The last tournament started from the page.
 #[derive(Debug, Default)]
 pub struct Runs {
@@ -138,14 +169,23 @@ impl Runs {
     /// The run of the results file at `path` (written by `inarow judge` or
     /// by the page), its games ready to replay; `Ok(None)` if there is no
     /// such file.
-    pub fn restore(path: &Path) -> Result<Option<Runs>, String> {
+    pub fn restore(path: &Path) -> Result<Option<Runs>, RestoreError> {
+        let path_buf = || path.to_path_buf();
         let text = match std::fs::read_to_string(path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+            Err(error) => {
+                return Err(RestoreError::Unread {
+                    path: path_buf(),
+                    error,
+                });
+            }
         };
-        let results: Results = serde_json::from_str(&text)
-            .map_err(|e| format!("{} is not a results file: {e}", path.display()))?;
+        let results: Results =
+            serde_json::from_str(&text).map_err(|error| RestoreError::NotResults {
+                path: path_buf(),
+                error,
+            })?;
         // A file is outside text: its names pass the one rule, as a bot
         // folder's and a part file's do, before the page shows them.
         if let Some((i, problem)) = results
@@ -154,11 +194,11 @@ impl Runs {
             .enumerate()
             .find_map(|(i, name)| name::check(name).err().map(|p| (i, p)))
         {
-            return Err(format!(
-                "{}: bot {}: the name {problem}",
-                path.display(),
-                i + 1
-            ));
+            return Err(RestoreError::Name {
+                path: path_buf(),
+                bot: i,
+                problem,
+            });
         }
         let request = Request {
             seed: results.seed,
@@ -356,6 +396,8 @@ mod tests {
         assert!(Runs::restore(&path).unwrap().is_some());
         write(["ann", "b\x1b]0;t\x07\u{202e}"]);
         let err = Runs::restore(&path).err().unwrap();
+        assert!(matches!(err, RestoreError::Name { bot: 1, .. }));
+        let err = err.to_string();
         assert!(
             err.ends_with(r#"results.json: bot 2: the name "b\x1b]0;t\x07\u{202e}" holds U+001B; use ASCII letters, digits, '-', '_' and '.'"#),
             "{err}"
@@ -365,6 +407,7 @@ mod tests {
             Runs::restore(&path)
                 .err()
                 .unwrap()
+                .to_string()
                 .contains("looks like TIE")
         );
     }

@@ -63,8 +63,8 @@ pub fn square_name(point: Point) -> String {
 
 /// Reads a move: the challenge's two letters, row then column (`LL`,
 /// `mm`), or the square's name (`a3`, `b2`).
-pub fn parse_square(text: &str) -> Result<Point, String> {
-    notation::parse_square(text).map_err(|e| e.to_string())
+pub fn parse_square(text: &str) -> Result<Point, notation::ParseError> {
+    notation::parse_square(text)
 }
 
 /// The terminal: answers in, the game out, questions to their own stream.
@@ -158,7 +158,7 @@ impl<R: BufRead, W: Write, P: Write> Dialogue<R, W, P> {
                         // Over and MENACE's turn were ruled out above.
                         Err(refused) => self.error(&refused.to_string())?,
                     },
-                    Err(message) => self.error(&message)?,
+                    Err(message) => self.error(&message.to_string())?,
                 }
             }
         };
@@ -204,9 +204,15 @@ mod tests {
         assert!(
             parse_square("LX")
                 .unwrap_err()
+                .to_string()
                 .contains("\"LX\" is not a square")
         );
         assert!(parse_square("LLL").is_err());
-        assert!(parse_square("").unwrap_err().starts_with("no square given"));
+        assert!(
+            parse_square("")
+                .unwrap_err()
+                .to_string()
+                .starts_with("no square given")
+        );
     }
 }

@@ -253,13 +253,18 @@ impl Params {
     }
 
     /// Sets `name` to `value`, or says why it cannot be.
-    pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
-        let (_, _, min, max) = *Params::TABLE
+    pub fn set(&mut self, name: &str, value: i32) -> Result<(), SettingError> {
+        let (name, _, min, max) = *Params::TABLE
             .iter()
             .find(|row| row.0 == name)
-            .ok_or_else(|| format!("unknown setting {name:?}"))?;
+            .ok_or_else(|| SettingError::Unknown(name.to_string()))?;
         if !(min..=max).contains(&value) {
-            return Err(format!("{name} must be within {min} to {max}, got {value}"));
+            return Err(SettingError::OutOfRange {
+                name,
+                min,
+                max,
+                value,
+            });
         }
         *self.slot(name).expect("every row has a field") = value;
         Ok(())
@@ -275,16 +280,16 @@ impl Params {
 
     /// Sets `name` from the text `value` (a whole number), or says why
     /// it cannot be.
-    pub fn set_text(&mut self, name: &str, value: &str) -> Result<(), String> {
+    pub fn set_text(&mut self, name: &str, value: &str) -> Result<(), SettingError> {
         let v = value
             .parse::<i32>()
-            .map_err(|_| format!("{name} needs a whole number, got {value:?}"))?;
+            .map_err(|_| SettingError::not_a_number(name, value))?;
         self.set(name, v)
     }
 
     /// Settings from text: `name=value` pairs separated by commas or
     /// lines, `#` starting a comment; the rest keep their defaults.
-    pub fn read(text: &str) -> Result<Params, String> {
+    pub fn read(text: &str) -> Result<Params, SettingError> {
         let mut p = Params::default();
         for pair in pairs(text) {
             let (k, v) = pair?;
@@ -297,7 +302,7 @@ impl Params {
 /// The `name=value` pairs of a settings text (each pair trimmed): commas or lines
 /// separate them and `#` starts a comment, so a settings file (as the
 /// tuner writes it) reads as well as a command-line list.
-pub fn pairs(text: &str) -> impl Iterator<Item = Result<(&str, &str), String>> {
+pub fn pairs(text: &str) -> impl Iterator<Item = Result<(&str, &str), SettingError>> {
     text.lines()
         .map(|l| l.split('#').next().unwrap_or(""))
         .flat_map(|l| l.split(','))
@@ -305,8 +310,49 @@ pub fn pairs(text: &str) -> impl Iterator<Item = Result<(&str, &str), String>> {
         .filter(|p| !p.is_empty())
         .map(|pair| {
             pair.split_once('=')
-                .ok_or_else(|| format!("expected name=value, got {pair:?}"))
+                .ok_or_else(|| SettingError::NotAPair(pair.to_string()))
         })
+}
+
+/// Why a setting cannot be had: one line naming it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SettingError {
+    /// No setting has this name.
+    #[error("unknown setting {0:?}")]
+    Unknown(String),
+    /// The value lies outside the setting's bounds.
+    #[error("{name} must be within {min} to {max}, got {value}")]
+    OutOfRange {
+        /// The setting.
+        name: &'static str,
+        /// Its least value.
+        min: i32,
+        /// Its greatest value.
+        max: i32,
+        /// The value given.
+        value: i32,
+    },
+    /// The value is not a whole number.
+    #[error("{name} needs a whole number, got {value:?}")]
+    NotANumber {
+        /// The setting.
+        name: String,
+        /// The text given.
+        value: String,
+    },
+    /// A pair without its `=`.
+    #[error("expected name=value, got {0:?}")]
+    NotAPair(String),
+}
+
+impl SettingError {
+    /// The error of `name` given the text `value`, not a whole number.
+    pub fn not_a_number(name: &str, value: &str) -> SettingError {
+        SettingError::NotANumber {
+            name: name.to_string(),
+            value: value.to_string(),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -331,21 +377,21 @@ mod tests {
         assert_eq!(Params::read(&p.write()).unwrap(), p);
         let q = Params::read("lmr_base = 77 # comment\nvcf_fours=3").unwrap();
         assert_eq!(q, p);
-        assert!(
-            Params::read("speed=3")
-                .unwrap_err()
-                .contains("unknown setting")
-        );
-        assert!(
-            Params::read("lmr_base=-5")
-                .unwrap_err()
-                .contains("within 0 to 300")
-        );
-        assert!(Params::read("lmr_base").unwrap_err().contains("name=value"));
-        assert!(
-            Params::read("lmr_base=x")
-                .unwrap_err()
-                .contains("whole number")
-        );
+        let said = |text| {
+            let e = Params::read(text).unwrap_err();
+            (e.clone(), e.to_string())
+        };
+        let (e, words) = said("speed=3");
+        assert_eq!(e, SettingError::Unknown("speed".into()));
+        assert_eq!(words, r#"unknown setting "speed""#);
+        let (e, words) = said("lmr_base=-5");
+        assert!(matches!(e, SettingError::OutOfRange { value: -5, .. }));
+        assert_eq!(words, "lmr_base must be within 0 to 300, got -5");
+        let (e, words) = said("lmr_base");
+        assert_eq!(e, SettingError::NotAPair("lmr_base".into()));
+        assert!(words.contains("name=value"));
+        let (e, words) = said("lmr_base=x");
+        assert_eq!(e, SettingError::not_a_number("lmr_base", "x"));
+        assert_eq!(words, r#"lmr_base needs a whole number, got "x""#);
     }
 }

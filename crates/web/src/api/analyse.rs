@@ -91,7 +91,7 @@ pub(super) async fn analyse(
     }
     let client: Option<Arc<str>> = match body.client {
         Some(id) => {
-            live::check_client_id(&id).map_err(ApiError::bad)?;
+            live::check_client_id(&id).map_err(|e| ApiError::bad(e.to_string()))?;
             Some(id.into())
         }
         None => None,
