@@ -37,7 +37,7 @@ impl RuleArgs {
 
 /// Reads a rule's name (`freestyle`, `exact` or `renju`), as `Rule` writes
 /// it; anything else is refused in one line naming the three.
-pub fn parse_rule(text: &str) -> Result<Rule, String> {
+pub fn parse_rule(text: &str) -> Result<Rule, inarow_core::UnknownRule> {
     text.parse()
 }
 

@@ -16,7 +16,7 @@ pub mod tictactoe;
 pub mod zobrist;
 
 pub use game::{Game, PlayError, count_stones};
-pub use mnk::{Mnk, Rule};
+pub use mnk::{Mnk, Rule, UnknownRule};
 pub use notation::ParseError;
 pub use player::{Outcome, Player};
 pub use point::Point;

@@ -57,15 +57,27 @@ impl std::fmt::Display for Rule {
     }
 }
 
+/// A text that names no rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownRule(pub String);
+
+impl std::fmt::Display for UnknownRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the rule {:?} is not freestyle, exact or renju", self.0)
+    }
+}
+
+impl std::error::Error for UnknownRule {}
+
 impl std::str::FromStr for Rule {
-    type Err = String;
+    type Err = UnknownRule;
 
     /// `freestyle`, `exact` or `renju`.
-    fn from_str(s: &str) -> Result<Rule, String> {
+    fn from_str(s: &str) -> Result<Rule, UnknownRule> {
         Rule::ALL
             .into_iter()
             .find(|rule| rule.name() == s)
-            .ok_or_else(|| format!("the rule {s:?} is not freestyle, exact or renju"))
+            .ok_or_else(|| UnknownRule(s.to_string()))
     }
 }
 

@@ -179,7 +179,7 @@ fn renju_is_named_and_played_five_in_a_row() {
     assert_eq!("renju".parse::<Rule>(), Ok(Rule::Renju));
     assert_eq!(Rule::Renju.to_string(), "renju");
     assert_eq!(
-        "caro".parse::<Rule>().unwrap_err(),
+        "caro".parse::<Rule>().unwrap_err().to_string(),
         "the rule \"caro\" is not freestyle, exact or renju"
     );
     let e = Mnk::new(15, 15, 4, Rule::Renju).unwrap_err();

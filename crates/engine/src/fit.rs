@@ -61,44 +61,67 @@ pub fn write_game(out: &mut Vec<u8>, game: &GameRecord) {
     }
 }
 
+/// Why a games file cannot be read, in one line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GamesError {
+    /// The file does not start as a games file does.
+    #[error("not a games file (written by `inarow eval games`)")]
+    NotGames,
+    /// A games file of another version.
+    #[error("games file of version {0}, this build reads version {GAMES_VERSION}")]
+    Version(u16),
+    /// The file ends inside the header of game `n` (from 1).
+    #[error("game {0}: the file ends inside its header")]
+    Header(usize),
+    /// Game `n` names a rule by a number that is none.
+    #[error("game {0}: unknown rule {1}")]
+    Rule(usize, u8),
+    /// Game `n` names a result by a number that is none.
+    #[error("game {0}: unknown result {1}")]
+    Result(usize, u8),
+    /// The file ends inside the moves of game `n`.
+    #[error("game {0}: the file ends inside its moves")]
+    Moves(usize),
+    /// Game `n` cannot be replayed (a move off the board, on a stone,
+    /// after a five; an opening longer than the game), as the board says.
+    #[error("game {0}: {1}")]
+    Replay(usize, String),
+}
+
 /// Reads a games file, or says in one line where and what is wrong. Every
 /// game is replayed: a move off the board or on a stone, or a game that
 /// goes on after a five, is refused.
-pub fn read_games(bytes: &[u8]) -> Result<Vec<GameRecord>, String> {
+pub fn read_games(bytes: &[u8]) -> Result<Vec<GameRecord>, GamesError> {
     if bytes.len() < 10 || &bytes[..8] != GAMES_MAGIC {
-        return Err("not a games file (written by `inarow eval games`)".into());
+        return Err(GamesError::NotGames);
     }
     let version = u16::from_le_bytes([bytes[8], bytes[9]]);
     if version != GAMES_VERSION {
-        return Err(format!(
-            "games file of version {version}, this build reads version {GAMES_VERSION}"
-        ));
+        return Err(GamesError::Version(version));
     }
     let mut games = Vec::new();
     let mut at = 10;
     while at < bytes.len() {
         let n = games.len() + 1;
-        let head = bytes
-            .get(at..at + 6)
-            .ok_or_else(|| format!("game {n}: the file ends inside its header"))?;
+        let head = bytes.get(at..at + 6).ok_or(GamesError::Header(n))?;
         let rule = match head[0] {
             0 => Rule::Freestyle,
             1 => Rule::Exact,
             2 => Rule::Renju,
-            r => return Err(format!("game {n}: unknown rule {r}")),
+            r => return Err(GamesError::Rule(n, r)),
         };
         let size = head[1];
         let black = match head[3] {
             0 => GameResult::Loss,
             1 => GameResult::Draw,
             2 => GameResult::Win,
-            r => return Err(format!("game {n}: unknown result {r}")),
+            r => return Err(GamesError::Result(n, r)),
         };
         let count = usize::from(u16::from_le_bytes([head[4], head[5]]));
         at += 6;
         let moves: Vec<(u8, u8)> = bytes
             .get(at..at + 2 * count)
-            .ok_or_else(|| format!("game {n}: the file ends inside its moves"))?
+            .ok_or(GamesError::Moves(n))?
             .chunks_exact(2)
             .map(|c| (c[0], c[1]))
             .collect();
@@ -110,7 +133,7 @@ pub fn read_games(bytes: &[u8]) -> Result<Vec<GameRecord>, String> {
             black,
             moves,
         };
-        replay(&game, |_, _| {}).map_err(|e| format!("game {n}: {e}"))?;
+        replay(&game, |_, _| {}).map_err(|e| GamesError::Replay(n, e))?;
         games.push(game);
     }
     Ok(games)
@@ -506,21 +529,23 @@ mod tests {
         write_game(&mut bytes, &b);
         assert_eq!(read_games(&bytes).unwrap(), vec![a.clone(), b]);
         let cut = read_games(&bytes[..bytes.len() - 1]).unwrap_err();
-        assert!(
-            cut.contains("game 2") && cut.contains("ends inside"),
-            "{cut}"
-        );
+        assert_eq!(cut, GamesError::Moves(2));
+        assert_eq!(cut.to_string(), "game 2: the file ends inside its moves");
         let mut twice = games_header();
         write_game(&mut twice, &game(&[(7, 7), (7, 7)], GameResult::Win));
-        let e = read_games(&twice).unwrap_err();
+        let e = read_games(&twice).unwrap_err().to_string();
         assert!(e.contains("game 1: move 2") && e.contains("taken"), "{e}");
         let mut off = games_header();
         write_game(&mut off, &game(&[(15, 0)], GameResult::Win));
-        assert!(read_games(&off).unwrap_err().contains("off the board"));
         assert!(
-            read_games(b"INAROWEV\x01\x00")
+            read_games(&off)
                 .unwrap_err()
-                .contains("not a games file")
+                .to_string()
+                .contains("off the board")
+        );
+        assert_eq!(
+            read_games(b"INAROWEV\x01\x00").unwrap_err(),
+            GamesError::NotGames
         );
     }
 
