@@ -504,7 +504,7 @@ fn check_sandbox(sandbox: &Sandbox, args: &Args) -> anyhow::Result<()> {
                 }
                 Err(e) => {
                     all_ok = false;
-                    say!("{name}: NOT CONTAINED: {}", escape(&e));
+                    say!("{name}: NOT CONTAINED: {}", escape(&e.to_string()));
                 }
             },
             Err(sandbox::ProbeError::NoProgram(e)) => {

@@ -117,7 +117,7 @@ fn stage2(handoff: &Handoff, say: &mut impl FnMut(Frame)) -> Result<i32, String>
     let upper = reopen(handoff.upper, false)
         .map(OwnedFd::from)
         .ok_or("the bot's folder has no file system to write to")?;
-    let notes = crate::view::enter(&spec.paths, idmap, upper)?;
+    let notes = crate::view::enter(&spec.paths, idmap, upper).map_err(|e| e.to_string())?;
     set_limits(spec)?;
     if spec.rootless {
         nested_user(&spec.identity)?;
@@ -125,7 +125,7 @@ fn stage2(handoff: &Handoff, say: &mut impl FnMut(Frame)) -> Result<i32, String>
     let landlock = restrict(&spec.paths)?;
     // Compiled now, applied once nothing is left of the set-up: the list
     // names no call that only a launcher makes (unshare).
-    let filters = crate::seccomp::prepare()?;
+    let filters = crate::seccomp::prepare().map_err(|e| e.to_string())?;
     let mut control = control;
     // The freeze point: a frozen contestant's program starts once thawed.
     match (&spec.freeze, join) {
@@ -149,7 +149,7 @@ fn stage2(handoff: &Handoff, say: &mut impl FnMut(Frame)) -> Result<i32, String>
     // earlier: a process that is not dumpable cannot map its own user
     // namespace.)
     prctl::set_dumpable(false).map_err(|e| format!("cannot hide the launcher: {e}"))?;
-    filters.apply()?;
+    filters.apply().map_err(|e| e.to_string())?;
     if spec.probe {
         let findings = probe(spec, &landlock, &notes, handoff);
         say(Frame::Probe(Box::new(findings)));

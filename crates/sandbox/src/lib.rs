@@ -495,7 +495,7 @@ impl Sandbox {
             return Ok(Vec::new());
         }
         let found = self.probe(program)?;
-        let warnings = verdict(&found).map_err(ProbeError::Uncontained)?;
+        let warnings = verdict(&found).map_err(|u| ProbeError::Uncontained(u.to_string()))?;
         if found.program_missing {
             // A program missing from its view would forfeit every game.
             return Err(ProbeError::NoProgram(format!(

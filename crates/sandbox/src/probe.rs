@@ -111,9 +111,22 @@ pub enum ProbeError {
     Uncontained(String),
 }
 
+/// What leaves a contestant uncontained: each problem in a few words,
+/// said together on one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Uncontained(pub Vec<String>);
+
+impl std::fmt::Display for Uncontained {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0.join("; "))
+    }
+}
+
+impl std::error::Error for Uncontained {}
+
 /// Reads a probe's findings: `Err` names what leaves a contestant
 /// uncontained; the warnings say what only hurts the contestant itself.
-pub fn verdict(found: &Findings) -> Result<Vec<String>, String> {
+pub fn verdict(found: &Findings) -> Result<Vec<String>, Uncontained> {
     let mut problems = Vec::new();
     if found.landlock.is_none() {
         problems.push("landlock: not reported".to_string());
@@ -160,7 +173,7 @@ pub fn verdict(found: &Findings) -> Result<Vec<String>, String> {
         ));
     }
     if !problems.is_empty() {
-        return Err(problems.join("; "));
+        return Err(Uncontained(problems));
     }
     let mut warnings = Vec::new();
     if let Seen::Refused(why) = &found.folder {
@@ -220,7 +233,7 @@ mod tests {
         let fails = |change: &dyn Fn(&mut Findings), said: &str| {
             let mut found = good();
             change(&mut found);
-            let why = verdict(&found).unwrap_err();
+            let why = verdict(&found).unwrap_err().to_string();
             assert!(why.contains(said), "{why}");
         };
         fails(

@@ -427,10 +427,27 @@ fn creating(flags: u8) -> Vec<Vec<SeccompCondition>> {
     ]
 }
 
-fn arch() -> Result<TargetArch, String> {
+fn arch() -> Result<TargetArch, SeccompError> {
     std::env::consts::ARCH
         .try_into()
-        .map_err(|e| format!("seccomp: {e:?}"))
+        .map_err(|e| SeccompError::Arch(format!("{e:?}")))
+}
+
+/// Why the filters could not be made or applied, in one line.
+#[derive(Debug, thiserror::Error)]
+pub enum SeccompError {
+    /// The library knows no such architecture.
+    #[error("seccomp: {0}")]
+    Arch(String),
+    /// The module has no allow list for this architecture.
+    #[error("seccomp: no allow list for {0}")]
+    NoList(&'static str),
+    /// The library refused to compile a filter.
+    #[error("seccomp: {0}")]
+    Compile(String),
+    /// The kernel refused a filter.
+    #[error("seccomp: {0}")]
+    Apply(#[from] seccompiler::Error),
 }
 
 /// How a call of the allow list is allowed.
@@ -571,12 +588,12 @@ fn leaf(lo: u32, hi: u32, how: Allowed, allow: u32, deny: u32) -> Vec<sock_filte
 }
 
 /// The architecture's number as `struct seccomp_data` gives it.
-fn audit_arch() -> Result<u32, String> {
+fn audit_arch() -> Result<u32, SeccompError> {
     match std::env::consts::ARCH {
         "x86_64" => Ok(0xc000_003e),
         "aarch64" => Ok(0xc000_00b7),
         "riscv64" => Ok(0xc000_00f3),
-        other => Err(format!("seccomp: no allow list for {other}")),
+        other => Err(SeccompError::NoList(other)),
     }
 }
 
@@ -620,12 +637,12 @@ fn other_families() -> BTreeMap<i64, Vec<SeccompRule>> {
 }
 
 /// The filters, compiled: the allow list first.
-pub(crate) fn filters() -> Result<Vec<BpfProgram>, String> {
+pub(crate) fn filters() -> Result<Vec<BpfProgram>, SeccompError> {
     let arch = arch()?;
     let compile = |rules, mismatch, matched| {
         SeccompFilter::new(rules, mismatch, matched, arch)
             .and_then(BpfProgram::try_from)
-            .map_err(|e| format!("seccomp: {e}"))
+            .map_err(|e| SeccompError::Compile(e.to_string()))
     };
     let mut all = vec![
         allow_filter(audit_arch()?),
@@ -674,7 +691,7 @@ pub struct Filters(Vec<BpfProgram>);
 
 /// Compiles the filters of the module (before the contestant's clock
 /// starts: the list takes a moment to compile).
-pub fn prepare() -> Result<Filters, String> {
+pub fn prepare() -> Result<Filters, SeccompError> {
     filters().map(Filters)
 }
 
@@ -682,9 +699,9 @@ impl Filters {
     /// Restricts this process and every process it starts as the module
     /// says. Needs `no_new_privs` (Landlock has set it). After this, the
     /// process itself may make only the calls of the list.
-    pub fn apply(self) -> Result<(), String> {
+    pub fn apply(self) -> Result<(), SeccompError> {
         for filter in &self.0 {
-            seccompiler::apply_filter(filter).map_err(|e| format!("seccomp: {e}"))?;
+            seccompiler::apply_filter(filter)?;
         }
         Ok(())
     }

@@ -49,14 +49,39 @@ pub struct Notes {
     pub idmap: Option<String>,
 }
 
+/// Why the contestant's view could not be built, in one line.
+#[derive(Debug, thiserror::Error)]
+pub enum ViewError {
+    /// A step on `what` (a path, a mount) failed, as the system says.
+    #[error("cannot build the bot's view: {what}: {why}")]
+    At {
+        /// What was being made or mounted.
+        what: String,
+        /// The system's reason.
+        why: String,
+    },
+    /// Moving into the view failed.
+    #[error("cannot build the bot's view: {0}")]
+    Enter(std::io::Error),
+}
+
+impl ViewError {
+    fn at(what: impl std::fmt::Display, why: impl std::fmt::Display) -> ViewError {
+        ViewError::At {
+            what: what.to_string(),
+            why: why.to_string(),
+        }
+    }
+}
+
 /// Builds the view of `paths` and enters it: afterwards `/` is the new
 /// root. `idmap`, a user namespace, maps the folder's owner to the
 /// contestant's uid (the judge runs as root); `upper`, a detached `tmpfs`
 /// holding the folders `upper` and `work`, takes what the contestant
 /// writes to its folder.
-pub fn enter(paths: &Paths, idmap: Option<OwnedFd>, upper: OwnedFd) -> Result<Notes, String> {
+pub fn enter(paths: &Paths, idmap: Option<OwnedFd>, upper: OwnedFd) -> Result<Notes, ViewError> {
     let mut notes = Notes::default();
-    let scratch = |what: &str, e: nix::Error| format!("cannot build the bot's view: {what}: {e}");
+    let scratch = |what: &str, e: nix::Error| ViewError::at(what, e);
     mount(
         Some("tmpfs"),
         SCRATCH,
@@ -66,8 +91,7 @@ pub fn enter(paths: &Paths, idmap: Option<OwnedFd>, upper: OwnedFd) -> Result<No
     )
     .map_err(|e| scratch("a scratch file system on /tmp", e))?;
     for dir in [OLD, NEW] {
-        fs::create_dir(Path::new(SCRATCH).join(&dir[1..]))
-            .map_err(|e| format!("cannot build the bot's view: {dir}: {e}"))?;
+        fs::create_dir(Path::new(SCRATCH).join(&dir[1..])).map_err(|e| ViewError::at(dir, e))?;
     }
     mount(
         Some("tmpfs"),
@@ -79,7 +103,7 @@ pub fn enter(paths: &Paths, idmap: Option<OwnedFd>, upper: OwnedFd) -> Result<No
     .map_err(|e| scratch("the new root", e))?;
     nix::unistd::pivot_root(SCRATCH, &Path::new(SCRATCH).join(&OLD[1..]))
         .map_err(|e| scratch("pivot_root", e))?;
-    std::env::set_current_dir("/").map_err(|e| format!("cannot build the bot's view: /: {e}"))?;
+    std::env::set_current_dir("/").map_err(|e| ViewError::at("/", e))?;
 
     // Read-only paths, parents first; a path inside one already placed is
     // visible already.
@@ -120,10 +144,10 @@ pub fn enter(paths: &Paths, idmap: Option<OwnedFd>, upper: OwnedFd) -> Result<No
         None::<&str>,
     )
     .map_err(|e| scratch("the new root read-only", e))?;
-    std::env::set_current_dir(NEW).map_err(|e| format!("cannot build the bot's view: {e}"))?;
+    std::env::set_current_dir(NEW).map_err(ViewError::Enter)?;
     nix::unistd::pivot_root(".", ".").map_err(|e| scratch("pivot_root into the view", e))?;
     umount2(".", MntFlags::MNT_DETACH).map_err(|e| scratch("letting go of the old root", e))?;
-    std::env::set_current_dir("/").map_err(|e| format!("cannot build the bot's view: {e}"))?;
+    std::env::set_current_dir("/").map_err(ViewError::Enter)?;
     Ok(notes)
 }
 
@@ -135,7 +159,7 @@ fn under(base: &str, path: &Path) -> PathBuf {
 /// Puts `path` of the old root into the view at the same place: a link as
 /// a link (`/bin -> usr/bin`), a folder or file bound. False if it is not
 /// there.
-fn place(path: &Path, read_only: bool) -> Result<bool, String> {
+fn place(path: &Path, read_only: bool) -> Result<bool, ViewError> {
     let source = under(OLD, path);
     let Ok(meta) = fs::symlink_metadata(&source) else {
         return Ok(false);
@@ -151,11 +175,11 @@ fn place(path: &Path, read_only: bool) -> Result<bool, String> {
     Ok(true)
 }
 
-fn view_error(path: &Path, e: impl std::fmt::Display) -> String {
-    format!("cannot build the bot's view: {}: {e}", path.display())
+fn view_error(path: &Path, e: impl std::fmt::Display) -> ViewError {
+    ViewError::at(path.display(), e)
 }
 
-fn make_parent(path: &Path) -> Result<(), String> {
+fn make_parent(path: &Path) -> Result<(), ViewError> {
     match path.parent() {
         Some(parent) => fs::create_dir_all(parent).map_err(|e| view_error(path, e)),
         None => Ok(()),
@@ -164,7 +188,7 @@ fn make_parent(path: &Path) -> Result<(), String> {
 
 /// Makes the mount point for `path` in the view (a folder, or an empty
 /// file for a file), unless something is there already.
-fn mount_point(path: &Path, is_dir: bool) -> Result<PathBuf, String> {
+fn mount_point(path: &Path, is_dir: bool) -> Result<PathBuf, ViewError> {
     let target = under(NEW, path);
     if fs::symlink_metadata(&target).is_err() {
         make_parent(&target)?;
@@ -178,7 +202,7 @@ fn mount_point(path: &Path, is_dir: bool) -> Result<PathBuf, String> {
 }
 
 /// Binds `path` of the old root at the same place in the view.
-fn bind(path: &Path, read_only: bool) -> Result<(), String> {
+fn bind(path: &Path, read_only: bool) -> Result<(), ViewError> {
     let source = under(OLD, path);
     let is_dir = fs::metadata(&source)
         .map_err(|e| view_error(path, e))?
@@ -222,7 +246,7 @@ fn restrict_mount(source: &Path, target: &Path, read_only: bool) -> nix::Result<
 }
 
 /// The private `/tmp`, `/proc` and `/dev`.
-fn special(paths: &Paths) -> Result<(), String> {
+fn special(paths: &Paths) -> Result<(), ViewError> {
     let tmp = mount_point(Path::new("/tmp"), true)?;
     mount(
         Some("tmpfs"),
@@ -284,7 +308,7 @@ fn folder(
     idmap: Option<OwnedFd>,
     upper: OwnedFd,
     notes: &mut Notes,
-) -> Result<(), String> {
+) -> Result<(), ViewError> {
     let attach = |tree: &OwnedFd, at: &str| -> std::io::Result<()> {
         fs::create_dir(at)?;
         move_mount(
