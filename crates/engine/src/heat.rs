@@ -23,8 +23,8 @@ pub const DEPTH: u32 = 2;
 /// One point of the heat map.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HeatPoint {
-    /// The point, as `(x, y)`.
-    pub point: (usize, usize),
+    /// The point.
+    pub point: Pos,
     /// The side to move's score after playing here (see [`crate::score`]).
     pub score: i32,
     /// The side to move's win rate after playing here
@@ -115,7 +115,7 @@ pub fn heat(
             one_ply_earlier(reply.score)
         };
         valued.push(HeatPoint {
-            point: (x, y),
+            point: p,
             score,
             win_rate: win_rate(score, scale),
         });
@@ -180,9 +180,9 @@ mod tests {
             .map(|p| p.point)
             .collect();
         fives.sort();
-        assert_eq!(fives, vec![(3, 7), (8, 7)], "{h:?}");
+        assert_eq!(fives, vec![Pos::at(3, 7), Pos::at(8, 7)], "{h:?}");
         assert_eq!(best, crate::score::win_in(1));
-        assert!([(3, 7), (8, 7)].contains(&hottest(&h).point));
+        assert!([Pos::at(3, 7), Pos::at(8, 7)].contains(&hottest(&h).point));
         assert_eq!(hottest(&h).win_rate, 1.0);
         // White to move: every point but the two blocks loses at once, and
         // even a block loses to the other five.

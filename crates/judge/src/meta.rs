@@ -564,10 +564,9 @@ pub(crate) mod tests {
         let folder = dir.path().join("fifo");
         fs::create_dir_all(&folder).unwrap();
         nix::unistd::mkfifo(&folder.join("meta"), nix::sys::stat::Mode::S_IRWXU).unwrap();
-        // Nobody writes the FIFO: a blocking open would hang here for good.
-        let start = std::time::Instant::now();
+        // Nobody writes the FIFO: a blocking open would hang here for good,
+        // so reaching the next line is the test (no clock needed).
         let err = refused(&folder);
-        assert!(start.elapsed() < std::time::Duration::from_secs(5));
         assert!(err.contains("a FIFO"), "{err}");
     }
 

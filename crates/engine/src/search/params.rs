@@ -44,16 +44,16 @@ macro_rules! params {
 }
 
 // The defaults are the first SPSA round's (314 rounds of 16 games at
-// 4,000 nodes a move, docs/engine.md "The selective search"), rounded,
+// 4,000 nodes a move, docs/engine-log.md "The selective search"), rounded,
 // with set-ups made prunable (`lmp_setup`) and reductions at defending
 // nodes and per ln(depth)·ln(move number) raised with them (+26 Elo at
 // 100 ms against the round's own settings), and the policy-based
 // reduction on (+16 Elo by pairs over 500 pairs at 6,000 to 12,000 nodes,
-// docs/engine.md "Extensions and reductions"). The fail-high reduction is
+// docs/engine-log.md "Extensions and reductions"). The fail-high reduction is
 // in the table but off: its games were noise. Reverse futility at every
 // depth on the table-refined estimate, and the singular extension with its
 // double extension and multi-cut, are on (issue 46: together +16, +56,
-// +82 and +33 Elo by pairs at 6,000 to 15,000 nodes, docs/engine.md
+// +82 and +33 Elo by pairs at 6,000 to 15,000 nodes, docs/engine-log.md
 // "Rapfi's reductions"); Rapfi's other reductions are in the table, off.
 params! {
     /// Reduction of every late move, hundredths of a ply.

@@ -176,7 +176,7 @@ pub(super) async fn analyse(
             .iter()
             .map(|p| {
                 json!({
-                    "point": [p.point.0, p.point.1],
+                    "point": gomoku::page_xy(p.point, size),
                     "score": p.score,
                     "win_rate": p.win_rate,
                 })
