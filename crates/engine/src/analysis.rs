@@ -13,6 +13,21 @@ use crate::pos::Pos;
 use crate::score::is_decided;
 use crate::search::{Found, Request, Searcher};
 
+/// Black 4..7 on row 7 with both ends empty, white far away, black to
+/// move: the open four the tests of the analysis, the heat map and the
+/// root share.
+#[cfg(test)]
+pub(crate) const OPEN_FOUR: [(usize, usize); 8] = [
+    (4, 7),
+    (4, 3),
+    (5, 7),
+    (5, 3),
+    (6, 7),
+    (12, 12),
+    (7, 7),
+    (12, 1),
+];
+
 /// Most lines one analysis may ask for.
 pub const MAX_LINES: usize = 5;
 
@@ -367,16 +382,7 @@ mod tests {
         assert!(sorted(&a) && distinct(&a), "{a:?}");
         // An open four (black 4..7 on row 7, both ends empty): two fives,
         // both listed as wins in one, then a third line.
-        let stones = [
-            (4, 7),
-            (4, 3),
-            (5, 7),
-            (5, 3),
-            (6, 7),
-            (12, 12),
-            (7, 7),
-            (12, 1),
-        ];
+        let stones = crate::analysis::OPEN_FOUR;
         let mut four = position(15, Rule::Freestyle, &stones).unwrap();
         let a = analyse(
             &mut s,

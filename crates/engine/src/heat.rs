@@ -158,16 +158,7 @@ mod tests {
     #[test]
     fn the_winning_points_of_an_open_four_are_the_hottest() {
         // Black 4..7 on row 7, both ends empty; black to move.
-        let stones = [
-            (4, 7),
-            (4, 3),
-            (5, 7),
-            (5, 3),
-            (6, 7),
-            (12, 12),
-            (7, 7),
-            (12, 1),
-        ];
+        let stones = crate::analysis::OPEN_FOUR;
         let board = position(15, Rule::Freestyle, &stones).unwrap();
         let mut s = Searcher::new(Options::default());
         let h = heat(&mut s, &board, 20_000, None);

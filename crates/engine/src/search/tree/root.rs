@@ -373,16 +373,7 @@ mod tests {
     #[test]
     fn a_five_is_played_before_any_tree_and_a_left_out_one_gives_way() {
         // Black 4..7 on row 7, both ends empty; black to move.
-        let stones = [
-            (4, 7),
-            (4, 3),
-            (5, 7),
-            (5, 3),
-            (6, 7),
-            (12, 12),
-            (7, 7),
-            (12, 1),
-        ];
+        let stones = crate::analysis::OPEN_FOUR;
         let mut b = position(15, Rule::Freestyle, &stones).unwrap();
         let mut t = tree();
         let mut request = Request::new(Limits::depth(8));
