@@ -18,10 +18,8 @@ use crate::learned::{Learned, PointEntry};
 use crate::pattern::{
     self, BLACK, EMPTY, HALF, PATTERNS, Pattern, REACH, THREATS, Threat, WALL, WHITE, combo_index,
 };
-pub use crate::pos::{CELLS, PAD, Pos, STRIDE};
+pub use crate::pos::{CELLS, MAX_SIZE, PAD, Pos, STRIDE};
 
-/// Largest supported board side.
-pub const MAX_SIZE: usize = 20;
 /// Smallest supported board side.
 pub const MIN_SIZE: usize = 5;
 /// Index steps of the four line directions: across, down, and both diagonals.

@@ -198,6 +198,21 @@ impl Eval {
     pub fn fine(tables: &'static FineTables) -> Eval {
         Eval::Fine(tables, Rule::ALL.map(|r| tables.to_engine_units(r)))
     }
+
+    /// The logistic scale, per score unit, of this evaluation under
+    /// `rule`: a score `s` predicts the side to move scores `1 / (1 +
+    /// e^(-k * s))` ([`crate::score::win_rate`]). The learned tables carry
+    /// the scale they were fitted with (`inarow eval fit`); fine tables are
+    /// converted to the embedded learned tables' units
+    /// ([`FineTables::to_engine_units`]), and the pattern evaluation's units
+    /// are those the learned tables were fitted in, so both take the
+    /// embedded tables' scale.
+    pub fn logistic_scale(&self, rule: Rule) -> f64 {
+        match self {
+            Eval::Learned(tables) => tables.scale(rule),
+            Eval::Fine(..) | Eval::Pattern(_) => Learned::embedded().scale(rule),
+        }
+    }
 }
 
 impl Evaluator for Eval {

@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::board::Board;
 use crate::pos::Pos;
-use crate::score::{is_decided, logistic_scale, win_in, win_rate};
+use crate::score::{is_decided, win_in, win_rate};
 use crate::search::{Limits, Request, Searcher};
 
 /// Most points one heat map values: the nearest to the stones first.
@@ -85,7 +85,7 @@ pub fn heat(
     budget: u64,
     stop: Option<Arc<AtomicBool>>,
 ) -> Heat {
-    let scale = logistic_scale(&searcher.options().eval, board.rule());
+    let scale = searcher.options().eval.logistic_scale(board.rule());
     let points = candidates(board);
     let share = (budget / points.len().max(1) as u64).max(1);
     let mut request = Request::new(Limits {

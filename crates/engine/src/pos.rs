@@ -13,8 +13,10 @@
 
 use inarow_core::Point;
 
-use crate::board::MAX_SIZE;
 use crate::pattern::HALF;
+
+/// Largest supported board side.
+pub const MAX_SIZE: usize = 20;
 
 /// Walls around the largest board: a line read four (five) steps past any
 /// point stays on the grid.

@@ -1,12 +1,7 @@
 //! Scores: centi-stones for the evaluation, and win/loss scores that say
 //! how many plies away the end is (a quicker win scores higher); and what
 //! a score means as a win rate ([`win_rate`]), by the logistic scale the
-//! evaluation was fitted with ([`logistic_scale`]).
-
-use inarow_core::Rule;
-
-use crate::eval::Eval;
-use crate::learned::Learned;
+//! evaluation was fitted with ([`crate::eval::Eval::logistic_scale`]).
 
 /// The score of a win on the spot; wins `n` plies away score `WIN - n`.
 pub const WIN: i32 = 1_000_000;
@@ -57,22 +52,8 @@ pub const fn is_decided(score: i32) -> bool {
     score >= DECIDED || score <= -DECIDED
 }
 
-/// The logistic scale, per score unit, of the evaluation `eval` under
-/// `rule`: a score `s` predicts the side to move scores `1 / (1 + e^(-k *
-/// s))`. The learned tables carry the scale they were fitted with
-/// (`inarow eval fit`); fine tables are converted to the embedded learned
-/// tables' units ([`crate::fine_tables::FineTables::to_engine_units`]),
-/// and the pattern evaluation's units are those the learned tables were
-/// fitted in, so both take the embedded tables' scale.
-pub fn logistic_scale(eval: &Eval, rule: Rule) -> f64 {
-    match eval {
-        Eval::Learned(tables) => tables.scale(rule),
-        Eval::Fine(..) | Eval::Pattern(_) => Learned::embedded().scale(rule),
-    }
-}
-
 /// The side to move's expected result (1 a win, 0 a loss) that `score`
-/// means at logistic scale `scale` ([`logistic_scale`]): 1 and 0 for
+/// means at logistic scale `scale` ([`crate::eval::Eval::logistic_scale`]): 1 and 0 for
 /// proven wins and losses, else `1 / (1 + e^(-scale * score))`.
 pub fn win_rate(score: i32, scale: f64) -> f64 {
     if score >= DECIDED {
@@ -87,13 +68,15 @@ pub fn win_rate(score: i32, scale: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::learned::Learned;
     use crate::search::Options;
+    use inarow_core::Rule;
 
     #[test]
     fn decided_scores_are_certain_and_others_follow_the_fitted_scale() {
         let eval = Options::default().eval;
         for rule in Rule::ALL {
-            let k = logistic_scale(&eval, rule);
+            let k = eval.logistic_scale(rule);
             // The scale the embedded tables were fitted with (eval.bin's header).
             assert_eq!(k, Learned::embedded().scale(rule));
             assert!(k > 0.001 && k < 0.01, "{rule:?}: {k}");
@@ -115,9 +98,9 @@ mod tests {
             assert!(rates[0] > 0.0 && rates[5] < 1.0, "{rates:?}");
         }
         // Freestyle's fitted scale, as docs/engine.md gives it.
-        assert_eq!(logistic_scale(&eval, Rule::Freestyle), 0.003532);
+        assert_eq!(eval.logistic_scale(Rule::Freestyle), 0.003532);
         // Another evaluation's units are the embedded tables'.
         let tuned = crate::options::eval_named("tuned").unwrap();
-        assert_eq!(logistic_scale(&tuned, Rule::Renju), 0.003065);
+        assert_eq!(tuned.logistic_scale(Rule::Renju), 0.003065);
     }
 }

@@ -17,7 +17,7 @@ use inarow_core::stones::{self, StoneError};
 use inarow_core::{Game as _, Mnk, Rule};
 use inarow_engine::analysis::{self, MAX_LINES};
 use inarow_engine::heat;
-use inarow_engine::score::{logistic_scale, win_rate};
+use inarow_engine::score::win_rate;
 use inarow_engine::search::{self, Limits};
 use serde::Deserialize;
 use serde_json::json;
@@ -122,7 +122,7 @@ pub(super) async fn analyse(
         let mut place = place;
         let stop = place.stop.clone();
         let searcher = place.kept().searcher_for(size, rule);
-        let scale = logistic_scale(&searcher.options().eval, rule);
+        let scale = searcher.options().eval.logistic_scale(rule);
         let watcher = client.map(|to| {
             let about = json!({"for": "analysis", "tag": tag});
             live::watcher(size, scale, about, Some(to), thinking)

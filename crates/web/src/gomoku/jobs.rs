@@ -7,7 +7,7 @@ use inarow_core::Rule;
 use inarow_core::swap2::{Phase, Strategy, Swap};
 use inarow_core::{Mnk, Player, Point};
 use inarow_engine::player::Engine;
-use inarow_engine::score::{logistic_scale, win_rate};
+use inarow_engine::score::win_rate;
 use inarow_engine::search::{Found, Limits, Options};
 use serde::Serialize;
 
@@ -94,7 +94,7 @@ fn options() -> Options {
 /// scores read as win rates ([`win_rate`]), in its answers and its live
 /// thinking alike.
 pub fn win_scale(rule: Rule) -> f64 {
-    logistic_scale(&options().eval, rule)
+    options().eval.logistic_scale(rule)
 }
 
 /// Runs `job` on `engine` (blocking: call it off the request threads).
