@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use inarow_core::{Game, Player, Rule};
 use inarow_judge::field::LeftOut;
 use inarow_judge::name;
+use inarow_judge::output::Unwritable;
 use inarow_judge::process::Listener;
 use inarow_judge::tournament::{self, Config, Event, Fixture};
 use inarow_judge::{BotMeta, GameRecord, Results};
@@ -69,7 +70,7 @@ struct Run {
     games: Vec<GameRecord>,
     live: BTreeMap<usize, Live>,
     /// Where its files went, or why they could not be written.
-    saved: Option<Result<String, String>>,
+    saved: Option<Result<String, Unwritable>>,
     /// Read back from this results file at start.
     restored: Option<PathBuf>,
     /// Where this run writes its results and SGF records, and whether
@@ -222,8 +223,9 @@ impl Runs {
         }))
     }
 
-    /// The files of the finished run were written (or not).
-    pub fn saved(&mut self, saved: Result<String, String>) {
+    /// The files of the finished run were written (the paths kept), or why
+    /// not.
+    pub fn saved(&mut self, saved: Result<String, Unwritable>) {
         if let Some(run) = self.run.as_mut() {
             run.saved = Some(saved);
         }
@@ -352,7 +354,7 @@ impl Runs {
                 "games": summary,
                 "live": run.live.values().collect::<Vec<_>>(),
                 "saved": run.saved.as_ref().and_then(|s| s.as_ref().ok()),
-                "save_error": run.saved.as_ref().and_then(|s| s.as_ref().err()),
+                "save_error": run.saved.as_ref().and_then(|s| s.as_ref().err()).map(|e| e.to_string()),
                 "restored": run.restored.as_ref().map(|p| p.display().to_string()),
                 // Where this run's files go; `numbered` when earlier
                 // results are kept and this run takes the next free name.

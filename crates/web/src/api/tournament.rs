@@ -128,7 +128,6 @@ pub(super) async fn start(State(shared): State<Arc<Shared>>, Body(body): Body<St
                         records.write(&text, &results.games, results.rule)?;
                         Ok(records.kept())
                     })
-                    .map_err(|e| e.to_string())
                 });
                 let mut runs = TOURNAMENT.lock(&shared);
                 if let Some(saved) = saved {
