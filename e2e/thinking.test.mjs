@@ -179,7 +179,7 @@ test("free start: black first in the centre, either colour, and a position from 
   assert(shown === "black renju free", `the game's choices shown: ${shown}`);
   assert(/set up/.test(await page.$eval('#gomoku-moves li[data-n="1"]', (l) => l.textContent)), "set-up stones not marked so");
   await page.click(at("gomoku-board", 7, 7));
-  await waitGame(page, () => /^forbidden to black under renju: double three/.test(document.querySelector("#gomoku-error").textContent));
+  await waitGame(page, () => /^point 7,7 is forbidden to black under renju: double three$/.test(document.querySelector("#gomoku-error").textContent));
   assert((await stonesOf(page, "gomoku-board")).length === 8, "the forbidden stone stands");
   await shot(page, "free-start-renju-1400-light");
   await page.click("#gomoku-resign");
