@@ -96,15 +96,14 @@ pub fn heat(
     .stopped_by(stop);
     let mut nodes = 0;
     let mut valued = Vec::with_capacity(points.len());
+    // One copy, each point played on it and taken back: the candidates are
+    // empty points of the board, and a search leaves its board as it was.
+    let mut after = board.clone();
     for p in points {
         if request.stop_asked() {
             break;
         }
-        let (x, y) = p.xy();
-        let mut after = board.clone();
-        if after.play(x, y).is_err() {
-            continue;
-        }
+        after.play_unchecked(p);
         let score = if after.last_move_won() {
             win_in(1)
         } else if after.empty_count() == 0 {
@@ -114,6 +113,7 @@ pub fn heat(
             nodes += reply.nodes;
             one_ply_earlier(reply.score)
         };
+        after.undo();
         valued.push(HeatPoint {
             point: p,
             score,
