@@ -100,15 +100,15 @@ async fn bad_positions_get_400_with_one_line() {
     let cases = [
         (
             r#"{"stones": [[7, 7], [7, 7]]}"#,
-            "stone 2: point 7,7 is already taken",
+            "stone 2: h8 is already taken",
         ),
         (
             r#"{"stones": [[15, 0]]}"#,
-            "stone 1: point 15,0 is off the board",
+            "stone 1: point 15,0 is off the 15x15 board: columns are a to o and rows 1 to 15",
         ),
         (
             r#"{"size": 9, "stones": [[4, 9]]}"#,
-            "stone 1: point 4,9 is off the board",
+            "stone 1: point 4,9 is off the 9x9 board: columns are a to i and rows 1 to 9",
         ),
         (
             r#"{"size": 21, "stones": []}"#,

@@ -3,9 +3,7 @@
 //! fairly between clients ([`crate::analyses`]) and watched live by the
 //! client that asks ([`crate::live`]),
 //! with each line's win rate and, asked for, a heat map of the position
-//! ([`inarow_engine::heat`]); and
-//! `POST /api/position`: what the rule says about a position without the
-//! engine (black's forbidden points under renju), asked on every change.
+//! ([`inarow_engine::heat`]).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -13,8 +11,7 @@ use std::time::{Duration, Instant};
 use axum::Json;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
-use inarow_core::stones::{self, StoneError};
-use inarow_core::{Game as _, Mnk, Rule};
+use inarow_core::Rule;
 use inarow_engine::analysis::{self, MAX_LINES};
 use inarow_engine::heat;
 use inarow_engine::score::win_rate;
@@ -25,7 +22,8 @@ use serde_json::json;
 use super::{ApiError, Body};
 use crate::analyses::{Admitted, Refusal};
 use crate::error::busy;
-use crate::gomoku::{self, Decided};
+use crate::gomoku::position::position as position_of;
+use crate::gomoku::{self, Decided, position_line};
 use crate::{Shared, live};
 
 /// Least and most time one analysis may take, in milliseconds.
@@ -97,10 +95,8 @@ pub(super) async fn analyse(
         None => None,
     };
     let rule = body.rule;
-    let stones: Vec<(usize, usize)> = body.stones.iter().map(|&[x, y]| (x, y)).collect();
-    let mut board =
-        analysis::position(body.size, rule, &stones).map_err(|e| ApiError::bad(e.to_string()))?;
-    core_board(body.size, rule, &stones)?;
+    let mut board = position_of(body.size, rule, &body.stones)
+        .map_err(|e| ApiError::bad(position_line(&e, body.size)))?;
     let (ticket, admitted) = match shared.analyses.enter(client.clone()) {
         Ok(admitted) => admitted,
         Err(full) => return Ok(busy(&full.to_string(), 1)),
@@ -185,53 +181,4 @@ pub(super) async fn analyse(
         answer["heat"] = json!({"points": points, "nodes": h.nodes});
     }
     Ok(Json(answer).into_response())
-}
-
-/// The position of `stones` (black first, alternating) as the game core
-/// keeps it, for a position [`analysis::position`] has accepted; refused
-/// in one line where one of black's stones stands on a point renju forbade
-/// when it was played (black lost there: the game is over).
-fn core_board(size: usize, rule: Rule, stones: &[(usize, usize)]) -> Result<Mnk, ApiError> {
-    let mut board = Mnk::new(size, size, 5, rule).map_err(|e| ApiError::bad(e.to_string()))?;
-    stones::replay(&mut board, stones.iter().copied(), true).map_err(|(n, e)| {
-        let over = if matches!(e, StoneError::Forbidden { .. }) {
-            "the game is over: "
-        } else {
-            ""
-        };
-        ApiError::bad(format!("{over}stone {n}: {e}"))
-    })?;
-    Ok(board)
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct Position {
-    #[serde(default = "fifteen")]
-    size: usize,
-    /// `freestyle` (the default), `exact` or `renju`.
-    #[serde(default)]
-    rule: Rule,
-    stones: Vec<[usize; 2]>,
-}
-
-/// What the rule says about a position (the same as `/api/analyse` takes,
-/// refused the same way): the side to move and, when black is to move
-/// under renju, black's forbidden points with why.
-pub(super) async fn position(
-    Body(body): Body<Position>,
-) -> Result<Json<serde_json::Value>, ApiError> {
-    let stones: Vec<(usize, usize)> = body.stones.iter().map(|&[x, y]| (x, y)).collect();
-    analysis::position(body.size, body.rule, &stones).map_err(|e| ApiError::bad(e.to_string()))?;
-    let board = core_board(body.size, body.rule, &stones)?;
-    let forbidden: Vec<_> = gomoku::forbidden_to_move(&board)
-        .into_iter()
-        .map(|((x, y), why)| json!({"point": [x, y], "why": why.to_string()}))
-        .collect();
-    Ok(Json(json!({
-        "size": body.size,
-        "rule": body.rule.name(),
-        "to_move": analysis::colour_name(board.to_move()),
-        "forbidden": forbidden,
-    })))
 }

@@ -15,6 +15,7 @@ mod gomoku;
 pub mod guard;
 mod menace;
 mod moves;
+mod position;
 mod tournament;
 
 use std::convert::Infallible;
@@ -175,7 +176,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/gomoku/resign", post(gomoku::resign))
         .route("/api/gomoku/sgf", get(gomoku::sgf))
         .route("/api/analyse", post(analyse::analyse))
-        .route("/api/position", post(analyse::position))
+        .route("/api/position", post(position::position))
         .route("/api/moves", post(moves::read))
         .route("/api/tournament", get(tournament::view))
         .route("/api/tournament/start", post(tournament::start))
