@@ -15,7 +15,7 @@ use inarow_core::Rule;
 use inarow_engine::analysis::{self, MAX_LINES};
 use inarow_engine::heat;
 use inarow_engine::score::win_rate;
-use inarow_engine::search::{self, Limits};
+use inarow_engine::search::{self, Limits, Options, Searcher};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -58,7 +58,16 @@ pub(super) struct Request {
     /// Whether to add the heat map ([`heat::heat`], [`HEAT_NODES`]).
     #[serde(default)]
     heat: bool,
+    /// The size of the searcher's table in MiB ([`HASH_MB`]); none: the
+    /// one the searcher has (32 MiB when new).
+    #[serde(default)]
+    hash: Option<usize>,
 }
+
+/// The table sizes an analysis may ask for, in MiB: a searcher is kept
+/// for each analysis that may run at once, so the largest is kept small
+/// enough for four of them.
+pub const HASH_MB: (usize, usize) = (1, 1024);
 
 fn fifteen() -> usize {
     15
@@ -87,6 +96,14 @@ pub(super) async fn analyse(
             body.ms
         )));
     }
+    let (least, most) = HASH_MB;
+    if let Some(mb) = body.hash
+        && !(least..=most).contains(&mb)
+    {
+        return Err(ApiError::bad(format!(
+            "hash must be {least} to {most} MiB, not {mb}"
+        )));
+    }
     let client: Option<Arc<str>> = match body.client {
         Some(id) => {
             live::check_client_id(&id).map_err(|e| ApiError::bad(e.to_string()))?;
@@ -110,7 +127,9 @@ pub(super) async fn analyse(
             Err(_) => return Err(ApiError::conflict("the analysis queue was dropped")),
         },
     };
-    let (lines, ms, size, tag, want_heat) = (body.lines, body.ms, body.size, body.tag, body.heat);
+    let (lines, ms, size, tag, want_heat, hash) = (
+        body.lines, body.ms, body.size, body.tag, body.heat, body.hash,
+    );
     let thinking = shared.thinking().clone();
     // The place goes with the search: dropped when it ends (or panics), it
     // frees itself for the next request.
@@ -118,6 +137,16 @@ pub(super) async fn analyse(
         let mut place = place;
         let stop = place.stop.clone();
         let searcher = place.kept().searcher_for(size, rule);
+        // Another table size is a new searcher, its table that size.
+        if let Some(mb) = hash
+            && searcher.options().tt_bytes != mb << 20
+        {
+            let options = Options {
+                tt_bytes: mb << 20,
+                ..searcher.options()
+            };
+            *searcher = Searcher::new(options);
+        }
         let scale = searcher.options().eval.logistic_scale(rule);
         let watcher = client.map(|to| {
             let about = json!({"for": "analysis", "tag": tag});
@@ -130,8 +159,12 @@ pub(super) async fn analyse(
         let found = analysis::analyse(searcher, &mut board, lines, &mut request);
         let elapsed = start.elapsed();
         // The heat map's searches are no thinking of the position's: the
-        // same stop, no watcher.
-        let heat = want_heat.then(|| heat::heat(searcher, &board, HEAT_NODES, request.stop.take()));
+        // same stop, no watcher; the map agrees with the lines, whose moves
+        // take their scores.
+        let heat = want_heat.then(|| {
+            let lines: Vec<_> = found.lines.iter().map(|l| (l.best, l.score)).collect();
+            heat::heat(searcher, &board, HEAT_NODES, request.stop.take(), &lines)
+        });
         (found, elapsed, heat, scale, place.replaced())
     })
     .await
@@ -175,6 +208,7 @@ pub(super) async fn analyse(
                     "point": gomoku::page_xy(p.point, size),
                     "score": p.score,
                     "win_rate": p.win_rate,
+                    "decided": Decided::of(p.score),
                 })
             })
             .collect();
