@@ -2,24 +2,28 @@
 // the side to move's win rate after a stone there (the server's `heat`),
 // and the map asked for alone where no further answer is coming.
 import { $, showError } from "./common.js";
-import { apiStones, askEngine, rateText } from "./analyse.js";
+import { apiStones, askEngine, verdict } from "./analyse.js";
+import { clientId } from "./thinking.js";
 
 /**
  * The heat map turned on over an answer that came without one, where no
- * further answer is coming (the position proven, or the analysis stopped):
- * the map alone is asked for the shown position, once.
+ * further answer is coming (the position proven, the time chosen spent,
+ * or the analysis stopped): the shown position is asked again, lines and
+ * map together (the map agrees with the lines it comes with), once.
  */
 export async function heatOfShownAnswer(an) {
   const r = an.result;
-  if (!$("an-heat").checked || !r || r.heat || (an.running && !an.proven)) return;
+  if (!$("an-heat").checked || !r || r.heat || (an.running && !an.proven && !an.spent)) return;
   const asked = apiStones(an.shown());
   if (asked.error) return;
   const gen = an.gen, shown = an.tree.node;
   try {
-    const answer = await askEngine({ size: an.size, rule: an.rule, stones: asked.stones, lines: 1, ms: 50, heat: true },
-      () => gen === an.gen && shown === an.tree.node);
+    const answer = await askEngine({
+      size: an.size, rule: an.rule, stones: asked.stones, lines: r.lines.length, ms: Math.min(10000, Math.max(250, r.ms)),
+      heat: true, client: clientId() || undefined, hash: Number($("an-hash").value),
+    }, () => gen === an.gen && shown === an.tree.node);
     if (gen !== an.gen || shown !== an.tree.node || an.result !== r) return;
-    r.heat = answer.heat;
+    an.result = answer;
     an.draw();
   } catch (e) {
     if (gen === an.gen && shown === an.tree.node) showError("an-error", e);
@@ -41,7 +45,7 @@ export function heatColours(an, r) {
     const t = high > low ? (p.win_rate - low) / (high - low) : 1;
     const strength = Math.abs(t - 0.5) * 2;
     const colour = t >= 0.5 ? `rgba(215, 30, 45, ${(0.12 + 0.68 * strength).toFixed(2)})` : `rgba(30, 80, 220, ${(0.12 + 0.5 * strength).toFixed(2)})`;
-    colours.set(p.point[0] + "," + p.point[1], { colour, rate: p.win_rate, title: `${an.name(p.point)}: ${rateText(p.win_rate)} for ${r.to_move} after a stone here` });
+    colours.set(p.point[0] + "," + p.point[1], { colour, rate: p.win_rate, title: `${an.name(p.point)}: ${verdict(p)} for ${r.to_move} after a stone here` });
   }
   return colours;
 }

@@ -10,7 +10,7 @@ import { buildBoard, drawLines } from "./analysis-draw.js";
 /** Shows the game (`analysis` false) or the analysis board; `fromAddress` when the address asked for it. */
 export function gomokuMode(an, analysis, fromAddress = false) {
   // The engine's time goes to the game again when the board is left.
-  if (!analysis && an.running) { an.running = false; an.gen++; drawLines(an); }
+  if (!analysis && an.running) { an.running = false; an.gen++; an.live = []; drawLines(an); }
   $("gomoku-play").hidden = analysis;
   $("analysis").hidden = !analysis;
   $("mode-play").classList.toggle("active", !analysis);
@@ -26,14 +26,14 @@ export function setupModes(an) {
   $("mode-play").onclick = () => gomokuMode(an, false);
   $("mode-analysis").onclick = () => gomokuMode(an, true);
 
-  // Plays the engine from the shown position, as the colour chosen.
+  // Plays the engine from the shown position, as the colour chosen: the
+  // game shows once it started; a refusal stays beside the board it is about.
   $("an-play").onclick = async () => {
     const asked = apiStones(an.shown());
     if (asked.error) return showError("an-error", asked.error);
     const pick = $("an-play-colour").value;
     const colour = pick === "to-move" ? (asked.toMove === "B" ? "black" : "white") : pick;
-    gomokuMode(an, false);
-    if (!await startFree({ stones: asked.stones, size: an.size, rule: an.rule, colour })) gomokuMode(an, true);
+    if (await startFree({ stones: asked.stones, size: an.size, rule: an.rule, colour, errorId: "an-error" })) gomokuMode(an, false);
   };
 
   $("gomoku-to-analysis").onclick = () => {

@@ -1,7 +1,8 @@
 // The analysis board's game tree on the page: the buttons, slider and keys
 // that step along the line, the move list with the variations played in a
 // move's place, the next moves of the variations marked on the board, Main
-// line and Delete move, and the SGF of the whole tree to download.
+// line and Delete move, the comment of the position shown, the board
+// rotated and flipped, and the SGF of the whole tree to download.
 import { $, el } from "./common.js";
 import { stoneDot } from "./board.js";
 import { toSgf } from "./record.js";
@@ -21,6 +22,15 @@ export function drawNavigation(an) {
   const branch = an.tree.branch();
   $("an-variation").textContent = branch ? `A variation from move ${branch}.` : "The main line.";
   $("an-mainline").disabled = !branch;
+  sgfLink(an);
+  // The comment of the position shown (the game's before the first move),
+  // left alone while it is being written.
+  const comment = $("an-comment");
+  if (document.activeElement !== comment) comment.value = an.tree.node.comment || "";
+}
+
+/** The SGF download: the whole tree, its variations and comments. */
+function sgfLink(an) {
   $("an-sgf").href = "data:application/x-go-sgf;charset=utf-8," + encodeURIComponent(toSgf(an.size, an.tree.root, an.rule));
 }
 
@@ -83,6 +93,21 @@ export function setupNavigation(an) {
   $("an-next").onclick = () => an.setCursor(an.cursor + 1);
   $("an-last").onclick = () => an.setCursor(an.moves.length);
   $("an-slider").oninput = () => an.setCursor(Number($("an-slider").value));
+  // A comment written goes with the position shown, and into the SGF.
+  $("an-comment").oninput = () => {
+    const text = $("an-comment").value;
+    if (text.trim()) an.tree.node.comment = text;
+    else delete an.tree.node.comment;
+    sgfLink(an);
+  };
+  // The board turned or mirrored: every line with it, the same position shown.
+  const turned = (f) => {
+    const n = an.size;
+    an.tree.transform((x, y) => f(x, y, n - 1));
+    an.positionChanged();
+  };
+  $("an-rotate").onclick = () => turned((x, y, last) => [last - y, x]);
+  $("an-flip").onclick = () => turned((x, y, last) => [last - x, y]);
 }
 
 /**

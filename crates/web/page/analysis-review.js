@@ -7,7 +7,7 @@ import { reviewChart } from "./charts.js";
 import { clientId } from "./thinking.js";
 
 /** Move number → the winning chance its player lost, for the worst moves of the review. */
-export const reviewMarks = (an) => (an.review ? worstMoves(an.review.evals, an.moves) : new Map());
+export const reviewMarks = (an) => (an.review ? worstMoves(an.review.evals.map((e) => (e ? e.black : e)), an.moves) : new Map());
 
 /** The review's button and its progress. */
 export function drawReviewStatus(an) {
@@ -35,6 +35,7 @@ export function setupReview(an) {
   $("an-review").onclick = async () => {
     if (an.review && an.review.busy) { an.review.busy = false; an.review.gen = -1; return drawReviewStatus(an); }
     an.running = false;
+    an.live = [];
     an.gen++;
     const gen = ++an.gen;
     const ms = Number($("an-review-ms").value);
@@ -44,7 +45,7 @@ export function setupReview(an) {
     for (let n = 0; n <= an.moves.length && still(); n++) {
       drawReviewStatus(an);
       try {
-        review.evals[n] = await evaluate(an.moves, n, { size: an.size, rule: an.rule, client: clientId() || undefined }, ms, still);
+        review.evals[n] = await evaluate(an.moves, n, { size: an.size, rule: an.rule, client: clientId() || undefined, hash: Number($("an-hash").value) }, ms, still);
       } catch (e) {
         if (!still()) break;
         showError("an-error", e);

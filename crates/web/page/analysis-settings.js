@@ -1,8 +1,10 @@
-// The analysis board's settings: the board's size and rule, and how the
-// answers are drawn (labels, the heat map), remembered by the browser.
+// The analysis board's settings: the board's size and rule, how the
+// answers are drawn (labels, the heat map) and the engine's time and table
+// (hash), remembered by the browser.
 import { $, el } from "./common.js";
 import { heatOfShownAnswer } from "./analysis-heat.js";
 import { buildBoard } from "./analysis-draw.js";
+import { again } from "./analysis-engine.js";
 
 /** A select or checkbox `id` that keeps its value in the browser under `stored`; `changed()` after each change. */
 export function remembered(id, stored, changed) {
@@ -18,10 +20,12 @@ export function remembered(id, stored, changed) {
   });
 }
 
-/** The settings of the drawing, remembered. */
+/** The settings of the drawing and of the engine (time and table), remembered. */
 export function setupDrawingSettings(an) {
   remembered("an-labels", "inarow-an-labels", () => an.draw());
   remembered("an-heat", "inarow-an-heat", () => { an.draw(); heatOfShownAnswer(an); });
+  remembered("an-time", "inarow-an-time", () => again(an));
+  remembered("an-hash", "inarow-an-hash", () => again(an));
 }
 
 /** The board's size (5 to 20; stones outside a smaller board clear it, asked first) and rule. */

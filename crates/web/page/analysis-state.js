@@ -23,10 +23,18 @@ export class AnalysisBoard {
     this.hover = null;
     /** The answer that proved the shown position, which ends its analysis. */
     this.proven = null;
+    /** The answer that spent the analysis time chosen, which ends it too. */
+    this.spent = null;
+    /** The lines of the question standing, reported live (by line, from 0) before its answer comes. */
+    this.live = [];
+    /** The time the question standing asks for, in ms (0: none stands). */
+    this.asking = 0;
     /** {gen, busy, evals: [black's win chance | null per position], ms} */
     this.review = null;
     /** The games of the record loaded. */
     this.games = [];
+    /** Which of them is shown. */
+    this.gameShown = 0;
     /** Under renju with black to move: point key → why it is forbidden to black. */
     this.forbidden = new Map();
     /** The question about the rule's forbidden points now standing. */

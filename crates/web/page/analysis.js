@@ -23,7 +23,7 @@ import { setupReview } from "./analysis-review.js";
 import { gomokuMode, setupModes } from "./analysis-modes.js";
 
 const an = new AnalysisBoard();
-an.board = new Goban("an-board", "an-numbers", "inarow-an-numbers", (x, y) => click(an, x, y));
+an.board = new Goban("an-board", "an-numbers", "inarow-an-numbers", (x, y) => click(an, x, y), { hug: true });
 an.draw = () => drawAnalysis(an);
 /**
  * The shown position changed: the analysis starts again from it, and the
@@ -33,7 +33,8 @@ an.draw = () => drawAnalysis(an);
 an.positionChanged = (fromAddress = false) => {
   if (!fromAddress) followAddress(an, "push");
   an.result = null;
-  an.proven = null;
+  an.proven = an.spent = null;
+  an.live = [];
   an.hover = null;
   clearThinking($("an-live"));
   showError("an-error", null);
@@ -43,8 +44,10 @@ an.positionChanged = (fromAddress = false) => {
 };
 an.openBoard = () => gomokuMode(an, true, true);
 
-// On a phone the engine's part (analyse, its lines) comes under the board.
+// On a phone the engine's part (analyse, its lines), then the board's
+// controls, come under the board.
 nearBoardOnPhones("an-engine", "an-near-board");
+nearBoardOnPhones("an-controls", "an-near-board");
 setupDrawingSettings(an);
 setupEngine(an);
 setupNavigation(an);
