@@ -61,7 +61,9 @@ use inarow_engine::analysis;
 use inarow_engine::board::{Board, Cell};
 use inarow_engine::opening;
 use inarow_engine::pos::Pos;
-use inarow_engine::score::{WIN, is_decided};
+use inarow_engine::score::is_decided;
+
+use crate::said::ev;
 use inarow_engine::search::{Found, Limits, Options, Progress, Request, Searcher, Watcher};
 use inarow_engine::time::{self, Clock};
 
@@ -547,18 +549,6 @@ fn has_five(b: &Board) -> bool {
 /// True if `score` is a loss by force.
 fn loses(score: i32) -> bool {
     score < 0 && is_decided(score)
-}
-
-/// A score as Rapfi writes it: a win in `n` plies `+Mn`, a loss `-Mn`,
-/// otherwise the number.
-fn ev(score: i32) -> String {
-    if !is_decided(score) {
-        score.to_string()
-    } else if score > 0 {
-        format!("+M{}", WIN - score)
-    } else {
-        format!("-M{}", WIN + score)
-    }
 }
 
 /// A search's totals as Rapfi's info lines give them: `n` nodes, `n/ms`
