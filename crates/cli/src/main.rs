@@ -12,6 +12,7 @@ mod openings;
 mod pbrain;
 mod play;
 mod progress;
+mod said;
 mod selfplay;
 mod serve;
 mod solve;

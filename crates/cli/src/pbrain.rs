@@ -24,7 +24,8 @@ Commands, one a line on stdin (points x,y from 0,0 at the top left):
                                      max_memory (bytes), rule (0 freestyle,
                                      1 exact five, 4 or 2 renju), max_node (nodes
                                      a move, -1 none), max_depth, show_detail
-                                     (1: realtime messages), game_type
+                                     (1: realtime messages), hash_size (the
+                                     table in KiB, 0 the default), game_type
   BEGIN, TURN x,y, BOARD ... DONE    think and answer a move x,y (BOARD: x,y,field
                                      lines, 1 own, 2 the opponent's, 3 out of play)
   TAKEBACK x,y                       take a stone back (OK)
@@ -39,7 +40,33 @@ Commands, one a line on stdin (points x,y from 0,0 at the top left):
   ABOUT, END
 A command it does not know gets one line UNKNOWN command NAME; one it knows
 that cannot be done (a bad argument, no board yet) gets one ERROR line; the
-brain goes on either way.";
+brain goes on either way.
+
+What it writes besides its answers, one a line:
+  MESSAGE [line K] depth D score S (MEANING) nodes N time T ms speed Vk/s pv h8 i9 ...
+      For people: the search's depth, its score for the brain (a number, or
+      +Mn / -Mn: a win / a loss proven n plies to the five, as Rapfi writes
+      it and managers read it), what that means (win rate 62%, win in n,
+      loss in n; VCF: proven by the threat search), the nodes, the time,
+      thousands of nodes a second, and the line expected, its points named
+      as players write them (h8: the column's letter from a, the row
+      counted from 1 at the bottom). Before each move (not with --quiet);
+      after each iteration while thinking, once realtime messages are on;
+      for YXNBEST, as line 1 (the best) to line n.
+  MESSAGE REALTIME REFRESH, BEST x,y, POS x,y, DONE x,y, LOSE x,y
+      For Yixin-board, which marks them on its board (realtime only): BEST
+      the move so far, POS and DONE a YXNBEST line searched, LOSE a move that
+      loses by force. Points are x,y as in TURN and the answers, not h8:
+      Yixin-board reads these lines as two numbers, as it reads a move.
+  MESSAGE INFO MAX_THREAD_NUM n, MESSAGE INFO MAX_HASH_SIZE n
+      YXSHOWINFO's answer for Yixin-board's settings: the most search
+      threads, and the largest table as the power of two of its KiB (22:
+      4 GiB) that Yixin-board's hash slider may send as INFO hash_size.
+  MESSAGE inarow VERSION, MESSAGE hash table SIZE
+      YXSHOWINFO's answer for people: the brain and its table's size now.
+  FORBID xxyy... .      YXSHOWFORBID's answer: each point as two digits of x,
+                        two of y.
+  MESSAGE transposition table cleared      YXHASHCLEAR's answer.";
 
 /// Options of `inarow pbrain`.
 #[derive(clap::Args, Debug)]
@@ -48,8 +75,8 @@ pub struct Args {
     /// Seed for the opening's random choices.
     #[arg(long, default_value_t = 0, value_parser = crate::numbers::seed)]
     pub seed: u64,
-    /// Do not print a MESSAGE line with the search figures before each move
-    /// (YXNBEST's lines and realtime messages, asked for, still come).
+    /// Do not print the MESSAGE line with the search's figures before each
+    /// move (YXNBEST's lines and realtime messages, asked for, still come).
     #[arg(long)]
     pub quiet: bool,
     /// Search settings, as `inarow selfplay --a` takes them (e.g.

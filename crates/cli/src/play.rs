@@ -5,10 +5,11 @@ use std::io::{self, BufRead, Write};
 use anyhow::bail;
 use clap::ValueEnum;
 use inarow_agents::{Agent, Mcts, Perfect, RandomAgent};
-use inarow_core::swap2::Strategy;
 use inarow_core::{Game, Mnk, Player, Point, Rule, TicTacToe, notation};
 use inarow_engine::player::Engine;
 use inarow_engine::search::Options;
+
+use crate::said::Evaluation;
 
 /// The games that can be played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -77,16 +78,61 @@ pub struct Args {
     pub rule: Option<Rule>,
 }
 
-/// The engine as a [`Agent`] for a person to play against.
-struct EngineOpponent(Engine);
+/// A machine the person plays: its move, and what it makes of the game
+/// when it can say (the engine's evaluation).
+pub trait Machine<G> {
+    /// Its name, as the greeting and its moves say it.
+    fn name(&self) -> String;
+    /// Its move in `game` (never finished), with its evaluation.
+    fn reply(&mut self, game: &G) -> Reply;
+}
 
-impl Agent<Mnk> for EngineOpponent {
+/// A machine's move.
+pub struct Reply {
+    /// The point it plays.
+    pub point: Point,
+    /// What it makes of the game, from its side, when it can say.
+    pub evaluation: Option<Evaluation>,
+}
+
+/// Any agent as a machine that says nothing of its moves.
+struct Silent<G>(Box<dyn Agent<G>>);
+
+impl<G: Game> Machine<G> for Silent<G> {
+    fn name(&self) -> String {
+        self.0.name()
+    }
+
+    fn reply(&mut self, game: &G) -> Reply {
+        Reply {
+            point: self.0.choose(game).expect("a move while the game goes on"),
+            evaluation: None,
+        }
+    }
+}
+
+/// The engine, which says its evaluation with each move.
+struct EngineOpponent {
+    engine: Engine,
+    /// The logistic scale of its evaluation under the game's rule, for
+    /// its scores' win rates.
+    scale: f64,
+}
+
+impl Machine<Mnk> for EngineOpponent {
     fn name(&self) -> String {
         "engine".into()
     }
 
-    fn choose(&mut self, game: &Mnk) -> Option<Point> {
-        self.0.play(game).ok()
+    fn reply(&mut self, game: &Mnk) -> Reply {
+        let found = self
+            .engine
+            .think(game)
+            .expect("the terminal's boards are the engine's: square, 5 to 20");
+        Reply {
+            point: found.best.point(game.cols()),
+            evaluation: Some(Evaluation::of(found.score, self.scale)),
+        }
     }
 }
 
@@ -111,6 +157,24 @@ impl Notation {
             }
             Notation::Gomoku => {
                 "Enter moves as h8 (the column's letter, then the row counted from 1 at the bottom) or x,y from the top left"
+            }
+        }
+    }
+
+    /// What `help` says of moves, the board and the machine's words.
+    fn help(self) -> &'static str {
+        match self {
+            Notation::TicTacToe => {
+                "Type a square: b2 (the column's letter a to c, then the row counted from 1 at \
+the bottom), or the MENACE challenge's two letters, row then column (MM is b2).
+The last stone played is drawn between brackets, (X)."
+            }
+            Notation::Gomoku => {
+                "Type a point: h8 (the column's letter, i included, then the row counted from 1 \
+at the bottom), or x,y from the top left (7,7 is h8 on 15x15).
+The last stone played is drawn between brackets, (X).
+The engine says its evaluation with each move: its win rate, or \"win in N\" (\"loss in N\") \
+once it has proven the five N stones away, its move and both sides' stones after it counted."
             }
         }
     }
@@ -168,15 +232,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             if let Some(rule) = args.rule {
                 bail!("--rule {rule} is for gomoku: tic-tac-toe has one rule, three in a row");
             }
-            let machine: Box<dyn Agent<TicTacToe>> =
-                match args.opponent.unwrap_or(Opponent::Perfect) {
-                    Opponent::Perfect => Box::new(Perfect::new(args.seed)),
-                    Opponent::Random => Box::new(RandomAgent::new(args.seed)),
-                    Opponent::Mcts => Box::new(Mcts::new(args.iterations, args.seed)),
-                    Opponent::Engine => bail!(
-                        "the engine plays gomoku only: choose --opponent perfect, random or mcts"
-                    ),
-                };
+            let agent: Box<dyn Agent<TicTacToe>> = match args.opponent.unwrap_or(Opponent::Perfect)
+            {
+                Opponent::Perfect => Box::new(Perfect::new(args.seed)),
+                Opponent::Random => Box::new(RandomAgent::new(args.seed)),
+                Opponent::Mcts => Box::new(Mcts::new(args.iterations, args.seed)),
+                Opponent::Engine => {
+                    bail!("the engine plays gomoku only: choose --opponent perfect, random or mcts")
+                }
+            };
+            let machine = Box::new(Silent(agent));
             let table = Table {
                 game: TicTacToe::new(),
                 notation: Notation::TicTacToe,
@@ -190,19 +255,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let rule = args.rule.unwrap_or(Rule::Freestyle);
             let game =
                 Mnk::new(size, size, 5, rule).map_err(|e| anyhow::anyhow!("--size {size}: {e}"))?;
-            let machine: Box<dyn Agent<Mnk>> = match args.opponent.unwrap_or(Opponent::Engine) {
+            let machine: Box<dyn Machine<Mnk>> = match args.opponent.unwrap_or(Opponent::Engine) {
                 Opponent::Perfect => {
                     bail!(
                         "no perfect gomoku player exists: choose --opponent engine, random or mcts"
                     )
                 }
-                Opponent::Random => Box::new(RandomAgent::new(args.seed)),
-                Opponent::Mcts => Box::new(Mcts::new(args.iterations, args.seed)),
-                Opponent::Engine => Box::new(EngineOpponent(Engine::with_limits(
-                    args.seed,
-                    crate::args::move_limits(args.move_time, args.move_nodes),
-                    Options::default(),
-                ))),
+                Opponent::Random => Box::new(Silent(Box::new(RandomAgent::new(args.seed)))),
+                Opponent::Mcts => Box::new(Silent(Box::new(Mcts::new(args.iterations, args.seed)))),
+                Opponent::Engine => {
+                    let options = Options::default();
+                    Box::new(EngineOpponent {
+                        scale: options.eval.logistic_scale(rule),
+                        engine: Engine::with_limits(
+                            args.seed,
+                            crate::args::move_limits(args.move_time, args.move_nodes),
+                            options,
+                        ),
+                    })
+                }
             };
             let table = Table {
                 game,
@@ -232,10 +303,17 @@ pub struct Table<G> {
     pub about: String,
 }
 
+/// What the person may type besides a move.
+const WORDS: &str = concat!(
+    "  undo    take back your last move and the machine's answer\n",
+    "  help    this list\n",
+    "  q       quit (also quit)",
+);
+
 /// Plays one game between the person on `input`/`output` and `machine`.
 pub fn session<G: Game>(
     table: Table<G>,
-    mut machine: Box<dyn Agent<G>>,
+    mut machine: Box<dyn Machine<G>>,
     first: First,
     mut input: impl BufRead,
     mut out: impl Write,
@@ -258,39 +336,72 @@ pub fn session<G: Game>(
     };
     writeln!(
         out,
-        "You play {mine} against {}{about}. {}; q quits.",
+        "You play {mine} against {}{about}. {}; undo takes your last move back, help lists what you can type, q quits.",
         machine.name(),
         notation.how()
     )?;
+    // Every stone played, in order: what undo takes back and the board marks.
+    let mut played: Vec<Point> = Vec::new();
     while !game.is_over() {
         if game.to_move() == me {
-            write_board(&game, &mut out)?;
-            let Some(m) = ask_move(&game, notation, refusal, &mut input, &mut out)? else {
-                writeln!(out, "bye")?;
-                return Ok(());
+            write_board(&game, played.last().copied(), &mut out)?;
+            let m = loop {
+                match ask(&game, notation, refusal, &mut input, &mut out)? {
+                    Typed::Quit => {
+                        writeln!(out, "bye")?;
+                        return Ok(());
+                    }
+                    Typed::Help => {
+                        writeln!(out, "{}", notation.help())?;
+                        writeln!(out, "{WORDS}")?;
+                    }
+                    // Your last move and the answer to it, when you have one.
+                    Typed::Undo if played.len() < 2 => {
+                        writeln!(out, "error: no move of yours to take back yet")?;
+                    }
+                    Typed::Undo => {
+                        let answer = played.pop().expect("two stones played");
+                        let mine = played.pop().expect("two stones played");
+                        game.undo(answer);
+                        game.undo(mine);
+                        let name = |p| notation::point_name(p, game.cols());
+                        writeln!(
+                            out,
+                            "took back your {} and {}'s {}",
+                            name(mine),
+                            machine.name(),
+                            name(answer)
+                        )?;
+                        write_board(&game, played.last().copied(), &mut out)?;
+                    }
+                    Typed::Move(m) => break m,
+                }
             };
             game.play(m)?;
+            played.push(m);
         } else {
-            let m = machine
-                .choose(&game)
-                .expect("a move while the game goes on");
+            let Reply { point, evaluation } = machine.reply(&game);
             // The machine's stone on a point the rules refuse loses it the
             // game: say so, since the board alone does not show why.
-            let refused = refusal(&game, m);
-            game.play(m)?;
+            let refused = refusal(&game, point);
+            game.play(point)?;
+            played.push(point);
             write!(
                 out,
                 "{} plays {}",
                 machine.name(),
-                notation::point_name(m, game.cols())
+                notation::point_name(point, game.cols())
             )?;
+            if let Some(evaluation) = evaluation {
+                write!(out, " ({}'s evaluation: {evaluation})", machine.name())?;
+            }
             match refused {
                 Some(why) => writeln!(out, ": {why}, and loses")?,
                 None => writeln!(out)?,
             }
         }
     }
-    write_board(&game, &mut out)?;
+    write_board(&game, played.last().copied(), &mut out)?;
     let verdict = match game.outcome().and_then(|o| o.winner()) {
         Some(w) if w == me => "You win!".to_string(),
         Some(_) => format!("{} wins.", machine.name()),
@@ -300,27 +411,45 @@ pub fn session<G: Game>(
     Ok(())
 }
 
-fn ask_move<G: Game>(
+/// What the person typed at the prompt.
+enum Typed {
+    /// A move the rules allow.
+    Move(Point),
+    /// `undo`.
+    Undo,
+    /// `help`.
+    Help,
+    /// `q`, `quit` or the end of input.
+    Quit,
+}
+
+/// Asks until the person types a legal move or a word (`undo`, `help`,
+/// `q`); a line that is neither gets an error and the question again.
+fn ask<G: Game>(
     game: &G,
     notation: Notation,
     refusal: Refusal<G>,
     input: &mut impl BufRead,
     out: &mut impl Write,
-) -> anyhow::Result<Option<Point>> {
+) -> anyhow::Result<Typed> {
     loop {
         write!(out, "your move ({}): ", notation.side(game.to_move()))?;
         out.flush()?;
         let mut line = String::new();
         if input.read_line(&mut line)? == 0 {
             writeln!(out)?;
-            return Ok(None);
+            return Ok(Typed::Quit);
         }
         let line = line.trim();
-        if line.eq_ignore_ascii_case("q") || line.eq_ignore_ascii_case("quit") {
-            return Ok(None);
+        let word = line.to_ascii_lowercase();
+        match word.as_str() {
+            "q" | "quit" => return Ok(Typed::Quit),
+            "undo" => return Ok(Typed::Undo),
+            "help" | "?" => return Ok(Typed::Help),
+            _ => {}
         }
         match notation.read(line, game) {
-            Err(e) => writeln!(out, "error: {e}")?,
+            Err(e) => writeln!(out, "error: {e} (help lists what you can type)")?,
             Ok(p) if game.stone(p).is_some() => writeln!(
                 out,
                 "error: {} is already taken",
@@ -328,7 +457,7 @@ fn ask_move<G: Game>(
             )?,
             Ok(p) => match refusal(game, p) {
                 Some(why) => writeln!(out, "error: {why}")?,
-                None => return Ok(Some(p)),
+                None => return Ok(Typed::Move(p)),
             },
         }
     }
@@ -336,21 +465,39 @@ fn ask_move<G: Game>(
 
 /// Draws the board with the column letters and row numbers players write
 /// (`a` to `o` left to right, 15 at the top down to 1 on 15x15; `a` to `c`
-/// and 3 to 1 on tic-tac-toe), on both sides.
-pub(crate) fn write_board<G: Game>(game: &G, out: &mut impl Write) -> io::Result<()> {
+/// and 3 to 1 on tic-tac-toe), on both sides; the `last` stone played
+/// between brackets, `(X)`, as GNU Go marks it, every stone keeping its
+/// column.
+pub(crate) fn write_board<G: Game>(
+    game: &G,
+    last: Option<Point>,
+    out: &mut impl Write,
+) -> io::Result<()> {
     let (rows, cols) = (game.rows(), game.cols());
     let stone = |r: usize, c: usize| {
         game.stone(Point::at(r, c, cols))
             .map_or('.', Player::symbol)
     };
+    let last = last.map(|p| (p.row(cols), p.col(cols)));
     let letters: String = (0..cols)
         .map(|c| format!(" {}", char::from(b'a' + c as u8)))
         .collect();
     writeln!(out, "  {letters}")?;
     for r in 0..rows {
         let number = rows - r;
-        let cells: String = (0..cols).map(|c| format!(" {}", stone(r, c))).collect();
-        writeln!(out, "{number:>2}{cells}  {number}")?;
+        let mut line = format!("{number:>2}");
+        // The space before a point, and the one after the last.
+        let space = |c: usize| match last {
+            Some((lr, lc)) if lr == r && lc == c => '(',
+            Some((lr, lc)) if lr == r && lc + 1 == c => ')',
+            _ => ' ',
+        };
+        for c in 0..cols {
+            line.push(space(c));
+            line.push(stone(r, c));
+        }
+        line.push(space(cols));
+        writeln!(out, "{line} {number}")?;
     }
     writeln!(out, "  {letters}")
 }

@@ -1,7 +1,7 @@
 //! The live bar of a run of games (`menace train`, `eval games`, `eval
-//! check`): games done, games a second, time left, on standard error, and
-//! hidden when standard error is not a terminal (a log gets the lines on
-//! standard output instead).
+//! check`) or of pairs of games (`selfplay`): done, a second, time left,
+//! on standard error, and hidden when standard error is not a terminal (a
+//! log gets the lines on standard output instead).
 
 use std::io::IsTerminal;
 
@@ -29,10 +29,8 @@ pub fn whole_rate(per_sec: f64) -> String {
 
 /// The bar of `games` games, its rate written by `rate`.
 pub fn games_bar(games: u64, rate: fn(f64) -> String) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    ProgressBar::new(games).with_style(
+    terminal_bar(
+        games,
         ProgressStyle::with_template(
             "{bar:40} {pos}/{len} games, {rate} games/s, eta {eta}  {msg}",
         )
@@ -44,6 +42,29 @@ pub fn games_bar(games: u64, rate: fn(f64) -> String) -> ProgressBar {
             },
         ),
     )
+}
+
+/// The bar of a match's `pairs` pairs of games: a pair takes seconds, so
+/// the time it has run ticks on between them.
+pub fn pairs_bar(pairs: u64) -> ProgressBar {
+    let bar = terminal_bar(
+        pairs,
+        ProgressStyle::with_template("{bar:30} {pos}/{len} pairs, {elapsed}, eta {eta}  {msg}")
+            .expect("a valid progress template"),
+    );
+    if !bar.is_hidden() {
+        bar.enable_steady_tick(std::time::Duration::from_millis(250));
+    }
+    bar
+}
+
+/// A bar of `len` in `style` when standard error is a terminal, else a
+/// hidden one.
+fn terminal_bar(len: u64, style: ProgressStyle) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    ProgressBar::new(len).with_style(style)
 }
 
 #[cfg(test)]

@@ -265,13 +265,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         elo1: args.elo1,
         share: share.unwrap_or(Shard::WHOLE),
     };
+    // A bar on a terminal; the pair lines are the plain lines of a log.
+    let owned = (0..args.pairs).filter(|&k| plan.share.owns(k)).count();
+    let bar = crate::progress::pairs_bar(owned as u64);
     // The games of the pair being played: heard game by game, kept by pair.
     let rows: std::cell::RefCell<Vec<GameRow>> = Default::default();
     let sharing = part.is_some();
     // A contender that cannot answer loses the game: say why, once for
     // each side rather than once a game.
     let mut reported: [Option<String>; 2] = [None, None];
-    let summary = matches::play_match(
+    let finished = matches::play_match(
         &mut sides,
         &plan,
         |played| -> anyhow::Result<()> {
@@ -289,7 +292,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             if let Some(why) = g.unanswered().map(ToString::to_string) {
                 let side = usize::from(g.result == GameResult::Win);
                 if reported[side].as_ref() != Some(&why) {
-                    eprintln!("inarow: {}; it loses the game", escape(&why));
+                    bar.suspend(|| eprintln!("inarow: {}; it loses the game", escape(&why)));
                     reported[side] = Some(why);
                 }
             }
@@ -311,27 +314,37 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .context("cannot write the games file")
         },
         |pair| {
+            bar.inc(1);
+            bar.set_message(format!(
+                "A {}-{}-{}, LLR {:.2}",
+                pair.tally.wins, pair.tally.draws, pair.tally.losses, pair.llr
+            ));
             match part.as_mut() {
                 Some((part, path)) => {
                     part.pairs.push(PairRecord {
                         pair: pair.pair,
                         games: rows.take(),
                     });
-                    let results: String = pair.results.iter().map(|&r| mark(r)).collect();
-                    println!("pair {:>3}: {results}", pair.pair + 1);
+                    bar.suspend(|| {
+                        println!("pair {}: {}", pair.pair + 1, pair_said(pair.results));
+                    });
                     // A part that cannot be kept stops nothing here; the
                     // next pair tries again, and the end says so.
                     if let Err(e) = keep_part(part, path) {
-                        eprintln!("inarow: {e:#}");
+                        bar.suspend(|| eprintln!("inarow: {e:#}"));
                     }
                 }
-                None => println!(
-                    "{}",
-                    pair_line(pair.pair, pair.results, pair.tally, pair.llr)
-                ),
+                None => bar.suspend(|| {
+                    println!(
+                        "{}",
+                        pair_line(pair.pair, pair.results, pair.tally, pair.llr)
+                    );
+                }),
             }
         },
-    )?;
+    );
+    bar.finish_and_clear();
+    let summary = finished?;
     if let Some((mut part, path)) = part {
         part.finished = true;
         keep_part(&part, &path)?;
@@ -513,16 +526,51 @@ fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A pair's line: A's results, black first, the tally so far and the LLR.
+/// A pair's line: what became of its games in words ([`pair_said`]), A's
+/// tally so far and the LLR.
 fn pair_line(pair: usize, results: &[GameResult], tally: inarow_core::Tally, llr: f64) -> String {
-    let line: String = results.iter().map(|&r| mark(r)).collect();
     format!(
-        "pair {:>3}: {line}  A {}-{}-{}  LLR {llr:.2}",
+        "pair {}: {}; so far A {}-{}-{}, LLR {llr:.2}",
         pair + 1,
+        pair_said(results),
         tally.wins,
         tally.draws,
         tally.losses,
     )
+}
+
+/// A pair's games in words, from A's results, A black first: `A won
+/// both`, `split (black won both)`, `B won one (as white), one drawn`.
+fn pair_said(results: &[GameResult]) -> String {
+    use GameResult::{Draw, Loss, Win};
+    // The side that won a game where A had `result`.
+    let winner = |result| if result == Win { "A" } else { "B" };
+    // A was black in the first game, white in the second.
+    let colour = |game: usize| if game == 0 { "black" } else { "white" };
+    match results {
+        [Win, Win] => "A won both".to_string(),
+        [Loss, Loss] => "B won both".to_string(),
+        [Draw, Draw] => "both drawn".to_string(),
+        [Win, Loss] => "split (black won both)".to_string(),
+        [Loss, Win] => "split (white won both)".to_string(),
+        [first, _] => {
+            // One drawn, one won: the game that was not drawn.
+            let won = usize::from(*first == Draw);
+            let result = results[won];
+            // A's colour in that game, or B's: the other one.
+            let as_colour = if result == Win {
+                colour(won)
+            } else {
+                colour(1 - won)
+            };
+            format!("{} won one (as {as_colour}), one drawn", winner(result))
+        }
+        [one] => match one {
+            Draw => "its one game drawn".to_string(),
+            won => format!("{} won its one game", winner(*won)),
+        },
+        _ => results.iter().map(|&r| mark(r)).collect(),
+    }
 }
 
 /// A game's line in the games file: pair, A's colour, A's result, the
@@ -627,4 +675,28 @@ fn points(ps: &[[usize; 2]]) -> String {
         .map(|[x, y]| format!("{x},{y}"))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pair_said;
+    use inarow_core::GameResult::{Draw, Loss, Win};
+
+    #[test]
+    fn every_pair_in_words() {
+        for (results, said) in [
+            ([Win, Win], "A won both"),
+            ([Loss, Loss], "B won both"),
+            ([Draw, Draw], "both drawn"),
+            ([Win, Loss], "split (black won both)"),
+            ([Loss, Win], "split (white won both)"),
+            ([Win, Draw], "A won one (as black), one drawn"),
+            ([Draw, Win], "A won one (as white), one drawn"),
+            ([Loss, Draw], "B won one (as white), one drawn"),
+            ([Draw, Loss], "B won one (as black), one drawn"),
+        ] {
+            assert_eq!(pair_said(&results), said, "{results:?}");
+        }
+        assert_eq!(pair_said(&[Loss]), "B won its one game");
+    }
 }

@@ -108,7 +108,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bail!("impossible board {}: {why}", game.compact());
     }
     // Drawn with the letters and numbers the best move is named by.
-    crate::play::write_board(&game, &mut std::io::stdout().lock())?;
+    crate::play::write_board(&game, None, &mut std::io::stdout().lock())?;
     if let Some(outcome) = game.outcome() {
         println!("game over: {outcome}");
         return Ok(());

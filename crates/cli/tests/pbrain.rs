@@ -64,8 +64,14 @@ fn both_front_ends_speak_the_same_protocol() {
     let (ok, bin) = session_with(env!("CARGO_BIN_EXE_pbrain-inarow"), &[], &input);
     assert!(ok);
     assert_eq!(sub, bin);
-    // Without --quiet a MESSAGE line with the search figures comes first.
-    assert!(sub[1].starts_with("MESSAGE "), "{sub:?}");
+    // Without --quiet the info line for people comes first: the five
+    // is a win in 1, named in gomoku notation.
+    assert!(sub[1].starts_with("MESSAGE depth "), "{sub:?}");
+    assert!(sub[1].contains(" score +M1 (win in 1"), "{sub:?}");
+    assert!(
+        sub[1].ends_with(" pv g8") || sub[1].ends_with(" pv l8"),
+        "{sub:?}"
+    );
     assert!(
         ["6,7", "11,7"].contains(&sub[2].as_str()),
         "completes the five: {sub:?}"
@@ -517,4 +523,30 @@ fn pbrain_inarow_help_describes_the_brain_and_its_commands() {
     let out = common::inarow(&["pbrain", "--help"], "");
     let sub = common::stdout(&out);
     assert!(out.status.success() && sub.contains("YXNBEST n") && sub.contains("--eval"));
+}
+
+/// `--help` documents each form of message the brain writes: the one for
+/// people, and those Yixin-board parses, with why its marks stay `x,y`.
+#[test]
+fn help_documents_every_message_form() {
+    for (program, args) in [
+        (env!("CARGO_BIN_EXE_pbrain-inarow"), &["--help"][..]),
+        (env!("CARGO_BIN_EXE_inarow"), &["pbrain", "--help"][..]),
+    ] {
+        let out = common::run(program, args, "");
+        assert!(out.status.success(), "{program}");
+        let help = common::stdout(&out);
+        for form in [
+            "MESSAGE [line K] depth D score S (MEANING) nodes N time T ms speed Vk/s pv h8 i9 ...",
+            "MESSAGE REALTIME REFRESH, BEST x,y, POS x,y, DONE x,y, LOSE x,y",
+            "Yixin-board reads these lines as two numbers, as it reads a move",
+            "MESSAGE INFO MAX_THREAD_NUM n, MESSAGE INFO MAX_HASH_SIZE n",
+            "MESSAGE inarow VERSION, MESSAGE hash table SIZE",
+            "FORBID xxyy... .",
+            "MESSAGE transposition table cleared",
+            "hash_size (the",
+        ] {
+            assert!(help.contains(form), "{program}: {form}\n{help}");
+        }
+    }
 }

@@ -1,9 +1,12 @@
-//! Every `inarow` command the README shows, run as a reader would run it
-//! (with small numbers where the README's would run for minutes), each
-//! checked to exit 0 and to print what the README says of it. A command
-//! the README shows that this file neither runs nor skips with its reason
-//! fails the first test, so that none can be added untried.
+//! Every command the README and the command reference (`docs/cli.md`)
+//! show, run as a reader would run it (with small numbers where the
+//! documents' would run for minutes), each checked to exit 0 and to print
+//! what the documents say of it. A command they show that this file
+//! neither runs nor skips with its reason fails the first test, so that
+//! none can be added untried. And every link of the documents leads
+//! somewhere: a file that exists, a heading that is there.
 
+use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -14,7 +17,10 @@ use common::{inarow, stderr, stdout};
 /// The README, as the tests read it.
 const README: &str = include_str!("../../../README.md");
 
-/// How a command the README shows is tried here.
+/// The command reference.
+const CLI_DOC: &str = include_str!("../../../docs/cli.md");
+
+/// How a command the documents show is tried here.
 enum Tried {
     /// By this test, which the harness runs on its own: named here so that
     /// the compiler checks it exists, never called from here.
@@ -28,7 +34,10 @@ const JUDGE: &str = "a tournament of the bots in bots/ (Python and Node.js among
 kernel's sandbox, as root with Landlock and control groups: tests/judge_*.rs run it with bots of \
 their own";
 
-/// Every command the README shows (in code spans and code blocks, `\|`
+const BUILD: &str = "a release build of the workspace (minutes): these tests run the binaries cargo \
+built for them, which it names in CARGO_BIN_EXE_*";
+
+/// Every command the documents show (in code spans and code blocks, `\|`
 /// read as `|`), and how it is tried.
 const TRIED: &[(&str, Tried)] = &[
     (
@@ -36,23 +45,45 @@ const TRIED: &[(&str, Tried)] = &[
         Tried::By(menace_learns_to_hold_a_perfect_player_to_a_draw),
     ),
     (
+        "cargo test --workspace",
+        Tried::Skipped("the tests themselves, this file among them; CI runs them (.ci/run)"),
+    ),
+    (
+        "bash .ci/run",
+        Tried::Skipped(
+            "the whole of CI: it installs Python, Node.js and Chromium, and runs these tests, the browser tests and a fuzzing",
+        ),
+    ),
+    ("cargo install --path crates/cli", Tried::Skipped(BUILD)),
+    ("cargo build --release", Tried::Skipped(BUILD)),
+    ("cargo build --release -p inarow", Tried::Skipped(BUILD)),
+    (
         "cargo run --release -p inarow -- ...",
         Tried::Skipped("the form of every command run from the tree, not a command"),
     ),
     (
-        "inarow ...",
-        Tried::Skipped("the form of every command, not a command"),
+        "cargo run --release -p inarow --",
+        Tried::Skipped("the form of every command run from the tree, not a command"),
+    ),
+    ("inarow help COMMAND", Tried::By(every_command_has_its_help)),
+    (
+        "inarow COMMAND --help",
+        Tried::By(every_command_has_its_help),
     ),
     (
         "inarow solve XOX.O.X..",
-        Tried::By(solve_prints_the_readme_example),
+        Tried::By(solve_prints_the_documented_example),
     ),
     (
-        "inarow play tictactoe --opponent perfect|random|mcts",
+        "inarow solve",
+        Tried::By(solve_prints_the_documented_example),
+    ),
+    (
+        "inarow play",
         Tried::By(play_tictactoe_against_each_machine),
     ),
     (
-        "inarow play tictactoe",
+        "inarow play tictactoe --opponent perfect|random|mcts",
         Tried::By(play_tictactoe_against_each_machine),
     ),
     ("inarow play gomoku", Tried::By(play_gomoku_a_few_moves)),
@@ -65,14 +96,19 @@ const TRIED: &[(&str, Tried)] = &[
         Tried::By(menace_trains_against_each_opponent),
     ),
     (
+        "inarow menace train --opponent random --games 2000 --state menace.json",
+        Tried::By(menace_trains_into_a_state_file),
+    ),
+    (
         "inarow menace train --games 2000 --block 250 --seed 0",
-        Tried::By(menace_train_reproduces_the_readme_table),
+        Tried::By(menace_train_reproduces_the_documented_table),
     ),
     (
         "inarow menace show [BOARD]",
         Tried::By(menace_shows_its_boxes),
     ),
     ("inarow judge", Tried::Skipped(JUDGE)),
+    ("inarow judge -d random-python", Tried::Skipped(JUDGE)),
     ("inarow judge --rule exact|renju", Tried::Skipped(JUDGE)),
     ("inarow judge --seed S --shard I/N", Tried::Skipped(JUDGE)),
     ("inarow judge merge PARTS...", Tried::Skipped(JUDGE)),
@@ -88,6 +124,10 @@ const TRIED: &[(&str, Tried)] = &[
     ),
     ("inarow pbrain", Tried::By(pbrain_plays_and_shows_its_lines)),
     (
+        "target/release/pbrain-inarow",
+        Tried::By(pbrain_plays_and_shows_its_lines),
+    ),
+    (
         "pbrain-inarow --help",
         Tried::By(pbrain_help_lists_the_commands),
     ),
@@ -101,7 +141,19 @@ const TRIED: &[(&str, Tried)] = &[
         Tried::By(selfplay_plays_a_small_match),
     ),
     (
+        "inarow selfplay --nodes N --a lmr_base=40",
+        Tried::By(selfplay_measures_a_change),
+    ),
+    (
+        "inarow selfplay --a lmr_base=40 --nodes 5000 --pairs 100",
+        Tried::By(selfplay_measures_a_change),
+    ),
+    (
         "inarow selfplay --b-brain",
+        Tried::By(selfplay_plays_a_brain),
+    ),
+    (
+        "inarow selfplay --b-brain target/release/pbrain-inarow",
         Tried::By(selfplay_plays_a_brain),
     ),
     (
@@ -116,8 +168,26 @@ const TRIED: &[(&str, Tried)] = &[
         "inarow selfplay openings --out FILE",
         Tried::By(selfplay_finds_open_openings),
     ),
+    (
+        "scripts/open-openings.sh",
+        Tried::Skipped(
+            "the engine playing itself from 2,000 candidates at four node budgets (hours): inarow selfplay openings runs here on a few",
+        ),
+    ),
     ("inarow eval", Tried::By(eval_games_fit_and_check)),
     ("inarow eval fit", Tried::By(eval_games_fit_and_check)),
+    (
+        "inarow eval games --out games.gm --games 1000 --nodes 5000",
+        Tried::By(eval_games_fit_and_check),
+    ),
+    (
+        "inarow eval fit games.gm --out eval.bin",
+        Tried::By(eval_games_fit_and_check),
+    ),
+    (
+        "inarow eval check eval.bin games.gm",
+        Tried::By(eval_games_fit_and_check),
+    ),
     (
         "inarow serve",
         Tried::Skipped(
@@ -126,22 +196,30 @@ const TRIED: &[(&str, Tried)] = &[
     ),
 ];
 
-/// Whether `text` runs `inarow` or its brain: a program and arguments.
+/// Whether `text` runs a program: `inarow` or its brain, cargo, a script.
 fn is_command(text: &str) -> bool {
     // The bare names (`inarow`, `pbrain-inarow`) name the programs.
-    text.starts_with("inarow ")
-        || text.starts_with("pbrain-inarow ")
-        || text.starts_with("cargo run --release -p inarow --")
-        || text.contains("target/release/inarow")
+    [
+        "inarow ",
+        "pbrain-inarow ",
+        "cargo ",
+        "bash ",
+        "scripts/",
+        "systemd-run ",
+    ]
+    .iter()
+    .any(|start| text.starts_with(start))
+        || text.contains("target/release/")
 }
 
-/// The commands the README shows: in its code spans, and on the lines of
-/// its code blocks (a `$ ` prompt dropped).
-fn readme_commands() -> Vec<String> {
+/// The commands a document shows: in its code spans (whitespace made one
+/// space, as the page shows it), and on the lines of its code blocks (a
+/// `$ ` prompt dropped).
+fn commands_in(document: &str) -> Vec<String> {
     let mut found = Vec::new();
     let mut prose = String::new();
     let mut fenced = false;
-    for line in README.lines() {
+    for line in document.lines() {
         if line.starts_with("```") {
             fenced = !fenced;
             continue;
@@ -159,28 +237,45 @@ fn readme_commands() -> Vec<String> {
     }
     // Between backticks, odd pieces are code.
     for span in prose.split('`').skip(1).step_by(2) {
-        let text = span.replace("\\|", "|");
-        if is_command(text.trim()) {
-            found.push(text.trim().to_string());
+        let text = span
+            .replace("\\|", "|")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        if is_command(&text) {
+            found.push(text);
         }
     }
-    found.sort();
-    found.dedup();
     found
 }
 
+/// The commands the README and the command reference show, each once.
+fn documented_commands() -> Vec<String> {
+    let all: BTreeSet<String> = [README, CLI_DOC]
+        .iter()
+        .flat_map(|d| commands_in(d))
+        .collect();
+    all.into_iter().collect()
+}
+
 #[test]
-fn every_command_the_readme_shows_is_tried_or_skipped_with_a_reason() {
-    let shown = readme_commands();
-    // The README shows these, at least: the search reads it.
-    assert!(shown.len() >= 25, "{shown:#?}");
+fn every_command_the_documents_show_is_tried_or_skipped_with_a_reason() {
+    let shown = documented_commands();
+    // The documents show these, at least: the search reads them.
+    assert!(shown.len() >= 40, "{shown:#?}");
+    for must in [
+        "cargo run --release -p inarow -- menace train --opponent perfect --games 2000",
+        "cargo test --workspace",
+    ] {
+        assert!(commands_in(README).iter().any(|c| c == must), "{must}");
+    }
     let untried: Vec<&String> = shown
         .iter()
         .filter(|c| !TRIED.iter().any(|(t, _)| t == c))
         .collect();
     assert!(
         untried.is_empty(),
-        "commands the README shows that this file does not try: {untried:#?}"
+        "commands the documents show that this file does not try: {untried:#?}"
     );
     let gone: Vec<&str> = TRIED
         .iter()
@@ -189,7 +284,7 @@ fn every_command_the_readme_shows_is_tried_or_skipped_with_a_reason() {
         .collect();
     assert!(
         gone.is_empty(),
-        "tried here, no longer in the README: {gone:?}"
+        "tried here, no longer in the documents: {gone:?}"
     );
     for (command, how) in TRIED {
         if let Tried::Skipped(why) = how {
@@ -200,7 +295,202 @@ fn every_command_the_readme_shows_is_tried_or_skipped_with_a_reason() {
         .iter()
         .filter(|(_, how)| matches!(how, Tried::By(_)))
         .count();
-    assert!(run >= 20, "{run}");
+    assert!(run >= 30, "{run}");
+}
+
+/// The README is a newcomer's page: short, the two commands first.
+#[test]
+fn the_readme_is_short_and_starts_with_the_two_commands() {
+    let lines = README.lines().count();
+    assert!((100..=170).contains(&lines), "{lines} lines");
+    let main_job = README
+        .find("    cargo run --release -p inarow -- menace train --opponent perfect --games 2000\n")
+        .expect("the main job, as CI runs it");
+    let tests = README
+        .find("    cargo test --workspace\n")
+        .expect("the test command");
+    assert!(main_job < tests, "the main job first");
+    // No table cell of the README is an essay.
+    for line in README.lines().filter(|l| l.starts_with('|')) {
+        for cell in line.split('|') {
+            let words = cell.split_whitespace().count();
+            assert!(words <= 25, "{words} words: {cell}");
+        }
+    }
+}
+
+/// Files other helpers make that the documents show before they land:
+/// each may be missing, and why.
+const MADE_ELSEWHERE: &[(&str, &str)] = &[
+    (
+        "docs/analysis.png",
+        "the screenshot of the analysis board that the browser tests (scripts/e2e.sh) take",
+    ),
+    (
+        "docs/menace.png",
+        "the screenshot of MENACE's page that the browser tests (scripts/e2e.sh) take",
+    ),
+];
+
+/// The repository's top folder.
+fn top() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The anchor GitHub gives a heading: lower case, letters, digits, `-`
+/// and `_` kept, spaces made `-`, the rest dropped.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The anchors of a Markdown document's headings (outside code blocks).
+fn anchors(document: &str) -> BTreeSet<String> {
+    let mut fenced = false;
+    let mut found = BTreeSet::new();
+    for line in document.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced && line.starts_with('#') {
+            found.insert(anchor(line.trim_start_matches('#')));
+        }
+    }
+    found
+}
+
+/// The link targets of a Markdown document, outside code: `[text](target)`.
+fn links(document: &str) -> Vec<String> {
+    let mut fenced = false;
+    let mut found = Vec::new();
+    for line in document.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced || line.starts_with("    ") {
+            continue;
+        }
+        // Code spans are not links.
+        let prose: String = line.split('`').step_by(2).collect::<Vec<_>>().join(" ");
+        for (at, _) in prose.match_indices("](") {
+            let rest = &prose[at + 2..];
+            if let Some(end) = rest.find(')') {
+                found.push(rest[..end].to_string());
+            }
+        }
+    }
+    found
+}
+
+/// `path` with its `.` and `..` resolved as written, not through links.
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[test]
+fn every_link_of_the_documents_leads_somewhere() {
+    let top = lexical(&top());
+    let mut documents = vec![
+        top.join("README.md"),
+        top.join("bots/README.md"),
+        top.join("crates/agents/README.md"),
+        top.join("crates/core/README.md"),
+        top.join("crates/engine/README.md"),
+    ];
+    for entry in fs::read_dir(top.join("docs")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") {
+            documents.push(path);
+        }
+    }
+    // Headings become anchors as GitHub makes them.
+    assert_eq!(
+        anchor(" The README's table of measurements (until issue 56)"),
+        "the-readmes-table-of-measurements-until-issue-56"
+    );
+    assert_eq!(
+        anchor(" `inarow pbrain` and `pbrain-inarow`"),
+        "inarow-pbrain-and-pbrain-inarow"
+    );
+    assert_eq!(
+        anchor(" Learning curves (challenge preset, 2,000 games)"),
+        "learning-curves-challenge-preset-2000-games"
+    );
+    let elsewhere: Vec<PathBuf> = MADE_ELSEWHERE.iter().map(|(p, _)| top.join(p)).collect();
+    let mut broken = Vec::new();
+    let mut checked = 0;
+    for document in &documents {
+        let text = fs::read_to_string(document).unwrap();
+        let name = document.strip_prefix(&top).unwrap().display().to_string();
+        for link in links(&text) {
+            if link.starts_with("http://") || link.starts_with("https://") {
+                continue;
+            }
+            checked += 1;
+            let (file, heading) = link.split_once('#').unwrap_or((&link, ""));
+            let target = if file.is_empty() {
+                document.clone()
+            } else {
+                lexical(&document.parent().unwrap().join(file))
+            };
+            if !target.exists() {
+                if !elsewhere.contains(&target) {
+                    broken.push(format!("{name}: {link} (no such file)"));
+                }
+                continue;
+            }
+            let markdown = target.extension().is_some_and(|e| e == "md");
+            if !heading.is_empty() && markdown {
+                let there = anchors(&fs::read_to_string(&target).unwrap());
+                if !there.contains(heading) {
+                    broken.push(format!("{name}: {link} (no such heading)"));
+                }
+            }
+        }
+    }
+    assert!(checked >= 50, "{checked} links");
+    assert!(broken.is_empty(), "links that lead nowhere: {broken:#?}");
+    for (path, why) in MADE_ELSEWHERE {
+        assert!(why.len() > 20, "{path}: say who makes it");
+        assert!(
+            README.contains(&format!("]({path})")),
+            "{path} is shown by the README"
+        );
+    }
+}
+
+#[test]
+fn every_command_has_its_help() {
+    for command in [
+        "solve", "play", "menace", "judge", "bot", "pbrain", "selfplay", "eval", "serve",
+    ] {
+        // Both forms say what it is and how it is called (one in brief).
+        let usage = format!("\nUsage: inarow {command} ");
+        for help in [ok(&["help", command], ""), ok(&[command, "--help"], "")] {
+            assert!(help.contains(&usage), "{command}: {help}");
+        }
+        // Each has its section in the command reference.
+        let heading = format!("## `inarow {command}`");
+        assert!(CLI_DOC.contains(&heading), "{heading}");
+    }
 }
 
 /// Runs `inarow ARGS` on `input`: it must exit 0; its standard output.
@@ -266,12 +556,12 @@ fn table_rows(out: &str) -> Vec<(String, [f64; 3])> {
 }
 
 #[test]
-fn menace_train_reproduces_the_readme_table() {
-    // The README's table: `| 1-250 | 62.0 / 10.4 / 27.6 | 0 / 66.8 / 33.2 |`.
-    let section = README
+fn menace_train_reproduces_the_documented_table() {
+    // The command reference's table: `| 1-250 | 62.0 / 10.4 / 27.6 | 0 / 66.8 / 33.2 |`.
+    let section = CLI_DOC
         .split("### MENACE learning")
         .nth(1)
-        .expect("the README's MENACE section");
+        .expect("the command reference's MENACE section");
     assert!(section.contains("`inarow menace train --games 2000 --block 250 --seed 0`"));
     let readme: Vec<(String, [f64; 3], [f64; 3])> = section
         .lines()
@@ -316,20 +606,20 @@ fn menace_train_reproduces_the_readme_table() {
 }
 
 #[test]
-fn solve_prints_the_readme_example() {
-    let block = README
+fn solve_prints_the_documented_example() {
+    let block = CLI_DOC
         .split("```\n$ inarow solve XOX.O.X..\n")
         .nth(1)
-        .expect("the README's solve example");
+        .expect("the command reference's solve example");
     let shown = &block[..block.find("```").unwrap()];
     assert_eq!(ok(&["solve", "XOX.O.X.."], ""), shown);
-    // The figures of the source document it reproduces, as the README says.
+    // The figures of the source document it reproduces, as the reference says.
     for (board, algo, figure) in [
         (".........", "document-minimax", "549,946"),
         (".........", "document-alphabeta", "18,297"),
         ("XOX.O.X..", "document-alphabeta", "16"),
     ] {
-        assert!(README.contains(&format!("{figure} ")), "{figure}");
+        assert!(CLI_DOC.contains(&format!("{figure} ")), "{figure}");
         let out = ok(&["solve", board, "--algo", algo], "");
         assert!(
             out.contains(&format!(
@@ -373,8 +663,15 @@ fn play_tictactoe_against_each_machine() {
 #[test]
 fn play_gomoku_a_few_moves() {
     // The engine by default, on a node budget so the test is quick; `7,7`
-    // is h8 as the brain protocol writes it.
-    let out = ok(&["play", "gomoku", "--move-nodes", "200"], "h8\n7,7\nq\n");
+    // is h8 as the brain protocol writes it; help lists what can be typed,
+    // undo takes a move and its answer back.
+    let out = ok(
+        &["play", "gomoku", "--move-nodes", "200"],
+        "help\nh8\n7,7\nundo\nq\n",
+    );
+    assert!(out.contains("  undo    take back"), "{out}");
+    assert!(out.contains("took back your h8 and engine's "), "{out}");
+    assert!(out.contains("(engine's evaluation: "), "{out}");
     assert!(
         out.starts_with("You play black (X on the board) against engine on 15x15, freestyle."),
         "{out}"
@@ -476,6 +773,29 @@ fn menace_trains_against_each_opponent() {
     );
 }
 
+/// Training into a state file, then on from it: the games add up.
+#[test]
+fn menace_trains_into_a_state_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("menace.json");
+    let args = [
+        "menace",
+        "train",
+        "--opponent",
+        "random",
+        "--games",
+        "200",
+        "--state",
+        state.to_str().unwrap(),
+    ];
+    for games in [200, 400] {
+        let out = ok(&args, "");
+        assert_eq!(table_rows(&out).len(), 20, "{out}");
+        let saved = fs::read_to_string(&state).unwrap();
+        assert!(saved.contains(&format!("\"games\": {games}")), "{saved}");
+    }
+}
+
 #[test]
 fn menace_shows_its_boxes() {
     let all = ok(&["menace", "show"], "");
@@ -508,6 +828,11 @@ fn bot_answers_the_judges_prompts() {
 fn pbrain_plays_and_shows_its_lines() {
     let out = ok(&["pbrain", "--quiet"], "START 15\nBEGIN\nEND\n");
     assert_eq!(out, "OK\n7,7\n");
+    // The brain's own binary, as a manager starts it, says the same.
+    assert_eq!(
+        brain_lines(&["--quiet"], "START 15\nBEGIN\nEND\n"),
+        ["OK", "7,7"]
+    );
     // YXNBEST: the best lines as MESSAGE lines, then the best move; the
     // input ends while it thinks, and it answers all the same.
     let out = ok(
@@ -516,11 +841,14 @@ fn pbrain_plays_and_shows_its_lines() {
     );
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "OK", "{out}");
-    let shown: Vec<&&str> = lines
-        .iter()
-        .filter(|l| l.starts_with("MESSAGE depth") && l.contains(" pv "))
-        .collect();
-    assert!(shown.iter().any(|l| l.contains("multipv 2")), "{out}");
+    for k in [1, 2] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("MESSAGE line {k} depth ")) && l.contains(" pv ")),
+            "{out}"
+        );
+    }
     let best = lines.last().unwrap();
     assert!(
         best.split(',').all(|n| n.parse::<usize>().is_ok()),
@@ -533,7 +861,7 @@ fn pbrain_help_lists_the_commands() {
     let out = common::run(brain(), &["--help"], "");
     assert!(out.status.success());
     let help = stdout(&out);
-    // What the README says the brain does, each in its help.
+    // What the command reference says the brain does, each in its help.
     for command in [
         "SWAP2BOARD",
         "YXBOARD",
@@ -545,10 +873,11 @@ fn pbrain_help_lists_the_commands() {
         "max_node",
         "max_depth",
         "show_detail",
+        "hash_size",
         "--settings",
         "--eval",
     ] {
-        assert!(README.contains(command), "{command}");
+        assert!(CLI_DOC.contains(command), "{command}");
         assert!(help.contains(command), "{command}: {help}");
     }
     // And what it answers to a command it does not know, as it answers.
@@ -607,6 +936,36 @@ fn selfplay_plays_a_small_match() {
             .collect()
     };
     assert_eq!(timeless(&ok(&args, "")), timeless(&out));
+}
+
+/// The README's way of working on the engine: a change of settings
+/// against the default, pairs from the same openings, Elo and SPRT (two
+/// pairs at 300 nodes here, not 100 at 5,000).
+#[test]
+fn selfplay_measures_a_change() {
+    let out = ok(
+        &[
+            "selfplay",
+            "--a",
+            "lmr_base=40",
+            "--nodes",
+            "300",
+            "--pairs",
+            "2",
+        ],
+        "",
+    );
+    assert!(
+        out.starts_with(
+            "A: the inarow engine of this build, settings lmr_base=40\n\
+             B: the inarow engine of this build, default settings\n"
+        ),
+        "{out}"
+    );
+    assert_eq!(out.matches("\npair ").count(), 2, "{out}");
+    for said in ["A vs B: +", "A by pair (points", "SPRT elo0 0 elo1 20: "] {
+        assert!(out.contains(said), "{said}: {out}");
+    }
 }
 
 #[test]

@@ -144,13 +144,66 @@ fn the_games_file_replays_to_the_reported_results() {
         results.push_str(result);
     }
     assert_eq!(text.lines().count(), 4);
-    // The same results as the pair lines on the screen.
-    let shown: String = out
+    // The same results as the pair lines on the screen say in words.
+    let said: Vec<&str> = out
         .lines()
-        .filter(|l| l.starts_with("pair"))
-        .map(|l| l.split_whitespace().nth(2).unwrap().to_string())
+        .filter_map(|l| l.strip_prefix("pair "))
+        .map(|l| l.split_once(": ").unwrap().1.split(';').next().unwrap())
         .collect();
-    assert_eq!(shown, results);
+    let expected: Vec<&str> = results
+        .as_bytes()
+        .chunks(2)
+        .map(|pair| pair_in_words(pair[0], pair[1]))
+        .collect();
+    assert_eq!(said, expected, "{out}");
+    assert!(out.contains("\npair 1: "), "{out}");
+    assert!(out.contains("; so far A "), "{out}");
+}
+
+/// A pair in words from A's results (`1`, `=`, `0`) as black, then as
+/// white: who won both, a split and which colour won it, or who won the
+/// game that was not drawn and with which colour.
+fn pair_in_words(black: u8, white: u8) -> &'static str {
+    match (black, white) {
+        (b'1', b'1') => "A won both",
+        (b'0', b'0') => "B won both",
+        (b'=', b'=') => "both drawn",
+        (b'1', b'0') => "split (black won both)",
+        (b'0', b'1') => "split (white won both)",
+        (b'1', b'=') => "A won one (as black), one drawn",
+        (b'=', b'1') => "A won one (as white), one drawn",
+        // B was white when A was black.
+        (b'0', b'=') => "B won one (as white), one drawn",
+        (b'=', b'0') => "B won one (as black), one drawn",
+        other => panic!("results {other:?}"),
+    }
+}
+
+/// On a terminal a bar counts the pairs as they end (the time it has run
+/// ticking on), the pair lines printed above it; the bar is drawn on
+/// standard error, which `script` makes a terminal.
+#[test]
+fn a_progress_bar_counts_the_pairs_on_a_terminal_only() {
+    let command = format!(
+        "{} selfplay --pairs 2 --nodes 300",
+        env!("CARGO_BIN_EXE_inarow")
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("TERM", "xterm")
+        .output()
+        .expect("script (util-linux) runs a command on a terminal");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let shown = stdout(&out);
+    // The bar's message: A's tally so far, after the time left.
+    for said in ["0/2 pairs, ", "2/2 pairs, ", ", eta ", "s  A ", "pair 2: "] {
+        assert!(shown.contains(said), "{said}: {shown}");
+    }
+    // Not a terminal: no bar, the pair lines alone.
+    let plain = selfplay(&["--pairs", "2", "--nodes", "300"]);
+    assert!(!plain.contains(" pairs, "), "{plain}");
+    let out = inarow(&["selfplay", "--pairs", "2", "--nodes", "300"], "");
+    assert!(!stderr(&out).contains("pairs"), "{}", stderr(&out));
 }
 
 #[test]

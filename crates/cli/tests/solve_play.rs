@@ -479,3 +479,196 @@ fn play_gomoku_names_the_sides_by_colour() {
     assert!(out.starts_with("You play X against random."), "{out}");
     assert!(out.contains("your move (X): "), "{out}");
 }
+
+/// The evaluations the engine said with its moves, in order (`win rate
+/// 63%`, `win in 5`).
+fn evaluations(out: &str) -> Vec<String> {
+    let says = "(engine's evaluation: ";
+    out.match_indices(says)
+        .map(|(at, _)| {
+            let rest = &out[at + says.len()..];
+            rest[..rest.find(')').unwrap()].to_string()
+        })
+        .collect()
+}
+
+/// The `(x, y)` of the stone drawn between brackets on a board's rows as
+/// `write_board` prints them, if one is.
+fn marked(out: &str, board: usize, size: usize) -> Option<(usize, usize)> {
+    let letters: String = (0..size)
+        .map(|c| format!(" {}", char::from(b'a' + c as u8)))
+        .collect();
+    let lines: Vec<&str> = out.lines().collect();
+    let starts: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].trim() == letters.trim())
+        .step_by(2)
+        .collect();
+    let top = starts[board];
+    let mut found = None;
+    for y in 0..size {
+        let row = lines[top + 1 + y].as_bytes();
+        for x in 0..size {
+            let (before, after) = (row[2 + 2 * x], row[4 + 2 * x]);
+            if before == b'(' {
+                assert_eq!(after, b')', "{:?}", lines[top + 1 + y]);
+                assert!(found.is_none(), "one stone marked: {out}");
+                found = Some((x, y));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn play_gomoku_marks_the_last_stone_and_says_the_engines_evaluation() {
+    let o = inarow(&["play", "gomoku", "--move-nodes", "300"], "h8\nq\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("; undo takes your last move back, help lists what you can type, q quits."),
+        "{out}"
+    );
+    // The empty board marks nothing; the next marks the engine's stone.
+    assert_eq!(marked(&out, 0, 15), None, "{out}");
+    let said = machine_moves(&out, "engine");
+    assert_eq!(said.len(), 1, "{out}");
+    let xy = notation::parse_move(&said[0], 15).unwrap().xy(15);
+    assert_eq!(marked(&out, 1, 15), Some(xy), "{out}");
+    let last = boards(&out, 15).pop().unwrap();
+    assert_eq!(last[xy.1].as_bytes()[xy.0], b'O', "{last:?}");
+    assert_eq!(last[7].as_bytes()[7], b'X', "{last:?}");
+    // A win rate after an opening move: not proven, so never 0% or 100%.
+    let evaluation = &evaluations(&out)[0];
+    let percent: u32 = evaluation
+        .strip_prefix("win rate ")
+        .and_then(|r| r.strip_suffix('%'))
+        .unwrap_or_else(|| panic!("{evaluation}"))
+        .parse()
+        .unwrap();
+    assert!((1..=99).contains(&percent), "{evaluation}");
+}
+
+#[test]
+fn play_gomoku_the_engine_counts_its_proven_win_down_to_the_five() {
+    // Every point row by row from the top: the engine proves its win,
+    // then says it each move, never further away, down to the five.
+    let script: String = (0..225)
+        .map(|i| format!("{}\n", notation::point_name(Point(i), 15)))
+        .collect();
+    let o = inarow(&["play", "gomoku", "--move-nodes", "300"], &script);
+    let out = stdout(&o);
+    assert!(out.contains("engine wins."), "{out}");
+    let wins: Vec<i32> = evaluations(&out)
+        .iter()
+        .skip_while(|e| !e.starts_with("win in "))
+        .map(|e| {
+            e.strip_prefix("win in ")
+                .unwrap_or_else(|| panic!("a proof is kept: {e} in {out}"))
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    assert!(!wins.is_empty(), "{out}");
+    // Never further: a proof is kept; the five is a win in 1.
+    assert!(wins.windows(2).all(|w| w[1] <= w[0]), "{wins:?}");
+    assert_eq!(wins.last(), Some(&1), "{wins:?}");
+    // The five's stone is the one marked on the last board.
+    let said = machine_moves(&out, "engine");
+    let five = notation::parse_move(said.last().unwrap(), 15)
+        .unwrap()
+        .xy(15);
+    let drawn = boards(&out, 15).len();
+    assert_eq!(marked(&out, drawn - 1, 15), Some(five), "{out}");
+}
+
+#[test]
+fn play_gomoku_undo_takes_back_your_move_and_the_answer() {
+    // Nothing to take back at first; then h8 and the engine's answer go,
+    // and h8 is free again.
+    let o = inarow(
+        &["play", "gomoku", "--move-nodes", "200"],
+        "undo\nh8\nundo\nh8\nq\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("error: no move of yours to take back yet"),
+        "{out}"
+    );
+    let said = machine_moves(&out, "engine");
+    assert_eq!(said.len(), 2, "{out}");
+    assert!(
+        out.contains(&format!("took back your h8 and engine's {}\n", said[0])),
+        "{out}"
+    );
+    assert!(!out.contains("already taken"), "{out}");
+    let drawn = boards(&out, 15);
+    // Empty, h8 with the answer, empty again after undo, then once more.
+    assert_eq!(drawn.len(), 4, "{out}");
+    assert_eq!(drawn[2], drawn[0], "{out}");
+    assert_eq!(marked(&out, 2, 15), None, "{out}");
+    assert!(drawn[0].iter().all(|row| !row.contains('X')), "{out}");
+    assert_eq!(drawn[3][7].as_bytes()[7], b'X', "{out}");
+
+    // The machine first: its opening stone is not yours to take back; after
+    // your move and its answer, undo leaves its opening stone, marked.
+    let o = inarow(
+        &[
+            "play",
+            "tictactoe",
+            "--opponent",
+            "perfect",
+            "--first",
+            "machine",
+        ],
+        "undo\na1\nundo\nq\n",
+    );
+    let out = stdout(&o);
+    assert!(
+        out.contains("error: no move of yours to take back yet"),
+        "{out}"
+    );
+    let said = machine_moves(&out, "perfect");
+    assert_eq!(said.len(), 2, "{out}");
+    assert_eq!(said[0], "b2", "{out}");
+    assert!(
+        out.contains(&format!("took back your a1 and perfect's {}\n", said[1])),
+        "{out}"
+    );
+    let first = notation::parse_square(&said[0]).unwrap().xy(3);
+    let last = boards(&out, 3).len() - 1;
+    assert_eq!(marked(&out, last, 3), Some(first), "{out}");
+    let stones: usize = boards(&out, 3)[last]
+        .iter()
+        .map(|row| row.chars().filter(|&c| c != '.').count())
+        .sum();
+    assert_eq!(stones, 1, "{out}");
+}
+
+#[test]
+fn play_help_lists_what_can_be_typed_and_is_not_a_move() {
+    let o = inarow(
+        &["play", "gomoku", "--opponent", "random"],
+        "help\nHELP\nq\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(!out.contains("error"), "{out}");
+    assert_eq!(out.matches("Type a point: h8").count(), 2, "{out}");
+    for word in ["undo ", "help ", "q "] {
+        assert!(out.contains(&format!("\n  {word}")), "{word}: {out}");
+    }
+    assert!(out.contains("win in N"), "{out}");
+    // Tic-tac-toe's help names its squares.
+    let o = inarow(&["play", "tictactoe"], "help\nq\n");
+    let out = stdout(&o);
+    assert!(out.contains("Type a square: b2"), "{out}");
+    assert!(!out.contains("error"), "{out}");
+    // A word it does not know says where help is.
+    let o = inarow(&["play", "tictactoe"], "hint\nq\n");
+    assert!(
+        stdout(&o).contains("(help lists what you can type)"),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -23,6 +23,10 @@ const GUARD: Duration = Duration::from_secs(120);
 
 const BRAIN: &str = env!("CARGO_BIN_EXE_pbrain-inarow");
 
+/// The largest `INFO hash_size` the brain takes, as the power of two of
+/// its KiB that `YXSHOWINFO` tells Yixin-board: 4 GiB.
+const MAX_HASH_SIZE: u32 = 22;
+
 /// A `pbrain-inarow` process driven line by line.
 struct Session {
     child: Child,
@@ -137,52 +141,69 @@ fn xy(line: &str) -> (usize, usize) {
         .xy(15)
 }
 
-/// An info line of the brain, as Rapfi writes them: `MESSAGE depth D
-/// [multipv K] ev E n N n/ms S tm T pv NAMES...`.
+/// An info line of the brain, its one form for people: `MESSAGE [line K]
+/// depth D score S (MEANING) nodes N time T ms speed Vk/s pv NAMES...`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Info {
     depth: u32,
+    /// `line K` of `YXNBEST`'s lines.
     multipv: Option<usize>,
-    ev: String,
+    /// The score as Rapfi writes it: `+M5`, `-M4` or a number.
+    score: String,
     nodes: u64,
     pv: Vec<(usize, usize)>,
 }
 
 /// Reads an info line; `None` if `line` is not one. A line that starts as
-/// one but is malformed fails the test.
+/// one but is malformed, or whose meaning is not its score's, fails the
+/// test.
 fn info(line: &str) -> Option<Info> {
-    let rest = line.strip_prefix("MESSAGE depth ")?;
-    let words: Vec<&str> = rest.split(' ').collect();
-    // The summary line before a move says "score", not "ev".
-    if words.get(1) == Some(&"score") {
+    let rest = line.strip_prefix("MESSAGE ")?;
+    if !rest.starts_with("depth ") && !rest.starts_with("line ") {
         return None;
     }
-    let bad = || panic!("a malformed info line: {line:?}");
+    let bad = || -> ! { panic!("a malformed info line: {line:?}") };
     let num = |w: &str| w.parse::<u64>().unwrap_or_else(|_| bad());
-    let depth = num(words[0]) as u32;
-    let mut k = 1;
-    let mut multipv = None;
-    if words[k] == "multipv" {
-        multipv = Some(num(words[k + 1]) as usize);
-        k += 2;
-    }
-    let keys = ["ev", "n", "n/ms", "tm", "pv"];
-    for (j, key) in keys.iter().enumerate() {
-        if words.get(k + 2 * j) != Some(key) {
-            bad();
+    let (multipv, rest) = match rest.strip_prefix("line ") {
+        Some(numbered) => {
+            let (k, rest) = numbered.split_once(' ').unwrap_or_else(|| bad());
+            (Some(num(k) as usize), rest)
         }
+        None => (None, rest),
+    };
+    let rest = rest.strip_prefix("depth ").unwrap_or_else(|| bad());
+    let (depth, rest) = rest.split_once(" score ").unwrap_or_else(|| bad());
+    let (score, rest) = rest.split_once(" (").unwrap_or_else(|| bad());
+    let (meaning, rest) = rest.split_once(") nodes ").unwrap_or_else(|| bad());
+    let (nodes, rest) = rest.split_once(" time ").unwrap_or_else(|| bad());
+    let (ms, rest) = rest.split_once(" ms speed ").unwrap_or_else(|| bad());
+    let (speed, names) = rest.split_once(" pv ").unwrap_or_else(|| bad());
+    num(ms);
+    if speed != "-" {
+        num(speed.strip_suffix("k/s").unwrap_or_else(|| bad()));
     }
-    let ev = words[k + 1].to_string();
-    let score_ok = ev.parse::<i32>().is_ok()
-        || (ev.len() > 2 && ["+M", "-M"].contains(&&ev[..2]) && ev[2..].parse::<u32>().is_ok());
-    if !score_ok {
-        bad();
+    // The meaning is the score's: a proof's plies, or a win rate short of
+    // certainty that leans the score's way.
+    let meaning = meaning.strip_suffix(", VCF").unwrap_or(meaning);
+    if let Some(plies) = score.strip_prefix("+M") {
+        assert_eq!(meaning, format!("win in {}", num(plies)), "{line}");
+    } else if let Some(plies) = score.strip_prefix("-M") {
+        assert_eq!(meaning, format!("loss in {}", num(plies)), "{line}");
+    } else {
+        let s: i32 = score.parse().unwrap_or_else(|_| bad());
+        let rate: i32 = meaning
+            .strip_prefix("win rate ")
+            .and_then(|r| r.strip_suffix('%'))
+            .and_then(|r| r.parse().ok())
+            .unwrap_or_else(|| bad());
+        assert!((1..=99).contains(&rate), "{line}");
+        assert!(
+            s.signum() == 0 || (rate - 50).signum() != -s.signum(),
+            "{line}"
+        );
     }
-    let nodes = num(words[k + 3]);
-    num(words[k + 5]);
-    num(words[k + 7]);
-    let pv: Vec<(usize, usize)> = words[k + 9..]
-        .iter()
+    let pv: Vec<(usize, usize)> = names
+        .split(' ')
         .map(|name| {
             assert!(
                 name.chars().next().is_some_and(|c| c.is_ascii_lowercase()),
@@ -191,22 +212,27 @@ fn info(line: &str) -> Option<Info> {
             xy(name)
         })
         .collect();
-    if pv.is_empty() {
-        bad();
-    }
     Some(Info {
-        depth,
+        depth: num(depth) as u32,
         multipv,
-        ev,
-        nodes,
+        score: score.to_string(),
+        nodes: num(nodes),
         pv,
     })
 }
 
-/// The `x,y` of a realtime board mark `MESSAGE REALTIME <kind> x,y`.
+/// The `x,y` of a realtime board mark `MESSAGE REALTIME <kind> x,y`,
+/// written as Yixin-board reads it: two numbers, never a name like h8.
 fn mark(line: &str, kind: &str) -> Option<(usize, usize)> {
     let rest = line.strip_prefix(&format!("MESSAGE REALTIME {kind} "))?;
-    Some(xy(rest))
+    let (x, y) = rest
+        .split_once(',')
+        .unwrap_or_else(|| panic!("a mark x,y: {line:?}"));
+    let number = |t: &str| {
+        t.parse::<usize>()
+            .unwrap_or_else(|_| panic!("a mark x,y: {line:?}"))
+    };
+    Some((number(x), number(y)))
 }
 
 /// Checks a think's realtime messages before a move: each info line
@@ -218,9 +244,11 @@ fn check_realtime_move(messages: &[String], answer: (usize, usize)) -> Vec<Info>
     let mut last_best = None;
     while k < messages.len() {
         let line = &messages[k];
-        if let Some(i) = info(line) {
+        let iteration = messages
+            .get(k + 1)
+            .is_some_and(|next| next == "MESSAGE REALTIME REFRESH");
+        if let Some(i) = info(line).filter(|_| iteration) {
             assert_eq!(i.multipv, None, "{line}");
-            assert_eq!(messages[k + 1], "MESSAGE REALTIME REFRESH", "{messages:#?}");
             last_best = Some(mark(&messages[k + 2], "BEST").expect("BEST after REFRESH"));
             assert_eq!(
                 last_best,
@@ -233,10 +261,9 @@ fn check_realtime_move(messages: &[String], answer: (usize, usize)) -> Vec<Info>
             assert_eq!(p, answer, "{messages:#?}");
             k += 1;
         } else {
-            assert!(
-                line.starts_with("MESSAGE depth ") && line.contains(" score "),
-                "only the summary is left: {messages:#?}"
-            );
+            // The summary: the same form as the iterations', unmarked.
+            let summary = info(line).expect("only the summary is left");
+            assert_eq!(summary.multipv, None, "{line}");
             assert_eq!(
                 k,
                 messages.len() - 1,
@@ -278,7 +305,7 @@ fn check_nbest(messages: &[String], n: usize, realtime: bool, answer: (usize, us
         let mut marks = messages[k + 1..].iter();
         for (j, line) in lines.iter().enumerate() {
             let m = marks.next().expect("a mark a line");
-            if line.ev.starts_with("-M") {
+            if line.score.starts_with("-M") {
                 assert_eq!(mark(m, "LOSE"), Some(line.pv[0]), "{messages:#?}");
             } else if j == 0 {
                 assert_eq!(mark(m, "BEST"), Some(line.pv[0]), "{messages:#?}");
@@ -348,8 +375,9 @@ fn a_yixin_board_session_analysing_playing_and_stopping() {
          INFO hash_size 0\nINFO pondering 0\nINFO vcthread 0\n",
     );
     s.expect(&format!("MESSAGE inarow {version}"));
+    s.expect("MESSAGE hash table 32 MiB");
     s.expect("MESSAGE INFO MAX_THREAD_NUM 1");
-    s.expect("MESSAGE INFO MAX_HASH_SIZE 0");
+    s.expect(&format!("MESSAGE INFO MAX_HASH_SIZE {MAX_HASH_SIZE}"));
     s.expect("OK");
 
     // set_rule(): renju is Yixin-board's rule 2; then show_forbid() for
@@ -512,7 +540,7 @@ fn yxnbest_sends_the_best_lines_then_plays_the_best() {
     let (win, answer) = s.until_answer();
     let wins = check_nbest(&win, 2, false, xy(&answer));
     assert!(
-        [(2, 7), (7, 7)].contains(&wins[0].pv[0]) && wins[0].ev == "+M1",
+        [(2, 7), (7, 7)].contains(&wins[0].pv[0]) && wins[0].score == "+M1",
         "{win:#?}"
     );
     s.send("YXBOARD\n3,7,1\n4,7,1\n5,7,1\n6,7,1\n7,7,1\nDONE\nYXNBEST 2\n");
@@ -540,14 +568,15 @@ fn realtime_messages_come_after_yxshowinfo_or_show_detail_and_go_with_show_detai
         "{quiet:?}"
     );
     assert_eq!(
-        lines[k..k + 3],
+        lines[k..k + 4],
         [
             format!("MESSAGE inarow {version}"),
+            "MESSAGE hash table 32 MiB".to_string(),
             "MESSAGE INFO MAX_THREAD_NUM 1".to_string(),
-            "MESSAGE INFO MAX_HASH_SIZE 0".to_string()
+            format!("MESSAGE INFO MAX_HASH_SIZE {MAX_HASH_SIZE}"),
         ]
     );
-    k += 3;
+    k += 4;
     let (messages, answer) = think_at(&lines, &mut k);
     let infos = check_realtime_move(&messages, answer);
     // Each completed iteration, then the search's end (its last again).
@@ -587,7 +616,8 @@ fn moves_that_lose_by_force_are_marked_lose() {
              YXNBEST 3\n"
         ),
     );
-    let first = 4;
+    // After OK and YXSHOWINFO's four lines.
+    let first = 5;
     let end = lines[first..]
         .iter()
         .position(|l| !l.starts_with("MESSAGE"))
@@ -595,25 +625,24 @@ fn moves_that_lose_by_force_are_marked_lose() {
         + first;
     let answer = xy(&lines[end]);
     let infos = check_realtime_move(&lines[first..end], answer);
-    assert!(infos.last().unwrap().ev.starts_with("-M"), "{lines:#?}");
+    assert!(infos.last().unwrap().score.starts_with("-M"), "{lines:#?}");
     assert!(
         lines[first..end].contains(&format!("MESSAGE REALTIME LOSE {},{}", answer.0, answer.1)),
         "{lines:#?}"
     );
     let nbest = &lines[end + 1..lines.len() - 1];
     let found = check_nbest(nbest, 3, true, xy(lines.last().unwrap()));
-    assert!(found.iter().all(|l| l.ev.starts_with("-M")), "{nbest:#?}");
+    assert!(
+        found.iter().all(|l| l.score.starts_with("-M")),
+        "{nbest:#?}"
+    );
 }
 
 /// The summary line before a move: its depth and nodes.
 fn summary(line: &str) -> (u32, u64) {
-    let words: Vec<&str> = line.split(' ').collect();
-    assert_eq!(
-        (words[1], words[3], words[5]),
-        ("depth", "score", "nodes"),
-        "{line}"
-    );
-    (words[2].parse().unwrap(), words[6].parse().unwrap())
+    let i = info(line).unwrap_or_else(|| panic!("a summary: {line}"));
+    assert_eq!(i.multipv, None, "{line}");
+    (i.depth, i.nodes)
 }
 
 #[test]
@@ -706,7 +735,10 @@ fn yxstop_stops_yxnbest_and_the_lines_found_so_far_are_the_answer() {
     s.send("YXSTOP\n");
     let (messages, answer) = s.until_answer();
     seen.extend(messages);
-    let lines = seen.iter().filter(|l| l.contains(" multipv ")).count();
+    let lines = seen
+        .iter()
+        .filter(|l| l.starts_with("MESSAGE line "))
+        .count();
     assert!((1..=3).contains(&lines), "{seen:#?}");
     check_nbest(&seen, lines, true, xy(&answer));
     // The next command thinks in peace.
@@ -715,4 +747,55 @@ fn yxstop_stops_yxnbest_and_the_lines_found_so_far_are_the_answer() {
     check_nbest(&messages, 2, true, xy(&answer));
     let (ok, _) = s.finish();
     assert!(ok);
+}
+
+/// Yixin-board's hash slider: `YXSHOWINFO` says the largest table (as the
+/// power of two of its KiB) and the size now; `INFO hash_size` (KiB) sets
+/// it, within half of `INFO max_memory`; 0 goes back to the settings'
+/// size; more than the largest is refused in one line, the table kept.
+#[test]
+fn info_hash_size_sets_the_table_that_yxshowinfo_tells() {
+    let table = |lines: &[String]| -> Vec<String> {
+        lines
+            .iter()
+            .filter(|l| l.starts_with("MESSAGE hash table "))
+            .cloned()
+            .collect()
+    };
+    let lines = piped(
+        &[],
+        "YXSHOWINFO\nINFO hash_size 1024\nYXSHOWINFO\nINFO hash_size 8388608\nYXSHOWINFO\n\
+         INFO hash_size 0\nYXSHOWINFO\nINFO hash_size 65536\nINFO max_memory 104857600\n\
+         YXSHOWINFO\nINFO max_memory 0\nYXSHOWINFO\nINFO hash_size 512\nYXSHOWINFO\n",
+    );
+    assert_eq!(
+        table(&lines),
+        [
+            "MESSAGE hash table 32 MiB",
+            "MESSAGE hash table 1 MiB",
+            "MESSAGE hash table 1 MiB",
+            "MESSAGE hash table 32 MiB",
+            // 64 MiB asked, within half of 100 MiB.
+            "MESSAGE hash table 50 MiB",
+            "MESSAGE hash table 64 MiB",
+            "MESSAGE hash table 512 KiB",
+        ],
+        "{lines:#?}"
+    );
+    assert!(
+        lines.contains(
+            &"ERROR INFO hash_size 8388608 is more than the largest table, 4194304 KiB (2^22): the table stays 1 MiB"
+                .to_string()
+        ),
+        "{lines:#?}"
+    );
+    let largest = format!("MESSAGE INFO MAX_HASH_SIZE {MAX_HASH_SIZE}");
+    assert_eq!(lines.iter().filter(|l| **l == largest).count(), 7);
+    // The table found at the largest size Yixin-board's slider sends
+    // is the one the brain searches with: a think after it answers.
+    let lines = piped(
+        &["--quiet"],
+        &format!("START 15\n{NO_CLOCK}INFO max_node 2000\nINFO hash_size 2048\nBEGIN\n"),
+    );
+    assert_eq!(lines, ["OK", "7,7"]);
 }

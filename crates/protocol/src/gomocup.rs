@@ -43,8 +43,9 @@
 //!     reads `MESSAGE INFO MAX_THREAD_NUM n` and `MESSAGE INFO
 //!     MAX_HASH_SIZE n`), and realtime messages from then on;
 //!   - `INFO max_node n` (a node limit per move; `-1` or `0` for none),
-//!     `INFO max_depth n` (`0` for none) and `INFO show_detail n` (bit 1:
-//!     realtime messages).
+//!     `INFO max_depth n` (`0` for none), `INFO show_detail n` (bit 1:
+//!     realtime messages) and `INFO hash_size n` (the table in KiB, as
+//!     Rapfi reads it; `0` for the brain's own size).
 
 mod brain;
 mod command;

@@ -8,6 +8,9 @@ use clap::Parser;
 mod numbers;
 #[path = "../pbrain.rs"]
 mod pbrain;
+#[path = "../said.rs"]
+#[allow(dead_code)] // The brain writes scores for managers; people's words are `inarow play`'s.
+mod said;
 
 /// The brain binary's command line: its own description and the protocol
 /// it answers, not the `inarow` program's.

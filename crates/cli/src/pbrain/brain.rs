@@ -27,26 +27,40 @@
 //!   (`timeout_turn`, the match's time left), `INFO max_node` and `INFO
 //!   max_depth`; `YXSTOP` and `END` stop it sooner.
 //! * `YXNBEST n` gives at most 5 lines (the analysis's `MAX_LINES`), each
-//!   as `MESSAGE depth D multipv K ev E n N n/ms S tm T pv h8 i9 ...`
-//!   (Rapfi's figures: the depth, the line's score (`+M5`: a win in 5
-//!   plies, `-M4` a loss), the nodes, the nodes a millisecond and the
-//!   milliseconds of the whole analysis, then the line in gomoku notation),
-//!   best first, whatever the `--quiet` setting; then the best move, played
-//!   like `BOARD`'s answer. Stopped by `YXSTOP`, it gives the lines it
-//!   found (one at least).
+//!   as an info line numbered `line K` (see below), best first, whatever
+//!   the `--quiet` setting; then the best move, played like `BOARD`'s
+//!   answer. Stopped by `YXSTOP`, it gives the lines it found (one at
+//!   least).
+//! * Messages come in two kinds. For people, one form of info line
+//!   ([`Figures::said`]): `MESSAGE [line K] depth D score S (MEANING) nodes
+//!   N time T ms speed Vk/s pv h8 i9 ...`, the score as Rapfi writes it
+//!   (`+M5` a win proven 5 plies to the five, `-M4` a loss; managers such
+//!   as `inarow selfplay` read `score +Mn`), its meaning (`win rate 62%`,
+//!   `win in 5`), the line in gomoku notation; before each move (unless
+//!   `--quiet`), after each completed iteration while realtime messages
+//!   are on, and for `YXNBEST`. For Yixin-board, the forms its source
+//!   parses: the board marks `MESSAGE REALTIME REFRESH`, `BEST x,y`, `POS
+//!   x,y`, `DONE x,y`, `LOSE x,y`, and `MESSAGE INFO MAX_THREAD_NUM n` and
+//!   `MAX_HASH_SIZE n`. The marks keep the protocol's `x,y`: Yixin-board
+//!   reads them with `sscanf("%d,%d")`, as it reads a move, so a mark in
+//!   gomoku notation would be lost. Every other `MESSAGE` it shows as text.
 //! * Realtime messages (after `YXSHOWINFO`, or `INFO show_detail` with bit
-//!   1; `INFO show_detail 0` turns them off), while the brain thinks:
-//!   each completed iteration as `MESSAGE depth D ev E n N n/ms S tm T pv
-//!   ...`, and when thinking of a move, Yixin-board's board marks after
-//!   it: `MESSAGE REALTIME REFRESH` and `MESSAGE REALTIME BEST x,y`; a
-//!   move that loses by force is marked `MESSAGE REALTIME LOSE x,y` before
-//!   the answer. After `YXNBEST`, the lines are marked: the first `BEST`,
-//!   the others `POS` then `DONE` (searched), those that lose by force
-//!   `LOSE`.
-//! * `YXSHOWINFO` answers `MESSAGE inarow <version>`, `MESSAGE INFO
-//!   MAX_THREAD_NUM 1` (one search thread) and `MESSAGE INFO MAX_HASH_SIZE
-//!   0` (the table's size comes from `--settings tt_mb=`, so Yixin-board's
-//!   `INFO hash_size` is not used).
+//!   1; `INFO show_detail 0` turns them off), while the brain thinks: each
+//!   completed iteration's info line, and when thinking of a move,
+//!   Yixin-board's marks after it: `MESSAGE REALTIME REFRESH` and `MESSAGE
+//!   REALTIME BEST x,y`; a move that loses by force is marked `MESSAGE
+//!   REALTIME LOSE x,y` before the answer. After `YXNBEST`, the lines are
+//!   marked: the first `BEST`, the others `POS` then `DONE` (searched),
+//!   those that lose by force `LOSE`.
+//! * `INFO hash_size` (Yixin-board's, in KiB, as Rapfi reads it) sizes the
+//!   table, up to 2^22 KiB (4 GiB); 0 goes back to `--settings tt_mb=`'s
+//!   (32 MiB unless set). `INFO max_memory` keeps it within half the
+//!   memory allowed.
+//! * `YXSHOWINFO` answers `MESSAGE inarow <version>`, `MESSAGE hash table
+//!   <size>` (the table's size now), `MESSAGE INFO MAX_THREAD_NUM 1` (one
+//!   search thread) and `MESSAGE INFO MAX_HASH_SIZE 22` (the largest
+//!   `INFO hash_size`, as a power of two of KiB: Yixin-board's hash slider
+//!   goes up to it and sends `2^n`).
 
 use std::time::{Duration, Instant};
 
@@ -61,7 +75,9 @@ use inarow_engine::analysis;
 use inarow_engine::board::{Board, Cell};
 use inarow_engine::opening;
 use inarow_engine::pos::Pos;
-use inarow_engine::score::{WIN, is_decided};
+use inarow_engine::score::is_decided;
+
+use crate::said::{Evaluation, ev};
 use inarow_engine::search::{Found, Limits, Options, Progress, Request, Searcher, Watcher};
 use inarow_engine::time::{self, Clock};
 
@@ -97,6 +113,8 @@ pub struct Pbrain {
     time_left: Option<Duration>,
     rule: Rule,
     max_memory: Option<usize>,
+    /// `INFO hash_size`: the table's size in KiB, when asked for.
+    hash_kib: Option<u64>,
     /// `INFO max_node`: nodes a move may search.
     max_nodes: Option<u64>,
     /// `INFO max_depth`: the deepest iteration.
@@ -122,6 +140,7 @@ impl Pbrain {
             time_left: None,
             rule: Rule::Freestyle,
             max_memory: None,
+            hash_kib: None,
             max_nodes: None,
             max_depth: None,
             realtime: false,
@@ -135,13 +154,40 @@ impl Pbrain {
         Searcher::new(options)
     }
 
+    /// The table's size: `INFO hash_size`'s, else the settings' (`tt_mb`),
+    /// at most half of `INFO max_memory` (the rest for everything else).
+    fn table_bytes(&self) -> usize {
+        let asked = self.hash_kib.map_or(self.settings.options.tt_bytes, |kib| {
+            usize::try_from(kib << 10).unwrap_or(usize::MAX)
+        });
+        self.max_memory.map_or(asked, |m| asked.min(m / 2))
+    }
+
+    /// A new table when its size changes, not otherwise: a manager's first
+    /// `INFO max_memory` comes after `START`, and a fresh 32 MB table
+    /// would cost the first move ~30 ms outside the search's clock.
+    fn resize_table(&mut self) {
+        let bytes = self.table_bytes();
+        if bytes != self.searcher.options().tt_bytes {
+            let mut options = self.settings.options;
+            options.tt_bytes = bytes;
+            self.searcher = self.new_searcher(options);
+        }
+    }
+
+    /// The logistic scale of the evaluation under the rule played: what
+    /// its scores mean as win rates.
+    fn scale(&self) -> f64 {
+        self.settings.options.eval.logistic_scale(self.rule)
+    }
+
     /// A search's request: a move's limits ([`Pbrain::limits`]), stopped
     /// when the session asks, and with realtime messages for a search on
     /// `b` when they are on (board marks too when `marks`).
     fn request(&self, watched: Option<(&Board, bool)>) -> Request {
         let watcher = match (&self.link, self.realtime, watched) {
             (Some(link), true, Some((b, marks))) => {
-                Some(realtime(link.clone(), Geometry::of(b), marks))
+                Some(realtime(link.clone(), Geometry::of(b, self.scale()), marks))
             }
             _ => None,
         };
@@ -196,7 +242,7 @@ impl Pbrain {
         b.set_to_move(me);
         let mut request = self.request(Some((&b, true)));
         let found = self.searcher.search(&mut b, &mut request);
-        let geometry = Geometry::of(&b);
+        let geometry = Geometry::of(&b, self.scale());
         if let Some(link) = self.link.as_ref().filter(|_| self.realtime)
             && loses(found.score)
         {
@@ -205,7 +251,10 @@ impl Pbrain {
                 geometry.xy_text(found.best)
             ));
         }
-        let message = self.settings.messages.then(|| message(&found, &geometry));
+        let message = self
+            .settings
+            .messages
+            .then(|| Figures::of_found(&found).said(&geometry));
         let point = b.point(found.best);
         b.play_unchecked(found.best);
         b.set_to_move(me);
@@ -389,22 +438,19 @@ impl Brain for Pbrain {
             Info::TimeoutMatch(n) => self.match_total = (n > 0).then(|| Duration::from_millis(n)),
             Info::TimeLeft(n) => self.time_left = Some(Duration::from_millis(n)),
             Info::MaxMemory(n) => {
-                let bytes = if n == 0 { None } else { Some(n as usize) };
-                if bytes != self.max_memory {
-                    self.max_memory = bytes;
-                    let mut options = self.settings.options;
-                    if let Some(m) = bytes {
-                        // Half for the table, the rest for everything else.
-                        options.tt_bytes = options.tt_bytes.min(m / 2);
-                    }
-                    // A new table only when its size changes: a manager's
-                    // first `INFO max_memory` comes after `START`, and a
-                    // fresh 32 MB table would cost the first move ~30 ms
-                    // outside the search's clock.
-                    if options.tt_bytes != self.searcher.options().tt_bytes {
-                        self.searcher = self.new_searcher(options);
-                    }
+                self.max_memory = (n > 0).then_some(n as usize);
+                self.resize_table();
+            }
+            Info::HashSize(kib) => {
+                if kib > 1 << MAX_HASH_LOG2_KIB {
+                    return Err(BrainError::Refused(format!(
+                        "INFO hash_size {kib} is more than the largest table, {} KiB (2^{MAX_HASH_LOG2_KIB}): the table stays {}",
+                        1u64 << MAX_HASH_LOG2_KIB,
+                        bytes_said(self.searcher.options().tt_bytes)
+                    )));
                 }
+                self.hash_kib = (kib > 0).then_some(kib);
+                self.resize_table();
             }
             Info::Rule(bits) => {
                 self.rule = bits.rule();
@@ -463,20 +509,18 @@ impl Brain for Pbrain {
         let elapsed = started.elapsed();
         // Stopped, the analysis has the lines it found (one at least).
         let lines = analysis.lines;
-        let geometry = Geometry::of(&b);
+        let geometry = Geometry::of(&b, self.scale());
         if let Some(link) = &self.link {
-            let figures = Figures {
-                nodes: analysis.nodes,
-                elapsed,
-            };
             for (k, line) in lines.iter().enumerate() {
-                link.say(format!(
-                    "MESSAGE depth {} multipv {} ev {} {figures} pv {}",
-                    line.depth,
-                    k + 1,
-                    ev(line.score),
-                    geometry.names(&line.pv)
-                ));
+                // Each line with the whole analysis's nodes and time.
+                let figures = Figures {
+                    line: Some(k + 1),
+                    nodes: analysis.nodes,
+                    elapsed,
+                    vcf: false,
+                    ..Figures::of_found(line)
+                };
+                link.say(format!("MESSAGE {}", figures.said(&geometry)));
             }
             if self.realtime {
                 link.say("MESSAGE REALTIME REFRESH");
@@ -513,9 +557,13 @@ impl Brain for Pbrain {
         self.realtime = true;
         Ok(vec![
             format!("inarow {}", env!("CARGO_PKG_VERSION")),
-            // One search thread; the table's size is --settings' (tt_mb).
+            format!(
+                "hash table {}",
+                bytes_said(self.searcher.options().tt_bytes)
+            ),
+            // One search thread.
             "INFO MAX_THREAD_NUM 1".to_string(),
-            "INFO MAX_HASH_SIZE 0".to_string(),
+            format!("INFO MAX_HASH_SIZE {MAX_HASH_LOG2_KIB}"),
         ])
     }
 
@@ -549,43 +597,89 @@ fn loses(score: i32) -> bool {
     score < 0 && is_decided(score)
 }
 
-/// A score as Rapfi writes it: a win in `n` plies `+Mn`, a loss `-Mn`,
-/// otherwise the number.
-fn ev(score: i32) -> String {
-    if !is_decided(score) {
-        score.to_string()
-    } else if score > 0 {
-        format!("+M{}", WIN - score)
+/// The largest table `INFO hash_size` may ask for, as the power of two
+/// of its KiB that `YXSHOWINFO` tells Yixin-board (`MAX_HASH_SIZE`: its
+/// hash slider goes to it): 2^22 KiB, 4 GiB.
+const MAX_HASH_LOG2_KIB: u32 = 22;
+
+/// A table's size in bytes as people read it: `32 MiB`, `512 KiB`.
+fn bytes_said(bytes: usize) -> String {
+    if bytes >= 1 << 20 {
+        format!("{} MiB", bytes >> 20)
     } else {
-        format!("-M{}", WIN + score)
+        format!("{} KiB", bytes >> 10)
     }
 }
 
-/// A search's totals as Rapfi's info lines give them: `n` nodes, `n/ms`
-/// nodes a millisecond, `tm` milliseconds.
-struct Figures {
+/// What a search found, or one line of an analysis, as the brain's one
+/// form of info line says it to people ([`Figures::said`]).
+struct Figures<'a> {
+    /// The line's rank among `YXNBEST`'s, 1 the best; none for a move.
+    line: Option<usize>,
+    depth: u32,
+    /// For the brain, the side to move.
+    score: i32,
+    /// Proven by the threat search before any tree.
+    vcf: bool,
     nodes: u64,
     elapsed: Duration,
+    /// The line expected, its move first.
+    pv: &'a [Pos],
 }
 
-impl std::fmt::Display for Figures {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl<'a> Figures<'a> {
+    fn of_found(found: &'a Found) -> Figures<'a> {
+        Figures {
+            line: None,
+            depth: found.depth,
+            score: found.score,
+            vcf: found.vcf,
+            nodes: found.nodes,
+            elapsed: found.elapsed,
+            pv: &found.pv,
+        }
+    }
+
+    /// `[line K] depth D score S (MEANING) nodes N time T ms speed Kk/s
+    /// pv h8 i9 ...`: the score as Rapfi writes it (`+M5`: a win proven 5
+    /// plies to the five; the number otherwise, which `score` keeps for
+    /// managers that read `score +Mn`), what it means for the brain
+    /// (`win in 5`, `win rate 62%`), thousands of nodes a second, and the
+    /// line's points named as players write them.
+    fn said(&self, geometry: &Geometry) -> String {
+        let rank = self.line.map_or(String::new(), |k| format!("line {k} "));
+        let meaning = Evaluation::of(self.score, geometry.scale);
+        let vcf = if self.vcf { ", VCF" } else { "" };
         let ms = self.elapsed.as_millis();
-        let per_ms = u128::from(self.nodes).checked_div(ms).unwrap_or(0);
-        write!(f, "n {} n/ms {per_ms} tm {ms}", self.nodes)
+        let speed = match u128::from(self.nodes).checked_div(ms) {
+            Some(per_ms) => format!("{per_ms}k/s"),
+            None => "-".to_string(),
+        };
+        format!(
+            "{rank}depth {} score {} ({meaning}{vcf}) nodes {} time {ms} ms speed {speed} pv {}",
+            self.depth,
+            ev(self.score),
+            self.nodes,
+            geometry.names(self.pv)
+        )
     }
 }
 
 /// Names of a board's points, kept apart from the board for a watcher
 /// that runs while the board is searched (see [`Pos::xy_on`]): the
-/// brain's one crossing from the engine's points to `(x, y)`.
+/// brain's one crossing from the engine's points to `(x, y)`; and what
+/// its scores mean, by the evaluation's logistic scale.
 struct Geometry {
     size: usize,
+    scale: f64,
 }
 
 impl Geometry {
-    fn of(b: &Board) -> Geometry {
-        Geometry { size: b.size() }
+    fn of(b: &Board, scale: f64) -> Geometry {
+        Geometry {
+            size: b.size(),
+            scale,
+        }
     }
 
     fn xy(&self, i: Pos) -> (usize, usize) {
@@ -621,15 +715,15 @@ fn realtime(link: Link, geometry: Geometry, marks: bool) -> Watcher {
             return;
         }
         let figures = Figures {
+            line: None,
+            depth: p.depth,
+            score: p.score,
+            vcf: false,
             nodes: p.nodes,
             elapsed: p.elapsed,
+            pv: p.pv,
         };
-        link.say(format!(
-            "MESSAGE depth {} ev {} {figures} pv {}",
-            p.depth,
-            ev(p.score),
-            geometry.names(p.pv)
-        ));
+        link.say(format!("MESSAGE {}", figures.said(&geometry)));
         if marks {
             link.say("MESSAGE REALTIME REFRESH");
             link.say(format!(
@@ -638,17 +732,4 @@ fn realtime(link: Link, geometry: Geometry, marks: bool) -> Watcher {
             ));
         }
     })
-}
-
-/// The line sent before a move: the search's figures and its line.
-fn message(found: &Found, geometry: &Geometry) -> String {
-    format!(
-        "depth {} score {} nodes {} time {} ms{} pv {}",
-        found.depth,
-        ev(found.score),
-        found.nodes,
-        found.elapsed.as_millis(),
-        if found.vcf { " (VCF)" } else { "" },
-        geometry.names(&found.pv)
-    )
 }

@@ -44,6 +44,10 @@ pub enum Info {
     /// `show_detail` (Yixin-board): bit 1 asks for realtime messages while
     /// the brain thinks.
     ShowDetail(u64),
+    /// `hash_size` (Yixin-board): the transposition table's size in KiB,
+    /// as Rapfi reads it (Yixin-board sends a power of two up to the
+    /// brain's `MAX_HASH_SIZE`), 0 for the brain's own size.
+    HashSize(u64),
 }
 
 /// A move a brain decided on, with what it wants to say about it.

@@ -267,6 +267,7 @@ fn info(rest: &str) -> Result<Command, CommandError> {
         "max_node" => |n| Info::MaxNode((n > 0).then_some(n)),
         "max_depth" => |n| Info::MaxDepth((n > 0).then_some(n)),
         "show_detail" => Info::ShowDetail,
+        "hash_size" => Info::HashSize,
         // Other keys (folder, evaluate, thread_num, ...) are information
         // we do not use.
         _ => return Ok(Command::OtherInfo(key)),
@@ -628,6 +629,7 @@ mod tests {
             ("INFO max_depth 0", Info::MaxDepth(None)),
             ("INFO max_depth 12", Info::MaxDepth(Some(12))),
             ("INFO show_detail 1", Info::ShowDetail(1)),
+            ("INFO hash_size 524288", Info::HashSize(524_288)),
         ] {
             assert_eq!(info(text), Ok(Command::Info(want)), "{text}");
         }
