@@ -118,7 +118,8 @@ test("fit: candidate labels readable on small points, shrunk rather than changed
   for (const c of cands) {
     assert(c.font >= 7 && c.fits, `20x20 at 400 px: candidate ${c.rank} shows ${c.shown} at ${c.font} px, fits ${c.fits}`);
   }
-  assert(cands[0].rank === "1" && cands[0].score === "win in 1" && cands[0].shown === "100",
+  // A proven win shows as one (W1), never as a chance.
+  assert(cands[0].rank === "1" && cands[0].score === "win in 1" && cands[0].shown === "W1",
     `20x20 at 400 px: the best candidate ${JSON.stringify(cands[0])}`);
   const lines = await page.$$eval("#an-result li", (ls) => ls.map((l) => l.textContent));
   assert(lines.length === cands.length, `${lines.length} lines for ${cands.length} candidates`);
@@ -130,6 +131,6 @@ test("fit: candidate labels readable on small points, shrunk rather than changed
   // A desktop and 15x15: points of about 48 px show the same at full size.
   cands = await analyseFour(page, 15, 1400, 1000);
   for (const c of cands) assert(c.font >= 9 && c.fits, `15x15 at 1400 px: candidate ${c.rank} shows ${c.shown} at ${c.font} px`);
-  assert(cands[0].shown === "100", `15x15 at 1400 px: the best candidate ${JSON.stringify(cands[0])}`);
+  assert(cands[0].shown === "W1", `15x15 at 1400 px: the best candidate ${JSON.stringify(cands[0])}`);
   await shot(page, "fit-candidates-15x15-1400x1000");
 });

@@ -103,6 +103,8 @@ export async function run() {
       } catch (e) {
         failed++;
         console.log(`FAIL - ${name}: ${e.message.split("\n")[0]}`);
+        // INAROW_E2E_STACK=1: where in the test it failed, too.
+        if (process.env.INAROW_E2E_STACK) console.log(e.stack);
       } finally {
         await page.close();
       }

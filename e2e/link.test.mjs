@@ -127,7 +127,7 @@ test("link: a bad link is one line, on an empty board", async (page) => {
     ["#/analysis?moves=h8i9h8", "bad link: moves: point 3, h8, is taken twice (moves point 1)", 15],
     ["#/analysis?moves=h8,i9", 'bad link: moves: ",i9" at point 2 is not a point such as h8', 15],
     // The server reads the moves as a game under renju: h8 is a double three for black.
-    ["#/analysis?rule=renju&moves=f8o1g8o3h10o5h9a15h8", "bad link: move 9: point 7,7 is forbidden to black under renju: double three", 15],
+    ["#/analysis?rule=renju&moves=f8o1g8o3h10o5h9a15h8", "bad link: move 9: h8 is forbidden to black under renju: double three", 15],
   ]) {
     await page.goto(url + link);
     await page.waitForFunction((want) => document.querySelector("#an-error").textContent === want, want)

@@ -96,3 +96,18 @@ test("records: an SGF's rule, by name in any case or by Gomocup's number; an unk
     assert(why === `game 1: the rule RU[${ru}] is not one the page plays (freestyle, exact five, renju)`, `RU[${ru}]: ${why}`);
   }
 });
+
+test("records: comments read with their move (the first node's the game's), written back escaped, and the result kept", async () => {
+  const [g] = parseSgf("(;FF[4]SZ[15]RE[W+]C[the game];B[hh]C[centre];W[ii]C[a \\] and a \\\\](;B[jj];W[kk]C[main])(;B[gg]C[side]))");
+  same([g.tree.comment, g.tree.children[0].comment, g.tree.children[0].children[0].comment], ["the game", "centre", "a ] and a \\"], "comments");
+  const [main, side] = g.tree.children[0].children[0].children;
+  same([main.comment, main.children[0].comment, side.comment], [undefined, "main", "side"], "the variations' comments");
+  same(g.result, "W+", "the result");
+  const text = toSgf(15, g.tree, "freestyle");
+  assert(text.includes("AP[inarow serve analysis]C[the game];B[hh]C[centre];W[ii]C[a \\] and a \\\\](;B[jj];W[kk]C[main])(;B[gg]C[side]))"), text);
+  const [back] = parseSgf(text);
+  same(back.tree.children[0].children[0].comment, "a ] and a \\", "read back");
+  // A node with a comment and no move: with the move before it.
+  const [h] = parseSgf("(;SZ[15];B[hh];C[after black's first])");
+  same(h.tree.children[0].comment, "after black's first", "a comment alone");
+});

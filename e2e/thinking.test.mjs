@@ -77,7 +77,7 @@ test("live thinking: the engine's move shows its depth, nodes, speed, score and 
   assert(await page.$eval("#gomoku-live", (e) => e.hidden), "the live line stayed after the move");
 });
 
-test("live thinking: the analysis board shows its own progress, and analysis goes on after a move, a proof or a refusal", async (page) => {
+test("live thinking: the analysis board shows its own progress, and analysis goes on after a move or a proof, off after a refusal", async (page) => {
   await openGomoku(page);
   await page.click("#mode-analysis");
   await page.waitForFunction(() => document.querySelectorAll("#an-board button").length > 0);
@@ -117,15 +117,18 @@ test("live thinking: the analysis board shows its own progress, and analysis goe
   assert(asked.includes(9), `the position after black's move was not asked about: ${asked}`);
 
   // A position the engine cannot take (black has two stones more): one
-  // line, analysis stays on, and goes on once the position is one again.
+  // line, and analysis goes off, nothing left saying it runs; Analyse on a
+  // position it takes analyses again.
   await page.click("#an-clear");
   await page.selectOption("#an-place", "black");
   await page.click(at("an-board", 7, 7));
   await page.click(at("an-board", 8, 8));
   await page.waitForFunction(() => /black has 2 stones and white 0/.test(document.querySelector("#an-error").textContent));
-  assert(await page.$eval("#an-go", (b) => b.textContent) === "Stop", "a refusal turned analysis off");
+  await page.waitForFunction(() => document.querySelector("#an-go").textContent === "Analyse");
+  assert(!/Analysing/.test(await page.$eval("#an-status", (e) => e.textContent)), "the status still says analysing");
   await page.selectOption("#an-place", "white");
   await page.click(at("an-board", 9, 9));
+  await page.click("#an-go");
   await page.waitForFunction(() => document.querySelectorAll("#an-result li").length > 0 &&
     document.querySelector("#an-error").textContent === "", null, { timeout: 20000 });
   await page.selectOption("#an-place", "alternate");
@@ -179,7 +182,7 @@ test("free start: black first in the centre, either colour, and a position from 
   assert(shown === "black renju free", `the game's choices shown: ${shown}`);
   assert(/set up/.test(await page.$eval('#gomoku-moves li[data-n="1"]', (l) => l.textContent)), "set-up stones not marked so");
   await page.click(at("gomoku-board", 7, 7));
-  await waitGame(page, () => /^point 7,7 is forbidden to black under renju: double three$/.test(document.querySelector("#gomoku-error").textContent));
+  await waitGame(page, () => /^h8 is forbidden to black under renju: double three$/.test(document.querySelector("#gomoku-error").textContent));
   assert((await stonesOf(page, "gomoku-board")).length === 8, "the forbidden stone stands");
   await shot(page, "free-start-renju-1400-light");
   await page.click("#gomoku-resign");

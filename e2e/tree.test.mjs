@@ -116,6 +116,23 @@ const listed = (page) => page.$$eval("#an-moves li", (ls) => ls.map((li) => {
 const text = (page, sel) => page.$eval(sel, (e) => e.textContent);
 const sgfOf = (page) => page.$eval("#an-sgf", (a) => decodeURIComponent(a.href.split(",").slice(1).join(",")));
 
+test("tree: rotated and flipped, every line turned, the position shown and the comments kept", async () => {
+  const t = GameTree.ofLine([H8, I9, I7]);
+  t.back();
+  t.play(D12);
+  t.node.comment = "d12 instead";
+  const shown = t.node;
+  // A quarter clockwise on 15x15: (x, y) to (14 - y, x).
+  t.transform((x, y) => [14 - y, x]);
+  same(t.shown(), [[7, 7, "B"], [8, 8, "W"], [11, 3, "W"]], "the line shown, turned");
+  assert(t.node === shown && t.node.comment === "d12 instead", "the position shown or its comment changed");
+  same(t.alternatives(3).map((a) => a.move), [[6, 8, "B"], [11, 3, "W"]], "the other line turned too");
+  // Four turns are none; a flip twice is none.
+  for (let k = 0; k < 3; k++) t.transform((x, y) => [14 - y, x]);
+  for (let k = 0; k < 2; k++) t.transform((x, y) => [14 - x, y]);
+  same(t.shown(), [H8, I9, D12], "turned back");
+});
+
 test("tree: play, step back, play another move: both lines kept, listed, on the board, redo and keys follow the line chosen, SGF round trip", async (page) => {
   await openAnalysis(page);
   // h8 i9 i7 g9, one step back, then d12.

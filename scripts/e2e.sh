@@ -5,7 +5,8 @@
 # always stops the server. Prints `N passed, N failed`; non-zero on failure.
 # INAROW_E2E_ONLY=REGEX runs only the tests whose names match;
 # INAROW_E2E_PATIENCE=N lets every wait take N times its written limit
-# (default 4: the limits only guard against a hang).
+# (default 4: the limits only guard against a hang); INAROW_E2E_STACK=1
+# prints where in its test a failure happened.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -1,13 +1,22 @@
-//! A heat map of a position: for the points a move is worth thinking of
-//! (the empty points near the stones), the side to move's win rate after
-//! playing there, each found by a short search of the answer, within one
-//! node budget shared equally between the points. The analysis board
-//! draws it as a colour under the stones.
+//! A heat map of a position: for the points a move is worth thinking of,
+//! the side to move's win rate after playing there, each found by a short
+//! search of the answer, within one node budget shared equally between the
+//! points. The analysis board draws it as a colour under the stones.
+//!
+//! The map agrees with the analysis it comes with: the analysis's own
+//! moves take their (deeper) scores, no other point is valued above its
+//! best line, and a position the analysis has decided shows only its moves
+//! that matter (the proven ones), not a board of equal certainties. The
+//! points valued are those the search itself would consider: the fives
+//! where the side to move has one, the answers to a threat where it must
+//! answer one ([`movepick::generate`]), else every point near the stones.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use crate::board::Board;
+use crate::movepick::{self, Answer, MoveList};
+use crate::pattern::Threat;
 use crate::pos::Pos;
 use crate::score::{is_decided, win_in, win_rate};
 use crate::search::{Limits, Request, Searcher};
@@ -72,21 +81,56 @@ pub fn candidates(board: &Board) -> Vec<Pos> {
     chosen
 }
 
-/// The heat map of `board` for the side to move: each of [`candidates`]
-/// played, and the answer searched to [`DEPTH`] within an equal share of
-/// `budget` nodes (a search stops within a clock check, 1,024 nodes, of its
-/// share, its threat probes apart). A point that makes five is a certain
-/// win. The board must come from [`crate::analysis::position`] (an empty
-/// point, no five); it is unchanged afterwards. Stopped by `stop`, it
-/// gives the points valued so far.
+/// The points the map values on `board`, in the board's order: where the
+/// side to move makes five, those points alone (nothing else matters);
+/// where it must answer a threat, the answers the search would consider
+/// (`three_three`: whether a three-three counts as one, as the search's
+/// [`crate::search::Params::defends_three_three`]); else [`candidates`].
+pub fn points_that_matter(board: &Board, three_three: bool) -> Vec<Pos> {
+    let me = board.to_move();
+    let fives: Vec<Pos> = board
+        .empty_points()
+        .filter(|&p| board.threat(p, me) == Threat::Five && !board.is_forbidden_to(p, me))
+        .collect();
+    if !fives.is_empty() {
+        return fives;
+    }
+    let answer = movepick::answer(board, three_three);
+    if answer == Answer::Free {
+        return candidates(board);
+    }
+    let mut tried = board.clone();
+    let mut list = MoveList::default();
+    movepick::generate(&mut tried, answer, &mut list);
+    let mut points: Vec<Pos> = list.iter().collect();
+    points.sort_unstable();
+    points
+}
+
+/// The heat map of `board` for the side to move, agreeing with `lines`
+/// (the analysis's moves and their scores, best first; none for a map
+/// alone). Each of [`points_that_matter`] not among the lines is played,
+/// and the answer searched to [`DEPTH`] within an equal share of `budget`
+/// nodes (a search stops within a clock check, 1,024 nodes, of its share,
+/// its threat probes apart); a point that makes five is a certain win.
+/// Then, by [`agree`], the lines' moves take their scores and no other
+/// point is valued above the best line; a decided position keeps only its
+/// proven points. The board must come from [`crate::analysis::position`]
+/// (an empty point, no five); it is unchanged afterwards. Stopped by
+/// `stop`, it gives the points valued so far.
 pub fn heat(
     searcher: &mut Searcher,
     board: &Board,
     budget: u64,
     stop: Option<Arc<AtomicBool>>,
+    lines: &[(Pos, i32)],
 ) -> Heat {
-    let scale = searcher.options().eval.logistic_scale(board.rule());
-    let points = candidates(board);
+    let options = searcher.options();
+    let scale = options.eval.logistic_scale(board.rule());
+    let points: Vec<Pos> = points_that_matter(board, options.params.defends_three_three())
+        .into_iter()
+        .filter(|p| !lines.iter().any(|(l, _)| l == p))
+        .collect();
     let share = (budget / points.len().max(1) as u64).max(1);
     let mut request = Request::new(Limits {
         time: None,
@@ -95,7 +139,7 @@ pub fn heat(
     })
     .stopped_by(stop);
     let mut nodes = 0;
-    let mut valued = Vec::with_capacity(points.len());
+    let mut valued = Vec::with_capacity(points.len() + lines.len());
     // One copy, each point played on it and taken back: the candidates are
     // empty points of the board, and a search leaves its board as it was.
     let mut after = board.clone();
@@ -114,16 +158,38 @@ pub fn heat(
             one_ply_earlier(reply.score)
         };
         after.undo();
-        valued.push(HeatPoint {
-            point: p,
+        valued.push((p, score));
+    }
+    let mut points: Vec<HeatPoint> = agree(valued, lines)
+        .into_iter()
+        .map(|(point, score)| HeatPoint {
+            point,
             score,
             win_rate: win_rate(score, scale),
-        });
-    }
-    Heat {
-        points: valued,
-        nodes,
-    }
+        })
+        .collect();
+    points.sort_unstable_by_key(|p| p.point);
+    Heat { points, nodes }
+}
+
+/// The map's values made to agree with the analysis's `lines` (best first):
+/// each line's move takes its line's score, none above the best's (a later
+/// line searched apart may come out higher); every other point stays below
+/// the best line (a short search's hope is no better than the deeper
+/// search's best), so that the best line's move is the hottest point. Where
+/// the best line is decided, a point the short search did not prove is left
+/// out: in a won or lost position only the proven moves tell anything.
+pub fn agree(valued: Vec<(Pos, i32)>, lines: &[(Pos, i32)]) -> Vec<(Pos, i32)> {
+    let Some(&(_, best)) = lines.first() else {
+        return valued;
+    };
+    let decided = is_decided(best);
+    let lines = lines.iter().map(|&(p, score)| (p, score.min(best)));
+    let others = valued
+        .into_iter()
+        .filter(|&(_, score)| !decided || (is_decided(score) && (score > 0) == (best > 0)))
+        .map(|(p, score)| (p, score.min(best - 1)));
+    lines.chain(others).collect()
 }
 
 /// The score one ply before a position scored `score` for the other side.
@@ -156,32 +222,96 @@ mod tests {
     }
 
     #[test]
-    fn the_winning_points_of_an_open_four_are_the_hottest() {
-        // Black 4..7 on row 7, both ends empty; black to move.
+    fn beside_an_open_four_only_the_moves_that_matter_are_valued() {
+        // Black 4..7 on row 7, both ends empty; black to move: its two
+        // fives, each a certain win, are the map (not a board of points
+        // that all win a move later).
         let stones = crate::analysis::OPEN_FOUR;
         let board = position(15, Rule::Freestyle, &stones).unwrap();
         let mut s = Searcher::new(Options::default());
-        let h = heat(&mut s, &board, 20_000, None);
-        assert_eq!(h.points.len(), candidates(&board).len());
-        let best = h.points.iter().map(|p| p.score).max().unwrap();
-        let mut fives: Vec<_> = h
+        let h = heat(&mut s, &board, 20_000, None, &[]);
+        let points: Vec<Pos> = h.points.iter().map(|p| p.point).collect();
+        assert_eq!(points, vec![Pos::at(3, 7), Pos::at(8, 7)], "{h:?}");
+        assert!(
+            h.points
+                .iter()
+                .all(|p| p.score == win_in(1) && p.win_rate == 1.0)
+        );
+        // White to move: the one block is the map, and it loses to the
+        // other five.
+        let board = position(15, Rule::Freestyle, &stones[..7]).unwrap();
+        let h = heat(&mut s, &board, 20_000, None, &[]);
+        assert_eq!(h.points.len(), 1, "{h:?}");
+        assert!([Pos::at(3, 7), Pos::at(8, 7)].contains(&h.points[0].point));
+        assert_eq!(h.points[0].win_rate, 0.0);
+        assert_eq!(board.stones(), 7);
+    }
+
+    #[test]
+    fn the_best_line_s_move_is_the_hottest_point() {
+        // A quiet position: the map's own best and worst points.
+        let stones = [(7, 7), (8, 8), (8, 6)];
+        let board = position(15, Rule::Freestyle, &stones).unwrap();
+        let mut s = Searcher::new(Options::default());
+        let alone = heat(&mut s, &board, 10_000, None, &[]);
+        let coldest = alone
             .points
             .iter()
-            .filter(|p| p.score == best)
-            .map(|p| p.point)
-            .collect();
-        fives.sort();
-        assert_eq!(fives, vec![Pos::at(3, 7), Pos::at(8, 7)], "{h:?}");
-        assert_eq!(best, crate::score::win_in(1));
-        assert!([Pos::at(3, 7), Pos::at(8, 7)].contains(&hottest(&h).point));
-        assert_eq!(hottest(&h).win_rate, 1.0);
-        // White to move: every point but the two blocks loses at once, and
-        // even a block loses to the other five.
-        let board = position(15, Rule::Freestyle, &stones[..7]).unwrap();
-        let h = heat(&mut s, &board, 20_000, None);
-        assert!(h.points.iter().all(|p| p.win_rate < 0.5), "{h:?}");
-        assert!(h.points.iter().all(|p| p.win_rate == 0.0), "{h:?}");
-        assert_eq!(board.stones(), 7);
+            .min_by(|a, b| a.win_rate.total_cmp(&b.win_rate))
+            .unwrap();
+        // An analysis whose best line is the map's coldest point, and whose
+        // second line claims more than the best: the best line's move is
+        // the hottest, strictly above every other point; the second is
+        // held to the best.
+        let hottest_alone = hottest(&alone).clone();
+        let lines = [
+            (coldest.point, coldest.score),
+            (hottest_alone.point, coldest.score + 500),
+        ];
+        let h = heat(&mut s, &board, 10_000, None, &lines);
+        assert_eq!(h.points.len(), alone.points.len(), "{h:?}");
+        let best = h.points.iter().find(|p| p.point == coldest.point).unwrap();
+        assert_eq!(best.score, coldest.score);
+        assert!(h.points.iter().all(|p| p.score <= best.score), "{h:?}");
+        assert!(
+            h.points
+                .iter()
+                .filter(|p| p.point != coldest.point && p.point != hottest_alone.point)
+                .all(|p| p.score < best.score)
+        );
+        let second = h
+            .points
+            .iter()
+            .find(|p| p.point == hottest_alone.point)
+            .unwrap();
+        assert_eq!(second.score, best.score);
+        // A line's move the map would not value is valued all the same.
+        let far = Pos::at(0, 0);
+        let h = heat(&mut s, &board, 10_000, None, &[(far, 90)]);
+        assert_eq!(hottest(&h).point, far);
+    }
+
+    #[test]
+    fn a_decided_position_keeps_only_its_proven_moves() {
+        let (a, b, c, d) = (Pos::at(1, 1), Pos::at(2, 2), Pos::at(3, 3), Pos::at(4, 4));
+        let won = win_in(5);
+        // Won: the unproven points go, a proven win stays (never above the
+        // best), a proven loss goes.
+        let valued = vec![(a, 300), (b, win_in(7)), (c, -win_in(2))];
+        let mut kept = agree(valued.clone(), &[(d, won)]);
+        kept.sort_unstable();
+        assert_eq!(kept, vec![(b, win_in(7)), (d, won)]);
+        // Lost: only the proven losses, none above the best line.
+        let lost = -win_in(8);
+        let mut kept = agree(valued.clone(), &[(d, lost)]);
+        kept.sort_unstable();
+        assert_eq!(kept, vec![(c, -win_in(2)), (d, lost)]);
+        // Undecided: every point, held below the best line.
+        let mut kept = agree(valued.clone(), &[(d, 100)]);
+        kept.sort_unstable();
+        assert_eq!(kept, vec![(a, 99), (b, 99), (c, -win_in(2)), (d, 100)]);
+        // No lines: the map as the short searches found it.
+        assert_eq!(agree(valued.clone(), &[]), valued);
     }
 
     #[test]
@@ -190,7 +320,7 @@ mod tests {
         let board = position(15, Rule::Freestyle, &stones).unwrap();
         let mut s = Searcher::new(Options::default());
         let budget = 10_000;
-        let h = heat(&mut s, &board, budget, None);
+        let h = heat(&mut s, &board, budget, None, &[]);
         let points = candidates(&board);
         // Every empty point within two of a stone, each once: columns 5
         // to 10, rows 4 to 10, less the stones and the two corner points
@@ -224,7 +354,7 @@ mod tests {
             h.nodes
         );
         // A budget of one node a point: one clock check each at most.
-        let small = heat(&mut s, &board, 1, None);
+        let small = heat(&mut s, &board, 1, None, &[]);
         assert!(small.nodes <= points.len() as u64 * 1025, "{}", small.nodes);
         assert_eq!(small.points.len(), points.len());
     }

@@ -27,12 +27,26 @@ export async function askEngine(body, still) {
  */
 export function apiStones(stones) {
   const black = stones.filter((s) => s[2] === "B"), white = stones.filter((s) => s[2] === "W");
-  if (black.length !== white.length && black.length !== white.length + 1) {
+  const ordered = inTurn(stones, (s) => s[2]);
+  if (!ordered) {
     return { error: `black has ${black.length} stones and white ${white.length}: black must have as many as white or one more` };
   }
+  return { stones: ordered.map(([x, y]) => [x, y]), toMove: black.length === white.length ? "B" : "W" };
+}
+
+/**
+ * `items` in the game's order, black's and white's in turn from black,
+ * each colour's in the order placed (`colourOf(item)`: "B" or "W"), so
+ * that a Swap2 opening placed black, black, white numbers its moves 1, 3
+ * and 2 as the game plays them; null where black has neither as many
+ * stones as white nor one more.
+ */
+export function inTurn(items, colourOf) {
+  const black = items.filter((s) => colourOf(s) === "B"), white = items.filter((s) => colourOf(s) !== "B");
+  if (black.length !== white.length && black.length !== white.length + 1) return null;
   const out = [];
-  black.forEach((b, i) => { out.push([b[0], b[1]]); if (white[i]) out.push([white[i][0], white[i][1]]); });
-  return { stones: out, toMove: black.length === white.length ? "B" : "W" };
+  black.forEach((b, i) => { out.push(b); if (white[i]) out.push(white[i]); });
+  return out;
 }
 
 /**
@@ -42,13 +56,22 @@ export function apiStones(stones) {
  */
 export const winChance = (line) => line.win_rate;
 
-/** A win rate (0 to 1) as a whole percentage: "62%". */
-export const rateText = (rate) => `${Math.round(rate * 100)}%`;
+/**
+ * A win rate (0 to 1) of a score the engine has not proven, as a whole
+ * percentage that never says certain: 1% to 99% ("62%"). A proven result
+ * is said as one (`verdict`), never as 100% or 0%.
+ */
+export const rateText = (rate) => `${percent(rate)}%`;
+/** A win rate of a score not proven in whole percent, 1 to 99. */
+const percent = (rate) => Math.min(99, Math.max(1, Math.round(rate * 100)));
 
-/** What a candidate's label on the board shows, by the labels setting: its rank, its win rate (percent, no sign) or its score. */
+/** What a line (or a thinking report) says for the side to move: a proven result as such ("win in 3"), else its win rate ("62%"). */
+export const verdict = (line) => (line.decided ? scoreText(line) : rateText(line.win_rate));
+
+/** What a candidate's label on the board shows, by the labels setting: its rank, its win rate (percent, no sign; a proven result W3 or L4) or its score. */
 export function candidateLabel(line, k, what) {
   if (what === "rank") return String(k + 1);
-  if (what === "rate") return String(Math.round(line.win_rate * 100));
+  if (what === "rate") return line.decided ? scoreShort(line) : String(percent(line.win_rate));
   return scoreShort(line);
 }
 
@@ -65,16 +88,22 @@ export const scoreShort = (line) => line.decided ? (line.decided.win !== undefin
  * Analyses a position again and again, each time with twice the time (up to
  * 5 s), while `still()` holds: `asking(ms)` before each question,
  * `answered(r)` after it. Ends by itself on a proven result (no more time
- * changes it), which it returns; a refusal throws.
+ * changes it), or, given a `limit` in milliseconds (0: none), once the
+ * questions have taken that long in all; resolves to `{answer, proven}`
+ * then, null when stopped. A refusal throws.
  */
-export async function keepAnalysing(question, still, { asking, answered }) {
-  let ms = 250;
+export async function keepAnalysing(question, still, { asking, answered }, limit = 0) {
+  let ms = 250, spent = 0;
   while (still()) {
-    asking(ms);
-    const r = await askEngine({ ...question, ms }, still);
+    // The last question takes what is left of the limit (the server's least is 10 ms).
+    const now = limit ? Math.max(10, Math.min(ms, limit - spent)) : ms;
+    asking(now);
+    const r = await askEngine({ ...question, ms: now }, still);
     if (!still()) return null;
     answered(r);
-    if (r.lines.length && r.lines[0].decided) return r;
+    spent += now;
+    if (r.lines.length && r.lines[0].decided) return { answer: r, proven: true };
+    if (limit && spent >= limit) return { answer: r, proven: false };
     if (r.ms < 100) await sleep(200);
     ms = Math.min(ms * 2, 5000);
   }
@@ -83,27 +112,32 @@ export async function keepAnalysing(question, still, { asking, answered }) {
 
 /**
  * Black's winning chance after the first `n` of `moves` ([x, y, colour])
- * on a board of `size` under `rule`, or null (no position the engine
- * answers): a five made is decided without asking, and black's stone on a
- * point renju forbids is a loss. `client` names the page to the engine
- * (see thinking.js), if given.
+ * on a board of `size` under `rule`, and who has won by force if that is
+ * proven: `{black, won}` (`won` "black", "white" or null), or null (no
+ * position the engine answers). A five made is decided without asking,
+ * and black's stone on a point renju forbids is white's win. `client`
+ * names the page to the engine (see thinking.js), if given, and `hash`
+ * the size of its table (MB).
  */
-export async function evaluate(moves, n, { size, rule, client }, ms, still) {
+export async function evaluate(moves, n, { size, rule, client, hash }, ms, still) {
   const stones = moves.slice(0, n);
-  if (winLine(stones, rule).length) return stones[stones.length - 1][2] === "B" ? 1 : 0;
+  const proven = (won) => ({ black: won === "black" ? 1 : 0, won });
+  if (winLine(stones, rule).length) return proven(stones[stones.length - 1][2] === "B" ? "black" : "white");
   const asked = apiStones(stones);
   if (asked.error) return null;
-  if (stones.length >= size * size) return 0.5;
+  if (stones.length >= size * size) return { black: 0.5, won: null };
   let r;
   try {
-    r = await askEngine({ size, rule, stones: asked.stones, lines: 1, ms, client }, still);
+    r = await askEngine({ size, rule, stones: asked.stones, lines: 1, ms, client, hash }, still);
   } catch (e) {
     // Under renju black's last stone may have stood on a forbidden point: white won there.
-    if (e.status === BAD && rule === "renju" && await fouled(stones, size)) return 0;
+    if (e.status === BAD && rule === "renju" && await fouled(stones, size)) return proven("white");
     throw e;
   }
-  const c = winChance(r.lines[0]);
-  return r.to_move === "black" ? c : 1 - c;
+  const best = r.lines[0], c = winChance(best);
+  const other = r.to_move === "black" ? "white" : "black";
+  const won = best.decided ? (best.decided.win !== undefined ? r.to_move : other) : null;
+  return { black: r.to_move === "black" ? c : 1 - c, won };
 }
 
 /** Whether the last of `stones` is black's on a point renju forbade it (the server says which). */

@@ -49,7 +49,7 @@ export function winLine(stones, rule) {
 }
 
 /** The line that refuses black's stone on a forbidden point, as the server words it. */
-export const forbiddenLine = (why, name) => `forbidden to black under renju: ${why} at ${name}`;
+export const forbiddenLine = (why, name) => `${name} is forbidden to black under renju: ${why}`;
 
 /** A point forbidden to black under renju, drawn as renju boards mark it: a small cross. */
 export const forbiddenMark = (why) => ({
@@ -121,15 +121,22 @@ export function nearBoardOnPhones(id, placeId) {
 
 /**
  * A board whose points are buttons, with its move-numbers box. The board is
- * one tab stop: arrows move a cursor over its points (Home and End to the
- * row's ends), Enter or space presses the point under it; screen readers
- * follow the cursor (aria-activedescendant). It takes the space the window
+ * one tab stop: while it has the focus, arrows move a cursor over its
+ * points, drawn whenever the board has the focus (Home and End to the row's
+ * ends), Enter or space presses the point under it; screen readers follow
+ * the cursor (aria-activedescendant). A point clicked takes no focus. It takes the space the window
  * gives it (`fit`), and a label too long for its point shows its short form.
  */
 export class Goban {
-  /** The board `id`, its move-numbers box `numbersId` remembered under `stored`; `click(x, y)` when a point is pressed. */
-  constructor(id, numbersId, stored, click) {
+  /**
+   * The board `id`, its move-numbers box `numbersId` remembered under
+   * `stored`; `click(x, y)` when a point is pressed. With `hug`, a wide
+   * window's panel is narrowed to the board, so that the panels beside it
+   * take the rest (its panel holds nothing above the board that wraps).
+   */
+  constructor(id, numbersId, stored, click, { hug = false } = {}) {
     this.board = $(id);
+    this.hug = hug;
     this.numbers = $(numbersId);
     this.click = click;
     this.size = 0;
@@ -165,24 +172,37 @@ export class Goban {
   fit() {
     const board = this.board, panel = board.parentElement;
     if (!board.offsetParent || !this.size) return; // hidden: nothing to measure
+    // The panel as wide as its layout lets it be, to measure; narrowed to the board below.
+    panel.style.maxWidth = "";
     const css = getComputedStyle(panel);
     const wide = panel.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight);
-    // The top in the page, not the window, so the size does not change as the page scrolls.
-    const top = board.getBoundingClientRect().top + window.scrollY;
-    // What follows the board in its panel (on a phone, the engine's thinking) stays in view too.
-    let after = 0;
-    for (let e = board.nextElementSibling; e; e = e.nextElementSibling) {
-      const css = getComputedStyle(e);
-      after += e.getBoundingClientRect().height + parseFloat(css.marginTop) + parseFloat(css.marginBottom);
-    }
-    const high = document.documentElement.clientHeight - top - BELOW - after;
-    const side = Math.floor(Math.max(MIN_SIDE, Math.min(wide, high, MAX_SIDE)));
+    const frame = panel.offsetWidth - wide;
+    const phone = window.matchMedia(PHONE).matches;
+    // On a phone the board takes the screen's width, what goes with it
+    // below (the page scrolls); elsewhere the window's height too, and a
+    // board that hugs narrows its panel to it.
+    const side = Math.floor(phone ? Math.min(wide, MAX_SIDE) : Math.max(MIN_SIDE, Math.min(wide, this.height(), MAX_SIDE)));
+    if (this.hug && !phone && side < wide) panel.style.maxWidth = `${Math.ceil(frame + side)}px`;
     if (board.style.width !== `${side}px`) board.style.width = `${side}px`;
     // A point's side (the padding is 1.5% each way; coordinates take 0.7 of a point):
     // what the labels on the points are sized by.
     board.style.setProperty("--cell", `${(side * 0.97 / (this.size + 0.7)).toFixed(1)}px`);
     this.drawGrid();
     this.squeeze();
+  }
+
+  /** The board's greatest side for the window's height: from its top to the window's bottom, less what follows it in its panel. */
+  height() {
+    const board = this.board;
+    // The top in the page, not the window, so the size does not change as the page scrolls.
+    const top = board.getBoundingClientRect().top + window.scrollY;
+    // What follows the board in its panel (the engine's thinking, on a narrow window) stays in view too.
+    let after = 0;
+    for (let e = board.nextElementSibling; e; e = e.nextElementSibling) {
+      const css = getComputedStyle(e);
+      after += e.getBoundingClientRect().height + parseFloat(css.marginTop) + parseFloat(css.marginBottom);
+    }
+    return document.documentElement.clientHeight - top - BELOW - after;
   }
 
   /**
@@ -262,6 +282,16 @@ export class Goban {
       return b;
     }, true);
     board.onmouseleave = leave || null;
+    // A point clicked takes no focus, and takes it from whatever had it
+    // (the board itself too): after a click the page's keys (stepping
+    // through the moves) work as before it; the board's own cursor is for
+    // the keyboard, from a Tab into the board.
+    board.onmousedown = (e) => {
+      if (!e.target.closest("button")) return;
+      e.preventDefault();
+      const active = document.activeElement;
+      if (active && active !== document.body) active.blur();
+    };
     board.setAttribute("tabindex", "0");
     board.setAttribute("role", "group");
     board.onkeydown = (e) => this.key(e);

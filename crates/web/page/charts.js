@@ -110,7 +110,8 @@ export function learningCurve(svg, chart, recent, scale) {
 
 /**
  * A game's review in `svg`: black's winning chance after each move
- * (`evals`, null where unknown; none before a review), its worst moves
+ * (`evals`, each `{black, won}`: the chance, and who has won by force if
+ * that is proven; null where unknown; none before a review), its worst moves
  * (`marks`, move number → chance lost) larger, the move shown (`cursor`)
  * as a line; `pick(n)` when a point is clicked.
  */
@@ -128,12 +129,15 @@ export function reviewChart(svg, { evals, marks, moves, cursor, pick }) {
   add("text", { x: 6, y: 12, class: "chart-note" }, "black wins");
   add("text", { x: 6, y: H - 6, class: "chart-note" }, "white wins");
   let d = "";
-  evals.forEach((v, i) => { if (v != null) d += `${d ? "L" : "M"}${X(i).toFixed(1)},${Y(v).toFixed(1)}`; });
+  evals.forEach((e, i) => { if (e != null) d += `${d ? "L" : "M"}${X(i).toFixed(1)},${Y(e.black).toFixed(1)}`; });
   add("path", { d, class: "chart-line" });
-  evals.forEach((v, i) => {
-    if (v == null) return;
+  evals.forEach((e, i) => {
+    if (e == null) return;
+    const v = e.black;
     const c = add("circle", { cx: X(i), cy: Y(v), r: marks.has(i) ? 4 : 2, class: marks.has(i) ? "chart-blunder" : "chart-point", "data-move": i });
-    add("title", {}, `after move ${i}: black ${(v * 100).toFixed(0)}%` + (marks.has(i) ? ` (this move lost ${(marks.get(i) * 100).toFixed(0)}%)` : ""), c);
+    // A proven result said as one; a chance never reads certain.
+    const said = e.won ? `${e.won} wins by force` : `black ${Math.min(99, Math.max(1, Math.round(v * 100)))}%`;
+    add("title", {}, `after move ${i}: ${said}` + (marks.has(i) ? ` (this move lost ${(marks.get(i) * 100).toFixed(0)}%)` : ""), c);
     c.onclick = () => pick(i);
   });
 }

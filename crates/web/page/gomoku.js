@@ -2,7 +2,7 @@
 // engine's thoughts (live while it thinks), hints.
 import { $, api, el, showError } from "./common.js";
 import { Goban, aheadStone, forbiddenMark, lineAhead, nearBoardOnPhones, other, pointName, stoneDot, winLine } from "./board.js";
-import { apiStones, askEngine, rateText, scoreText } from "./analyse.js";
+import { apiStones, askEngine, inTurn, rateText, scoreText } from "./analyse.js";
 import { clearThinking, onThinking, showThinking } from "./thinking.js";
 
 /** The game on show as the server sent it, the points marked in the opening, the hint standing. */
@@ -15,8 +15,10 @@ const plies = (n) => (n === 1 ? "1 ply" : `${n} plies`);
 /** The board side of the game on show (15 before the first game). */
 const gsize = () => (gomoku.state && gomoku.state.size) || 15;
 const gname = (p) => pointName(p, gsize());
-/** The game's stones as [x, y, colour] in order. */
-export const stonesOf = (s) => s.stones.map((st) => [st.x, st.y, st.colour]);
+/** The game's stones as the server lists them, in the game's order (black's and white's in turn: a Swap2 opening's stones are numbered as played, not as placed). */
+const inGameOrder = (s) => inTurn(s.stones, (st) => st.colour) || s.stones;
+/** The game's stones as [x, y, colour] in the game's order. */
+export const stonesOf = (s) => inGameOrder(s).map((st) => [st.x, st.y, st.colour]);
 for (let n = 5; n <= 20; n++) $("gomoku-size").append(el("option", n === 15 ? { value: n, selected: "" } : { value: n }, `${n}x${n}`));
 const IN_PROGRESS = ["opening", "answer", "colour", "thinking", "play"];
 /** What wins under each rule, after the opening. */
@@ -59,9 +61,10 @@ drawStartPick();
  * Starts a free game from a position set up elsewhere (the analysis
  * board): `stones` as [x, y] black first and alternating, the person
  * playing `colour`, with the time per move chosen here. Resolves to
- * whether it started; a refusal shows in the game's error line.
+ * whether it started; a refusal shows in the error line `errorId` (the
+ * game's unless another is named).
  */
-export async function startFree({ stones, size, rule, colour }) {
+export async function startFree({ stones, size, rule, colour, errorId = "gomoku-error" }) {
   if (!mayStartNew()) return false;
   gomoku.marked = [];
   // The choices shown are the game's.
@@ -72,10 +75,10 @@ export async function startFree({ stones, size, rule, colour }) {
   drawStartPick();
   try {
     drawGomoku(await api("POST", "/api/gomoku/new", { start: "free", colour, stones, size, rule, time_ms: Number($("gomoku-time").value) }));
-    showError("gomoku-error", null);
+    showError(errorId, null);
     return true;
   } catch (e) {
-    showError("gomoku-error", e);
+    showError(errorId, e);
     return false;
   }
 }
@@ -165,7 +168,7 @@ export function drawGomoku(s) {
   }
   const moves = $("gomoku-moves");
   moves.replaceChildren();
-  s.stones.forEach((st, i) => {
+  inGameOrder(s).forEach((st, i) => {
     const li = el("li", { "data-n": i + 1 });
     li.append(stoneDot(st.colour), document.createTextNode(` ${gname([st.x, st.y])} `), el("small", {}, st.by === "setup" ? "set up" : st.by));
     moves.append(li);

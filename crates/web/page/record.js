@@ -1,8 +1,8 @@
 // Game records: SGF (ours, c-gomoku-cli's, Piskvork's) and Piskvork's PSQ,
 // read into games of moves ([x, y, "B"|"W"] in order) and written as SGF;
 // an SGF's variations read into a tree of moves and written back as SGF
-// keeps them, `(;B[hh];W[ig](;B[ii])(;B[dd]))`; its rule (RU) read and
-// written too.
+// keeps them, `(;B[hh];W[ig](;B[ii])(;B[dd]))`; its rule (RU) and comments
+// (C, on a move or on the game) read and written too.
 // No page in here: node runs it as it is (e2e/record.test.mjs).
 /** The largest record read: a file of more bytes, or a text of more characters, is refused. */
 export const MAX_RECORD = 1 << 20;
@@ -28,10 +28,10 @@ const SGF_RULE_NAMES = { freestyle: "Freestyle", exact: "Exact", renju: "Renju" 
 const MAX_NESTING = 400;
 
 /**
- * The games of an SGF collection: [{size, moves, tree, name, rule}], with
+ * The games of an SGF collection: [{size, moves, tree, name, rule, result}], with
  * `moves` the main line, `tree` every variation as a tree of moves
  * ({children}, each {move, children}; the first child the main line), and
- * `rule` only where RU names one.
+ * `rule` and `result` (RE) only where the record names them.
  */
 export function parseSgf(text) {
   let i = 0;
@@ -113,12 +113,17 @@ function sgfGame(game, number) {
   };
   // Each variation from where its game tree's sequence ends; its points are
   // free again once it is read.
+  // A node's comment goes with the last move it holds (or, holding none,
+  // with the move before it: the first node's is the game's).
   const walk = (t, at) => {
     const added = [];
     for (const props of t.nodes) {
       for (const [k, values] of props) {
         if (k === "AB" || k === "AW") for (const v of values) at = put(at, v, k[1], added);
         if (k === "B" || k === "W") at = put(at, values[0], k, added);
+      }
+      for (const [k, values] of props) {
+        if (k === "C" && values[0].trim()) at.comment = at.comment ? `${at.comment}\n${values[0]}` : values[0];
       }
     }
     for (const v of t.variations) walk(v, at);
@@ -135,7 +140,7 @@ function sgfGame(game, number) {
     if (!rule) throw new Error(`game ${number}: the rule RU[${info.RU.slice(0, 40)}] is not one the page plays (freestyle, exact five, renju)`);
   }
   const names = info.PB || info.PW ? `${info.PB || "?"} (black) – ${info.PW || "?"} (white)` : info.GN || `game ${number}`;
-  return { size, moves, tree: root, name: `${names}${info.RE ? ", " + info.RE : ""}`, rule };
+  return { size, moves, tree: root, name: `${names}${info.RE ? ", " + info.RE : ""}`, rule, result: info.RE };
 }
 
 /** Piskvork's PSQ: a header `Piskvorky WxH, ...`, then `x,y,time` lines from 1, black first. */
@@ -169,6 +174,9 @@ export function parseRecord(text) {
   throw new Error("not a game record: an SGF starts with (; and a PSQ with Piskvorky");
 }
 
+/** A text as an SGF value holds it: `\` and `]` escaped. */
+const sgfText = (text) => text.replace(/[\\\]]/g, (c) => "\\" + c);
+
 /**
  * A game on a board of `size` under `rule` as SGF, in the judge's form with
  * the rule as the server writes it: `game` is its moves ([x, y, colour] in
@@ -178,7 +186,8 @@ export function parseRecord(text) {
  */
 export function toSgf(size, game, rule = "freestyle") {
   const p = ([x, y]) => String.fromCharCode(97 + x, 97 + y);
-  const put = (n) => `;${n.move[2]}[${p(n.move)}]`;
+  const said = (n) => (n.comment ? `C[${sgfText(n.comment)}]` : "");
+  const put = (n) => `;${n.move[2]}[${p(n.move)}]${said(n)}`;
   // A node's moves on: one after another while there is one, then each
   // variation a game tree of its own.
   const on = (n) => {
@@ -187,5 +196,6 @@ export function toSgf(size, game, rule = "freestyle") {
     return s + n.children.map((c) => `(${put(c)}${on(c)})`).join("");
   };
   const moves = Array.isArray(game) ? game.map((m) => put({ move: m })).join("") : on(game);
-  return `(;FF[4]GM[4]CA[UTF-8]SZ[${size}]RU[${SGF_RULE_NAMES[rule]}]AP[inarow serve analysis]${moves})\n`;
+  const gameComment = Array.isArray(game) ? "" : said(game);
+  return `(;FF[4]GM[4]CA[UTF-8]SZ[${size}]RU[${SGF_RULE_NAMES[rule]}]AP[inarow serve analysis]${gameComment}${moves})\n`;
 }

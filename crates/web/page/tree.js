@@ -3,7 +3,8 @@
 // never dropping the moves after it; undo and redo step along the line, and
 // any variation can be chosen at its move, and left for the main line.
 // Nodes are plain objects, {move: [x, y, "B"|"W"], children: [...]}, the
-// first child the main line, as record.js reads and writes them in SGF.
+// first child the main line, as record.js reads and writes them in SGF, and
+// a node's `comment` (SGF's C[]) if it has one (the root's: the game's).
 // No page in here: node runs it as it is (e2e/tree.test.mjs).
 
 const same = (a, b) => a[0] === b[0] && a[1] === b[1] && a[2] === b[2];
@@ -15,12 +16,13 @@ const same = (a, b) => a[0] === b[0] && a[1] === b[1] && a[2] === b[2];
  */
 const node = (move) => ({ move, children: [], pick: 0 });
 
-/** A plain tree as record.js reads it ({children}, each {move, children}) made nodes of this module, the picks on the main line. */
+/** A plain tree as record.js reads it ({children, comment}, each {move, children, comment}) made nodes of this module, the picks on the main line. */
 function adopt(plain) {
   const root = node(null);
   const stack = [[plain, root]];
   while (stack.length) {
     const [from, to] = stack.pop();
+    if (from.comment) to.comment = from.comment;
     for (const c of from.children || []) {
       const n = node(c.move.slice());
       to.children.push(n);
@@ -223,6 +225,19 @@ export class GameTree {
       for (const c of path[path.length - 1].children) if (want.has(c.move.join(","))) stack.push([...path, c]);
     }
     return null;
+  }
+
+  /**
+   * Every move of the tree turned by `f` ((x, y) → [x, y]: the board
+   * rotated or flipped), every line, comment and the position shown kept.
+   */
+  transform(f) {
+    const stack = [this.root];
+    while (stack.length) {
+      const n = stack.pop();
+      if (n.move) n.move = [...f(n.move[0], n.move[1]), n.move[2]];
+      stack.push(...n.children);
+    }
   }
 
   /** Every move of the tree, in every line. */

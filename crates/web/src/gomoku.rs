@@ -20,9 +20,11 @@ use serde::Serialize;
 
 pub mod game;
 pub mod jobs;
+pub mod position;
 
 pub use game::{Answer, Game, Refused};
 pub use jobs::{Done, Job, Thought, engine, win_scale, work};
+pub use position::{position_line, stone_line};
 
 /// Board side when the page names none.
 pub const SIZE: usize = 15;
@@ -90,10 +92,10 @@ pub fn forbidden_to_move(board: &Mnk) -> Vec<((usize, usize), Forbidden)> {
 }
 
 /// The one line that refuses black's stone on a forbidden point (core's
-/// one wording, [`StoneError`]).
+/// [`StoneError`] in the page's words, [`stone_line`]).
 pub fn forbidden_line(why: Forbidden, p: Point, size: usize) -> String {
     let (x, y) = p.xy(size);
-    StoneError::Forbidden { x, y, why }.to_string()
+    stone_line(StoneError::Forbidden { x, y, why }, size)
 }
 
 #[cfg(test)]

@@ -194,7 +194,7 @@ async fn renju_still_forbids_blacks_points() {
     let (status, v) = t.post("/api/gomoku/move", r#"{"x": 7, "y": 7}"#).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
     assert!(
-        error_of(&v) == "point 7,7 is forbidden to black under renju: double three",
+        error_of(&v) == "h8 is forbidden to black under renju: double three",
         "{v}"
     );
     // Set up on that point, black's stone is refused.
@@ -205,7 +205,7 @@ async fn renju_still_forbids_blacks_points() {
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
     assert!(
-        error_of(&v) == "stone 9: point 7,7 is forbidden to black under renju: double three",
+        error_of(&v) == "stone 9: h8 is forbidden to black under renju: double three",
         "{v}"
     );
     // Under freestyle it is just a stone.
@@ -232,11 +232,11 @@ async fn bad_free_starts_are_one_line() {
     let cases = [
         (
             free("black", json!([[15, 0]]), "freestyle"),
-            "stone 1: point 15,0 is off the board",
+            "stone 1: point 15,0 is off the 15x15 board: columns are a to o and rows 1 to 15",
         ),
         (
             free("black", json!([[1, 1], [1, 1]]), "freestyle"),
-            "stone 2: point 1,1 is already taken",
+            "stone 2: b14 is already taken",
         ),
         (
             free("black", five, "freestyle"),

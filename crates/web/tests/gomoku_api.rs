@@ -136,12 +136,12 @@ async fn the_person_opens_and_plays_a_few_moves() {
         (
             r#"{"x":15,"y":0}"#,
             StatusCode::BAD_REQUEST,
-            "point 15,0 is off the board",
+            "point 15,0 is off the 15x15 board: columns are a to o and rows 1 to 15",
         ),
         (
             r#"{"x":7,"y":7}"#,
             StatusCode::BAD_REQUEST,
-            "point 7,7 is already taken",
+            "h8 is already taken",
         ),
         (
             r#"{"x":-1,"y":0}"#,
@@ -166,6 +166,12 @@ async fn the_person_opens_and_plays_a_few_moves() {
     let (status, body) = post(&t, "/api/gomoku/move", r#"{"x":0,"y":0}"#).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(error_of(&body), "the engine is thinking: wait for its move");
+    // The SGF numbers the opening as the game goes, as the page's lists and
+    // links do: black h8, white i9, black i7 (placed black, black, white).
+    let (status, text) = t.call("GET", "/api/gomoku/sgf", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let text = text.as_str().unwrap();
+    assert!(text.ends_with(";B[hh];W[ig];B[ii])\n"), "{text}");
 
     let mut v = settled(&t).await;
     if v["phase"] == "colour" {
@@ -395,7 +401,9 @@ async fn take_back_removes_the_last_move_and_the_reply_then_resign_and_sgf() {
         assert_eq!(status, StatusCode::CONFLICT, "{path}");
         assert_eq!(error_of(&reply), message);
     }
-    // The SGF lists every stone in order and the engine (white) the winner.
+    // The SGF lists every stone in the game's order (black's and white's
+    // in turn, the opening's as played, not as placed) and the engine
+    // (white) the winner.
     let (status, text) = t.call("GET", "/api/gomoku/sgf", None).await;
     assert_eq!(status, StatusCode::OK);
     let text = text.as_str().unwrap();
@@ -411,7 +419,13 @@ async fn take_back_removes_the_last_move_and_the_reply_then_resign_and_sgf() {
             (b'a' + s.1 as u8) as char
         )
     };
-    let moves: String = played.iter().map(point).collect();
+    let (black, white): (Vec<_>, Vec<_>) = played.iter().partition(|s| s.2 == "B");
+    let mut whites = white.into_iter();
+    let moves: String = black
+        .into_iter()
+        .flat_map(|b| std::iter::once(b).chain(whites.next()))
+        .map(point)
+        .collect();
     assert!(text.ends_with(&format!("{moves})\n")), "{text}");
 }
 
@@ -473,7 +487,10 @@ async fn the_board_size_is_chosen_with_a_new_game() {
     assert_eq!(v["size"], 9);
     let (status, body) = post(&t, "/api/gomoku/move", r#"{"x":9,"y":0}"#).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(error_of(&body), "point 9,0 is off the board");
+    assert_eq!(
+        error_of(&body),
+        "point 9,0 is off the 9x9 board: columns are a to i and rows 1 to 9"
+    );
     for (x, y) in [(4, 4), (5, 5), (5, 3)] {
         let (status, v) = post(&t, "/api/gomoku/move", &format!("{{\"x\":{x},\"y\":{y}}}")).await;
         assert_eq!(status, StatusCode::OK, "{v}");

@@ -111,7 +111,7 @@ fn renju_refuses_the_persons_forbidden_point_and_lists_them_for_black_only() {
     assert!(refused.bad_input);
     assert_eq!(
         refused.message,
-        "point 7,7 is forbidden to black under renju: double three"
+        "h8 is forbidden to black under renju: double three"
     );
     assert_eq!(game.view(), view, "a refused click changed the game");
     // Any other point is black's to play.

@@ -17,6 +17,9 @@ async fn names_pairs_and_move_numbers_read_as_points_from_the_top_left() {
         "1. H8 2. I9 3. J10",
         "7,7 8,6 9,5",
         "h8, i9; j10",
+        // The page's link writes names run together.
+        "h8i9j10",
+        "H8I9 j10",
     ] {
         let body = json!({ "size": 15, "text": text });
         let (status, v) = t.post("/api/moves", &body.to_string()).await;
@@ -99,13 +102,16 @@ const DOUBLE_THREE: &str = "f8 o1 g8 o3 h10 o5 h9 a15 h8";
 #[tokio::test]
 async fn under_renju_a_forbidden_move_is_refused_naming_it() {
     let t = app(Preset::Challenge);
-    let body = json!({ "text": DOUBLE_THREE, "rule": "renju" });
-    let (status, v) = t.post("/api/moves", &body.to_string()).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
-    assert_eq!(
-        error_of(&v),
-        "move 9: point 7,7 is forbidden to black under renju: double three"
-    );
+    // Spaced, or run together as the page's link writes them.
+    for text in [DOUBLE_THREE.to_string(), DOUBLE_THREE.replace(' ', "")] {
+        let body = json!({ "text": text, "rule": "renju" });
+        let (status, v) = t.post("/api/moves", &body.to_string()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+        assert_eq!(
+            error_of(&v),
+            "move 9: h8 is forbidden to black under renju: double three"
+        );
+    }
     // The other rules forbid nothing; no rule is freestyle.
     for body in [
         json!({ "text": DOUBLE_THREE, "rule": "freestyle" }),
@@ -146,6 +152,6 @@ async fn under_renju_the_moves_after_a_five_are_taken_as_they_are() {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
     assert_eq!(
         error_of(&v),
-        "move 9: point 7,7 is forbidden to black under renju: double three"
+        "move 9: h8 is forbidden to black under renju: double three"
     );
 }

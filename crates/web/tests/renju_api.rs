@@ -61,6 +61,82 @@ async fn renju_is_a_rule_everywhere_and_a_bad_rule_names_the_rules() {
 }
 
 #[tokio::test]
+async fn a_position_takes_each_stone_s_colour_and_asks_for_the_next_stone_s() {
+    let t = app(Preset::Challenge);
+    // Black's four stones set up first, then white's four: h8 (7,7) is
+    // black's double three whoever is to move by the count.
+    let stones = "[[5,7],[6,7],[7,5],[7,6],[14,14],[14,12],[14,10],[0,0]]";
+    let colours = r#"["black","black","black","black","white","white","white","white"]"#;
+    let body = |next: &str| {
+        format!(r#"{{"rule": "renju", "stones": {stones}, "colours": {colours}{next}}}"#)
+    };
+    let (status, v) = t.post("/api/position", &body("")).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["to_move"], "black");
+    assert_eq!(
+        v["forbidden"],
+        json!([{"point": [7, 7], "why": "double three"}])
+    );
+    // White to put the next stone: nothing is forbidden to it.
+    let (status, v) = t.post("/api/position", &body(r#", "next": "white""#)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["forbidden"], json!([]));
+    // Three black stones and one white, black next: asked for all the same.
+    let (status, v) = t
+        .post(
+            "/api/position",
+            r#"{"rule": "renju", "stones": [[5,7],[6,7],[7,5],[0,0]], "colours": ["black","black","black","white"], "next": "black"}"#,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["to_move"], "white");
+    // A black stone put on the point is refused in the page's words, as
+    // the ninth stone; a white one stands.
+    let more = stones.replace("]]", "],[7,7]]");
+    for (colour, refused) in [("black", true), ("white", false)] {
+        let colours = colours.replace(r#""]"#, &format!(r#"","{colour}"]"#));
+        let (status, v) = t
+            .post(
+                "/api/position",
+                &format!(r#"{{"rule": "renju", "stones": {more}, "colours": {colours}}}"#),
+            )
+            .await;
+        if refused {
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+            assert_eq!(
+                error_of(&v),
+                "stone 9: h8 is forbidden to black under renju: double three"
+            );
+        } else {
+            assert_eq!(status, StatusCode::OK, "{v}");
+        }
+    }
+    // Colours that do not match the stones, or are not colours.
+    for (body, message) in [
+        (
+            r#"{"stones": [[7,7],[8,8]], "colours": ["black"]}"#,
+            "colours: 1 given for 2 stones: give one a stone, or none",
+        ),
+        (
+            r#"{"stones": [[7,7],[7,7]], "colours": ["black","white"]}"#,
+            "stone 2: h8 is already taken",
+        ),
+    ] {
+        let (status, v) = t.post("/api/position", body).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+        assert_eq!(error_of(&v), message);
+    }
+    let (status, v) = t
+        .post(
+            "/api/position",
+            r#"{"stones": [[7,7]], "colours": ["red"]}"#,
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    assert!(error_of(&v).contains("red"), "{v}");
+}
+
+#[tokio::test]
 async fn a_position_lists_blacks_forbidden_points_only_for_black_under_renju() {
     let t = app(Preset::Challenge);
     let (status, v) = t
@@ -85,14 +161,15 @@ async fn a_position_lists_blacks_forbidden_points_only_for_black_under_renju() {
         assert_eq!(status, StatusCode::OK, "{v}");
         assert_eq!(v["forbidden"], json!([]), "{rule}");
     }
-    // Black on the point ended the game: no position to analyse.
+    // Black's stone on the point is refused, in the page's words: no
+    // position to analyse.
     let lost = DOUBLE_THREE.replace("]]", "],[7,7]]");
     for path in ["/api/position", "/api/analyse"] {
         let (status, v) = t.post(path, &position("renju", &lost)).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
         assert_eq!(
             error_of(&v),
-            "the game is over: stone 9: point 7,7 is forbidden to black under renju: double three"
+            "stone 9: h8 is forbidden to black under renju: double three"
         );
     }
     // The same stones are a position under freestyle.
@@ -157,7 +234,7 @@ async fn a_forbidden_click_is_refused_and_changes_nothing() {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
     assert_eq!(
         error_of(&v),
-        "point 7,7 is forbidden to black under renju: double three"
+        "h8 is forbidden to black under renju: double three"
     );
     let (_, after) = t.call("GET", "/api/gomoku", None).await;
     assert_eq!(after, before);

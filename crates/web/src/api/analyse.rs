@@ -3,9 +3,7 @@
 //! fairly between clients ([`crate::analyses`]) and watched live by the
 //! client that asks ([`crate::live`]),
 //! with each line's win rate and, asked for, a heat map of the position
-//! ([`inarow_engine::heat`]); and
-//! `POST /api/position`: what the rule says about a position without the
-//! engine (black's forbidden points under renju), asked on every change.
+//! ([`inarow_engine::heat`]).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -13,19 +11,19 @@ use std::time::{Duration, Instant};
 use axum::Json;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
-use inarow_core::stones::{self, StoneError};
-use inarow_core::{Game as _, Mnk, Rule};
+use inarow_core::Rule;
 use inarow_engine::analysis::{self, MAX_LINES};
 use inarow_engine::heat;
 use inarow_engine::score::win_rate;
-use inarow_engine::search::{self, Limits};
+use inarow_engine::search::{self, Limits, Options, Searcher};
 use serde::Deserialize;
 use serde_json::json;
 
 use super::{ApiError, Body};
 use crate::analyses::{Admitted, Refusal};
 use crate::error::busy;
-use crate::gomoku::{self, Decided};
+use crate::gomoku::position::position as position_of;
+use crate::gomoku::{self, Decided, position_line};
 use crate::{Shared, live};
 
 /// Least and most time one analysis may take, in milliseconds.
@@ -60,7 +58,16 @@ pub(super) struct Request {
     /// Whether to add the heat map ([`heat::heat`], [`HEAT_NODES`]).
     #[serde(default)]
     heat: bool,
+    /// The size of the searcher's table in MiB ([`HASH_MB`]); none: the
+    /// one the searcher has (32 MiB when new).
+    #[serde(default)]
+    hash: Option<usize>,
 }
+
+/// The table sizes an analysis may ask for, in MiB: a searcher is kept
+/// for each analysis that may run at once, so the largest is kept small
+/// enough for four of them.
+pub const HASH_MB: (usize, usize) = (1, 1024);
 
 fn fifteen() -> usize {
     15
@@ -89,6 +96,14 @@ pub(super) async fn analyse(
             body.ms
         )));
     }
+    let (least, most) = HASH_MB;
+    if let Some(mb) = body.hash
+        && !(least..=most).contains(&mb)
+    {
+        return Err(ApiError::bad(format!(
+            "hash must be {least} to {most} MiB, not {mb}"
+        )));
+    }
     let client: Option<Arc<str>> = match body.client {
         Some(id) => {
             live::check_client_id(&id).map_err(|e| ApiError::bad(e.to_string()))?;
@@ -97,10 +112,8 @@ pub(super) async fn analyse(
         None => None,
     };
     let rule = body.rule;
-    let stones: Vec<(usize, usize)> = body.stones.iter().map(|&[x, y]| (x, y)).collect();
-    let mut board =
-        analysis::position(body.size, rule, &stones).map_err(|e| ApiError::bad(e.to_string()))?;
-    core_board(body.size, rule, &stones)?;
+    let mut board = position_of(body.size, rule, &body.stones)
+        .map_err(|e| ApiError::bad(position_line(&e, body.size)))?;
     let (ticket, admitted) = match shared.analyses.enter(client.clone()) {
         Ok(admitted) => admitted,
         Err(full) => return Ok(busy(&full.to_string(), 1)),
@@ -114,7 +127,9 @@ pub(super) async fn analyse(
             Err(_) => return Err(ApiError::conflict("the analysis queue was dropped")),
         },
     };
-    let (lines, ms, size, tag, want_heat) = (body.lines, body.ms, body.size, body.tag, body.heat);
+    let (lines, ms, size, tag, want_heat, hash) = (
+        body.lines, body.ms, body.size, body.tag, body.heat, body.hash,
+    );
     let thinking = shared.thinking().clone();
     // The place goes with the search: dropped when it ends (or panics), it
     // frees itself for the next request.
@@ -122,6 +137,16 @@ pub(super) async fn analyse(
         let mut place = place;
         let stop = place.stop.clone();
         let searcher = place.kept().searcher_for(size, rule);
+        // Another table size is a new searcher, its table that size.
+        if let Some(mb) = hash
+            && searcher.options().tt_bytes != mb << 20
+        {
+            let options = Options {
+                tt_bytes: mb << 20,
+                ..searcher.options()
+            };
+            *searcher = Searcher::new(options);
+        }
         let scale = searcher.options().eval.logistic_scale(rule);
         let watcher = client.map(|to| {
             let about = json!({"for": "analysis", "tag": tag});
@@ -134,8 +159,12 @@ pub(super) async fn analyse(
         let found = analysis::analyse(searcher, &mut board, lines, &mut request);
         let elapsed = start.elapsed();
         // The heat map's searches are no thinking of the position's: the
-        // same stop, no watcher.
-        let heat = want_heat.then(|| heat::heat(searcher, &board, HEAT_NODES, request.stop.take()));
+        // same stop, no watcher; the map agrees with the lines, whose moves
+        // take their scores.
+        let heat = want_heat.then(|| {
+            let lines: Vec<_> = found.lines.iter().map(|l| (l.best, l.score)).collect();
+            heat::heat(searcher, &board, HEAT_NODES, request.stop.take(), &lines)
+        });
         (found, elapsed, heat, scale, place.replaced())
     })
     .await
@@ -179,59 +208,11 @@ pub(super) async fn analyse(
                     "point": gomoku::page_xy(p.point, size),
                     "score": p.score,
                     "win_rate": p.win_rate,
+                    "decided": Decided::of(p.score),
                 })
             })
             .collect();
         answer["heat"] = json!({"points": points, "nodes": h.nodes});
     }
     Ok(Json(answer).into_response())
-}
-
-/// The position of `stones` (black first, alternating) as the game core
-/// keeps it, for a position [`analysis::position`] has accepted; refused
-/// in one line where one of black's stones stands on a point renju forbade
-/// when it was played (black lost there: the game is over).
-fn core_board(size: usize, rule: Rule, stones: &[(usize, usize)]) -> Result<Mnk, ApiError> {
-    let mut board = Mnk::new(size, size, 5, rule).map_err(|e| ApiError::bad(e.to_string()))?;
-    stones::replay(&mut board, stones.iter().copied(), true).map_err(|(n, e)| {
-        let over = if matches!(e, StoneError::Forbidden { .. }) {
-            "the game is over: "
-        } else {
-            ""
-        };
-        ApiError::bad(format!("{over}stone {n}: {e}"))
-    })?;
-    Ok(board)
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct Position {
-    #[serde(default = "fifteen")]
-    size: usize,
-    /// `freestyle` (the default), `exact` or `renju`.
-    #[serde(default)]
-    rule: Rule,
-    stones: Vec<[usize; 2]>,
-}
-
-/// What the rule says about a position (the same as `/api/analyse` takes,
-/// refused the same way): the side to move and, when black is to move
-/// under renju, black's forbidden points with why.
-pub(super) async fn position(
-    Body(body): Body<Position>,
-) -> Result<Json<serde_json::Value>, ApiError> {
-    let stones: Vec<(usize, usize)> = body.stones.iter().map(|&[x, y]| (x, y)).collect();
-    analysis::position(body.size, body.rule, &stones).map_err(|e| ApiError::bad(e.to_string()))?;
-    let board = core_board(body.size, body.rule, &stones)?;
-    let forbidden: Vec<_> = gomoku::forbidden_to_move(&board)
-        .into_iter()
-        .map(|((x, y), why)| json!({"point": [x, y], "why": why.to_string()}))
-        .collect();
-    Ok(Json(json!({
-        "size": body.size,
-        "rule": body.rule.name(),
-        "to_move": analysis::colour_name(board.to_move()),
-        "forbidden": forbidden,
-    })))
 }

@@ -15,6 +15,7 @@ mod gomoku;
 pub mod guard;
 mod menace;
 mod moves;
+mod position;
 mod tournament;
 
 use std::convert::Infallible;
@@ -50,25 +51,42 @@ const PAGE: &str = concat!(
     "<script type=\"module\" src=\"/page/main.js\"></script>\n</body>\n</html>\n",
 );
 
+/// A file of `crates/web/page/` by its name, embedded as it is.
+macro_rules! script {
+    ($name:literal) => {
+        ($name, include_str!(concat!("../../page/", $name)))
+    };
+}
+
 /// The page's script modules (`GET /page/NAME`), each a file of
 /// `crates/web/page/` embedded as it is: browsers run them without a build
 /// step.
-const SCRIPTS: [(&str, &str); 15] = [
-    ("main.js", include_str!("../../page/main.js")),
-    ("common.js", include_str!("../../page/common.js")),
-    ("board.js", include_str!("../../page/board.js")),
-    ("analyse.js", include_str!("../../page/analyse.js")),
-    ("record.js", include_str!("../../page/record.js")),
-    ("charts.js", include_str!("../../page/charts.js")),
-    ("menace.js", include_str!("../../page/menace.js")),
-    ("gomoku.js", include_str!("../../page/gomoku.js")),
-    ("analysis.js", include_str!("../../page/analysis.js")),
-    ("text.js", include_str!("../../page/text.js")),
-    ("tournament.js", include_str!("../../page/tournament.js")),
-    ("live.js", include_str!("../../page/live.js")),
-    ("thinking.js", include_str!("../../page/thinking.js")),
-    ("link.js", include_str!("../../page/link.js")),
-    ("tree.js", include_str!("../../page/tree.js")),
+const SCRIPTS: [(&str, &str); 25] = [
+    script!("main.js"),
+    script!("common.js"),
+    script!("board.js"),
+    script!("analyse.js"),
+    script!("record.js"),
+    script!("charts.js"),
+    script!("menace.js"),
+    script!("gomoku.js"),
+    script!("analysis.js"),
+    script!("analysis-state.js"),
+    script!("analysis-settings.js"),
+    script!("analysis-heat.js"),
+    script!("analysis-draw.js"),
+    script!("analysis-moves.js"),
+    script!("analysis-engine.js"),
+    script!("analysis-address.js"),
+    script!("analysis-records.js"),
+    script!("analysis-review.js"),
+    script!("analysis-modes.js"),
+    script!("text.js"),
+    script!("tournament.js"),
+    script!("live.js"),
+    script!("thinking.js"),
+    script!("link.js"),
+    script!("tree.js"),
 ];
 
 /// A JSON body whose rejections read as one-line API errors.
@@ -158,7 +176,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/gomoku/resign", post(gomoku::resign))
         .route("/api/gomoku/sgf", get(gomoku::sgf))
         .route("/api/analyse", post(analyse::analyse))
-        .route("/api/position", post(analyse::position))
+        .route("/api/position", post(position::position))
         .route("/api/moves", post(moves::read))
         .route("/api/tournament", get(tournament::view))
         .route("/api/tournament/start", post(tournament::start))

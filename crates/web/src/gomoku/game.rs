@@ -8,11 +8,11 @@ use inarow_core::renju::Forbidden;
 use inarow_core::stones::{self, StoneError};
 use inarow_core::swap2::{self, Role, Step, Swap, Swap2, Swap2Error};
 use inarow_core::{Game as _, Mnk, Player, Point, Rule};
-use inarow_judge::record::{GameRecord, Seat};
+use inarow_judge::record::{Colour, GameRecord, Seat, Stone};
 use serde::{Deserialize, Serialize};
 
 use super::jobs::{Done, Job, Thought};
-use super::{SIZE, SIZES, TIME_MS, forbidden_line, forbidden_to_move, point_name};
+use super::{SIZE, SIZES, TIME_MS, forbidden_line, forbidden_to_move, point_name, stone_line};
 
 /// Where the game stands, as the page shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -279,7 +279,7 @@ impl Game {
     /// one check; a forbidden point is refused where the rule asks, by
     /// [`Game::foul`]).
     fn point(&self, x: usize, y: usize) -> Result<Point, Refused> {
-        let refused = |e: StoneError| bad(e.to_string());
+        let refused = |e: StoneError| bad(stone_line(e, self.size));
         match self.swap2.as_ref() {
             Some(s) => stones::check(s.game(), (x, y), Player::O, false).map_err(refused),
             None => stones::on_board(x, y, self.size).map_err(refused),
@@ -601,7 +601,11 @@ impl Game {
     /// rule as `RU[Freestyle]`, `RU[Exact]` or `RU[Renju]` (the page reads
     /// them back); an unfinished game has no result.
     pub fn sgf(&self) -> Option<String> {
-        let record = self.record()?;
+        let mut record = self.record()?;
+        // Numbered as the game goes, black first and then in turn, as the
+        // page's move lists and links number it: a Swap2 opening's stones
+        // (placed black, black, white) are moves 1, 3 and 2.
+        record.stones = in_turn(std::mem::take(&mut record.stones));
         Some(inarow_judge::output::sgf_by_under(
             &record,
             "inarow serve",
@@ -712,7 +716,7 @@ fn set_up(
 ) -> Result<Vec<(Point, Player)>, Refused> {
     let mut board = board_of(rule, size);
     let put = stones::replay(&mut board, stones.iter().copied(), true)
-        .map_err(|(n, e)| bad(format!("stone {n}: {e}")))?;
+        .map_err(|(n, e)| bad(format!("stone {n}: {}", stone_line(e, size))))?;
     if let Some(outcome) = board.outcome() {
         let end = match outcome.winner() {
             Some(_) => "makes five",
@@ -728,4 +732,22 @@ fn set_up(
         .zip([Player::X, Player::O].into_iter().cycle())
         .map(|(&(x, y), colour)| (Point::at(y, x, size), colour))
         .collect())
+}
+
+/// `stones` in the game's order: black's and white's in turn from black,
+/// each colour's in the order placed (the Swap2 opening places black,
+/// black, white); as they are where the colours are not in turn.
+pub fn in_turn(stones: Vec<Stone>) -> Vec<Stone> {
+    let (black, white): (Vec<Stone>, Vec<Stone>) = stones
+        .iter()
+        .cloned()
+        .partition(|s| s.colour == Colour::Black);
+    if black.len() != white.len() && black.len() != white.len() + 1 {
+        return stones;
+    }
+    let mut whites = white.into_iter();
+    black
+        .into_iter()
+        .flat_map(|b| std::iter::once(b).chain(whites.next()))
+        .collect()
 }

@@ -1,0 +1,48 @@
+// The analysis board's settings: the board's size and rule, how the
+// answers are drawn (labels, the heat map) and the engine's time and table
+// (hash), remembered by the browser.
+import { $, el } from "./common.js";
+import { heatOfShownAnswer } from "./analysis-heat.js";
+import { buildBoard } from "./analysis-draw.js";
+import { again } from "./analysis-engine.js";
+
+/** A select or checkbox `id` that keeps its value in the browser under `stored`; `changed()` after each change. */
+export function remembered(id, stored, changed) {
+  const input = $(id), box = input.type === "checkbox";
+  const saved = localStorage.getItem(stored);
+  if (saved !== null) {
+    if (box) input.checked = saved === "1";
+    else if ([...input.options].some((o) => o.value === saved)) input.value = saved;
+  }
+  input.addEventListener("change", () => {
+    localStorage.setItem(stored, box ? (input.checked ? "1" : "0") : input.value);
+    changed();
+  });
+}
+
+/** The settings of the drawing and of the engine (time and table), remembered. */
+export function setupDrawingSettings(an) {
+  remembered("an-labels", "inarow-an-labels", () => an.draw());
+  remembered("an-heat", "inarow-an-heat", () => { an.draw(); heatOfShownAnswer(an); });
+  remembered("an-time", "inarow-an-time", () => again(an));
+  remembered("an-hash", "inarow-an-hash", () => again(an));
+}
+
+/** The board's size (5 to 20; stones outside a smaller board clear it, asked first) and rule. */
+export function setupBoardSettings(an) {
+  for (let n = 5; n <= 20; n++) $("an-size").append(el("option", n === 15 ? { selected: "" } : {}, String(n)));
+  $("an-size").onchange = () => {
+    const n = Number($("an-size").value);
+    const outside = an.tree.allMoves().some(([x, y]) => x >= n || y >= n);
+    if (outside && !confirm(`Stones lie outside a ${n}x${n} board: clear the board?`)) {
+      $("an-size").value = an.size;
+      return;
+    }
+    if (outside) an.newTree([]);
+    an.size = n;
+    an.review = null;
+    buildBoard(an);
+    an.positionChanged();
+  };
+  $("an-rule").onchange = () => { an.rule = $("an-rule").value; an.review = null; an.positionChanged(); };
+}
