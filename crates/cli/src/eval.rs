@@ -13,10 +13,11 @@ use std::path::{Path, PathBuf};
 use crate::progress::{games_bar, rate};
 use anyhow::Context;
 use inarow_core::{GameResult, Rule};
+use inarow_engine::eval::fine_tables::FineTables;
+use inarow_engine::eval::learned::Learned;
 use inarow_engine::eval::{Eval, Weights};
-use inarow_engine::fine_tables::FineTables;
-use inarow_engine::fit::{self, FitOptions, GameRecord, Samples};
-use inarow_engine::learned::Learned;
+use inarow_engine::learn::games::{self, GameRecord};
+use inarow_engine::learn::{self, Samples, shapes};
 use inarow_engine::options::OptionsError;
 use inarow_engine::search::{Limits, Options, Searcher};
 use inarow_files::write_atomic;
@@ -218,7 +219,7 @@ struct GamesFile {
 impl GamesFile {
     /// A new games file of no games at `path`, in place of any before.
     fn create(path: &Path) -> anyhow::Result<GamesFile> {
-        let header = fit::games_header();
+        let header = games::games_header();
         let cannot = || format!("cannot write the games file {}", path.display());
         // Whole from its first moment: a header, in place at once.
         write_atomic(path, &header).with_context(cannot)?;
@@ -236,7 +237,7 @@ impl GamesFile {
     /// Adds `game` in one write.
     fn add(&mut self, game: &GameRecord) -> anyhow::Result<()> {
         let mut bytes = Vec::new();
-        fit::write_game(&mut bytes, game);
+        games::write_game(&mut bytes, game);
         if let Err(e) = self.file.write_all(&bytes) {
             // A part of a game (a full disk) would make the file unreadable.
             let _ = self.file.set_len(self.whole);
@@ -312,7 +313,7 @@ fn games(args: GamesArgs) -> anyhow::Result<()> {
 fn read_games_file(path: &Path) -> anyhow::Result<Vec<GameRecord>> {
     let bytes = std::fs::read(path)
         .with_context(|| format!("cannot read games file {}", path.display()))?;
-    fit::read_games(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+    games::read_games(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
 /// The tables named by `--from`.
@@ -330,16 +331,12 @@ fn tables_from(from: &str) -> anyhow::Result<Learned> {
 /// `inarow eval fit --fine`: fine tables fitted to the games, every tenth
 /// game held out, written as a tables file of version 3.
 fn fit_fine_tables(args: &FitArgs) -> anyhow::Result<()> {
-    use inarow_engine::fine_fit::{FineFitOptions, FineSamples, fit_fine};
-    let (mut train, mut held) = (FineSamples::default(), FineSamples::default());
-    // The board needs some fine tables to keep codes; their values play
-    // no part in the samples.
-    let kept: &'static FineTables = Box::leak(Box::new(FineTables::zero()));
+    let (mut train, mut held) = (Samples::default(), Samples::default());
     let mut n = 0usize;
     for path in &args.games {
         for game in read_games_file(path)? {
             let into = if n % 10 == 9 { &mut held } else { &mut train };
-            into.add_game(&game, kept);
+            into.add_fine(&game, &Weights::TUNED);
             n += 1;
         }
     }
@@ -354,24 +351,26 @@ fn fit_fine_tables(args: &FitArgs) -> anyhow::Result<()> {
         held.len(),
         held.choices()
     );
-    let options = FineFitOptions {
+    let options = learn::Options {
         epochs: args.epochs,
         pull: args.pull.unwrap_or(1e-3),
-        ..FineFitOptions::default()
+        ..learn::Options::FINE
     };
     let start = FineTables::from_learned(Learned::embedded());
-    let (tables, report) = fit_fine(&train, &held, &start, options);
+    let (tables, report) = learn::fine::fit_fine(&train, &held, &start, options);
     println!(
         "values: loss {:.5} training, {:.5} held out (epoch {})",
-        report.value.0, report.value.1, report.value_epoch
+        report.fitted.0, report.fitted.1, report.epoch
     );
-    println!(
-        "ordering: loss {:.5} training, {:.5} held out (epoch {}); the move played ranked first in {:.1}% of held-out positions",
-        report.order.0,
-        report.order.1,
-        report.order_epoch,
-        100.0 * report.order_top
-    );
+    if let Some(order) = report.order {
+        println!(
+            "ordering: loss {:.5} training, {:.5} held out (epoch {}); the move played ranked first in {:.1}% of held-out positions",
+            order.loss.0,
+            order.loss.1,
+            order.epoch,
+            100.0 * order.top
+        );
+    }
     write_atomic(&args.out, &tables.to_bytes())
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     println!("wrote {} (fine tables, version 3)", args.out.display());
@@ -394,15 +393,15 @@ fn check_fine(tables: &'static FineTables, all: &[GameRecord]) {
         // `FineTables::to_engine_units`), so their scale is the model's own.
         let own = embedded.scale(rule);
         let line = |name: &str, scored: &[(f32, f32)]| {
-            let best = fit::best_scored_scale(scored);
+            let best = learn::best_scored_scale(scored);
             format!(
                 "  {name}: {:.5} at its own scale, {:.5} at its best ({:.6} per unit)",
-                fit::scored_loss(scored, own),
-                fit::scored_loss(scored, best),
+                learn::scored_loss(scored, own),
+                learn::scored_loss(scored, best),
                 best
             )
         };
-        let model = fit::scored(&games, &Eval::fine(tables));
+        let model = learn::scored(&games, &Eval::fine(tables));
         println!(
             "{rule}: {} games, {} positions; loss (mean cross-entropy):",
             games.len(),
@@ -416,7 +415,7 @@ fn check_fine(tables: &'static FineTables, all: &[GameRecord]) {
                 Eval::Pattern(Weights::TUNED),
             ),
         ] {
-            println!("{}", line(name, &fit::scored(&games, &eval)));
+            println!("{}", line(name, &learn::scored(&games, &eval)));
         }
     }
 }
@@ -455,7 +454,7 @@ fn samples_of(games: &[GameRecord]) -> [(Samples, Samples); 3] {
             .expect("a rule");
         let (train, held) = &mut out[k];
         let into = if n % 10 == 9 { held } else { train };
-        into.add_game(game, &Weights::TUNED);
+        into.add_shapes(game, &Weights::TUNED);
     }
     out
 }
@@ -483,14 +482,14 @@ fn fit_tables(args: FitArgs) -> anyhow::Result<()> {
             train.len(),
             held.len()
         );
-        let (tables, report) = fit::fit(
+        let (tables, report) = shapes::fit(
             train,
             held,
             &fitted[k],
-            FitOptions {
+            learn::Options {
                 epochs: args.epochs,
-                pull: args.pull.unwrap_or(FitOptions::default().pull),
-                ..FitOptions::default()
+                pull: args.pull.unwrap_or(learn::Options::SHAPES.pull),
+                ..learn::Options::SHAPES
             },
             |epoch, train, held| println!("  epoch {epoch}: loss {train:.5}, held out {held:.5}"),
         );
@@ -503,7 +502,7 @@ fn fit_tables(args: FitArgs) -> anyhow::Result<()> {
             report.start.1,
             report.fitted.0,
             report.fitted.1,
-            report.best_epoch
+            report.epoch
         );
         fitted[k] = tables;
         scales[k] = report.scale;
@@ -618,8 +617,8 @@ fn check(args: CheckArgs) -> anyhow::Result<()> {
         if all.is_empty() {
             continue;
         }
-        let (tables, pattern) = fit::losses(&all, learned.tables(rule), learned.scale(rule));
-        let (today, _) = fit::losses(&all, embedded.tables(rule), embedded.scale(rule));
+        let (tables, pattern) = shapes::losses(&all, learned.tables(rule), learned.scale(rule));
+        let (today, _) = shapes::losses(&all, embedded.tables(rule), embedded.scale(rule));
         println!(
             "{rule}: {} positions; loss (mean cross-entropy, lower is better): these tables {tables:.5}, today's (the embedded tables) {today:.5}, the tuned pattern evaluation {pattern:.5}",
             all.len()

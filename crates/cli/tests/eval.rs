@@ -179,8 +179,8 @@ fn bad_requests_are_refused() {
 /// ones are data from elsewhere), whose point values favour shapes with
 /// more own stones, so that it plays.
 fn classical_model(path: &std::path::Path) {
-    use inarow_engine::fine::{CODES, MASKS, code_patterns};
-    use inarow_engine::fine_tables::FineTables;
+    use inarow_engine::eval::fine::{CODES, MASKS, code_patterns};
+    use inarow_engine::eval::fine_tables::FineTables;
     let value = std::array::from_fn(|_| {
         (0..CODES as u16)
             .map(|c| {
@@ -331,7 +331,7 @@ fn check_without_games_measures_on_a_seeded_set_it_plays() {
 
 #[test]
 fn games_are_written_as_they_end_and_the_file_always_reads() {
-    use inarow_engine::fit::read_games;
+    use inarow_engine::learn::games::read_games;
     use std::process::{Command, Stdio};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("games.gm");

@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 
 pub mod bits;
+mod bound;
 mod game;
 pub mod mnk;
 pub mod notation;
@@ -15,6 +16,7 @@ pub mod tally;
 pub mod tictactoe;
 pub mod zobrist;
 
+pub use bound::Bound;
 pub use game::{Game, PlayError, count_stones};
 pub use mnk::{Mnk, Rule, UnknownRule};
 pub use notation::ParseError;

@@ -7,11 +7,11 @@
 #![allow(missing_docs)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use inarow_engine::eval::learned::Learned;
 use inarow_engine::eval::{Eval, Evaluator, Weights};
-use inarow_engine::learned::Learned;
 use inarow_engine::player::board_of;
 use inarow_engine::search::{Limits, Options, Request, Searcher};
-use inarow_engine::vcf::Vcf;
+use inarow_engine::vcf_solver::Vcf;
 
 #[path = "../tests/support/suite.rs"]
 mod suite;
@@ -32,6 +32,20 @@ fn make_unmake(c: &mut Criterion) {
             }
         })
     });
+    // What the search does: the default evaluation follows every stone.
+    let mut e = Options::default().eval.evaluation();
+    e.start(&mut b);
+    c.bench_function(
+        "play+undo each candidate, learned evaluation (middlegame)",
+        |bench| {
+            bench.iter(|| {
+                for &i in &empties {
+                    e.play(&mut b, i);
+                    e.undo(&mut b);
+                }
+            })
+        },
+    );
 }
 
 fn evaluations(c: &mut Criterion) {
@@ -45,11 +59,21 @@ fn evaluations(c: &mut Criterion) {
         ("learned tables", Eval::Learned(Learned::embedded())),
     ];
     for (name, eval) in evals {
+        // Each board with its evaluator started on it, as a search has.
+        let started: Vec<_> = boards
+            .iter()
+            .map(|b| {
+                let mut b = b.clone();
+                let mut e = eval.evaluation();
+                e.start(&mut b);
+                (b, e)
+            })
+            .collect();
         group.bench_function(name, |bench| {
             bench.iter(|| {
-                boards
+                started
                     .iter()
-                    .map(|b| std::hint::black_box(eval.evaluate(b)))
+                    .map(|(b, e)| std::hint::black_box(e.evaluate(b)))
                     .sum::<i32>()
             })
         });

@@ -18,8 +18,10 @@ use std::io::BufRead;
 
 use inarow_core::{Player, Rule};
 use inarow_engine::board::Board;
-use inarow_engine::fine::{self, MASKS};
-use inarow_engine::fine_tables::{FineTables, MODEL_CLAMP};
+use inarow_engine::eval::Evaluator;
+use inarow_engine::eval::fine::{self, MASKS};
+use inarow_engine::eval::fine_eval::FineEval;
+use inarow_engine::eval::fine_tables::{FineTables, MODEL_CLAMP};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -50,19 +52,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             print!("{line}\t");
         }
         let mut b = Board::with_rule(15, rule)?;
-        b.set_fine(Some(tables));
         for mv in line.split_whitespace() {
             let (x, y) = mv.split_once(',').ok_or("a move is x,y")?;
             b.play(x.parse()?, y.parse()?)?;
         }
+        // The evaluator takes the position up (it follows the last stone,
+        // for the ply before).
+        let mut e = FineEval::new(tables, [1 << 16; 3]);
+        e.start(&mut b);
         let me = b.to_move();
-        let [now, before] = b.fine_sums().expect("fine sums kept");
+        let [now, before] = e.sums();
         let sign = if me == Player::X { 1 } else { -1 };
         let basic = sign * (now + before) / 2;
-        let (mine, theirs) = (
-            b.point_classes(me).expect("kept"),
-            b.point_classes(me.opponent()).expect("kept"),
-        );
+        let (mine, theirs) = (e.point_classes(me), e.point_classes(me.opponent()));
         let mask = fine::threat_mask(mine, theirs);
         debug_assert!(mask < MASKS);
         let threat = i32::from(tables.threat[fine::table_slot(rule, me.index())][mask]);

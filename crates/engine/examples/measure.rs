@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use inarow_engine::player::board_of;
 use inarow_engine::search::{Limits, Options, Request, Searcher};
-use inarow_engine::vcf::Vcf;
+use inarow_engine::vcf_solver::Vcf;
 
 #[path = "../tests/support/suite.rs"]
 mod suite;

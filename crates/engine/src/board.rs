@@ -4,17 +4,18 @@
 //! Placing or removing a stone touches only the 32 points within four steps
 //! along its four lines (40 within five under exact five); for each the key
 //! changes by one two-bit field and the pattern tables give the new
-//! patterns. The running sums (evaluation values, pattern counts, threat
-//! counts) change by the difference, so the search never recounts the
-//! board.
+//! patterns. The running sums (hand-set point values, pattern counts,
+//! threat counts) change by the difference, so the search never recounts
+//! the board. An evaluation that keeps sums of its own follows the same
+//! pass ([`Watch`], [`Board::play_watched`]): the board holds the position
+//! and its line patterns, never an evaluation's state.
+
+use std::sync::LazyLock;
 
 use inarow_core::renju::{Forbidden, Grid, Stone};
 use inarow_core::stones::StoneError;
 use inarow_core::{Player, Point, Rule, zobrist};
 
-use crate::fine::{self, CLASSES, FINE_STEP, PointClass};
-use crate::fine_tables::FineTables;
-use crate::learned::{Learned, PointEntry};
 use crate::pattern::{
     self, BLACK, EMPTY, HALF, PATTERNS, Pattern, REACH, THREATS, Threat, WALL, WHITE, combo_index,
 };
@@ -66,120 +67,65 @@ pub(crate) fn stone_of(p: Player) -> u8 {
     }
 }
 
-/// How the running sums of values move while one stone's neighbours are
-/// looked up again, per colour.
-#[derive(Default)]
-struct Moved {
-    value: [i32; 2],
-    shape: [[i32; 2]; 2],
-    fine: [i32; 2],
+/// What the board keeps sums of for a point with one combination of line
+/// patterns: its hand-set value and its threat ([`pattern::info`]), in
+/// four bytes, so that one look-up serves a changed point.
+#[derive(Clone, Copy, Debug)]
+struct PointEntry {
+    value: i16,
+    threat: Threat,
 }
 
-/// The fine patterns ([`crate::fine`]) of every empty point and the sums
-/// over them of a set of fine tables, kept only while an evaluation reads
-/// them.
-#[derive(Clone)]
-struct FineKept {
-    tables: &'static FineTables,
-    of_key: &'static [u8],
-    code_of: &'static [u16],
-    class_of: [&'static [PointClass]; 2],
-    /// Per colour, the point values of its table slot, by code.
-    value: [&'static [i16]; 2],
-    /// Per point and direction, both colours' fine patterns (black's in
-    /// the low four bits).
-    pats: Vec<[u8; 4]>,
-    combo: [Vec<u16>; 2],
-    /// Per colour, the sum of its point values over the empty points.
-    sum: [i32; 2],
-    /// Per colour, how many empty points are of each class.
-    classes: [[i32; CLASSES]; 2],
-    /// Black's sum less white's before each stone placed or pass made,
-    /// newest last.
-    before: Vec<i32>,
+/// [`PointEntry`] by combination index.
+static POINTS: LazyLock<Vec<PointEntry>> = LazyLock::new(|| {
+    (0..PATTERNS.pow(4) as u16)
+        .map(|c| {
+            let info = pattern::info(c);
+            PointEntry {
+                value: info.value as i16,
+                threat: info.threat,
+            }
+        })
+        .collect()
+});
+
+/// What follows the board's line patterns as stones come and go, inside
+/// the board's own pass over the points a stone changes: an evaluation
+/// that keeps sums of its own ([`crate::eval`]). `()` follows nothing.
+///
+/// Points are grid indices ([`Pos::index`]), colours `0` (black) and `1`.
+pub trait Watch {
+    /// What one stone's changes add up to: kept in locals while the board
+    /// updates, then landed once ([`Watch::land`]); a sum kept in memory
+    /// would make each change wait on the one before.
+    type Moved: Default;
+    /// Empty point `i` is about to take a stone; `combos` are its
+    /// combination indices ([`combo_index`]), black's and white's.
+    fn filled(&mut self, i: usize, combos: [u16; 2]);
+    /// Point `i` is empty again: its keys along the four lines and its
+    /// combination indices.
+    fn emptied(&mut self, i: usize, keys: [u32; 4], combos: [u16; 2]);
+    /// Empty point `q`'s key along line `d` is now `key`.
+    fn line(&mut self, q: usize, d: usize, key: u32, moved: &mut Self::Moved);
+    /// Empty point `q`'s combination index for colour `c` went from
+    /// `before` to `after`.
+    fn shape(&self, c: usize, before: u16, after: u16, moved: &mut Self::Moved);
+    /// One stone's update is over.
+    fn land(&mut self, moved: Self::Moved);
 }
 
-impl FineKept {
-    fn new(tables: &'static FineTables, rule: Rule) -> FineKept {
-        fine::warm_up(rule);
-        let slot = |c| fine::table_slot(rule, c);
-        FineKept {
-            tables,
-            of_key: fine::fine_table(rule),
-            code_of: fine::code_table(),
-            class_of: [fine::class_table(0, rule), fine::class_table(1, rule)],
-            value: [&tables.value[slot(0)][..], &tables.value[slot(1)][..]],
-            pats: vec![[0; 4]; CELLS],
-            combo: [vec![0; CELLS], vec![0; CELLS]],
-            sum: [0; 2],
-            classes: [[0; CLASSES]; 2],
-            before: Vec::with_capacity(MAX_SIZE * MAX_SIZE),
-        }
-    }
-
-    /// Empty point `i`'s code for colour `c`.
+impl Watch for () {
+    type Moved = ();
     #[inline]
-    fn code(&self, c: usize, i: usize) -> usize {
-        usize::from(self.code_of[usize::from(self.combo[c][i])])
-    }
-
-    /// Black's sum less white's.
+    fn filled(&mut self, _: usize, _: [u16; 2]) {}
     #[inline]
-    fn black_sum(&self) -> i32 {
-        self.sum[0] - self.sum[1]
-    }
-
-    fn refresh_dir(&mut self, i: usize, d: usize, key: u32) {
-        self.pats[i][d] = self.of_key[key as usize];
-        for c in 0..2 {
-            let p = self.pats[i].map(|pair| i32::from(pair >> (4 * c) & 15));
-            self.combo[c][i] = (0..4).map(|d| p[d] * FINE_STEP[d]).sum::<i32>() as u16;
-        }
-    }
-
-    /// Adds (`sign` 1) or removes (-1) empty point `i`'s contributions.
+    fn emptied(&mut self, _: usize, _: [u32; 4], _: [u16; 2]) {}
     #[inline]
-    fn add(&mut self, i: usize, sign: i32) {
-        for c in 0..2 {
-            let code = self.code(c, i);
-            self.sum[c] += sign * i32::from(self.value[c][code]);
-            self.classes[c][self.class_of[c][code] as usize] += sign;
-        }
-    }
-
-    /// Looks up empty point `q`'s fine patterns along `d` again (its key
-    /// `key` changed) and moves the sums by the difference.
+    fn line(&mut self, _: usize, _: usize, _: u32, _: &mut ()) {}
     #[inline]
-    fn repattern(&mut self, q: usize, d: usize, key: u32, moved: &mut [i32; 2]) {
-        let fresh = self.of_key[key as usize];
-        let old = self.pats[q][d];
-        if fresh == old {
-            return;
-        }
-        self.pats[q][d] = fresh;
-        for (c, moved) in moved.iter_mut().enumerate() {
-            let (was, is) = (
-                i32::from(old >> (4 * c) & 15),
-                i32::from(fresh >> (4 * c) & 15),
-            );
-            if was == is {
-                continue;
-            }
-            let before = self.combo[c][q];
-            let after = (i32::from(before) + (is - was) * FINE_STEP[d]) as u16;
-            self.combo[c][q] = after;
-            let (cb, ca) = (
-                usize::from(self.code_of[usize::from(before)]),
-                usize::from(self.code_of[usize::from(after)]),
-            );
-            *moved += i32::from(self.value[c][ca]) - i32::from(self.value[c][cb]);
-            let (kb, ka) = (self.class_of[c][cb], self.class_of[c][ca]);
-            if kb != ka {
-                self.classes[c][kb as usize] -= 1;
-                self.classes[c][ka as usize] += 1;
-            }
-        }
-    }
+    fn shape(&self, _: usize, _: u16, _: u16, _: &mut ()) {}
+    #[inline]
+    fn land(&mut self, _: ()) {}
 }
 
 /// What a point of the grid holds.
@@ -241,20 +187,13 @@ pub struct Board {
     to_move: Player,
     on_board: Vec<Pos>,
     pattern_of: &'static [[Pattern; 2]],
-    /// What each combination of line patterns is worth, hand-set and
-    /// learned, and its threat.
+    /// What each combination of line patterns is worth (hand-set) and its
+    /// threat.
     info_of: &'static [PointEntry],
-    /// The learned evaluation's tables the shape sums are kept for.
-    learned: &'static Learned,
-    /// Per colour, the sums of those values over its empty points.
-    shape_sums: [[i32; 2]; 2],
     /// Under renju, the stones as the core's forbidden-point check reads
     /// them (walls as white), kept as they change so a check need not
     /// build it.
     grid: Grid,
-    /// The fine patterns and their tables' sums, while an evaluation
-    /// reads them.
-    fine: Option<Box<FineKept>>,
 }
 
 impl std::fmt::Debug for Board {
@@ -287,7 +226,6 @@ impl Board {
             return Err(BoardError::Size(size));
         }
         pattern::warm_up(rule);
-        let learned = Learned::embedded();
         let mut cells = vec![WALL; CELLS];
         let mut on_board = Vec::with_capacity(size * size);
         for y in 0..size {
@@ -318,11 +256,8 @@ impl Board {
             to_move: Player::X,
             on_board,
             pattern_of: pattern::pattern_table(rule),
-            info_of: learned.by_combo(rule),
-            learned,
-            shape_sums: [[0; 2]; 2],
+            info_of: &POINTS,
             grid: Grid::new(size),
-            fine: None,
         };
         for k in 0..b.on_board.len() {
             let i = b.on_board[k].index();
@@ -332,7 +267,7 @@ impl Board {
                 b.outer[i][d] = (key >> 16) as u8;
             }
             b.refresh(i);
-            b.add(i, 1);
+            b.add(i, 1, &mut ());
         }
         Ok(b)
     }
@@ -350,106 +285,23 @@ impl Board {
         if rule == self.rule {
             return;
         }
-        self.rebuild(rule, self.fine_tables());
-    }
-
-    /// The same position under `rule`, keeping fine patterns for `fine`:
-    /// the stones placed again in the order they came.
-    fn rebuild(&mut self, rule: Rule, fine: Option<&'static FineTables>) {
         let mut b = Board::with_rule(self.size, rule).expect("the size was accepted");
-        b.set_learned(self.learned);
-        if let Some(tables) = fine {
-            let mut kept = Box::new(FineKept::new(tables, rule));
-            for k in 0..b.on_board.len() {
-                let i = b.on_board[k].index();
-                for d in 0..4 {
-                    kept.refresh_dir(i, d, b.key(i, d));
-                }
-                kept.add(i, 1);
-            }
-            b.fine = Some(kept);
-        }
         for &p in &self.history {
-            b.put(p.index(), self.cells[p.index()]);
+            b.put(p.index(), self.cells[p.index()], &mut ());
         }
         b.set_to_move(self.to_move);
         *self = b;
     }
 
-    /// Keeps fine patterns and the sums of `tables` from now on (`None`:
-    /// no longer); the position is played again to count them.
-    pub fn set_fine(&mut self, tables: Option<&'static FineTables>) {
-        let same = match (self.fine_tables(), tables) {
-            (Some(a), Some(b)) => std::ptr::eq(a, b),
-            (a, b) => a.is_none() && b.is_none(),
-        };
-        if !same {
-            self.rebuild(self.rule, tables);
-        }
-    }
-
-    /// The fine tables whose sums the board keeps, if any.
-    #[inline]
-    pub fn fine_tables(&self) -> Option<&'static FineTables> {
-        self.fine.as_ref().map(|f| f.tables)
-    }
-
-    /// While fine tables are kept: black's point sum less white's now, and
-    /// before the last stone or pass (now, on an empty board).
-    #[inline]
-    pub fn fine_sums(&self) -> Option<[i32; 2]> {
-        self.fine.as_ref().map(|f| {
-            let now = f.black_sum();
-            [now, f.before.last().copied().unwrap_or(now)]
-        })
-    }
-
-    /// While fine tables are kept, how many empty points are of each point
-    /// class for `colour`.
-    #[inline]
-    pub fn point_classes(&self, colour: Player) -> Option<&[i32; CLASSES]> {
-        self.fine.as_ref().map(|f| &f.classes[colour.index()])
-    }
-
-    /// While fine tables are kept, empty point `p`'s fine code for `colour`.
-    #[inline]
-    pub fn fine_code(&self, p: Pos, colour: Player) -> Option<u16> {
-        self.fine
-            .as_ref()
-            .map(|f| f.code(colour.index(), p.index()) as u16)
-    }
-
-    /// While fine tables are kept, the move-ordering score of empty point
-    /// `p` for `colour` to play: what its code makes for `colour` plus what
-    /// the opponent's code there is worth to block.
-    #[inline]
-    pub fn fine_order(&self, p: Pos, colour: Player) -> Option<i32> {
-        let f = self.fine.as_ref()?;
-        let i = p.index();
-        let (me, them) = (colour.index(), colour.opponent().index());
-        let slot = |c: usize| fine::table_slot(self.rule, c);
-        Some(
-            i32::from(f.tables.order[slot(me)][f.code(me, i)][0])
-                + i32::from(f.tables.order[slot(them)][f.code(them, i)][1]),
-        )
-    }
-
-    /// Passes the turn without a stone (a null move): the side to move
-    /// changes, and the fine sums' last ply is this one.
+    /// Passes the turn without a stone (a null move).
     #[inline]
     pub fn pass(&mut self) {
-        if let Some(f) = self.fine.as_deref_mut() {
-            f.before.push(f.black_sum());
-        }
         self.set_to_move(self.to_move.opponent());
     }
 
     /// Takes back a [`Board::pass`].
     #[inline]
     pub fn unpass(&mut self) {
-        if let Some(f) = self.fine.as_deref_mut() {
-            f.before.pop();
-        }
         self.set_to_move(self.to_move.opponent());
     }
 
@@ -589,14 +441,6 @@ impl Board {
         i32::from(self.info_of[self.combo[colour.index()][p.index()] as usize].value)
     }
 
-    /// The learned tables' values of empty point `p` for `colour`: `[as
-    /// the side to move, as the opponent]`.
-    #[inline]
-    pub fn learned_point(&self, p: Pos, colour: Player) -> [i32; 2] {
-        let entry = self.info_of[self.combo[colour.index()][p.index()] as usize];
-        [i32::from(entry.mine), i32::from(entry.theirs)]
-    }
-
     /// Under renju, why a black stone on `p` would be forbidden (RIF,
     /// decided by the core's check); `None` under the other rules, on a
     /// stone, or where black makes five. Only points whose own lines could
@@ -709,40 +553,6 @@ impl Board {
         self.value[colour.index()]
     }
 
-    /// The learned evaluation's tables the board keeps its shape sums for.
-    #[inline]
-    pub fn learned(&self) -> &'static Learned {
-        self.learned
-    }
-
-    /// Keeps the shape sums for these tables from now on (the sums are
-    /// counted again when they differ from the ones in use).
-    pub fn set_learned(&mut self, learned: &'static Learned) {
-        if std::ptr::eq(learned, self.learned) {
-            return;
-        }
-        self.learned = learned;
-        self.info_of = learned.by_combo(self.rule);
-        self.shape_sums = [[0; 2]; 2];
-        for k in 0..self.on_board.len() {
-            let i = self.on_board[k].index();
-            if self.cells[i] == EMPTY {
-                for c in 0..2 {
-                    let entry = self.info_of[self.combo[c][i] as usize];
-                    self.shape_sums[c][0] += i32::from(entry.mine);
-                    self.shape_sums[c][1] += i32::from(entry.theirs);
-                }
-            }
-        }
-    }
-
-    /// `colour`'s sums over its empty points of the learned tables' point
-    /// values: `[as the side to move, as the opponent]`.
-    #[inline]
-    pub fn shape_sums(&self, colour: Player) -> [i32; 2] {
-        self.shape_sums[colour.index()]
-    }
-
     /// The first empty point (in board order) where `colour` makes at least `t`.
     pub fn find_threat(&self, colour: Player, t: Threat) -> Option<Pos> {
         self.on_board
@@ -791,24 +601,53 @@ impl Board {
     /// turn, without checking: the fast path for search.
     #[inline]
     pub fn play_unchecked(&mut self, p: Pos) {
+        self.play_watched(p, &mut ());
+    }
+
+    /// [`Board::play_unchecked`], with `watch` told of every pattern the
+    /// stone changes.
+    #[inline]
+    pub fn play_watched<W: Watch>(&mut self, p: Pos, watch: &mut W) {
         debug_assert!(self.is_empty(p));
         let v = stone_of(self.to_move);
-        self.put(p.index(), v);
+        self.put(p.index(), v, watch);
         self.set_to_move(self.to_move.opponent());
     }
 
     /// Takes back the last stone played with [`Board::play_unchecked`] or [`Board::play`].
     #[inline]
     pub fn undo(&mut self) {
+        self.undo_watched(&mut ());
+    }
+
+    /// [`Board::undo`], with `watch` told of every pattern it changes.
+    #[inline]
+    pub fn undo_watched<W: Watch>(&mut self, watch: &mut W) {
         self.set_to_move(self.to_move.opponent());
+        self.take_back_watched(watch);
+    }
+
+    /// Runs `count` on the position before the last stone (on the position
+    /// itself when there is none), then places that stone again with
+    /// `watch` told: how an evaluation that keeps sums takes up a position,
+    /// counting everything from the stones and then following one stone,
+    /// so that it knows the ply before too. The board is as it was.
+    pub fn count_watched<W: Watch>(&mut self, watch: &mut W, count: impl FnOnce(&Board, &mut W)) {
+        let Some(&last) = self.history.last() else {
+            count(self, watch);
+            return;
+        };
+        let v = self.cells[last.index()];
         self.take_back();
+        count(self, watch);
+        self.put(last.index(), v, watch);
     }
 
     /// Places a stone of `colour` on `(x, y)` without changing the side to
     /// move, or says why the point cannot take it.
     pub fn place(&mut self, x: usize, y: usize, colour: Player) -> Result<(), BoardError> {
         let p = self.empty_pos(x, y)?;
-        self.put(p.index(), stone_of(colour));
+        self.put(p.index(), stone_of(colour), &mut ());
         Ok(())
     }
 
@@ -816,7 +655,7 @@ impl Board {
     /// go there and no line runs through it.
     pub fn wall(&mut self, x: usize, y: usize) -> Result<(), BoardError> {
         let p = self.empty_pos(x, y)?;
-        self.put(p.index(), WALL);
+        self.put(p.index(), WALL, &mut ());
         Ok(())
     }
 
@@ -831,19 +670,21 @@ impl Board {
 
     /// Removes the most recently placed stone without changing the side to move.
     pub fn take_back(&mut self) -> Option<Pos> {
+        self.take_back_watched(&mut ())
+    }
+
+    /// [`Board::take_back`], with `watch` told of every pattern it changes.
+    fn take_back_watched<W: Watch>(&mut self, watch: &mut W) -> Option<Pos> {
         let p = self.history.pop()?;
         let i = p.index();
         let v = self.cells[i];
-        self.update(i, v);
+        self.update(i, v, watch);
         self.cells[i] = EMPTY;
         self.mirror(i, Stone::Empty);
         self.hash ^= ZOBRIST[i][v as usize];
         self.touch_near(i, -1);
         self.refresh(i);
-        self.add(i, 1);
-        if let Some(f) = self.fine.as_deref_mut() {
-            f.before.pop();
-        }
+        self.add(i, 1, watch);
         Some(p)
     }
 
@@ -860,16 +701,13 @@ impl Board {
             self.take_back();
         }
         for (j, v) in later {
-            self.put(j, v);
+            self.put(j, v, &mut ());
         }
         true
     }
 
-    fn put(&mut self, i: usize, v: u8) {
-        if let Some(f) = self.fine.as_deref_mut() {
-            f.before.push(f.black_sum());
-        }
-        self.add(i, -1);
+    fn put<W: Watch>(&mut self, i: usize, v: u8, watch: &mut W) {
+        self.add(i, -1, watch);
         self.cells[i] = v;
         self.mirror(
             i,
@@ -882,26 +720,27 @@ impl Board {
         self.hash ^= ZOBRIST[i][v as usize];
         self.history.push(Pos::from_index(i));
         self.touch_near(i, 1);
-        self.update(i, v);
+        self.update(i, v, watch);
     }
 
     /// Flips neighbour keys for state `v` at `i` (xor: the same call undoes
     /// it), as far as the rule looks.
     #[inline]
-    fn update(&mut self, i: usize, v: u8) {
+    fn update<W: Watch>(&mut self, i: usize, v: u8, watch: &mut W) {
         match self.rule {
-            Rule::Freestyle => self.update_within::<{ HALF as isize }>(i, v),
-            Rule::Exact | Rule::Renju => self.update_within::<{ REACH as isize }>(i, v),
+            Rule::Freestyle => self.update_within::<{ HALF as isize }, W>(i, v, watch),
+            Rule::Exact | Rule::Renju => self.update_within::<{ REACH as isize }, W>(i, v, watch),
         }
     }
 
     /// [`Board::update`] for the points up to `R` steps away along each line
     /// (a constant, so that freestyle's loop is exactly what it was).
     #[inline]
-    fn update_within<const R: isize>(&mut self, i: usize, v: u8) {
+    fn update_within<const R: isize, W: Watch>(&mut self, i: usize, v: u8, watch: &mut W) {
         // The sums move in locals and land once: kept in the board, each
         // change was a store the next one waited on (a fifth slower).
-        let mut moved = Moved::default();
+        let mut moved = [0i32; 2];
+        let mut watched = W::Moved::default();
         for (d, &step) in DIRS.iter().enumerate() {
             for k in 1..=R {
                 for sign in [-1isize, 1] {
@@ -919,35 +758,35 @@ impl Board {
                         self.outer[q][d] ^= (bits >> 16) as u8;
                     }
                     if self.cells[q] == EMPTY {
-                        self.repattern::<R>(q, d, &mut moved);
+                        self.repattern::<R, W>(q, d, &mut moved, watch, &mut watched);
                     }
                 }
             }
         }
-        for c in 0..2 {
-            self.value[c] += moved.value[c];
-            self.shape_sums[c][0] += moved.shape[c][0];
-            self.shape_sums[c][1] += moved.shape[c][1];
+        for (value, moved) in self.value.iter_mut().zip(moved) {
+            *value += moved;
         }
-        if let Some(f) = self.fine.as_deref_mut() {
-            f.sum[0] += moved.fine[0];
-            f.sum[1] += moved.fine[1];
-        }
+        watch.land(watched);
     }
 
     /// Looks up empty point `q`'s patterns along `d` again and moves the
     /// running sums by the difference. Most key changes leave the pattern
     /// as it was, so this is the hot path of making a move.
     #[inline]
-    fn repattern<const R: isize>(&mut self, q: usize, d: usize, moved: &mut Moved) {
+    fn repattern<const R: isize, W: Watch>(
+        &mut self,
+        q: usize,
+        d: usize,
+        moved: &mut [i32; 2],
+        watch: &mut W,
+        watched: &mut W::Moved,
+    ) {
         let key = if R > HALF as isize {
             self.key(q, d)
         } else {
             u32::from(self.keys[q][d])
         };
-        if let Some(f) = self.fine.as_deref_mut() {
-            f.repattern(q, d, key, &mut moved.fine);
-        }
+        watch.line(q, d, key, watched);
         let fresh = self.pattern_of[key as usize];
         for (c, &p) in fresh.iter().enumerate() {
             let old = self.pats[c][q][d];
@@ -963,9 +802,8 @@ impl Board {
                 (i32::from(before) + (i32::from(new) - i32::from(old)) * COMBO_STEP[d]) as u16;
             self.combo[c][q] = after;
             let (was, is) = (self.info_of[before as usize], self.info_of[after as usize]);
-            moved.value[c] += i32::from(is.value - was.value);
-            moved.shape[c][0] += i32::from(is.mine) - i32::from(was.mine);
-            moved.shape[c][1] += i32::from(is.theirs) - i32::from(was.theirs);
+            moved[c] += i32::from(is.value) - i32::from(was.value);
+            watch.shape(c, before, after, watched);
             if was.threat != is.threat {
                 self.threats[c][was.threat as usize] -= 1;
                 self.threats[c][is.threat as usize] += 1;
@@ -991,11 +829,16 @@ impl Board {
         u32::from(self.keys[i][d]) | u32::from(self.outer[i][d]) << 16
     }
 
+    /// Point `p`'s key along line `d`: the state of its neighbours within
+    /// the rule's reach, two bits each ([`pattern::slot`]), for an
+    /// evaluation that reads more of a line than its [`Pattern`].
+    #[inline]
+    pub fn line_key(&self, p: Pos, d: usize) -> u32 {
+        self.key(p.index(), d)
+    }
+
     fn refresh_dir(&mut self, i: usize, d: usize) {
         let key = self.key(i, d);
-        if let Some(f) = self.fine.as_deref_mut() {
-            f.refresh_dir(i, d, key);
-        }
         for c in 0..2 {
             self.pats[c][i][d] = self.pattern_of[key as usize][c] as u8;
             self.combo[c][i] = combo_index(self.pats[c][i]);
@@ -1010,16 +853,18 @@ impl Board {
 
     /// Adds (`sign` 1) or removes (-1) the contributions of empty point `i`.
     #[inline]
-    fn add(&mut self, i: usize, sign: i32) {
-        if let Some(f) = self.fine.as_deref_mut() {
-            f.add(i, sign);
+    fn add<W: Watch>(&mut self, i: usize, sign: i32, watch: &mut W) {
+        let combos = [self.combo[0][i], self.combo[1][i]];
+        if sign > 0 {
+            let keys = [0, 1, 2, 3].map(|d| self.key(i, d));
+            watch.emptied(i, keys, combos);
+        } else {
+            watch.filled(i, combos);
         }
         for c in 0..2 {
             let combo = self.combo[c][i] as usize;
             let info = self.info_of[combo];
             self.value[c] += sign * i32::from(info.value);
-            self.shape_sums[c][0] += sign * i32::from(info.mine);
-            self.shape_sums[c][1] += sign * i32::from(info.theirs);
             self.threats[c][info.threat as usize] += sign;
             for d in 0..4 {
                 self.counts[c][self.pats[c][i][d] as usize] += sign;
@@ -1050,28 +895,6 @@ impl Board {
             }
         }
         (counts, threats, value)
-    }
-
-    /// While fine tables are kept: black's point sum less white's and each
-    /// colour's point-class counts, recomputed from the stones alone.
-    pub fn recount_fine(&self) -> Option<(i32, [[i32; CLASSES]; 2])> {
-        let f = self.fine.as_ref()?;
-        let mut sum = [0; 2];
-        let mut classes = [[0; CLASSES]; 2];
-        for &p in &self.on_board {
-            let i = p.index();
-            if self.cells[i] != EMPTY {
-                continue;
-            }
-            for c in 0..2 {
-                let pats = [0, 1, 2, 3].map(|d| fine::fine(self.key_of(i, d), c, self.rule));
-                let code = fine::code(fine::fine_combo(pats));
-                let slot = fine::table_slot(self.rule, c);
-                sum[c] += i32::from(f.tables.value[slot][usize::from(code)]);
-                classes[c][fine::class(code, c, self.rule) as usize] += 1;
-            }
-        }
-        Some((sum[0] - sum[1], classes))
     }
 
     /// The incrementally kept counts, in the same shape as [`Board::recount`].

@@ -4,9 +4,9 @@
 use std::str::FromStr;
 use std::sync::Mutex;
 
+use crate::eval::fine_tables::{FineTables, ModelError};
+use crate::eval::learned::{Learned, TablesError};
 use crate::eval::{Eval, MOVER_WEIGHT, Weights};
-use crate::fine_tables::{FineTables, ModelError};
-use crate::learned::{Learned, TablesError};
 use crate::search::params::{SettingError, pairs};
 use crate::search::{Options, Params};
 

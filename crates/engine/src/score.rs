@@ -68,7 +68,7 @@ pub fn win_rate(score: i32, scale: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::learned::Learned;
+    use crate::eval::learned::Learned;
     use crate::search::Options;
     use inarow_core::Rule;
 

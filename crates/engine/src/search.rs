@@ -6,9 +6,9 @@
 //! search that stood beside it is retired; side-by-side figures against it
 //! come from its tagged build (`scripts/build-revision.sh classic-search`).
 
+mod leaf;
 pub mod params;
 pub mod tree;
-mod vcf;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -17,8 +17,8 @@ use std::time::Duration;
 pub use params::{ONE_PLY, Params};
 
 use crate::board::Board;
-use crate::eval::Eval;
-use crate::learned::Learned;
+use crate::eval::learned::Learned;
+use crate::eval::{Eval, Evaluation};
 use crate::pos::Pos;
 use tree::Tree;
 
@@ -261,7 +261,7 @@ impl std::fmt::Debug for Request {
 /// A searcher: its tables live across moves of one game.
 pub struct Searcher {
     options: Options,
-    tree: Box<Tree<Eval>>,
+    tree: Box<Tree<Evaluation>>,
 }
 
 impl Searcher {
@@ -269,7 +269,7 @@ impl Searcher {
     pub fn new(options: Options) -> Searcher {
         Searcher {
             options,
-            tree: Box::new(Tree::new(options, options.eval)),
+            tree: Box::new(Tree::new(options, options.eval.evaluation())),
         }
     }
 
@@ -287,11 +287,6 @@ impl Searcher {
     /// have an empty point and no five on it. The board and the request
     /// are unchanged afterwards.
     pub fn search(&mut self, b: &mut Board, request: &mut Request) -> Found {
-        match self.options.eval {
-            Eval::Learned(tables) => b.set_learned(tables),
-            Eval::Fine(tables, _) => b.set_fine(Some(tables)),
-            Eval::Pattern(_) => {}
-        }
         self.tree.search(b, request)
     }
 }

@@ -9,31 +9,7 @@ use crate::movepick::Move;
 use crate::pos::Pos;
 use crate::score::{from_tt, to_tt};
 
-/// What a stored score says about the true value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    /// The exact value.
-    Exact,
-    /// The value is at least this (the search failed high).
-    Lower,
-    /// The value is at most this (the search failed low).
-    Upper,
-}
-
-impl Bound {
-    /// What `score` says about the true value, when the search that found
-    /// it started with the window `alpha..beta`.
-    #[inline]
-    pub fn of(score: i32, alpha: i32, beta: i32) -> Bound {
-        if score >= beta {
-            Bound::Lower
-        } else if score > alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        }
-    }
-}
+pub use inarow_core::Bound;
 
 /// What a probe finds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use inarow_engine::player::board_of;
 use inarow_engine::pos::Pos;
 use inarow_engine::score::win_in;
 use inarow_engine::search::{Limits, PV_LIMIT, Request};
-use inarow_engine::vcf::Vcf;
+use inarow_engine::vcf_solver::Vcf;
 
 #[path = "support/suite.rs"]
 mod suite;

@@ -1,16 +1,18 @@
-//! The fine patterns' sums kept move by move against a board that counts
-//! them afresh, through long random play with take-backs, removals from
-//! the middle of the history and passes, under every rule; and a search
-//! on a published model's shape of tables.
+//! The fine patterns' sums an evaluator keeps move by move against a count
+//! from the stones alone, through long random play with take-backs,
+//! removals from the middle of the history (the evaluator started again)
+//! and passes, under every rule; and a search on a published model's
+//! shape of tables.
 //!
 //! Whether the tables mean what their makers meant is checked against
 //! Rapfi itself, outside the tests: `scripts/rapfi-eval-check.sh`.
 
 use inarow_core::{Player, Rule};
 use inarow_engine::board::Board;
+use inarow_engine::eval::fine::{CODES, MASKS, PointClass};
+use inarow_engine::eval::fine_eval::FineEval;
+use inarow_engine::eval::fine_tables::{FineTables, SLOTS};
 use inarow_engine::eval::{Eval, Evaluator};
-use inarow_engine::fine::{CODES, MASKS, PointClass};
-use inarow_engine::fine_tables::{FineTables, SLOTS};
 use inarow_engine::pos::Pos;
 use inarow_engine::search::{Limits, Options, Request, Searcher};
 use rand::{Rng, SeedableRng};
@@ -33,30 +35,35 @@ fn tables() -> &'static FineTables {
     }))
 }
 
-/// What a board kept, and the same position counted afresh.
-fn figures(b: &Board) -> ([i32; 2], Vec<i32>) {
-    let classes = [Player::X, Player::O]
-        .iter()
-        .flat_map(|&c| b.point_classes(c).expect("kept").to_vec())
-        .collect();
-    (b.fine_sums().expect("kept"), classes)
+/// An evaluator by `t` in the tables' own units.
+fn evaluator(t: &'static FineTables) -> FineEval {
+    FineEval::new(t, [1 << 16; 3])
 }
 
-/// What the board kept against a count from the stones alone.
-fn check_recount(b: &Board, what: &str) {
-    let (sum, classes) = b.recount_fine().expect("kept");
-    let kept = figures(b);
+/// What an evaluator kept: the sums now and a ply before, and the classes.
+fn figures(e: &FineEval) -> ([i32; 2], Vec<i32>) {
+    let classes = [Player::X, Player::O]
+        .iter()
+        .flat_map(|&c| e.point_classes(c).to_vec())
+        .collect();
+    (e.sums(), classes)
+}
+
+/// What the evaluator kept against a count from the stones alone.
+fn check_recount(e: &FineEval, b: &Board, what: &str) {
+    let (sum, classes) = e.recount(b);
+    let kept = figures(e);
     assert_eq!(kept.0[0], sum, "{what}: the point sum");
     assert_eq!(kept.1, classes.concat(), "{what}: the classes");
 }
 
-/// The same position on a board given the tables afresh (its stones
-/// played again), for the last ply's sum.
+/// The same position taken up by a new evaluator (the last stone
+/// followed), for the last ply's sum.
 fn fresh(b: &Board, t: &'static FineTables) -> ([i32; 2], Vec<i32>) {
     let mut again = b.clone();
-    again.set_fine(None);
-    again.set_fine(Some(t));
-    figures(&again)
+    let mut e = evaluator(t);
+    e.start(&mut again);
+    figures(&e)
 }
 
 #[test]
@@ -65,24 +72,38 @@ fn kept_sums_match_a_recount_through_play_take_backs_and_passes() {
     for (n, rule) in Rule::ALL.into_iter().enumerate() {
         let mut rng = ChaCha8Rng::seed_from_u64(n as u64);
         let mut b = Board::with_rule(15, rule).unwrap();
-        b.set_fine(Some(t));
+        let mut e = evaluator(t);
+        e.start(&mut b);
+        // Stones the evaluator has followed since it was started: it knows
+        // the ply before the position it was started on, no earlier, so a
+        // take-back past that starts it again (as a search never goes
+        // above its root).
+        let mut followed = 0;
         for step in 0..600 {
             let empty: Vec<_> = b.empty_points().collect();
             match rng.random_range(0..10) {
                 0..=5 if !empty.is_empty() && b.stones() < 120 => {
-                    b.play_unchecked(empty[rng.random_range(0..empty.len())]);
+                    e.play(&mut b, empty[rng.random_range(0..empty.len())]);
+                    followed += 1;
                 }
-                0..=7 if b.stones() > 0 => b.undo(),
+                0..=7 if b.stones() > 0 => {
+                    e.undo(&mut b);
+                    if followed == 0 {
+                        e.start(&mut b);
+                    } else {
+                        followed -= 1;
+                    }
+                }
                 8 => {
                     // A null move, stones searched after it, and back.
-                    b.pass();
+                    e.pass(&mut b);
                     let k = rng.random_range(0..3).min(empty.len());
                     for _ in 0..k {
                         let empty: Vec<_> = b.empty_points().collect();
-                        b.play_unchecked(empty[rng.random_range(0..empty.len())]);
+                        e.play(&mut b, empty[rng.random_range(0..empty.len())]);
                     }
-                    check_recount(&b, &format!("{rule:?}, step {step}, after a pass"));
-                    let (kept, again) = (figures(&b), fresh(&b, t));
+                    check_recount(&e, &b, &format!("{rule:?}, step {step}, after a pass"));
+                    let (kept, again) = (figures(&e), fresh(&b, t));
                     assert_eq!(
                         (kept.0[0], kept.1),
                         (again.0[0], again.1),
@@ -95,20 +116,23 @@ fn kept_sums_match_a_recount_through_play_take_backs_and_passes() {
                         );
                     }
                     for _ in 0..k {
-                        b.undo();
+                        e.undo(&mut b);
                     }
-                    b.unpass();
+                    e.unpass(&mut b);
                 }
                 _ if b.stones() > 3 => {
-                    // A stone from the middle of the history (TAKEBACK).
+                    // A stone from the middle of the history (TAKEBACK):
+                    // the evaluator takes the position up again.
                     let h = b.history().to_vec();
                     let i = h[rng.random_range(0..h.len())];
                     assert!(b.remove(i));
+                    e.start(&mut b);
+                    followed = 0;
                 }
                 _ => {}
             }
-            check_recount(&b, &format!("{rule:?}, step {step}"));
-            assert_eq!(figures(&b), fresh(&b, t), "{rule:?}, step {step}");
+            check_recount(&e, &b, &format!("{rule:?}, step {step}"));
+            assert_eq!(figures(&e), fresh(&b, t), "{rule:?}, step {step}");
         }
     }
 }
@@ -117,23 +141,30 @@ fn kept_sums_match_a_recount_through_play_take_backs_and_passes() {
 fn the_last_plys_sum_is_the_one_before_the_last_stone_or_pass() {
     let t = tables();
     let mut b = Board::new(15).unwrap();
-    b.set_fine(Some(t));
-    let [empty, same] = b.fine_sums().unwrap();
+    let mut e = evaluator(t);
+    e.start(&mut b);
+    let [empty, same] = e.sums();
     assert_eq!(empty, same, "an empty board's last ply is itself");
-    b.play(7, 7).unwrap();
-    let [now, before] = b.fine_sums().unwrap();
+    e.play(&mut b, Pos::at(7, 7));
+    let [now, before] = e.sums();
     assert_eq!(before, empty);
-    b.pass();
-    assert_eq!(b.fine_sums().unwrap(), [now, now]);
-    b.unpass();
-    assert_eq!(b.fine_sums().unwrap(), [now, empty]);
-    // Changing the rule keeps the tables and plays the stones again.
+    e.pass(&mut b);
+    assert_eq!(e.sums(), [now, now]);
+    e.unpass(&mut b);
+    assert_eq!(e.sums(), [now, empty]);
+    // Started on a position, the evaluator knows the ply before its last
+    // stone too.
+    e.start(&mut b);
+    assert_eq!(e.sums(), [now, empty]);
+    // Under another rule: the stones played again, the last ply the one
+    // before the last stone under that rule.
     b.set_rule(Rule::Renju);
-    assert!(b.fine_tables().is_some_and(|k| std::ptr::eq(k, t)));
-    assert_eq!(b.fine_sums().unwrap()[1], {
-        let mut e = Board::with_rule(15, Rule::Renju).unwrap();
-        e.set_fine(Some(t));
-        e.fine_sums().unwrap()[0]
+    e.start(&mut b);
+    assert_eq!(e.sums()[1], {
+        let mut r = Board::with_rule(15, Rule::Renju).unwrap();
+        let mut e = evaluator(t);
+        e.start(&mut r);
+        e.sums()[0]
     });
 }
 
@@ -141,17 +172,18 @@ fn the_last_plys_sum_is_the_one_before_the_last_stone_or_pass() {
 fn classes_see_fours_and_threes() {
     let t = tables();
     let mut b = Board::new(15).unwrap();
-    b.set_fine(Some(t));
     // Black: three in a row with both ends open; white far away.
     for (x, y) in [(5, 7), (0, 0), (6, 7), (0, 2), (7, 7), (0, 4)] {
         b.play(x, y).unwrap();
     }
-    let black = b.point_classes(Player::X).unwrap();
+    let mut e = evaluator(t);
+    e.start(&mut b);
+    let black = e.point_classes(Player::X);
     // The two ends make open fours.
     assert_eq!(black[PointClass::Flex4 as usize], 2);
-    let white = b.point_classes(Player::O).unwrap();
+    let white = e.point_classes(Player::O);
     assert_eq!(white[PointClass::Flex4 as usize], 0);
-    let code = b.fine_code(Pos::at(4, 7), Player::X).unwrap();
+    let code = e.code(Pos::at(4, 7), Player::X);
     assert!(usize::from(code) < CODES);
 }
 
@@ -175,15 +207,13 @@ fn a_search_on_fine_tables_takes_a_five() {
     ] {
         b.play(x, y).unwrap();
     }
+    let before = b.hash();
     // Black to move has four in a row: it wins at (2,7) or (7,7).
     let mut s = Searcher::new(options);
     let found = s.search(&mut b, &mut Request::new(Limits::nodes(20_000)));
     let won = [Pos::at(2, 7), Pos::at(7, 7)];
     assert!(won.contains(&found.best), "{:?}", found.best.xy());
-    assert!(
-        b.fine_tables().is_some(),
-        "the searcher gave the board its tables"
-    );
-    let score = Eval::fine(t).evaluate(&b);
+    assert_eq!(b.hash(), before, "the board is as it was");
+    let score = Eval::fine(t).score(&mut b);
     assert!(score.abs() < inarow_engine::score::WIN, "{score}");
 }

@@ -8,7 +8,7 @@ use inarow_engine::movepick::{Answer, answer};
 use inarow_engine::pos::Pos;
 use inarow_engine::score::DECIDED;
 use inarow_engine::search::{Limits, Request};
-use inarow_engine::vcf::Vcf;
+use inarow_engine::vcf_solver::Vcf;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -8,7 +8,7 @@ use inarow_engine::movepick::MoveList;
 use inarow_engine::player::board_of;
 #[path = "support/suite.rs"]
 mod suite;
-use inarow_engine::vcf::Vcf;
+use inarow_engine::vcf_solver::Vcf;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use suite::{candidates, generate_suite_on, proves_vcf, verify_win};

@@ -6,7 +6,7 @@
 //! against no five, a four-three or three-three against no four);
 //! exactly the defences when the opponent threatens ([`crate::movepick`]:
 //! every move left out loses by force); and a VCF search at the leaves
-//! that shares the transposition table (`search/vcf.rs`), so that what
+//! that shares the transposition table (`search/leaf.rs`), so that what
 //! pruning cuts at the horizon is caught there. With those in place every
 //! late move is reduced (ln depth · ln move number, less for set-ups, PV
 //! nodes, improving positions and good history, more at cut nodes, more or
@@ -21,7 +21,7 @@
 //! A node of [`Tree::pvs`] goes through these steps, numbered in the code
 //! as Stockfish and Rapfi number theirs:
 //!
-//! 1. past the horizon, the leaf search (`search/vcf.rs`);
+//! 1. past the horizon, the leaf search (`search/leaf.rs`);
 //! 2. count the node, watch the clock, settle what threats decide;
 //! 3. mate distance pruning;
 //! 4. the transposition table;
@@ -260,14 +260,12 @@ impl<E: Evaluator> Tree<E> {
     #[inline]
     pub(crate) fn play(&mut self, b: &mut Board, m: Pos, ply: usize) {
         self.stack[ply].played = Some(Move::at(m));
-        b.play_unchecked(m);
-        self.eval.put(b, m);
+        self.eval.play(b, m);
     }
 
     #[inline]
-    pub(crate) fn take_back(&mut self, b: &mut Board, m: Pos) {
-        self.eval.take_back(b, m);
-        b.undo();
+    pub(crate) fn take_back(&mut self, b: &mut Board, _m: Pos) {
+        self.eval.undo(b);
     }
 
     #[inline]
@@ -686,9 +684,9 @@ impl<E: Evaluator> Tree<E> {
         {
             let r = p.nmp_base + p.nmp_scale * depth / ONE;
             self.stack[ply].played = None;
-            b.pass();
+            self.eval.pass(b);
             let v = -self.pvs::<false>(b, ply + 1, -beta, -beta + 1, depth - r, !cut);
-            b.unpass();
+            self.eval.unpass(b);
             if self.stopped {
                 return Some(0);
             }
@@ -825,15 +823,15 @@ impl<E: Evaluator> Tree<E> {
     #[inline]
     fn static_score(&self, b: &Board, m: Pos, me: Player) -> i32 {
         let point = if self.params.order_fine > 0
-            && let Some(fine) = b.fine_order(m, me)
+            && let Some(fine) = self.eval.move_score(b, m, me)
         {
             fine * self.params.order_fine / 100
         } else {
             match self.params.order_learned {
                 0 => point_score(b, m, me),
                 weight => {
-                    let [mine, _] = b.learned_point(m, me);
-                    let [_, theirs] = b.learned_point(m, me.opponent());
+                    let [mine, _] = self.eval.point_values(b, m, me);
+                    let [_, theirs] = self.eval.point_values(b, m, me.opponent());
                     (2 * mine + theirs) * weight / 100
                 }
             }

@@ -94,7 +94,7 @@ pub fn proves_vcf(game: &mut Mnk, attacks: usize) -> bool {
 }
 
 /// Checks a claimed winning line for the side to move of `game`
-/// (attacker and defender moves alternating, as `inarow_engine::vcf::Vcf::solve`
+/// (attacker and defender moves alternating, as `inarow_engine::vcf_solver::Vcf::solve`
 /// returns): at every defender turn each legal reply is tried, and each
 /// must leave the attacker a five at once or be the line's block. The line
 /// must end in a five, or in a move after which every reply loses at once.

@@ -16,7 +16,7 @@ use crate::pattern::Threat;
 use crate::pos::Pos;
 use crate::score::{DECIDED, WIN, is_decided, win_in};
 use crate::search::{Found, Limits, MAX_PLY, PV_LIMIT, Progress, Request};
-use crate::vcf::Vcf;
+use crate::vcf_solver::Vcf;
 
 impl<E: Evaluator> Tree<E> {
     /// Tells the watcher, if any, how the search stands.
@@ -66,6 +66,9 @@ impl<E: Evaluator> Tree<E> {
     /// stop flag and watcher are the tree's for this search only: lent
     /// for it (swapped, so nothing is copied or allocated) and given back.
     pub fn search(&mut self, b: &mut Board, request: &mut Request) -> Found {
+        // The evaluation takes up this position: the board may have
+        // changed in any way since the last search.
+        self.eval.start(b);
         std::mem::swap(&mut self.excluded, &mut request.excluded);
         std::mem::swap(&mut self.watcher, &mut request.watcher);
         self.stop.clone_from(&request.stop);
@@ -362,12 +365,12 @@ mod tests {
 
     use super::*;
     use crate::analysis::position;
-    use crate::eval::Eval;
+    use crate::eval::Evaluation;
     use crate::search::Options;
 
-    fn tree() -> Tree<Eval> {
+    fn tree() -> Tree<Evaluation> {
         let options = Options::default();
-        Tree::new(options, options.eval)
+        Tree::new(options, options.eval.evaluation())
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::eval::Evaluator;
 use crate::pattern::Threat;
 use crate::pos::Pos;
 use crate::tt::Bound;
-use crate::vcf::gather_fours;
+use crate::vcf_solver::gather_fours;
 
 use super::tree::Tree;
 

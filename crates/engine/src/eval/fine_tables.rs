@@ -1,4 +1,4 @@
-//! Evaluation tables over fine point codes ([`crate::fine`]), in the shape
+//! Evaluation tables over fine point codes ([`super::fine`]), in the shape
 //! of the published classical models of Rapfi: for each table slot
 //! (freestyle, exact five, renju's black, renju's white) a value for every
 //! point code of that colour, a value for every eleven-bit threat mask of
@@ -20,7 +20,7 @@ use inarow_core::Rule;
 
 use sha2::{Digest, Sha256};
 
-use crate::fine::{CODES, FINES, MASKS};
+use crate::eval::fine::{CODES, FINES, MASKS};
 
 /// Number of table slots: freestyle, exact five, renju's black and white.
 pub const SLOTS: usize = 4;
@@ -126,8 +126,8 @@ impl FineTables {
     /// fine patterns fall into, in units of the published models' scale;
     /// threat masks and move scores zero. A prior for the fine fit: rare
     /// codes keep sensible values.
-    pub fn from_learned(learned: &crate::learned::Learned) -> FineTables {
-        use crate::fine::{Fine, code_patterns};
+    pub fn from_learned(learned: &crate::eval::learned::Learned) -> FineTables {
+        use crate::eval::fine::{Fine, code_patterns};
         use crate::pattern::{Pattern, combo_index, shape};
         let coarse = |f: Fine| match f {
             Fine::Dead | Fine::Overline => Pattern::Dead,
@@ -299,7 +299,7 @@ impl FineTables {
     /// evaluation (whose logistic scale is per unit), so that the search's
     /// margins keep their meaning whichever evaluation it uses.
     pub fn to_engine_units(&self, rule: Rule) -> i32 {
-        let per_unit = crate::learned::Learned::embedded().scale(rule);
+        let per_unit = crate::eval::learned::Learned::embedded().scale(rule);
         (65536.0 / (self.scale * per_unit)).round() as i32
     }
 }

@@ -3,8 +3,9 @@
 //! table for the side to move's points and one for the opponent's, per
 //! rule, plus a table over which threats each side has (the threat mask).
 //! The values are fitted to game results by logistic regression
-//! ([`crate::fit`], `inarow eval fit`); the board keeps the two sums up to
-//! date as stones come and go ([`crate::board::Board::shape_sums`]), so an
+//! ([`crate::learn::shapes`], `inarow eval fit`); the evaluator
+//! ([`LearnedEval`]) keeps the two sums up to date as stones come and go,
+//! in the board's own pass over the points a stone changes, so an
 //! evaluation is a few additions.
 //!
 //! The tables travel as a small versioned file with a checksum: the one the
@@ -13,10 +14,14 @@
 
 use std::sync::LazyLock;
 
-use inarow_core::Rule;
+use inarow_core::{Player, Rule};
 use sha2::{Digest, Sha256};
 
+use crate::board::{Board, Watch};
+use crate::eval::Evaluator;
 use crate::pattern::{self, PATTERNS, SHAPES, Threat};
+use crate::pos::Pos;
+use crate::score::WIN;
 
 /// Threats a side's mask tells apart: block three up to flex four (a five
 /// to make is decided before any evaluation).
@@ -70,7 +75,8 @@ impl Tables {
 }
 
 /// A learned evaluation: tables for freestyle, exact five and renju, with
-/// the per-point tables also laid out by combination index for the board.
+/// the per-point tables also laid out by combination index for the
+/// evaluator.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Learned {
     /// The tables by rule: freestyle, exact five, renju.
@@ -78,8 +84,9 @@ pub struct Learned {
     /// Per rule, the logistic scale of the fit in millionths: a score `s`
     /// predicts the side to move scores `1 / (1 + e^(-scale * s))`.
     scales: [u32; 3],
-    /// Per rule, what the board looks up by combination index.
-    by_combo: [Vec<PointEntry>; 3],
+    /// Per rule, `[mine, theirs]` point values by combination index: one
+    /// look-up for a changed point.
+    by_combo: [Vec<[i16; 2]>; 3],
 }
 
 impl std::fmt::Debug for Learned {
@@ -99,22 +106,6 @@ impl std::fmt::Debug for Learned {
             sum[3]
         )
     }
-}
-
-/// What the board keeps sums of for a point with one combination of line
-/// patterns: the hand-set value and the threat ([`pattern::info`]) and the
-/// learned values, side by side in eight bytes, so that one look-up (one
-/// cache line) serves a changed point.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct PointEntry {
-    /// The hand-set value ([`pattern::PointInfo::value`]).
-    pub value: i16,
-    /// The learned value of the point for the side to move.
-    pub mine: i16,
-    /// The learned value of the point for the opponent.
-    pub theirs: i16,
-    /// The threat a stone there makes.
-    pub threat: Threat,
 }
 
 /// Why a tables file cannot be read.
@@ -171,13 +162,7 @@ impl Learned {
             (0..PATTERNS.pow(4) as u16)
                 .map(|c| {
                     let s = pattern::shape(c) as usize;
-                    let info = pattern::info(c);
-                    PointEntry {
-                        value: info.value as i16,
-                        mine: t.mine[s],
-                        theirs: t.theirs[s],
-                        threat: info.threat,
-                    }
+                    [t.mine[s], t.theirs[s]]
                 })
                 .collect()
         };
@@ -206,8 +191,15 @@ impl Learned {
 
     /// Per combination index, `[mine, theirs]` point values under `rule`.
     #[inline]
-    pub(crate) fn by_combo(&self, rule: Rule) -> &[PointEntry] {
+    fn by_combo(&self, rule: Rule) -> &[[i16; 2]] {
         &self.by_combo[rule_slot(rule)]
+    }
+
+    /// The values of empty point `p` on `b` for `colour`: `[as the side to
+    /// move, as the opponent]`.
+    #[inline]
+    pub fn point_values(&self, b: &Board, p: Pos, colour: Player) -> [i32; 2] {
+        self.by_combo(b.rule())[usize::from(b.combo(p, colour))].map(i32::from)
     }
 
     /// The file: mark, version, sizes, the scales, the tables (freestyle,
@@ -322,13 +314,170 @@ fn rule_slot(rule: Rule) -> usize {
 }
 
 static EMBEDDED: LazyLock<Learned> = LazyLock::new(|| {
-    Learned::from_bytes(include_bytes!("../data/eval.bin"))
+    Learned::from_bytes(include_bytes!("../../data/eval.bin"))
         .expect("the embedded evaluation tables are checked by the tests")
 });
+
+/// The threat mask of the position for `me` to move: a bit for each of
+/// [`MASK_THREATS`] that `me` has a point for, then the opponent's.
+#[inline]
+pub fn threat_mask(b: &Board, me: Player) -> usize {
+    let bits = |c: Player| {
+        MASK_THREATS.iter().enumerate().fold(0, |m, (k, &t)| {
+            m | usize::from(b.threat_count(c, t) > 0) << k
+        })
+    };
+    bits(me) | bits(me.opponent()) << MASK_THREATS.len()
+}
+
+/// The learned evaluation at work on one board: its tables and, per
+/// colour, the sums of their point values over that colour's empty points
+/// (`[as the side to move, as the opponent]`), kept as stones come and go.
+#[derive(Clone)]
+pub struct LearnedEval {
+    tables: &'static Learned,
+    /// The rule of the board followed, and its tables laid out.
+    rule: Rule,
+    by_combo: &'static [[i16; 2]],
+    threat: &'static [i16],
+    sums: [[i32; 2]; 2],
+}
+
+impl std::fmt::Debug for LearnedEval {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LearnedEval")
+            .field("tables", &self.tables)
+            .field("rule", &self.rule)
+            .field("sums", &self.sums)
+            .finish()
+    }
+}
+
+impl LearnedEval {
+    /// The evaluation by `tables`, to be started on a board.
+    pub fn new(tables: &'static Learned) -> LearnedEval {
+        let rule = Rule::Freestyle;
+        LearnedEval {
+            tables,
+            rule,
+            by_combo: tables.by_combo(rule),
+            threat: &tables.tables(rule).threat,
+            sums: [[0; 2]; 2],
+        }
+    }
+
+    /// The tables it evaluates by.
+    pub fn tables(&self) -> &'static Learned {
+        self.tables
+    }
+
+    /// `colour`'s sums over its empty points of the point values: `[as the
+    /// side to move, as the opponent]`.
+    #[inline]
+    pub fn sums(&self, colour: Player) -> [i32; 2] {
+        self.sums[colour.index()]
+    }
+
+    /// The sums of the position on `b`, counted from the stones.
+    fn count(&mut self, b: &Board) {
+        let tables = self.tables;
+        self.rule = b.rule();
+        self.by_combo = tables.by_combo(self.rule);
+        self.threat = &tables.tables(self.rule).threat;
+        self.sums = [[0; 2]; 2];
+        for p in b.empty_points() {
+            for (c, colour) in [Player::X, Player::O].into_iter().enumerate() {
+                let [mine, theirs] = self.by_combo[usize::from(b.combo(p, colour))];
+                self.sums[c][0] += i32::from(mine);
+                self.sums[c][1] += i32::from(theirs);
+            }
+        }
+    }
+
+    /// Adds (`sign` 1) or removes (-1) a point of these combinations.
+    #[inline]
+    fn add(&mut self, combos: [u16; 2], sign: i32) {
+        for (c, combo) in combos.into_iter().enumerate() {
+            let [mine, theirs] = self.by_combo[usize::from(combo)];
+            self.sums[c][0] += sign * i32::from(mine);
+            self.sums[c][1] += sign * i32::from(theirs);
+        }
+    }
+}
+
+impl Watch for LearnedEval {
+    type Moved = [[i32; 2]; 2];
+
+    #[inline]
+    fn filled(&mut self, _: usize, combos: [u16; 2]) {
+        self.add(combos, -1);
+    }
+
+    #[inline]
+    fn emptied(&mut self, _: usize, _: [u32; 4], combos: [u16; 2]) {
+        self.add(combos, 1);
+    }
+
+    #[inline]
+    fn line(&mut self, _: usize, _: usize, _: u32, _: &mut Self::Moved) {}
+
+    #[inline]
+    fn shape(&self, c: usize, before: u16, after: u16, moved: &mut Self::Moved) {
+        let (was, is) = (
+            self.by_combo[usize::from(before)],
+            self.by_combo[usize::from(after)],
+        );
+        moved[c][0] += i32::from(is[0]) - i32::from(was[0]);
+        moved[c][1] += i32::from(is[1]) - i32::from(was[1]);
+    }
+
+    #[inline]
+    fn land(&mut self, moved: Self::Moved) {
+        for (sum, moved) in self.sums.iter_mut().zip(moved) {
+            sum[0] += moved[0];
+            sum[1] += moved[1];
+        }
+    }
+}
+
+impl Evaluator for LearnedEval {
+    fn start(&mut self, b: &mut Board) {
+        self.count(b);
+    }
+
+    /// The mover's points, less the opponent's, plus the threat mask's
+    /// value.
+    #[inline]
+    fn evaluate(&self, b: &Board) -> i32 {
+        debug_assert_eq!(b.rule(), self.rule, "started on another board");
+        let me = b.to_move();
+        let [mine, _] = self.sums(me);
+        let [_, theirs] = self.sums(me.opponent());
+        let threat = self.threat[threat_mask(b, me)];
+        (mine - theirs + i32::from(threat)).clamp(-WIN / 2, WIN / 2)
+    }
+
+    #[inline]
+    fn play(&mut self, b: &mut Board, p: Pos) {
+        b.play_watched(p, self);
+    }
+
+    #[inline]
+    fn undo(&mut self, b: &mut Board) {
+        b.undo_watched(self);
+    }
+
+    #[inline]
+    fn point_values(&self, b: &Board, p: Pos, colour: Player) -> [i32; 2] {
+        self.by_combo[usize::from(b.combo(p, colour))].map(i32::from)
+    }
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::Eval;
+    use crate::eval::tests::random_boards;
 
     #[test]
     fn files_round_trip_and_refuse_damage() {
@@ -382,5 +531,67 @@ mod tests {
         assert_eq!(v1.len(), file_len(2));
         let read = Learned::from_bytes(&v1).unwrap();
         assert_eq!(read, Learned::new([t, e.clone(), e], [0.01, 0.02, 0.02]));
+    }
+
+    /// Both colours' sums.
+    fn sums(e: &LearnedEval) -> [[i32; 2]; 2] {
+        [Player::X, Player::O].map(|c| e.sums(c))
+    }
+
+    #[test]
+    fn the_evaluator_keeps_the_sums_move_by_move() {
+        let learned = Learned::embedded();
+        let mut e = LearnedEval::new(learned);
+        for mut b in random_boards(&[Rule::Freestyle, Rule::Exact, Rule::Renju], 9, 80, 50) {
+            e.start(&mut b);
+            // Play on and take back through the evaluator: each step's sums
+            // are those counted afresh.
+            let mut fresh = LearnedEval::new(learned);
+            let moves: Vec<Pos> = b.empty_points().step_by(7).take(12).collect();
+            for &p in &moves {
+                e.play(&mut b, p);
+                fresh.start(&mut b);
+                assert_eq!(sums(&e), sums(&fresh), "{b:?}");
+                assert_eq!(e.evaluate(&b), fresh.evaluate(&b));
+            }
+            for _ in &moves {
+                e.undo(&mut b);
+                fresh.start(&mut b);
+                assert_eq!(sums(&e), sums(&fresh), "{b:?}");
+            }
+            // Take every stone back: the sums follow to the empty board's.
+            while !b.history().is_empty() {
+                e.undo(&mut b);
+            }
+            let mut empty = Board::with_rule(15, b.rule()).unwrap();
+            fresh.start(&mut empty);
+            assert_eq!(sums(&e), sums(&fresh));
+        }
+    }
+
+    #[test]
+    fn the_embedded_tables_read() {
+        let e = Learned::embedded();
+        assert!(e.scale(Rule::Freestyle) > 0.0 && e.scale(Rule::Exact) > 0.0);
+        let predicted = |b: &Board| {
+            let mut b = b.clone();
+            let score = Eval::Learned(e).score(&mut b);
+            1.0 / (1.0 + (-e.scale(b.rule()) * score as f64).exp())
+        };
+        // The first player is favoured on the empty board, but nothing is
+        // decided.
+        let empty = Board::new(15).unwrap();
+        let first = predicted(&empty);
+        assert!((0.5..0.95).contains(&first), "{first}");
+        // Three in a row open at both ends: good for its owner to move,
+        // and worse for the side that must answer it.
+        let mut b = Board::new(15).unwrap();
+        for (x, y) in [(6, 7), (2, 12), (7, 7), (12, 2), (8, 7), (2, 2)] {
+            b.play(x, y).unwrap();
+        }
+        let owner = predicted(&b);
+        b.set_to_move(Player::O);
+        let answers = predicted(&b);
+        assert!(owner > 0.8 && answers < 0.5, "{owner} {answers}");
     }
 }
