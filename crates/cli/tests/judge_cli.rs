@@ -1,6 +1,6 @@
 //! `inarow judge` end to end with the scripted fake bots of the judge crate.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

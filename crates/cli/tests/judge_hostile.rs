@@ -33,7 +33,7 @@
 //! `the_checks_catch_a_judge_without_its_sandbox` can show they fail on a
 //! judge run with `--no-sandbox`.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;

@@ -2,7 +2,7 @@
 //! (`inarow pbrain` and `pbrain-inarow`): every command, and bad input
 //! answered by one `ERROR` line without stopping the brain.
 
-mod common;
+use crate::common;
 
 /// Runs a brain binary on `input` and returns its exit success and output lines.
 fn session_with(program: &str, args: &[&str], input: &str) -> (bool, Vec<String>) {

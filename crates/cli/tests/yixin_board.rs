@@ -9,7 +9,7 @@
 //! and read, not clocked. Reading an answer waits at most [`GUARD`], only
 //! so that a broken brain fails the test instead of hanging it.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};

@@ -10,8 +10,7 @@ use inarow_engine::board::Board;
 use inarow_engine::player::{Engine, PositionError, board_of};
 use inarow_engine::search::{Limits, Options, Request, Searcher};
 
-#[path = "support/suite.rs"]
-mod suite;
+use crate::suite;
 
 fn board(black: &[(usize, usize)], white: &[(usize, usize)], to_move: Player) -> Board {
     let mut b = Board::new(15).unwrap();

@@ -8,8 +8,7 @@ use inarow_core::{Game, Point, Rule};
 use inarow_engine::player::board_of;
 use inarow_engine::search::Params;
 
-#[path = "support/suite.rs"]
-mod suite;
+use crate::suite;
 #[path = "support/tactics.rs"]
 mod tactics;
 use tactics::{Entry, game_of, parse_file, parse_line, rule_of};

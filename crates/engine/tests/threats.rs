@@ -3,11 +3,10 @@
 //! no short win the prover finds. The prover and the checker judge wins by
 //! the core's rule, so each check runs for freestyle and for exact five.
 
+use crate::suite;
 use inarow_core::{Game, Mnk};
 use inarow_engine::movepick::MoveList;
 use inarow_engine::player::board_of;
-#[path = "support/suite.rs"]
-mod suite;
 use inarow_engine::vcf_solver::Vcf;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -1,7 +1,7 @@
 //! `POST /api/analyse`: the best lines of any position, and one-line
 //! refusals of bad ones.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use common::{app, error_of};
