@@ -124,12 +124,25 @@ fn a_line_reads_into_its_fields_and_bad_ones_are_refused() {
 /// (and at least a floor): the cheap guard of the tactics measure, which
 /// `examples/tactics.rs` takes in full.
 fn quick_wins_are_announced(path: &str, rule: Rule, quick: u64, params: Params) -> usize {
+    quick_wins_are_announced_by(path, rule, quick, params, 1)
+}
+
+/// [`quick_wins_are_announced`] by a search of `threads` threads, whose
+/// node cap counts every thread's nodes.
+fn quick_wins_are_announced_by(
+    path: &str,
+    rule: Rule,
+    quick: u64,
+    params: Params,
+    threads: usize,
+) -> usize {
     use inarow_engine::score::is_decided;
     use inarow_engine::search::{Limits, Options, Request, Searcher};
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut s = Searcher::new(Options {
         params,
         tt_bytes: 1 << 20,
+        threads,
         ..Options::default()
     });
     let mut checked = 0;
@@ -138,7 +151,7 @@ fn quick_wins_are_announced(path: &str, rule: Rule, quick: u64, params: Params) 
             continue;
         }
         let game = game_of(&e, rule).unwrap();
-        let cap = (20 * e.rapfi_nodes).max(5_000);
+        let cap = (20 * e.rapfi_nodes).max(5_000) * threads as u64;
         let mut announced = false;
         for depth in 1..=30 {
             let mut b = board_of(&game, None).unwrap();
@@ -162,6 +175,16 @@ fn quick_wins_are_announced(path: &str, rule: Rule, quick: u64, params: Params) 
 fn the_search_announces_the_quick_wins_of_the_freestyle_suite() {
     let defaults = Params::default();
     assert!(quick_wins_are_announced(tactics::FREESTYLE, Rule::Freestyle, 1_000, defaults) >= 30);
+}
+
+#[test]
+fn a_search_on_two_threads_announces_the_same_quick_wins() {
+    // Lazy SMP (issue 55): the helpers share the table; the main search's
+    // answer must still be the win on every position the one thread wins.
+    let defaults = Params::default();
+    let one = quick_wins_are_announced(tactics::FREESTYLE, Rule::Freestyle, 1_000, defaults);
+    let two = quick_wins_are_announced_by(tactics::FREESTYLE, Rule::Freestyle, 1_000, defaults, 2);
+    assert_eq!(one, two);
 }
 
 #[test]
