@@ -258,7 +258,8 @@ fn mate_distances_are_plies_to_the_five_as_rapfi_counts_them() {
     use inarow_engine::search::{Limits, Options, Params, Request, Searcher};
     // Black to move in each (as many stones each side; white's far apart).
     let far = [(0, 0), (0, 14), (14, 0), (14, 14)];
-    let cases: [(&str, Vec<(usize, usize)>, Vec<(usize, usize)>, usize); 3] = [
+    type Stones = Vec<(usize, usize)>;
+    let cases: [(&str, Stones, Stones, usize); 3] = [
         // An open three on row 7: (4,7) or (8,7) makes an open four.
         (
             "a made open four",
