@@ -11,7 +11,7 @@ pub mod params;
 pub mod tree;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 pub use params::{ONE_PLY, Params};
@@ -289,13 +289,11 @@ impl Searcher {
         let mut options = options;
         options.threads = options.threads.clamp(1, MAX_THREADS);
         let table = Arc::new(Table::with_bytes(options.tt_bytes));
+        let helper_nodes = Arc::new(AtomicU64::new(0));
         let tree = |k| {
-            Box::new(Tree::sharing(
-                options,
-                options.eval.evaluation(),
-                table.clone(),
-                k,
-            ))
+            let mut tree = Tree::sharing(options, options.eval.evaluation(), table.clone(), k);
+            tree.helper_nodes = helper_nodes.clone();
+            Box::new(tree)
         };
         Searcher {
             options,
@@ -330,6 +328,8 @@ impl Searcher {
             ..request.limits
         };
         let main = &mut self.tree;
+        // The helpers' nodes that the main search's reports add to its own.
+        main.helper_nodes.store(0, Ordering::Relaxed);
         std::thread::scope(|scope| {
             let helpers: Vec<_> = self
                 .helpers

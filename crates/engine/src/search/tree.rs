@@ -44,7 +44,7 @@
 //! counter-four, less for an attack that goes on.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use inarow_core::Player;
@@ -112,6 +112,12 @@ pub struct Tree<E: Evaluator> {
     /// search, which skips some depths ([`skips`]) so that the threads
     /// spread over depths, and leaves the table's generation alone.
     helper: usize,
+    /// The helpers' nodes so far in this search, shared by the threads of
+    /// a searcher: each helper adds its nodes as it watches the clock, so
+    /// that the main search's reports count every thread's.
+    pub(crate) helper_nodes: Arc<AtomicU64>,
+    /// A helper's nodes already added to `helper_nodes` in this search.
+    told: u64,
     history: History,
     pub(crate) stack: [Frame; MAX_PLY + 2],
     lists: Vec<MoveList>,
@@ -200,6 +206,8 @@ impl<E: Evaluator> Tree<E> {
             eval,
             tt,
             helper,
+            helper_nodes: Arc::new(AtomicU64::new(0)),
+            told: 0,
             history: History::default(),
             stack: [Frame::default(); MAX_PLY + 2],
             lists: (0..=MAX_PLY).map(|_| MoveList::default()).collect(),
@@ -226,6 +234,11 @@ impl<E: Evaluator> Tree<E> {
     #[inline]
     fn check_time(&mut self) {
         if self.nodes >= self.next_check {
+            if self.helper > 0 {
+                let told = self.told.max(self.nodes);
+                self.helper_nodes.fetch_add(told - self.told, Relaxed);
+                self.told = told;
+            }
             self.next_check = self.nodes + CLOCK_NODES;
             if self.deadline.is_some_and(|d| Instant::now() >= d)
                 || self.nodes >= self.node_limit

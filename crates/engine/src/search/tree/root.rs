@@ -31,7 +31,7 @@ impl<E: Evaluator> Tree<E> {
             best: self.shown.best,
             score: self.shown.score,
             pv: &self.shown.pv,
-            nodes: self.nodes,
+            nodes: self.nodes + self.helper_nodes.load(Ordering::Relaxed),
             elapsed: now.duration_since(self.start),
             iteration,
         });
@@ -89,6 +89,7 @@ impl<E: Evaluator> Tree<E> {
         self.deadline = limits.time.map(|t| self.start + t);
         self.node_limit = limits.nodes;
         self.nodes = 0;
+        self.told = 0;
         self.next_check = 0;
         self.stopped = self.stop_asked();
         self.next_report = self.start.checked_add(self.report_every);
