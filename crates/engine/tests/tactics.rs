@@ -371,3 +371,45 @@ fn each_of_rapfis_reductions_changes_the_tree() {
         assert_ne!(nodes(changed), alone, "{changed:?}");
     }
 }
+
+/// Mate distances on the recorded suite (issue 56): every win the search
+/// announces before any tree (the root's proof by fours) is its line's
+/// plies to the five, counted by the rules on the core's board, and on
+/// Rapfi's `+M5` positions (a four-three to make, or a four and then one)
+/// it is Rapfi's 5 wherever the solver's first line is the shortest. The
+/// solver stops at its first line, not the shortest: on the rest it
+/// announces a longer win than Rapfi's, rightly counted (the count below).
+#[test]
+fn the_root_proofs_distances_are_their_lines_plies_to_the_five() {
+    use inarow_engine::score::WIN;
+    use inarow_engine::search::{Limits, Options, PV_LIMIT, Request, Searcher};
+    let text = std::fs::read_to_string(tactics::FREESTYLE).unwrap();
+    let mut s = Searcher::new(Options {
+        tt_bytes: 1 << 20,
+        ..Options::default()
+    });
+    let (mut proofs, mut fives, mut longer) = (0, 0, 0);
+    for (line, e) in parse_file(&text).unwrap() {
+        let game = game_of(&e, Rule::Freestyle).unwrap();
+        let mut b = board_of(&game, None).unwrap();
+        s.clear();
+        // The root's proof comes before any tree: one ply of tree is enough.
+        let f = s.search(&mut b, &mut Request::new(Limits::depth(1)));
+        if !(f.vcf && f.depth == 0) || f.pv.len() >= PV_LIMIT {
+            continue;
+        }
+        proofs += 1;
+        let pv: Vec<Point> = f.pv.iter().map(|&i| b.point(i)).collect();
+        let plies = (WIN - f.score) as usize;
+        assert_eq!(suite::plies_of(&game, &pv), plies, "line {line}: {pv:?}");
+        if e.mate == "M5" {
+            if plies == 5 {
+                fives += 1;
+            } else {
+                longer += 1;
+            }
+        }
+    }
+    assert!(proofs >= 30, "{proofs} proofs at the root");
+    assert_eq!((fives, longer), (16, 3), "Rapfi's +M5 positions");
+}

@@ -11,7 +11,7 @@ mod suite;
 use inarow_engine::vcf_solver::Vcf;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use suite::{candidates, generate_suite_on, proves_vcf, verify_win};
+use suite::{candidates, generate_suite_on, plies_of, proves_vcf, verify_win};
 
 /// A game of `plies` plausible moves on `empty` (each among the six best
 /// candidates the engine generates), or `None` if it ended on the way.
@@ -232,20 +232,6 @@ fn freestyle_horizon_wins_are_real() {
 #[test]
 fn exact_five_horizon_wins_are_real() {
     horizon_wins_are_real(&Mnk::gomoku_exact(), 19);
-}
-
-/// Plies to the five of a winning `line` that [`verify_win`] accepts,
-/// counted by the rules alone: its length when it ends with the five, two
-/// more when it ends with a move that every reply lets win at once (the
-/// defence, then the five).
-fn plies_of(game: &Mnk, line: &[inarow_core::Point]) -> usize {
-    verify_win(game, line).unwrap_or_else(|e| panic!("{e}: {line:?}\n{game}"));
-    let mut g = game.clone();
-    for &p in &line[..line.len() - 1] {
-        g.play_unchecked(p);
-    }
-    let last = line[line.len() - 1];
-    line.len() + if g.wins_at(last, g.to_move()) { 0 } else { 2 }
 }
 
 /// Mate distances are plies to the five (issue 56), as Rapfi announces
