@@ -101,7 +101,7 @@ fn node_limited_search_is_reproducible() {
 /// node-count runs unrepeatable unless asked for).
 #[test]
 fn a_node_budget_search_on_one_thread_repeats_byte_for_byte() {
-    let games = suite::recorded_middlegames(5, 8, 14);
+    let games = suite::recorded_middlegames(5, 6, 14);
     assert_eq!(Options::default().threads, 1);
     let run = |reused: &mut Option<Searcher>| -> Vec<String> {
         games
@@ -116,7 +116,7 @@ fn a_node_budget_search_on_one_thread_repeats_byte_for_byte() {
                     }
                     None => &mut fresh,
                 };
-                let f = s.search(&mut b, &mut Request::new(Limits::nodes(30_000)));
+                let f = s.search(&mut b, &mut Request::new(Limits::nodes(15_000)));
                 format!(
                     "{:?} {} {} {} {} {:?}",
                     f.best, f.score, f.depth, f.nodes, f.vcf, f.pv
