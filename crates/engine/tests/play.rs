@@ -103,12 +103,16 @@ fn node_limited_search_is_reproducible() {
 fn a_node_budget_search_on_one_thread_repeats_byte_for_byte() {
     let games = suite::recorded_middlegames(5, 6, 14);
     assert_eq!(Options::default().threads, 1);
+    let options = Options {
+        tt_bytes: 1 << 20,
+        ..Options::default()
+    };
     let run = |reused: &mut Option<Searcher>| -> Vec<String> {
         games
             .iter()
             .map(|game| {
                 let mut b = board_of(game, None).unwrap();
-                let mut fresh = Searcher::new(Options::default());
+                let mut fresh = Searcher::new(options);
                 let s = match reused.as_mut() {
                     Some(s) => {
                         s.clear();
@@ -126,7 +130,7 @@ fn a_node_budget_search_on_one_thread_repeats_byte_for_byte() {
     };
     let first = run(&mut None);
     assert_eq!(first, run(&mut None));
-    assert_eq!(first, run(&mut Some(Searcher::new(Options::default()))));
+    assert_eq!(first, run(&mut Some(Searcher::new(options))));
 }
 
 /// Two threads: the main search's iterations complete as asked with a
