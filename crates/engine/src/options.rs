@@ -188,6 +188,12 @@ mod tests {
     fn options_parse_or_explain() {
         let o: Options = "tt_mb=4, soft=80,lmr_base=55".parse().unwrap();
         assert!(o.tt_bytes == 4 << 20 && o.soft_percent == 80 && o.params.lmr_base == 55);
+        assert_eq!(o.threads, 1, "one thread unless asked");
+        let threads = |text: &str| text.parse::<Options>().unwrap().threads;
+        assert_eq!(threads("threads=4"), 4);
+        assert_eq!(threads("threads=0"), 1);
+        assert_eq!(threads("threads=1000"), crate::search::MAX_THREADS);
+        assert!("threads=two".parse::<Options>().is_err());
         assert_eq!("soft=250".parse::<Options>().unwrap().soft_percent, 100);
         assert_eq!("".parse::<Options>().unwrap(), Options::default());
         let o: Options = "eval=hand".parse().unwrap();
