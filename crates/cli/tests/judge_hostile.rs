@@ -1401,6 +1401,7 @@ under_both_judges!(
     stolen_grant,
     entry_floods,
     hidden_folders,
+    hard_links,
     aio_contexts,
     open_files,
 );
@@ -1778,6 +1779,44 @@ fn entry_floods(who: As) {
                 "alone, {bot}'s flood holds only {bytes} bytes"
             );
         }
+    }
+    assert_held(&found);
+}
+
+/// In its first game the bot makes 4,100 decoy files with two names each,
+/// then a 1 MiB file with 599 more names, the decoys met first by whatever
+/// reads its folder (`hardlinks`), under `--disk 64M`. Inside the game that
+/// holds some 17 MiB; the commit keeps every name as a name of its one
+/// file, so after the tournament the folder holds at most the bound by
+/// `du` (the commit of old, whose table of linked files held 4,096, copied
+/// each further name whole: 601 MiB), the big file has its 600 names
+/// (the positive control: the attack reached the organiser's disk, as
+/// links), and the bot lost no game for its disk.
+fn hard_links(who: As) {
+    let world = World::new(who, &["hardlinks"]);
+    let before = world.snapshot();
+    let run = world.judge("first", &["--disk", "64M"]);
+    let mut found = world.findings(&before, &[&run]);
+    found.extend(within_bound(&world, &["hardlinks"], 64 << 20));
+    let log = logged("hardlinks", &[&run]);
+    if !log.contains("hardlinks: made 4100 decoys and 600 names of b/big") {
+        found.push(format!("the bot did not make its links: {log}"));
+    }
+    if !log.contains("hardlinks: already made, b/big has 600 names") {
+        found.push(format!("a later game did not find the links kept: {log}"));
+    }
+    let folder = world.bots().join("hardlinks");
+    let names = fs::metadata(folder.join("b/big")).map_or(0, |m| m.nlink());
+    if names != 600 {
+        found.push(format!("b/big has {names} names on disk, not 600"));
+    }
+    let decoys = fs::metadata(folder.join("a/4099-again")).map_or(0, |m| m.nlink());
+    if decoys != 2 {
+        found.push(format!("the last decoy has {decoys} names on disk, not 2"));
+    }
+    let lost = forfeits_by(&run.results, "hardlinks");
+    if !lost.is_empty() {
+        found.push(format!("the bot lost games: {lost:?}"));
     }
     assert_held(&found);
 }

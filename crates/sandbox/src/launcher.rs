@@ -280,7 +280,7 @@ fn outer(prefix: &[&str], spec: &Spec, control: i32) -> i32 {
         let owner = (!spec.rootless).then_some((stat.st_uid, stat.st_gid));
         match upper.commit(folder.as_fd(), owner) {
             Ok(()) => {}
-            Err(Unkept::TooDeep) => report(&Frame::Over(Limit::Disk)),
+            Err(Unkept::TooDeep | Unkept::Links(_)) => report(&Frame::Over(Limit::Disk)),
             Err(e) => report(&Frame::Unkept(e.to_string())),
         }
     }
