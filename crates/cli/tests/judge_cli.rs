@@ -542,6 +542,18 @@ fn a_judge_that_is_not_root_contains_its_bots_in_user_namespaces() {
     );
     assert!(!report.contains("MISSING"), "{report}");
     assert_eq!(report.matches(": contained").count(), 2, "{report}");
+    // What the contract leaves open is named (issue 54): the host's counts
+    // between games at once, and the user's own kernel tables.
+    let open = report
+        .lines()
+        .find(|l| l.trim_start().starts_with("host counts:"))
+        .unwrap_or_else(|| panic!("no host counts clause: {report}"));
+    assert!(open.contains("open: sysinfo()"), "{open}");
+    assert!(open.contains("-j 1 plays no two games at once"), "{open}");
+    assert!(
+        report.contains("descriptors in flight are shared with every bot"),
+        "{report}"
+    );
     let results = out_dir.join("r.json");
     let sgf = out_dir.join("sgf");
     let play = [

@@ -1402,6 +1402,7 @@ under_both_judges!(
     entry_floods,
     hidden_folders,
     hard_links,
+    host_counts,
     aio_contexts,
     open_files,
 );
@@ -1818,6 +1819,62 @@ fn hard_links(who: As) {
     if !lost.is_empty() {
         found.push(format!("the bot lost games: {lost:?}"));
     }
+    assert_held(&found);
+}
+
+/// The bot reads the host's counts that move as other programs run
+/// (`counts`): inside its sandbox /proc/loadavg shows one idle task,
+/// /proc/stat zero times and processes, /proc/meminfo all the memory
+/// free and its real total, in every game. The positive control: the same
+/// bot run uncontained reads the host's own counts (more than one task,
+/// times that are not zero).
+fn host_counts(who: As) {
+    let world = World::new(who, &["counts"]);
+    let before = world.snapshot();
+    let run = world.judge("first", &[]);
+    let mut found = world.findings(&before, &[&run]);
+    let log = logged("counts", &[&run]);
+    let games = asked_games(&run.results, "counts").len();
+    let total = std::fs::read_to_string("/proc/meminfo")
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("MemTotal:").map(|v| v.trim().to_string()))
+        .unwrap();
+    for (said, what) in [
+        ("counts: loadavg 0.00 0.00 0.00 1/1 1", "loadavg"),
+        ("counts: stat cpu  0 0 0 0 0 0 0 0 0 0", "cpu times"),
+        ("counts: stat processes 0", "processes"),
+        (&format!("counts: meminfo MemFree: {total}"), "free memory"),
+        (
+            &format!("counts: meminfo MemTotal: {total}"),
+            "total memory",
+        ),
+    ] {
+        let seen = log
+            .lines()
+            .filter(|l| l.split_whitespace().eq(said.split_whitespace()))
+            .count();
+        if seen != games || games < 4 {
+            found.push(format!(
+                "{what}: {seen} neutral readings in {games} games: {log}"
+            ));
+        }
+    }
+    // Uncontained, the bot reads the host's counts.
+    let (alone, _) = alone_on_disk(&world, "counts");
+    let tasks: u64 = alone
+        .lines()
+        .find_map(|l| l.strip_prefix("counts: loadavg "))
+        .and_then(|l| l.split_whitespace().nth(3)?.split('/').nth(1)?.parse().ok())
+        .unwrap_or(0);
+    assert!(
+        tasks > 1,
+        "uncontained, loadavg showed no other task: {alone}"
+    );
+    assert!(
+        !alone.contains("counts: stat cpu  0 0 0 0 0 0 0 0 0 0"),
+        "uncontained, the cpu times were zero: {alone}"
+    );
     assert_held(&found);
 }
 

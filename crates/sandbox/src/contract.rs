@@ -18,6 +18,8 @@ pub enum Status {
     Off(String),
     /// Not enforceable here: why.
     Missing(String),
+    /// Left open by the contract itself: what still gets through.
+    Open(String),
 }
 
 /// One clause of the contract.
@@ -39,6 +41,7 @@ impl std::fmt::Display for Clause {
             Status::InForce => "in force".to_string(),
             Status::Off(why) => format!("off ({why})"),
             Status::Missing(why) => format!("MISSING: {why}"),
+            Status::Open(what) => format!("open: {what}"),
         };
         write!(
             f,
@@ -266,7 +269,7 @@ impl Sandbox {
                 if root {
                     ""
                 } else {
-                    " (as the judge's user, past the user's pipe quota, fs.pipe-user-pages-soft, new pipes get one page: slower, never refused)"
+                    " (the judge's user's own tables: past its pipe quota, fs.pipe-user-pages-soft, its new pipes get one page, and its descriptors in flight are shared with every bot; a root judge gives each bot a uid of its own)"
                 },
                 crate::init::SIGNALS_QUEUED,
                 if root { "" } else { ", in its own user namespace" }
@@ -274,6 +277,17 @@ impl Sandbox {
             "RLIMIT_SIGPENDING, the memory and pids controllers, the allow list of system calls",
             Ok(()),
         ));
+        all.push(Clause {
+            name: "host counts",
+            promise: format!(
+                "/proc/{} show fixed contents (one idle task, zero times and counts, all memory free, the real totals and processors)",
+                crate::view::NEUTRAL_PROC.join(", /proc/")
+            ),
+            by: "files of fixed contents mounted over them in its own /proc".into(),
+            status: Status::Open(
+                "sysinfo() (the host's processes, free memory and load; runtimes size heaps by its totals), other host-wide counts of /proc (vmstat, pressure, interrupts, uptime's idle time) and timing through shared processors and caches still pass between bots of games played at once; -j 1 plays no two games at once".into(),
+            ),
+        });
         all.push(clause(
             "disk",
             &format!(
