@@ -93,6 +93,7 @@ impl Sandbox {
         };
         let limits = self.limits();
         let root = crate::judge_is_root();
+        let own_user = root || matches!(self.subordinate(), Some(Ok(_)));
         let group = |c: Controller| cgroups.where_is(c);
         let mut all = vec![
             clause(
@@ -262,14 +263,35 @@ impl Sandbox {
                 |f| format!("a process may open {} files", f.open_files),
             ),
         ));
+        all.push(Clause {
+            name: "user tables",
+            promise: "a user of its own to the kernel: the tables it keeps per user (pipe pages, descriptors in flight, epoll watches, processes) are the bot's, not the judge's user's nor another bot's".into(),
+            by: match self.subordinate() {
+                None => "a uid of its own".into(),
+                Some(Ok(sub)) => format!(
+                    "a subordinate uid of the judge's user ({} from {}, /etc/subuid), mapped by newuidmap",
+                    sub.uids, sub.uid
+                ),
+                Some(Err(_)) => "a subordinate uid of the judge's user (/etc/subuid)".into(),
+            },
+            status: match self.subordinate() {
+                Some(Err(why)) if self.shares_user() => Status::Open(format!(
+                    "--bots-share-my-user: every bot is the judge's user to the kernel; one that fills its pipe pages or descriptors in flight slows and refuses the judge's user's own for its game ({why})"
+                )),
+                Some(Err(why)) => Status::Missing(format!(
+                    "{why}; or pass --bots-share-my-user to let bots share the judge's user"
+                )),
+                _ => Status::InForce,
+            },
+        });
         all.push(clause(
             "kernel tables",
             &format!(
                 "each table the kernel keeps for the whole host, or for the judge's user, is bounded: open files (above); processes and threads (tasks); pipe buffers, sockets and epoll watches, kernel memory counted in its memory{}; queued signals and POSIX timers, {} (its own uid's count{}); AIO contexts, io_uring, inotify, fanotify, POSIX message queues, keys and user namespaces, none (system calls)",
-                if root {
+                if own_user {
                     ""
                 } else {
-                    " (the judge's user's own tables: past its pipe quota, fs.pipe-user-pages-soft, its new pipes get one page, and its descriptors in flight are shared with every bot; a root judge gives each bot a uid of its own)"
+                    " (the judge's user's own tables: past its pipe quota, fs.pipe-user-pages-soft, its new pipes get one page, and its descriptors in flight are shared with every bot; see user tables)"
                 },
                 crate::init::SIGNALS_QUEUED,
                 if root { "" } else { ", in its own user namespace" }
@@ -326,12 +348,14 @@ impl Sandbox {
     /// Why the judge must refuse to start with these limits here, if it must.
     pub fn refusal(&self) -> Option<String> {
         let clauses = self.contract(None);
-        ["memory", "cpus"].into_iter().find_map(|name| {
-            clauses.iter().find_map(|c| match &c.status {
-                Status::Missing(why) if c.name == name => Some(why.clone()),
-                _ => None,
+        ["memory", "cpus", "user tables"]
+            .into_iter()
+            .find_map(|name| {
+                clauses.iter().find_map(|c| match &c.status {
+                    Status::Missing(why) if c.name == name => Some(why.clone()),
+                    _ => None,
+                })
             })
-        })
     }
 }
 
