@@ -88,9 +88,10 @@ pub struct SandboxArgs {
     /// read and write anything this user can).
     #[arg(long)]
     no_sandbox: bool,
-    /// As an ordinary user without subordinate uids (/etc/subuid): let
-    /// contestants share this user to the kernel, its per-user tables (pipe
-    /// pages, descriptors in flight) included.
+    /// As an ordinary user: let contestants share this user to the kernel,
+    /// its per-user tables (pipe pages, descriptors in flight) included,
+    /// rather than each being a subordinate uid of it (/etc/subuid), which
+    /// it may not have.
     #[arg(long)]
     bots_share_my_user: bool,
 }

@@ -267,7 +267,8 @@ impl Sandbox {
             name: "user tables",
             promise: "a user of its own to the kernel: the tables it keeps per user (pipe pages, descriptors in flight, epoll watches, processes) are the bot's, not the judge's user's nor another bot's".into(),
             by: match self.subordinate() {
-                None => "a uid of its own".into(),
+                None if root => "a uid of its own".into(),
+                None => "nothing: the judge's user".into(),
                 Some(Ok(sub)) => format!(
                     "a subordinate uid of the judge's user ({} from {}, /etc/subuid), mapped by newuidmap",
                     sub.uids, sub.uid
@@ -275,9 +276,9 @@ impl Sandbox {
                 Some(Err(_)) => "a subordinate uid of the judge's user (/etc/subuid)".into(),
             },
             status: match self.subordinate() {
-                Some(Err(why)) if self.shares_user() => Status::Open(format!(
-                    "--bots-share-my-user: every bot is the judge's user to the kernel; one that fills its pipe pages or descriptors in flight slows and refuses the judge's user's own for its game ({why})"
-                )),
+                None if !root && self.shares_user() => Status::Open(
+                    "--bots-share-my-user: every bot is the judge's user to the kernel; one that fills its pipe pages or descriptors in flight slows and refuses the judge's user's own for its game".into(),
+                ),
                 Some(Err(why)) => Status::Missing(format!(
                     "{why}; or pass --bots-share-my-user to let bots share the judge's user"
                 )),

@@ -121,11 +121,8 @@ fn stage2(handoff: &Handoff, say: &mut impl FnMut(Frame)) -> Result<i32, String>
         .ok_or("the bot's folder has no file system to write to")?;
     let notes = crate::view::enter(&spec.paths, idmap, upper).map_err(|e| e.to_string())?;
     set_limits(spec)?;
-    if spec.rootless {
-        match nested {
-            Some(nested) => own_user(&spec.identity, nested)?,
-            None => nested_user(&spec.identity)?,
-        }
+    if spec.rootless && nested.is_none() {
+        nested_user(&spec.identity)?;
     }
     let landlock = restrict(&spec.paths)?;
     // Compiled now, applied once nothing is left of the set-up: the list
@@ -145,6 +142,11 @@ fn stage2(handoff: &Handoff, say: &mut impl FnMut(Frame)) -> Result<i32, String>
             say(Frame::Frozen(false));
         }
         _ => {}
+    }
+    // Only now: the freezer group's `cgroup.procs`, opened by stage 1,
+    // takes only a process of the user that opened it.
+    if let Some(nested) = nested {
+        own_user(&spec.identity, nested)?;
     }
     // Its own view of the control groups: they are the root of it.
     unshare(CloneFlags::CLONE_NEWCGROUP)

@@ -101,8 +101,9 @@ pub struct Launcher {
     pub program: PathBuf,
     /// Arguments before the launcher's own (`["__contain"]`).
     pub prefix: Vec<String>,
-    /// As an ordinary user: whether bots may share the judge's user to the
-    /// kernel where it has no subordinate ids (`--bots-share-my-user`).
+    /// As an ordinary user: whether bots share the judge's user to the
+    /// kernel rather than each being a subordinate uid of it
+    /// (`--bots-share-my-user`, where it has none).
     pub share_user: bool,
 }
 
@@ -212,7 +213,8 @@ struct Containment {
     path_var: Option<std::ffi::OsString>,
     /// Who each contestant is.
     identities: Arc<Identities>,
-    /// As an ordinary user: its subordinate ids, or why it has none.
+    /// As an ordinary user whose bots do not share its user: its
+    /// subordinate ids, or why it has none.
     subordinate: Option<Result<Subordinate, String>>,
 }
 
@@ -277,6 +279,7 @@ impl Sandbox {
     /// in force (`--check-sandbox`).
     pub fn inspected(launcher: Launcher, limits: Limits, grants: Vec<PathBuf>) -> Sandbox {
         let cgroups = Cgroups::discover();
+        let subordinate = (!geteuid().is_root() && !launcher.share_user).then(subordinate_ids);
         let mut read = paths::system();
         read.extend(grants);
         let path_var = lookup_path();
@@ -297,7 +300,7 @@ impl Sandbox {
                 env,
                 path_var,
                 identities: Arc::default(),
-                subordinate: (!geteuid().is_root()).then(subordinate_ids),
+                subordinate,
             }),
             limits,
             live: 2,
@@ -348,8 +351,9 @@ impl Sandbox {
         )
     }
 
-    /// As an ordinary user's judge: its subordinate ids, or why it has
-    /// none (`None` as root, or uncontained).
+    /// As an ordinary user's judge whose bots do not share its user: its
+    /// subordinate ids, or why it has none (`None` as root, uncontained,
+    /// or with `--bots-share-my-user`).
     pub fn subordinate(&self) -> Option<&Result<Subordinate, String>> {
         self.containment.as_ref()?.subordinate.as_ref()
     }

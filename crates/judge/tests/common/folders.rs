@@ -102,21 +102,6 @@ fn grant_subordinate_ids(grant: bool) {
     }
 }
 
-/// Takes `nobody`'s subordinate ids back for as long as the returned guard
-/// lives (a test of the refusal), giving them again after.
-pub fn without_subordinate_ids() -> impl Drop {
-    struct Again;
-    impl Drop for Again {
-        fn drop(&mut self) {
-            if *GRANTS.lock().unwrap_or_else(|e| e.into_inner()) > 0 {
-                grant_subordinate_ids(true);
-            }
-        }
-    }
-    grant_subordinate_ids(false);
-    Again
-}
-
 impl Delegated {
     /// Makes the groups (the tests run as root; otherwise there is nothing
     /// to give, and the judge runs as the tests' own user), and grants
