@@ -310,7 +310,7 @@ fn neutral_counts(proc: &Path, tmp: &Path) -> Result<(), ViewError> {
             // A kernel without it shows nothing to cover.
             continue;
         };
-        let made = tmp.join(format!(".inarow-{name}"));
+        let made = tmp.join(format!(".fixed-{name}"));
         let shown = Path::new("/proc").join(name);
         fs::write(&made, neutral(name, &text)).map_err(|e| view_error(&shown, e))?;
         let bound = mount(
