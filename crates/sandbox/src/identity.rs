@@ -251,7 +251,9 @@ impl Identities {
         let mut holder = start(&["hold".into()])?;
         let made = (|| {
             let mut line = String::new();
-            read_line(holder.stdout.as_mut().expect("piped"), &mut line).map_err(|e| err(&e))?;
+            read_line(holder.stdout.as_mut().expect("piped"), &mut line).map_err(|_| {
+                err(&"cannot make a user namespace (unprivileged user namespaces are disabled here; run the judge as root)")
+            })?;
             let pid = holder.id().to_string();
             for (tool, own, first) in [("newuidmap", uid, sub_uid), ("newgidmap", gid, sub_gid)] {
                 let program = helper(tool).ok_or_else(|| err(&format!("{tool} is missing")))?;
