@@ -10,8 +10,8 @@ use inarow_engine::search::Params;
 
 use crate::suite;
 #[path = "support/tactics.rs"]
-mod tactics;
-use tactics::{Entry, game_of, parse_file, parse_line, rule_of};
+mod recorded;
+use recorded::{Entry, game_of, parse_file, parse_line, rule_of};
 
 fn check_file(path: &str, rule: Rule, at_least: usize) {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -59,13 +59,13 @@ fn check_file(path: &str, rule: Rule, at_least: usize) {
 
 #[test]
 fn the_freestyle_suite_holds_legal_live_positions() {
-    check_file(tactics::FREESTYLE, Rule::Freestyle, 40);
+    check_file(recorded::FREESTYLE, Rule::Freestyle, 40);
 }
 
 #[test]
 fn the_exact_five_suite_holds_legal_live_positions() {
-    if std::path::Path::new(tactics::EXACT).exists() {
-        check_file(tactics::EXACT, Rule::Exact, 20);
+    if std::path::Path::new(recorded::EXACT).exists() {
+        check_file(recorded::EXACT, Rule::Exact, 20);
     }
 }
 
@@ -173,7 +173,7 @@ fn quick_wins_are_announced_by(
 #[test]
 fn the_search_announces_the_quick_wins_of_the_freestyle_suite() {
     let defaults = Params::default();
-    assert!(quick_wins_are_announced(tactics::FREESTYLE, Rule::Freestyle, 1_000, defaults) >= 30);
+    assert!(quick_wins_are_announced(recorded::FREESTYLE, Rule::Freestyle, 1_000, defaults) >= 30);
 }
 
 #[test]
@@ -181,8 +181,8 @@ fn a_search_on_two_threads_announces_the_same_quick_wins() {
     // Lazy SMP (issue 55): the helpers share the table; the main search's
     // answer must still be the win on every position the one thread wins.
     let defaults = Params::default();
-    let one = quick_wins_are_announced(tactics::FREESTYLE, Rule::Freestyle, 1_000, defaults);
-    let two = quick_wins_are_announced_by(tactics::FREESTYLE, Rule::Freestyle, 1_000, defaults, 2);
+    let one = quick_wins_are_announced(recorded::FREESTYLE, Rule::Freestyle, 1_000, defaults);
+    let two = quick_wins_are_announced_by(recorded::FREESTYLE, Rule::Freestyle, 1_000, defaults, 2);
     assert_eq!(one, two);
 }
 
@@ -193,14 +193,14 @@ fn the_search_with_singular_extensions_announces_the_quick_wins() {
         se_depth: 3,
         ..Params::default()
     };
-    assert!(quick_wins_are_announced(tactics::FREESTYLE, Rule::Freestyle, 1_000, singular) >= 30);
+    assert!(quick_wins_are_announced(recorded::FREESTYLE, Rule::Freestyle, 1_000, singular) >= 30);
 }
 
 #[test]
 fn the_search_announces_the_quick_wins_of_the_exact_five_suite() {
-    if std::path::Path::new(tactics::EXACT).exists() {
+    if std::path::Path::new(recorded::EXACT).exists() {
         assert!(
-            quick_wins_are_announced(tactics::EXACT, Rule::Exact, 1_000, Params::default()) >= 30
+            quick_wins_are_announced(recorded::EXACT, Rule::Exact, 1_000, Params::default()) >= 30
         );
     }
 }
@@ -215,7 +215,7 @@ fn the_search_with_rapfis_shallow_node_rules_announces_the_quick_wins() {
         block_cost: -50,
         ..Params::default()
     };
-    assert!(quick_wins_are_announced(tactics::FREESTYLE, Rule::Freestyle, 1_000, shallow) >= 30);
+    assert!(quick_wins_are_announced(recorded::FREESTYLE, Rule::Freestyle, 1_000, shallow) >= 30);
 }
 
 #[test]
@@ -311,7 +311,7 @@ fn rapfis_reductions() -> Vec<Params> {
 fn the_search_with_rapfis_reductions_announces_the_quick_wins() {
     for params in rapfis_reductions() {
         assert!(
-            quick_wins_are_announced(tactics::FREESTYLE, Rule::Freestyle, 1_000, params) >= 30,
+            quick_wins_are_announced(recorded::FREESTYLE, Rule::Freestyle, 1_000, params) >= 30,
             "{params:?}"
         );
     }
@@ -322,7 +322,7 @@ fn the_search_with_rapfis_reductions_announces_the_quick_wins() {
         se_multicut: 1,
         ..Params::default()
     };
-    assert!(quick_wins_are_announced(tactics::FREESTYLE, Rule::Freestyle, 1_000, singular) >= 30);
+    assert!(quick_wins_are_announced(recorded::FREESTYLE, Rule::Freestyle, 1_000, singular) >= 30);
 }
 
 #[test]
@@ -382,7 +382,7 @@ fn each_of_rapfis_reductions_changes_the_tree() {
 fn the_root_proofs_distances_are_their_lines_plies_to_the_five() {
     use inarow_engine::score::WIN;
     use inarow_engine::search::{Limits, Options, PV_LIMIT, Request, Searcher};
-    let text = std::fs::read_to_string(tactics::FREESTYLE).unwrap();
+    let text = std::fs::read_to_string(recorded::FREESTYLE).unwrap();
     let mut s = Searcher::new(Options {
         tt_bytes: 1 << 20,
         ..Options::default()

@@ -198,6 +198,20 @@ impl Setup {
         if self.jobs == 0 {
             return Err(SetupError::Jobs);
         }
+        let limits = match self.nodes {
+            Some(n) => Limits {
+                time: None,
+                depth: 60,
+                nodes: n,
+            },
+            None => Limits::time(Duration::from_millis(self.ms)),
+        };
+        if self.nodes.is_some() && self.brains.iter().any(Option::is_some) {
+            return Err(SetupError::NodesWithBrain);
+        }
+        // Brains' folders are checked before the openings, whose making
+        // may take a while: a bad folder is refused at once.
+        let places = [self.slots(0)?, self.slots(1)?];
         let openings = match &self.openings {
             Some(path) => {
                 let text =
@@ -216,18 +230,6 @@ impl Setup {
                 openings::balanced_openings(self.seed, self.pairs, size, self.rule, self.stones)
             }
         };
-        let limits = match self.nodes {
-            Some(n) => Limits {
-                time: None,
-                depth: 60,
-                nodes: n,
-            },
-            None => Limits::time(Duration::from_millis(self.ms)),
-        };
-        if self.nodes.is_some() && self.brains.iter().any(Option::is_some) {
-            return Err(SetupError::NodesWithBrain);
-        }
-        let places = [self.slots(0)?, self.slots(1)?];
         let folders = places
             .iter()
             .flatten()
