@@ -142,46 +142,91 @@ impl Records {
     }
 
     /// Whether an earlier run's files are here: anything at the results
-    /// file's path (a link too), or anything in the SGF folder.
+    /// file's path (a link too, or another run's claim), or anything in the
+    /// SGF folder.
     pub fn taken(&self) -> bool {
-        self.results.symlink_metadata().is_ok()
-            || std::fs::read_dir(&self.sgf).is_ok_and(|mut entries| entries.next().is_some())
+        self.results.symlink_metadata().is_ok() || sgf_holds_any(&self.sgf)
     }
 
-    /// Whether an earlier run's files are in the way of a share's, whose
-    /// SGF records are named `records` ([`sgf_name`]): anything at its part
-    /// file's path, or one of those records in the SGF folder. (The shares
-    /// of one tournament write their records into one folder.)
-    pub fn taken_by_share(&self, records: &[String]) -> bool {
-        self.results.symlink_metadata().is_ok()
-            || records
-                .iter()
-                .any(|name| self.sgf.join(name).symlink_metadata().is_ok())
-    }
-
-    /// Where a new run writes: these records when nothing is here yet,
-    /// else the first numbered ones free.
+    /// Where a new run would write: these records when nothing is here yet,
+    /// else the first numbered ones free. Only a look: a run takes them
+    /// with [`Records::claim`], which another run cannot also win.
     pub fn unused(&self) -> Result<Records, Unwritable> {
-        self.first_free(Records::taken)
-    }
-
-    /// [`Records::unused`] for a share whose SGF records are named
-    /// `records` ([`Records::taken_by_share`]).
-    pub fn unused_by_share(&self, records: &[String]) -> Result<Records, Unwritable> {
-        self.first_free(|numbered| numbered.taken_by_share(records))
-    }
-
-    fn first_free(&self, taken: impl Fn(&Records) -> bool) -> Result<Records, Unwritable> {
         (1..=MOST_NUMBERED)
             .map(|n| self.numbered(n))
-            .find(|records| !taken(records))
-            .ok_or_else(|| Unwritable::AllTaken {
-                path: self.results.clone(),
-            })
+            .find(|records| !records.taken())
+            .ok_or_else(|| self.all_taken())
+    }
+
+    /// Claims the records a new run writes ([`Claim`]): these when nothing
+    /// is here yet, else the first numbered ones free, made the run's own
+    /// at once so that no other run writes there.
+    pub fn claim(&self) -> Result<Claim, Unwritable> {
+        self.claim_first(|records| sgf_holds_any(&records.sgf))
+    }
+
+    /// [`Records::claim`] for a share whose SGF records are named `records`
+    /// ([`sgf_name`]): the shares of one tournament write into one SGF
+    /// folder, so only its part file or one of its own records there is in
+    /// its way.
+    pub fn claim_by_share(&self, records: &[String]) -> Result<Claim, Unwritable> {
+        self.claim_first(|numbered| {
+            records
+                .iter()
+                .any(|name| numbered.sgf.join(name).symlink_metadata().is_ok())
+        })
+    }
+
+    /// The first records of the series whose SGF folder is free for this
+    /// run (`sgf_taken` false) and whose results file this run made.
+    fn claim_first(&self, sgf_taken: impl Fn(&Records) -> bool) -> Result<Claim, Unwritable> {
+        for records in (1..=MOST_NUMBERED).map(|n| self.numbered(n)) {
+            if records.results.symlink_metadata().is_ok() || sgf_taken(&records) {
+                continue;
+            }
+            // Pushed first: an interrupt between the file's making and
+            // the push would otherwise leave it behind.
+            UNWRITTEN
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(records.results.clone());
+            let made = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&records.results);
+            match made {
+                Ok(_) => {
+                    return Ok(Claim {
+                        records,
+                        written: false,
+                    });
+                }
+                Err(reason) => {
+                    // Not ours: never removed by this process.
+                    let mut claimed = UNWRITTEN.lock().unwrap_or_else(|e| e.into_inner());
+                    claimed.retain(|path| *path != records.results);
+                    // Another run made it since the look above: the next.
+                    if reason.kind() != io::ErrorKind::AlreadyExists {
+                        return Err(Unwritable::Results {
+                            path: records.results,
+                            reason,
+                        });
+                    }
+                }
+            }
+        }
+        Err(self.all_taken())
+    }
+
+    fn all_taken(&self) -> Unwritable {
+        Unwritable::AllTaken {
+            path: self.results.clone(),
+        }
     }
 
     /// The newest results of this series: the highest numbered results file
-    /// there is, else these records.
+    /// there is, else these records. An empty file is a run's claim, not
+    /// results ([`Claim`]): passed over.
     pub fn latest(&self) -> Records {
         let (stem, extension) = split_extension(&self.results);
         let folder = folder_of(&self.results);
@@ -190,7 +235,11 @@ impl Records {
             .into_iter()
             .flatten()
             .filter_map(|entry| {
-                let name = entry.ok()?.file_name().into_string().ok()?;
+                let entry = entry.ok()?;
+                if entry.metadata().ok()?.len() == 0 {
+                    return None;
+                }
+                let name = entry.file_name().into_string().ok()?;
                 let digits = name.strip_prefix(&prefix)?.strip_suffix(&extension)?;
                 // Digits only, as `numbered` writes them: no sign, no zero first.
                 if digits.starts_with('0') || !digits.bytes().all(|b| b.is_ascii_digit()) {
@@ -228,6 +277,84 @@ impl Records {
             self.sgf.display()
         )
     }
+}
+
+/// Records one run alone writes: their results file was made, empty, by
+/// this run with `O_EXCL` (which two processes cannot both win) when it
+/// chose them, so that a run started at the same moment in the same folder
+/// finds them taken and claims the next pair. Writing replaces the empty
+/// file whole; a claim dropped unwritten (a run refused or failed before
+/// its end) removes it, leaving the folder as it was.
+#[derive(Debug)]
+pub struct Claim {
+    records: Records,
+    written: bool,
+}
+
+/// The results files claimed and not yet written in this process, for
+/// [`drop_unwritten_claims`]: a Ctrl-C handler exits without dropping them.
+static UNWRITTEN: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// Removes the empty results files of this process's claims not yet
+/// written: for an interrupt handler that ends the process at once, so an
+/// interrupted run leaves no empty file in a later run's way.
+pub fn drop_unwritten_claims() {
+    let claimed = std::mem::take(&mut *UNWRITTEN.lock().unwrap_or_else(|e| e.into_inner()));
+    for path in claimed {
+        remove_if_empty(&path);
+    }
+}
+
+/// Removes `path` if it is an empty regular file: a claim never written
+/// (a results file is never empty).
+fn remove_if_empty(path: &Path) {
+    if path
+        .symlink_metadata()
+        .is_ok_and(|meta| meta.is_file() && meta.len() == 0)
+    {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+impl Claim {
+    /// Where this run writes.
+    pub fn records(&self) -> &Records {
+        &self.records
+    }
+
+    /// Writes the results and the SGF records ([`Records::write`]) and
+    /// returns where they went.
+    pub fn write(
+        mut self,
+        results: &str,
+        games: &[GameRecord],
+        rule: Rule,
+    ) -> Result<Records, Unwritable> {
+        self.records.write(results, games, rule)?;
+        self.written = true;
+        self.forget();
+        Ok(self.records.clone())
+    }
+
+    /// Takes this claim off the list [`drop_unwritten_claims`] empties.
+    fn forget(&self) {
+        let mut claimed = UNWRITTEN.lock().unwrap_or_else(|e| e.into_inner());
+        claimed.retain(|path| *path != self.records.results);
+    }
+}
+
+impl Drop for Claim {
+    fn drop(&mut self) {
+        if !self.written {
+            self.forget();
+            remove_if_empty(&self.records.results);
+        }
+    }
+}
+
+/// Whether anything is in the SGF folder `sgf`.
+fn sgf_holds_any(sgf: &Path) -> bool {
+    std::fs::read_dir(sgf).is_ok_and(|mut entries| entries.next().is_some())
 }
 
 /// A file name's stem and its extension with the dot (`results`, `.json`);
@@ -610,15 +737,110 @@ mod tests {
         std::fs::create_dir_all(&given.sgf).unwrap();
         std::fs::write(given.sgf.join("game-0000-b-vs-a.sgf"), "(;)").unwrap();
         assert!(given.taken(), "a whole run would not write there");
-        assert_eq!(given.unused_by_share(&mine).unwrap(), given);
+        assert_eq!(*given.claim_by_share(&mine).unwrap().records(), given);
         // Its own record from an earlier run is, as is its part file.
         std::fs::write(given.sgf.join(&mine[0]), "(;)").unwrap();
-        assert_eq!(given.unused_by_share(&mine).unwrap(), given.numbered(2));
+        let second = given.claim_by_share(&mine).unwrap();
+        assert_eq!(*second.records(), given.numbered(2));
+        drop(second);
         std::fs::remove_file(given.sgf.join(&mine[0])).unwrap();
         std::fs::write(&given.results, "{}").unwrap();
-        let second = given.unused_by_share(&mine).unwrap();
-        assert_eq!(second.results, dir.path().join("part-1-of-2-2.json"));
-        assert_eq!(second.sgf, dir.path().join("sgf-parts-2"));
+        let second = given.claim_by_share(&mine).unwrap();
+        assert_eq!(second.records().results, dir.path().join("part-1-of-2-2.json"));
+        assert_eq!(second.records().sgf, dir.path().join("sgf-parts-2"));
+    }
+
+    #[test]
+    fn runs_started_at_once_claim_a_pair_each_where_a_look_alone_collides() {
+        const RUNS: usize = 8;
+        let game = |run: usize| {
+            let mut game = GameRecord::new("ann", "bob");
+            game.index = run;
+            game
+        };
+        // The control: each run looks for a free pair, then writes at its
+        // end. Runs that all look before any writes choose the same pair:
+        // one results file is left of eight, and one SGF folder holds
+        // every run's record.
+        let dir = tempfile::tempdir().unwrap();
+        let given = Records {
+            results: dir.path().join("results.json"),
+            sgf: dir.path().join("sgf"),
+        };
+        let looked: Vec<Records> = (0..RUNS).map(|_| given.unused().unwrap()).collect();
+        for (run, records) in looked.iter().enumerate() {
+            let text = format!("{{\"run\": {run}}}\n");
+            records.write(&text, &[game(run)], Rule::Freestyle).unwrap();
+        }
+        assert_eq!(std::fs::read_dir(&given.sgf).unwrap().count(), RUNS);
+        assert_eq!(given.unused().unwrap(), given.numbered(2));
+
+        // Claims, the same order of events (every claim made before any
+        // run writes), in threads: a pair each, whole.
+        let dir = tempfile::tempdir().unwrap();
+        let given = Records {
+            results: dir.path().join("results.json"),
+            sgf: dir.path().join("sgf"),
+        };
+        let all_claimed = std::sync::Barrier::new(RUNS);
+        let written: Vec<Records> = std::thread::scope(|scope| {
+            let runs: Vec<_> = (0..RUNS)
+                .map(|run| {
+                    let (given, all_claimed) = (&given, &all_claimed);
+                    scope.spawn(move || {
+                        let claim = given.claim().unwrap();
+                        all_claimed.wait();
+                        let text = format!("{{\"run\": {run}}}\n");
+                        claim.write(&text, &[game(run)], Rule::Freestyle).unwrap()
+                    })
+                })
+                .collect();
+            runs.into_iter().map(|run| run.join().unwrap()).collect()
+        });
+        let mut pairs: Vec<&Records> = written.iter().collect();
+        pairs.sort_by_key(|r| r.results.clone());
+        pairs.dedup();
+        assert_eq!(pairs.len(), RUNS, "{written:?}");
+        for (run, records) in written.iter().enumerate() {
+            let text = std::fs::read_to_string(&records.results).unwrap();
+            assert_eq!(text, format!("{{\"run\": {run}}}\n"));
+            let sgf: Vec<_> = std::fs::read_dir(&records.sgf).unwrap().collect();
+            assert_eq!(sgf.len(), 1, "{}", records.sgf.display());
+            assert!(records.sgf.join(sgf_name(&game(run))).is_file());
+        }
+    }
+
+    #[test]
+    fn a_claim_not_written_leaves_the_folder_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let given = Records {
+            results: dir.path().join("results.json"),
+            sgf: dir.path().join("sgf"),
+        };
+        let first = given.claim().unwrap();
+        assert_eq!(*first.records(), given);
+        // Claimed, it is taken: a run started now writes the next pair.
+        assert!(given.taken());
+        let second = given.claim().unwrap();
+        assert_eq!(*second.records(), given.numbered(2));
+        // An empty file is a claim, never the newest results.
+        assert_eq!(given.latest(), given);
+        drop(first);
+        assert!(!given.results.exists(), "a dropped claim is given back");
+        assert_eq!(given.claim().unwrap().records(), &given);
+        // An interrupt handler gives back every claim not written.
+        let kept = second;
+        let share = given.claim_by_share(&["game-0001-a-vs-b.sgf".into()]).unwrap();
+        assert_eq!(*share.records(), given);
+        drop_unwritten_claims();
+        assert!(!given.results.exists() && !given.numbered(2).results.exists());
+        drop((kept, share));
+        // A claim's file left by a killed run is passed over, not read.
+        std::fs::write(&given.results, "").unwrap();
+        std::fs::write(given.numbered(2).results, "{}").unwrap();
+        std::fs::write(given.numbered(3).results, "").unwrap();
+        assert_eq!(given.latest(), given.numbered(2));
+        assert_eq!(given.claim().unwrap().records(), &given.numbered(4));
     }
 
     #[test]
