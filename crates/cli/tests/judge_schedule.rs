@@ -303,7 +303,10 @@ fn two_runs_started_at_once_in_one_folder_each_keep_their_own_pair() {
     // started before either is waited for. (The judge crate's
     // `runs_started_at_once_claim_a_pair_each_where_a_look_alone_collides`
     // is the control: a look and a write at the end collide.)
-    let runs = [("1", "bots-a", ["ann", "ben"]), ("2", "bots-b", ["cat", "dan"])];
+    let runs = [
+        ("1", "bots-a", ["ann", "ben"]),
+        ("2", "bots-b", ["cat", "dan"]),
+    ];
     for round in 0..50 {
         let dir = common::workspace();
         for (_, bots, names) in runs {

@@ -746,7 +746,10 @@ mod tests {
         std::fs::remove_file(given.sgf.join(&mine[0])).unwrap();
         std::fs::write(&given.results, "{}").unwrap();
         let second = given.claim_by_share(&mine).unwrap();
-        assert_eq!(second.records().results, dir.path().join("part-1-of-2-2.json"));
+        assert_eq!(
+            second.records().results,
+            dir.path().join("part-1-of-2-2.json")
+        );
         assert_eq!(second.records().sgf, dir.path().join("sgf-parts-2"));
     }
 
@@ -830,7 +833,9 @@ mod tests {
         assert_eq!(given.claim().unwrap().records(), &given);
         // An interrupt handler gives back every claim not written.
         let kept = second;
-        let share = given.claim_by_share(&["game-0001-a-vs-b.sgf".into()]).unwrap();
+        let share = given
+            .claim_by_share(&["game-0001-a-vs-b.sgf".into()])
+            .unwrap();
         assert_eq!(*share.records(), given);
         drop_unwritten_claims();
         assert!(!given.results.exists() && !given.numbered(2).results.exists());
