@@ -742,12 +742,21 @@ mod tests {
             },
             "already holds",
         );
+        // The winning stone moved to an empty point away from the five.
         edit(
             &|g| {
                 let stones = g["stones"].as_array_mut().unwrap();
+                let taken: Vec<(u64, u64)> = stones
+                    .iter()
+                    .map(|s| (s["x"].as_u64().unwrap(), s["y"].as_u64().unwrap()))
+                    .collect();
+                let (x, y) = [(0, 0), (14, 0), (0, 14), (14, 14), (0, 7), (7, 0)]
+                    .into_iter()
+                    .find(|p| !taken.contains(p))
+                    .unwrap();
                 let last = stones.len() - 1;
-                stones[last]["x"] = 14.into();
-                stones[last]["y"] = 14.into();
+                stones[last]["x"] = x.into();
+                stones[last]["y"] = y.into();
             },
             "make no five",
         );
