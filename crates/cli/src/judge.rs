@@ -214,7 +214,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map(|f| {
             let mut game = GameRecord::new(&bots[f.a].name, &bots[f.b].name);
             game.index = f.index;
-            output::sgf_name(&game)
+            inarow_judge::sgf::sgf_name(&game)
         })
         .collect();
     // Never over an earlier run's files, nor another's started at once:

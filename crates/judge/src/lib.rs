@@ -28,7 +28,8 @@
 //!   answer to the opening, the ending, the fault a bot forfeited for) as
 //!   the results, part files and SGF records write it.
 //! - [`tournament`]: the schedule from the tournament seed, parallel games, standings.
-//! - [`output`]: the results file and SGF records.
+//! - [`output`]: where a run leaves the results file and SGF records.
+//! - [`sgf`]: the SGF writer.
 //! - [`local`]: a player of this process (the house bot) as a contestant.
 //! - [`shard`]: a machine's share of a tournament or match on a cluster
 //!   (`I/N`, Slurm job arrays, Kubernetes Indexed Jobs), bot folder digests,
@@ -67,6 +68,7 @@ pub mod record;
 pub mod referee;
 pub mod rename;
 pub mod replay;
+pub mod sgf;
 pub mod shard;
 pub mod shown;
 pub mod talk;
