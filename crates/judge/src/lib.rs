@@ -28,6 +28,7 @@
 //!   answer to the opening, the ending, the fault a bot forfeited for) as
 //!   the results, part files and SGF records write it.
 //! - [`tournament`]: the schedule from the tournament seed, parallel games, standings.
+//! - [`digest`]: a bot folder's digest, the same bot on every machine.
 //! - [`output`]: where a run leaves the results file and SGF records.
 //! - [`sgf`]: the SGF writer.
 //! - [`local`]: a player of this process (the house bot) as a contestant.
@@ -55,6 +56,7 @@
 //! how the judge stays unbreakable.
 #![deny(missing_docs)]
 
+pub mod digest;
 pub mod fault;
 pub mod field;
 pub mod grant;

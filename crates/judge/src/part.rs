@@ -39,7 +39,7 @@ pub struct Bot {
     pub command: String,
     /// Its arguments (meta line 3).
     pub args: Vec<String>,
-    /// The SHA-256 of its folder ([`shard::folder_digest`]) when the share started.
+    /// The SHA-256 of its folder ([`crate::digest::folder_digest`]) when the share started.
     pub folder_sha256: String,
 }
 
@@ -65,7 +65,7 @@ pub struct Tournament {
 
 impl Tournament {
     /// The tournament `config` plays among `bots`, digesting each bot's folder.
-    pub fn new(bots: &[BotMeta], config: &Config) -> Result<Tournament, shard::Unread> {
+    pub fn new(bots: &[BotMeta], config: &Config) -> Result<Tournament, crate::digest::Unread> {
         let bots = bots
             .iter()
             .map(|bot| {
@@ -73,7 +73,7 @@ impl Tournament {
                     name: bot.name.clone(),
                     command: bot.command.clone(),
                     args: bot.args.clone(),
-                    folder_sha256: shard::folder_digest(&bot.folder)?,
+                    folder_sha256: crate::digest::folder_digest(&bot.folder)?,
                 })
             })
             .collect::<Result<_, _>>()?;
