@@ -88,6 +88,12 @@ pub struct SandboxArgs {
     /// read and write anything this user can).
     #[arg(long)]
     no_sandbox: bool,
+    /// As an ordinary user: let contestants share this user to the kernel,
+    /// its per-user tables (pipe pages, descriptors in flight) included,
+    /// rather than each being a subordinate uid of it (/etc/subuid), which
+    /// it may not have.
+    #[arg(long)]
+    bots_share_my_user: bool,
 }
 
 /// A limit, or `unbounded`.
@@ -284,8 +290,9 @@ impl SandboxArgs {
                     .with_context(|| format!("--allow-read {}", p.display()))
             })
             .collect::<anyhow::Result<Vec<_>>>()?;
-        let launcher = Launcher::this_program(crate::LAUNCHER)
+        let mut launcher = Launcher::this_program(crate::LAUNCHER)
             .context("cannot find this program to launch bots with")?;
+        launcher.share_user = self.bots_share_my_user;
         if refuse {
             Sandbox::contained(launcher, limits, grants).map_err(anyhow::Error::msg)
         } else {

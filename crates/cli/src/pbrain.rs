@@ -25,7 +25,9 @@ Commands, one a line on stdin (points x,y from 0,0 at the top left):
                                      1 exact five, 4 or 2 renju), max_node (nodes
                                      a move, -1 none), max_depth, show_detail
                                      (1: realtime messages), hash_size (the
-                                     table in KiB, 0 the default), game_type
+                                     table in KiB, 0 the default), thread_num
+                                     (search threads, at most MAX_THREAD_NUM),
+                                     game_type
   BEGIN, TURN x,y, BOARD ... DONE    think and answer a move x,y (BOARD: x,y,field
                                      lines, 1 own, 2 the opponent's, 3 out of play)
   TAKEBACK x,y                       take a stone back (OK)
@@ -60,10 +62,12 @@ What it writes besides its answers, one a line:
       Yixin-board reads these lines as two numbers, as it reads a move.
   MESSAGE INFO MAX_THREAD_NUM n, MESSAGE INFO MAX_HASH_SIZE n
       YXSHOWINFO's answer for Yixin-board's settings: the most search
-      threads, and the largest table as the power of two of its KiB (22:
+      threads INFO thread_num takes (the machine's cores, at most 64), and
+      the largest table as the power of two of its KiB (22:
       4 GiB) that Yixin-board's hash slider may send as INFO hash_size.
-  MESSAGE inarow VERSION, MESSAGE hash table SIZE
-      YXSHOWINFO's answer for people: the brain and its table's size now.
+  MESSAGE inarow VERSION, MESSAGE hash table SIZE, MESSAGE search threads N
+      YXSHOWINFO's answer for people: the brain, its table's size and its
+      search threads now.
   FORBID xxyy... .      YXSHOWFORBID's answer: each point as two digits of x,
                         two of y.
   MESSAGE transposition table cleared      YXHASHCLEAR's answer.";

@@ -22,7 +22,7 @@ use inarow_match::{self as matches, Plan, Verdict, stats};
 pub struct Args {
     #[command(subcommand)]
     command: Option<SelfplayCommand>,
-    /// Settings of engine A, e.g. `lmr_base=40,tt_mb=32` (the search's settings by name, `tt_mb`, `soft`, `eval`).
+    /// Settings of engine A, e.g. `lmr_base=40,tt_mb=32` (the search's settings by name, `tt_mb`, `soft`, `threads`, `eval`).
     #[arg(long, default_value = "")]
     pub a: String,
     /// Settings of engine B (the baseline).

@@ -137,7 +137,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     })
 }
 
-/// Completes on Ctrl-C (SIGINT) or SIGTERM.
+/// Completes on Ctrl-C (SIGINT) or SIGTERM, once no bot can start any more
+/// and those running are dead.
 async fn stopped() {
     let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
         .expect("SIGTERM handler");
@@ -145,4 +146,6 @@ async fn stopped() {
         _ = tokio::signal::ctrl_c() => {}
         _ = term.recv() => {}
     }
+    // This process's one server stops: its tournaments' bots with it.
+    inarow_judge::process::kill_all_bots();
 }

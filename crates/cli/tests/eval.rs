@@ -4,7 +4,7 @@
 
 use std::fs;
 
-mod common;
+use crate::common;
 
 use common::{inarow, stderr, stdout};
 

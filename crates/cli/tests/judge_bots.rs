@@ -1,6 +1,6 @@
 //! The example bots of `bots/` in a real tournament, and `inarow bot` itself.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::io::Write;

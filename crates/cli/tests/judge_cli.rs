@@ -1,6 +1,6 @@
 //! `inarow judge` end to end with the scripted fake bots of the judge crate.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -551,6 +551,22 @@ fn a_judge_that_is_not_root_contains_its_bots_in_user_namespaces() {
     );
     assert!(!report.contains("MISSING"), "{report}");
     assert_eq!(report.matches(": contained").count(), 2, "{report}");
+    // What the contract leaves open is named (issue 54): the host's counts
+    // between games at once, and the user's own kernel tables.
+    let open = report
+        .lines()
+        .find(|l| l.trim_start().starts_with("host counts:"))
+        .unwrap_or_else(|| panic!("no host counts clause: {report}"));
+    assert!(open.contains("open: sysinfo()"), "{open}");
+    assert!(open.contains("-j 1 plays no two games at once"), "{open}");
+    let tables = report
+        .lines()
+        .find(|l| l.trim_start().starts_with("user tables:"))
+        .unwrap_or_else(|| panic!("no user tables clause: {report}"));
+    assert!(
+        tables.contains("by a subordinate uid of the judge's user") && tables.ends_with("in force"),
+        "{tables}"
+    );
     let results = out_dir.join("r.json");
     let sgf = out_dir.join("sgf");
     let play = [
@@ -590,6 +606,8 @@ fn without_a_delegated_cgroup_an_ordinary_judge_refuses_unless_told_unbounded() 
             .arg(common::for_nobody(Path::new(env!("CARGO_BIN_EXE_inarow"))))
             .args(["judge", "--seed", "3", "--timeout", "30", "--bots"])
             .arg(&bots)
+            // nobody has no subordinate ids outside a `Delegated`.
+            .arg("--bots-share-my-user")
             .arg("--results")
             .arg(&results)
             .arg("--sgf")
@@ -965,6 +983,8 @@ fn a_bot_that_names_itself_like_another_steals_no_grant() {
         let out = inarow()
             .args(["judge", "--seed", "3", "--timeout", "30", "--bots"])
             .arg(&bots)
+            // nobody has no subordinate ids outside a `Delegated`.
+            .arg("--bots-share-my-user")
             .args([
                 "-d",
                 folder,

@@ -33,7 +33,7 @@
 //! `the_checks_catch_a_judge_without_its_sandbox` can show they fail on a
 //! judge run with `--no-sandbox`.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -1401,6 +1401,8 @@ under_both_judges!(
     stolen_grant,
     entry_floods,
     hidden_folders,
+    hard_links,
+    host_counts,
     aio_contexts,
     open_files,
 );
@@ -1780,6 +1782,298 @@ fn entry_floods(who: As) {
         }
     }
     assert_held(&found);
+}
+
+/// In its first game the bot makes 4,100 decoy files with two names each,
+/// then a 1 MiB file with 599 more names, the decoys met first by whatever
+/// reads its folder (`hardlinks`), under `--disk 64M`. Inside the game that
+/// holds some 17 MiB; the commit keeps every name as a name of its one
+/// file, so after the tournament the folder holds at most the bound by
+/// `du` (the commit of old, whose table of linked files held 4,096, copied
+/// each further name whole: 601 MiB), the big file has its 600 names
+/// (the positive control: the attack reached the organiser's disk, as
+/// links), and the bot lost no game for its disk.
+fn hard_links(who: As) {
+    let world = World::new(who, &["hardlinks"]);
+    let before = world.snapshot();
+    let run = world.judge("first", &["--disk", "64M"]);
+    let mut found = world.findings(&before, &[&run]);
+    found.extend(within_bound(&world, &["hardlinks"], 64 << 20));
+    let log = logged("hardlinks", &[&run]);
+    if !log.contains("hardlinks: made 4100 decoys and 600 names of b/big") {
+        found.push(format!("the bot did not make its links: {log}"));
+    }
+    if !log.contains("hardlinks: already made, b/big has 600 names") {
+        found.push(format!("a later game did not find the links kept: {log}"));
+    }
+    let folder = world.bots().join("hardlinks");
+    let names = fs::metadata(folder.join("b/big")).map_or(0, |m| m.nlink());
+    if names != 600 {
+        found.push(format!("b/big has {names} names on disk, not 600"));
+    }
+    let decoys = fs::metadata(folder.join("a/4099-again")).map_or(0, |m| m.nlink());
+    if decoys != 2 {
+        found.push(format!("the last decoy has {decoys} names on disk, not 2"));
+    }
+    let lost = forfeits_by(&run.results, "hardlinks");
+    if !lost.is_empty() {
+        found.push(format!("the bot lost games: {lost:?}"));
+    }
+    assert_held(&found);
+}
+
+/// The bot reads the host's counts that move as other programs run
+/// (`counts`): inside its sandbox /proc/loadavg shows one idle task,
+/// /proc/stat zero times and processes, /proc/meminfo all the memory
+/// free and its real total, in every game. The positive control: the same
+/// bot run uncontained reads the host's own counts (more than one task,
+/// times that are not zero).
+fn host_counts(who: As) {
+    let world = World::new(who, &["counts"]);
+    let before = world.snapshot();
+    let run = world.judge("first", &[]);
+    let mut found = world.findings(&before, &[&run]);
+    let log = logged("counts", &[&run]);
+    let games = asked_games(&run.results, "counts").len();
+    let total = std::fs::read_to_string("/proc/meminfo")
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("MemTotal:").map(|v| v.trim().to_string()))
+        .unwrap();
+    for (said, what) in [
+        ("counts: loadavg 0.00 0.00 0.00 1/1 1", "loadavg"),
+        ("counts: stat cpu  0 0 0 0 0 0 0 0 0 0", "cpu times"),
+        ("counts: stat processes 0", "processes"),
+        (&format!("counts: meminfo MemFree: {total}"), "free memory"),
+        (
+            &format!("counts: meminfo MemTotal: {total}"),
+            "total memory",
+        ),
+    ] {
+        let seen = log
+            .lines()
+            .filter(|l| l.split_whitespace().eq(said.split_whitespace()))
+            .count();
+        if seen != games || games < 4 {
+            found.push(format!(
+                "{what}: {seen} neutral readings in {games} games: {log}"
+            ));
+        }
+    }
+    // Uncontained, the bot reads the host's counts.
+    let (alone, _) = alone_on_disk(&world, "counts");
+    let tasks: u64 = alone
+        .lines()
+        .find_map(|l| l.strip_prefix("counts: loadavg "))
+        .and_then(|l| l.split_whitespace().nth(3)?.split('/').nth(1)?.parse().ok())
+        .unwrap_or(0);
+    assert!(
+        tasks > 1,
+        "uncontained, loadavg showed no other task: {alone}"
+    );
+    assert!(
+        !alone.contains("counts: stat cpu  0 0 0 0 0 0 0 0 0 0"),
+        "uncontained, the cpu times were zero: {alone}"
+    );
+    assert_held(&found);
+}
+
+/// What the organiser's user checks, over and over while a tournament
+/// runs, as `nobody` with at most 256 files open: the size of a new pipe
+/// and whether it can pass a descriptor on a socket pair. One line a
+/// check: the monotonic clock, the size, `passed` or the refusal.
+const USER_PROBE: &str = r#"
+import array, fcntl, os, resource, select, socket, sys, time
+resource.setrlimit(resource.RLIMIT_NOFILE, (256, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+a, b = socket.socketpair()
+while True:
+    t = time.monotonic()
+    r, w = os.pipe()
+    size = fcntl.fcntl(w, 1032)
+    try:
+        a.sendmsg([b"x"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [r]))])
+        _, extra, _, _ = b.recvmsg(1, socket.CMSG_LEN(4))
+        for _, _, data in extra:
+            os.close(array.array("i", data)[0])
+        passed = "passed"
+    except OSError as e:
+        passed = e.strerror.replace(" ", "-")
+    os.close(r)
+    os.close(w)
+    print("%.6f %d %s" % (t, size, passed), flush=True)
+    if select.select([sys.stdin], [], [], 0.005)[0]:
+        break
+"#;
+
+/// The hoarder (`hoard`: 64 pipes grown to 1 MiB, descriptors left in
+/// flight) under an ordinary user's judge (`extra` its options), with the
+/// organiser's user checking its pipes and descriptors all the while
+/// ([`USER_PROBE`]): the findings, what the bot logged, and the checks
+/// made while it held its hoard (between its first and last answer of a
+/// game: `(size, passed)`).
+fn hoard_beside_the_user(extra: &[&str]) -> (Vec<String>, String, Vec<(u64, String)>) {
+    // One hoard at a time: another's, sharing the user, would bite this one's checks.
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let world = World::new(As::User, &["hoard"]);
+    let before = world.snapshot();
+    let mut probe = Command::new("setpriv")
+        .args(["--reuid", "65534", "--regid", "65534", "--clear-groups"])
+        .args(["/usr/bin/python3", "-c", USER_PROBE])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let run = world.judge("first", extra);
+    drop(probe.stdin.take());
+    let checks = String::from_utf8_lossy(&probe.wait_with_output().unwrap().stdout).into_owned();
+    let found = world.findings(&before, &[&run]);
+    let log = logged("hoard", &[&run]);
+    // Each game's answers: a new game begins with the bot's uid.
+    let mut windows: Vec<(f64, f64)> = Vec::new();
+    for line in log.lines() {
+        if line.starts_with("uid ") {
+            windows.push((f64::MAX, f64::MIN));
+        } else if let (Some(at), Some(last)) = (
+            line.strip_prefix("hoard: holding at ")
+                .and_then(|t| t.parse::<f64>().ok()),
+            windows.last_mut(),
+        ) {
+            *last = (last.0.min(at), last.1.max(at));
+        }
+    }
+    let during: Vec<(u64, String)> = checks
+        .lines()
+        .filter_map(|line| {
+            let mut words = line.split_whitespace();
+            let at: f64 = words.next()?.parse().ok()?;
+            let size: u64 = words.next()?.parse().ok()?;
+            let passed = words.next()?.to_string();
+            windows
+                .iter()
+                .any(|&(from, to)| from <= at && at <= to)
+                .then_some((size, passed))
+        })
+        .collect();
+    (found, log, during)
+}
+
+/// Under an ordinary user's judge each bot is a subordinate uid of that
+/// user: the hoarder fills its own tables, and the organiser's user still
+/// gets 64 KiB pipes and passes descriptors while it holds its hoard.
+#[test]
+fn a_hoarder_fills_no_table_of_an_ordinary_judges_user() {
+    if !judge_is_root() {
+        return;
+    }
+    let (mut found, log, during) = hoard_beside_the_user(&[]);
+    if !log.contains("hoard: grew 64 pipes to 1 MiB") || !log.contains("descriptors in flight") {
+        found.push(format!("the hoarder did not hoard: {log}"));
+    }
+    if during.is_empty() {
+        found.push(format!(
+            "no check of the user's ran while the hoard was held: {log}"
+        ));
+    }
+    for (size, passed) in &during {
+        if *size != 65536 || passed != "passed" {
+            found.push(format!(
+                "while the hoard was held the user's pipe had {size} bytes and its descriptor {passed}"
+            ));
+        }
+    }
+    assert_held(&found);
+}
+
+/// The positive control: with `--bots-share-my-user` the hoarder is the
+/// organiser's user to the kernel, and while it holds its hoard the user's
+/// new pipes are small or its descriptors refused.
+#[test]
+fn a_hoarder_sharing_the_judges_user_bites_it() {
+    if !judge_is_root() {
+        return;
+    }
+    let (_, log, during) = hoard_beside_the_user(&["--bots-share-my-user"]);
+    assert!(!during.is_empty(), "no check ran during the hoard: {log}");
+    assert!(
+        during
+            .iter()
+            .any(|(size, passed)| *size < 65536 || passed != "passed"),
+        "sharing the user, the hoard did not bite: {during:?} {log}"
+    );
+}
+
+/// An ordinary user with no subordinate ids (uid 4242, in no
+/// /etc/subuid): the judge refuses in one line naming the fix and the flag;
+/// `--check-sandbox` says the clause is missing; with the flag it plays,
+/// and `--check-sandbox` names the clause open.
+#[test]
+fn without_subordinate_ids_an_ordinary_judge_refuses_unless_told_to_share() {
+    if !judge_is_root() {
+        return;
+    }
+    let dir = common::workspace();
+    let bots = dir.path().join("bots");
+    common::engine_bot(&bots, "one", 100);
+    common::engine_bot(&bots, "two", 100);
+    for path in walk(dir.path()) {
+        std::os::unix::fs::lchown(&path, Some(4242), Some(4242)).unwrap();
+    }
+    let judge = common::for_nobody(Path::new(env!("CARGO_BIN_EXE_inarow")));
+    let run = |extra: &[&str]| {
+        Command::new("setpriv")
+            .args(["--reuid", "4242", "--regid", "4242", "--clear-groups"])
+            .arg(&judge)
+            .args([
+                "judge",
+                "--memory",
+                "unbounded",
+                "--cpus",
+                "unbounded",
+                "--bots",
+            ])
+            .arg(&bots)
+            .args(extra)
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    let refused = run(&["--results", "r.json", "--sgf", "sgf"]);
+    let said = String::from_utf8_lossy(&refused.stderr).into_owned();
+    assert!(!refused.status.success(), "{said}");
+    assert_eq!(said.lines().count(), 1, "{said}");
+    assert!(
+        said.contains("user 4242 has no subordinate uids")
+            && said
+                .contains("usermod --add-subuids 100000-165535 --add-subgids 100000-165535 4242")
+            && said.contains("--bots-share-my-user"),
+        "{said}"
+    );
+    assert!(!dir.path().join("r.json").exists());
+    let check = run(&["--check-sandbox"]);
+    let report = String::from_utf8_lossy(&check.stdout).into_owned();
+    assert!(!check.status.success());
+    assert!(
+        report.contains("user tables:") && report.contains("MISSING: user 4242"),
+        "{report}"
+    );
+    let shared = run(&[
+        "--bots-share-my-user",
+        "--results",
+        "r.json",
+        "--sgf",
+        "sgf",
+    ]);
+    assert!(
+        shared.status.success(),
+        "{}",
+        String::from_utf8_lossy(&shared.stderr)
+    );
+    assert!(dir.path().join("r.json").exists());
+    let check = run(&["--check-sandbox", "--bots-share-my-user"]);
+    let report = String::from_utf8_lossy(&check.stdout).into_owned();
+    assert!(check.status.success(), "{report}");
+    assert!(report.contains("open: --bots-share-my-user"), "{report}");
 }
 
 /// Each game the bot writes 20 MiB into a new folder and makes it

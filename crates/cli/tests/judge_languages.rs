@@ -8,7 +8,7 @@
 //! ordinary user, and none forfeits: a call a runtime needs refused by the
 //! list would show as a crash, a silence or a timeout.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;

@@ -7,7 +7,7 @@
 //! (`nobody` in control groups delegated to it, when the tests run as
 //! root), as the other hostile bots are.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

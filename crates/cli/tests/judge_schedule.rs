@@ -3,7 +3,7 @@
 //! the first one's files, and a run refused before its first game leaves
 //! the folder as it was.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::fs;

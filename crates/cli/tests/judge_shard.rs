@@ -2,7 +2,7 @@
 //! tournament of instant bots (this build's house bot) played whole and in
 //! shares, merged byte for byte into the whole run's results and SGF.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

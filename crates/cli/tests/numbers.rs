@@ -3,7 +3,7 @@
 //! in one line naming the flag, the value and what is allowed, with clap's
 //! exit code for a mistake on the command line, before anything is done.
 
-mod common;
+use crate::common;
 
 use common::{run, stderr};
 

@@ -2,7 +2,7 @@
 //! (`inarow pbrain` and `pbrain-inarow`): every command, and bad input
 //! answered by one `ERROR` line without stopping the brain.
 
-mod common;
+use crate::common;
 
 /// Runs a brain binary on `input` and returns its exit success and output lines.
 fn session_with(program: &str, args: &[&str], input: &str) -> (bool, Vec<String>) {
@@ -488,6 +488,7 @@ fn pbrain_inarow_help_describes_the_brain_and_its_commands() {
         "INFO key value",
         "max_node",
         "show_detail",
+        "thread_num",
         "BEGIN, TURN x,y, BOARD",
         "TAKEBACK",
         "SWAP2BOARD",
@@ -541,7 +542,7 @@ fn help_documents_every_message_form() {
             "MESSAGE REALTIME REFRESH, BEST x,y, POS x,y, DONE x,y, LOSE x,y",
             "Yixin-board reads these lines as two numbers, as it reads a move",
             "MESSAGE INFO MAX_THREAD_NUM n, MESSAGE INFO MAX_HASH_SIZE n",
-            "MESSAGE inarow VERSION, MESSAGE hash table SIZE",
+            "MESSAGE inarow VERSION, MESSAGE hash table SIZE, MESSAGE search threads N",
             "FORBID xxyy... .",
             "MESSAGE transposition table cleared",
             "hash_size (the",

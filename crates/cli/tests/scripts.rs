@@ -1,7 +1,7 @@
 //! The measuring scripts that have no external program in their way:
 //! `scripts/sgf-score.sh`, which counts a c-gomoku-cli match from its SGF.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

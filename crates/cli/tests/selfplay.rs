@@ -7,7 +7,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 
 use common::{inarow, stderr, stdout};
 

@@ -2,7 +2,7 @@
 //! a node budget: the merged pair lines, score, Elo, SPRT verdict and games
 //! file are the one-machine run's, and a merge says when the SPRT stopped.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

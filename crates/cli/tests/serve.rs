@@ -2,7 +2,7 @@
 //! state file without leaving a tournament's bot behind, and bad flags or
 //! files are one-line errors that leave the file alone.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;

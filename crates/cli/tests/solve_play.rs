@@ -1,6 +1,6 @@
 //! Scripted end-to-end runs of `inarow solve` and `inarow play`.
 
-mod common;
+use crate::common;
 
 use common::{inarow, stderr, stdout};
 use inarow_core::{Point, notation};

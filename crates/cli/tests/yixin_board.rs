@@ -9,7 +9,7 @@
 //! and read, not clocked. Reading an answer waits at most [`GUARD`], only
 //! so that a broken brain fails the test instead of hanging it.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -26,6 +26,14 @@ const BRAIN: &str = env!("CARGO_BIN_EXE_pbrain-inarow");
 /// The largest `INFO hash_size` the brain takes, as the power of two of
 /// its KiB that `YXSHOWINFO` tells Yixin-board: 4 GiB.
 const MAX_HASH_SIZE: u32 = 22;
+
+/// The most threads the brain takes, as `YXSHOWINFO` tells Yixin-board:
+/// the machine's cores, at most 64.
+fn max_thread_num() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(64)
+}
 
 /// A `pbrain-inarow` process driven line by line.
 struct Session {
@@ -376,7 +384,8 @@ fn a_yixin_board_session_analysing_playing_and_stopping() {
     );
     s.expect(&format!("MESSAGE inarow {version}"));
     s.expect("MESSAGE hash table 32 MiB");
-    s.expect("MESSAGE INFO MAX_THREAD_NUM 1");
+    s.expect("MESSAGE search threads 1");
+    s.expect(&format!("MESSAGE INFO MAX_THREAD_NUM {}", max_thread_num()));
     s.expect(&format!("MESSAGE INFO MAX_HASH_SIZE {MAX_HASH_SIZE}"));
     s.expect("OK");
 
@@ -568,15 +577,16 @@ fn realtime_messages_come_after_yxshowinfo_or_show_detail_and_go_with_show_detai
         "{quiet:?}"
     );
     assert_eq!(
-        lines[k..k + 4],
+        lines[k..k + 5],
         [
             format!("MESSAGE inarow {version}"),
             "MESSAGE hash table 32 MiB".to_string(),
-            "MESSAGE INFO MAX_THREAD_NUM 1".to_string(),
+            "MESSAGE search threads 1".to_string(),
+            format!("MESSAGE INFO MAX_THREAD_NUM {}", max_thread_num()),
             format!("MESSAGE INFO MAX_HASH_SIZE {MAX_HASH_SIZE}"),
         ]
     );
-    k += 4;
+    k += 5;
     let (messages, answer) = think_at(&lines, &mut k);
     let infos = check_realtime_move(&messages, answer);
     // Each completed iteration, then the search's end (its last again).
@@ -616,8 +626,8 @@ fn moves_that_lose_by_force_are_marked_lose() {
              YXNBEST 3\n"
         ),
     );
-    // After OK and YXSHOWINFO's four lines.
-    let first = 5;
+    // After OK and YXSHOWINFO's five lines.
+    let first = 6;
     let end = lines[first..]
         .iter()
         .position(|l| !l.starts_with("MESSAGE"))
@@ -747,6 +757,47 @@ fn yxstop_stops_yxnbest_and_the_lines_found_so_far_are_the_answer() {
     check_nbest(&messages, 2, true, xy(&answer));
     let (ok, _) = s.finish();
     assert!(ok);
+}
+
+/// Yixin-board's thread setting (issue 55): `YXSHOWINFO` says the threads
+/// now and the most (`MAX_THREAD_NUM`, the machine's cores); `INFO
+/// thread_num` sets them, 0 as 1; more than the most is answered in one
+/// line and the most are used; a think on them answers.
+#[test]
+fn info_thread_num_sets_the_threads_that_yxshowinfo_tells() {
+    let most = max_thread_num();
+    let lines = piped(
+        &[],
+        &format!(
+            "YXSHOWINFO\nINFO thread_num 2\nYXSHOWINFO\nINFO thread_num 0\nYXSHOWINFO\n\
+             INFO thread_num 1000\nYXSHOWINFO\nINFO thread_num 2\nSTART 15\n{NO_CLOCK}\
+             INFO max_node 3000\nBOARD\n7,7,1\n8,8,2\n7,9,1\nDONE\n"
+        ),
+    );
+    let said = |prefix: &str| -> Vec<String> {
+        lines
+            .iter()
+            .filter(|l| l.starts_with(prefix))
+            .cloned()
+            .collect()
+    };
+    let threads = |n: usize| format!("MESSAGE search threads {n}");
+    assert_eq!(
+        said("MESSAGE search threads "),
+        [threads(1), threads(2.min(most)), threads(1), threads(most)],
+        "{lines:#?}"
+    );
+    assert_eq!(
+        said("MESSAGE INFO MAX_THREAD_NUM "),
+        vec![format!("MESSAGE INFO MAX_THREAD_NUM {most}"); 4]
+    );
+    let over = format!(
+        "ERROR INFO thread_num 1000 is more than MAX_THREAD_NUM, {most}: searching on {most} threads"
+    );
+    assert!(lines.contains(&over), "{lines:#?}");
+    // The think on two threads (or the machine's one) answers a move.
+    let answer = xy(lines.last().expect("an answer"));
+    assert!(![(7, 7), (8, 8), (7, 9)].contains(&answer), "{lines:#?}");
 }
 
 /// Yixin-board's hash slider: `YXSHOWINFO` says the largest table (as the

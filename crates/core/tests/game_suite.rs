@@ -2,7 +2,7 @@
 //! every game: tic-tac-toe (both implementations), gomoku (freestyle,
 //! exact five and renju) and a few other m,n,k boards.
 
-mod support;
+use crate::support;
 
 use inarow_core::{Game, Mnk, Outcome, Player, Point, Rule, Symmetry, TicTacToe, count_stones};
 use proptest::prelude::*;

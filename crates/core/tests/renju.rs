@@ -2,7 +2,7 @@
 //! definition written from the rule alone, and the rule in play (black on a
 //! forbidden point loses, white's overline wins, black's does not).
 
-mod support;
+use crate::support;
 
 use inarow_core::renju::Forbidden;
 use inarow_core::{Game, Mnk, Outcome, Player, Point, Rule};

@@ -46,6 +46,18 @@ impl Move {
     pub fn pos(self) -> Pos {
         Pos::from_index(usize::from(self.0.get() - 1))
     }
+
+    /// The move's two bytes, never 0 (the table packs them in a word).
+    #[inline]
+    pub(crate) fn raw(self) -> u16 {
+        self.0.get()
+    }
+
+    /// The move of [`Move::raw`]'s two bytes; 0 is no move.
+    #[inline]
+    pub(crate) fn from_raw(raw: u16) -> Option<Move> {
+        NonZeroU16::new(raw).map(Move)
+    }
 }
 
 /// A fixed-capacity list of moves with ordering scores: no allocation.

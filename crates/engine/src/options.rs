@@ -8,7 +8,7 @@ use crate::eval::fine_tables::{FineTables, ModelError};
 use crate::eval::learned::{Learned, TablesError};
 use crate::eval::{Eval, MOVER_WEIGHT, Weights};
 use crate::search::params::{SettingError, pairs};
-use crate::search::{Options, Params};
+use crate::search::{MAX_THREADS, Options, Params};
 
 /// Why options cannot be read from text: one line naming what is wrong.
 #[derive(Debug, thiserror::Error)]
@@ -17,7 +17,7 @@ pub enum OptionsError {
     #[error("{0}")]
     Setting(#[from] SettingError),
     /// A name that is no option.
-    #[error("unknown option {0:?} (the search's settings, tt_mb, soft, eval, mover)")]
+    #[error("unknown option {0:?} (the search's settings, tt_mb, soft, threads, eval, mover)")]
     Unknown(String),
     /// An evaluation that cannot be had.
     #[error("{0}")]
@@ -63,7 +63,8 @@ impl FromStr for Options {
 
     /// Reads every setting of [`Params`] by name (`lmr_base=40`), `tt_mb`
     /// (the table's size), `soft` (the share of the time budget after which
-    /// no iteration starts, percent), `eval` (the pattern evaluation's
+    /// no iteration starts, percent), `threads` (search threads, 1 to
+    /// [`MAX_THREADS`]), `eval` (the pattern evaluation's
     /// `hand` or `tuned` weights, the `learned` tables the engine embeds,
     /// a tables file by its path, or `rapfi:FILE`, a published classical
     /// model) and `mover` (the hand-set
@@ -81,6 +82,7 @@ impl FromStr for Options {
             match k {
                 "tt_mb" => o.tt_bytes = (num()? as usize).max(1) << 20,
                 "soft" => o.soft_percent = num()?.min(100) as u32,
+                "threads" => o.threads = (num()? as usize).clamp(1, MAX_THREADS),
                 "mover" => o.eval = Eval::Pattern(Weights::hand_set(num()?.clamp(1, 100) as i32)),
                 "eval" => o.eval = eval_named(v)?,
                 _ if Params::TABLE.iter().any(|row| row.0 == k) => o.params.set_text(k, v)?,
@@ -186,6 +188,12 @@ mod tests {
     fn options_parse_or_explain() {
         let o: Options = "tt_mb=4, soft=80,lmr_base=55".parse().unwrap();
         assert!(o.tt_bytes == 4 << 20 && o.soft_percent == 80 && o.params.lmr_base == 55);
+        assert_eq!(o.threads, 1, "one thread unless asked");
+        let threads = |text: &str| text.parse::<Options>().unwrap().threads;
+        assert_eq!(threads("threads=4"), 4);
+        assert_eq!(threads("threads=0"), 1);
+        assert_eq!(threads("threads=1000"), crate::search::MAX_THREADS);
+        assert!("threads=two".parse::<Options>().is_err());
         assert_eq!("soft=250".parse::<Options>().unwrap().soft_percent, 100);
         assert_eq!("".parse::<Options>().unwrap(), Options::default());
         let o: Options = "eval=hand".parse().unwrap();

@@ -11,7 +11,7 @@ pub mod params;
 pub mod tree;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 pub use params::{ONE_PLY, Params};
@@ -20,6 +20,7 @@ use crate::board::Board;
 use crate::eval::learned::Learned;
 use crate::eval::{Eval, Evaluation};
 use crate::pos::Pos;
+use crate::tt::Table;
 use tree::Tree;
 
 /// Deepest ply any search reaches.
@@ -39,7 +40,15 @@ pub struct Options {
     /// No new iteration once this share of the time budget (in percent)
     /// is gone; the budget itself still stops the search.
     pub soft_percent: u32,
+    /// Search threads (lazy SMP, see [`Searcher`]): 1, the default, is
+    /// the one search whose node-budget runs repeat byte for byte; more
+    /// search faster on the clock but never twice the same.
+    pub threads: usize,
 }
+
+/// Most search threads a searcher runs (`threads=`, the brain's
+/// `INFO thread_num`, `inarow bot --threads`).
+pub const MAX_THREADS: usize = 64;
 
 impl Default for Options {
     fn default() -> Self {
@@ -52,6 +61,7 @@ impl Default for Options {
             eval: Eval::Learned(Learned::embedded()),
             // Measured: 75 against 50 scored +24 Elo [-24, +73] over 200 games.
             soft_percent: 70,
+            threads: 1,
         }
     }
 }
@@ -258,18 +268,37 @@ impl std::fmt::Debug for Request {
     }
 }
 
-/// A searcher: its tables live across moves of one game.
+/// A searcher: its tables live across moves of one game. With
+/// `threads` above 1 it searches in parallel, lazy SMP as Stockfish and
+/// Rapfi do: helper threads search the same root with the same table
+/// (lock-free, [`crate::tt`]), each with its own history, killers and
+/// evaluation state, skipping some depths so that they run ahead of the
+/// main search; the main search's answer is the answer, and the helpers
+/// stop when it does (on its limits or the request's stop flag).
 pub struct Searcher {
     options: Options,
     tree: Box<Tree<Evaluation>>,
+    /// The other threads' searchers (none with one thread).
+    helpers: Vec<Box<Tree<Evaluation>>>,
 }
 
 impl Searcher {
-    /// A searcher with these options.
+    /// A searcher with these options (`threads` between 1 and
+    /// [`MAX_THREADS`]).
     pub fn new(options: Options) -> Searcher {
+        let mut options = options;
+        options.threads = options.threads.clamp(1, MAX_THREADS);
+        let table = Arc::new(Table::with_bytes(options.tt_bytes));
+        let helper_nodes = Arc::new(AtomicU64::new(0));
+        let tree = |k| {
+            let mut tree = Tree::sharing(options, options.eval.evaluation(), table.clone(), k);
+            tree.helper_nodes = helper_nodes.clone();
+            Box::new(tree)
+        };
         Searcher {
             options,
-            tree: Box::new(Tree::new(options, options.eval.evaluation())),
+            tree: tree(0),
+            helpers: (1..options.threads).map(tree).collect(),
         }
     }
 
@@ -281,12 +310,43 @@ impl Searcher {
     /// Forgets everything learnt (new game).
     pub fn clear(&mut self) {
         self.tree.clear();
+        self.helpers.iter_mut().for_each(|h| h.clear());
     }
 
     /// Finds a move for the side to move as `request` asks. The board must
     /// have an empty point and no five on it. The board and the request
-    /// are unchanged afterwards.
+    /// are unchanged afterwards. With helpers, `nodes` counts every
+    /// thread's, and a node limit is the main search's own.
     pub fn search(&mut self, b: &mut Board, request: &mut Request) -> Found {
-        self.tree.search(b, request)
+        if self.helpers.is_empty() {
+            return self.tree.search(b, request);
+        }
+        // The helpers stop when the main search is over, however it ends.
+        let halt = Arc::new(AtomicBool::new(false));
+        let limits = Limits {
+            nodes: u64::MAX,
+            ..request.limits
+        };
+        let main = &mut self.tree;
+        // The helpers' nodes that the main search's reports add to its own.
+        main.helper_nodes.store(0, Ordering::Relaxed);
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = self
+                .helpers
+                .iter_mut()
+                .map(|helper| {
+                    let mut board = b.clone();
+                    let mut asked = Request::new(limits).stopped_by(Some(halt.clone()));
+                    asked.excluded.clone_from(&request.excluded);
+                    scope.spawn(move || helper.search(&mut board, &mut asked).nodes)
+                })
+                .collect();
+            let mut found = main.search(b, request);
+            halt.store(true, Ordering::Relaxed);
+            for helper in helpers {
+                found.nodes += helper.join().expect("a helper search does not panic");
+            }
+            found
+        })
     }
 }

@@ -4,6 +4,15 @@
 //! principal-variation node, and the generation (the search that stored
 //! it), so that old entries give way first. Decided scores are stored
 //! relative to the node and read back relative to the root.
+//!
+//! The table is shared by the threads of a parallel search (lazy SMP):
+//! every method takes `&self`. An entry is two atomic words, written and
+//! read with relaxed ordering (plain moves on x86): the data word, and the
+//! key word XORed with the data word, so that an entry torn by two threads
+//! writing at once fails its key check and reads as absent, never as
+//! another position's result.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
 use crate::movepick::Move;
 use crate::pos::Pos;
@@ -42,8 +51,8 @@ impl Hit {
     }
 }
 
-#[derive(Clone, Copy, Debug, Default)]
-#[repr(C)]
+/// One entry as its fields, unpacked from the table's two words.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Entry {
     /// The low half of the position's key (the high half chose the bucket).
     key: u32,
@@ -58,18 +67,84 @@ struct Entry {
     used: u8,
 }
 
+impl Entry {
+    /// The data word: evaluation, move, depth, flags, used.
+    #[inline]
+    fn data(&self) -> u64 {
+        let best = self.best.map_or(0, |m| u64::from(m.raw()));
+        u64::from(self.eval as u16)
+            | best << 16
+            | u64::from(self.depth as u16) << 32
+            | u64::from(self.flags) << 48
+            | u64::from(self.used) << 56
+    }
+
+    /// The key word: key and score.
+    #[inline]
+    fn head(&self) -> u64 {
+        u64::from(self.key) | u64::from(self.score as u32) << 32
+    }
+
+    /// The entry of these two words.
+    #[inline]
+    fn of(head: u64, data: u64) -> Entry {
+        Entry {
+            key: head as u32,
+            score: (head >> 32) as u32 as i32,
+            eval: data as u16 as i16,
+            best: Move::from_raw((data >> 16) as u16),
+            depth: (data >> 32) as u16 as i16,
+            flags: (data >> 48) as u8,
+            used: (data >> 56) as u8,
+        }
+    }
+}
+
+/// An entry as it lies in the table: the key word XORed with the data
+/// word, and the data word.
+#[derive(Debug, Default)]
+#[repr(C)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    /// The entry, or what a torn write left of it (which fails any key
+    /// check but by chance).
+    #[inline]
+    fn read(&self) -> Entry {
+        let data = self.data.load(Relaxed);
+        Entry::of(self.check.load(Relaxed) ^ data, data)
+    }
+
+    #[inline]
+    fn write(&self, e: &Entry) {
+        let data = e.data();
+        self.check.store(e.head() ^ data, Relaxed);
+        self.data.store(data, Relaxed);
+    }
+
+    #[inline]
+    fn clear(&self) {
+        self.check.store(0, Relaxed);
+        self.data.store(0, Relaxed);
+    }
+}
+
 const WAYS: usize = 4;
 
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Debug, Default)]
 #[repr(C, align(64))]
-struct Bucket([Entry; WAYS]);
+struct Bucket([Slot; WAYS]);
 
 const GENERATIONS: u8 = 32;
 
-/// A table of buckets indexed by the key's high bits.
+/// A table of buckets indexed by the key's high bits, shared by `&`
+/// between the threads of one search.
 pub struct Table {
     buckets: Vec<Bucket>,
-    generation: u8,
+    generation: AtomicU8,
 }
 
 fn bound_bits(b: Bound) -> u8 {
@@ -93,20 +168,28 @@ impl Table {
     pub fn with_bytes(bytes: usize) -> Table {
         let n = (bytes / std::mem::size_of::<Bucket>()).max(1024);
         Table {
-            buckets: vec![Bucket::default(); n],
-            generation: 0,
+            buckets: (0..n).map(|_| Bucket::default()).collect(),
+            generation: AtomicU8::new(0),
         }
     }
 
-    /// Forgets everything.
-    pub fn clear(&mut self) {
-        self.buckets.fill(Bucket::default());
-        self.generation = 0;
+    /// The table's size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>()
+    }
+
+    /// Forgets everything (no search may be using the table).
+    pub fn clear(&self) {
+        for bucket in &self.buckets {
+            bucket.0.iter().for_each(Slot::clear);
+        }
+        self.generation.store(0, Relaxed);
     }
 
     /// Starts a new search: what earlier searches stored ages.
-    pub fn new_search(&mut self) {
-        self.generation = (self.generation + 1) % GENERATIONS;
+    pub fn new_search(&self) {
+        let g = self.generation.load(Relaxed);
+        self.generation.store((g + 1) % GENERATIONS, Relaxed);
     }
 
     #[inline]
@@ -121,6 +204,7 @@ impl Table {
         let e = bucket
             .0
             .iter()
+            .map(Slot::read)
             .find(|e| e.used != 0 && e.key == key as u32)?;
         Some(Hit {
             score: from_tt(e.score, ply),
@@ -139,7 +223,7 @@ impl Table {
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn store(
-        &mut self,
+        &self,
         key: u64,
         ply: usize,
         depth: i32,
@@ -149,9 +233,10 @@ impl Table {
         pv: bool,
         best: Option<Pos>,
     ) {
-        let generation = self.generation;
+        let generation = self.generation.load(Relaxed);
         let i = self.bucket(key);
-        let bucket = &mut self.buckets[i].0;
+        let slots = &self.buckets[i].0;
+        let bucket: [Entry; WAYS] = std::array::from_fn(|k| slots[k].read());
         let age = |e: &Entry| (GENERATIONS + generation - (e.flags >> 3)) % GENERATIONS;
         let slot = match bucket
             .iter()
@@ -178,7 +263,7 @@ impl Table {
         };
         let old_best = bucket[slot].best;
         let same = bucket[slot].used != 0 && bucket[slot].key == key as u32;
-        bucket[slot] = Entry {
+        slots[slot].write(&Entry {
             key: key as u32,
             score: to_tt(score, ply),
             eval: eval.clamp(i16::MIN.into(), i16::MAX.into()) as i16,
@@ -190,17 +275,18 @@ impl Table {
             depth: depth.clamp(-1, i16::MAX.into()) as i16,
             flags: bound_bits(bound) | if pv { 4 } else { 0 } | generation << 3,
             used: 1,
-        };
+        });
     }
 
     /// Entries used by the current search per thousand, from the first
     /// thousand buckets (as engines report "hashfull").
     pub fn permille(&self) -> usize {
         let sample = self.buckets.len().min(1000);
+        let generation = self.generation.load(Relaxed);
         let used = self.buckets[..sample]
             .iter()
-            .flat_map(|b| b.0.iter())
-            .filter(|e| e.used != 0 && e.flags >> 3 == self.generation)
+            .flat_map(|b| b.0.iter().map(Slot::read))
+            .filter(|e| e.used != 0 && e.flags >> 3 == generation)
             .count();
         used * 1000 / (sample * WAYS)
     }
@@ -213,8 +299,30 @@ mod tests {
 
     #[test]
     fn a_bucket_is_one_cache_line() {
-        assert_eq!(std::mem::size_of::<Entry>(), 16);
+        assert_eq!(std::mem::size_of::<Slot>(), 16);
         assert_eq!(std::mem::size_of::<Bucket>(), 64);
+    }
+
+    #[test]
+    fn an_entry_comes_back_from_its_two_words_and_a_torn_one_is_absent() {
+        let e = Entry {
+            key: 0xdead_beef,
+            score: -999_990,
+            eval: -1234,
+            best: Some(Move::at(Pos::from_index(224))),
+            depth: -1,
+            flags: 0xff,
+            used: 1,
+        };
+        assert_eq!(Entry::of(e.head(), e.data()), e);
+        // Another position's data word under this key word: the check fails.
+        let t = Table::with_bytes(0);
+        let key = u64::from(e.key);
+        t.store(key, 0, 300, 5, 7, Bound::Exact, false, None);
+        let slot = &t.buckets[t.bucket(key)].0[0];
+        assert!(t.probe(key, 0).is_some());
+        slot.data.store(e.data(), Relaxed);
+        assert!(t.probe(key, 0).is_none(), "a torn entry reads as absent");
     }
 
     #[test]
@@ -250,7 +358,7 @@ mod tests {
 
     #[test]
     fn stored_results_come_back_with_decided_scores_moved_to_the_root() {
-        let mut t = Table::with_bytes(1 << 16);
+        let t = Table::with_bytes(1 << 16);
         let key = 0x1234_5678_9abc_def0;
         // A win one ply after a node three plies deep: four from the root.
         t.store(
@@ -278,7 +386,7 @@ mod tests {
 
     #[test]
     fn a_full_bucket_gives_way_to_the_shallowest_oldest_entry() {
-        let mut t = Table::with_bytes(0);
+        let t = Table::with_bytes(0);
         // Keys with the same high half share a bucket.
         let key = |k: u64| (7u64 << 32) | k;
         for k in 1..=4 {

@@ -28,6 +28,10 @@ pub struct Vcf {
     /// The budget of the search under way (cut short at the deadline).
     limit: u64,
     line: Vec<Pos>,
+    /// Whether the line found ends with the five itself (else with a move
+    /// that wins two plies later: a flex four, a double four, a four
+    /// renju's black cannot block).
+    five: bool,
     deadline: Option<Instant>,
 }
 
@@ -41,6 +45,7 @@ impl Vcf {
             budget: limit,
             limit,
             line: Vec::with_capacity(2 * MAX_ATTACKS + 2),
+            five: false,
             deadline: None,
         }
     }
@@ -62,12 +67,22 @@ impl Vcf {
         self.wins(b).then(|| self.line.clone())
     }
 
+    /// How many plies the last line found ([`Vcf::solve`]) takes to the
+    /// five, counting the five: its length when it ends with the five,
+    /// two more when it ends with a move that wins two plies later (a flex
+    /// four or a double four: the defence, then the five). A made flex
+    /// four is 3, a four-three 5, as Rapfi counts them (`+M3`, `+M5`).
+    pub fn plies(&self) -> usize {
+        self.line.len() + if self.five { 0 } else { 2 }
+    }
+
     /// Like [`Vcf::solve`] but only says whether a win was found, without
     /// allocating (for use inside the main search).
     pub fn wins(&mut self, b: &mut Board) -> bool {
         self.nodes = 0;
         self.limit = self.budget;
         self.line.clear();
+        self.five = false;
         let me = b.to_move();
         self.attack(b, me, MAX_ATTACKS)
     }
@@ -77,6 +92,7 @@ impl Vcf {
         if b.threat_count(me, Threat::Five) > 0 {
             self.line
                 .push(b.find_threat(me, Threat::Five).expect("five point"));
+            self.five = true;
             return true;
         }
         let forced = if b.threat_count(opp, Threat::Five) > 0 {

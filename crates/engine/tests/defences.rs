@@ -13,8 +13,7 @@ use inarow_engine::player::board_of;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-#[path = "support/suite.rs"]
-mod suite;
+use crate::suite;
 use suite::{five_points, proves_vcf};
 
 /// Crowded random play near the centre, where threats are common; `None`

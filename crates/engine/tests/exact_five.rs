@@ -12,8 +12,7 @@ use inarow_engine::score::win_in;
 use inarow_engine::search::{Limits, PV_LIMIT, Request};
 use inarow_engine::vcf_solver::Vcf;
 
-#[path = "support/suite.rs"]
-mod suite;
+use crate::suite;
 use suite::{
     Side, board, game, play_refereed, proves_vcf, searcher, three_near_the_centre, verify_win,
 };

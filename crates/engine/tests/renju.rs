@@ -12,8 +12,7 @@ use inarow_engine::vcf_solver::Vcf;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-#[path = "support/suite.rs"]
-mod suite;
+use crate::suite;
 use suite::{Side, board, board_under, game, play_refereed, searcher, three_near_the_centre};
 
 /// Seeded positions with black crowded near the centre, no five on them.

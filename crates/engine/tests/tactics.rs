@@ -8,8 +8,7 @@ use inarow_core::{Game, Point, Rule};
 use inarow_engine::player::board_of;
 use inarow_engine::search::Params;
 
-#[path = "support/suite.rs"]
-mod suite;
+use crate::suite;
 #[path = "support/tactics.rs"]
 mod tactics;
 use tactics::{Entry, game_of, parse_file, parse_line, rule_of};
@@ -124,12 +123,25 @@ fn a_line_reads_into_its_fields_and_bad_ones_are_refused() {
 /// (and at least a floor): the cheap guard of the tactics measure, which
 /// `examples/tactics.rs` takes in full.
 fn quick_wins_are_announced(path: &str, rule: Rule, quick: u64, params: Params) -> usize {
+    quick_wins_are_announced_by(path, rule, quick, params, 1)
+}
+
+/// [`quick_wins_are_announced`] by a search of `threads` threads, whose
+/// node cap counts every thread's nodes.
+fn quick_wins_are_announced_by(
+    path: &str,
+    rule: Rule,
+    quick: u64,
+    params: Params,
+    threads: usize,
+) -> usize {
     use inarow_engine::score::is_decided;
     use inarow_engine::search::{Limits, Options, Request, Searcher};
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut s = Searcher::new(Options {
         params,
         tt_bytes: 1 << 20,
+        threads,
         ..Options::default()
     });
     let mut checked = 0;
@@ -138,7 +150,7 @@ fn quick_wins_are_announced(path: &str, rule: Rule, quick: u64, params: Params) 
             continue;
         }
         let game = game_of(&e, rule).unwrap();
-        let cap = (20 * e.rapfi_nodes).max(5_000);
+        let cap = (20 * e.rapfi_nodes).max(5_000) * threads as u64;
         let mut announced = false;
         for depth in 1..=30 {
             let mut b = board_of(&game, None).unwrap();
@@ -162,6 +174,16 @@ fn quick_wins_are_announced(path: &str, rule: Rule, quick: u64, params: Params) 
 fn the_search_announces_the_quick_wins_of_the_freestyle_suite() {
     let defaults = Params::default();
     assert!(quick_wins_are_announced(tactics::FREESTYLE, Rule::Freestyle, 1_000, defaults) >= 30);
+}
+
+#[test]
+fn a_search_on_two_threads_announces_the_same_quick_wins() {
+    // Lazy SMP (issue 55): the helpers share the table; the main search's
+    // answer must still be the win on every position the one thread wins.
+    let defaults = Params::default();
+    let one = quick_wins_are_announced(tactics::FREESTYLE, Rule::Freestyle, 1_000, defaults);
+    let two = quick_wins_are_announced_by(tactics::FREESTYLE, Rule::Freestyle, 1_000, defaults, 2);
+    assert_eq!(one, two);
 }
 
 #[test]
@@ -347,4 +369,46 @@ fn each_of_rapfis_reductions_changes_the_tree() {
     ] {
         assert_ne!(nodes(changed), alone, "{changed:?}");
     }
+}
+
+/// Mate distances on the recorded suite (issue 56): every win the search
+/// announces before any tree (the root's proof by fours) is its line's
+/// plies to the five, counted by the rules on the core's board, and on
+/// Rapfi's `+M5` positions (a four-three to make, or a four and then one)
+/// it is Rapfi's 5 wherever the solver's first line is the shortest. The
+/// solver stops at its first line, not the shortest: on the rest it
+/// announces a longer win than Rapfi's, rightly counted (the count below).
+#[test]
+fn the_root_proofs_distances_are_their_lines_plies_to_the_five() {
+    use inarow_engine::score::WIN;
+    use inarow_engine::search::{Limits, Options, PV_LIMIT, Request, Searcher};
+    let text = std::fs::read_to_string(tactics::FREESTYLE).unwrap();
+    let mut s = Searcher::new(Options {
+        tt_bytes: 1 << 20,
+        ..Options::default()
+    });
+    let (mut proofs, mut fives, mut longer) = (0, 0, 0);
+    for (line, e) in parse_file(&text).unwrap() {
+        let game = game_of(&e, Rule::Freestyle).unwrap();
+        let mut b = board_of(&game, None).unwrap();
+        s.clear();
+        // The root's proof comes before any tree: one ply of tree is enough.
+        let f = s.search(&mut b, &mut Request::new(Limits::depth(1)));
+        if !(f.vcf && f.depth == 0) || f.pv.len() >= PV_LIMIT {
+            continue;
+        }
+        proofs += 1;
+        let pv: Vec<Point> = f.pv.iter().map(|&i| b.point(i)).collect();
+        let plies = (WIN - f.score) as usize;
+        assert_eq!(suite::plies_of(&game, &pv), plies, "line {line}: {pv:?}");
+        if e.mate == "M5" {
+            if plies == 5 {
+                fives += 1;
+            } else {
+                longer += 1;
+            }
+        }
+    }
+    assert!(proofs >= 30, "{proofs} proofs at the root");
+    assert_eq!((fives, longer), (16, 3), "Rapfi's +M5 positions");
 }

@@ -3,15 +3,14 @@
 //! no short win the prover finds. The prover and the checker judge wins by
 //! the core's rule, so each check runs for freestyle and for exact five.
 
+use crate::suite;
 use inarow_core::{Game, Mnk};
 use inarow_engine::movepick::MoveList;
 use inarow_engine::player::board_of;
-#[path = "support/suite.rs"]
-mod suite;
 use inarow_engine::vcf_solver::Vcf;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use suite::{candidates, generate_suite_on, proves_vcf, verify_win};
+use suite::{candidates, generate_suite_on, plies_of, proves_vcf, verify_win};
 
 /// A game of `plies` plausible moves on `empty` (each among the six best
 /// candidates the engine generates), or `None` if it ended on the way.
@@ -232,4 +231,72 @@ fn freestyle_horizon_wins_are_real() {
 #[test]
 fn exact_five_horizon_wins_are_real() {
     horizon_wins_are_real(&Mnk::gomoku_exact(), 19);
+}
+
+/// Mate distances are plies to the five (issue 56), as Rapfi announces
+/// them: a made open four `+M3`, a double four `+M3`, a four-three `+M5`;
+/// from the threat solver's line, from the search's score at the root, and
+/// from the tree when the root's proof by fours is off.
+#[test]
+fn mate_distances_are_plies_to_the_five_as_rapfi_counts_them() {
+    use inarow_engine::score::win_in;
+    use inarow_engine::search::{Limits, Options, Params, Request, Searcher};
+    // Black to move in each (as many stones each side; white's far apart).
+    let far = [(0, 0), (0, 14), (14, 0), (14, 14)];
+    type Stones = Vec<(usize, usize)>;
+    let cases: [(&str, Stones, Stones, usize); 3] = [
+        // An open three on row 7: (4,7) or (8,7) makes an open four.
+        (
+            "a made open four",
+            vec![(5, 7), (6, 7), (7, 7)],
+            vec![(1, 2)],
+            3,
+        ),
+        // Row 7 closed at (3,7) and column 7 closed at (7,3): (7,7) makes
+        // two fours.
+        (
+            "a double four",
+            vec![(4, 7), (5, 7), (6, 7), (7, 4), (7, 5), (7, 6)],
+            vec![(3, 7), (7, 3), (1, 2)],
+            3,
+        ),
+        // Row 7 closed at (3,7), column 7 open above: (7,7) makes a four
+        // and an open three; the block, the open four, a block, the five.
+        (
+            "a four-three",
+            vec![(4, 7), (5, 7), (6, 7), (7, 8), (7, 9)],
+            vec![(3, 7)],
+            5,
+        ),
+    ];
+    let tree_only = Params {
+        root_vcf_nodes: 0,
+        ..Params::default()
+    };
+    for (what, black, white, plies) in cases {
+        let mut game = Mnk::gomoku();
+        let mut white = white;
+        white.extend_from_slice(&far[..black.len() - white.len()]);
+        for (&(bx, by), &(wx, wy)) in black.iter().zip(&white) {
+            game.play_unchecked(inarow_core::Point::at(by, bx, 15));
+            game.play_unchecked(inarow_core::Point::at(wy, wx, 15));
+        }
+        let mut b = board_of(&game, None).unwrap();
+        let mut solver = Vcf::new(100_000);
+        let line = solver
+            .solve(&mut b)
+            .unwrap_or_else(|| panic!("{what}: no VCF"));
+        let line: Vec<_> = line.into_iter().map(|i| b.point(i)).collect();
+        assert_eq!(plies_of(&game, &line), plies, "{what}: the line {line:?}");
+        assert_eq!(solver.plies(), plies, "{what}: the solver's count");
+        for params in [Params::default(), tree_only] {
+            let mut searcher = Searcher::new(Options {
+                params,
+                tt_bytes: 1 << 20,
+                ..Options::default()
+            });
+            let found = searcher.search(&mut b, &mut Request::new(Limits::nodes(20_000)));
+            assert_eq!(found.score, win_in(plies), "{what}: {found:?}");
+        }
+    }
 }

@@ -57,6 +57,7 @@ fn sandboxes() -> [(&'static str, Sandbox); 2] {
     let launcher = Launcher {
         program: PathBuf::from(env!("CARGO_BIN_EXE_inarow-contain")),
         prefix: Vec::new(),
+        share_user: false,
     };
     [
         (

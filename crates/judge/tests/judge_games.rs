@@ -6,7 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 
 use inarow_core::Rule;
 use inarow_judge::process::{BotProcess, Start};

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 
-mod common;
+use crate::common;
 
 use inarow_core::{Player, Point, Rule};
 use inarow_judge::tournament::{self, Config, Event};

@@ -18,6 +18,8 @@ pub enum Status {
     Off(String),
     /// Not enforceable here: why.
     Missing(String),
+    /// Left open by the contract itself: what still gets through.
+    Open(String),
 }
 
 /// One clause of the contract.
@@ -39,6 +41,7 @@ impl std::fmt::Display for Clause {
             Status::InForce => "in force".to_string(),
             Status::Off(why) => format!("off ({why})"),
             Status::Missing(why) => format!("MISSING: {why}"),
+            Status::Open(what) => format!("open: {what}"),
         };
         write!(
             f,
@@ -90,6 +93,7 @@ impl Sandbox {
         };
         let limits = self.limits();
         let root = crate::judge_is_root();
+        let own_user = root || matches!(self.subordinate(), Some(Ok(_)));
         let group = |c: Controller| cgroups.where_is(c);
         let mut all = vec![
             clause(
@@ -259,14 +263,36 @@ impl Sandbox {
                 |f| format!("a process may open {} files", f.open_files),
             ),
         ));
+        all.push(Clause {
+            name: "user tables",
+            promise: "a user of its own to the kernel: the tables it keeps per user (pipe pages, descriptors in flight, epoll watches, processes) are the bot's, not the judge's user's nor another bot's".into(),
+            by: match self.subordinate() {
+                None if root => "a uid of its own".into(),
+                None => "nothing: the judge's user".into(),
+                Some(Ok(sub)) => format!(
+                    "a subordinate uid of the judge's user ({} from {}, /etc/subuid), mapped by newuidmap",
+                    sub.uids, sub.uid
+                ),
+                Some(Err(_)) => "a subordinate uid of the judge's user (/etc/subuid)".into(),
+            },
+            status: match self.subordinate() {
+                None if !root && self.shares_user() => Status::Open(
+                    "--bots-share-my-user: every bot is the judge's user to the kernel; one that fills its pipe pages or descriptors in flight slows and refuses the judge's user's own for its game".into(),
+                ),
+                Some(Err(why)) => Status::Missing(format!(
+                    "{why}; or pass --bots-share-my-user to let bots share the judge's user"
+                )),
+                _ => Status::InForce,
+            },
+        });
         all.push(clause(
             "kernel tables",
             &format!(
                 "each table the kernel keeps for the whole host, or for the judge's user, is bounded: open files (above); processes and threads (tasks); pipe buffers, sockets and epoll watches, kernel memory counted in its memory{}; queued signals and POSIX timers, {} (its own uid's count{}); AIO contexts, io_uring, inotify, fanotify, POSIX message queues, keys and user namespaces, none (system calls)",
-                if root {
+                if own_user {
                     ""
                 } else {
-                    " (as the judge's user, past the user's pipe quota, fs.pipe-user-pages-soft, new pipes get one page: slower, never refused)"
+                    " (the judge's user's own tables: past its pipe quota, fs.pipe-user-pages-soft, its new pipes get one page, and its descriptors in flight are shared with every bot; see user tables)"
                 },
                 crate::init::SIGNALS_QUEUED,
                 if root { "" } else { ", in its own user namespace" }
@@ -274,6 +300,17 @@ impl Sandbox {
             "RLIMIT_SIGPENDING, the memory and pids controllers, the allow list of system calls",
             Ok(()),
         ));
+        all.push(Clause {
+            name: "host counts",
+            promise: format!(
+                "/proc/{} show fixed contents (one idle task, zero times and counts, all memory free, the real totals and processors)",
+                crate::view::NEUTRAL_PROC.join(", /proc/")
+            ),
+            by: "files of fixed contents mounted over them in its own /proc".into(),
+            status: Status::Open(
+                "sysinfo() (the host's processes, free memory and load; runtimes size heaps by its totals), other host-wide counts of /proc (vmstat, pressure, interrupts, uptime's idle time) and timing through shared processors and caches still pass between bots of games played at once; -j 1 plays no two games at once".into(),
+            ),
+        });
         all.push(clause(
             "disk",
             &format!(
@@ -312,12 +349,14 @@ impl Sandbox {
     /// Why the judge must refuse to start with these limits here, if it must.
     pub fn refusal(&self) -> Option<String> {
         let clauses = self.contract(None);
-        ["memory", "cpus"].into_iter().find_map(|name| {
-            clauses.iter().find_map(|c| match &c.status {
-                Status::Missing(why) if c.name == name => Some(why.clone()),
-                _ => None,
+        ["memory", "cpus", "user tables"]
+            .into_iter()
+            .find_map(|name| {
+                clauses.iter().find_map(|c| match &c.status {
+                    Status::Missing(why) if c.name == name => Some(why.clone()),
+                    _ => None,
+                })
             })
-        })
     }
 }
 

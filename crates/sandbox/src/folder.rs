@@ -64,8 +64,9 @@ const WORK: &str = "work";
 /// What a folder holds, as the file system it lies on will count it:
 /// bytes (each entry's allocation rounded up to whole blocks of that file
 /// system, and at least one block: see [`cost`]; a sparse file costs what
-/// it holds, not its length; a file with several names counts once) and
-/// entries.
+/// it holds, not its length; a file with several names counts its data
+/// once and a block for each further name, which the folder's entries
+/// hold) and entries.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Usage {
     /// Bytes of disk its files, folders and links take.
@@ -187,9 +188,14 @@ impl Walk {
                 continue;
             }
             self.usage.entries += 1;
-            if stat.st_nlink <= 1 || self.seen.insert((stat.st_dev, stat.st_ino)) {
-                self.usage.bytes = self.usage.bytes.saturating_add(cost(&stat, self.block));
-            }
+            // A further name of a file costs what any entry costs: what
+            // the commit keeps of it is a name, never its data again.
+            let cost = if stat.st_nlink <= 1 || self.seen.insert((stat.st_dev, stat.st_ino)) {
+                cost(&stat, self.block)
+            } else {
+                self.block
+            };
+            self.usage.bytes = self.usage.bytes.saturating_add(cost);
             if FileType::from_raw_mode(stat.st_mode) == FileType::Directory {
                 if self.path.len() >= MAX_DEPTH {
                     return Err(Unmeasured::TooDeep);
@@ -415,13 +421,22 @@ const KEPT_FOLDER: u32 = 0o700;
 /// The same for a file: its owner may read and write it.
 const KEPT_FILE: u32 = 0o600;
 
-/// How many files with several names a commit keeps track of (each holds
-/// its folder open); further names of a file are not committed.
-const MAX_LINKED: usize = 4096;
-
 /// Files already committed that have other names still to come, by the
-/// game's (device, inode): their new folder and name.
-type Linked = HashMap<(u64, u64), (Rc<OwnedFd>, CString)>;
+/// game's (device, inode): the path of the folder of their first name,
+/// from the folder committed to, and that name. A path, not an open
+/// folder: a game may spread the names of thousands of files over as
+/// many folders, and every name is kept as a link whatever their number.
+type Linked = HashMap<(u64, u64), (Rc<[CString]>, CString)>;
+
+/// A commit under way: the folder committed to, the files with several
+/// names met so far, and the last folder opened again by path to link a
+/// name in (names of one file usually lie together).
+struct Commit {
+    root: Rc<OwnedFd>,
+    owner: Option<(u32, u32)>,
+    linked: Linked,
+    reopened: Option<(Rc<[CString]>, OwnedFd)>,
+}
 
 /// Applies an overlay's upper folder `upper` (what a game wrote: new and
 /// changed files, removals as "whiteouts", folders that replace what was
@@ -429,17 +444,55 @@ type Linked = HashMap<(u64, u64), (Rc<OwnedFd>, CString)>;
 /// is written beside its place and renamed over it, so a file is either
 /// the old or the new one; with `owner`, everything written is the
 /// owner's (a root judge's contestant writes as a uid of its own). Set-uid
-/// and set-gid bits are never kept. A tree deeper than [`MAX_DEPTH`] is
+/// and set-gid bits are never kept. A file with several names keeps them
+/// all as names of one file, whatever their number, so the folder holds
+/// what [`measure`] counted. A tree deeper than [`MAX_DEPTH`], or a file
+/// with more names than the folder's file system gives one file, is
 /// refused before anything is written.
 pub fn commit(
     upper: BorrowedFd<'_>,
     folder: BorrowedFd<'_>,
     owner: Option<(u32, u32)>,
 ) -> Result<(), Unkept> {
-    check_depth(upper, 0)?;
-    let mut linked = Linked::new();
-    let folder = Rc::new(rustix::io::dup(folder)?);
-    Ok(apply(upper, &folder, owner, &mut linked)?)
+    let most_names = survey(upper, 0)?;
+    if most_names > link_max(folder) {
+        return Err(Unkept::Links(most_names));
+    }
+    let mut commit = Commit {
+        root: Rc::new(rustix::io::dup(folder)?),
+        owner,
+        linked: Linked::new(),
+        reopened: None,
+    };
+    let root = commit.root.clone();
+    let mut path = Vec::new();
+    match apply(upper, root.as_fd(), &mut path, &mut commit) {
+        Ok(()) => Ok(()),
+        Err(e) if e.raw_os_error() == Some(rustix::io::Errno::MLINK.raw_os_error()) => {
+            Err(Unkept::Links(most_names))
+        }
+        Err(e) => Err(Unkept::Io(e)),
+    }
+}
+
+/// The most names one file may have on the file system `folder` lies on,
+/// by its kind (as the C library's `pathconf` says, where it knows the
+/// kind; POSIX's least, 127 as Linux's own, where it does not).
+fn link_max(folder: BorrowedFd<'_>) -> u64 {
+    let Ok(stat) = rustix::fs::fstatfs(folder) else {
+        return 127;
+    };
+    // The kernel's magic numbers of the file systems (linux/magic.h).
+    match stat.f_type as u64 {
+        // ext2, ext3 and ext4 share one; ext3 gives a file 32,000 names.
+        0xEF53 => 32_000,
+        0x9123_683E => 65_535,          // btrfs
+        0x5846_5342 => i32::MAX as u64, // XFS
+        0x0102_1994 => u32::MAX as u64, // tmpfs
+        0xF2F5_2010 => u32::MAX as u64, // F2FS
+        0x2FC1_2FC1 => u64::MAX,        // ZFS
+        _ => 127,
+    }
 }
 
 /// Why what a game wrote was not kept in its folder.
@@ -448,6 +501,10 @@ pub enum Unkept {
     /// The game nested folders past [`MAX_DEPTH`]: past its disk bound.
     #[error("the folder nests more than {MAX_DEPTH} folders deep")]
     TooDeep,
+    /// A file has more names than the folder's file system gives one
+    /// file: kept as copies, they would take more than was counted.
+    #[error("a file has {0} names, more than the folder's file system keeps")]
+    Links(u64),
     /// The folder could not be written (its file system full, say).
     #[error(transparent)]
     Io(#[from] io::Error),
@@ -459,18 +516,32 @@ impl From<rustix::io::Errno> for Unkept {
     }
 }
 
-fn check_depth(dir: BorrowedFd<'_>, depth: usize) -> Result<(), Unkept> {
+/// Checks that `dir` nests no deeper than [`MAX_DEPTH`]; returns the
+/// most names any file in it has.
+fn survey(dir: BorrowedFd<'_>, depth: usize) -> Result<u64, Unkept> {
     if depth > MAX_DEPTH {
         return Err(Unkept::TooDeep);
     }
+    let mut most = 1;
     for entry in Dir::read_from(dir)? {
         let entry = entry?;
-        if entry.file_type() == FileType::Directory && !is_dot(entry.file_name()) {
-            let sub = open_dir(dir, entry.file_name())?;
-            check_depth(sub.as_fd(), depth + 1)?;
+        let name = entry.file_name();
+        if is_dot(name) {
+            continue;
+        }
+        match entry.file_type() {
+            FileType::Directory => {
+                let sub = open_dir(dir, name)?;
+                most = most.max(survey(sub.as_fd(), depth + 1)?);
+            }
+            FileType::RegularFile => {
+                let stat = statat(dir, name, AtFlags::SYMLINK_NOFOLLOW)?;
+                most = most.max(stat.st_nlink as u64);
+            }
+            _ => {}
         }
     }
-    Ok(())
+    Ok(most)
 }
 
 /// An overlay's mark of a removed entry: a character device 0/0.
@@ -489,13 +560,33 @@ fn is_opaque(dir: BorrowedFd<'_>) -> bool {
         })
 }
 
+impl Commit {
+    /// The folder at `path` below the folder committed to, opened again
+    /// (never through a link: the game is over, and the commit made it).
+    fn reopen(&mut self, path: &Rc<[CString]>) -> io::Result<BorrowedFd<'_>> {
+        let known = matches!(&self.reopened, Some((there, _)) if there == path);
+        if !known {
+            let mut here = rustix::io::dup(&*self.root)?;
+            for name in path.iter() {
+                here = open_dir(here.as_fd(), name.as_c_str())?;
+            }
+            self.reopened = Some((path.clone(), here));
+        }
+        Ok(self.reopened.as_ref().expect("just opened").1.as_fd())
+    }
+}
+
+/// Applies `upper` to `down`, the folder at `path` below the one
+/// committed to.
 fn apply(
     upper: BorrowedFd<'_>,
-    folder: &Rc<OwnedFd>,
-    owner: Option<(u32, u32)>,
-    linked: &mut Linked,
+    down: BorrowedFd<'_>,
+    path: &mut Vec<CString>,
+    commit: &mut Commit,
 ) -> io::Result<()> {
-    let down = folder.as_fd();
+    let owner = commit.owner;
+    // This folder's path, made once a file with several names lies here.
+    let mut here: Option<Rc<[CString]>> = None;
     for entry in Dir::read_from(upper)? {
         let entry = entry?;
         let name = entry.file_name().to_owned();
@@ -517,16 +608,23 @@ fn apply(
                 if !there_dir || is_opaque(source.as_fd()) {
                     mkdirat(down, &name, Mode::from_raw_mode(0o700))?;
                 }
-                let target = Rc::new(open_dir(down, &name)?);
-                apply(source.as_fd(), &target, owner, linked)?;
-                fchmod(&*target, Mode::from_raw_mode(mode.bits() | KEPT_FOLDER))?;
+                let target = open_dir(down, &name)?;
+                path.push(name.clone());
+                apply(source.as_fd(), target.as_fd(), path, commit)?;
+                path.pop();
+                fchmod(&target, Mode::from_raw_mode(mode.bits() | KEPT_FOLDER))?;
                 set_owner(target.as_fd(), owner)?;
             }
             FileType::RegularFile => {
                 let key = (stat.st_dev, stat.st_ino);
                 let temp = temporary(down);
-                if let Some((dir, first)) = linked.get(&key) {
-                    linkat(dir.as_fd(), first, down, &temp, AtFlags::empty())?;
+                if let Some((dir, first)) = commit.linked.get(&key).cloned() {
+                    if here.as_ref() == Some(&dir) {
+                        linkat(down, &first, down, &temp, AtFlags::empty())?;
+                    } else {
+                        let from = commit.reopen(&dir)?;
+                        linkat(from, &first, down, &temp, AtFlags::empty())?;
+                    }
                 } else {
                     let source = File::from(openat(
                         upper,
@@ -558,8 +656,9 @@ fn apply(
                             last_modification: time(stat.st_mtime, stat.st_mtime_nsec as u32),
                         },
                     )?;
-                    if stat.st_nlink > 1 && linked.len() < MAX_LINKED {
-                        linked.insert(key, (folder.clone(), name.clone()));
+                    if stat.st_nlink > 1 {
+                        let dir = here.get_or_insert_with(|| path.as_slice().into()).clone();
+                        commit.linked.insert(key, (dir, name.clone()));
                     }
                 }
                 replace(down, &temp, &name, there_dir)?;
@@ -890,6 +989,76 @@ mod tests {
             .filter(|n| n.starts_with(".inarow-commit"))
             .collect();
         assert!(leftovers.is_empty(), "{leftovers:?}");
+    }
+
+    /// 4,100 files with two names each in as many folders, then one file
+    /// with 600 names: every name is kept as a name of its one file (the
+    /// old commit kept track of 4,096 and copied the rest whole), and the
+    /// measure counts a block for each further name.
+    #[test]
+    fn a_commit_keeps_every_name_of_a_linked_file_as_a_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let (upper, folder) = (dir.path().join("upper"), dir.path().join("folder"));
+        fs::create_dir(&folder).unwrap();
+        for i in 0..4100 {
+            let decoy = upper.join(format!("a/{i}"));
+            fs::create_dir_all(&decoy).unwrap();
+            fs::write(decoy.join("one"), "x").unwrap();
+            fs::hard_link(decoy.join("one"), decoy.join("two")).unwrap();
+        }
+        fs::create_dir_all(upper.join("b/c")).unwrap();
+        fs::write(upper.join("b/big"), vec![7u8; 1 << 20]).unwrap();
+        for i in 0..599 {
+            let at = if i % 2 == 0 { "b" } else { "b/c" };
+            fs::hard_link(upper.join("b/big"), upper.join(format!("{at}/{i}"))).unwrap();
+        }
+        let counted = measure(dir_fd(&upper).as_fd(), 4096).unwrap();
+        assert!(
+            counted.bytes >= (1 << 20) + 599 * 4096 + 4100 * 2 * 4096,
+            "every name costs a block: {counted:?}"
+        );
+        commit(dir_fd(&upper).as_fd(), dir_fd(&folder).as_fd(), None).unwrap();
+        let big = fs::metadata(folder.join("b/big")).unwrap();
+        assert_eq!(big.nlink(), 600);
+        assert_eq!(fs::metadata(folder.join("b/c/1")).unwrap().ino(), big.ino());
+        assert_eq!(fs::metadata(folder.join("a/4099/two")).unwrap().nlink(), 2);
+        let kept = measure(dir_fd(&folder).as_fd(), 4096).unwrap();
+        assert!(
+            kept.bytes <= counted.bytes + 8 * 4096,
+            "{kept:?} {counted:?}"
+        );
+    }
+
+    /// More names for one file than the folder's file system gives one
+    /// (ext4, ext3: 32,000 are kept at most) is refused before anything
+    /// is written, as over the bound: never copies.
+    #[test]
+    fn a_file_with_more_names_than_the_folder_keeps_is_refused_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let (upper, folder) = (dir.path().join("upper"), dir.path().join("folder"));
+        fs::create_dir(&folder).unwrap();
+        fs::create_dir(&upper).unwrap();
+        let most = link_max(dir_fd(&folder).as_fd());
+        if most > 65_000 {
+            // The test's own folder lies where names are not scarce.
+            return;
+        }
+        fs::write(upper.join("first"), "x").unwrap();
+        fs::write(upper.join("file"), "x").unwrap();
+        let mut made = 1;
+        while made <= most {
+            if fs::hard_link(upper.join("file"), upper.join(format!("n{made}"))).is_err() {
+                // The test's own file system keeps fewer: nothing to show.
+                return;
+            }
+            made += 1;
+        }
+        let refused = commit(dir_fd(&upper).as_fd(), dir_fd(&folder).as_fd(), None);
+        assert!(
+            matches!(refused, Err(Unkept::Links(n)) if n == most + 1),
+            "{refused:?}"
+        );
+        assert!(fs::read_dir(&folder).unwrap().next().is_none());
     }
 
     #[test]

@@ -84,6 +84,7 @@ pub fn main(fd: i32) -> i32 {
         handoff.idmap,
         handoff.upper,
         handoff.join,
+        handoff.nested,
     ]);
     let Some(mut status) = reopen(handoff.status, true) else {
         return 1;
@@ -114,12 +115,13 @@ fn stage2(handoff: &Handoff, say: &mut impl FnMut(Frame)) -> Result<i32, String>
     let control = reopen(handoff.control, false);
     let join = reopen(handoff.join, true);
     let idmap = reopen(handoff.idmap, false).map(OwnedFd::from);
+    let nested = reopen(handoff.nested, false).map(OwnedFd::from);
     let upper = reopen(handoff.upper, false)
         .map(OwnedFd::from)
         .ok_or("the bot's folder has no file system to write to")?;
     let notes = crate::view::enter(&spec.paths, idmap, upper).map_err(|e| e.to_string())?;
     set_limits(spec)?;
-    if spec.rootless {
+    if spec.rootless && nested.is_none() {
         nested_user(&spec.identity)?;
     }
     let landlock = restrict(&spec.paths)?;
@@ -140,6 +142,11 @@ fn stage2(handoff: &Handoff, say: &mut impl FnMut(Frame)) -> Result<i32, String>
             say(Frame::Frozen(false));
         }
         _ => {}
+    }
+    // Only now: the freezer group's `cgroup.procs`, opened by stage 1,
+    // takes only a process of the user that opened it.
+    if let Some(nested) = nested {
+        own_user(&spec.identity, nested)?;
     }
     // Its own view of the control groups: they are the root of it.
     unshare(CloneFlags::CLONE_NEWCGROUP)
@@ -320,6 +327,34 @@ fn nested_user(identity: &Identity) -> Result<(), String> {
     map("setgroups", "deny".into())?;
     map("uid_map", format!("{} 0 1", identity.uid))?;
     map("gid_map", format!("{} 0 1", identity.gid))
+}
+
+/// As an ordinary user's launcher with a subordinate uid for the
+/// contestant: enters the contestant's own user namespace `nested` (made
+/// by the judge: the contestant's uid there is a subordinate uid of the
+/// judge's user outside, so the kernel's tables per user, pipe pages and
+/// descriptors in flight among them, are its own), becomes its uid and
+/// gid, and keeps for it, across `exec`, the two rights that let it use
+/// its folder as its own, whose files are the judge's user's
+/// ([`crate::identity::OWNER_IN_VIEW`] there): overriding file modes and
+/// ownership, for files of the two ids its namespace maps and no other.
+fn own_user(identity: &Identity, nested: OwnedFd) -> Result<(), String> {
+    use rustix::thread::CapabilitySet;
+    let err = |e: &dyn std::fmt::Display| format!("cannot give the bot a user of its own: {e}");
+    nix::sched::setns(&nested, CloneFlags::CLONE_NEWUSER).map_err(|e| err(&e))?;
+    nix::unistd::setgroups(&[]).map_err(|e| err(&e))?;
+    let (uid, gid) = (Uid::from_raw(identity.uid), Gid::from_raw(identity.gid));
+    nix::unistd::setresgid(gid, gid, gid).map_err(|e| err(&e))?;
+    nix::unistd::setresuid(uid, uid, uid).map_err(|e| err(&e))?;
+    let kept = CapabilitySet::DAC_OVERRIDE | CapabilitySet::FOWNER;
+    let mut sets = rustix::thread::capabilities(None).map_err(|e| err(&e))?;
+    sets.inheritable = kept;
+    rustix::thread::set_capabilities(None, sets).map_err(|e| err(&e))?;
+    for capability in [CapabilitySet::DAC_OVERRIDE, CapabilitySet::FOWNER] {
+        rustix::thread::configure_capability_in_ambient_set(capability, true)
+            .map_err(|e| err(&e))?;
+    }
+    Ok(())
 }
 
 /// The parent's pid as the judge's namespace sees it (`getppid` gives 0

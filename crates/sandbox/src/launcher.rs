@@ -71,6 +71,7 @@ pub fn main(prefix: &[&str], args: &[String]) -> i32 {
             Err(_) => fail("the launcher's second stage was started wrongly"),
         },
         ["hold"] => hold(),
+        ["nest", outer, uid_map, gid_map] => nest(prefix, outer, uid_map, gid_map),
         _ => {
             eprintln!(
                 "inarow: the launcher is started by the judge only (outer FD JSON | init FD | hold)"
@@ -92,6 +93,58 @@ fn hold() -> i32 {
     let _ = std::io::stdout().flush();
     let mut rest = Vec::new();
     let _ = std::io::stdin().read_to_end(&mut rest);
+    0
+}
+
+/// Makes a contestant's own user namespace inside the launcher's `outer`
+/// (a path to it), mapped as `uid_map` and `gid_map` say: only a process
+/// of `outer` with its rights may write a map of more than its own uid.
+/// Enters `outer`, starts a `hold` launcher there, maps it, says its pid,
+/// and waits for its standard input to close.
+fn nest(prefix: &[&str], outer: &str, uid_map: &str, gid_map: &str) -> i32 {
+    use std::io::Read;
+    let entered = fs::File::open(outer)
+        .map_err(|e| e.to_string())
+        .and_then(|ns| nix::sched::setns(ns, CloneFlags::CLONE_NEWUSER).map_err(|e| e.to_string()));
+    if let Err(why) = entered {
+        println!("cannot enter the launcher's user namespace: {why}");
+        return 1;
+    }
+    let mut holder = match Command::new("/proc/self/exe")
+        .args(prefix)
+        .arg("hold")
+        .env_clear()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+    {
+        Ok(child) => child,
+        Err(e) => {
+            println!("cannot start the holder: {e}");
+            return 1;
+        }
+    };
+    let mut ready = [0u8; 6];
+    let mapped = holder
+        .stdout
+        .as_mut()
+        .expect("piped stdout")
+        .read_exact(&mut ready)
+        .and_then(|()| {
+            let pid = holder.id();
+            fs::write(format!("/proc/{pid}/uid_map"), uid_map)?;
+            fs::write(format!("/proc/{pid}/gid_map"), gid_map)
+        });
+    match mapped {
+        Ok(()) => println!("{}", holder.id()),
+        Err(e) => println!("cannot map the bot's user namespace: {e}"),
+    }
+    let _ = std::io::stdout().flush();
+    let mut rest = Vec::new();
+    let _ = std::io::stdin().read_to_end(&mut rest);
+    drop(holder.stdin.take());
+    let _ = holder.wait();
     0
 }
 
@@ -160,9 +213,27 @@ fn outer(prefix: &[&str], spec: &Spec, control: i32) -> i32 {
         },
         None => None,
     };
-    if let Err(why) = namespaces() {
+    // An ordinary user's judge with subordinate ids made (once per
+    // contestant) the user namespace this stage enters and the
+    // contestant's own nested in it.
+    let users = match spec.users {
+        Some((outer, nested)) => {
+            let open = |fd: i32| {
+                fs::File::open(format!("/proc/{}/fd/{fd}", spec.judge)).map(OwnedFd::from)
+            };
+            match (open(outer), open(nested)) {
+                (Ok(outer), Ok(nested)) => Some((outer, nested)),
+                (Err(e), _) | (_, Err(e)) => {
+                    return fail(&format!("cannot give the bot a user of its own: {e}"));
+                }
+            }
+        }
+        None => None,
+    };
+    if let Err(why) = namespaces(users.as_ref().map(|(outer, _)| outer)) {
         return fail(&why);
     }
+    let nested = users.map(|(_, nested)| nested);
     // Measured only now: an ordinary user's launcher is root of its own
     // user namespace here, with the right to read every folder of the
     // judge's user, those the bot made unreadable included (root had it
@@ -209,6 +280,7 @@ fn outer(prefix: &[&str], spec: &Spec, control: i32) -> i32 {
         Some(upper.mount()),
         idmap.as_ref().map(|f| f.as_fd()),
         join.as_ref().map(|f| f.as_fd()),
+        nested.as_ref().map(|f| f.as_fd()),
     ]
     .into_iter()
     .flatten()
@@ -224,6 +296,7 @@ fn outer(prefix: &[&str], spec: &Spec, control: i32) -> i32 {
         status: status_write.as_raw_fd(),
         control: control.as_raw_fd(),
         idmap: raw(idmap.as_ref()),
+        nested: raw(nested.as_ref()),
         upper: upper.mount().as_raw_fd(),
         join: raw(join.as_ref()),
         outer: std::process::id() as i32,
@@ -237,7 +310,7 @@ fn outer(prefix: &[&str], spec: &Spec, control: i32) -> i32 {
         .stdout(Stdio::inherit())
         .stderr(Stdio::piped())
         .spawn();
-    drop((status_write, control, handoff_read, idmap, join));
+    drop((status_write, control, handoff_read, idmap, join, nested));
     let mut child = match child {
         Ok(child) => child,
         Err(e) => return fail(&format!("cannot start the launcher's second stage: {e}")),
@@ -280,7 +353,7 @@ fn outer(prefix: &[&str], spec: &Spec, control: i32) -> i32 {
         let owner = (!spec.rootless).then_some((stat.st_uid, stat.st_gid));
         match upper.commit(folder.as_fd(), owner) {
             Ok(()) => {}
-            Err(Unkept::TooDeep) => report(&Frame::Over(Limit::Disk)),
+            Err(Unkept::TooDeep | Unkept::Links(_)) => report(&Frame::Over(Limit::Disk)),
             Err(e) => report(&Frame::Unkept(e.to_string())),
         }
     }
@@ -441,8 +514,9 @@ fn relay(stderr: fs::File, status: fs::File, watch: &mut Watch<'_>) {
 }
 
 /// Makes the namespaces of stage 1. Without root, its own user namespace
-/// (where it is root, so stage 2 can build the view) is what allows the others.
-fn namespaces() -> Result<(), String> {
+/// (where it is root, so stage 2 can build the view) is what allows the
+/// others: `outer`, made by the judge, where the judge has subordinate ids.
+fn namespaces(outer: Option<&OwnedFd>) -> Result<(), String> {
     let root = geteuid().is_root();
     let mut flags = CloneFlags::CLONE_NEWPID
         | CloneFlags::CLONE_NEWNET
@@ -451,7 +525,10 @@ fn namespaces() -> Result<(), String> {
         | CloneFlags::CLONE_NEWUTS;
     // Without root, a user namespace of our own is what allows the others.
     let (uid, gid) = (geteuid(), getegid());
-    if !root {
+    if let Some(outer) = outer {
+        nix::sched::setns(outer, CloneFlags::CLONE_NEWUSER)
+            .map_err(|e| format!("cannot enter the bot's user namespace: {e}"))?;
+    } else if !root {
         flags |= CloneFlags::CLONE_NEWUSER;
     }
     unshare(flags).map_err(|e| {
@@ -463,7 +540,7 @@ fn namespaces() -> Result<(), String> {
             )
         }
     })?;
-    if !root {
+    if !root && outer.is_none() {
         let map = |file: &str, text: String| {
             fs::write(format!("/proc/self/{file}"), text)
                 .map_err(|e| format!("cannot write /proc/self/{file}: {e}"))

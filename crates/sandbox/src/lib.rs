@@ -60,7 +60,10 @@ pub use cgroup::{Cgroups, Controller};
 pub use contestant::{Contestant, FreezeError, shut_down};
 use frame::Frame;
 use identity::Identities;
-pub use identity::{FIRST_UID, MAX_CONTESTANTS, judge_is_root, judge_uid};
+pub use identity::{
+    FIRST_UID, MAX_CONTESTANTS, OWNER_IN_VIEW, Subordinate, judge_is_root, judge_uid,
+    subordinate_ids,
+};
 pub use limits::{Cores, Limit, Limits};
 use paths::{Closed, Paths};
 pub use probe::{Findings, ProbeError, verdict};
@@ -98,6 +101,10 @@ pub struct Launcher {
     pub program: PathBuf,
     /// Arguments before the launcher's own (`["__contain"]`).
     pub prefix: Vec<String>,
+    /// As an ordinary user: whether bots share the judge's user to the
+    /// kernel rather than each being a subordinate uid of it
+    /// (`--bots-share-my-user`, where it has none).
+    pub share_user: bool,
 }
 
 impl Launcher {
@@ -110,6 +117,7 @@ impl Launcher {
         Ok(Launcher {
             program: PathBuf::from("/proc/self/exe"),
             prefix: vec![prefix.to_string()],
+            share_user: false,
         })
     }
 }
@@ -205,6 +213,9 @@ struct Containment {
     path_var: Option<std::ffi::OsString>,
     /// Who each contestant is.
     identities: Arc<Identities>,
+    /// As an ordinary user whose bots do not share its user: its
+    /// subordinate ids, or why it has none.
+    subordinate: Option<Result<Subordinate, String>>,
 }
 
 /// One program to start.
@@ -268,6 +279,7 @@ impl Sandbox {
     /// in force (`--check-sandbox`).
     pub fn inspected(launcher: Launcher, limits: Limits, grants: Vec<PathBuf>) -> Sandbox {
         let cgroups = Cgroups::discover();
+        let subordinate = (!geteuid().is_root() && !launcher.share_user).then(subordinate_ids);
         let mut read = paths::system();
         read.extend(grants);
         let path_var = lookup_path();
@@ -288,6 +300,7 @@ impl Sandbox {
                 env,
                 path_var,
                 identities: Arc::default(),
+                subordinate,
             }),
             limits,
             live: 2,
@@ -338,6 +351,20 @@ impl Sandbox {
         )
     }
 
+    /// As an ordinary user's judge whose bots do not share its user: its
+    /// subordinate ids, or why it has none (`None` as root, uncontained,
+    /// or with `--bots-share-my-user`).
+    pub fn subordinate(&self) -> Option<&Result<Subordinate, String>> {
+        self.containment.as_ref()?.subordinate.as_ref()
+    }
+
+    /// Whether bots may share the judge's user (`--bots-share-my-user`).
+    pub fn shares_user(&self) -> bool {
+        self.containment
+            .as_ref()
+            .is_some_and(|c| c.launcher.share_user)
+    }
+
     /// The control groups in use, if contained.
     pub fn cgroups(&self) -> Option<&Cgroups> {
         self.containment.as_ref().map(|c| &*c.cgroups)
@@ -373,6 +400,15 @@ impl Sandbox {
                     .identities
                     .idmap(&containment.launcher, &folder, &identity)?,
             )
+        };
+        let users = match &containment.subordinate {
+            Some(Ok(sub)) => Some(containment.identities.own_user(
+                &containment.launcher,
+                &folder,
+                &identity,
+                sub,
+            )?),
+            _ => None,
         };
         let hidden = others(program.closed, &[program.folder, &folder]);
         let home = std::env::var_os("HOME").map(PathBuf::from);
@@ -418,6 +454,7 @@ impl Sandbox {
             identity,
             rootless,
             idmap,
+            users,
             hidden,
             judge: std::process::id(),
             probe,

@@ -45,6 +45,11 @@ pub struct Spec {
     /// As root: the judge's file descriptor of the user namespace mapping
     /// the folder's owner to the contestant (made by a `hold` launcher).
     pub idmap: Option<i32>,
+    /// As an ordinary user with subordinate ids: the judge's file
+    /// descriptors of the user namespace stage 1 enters and of the
+    /// contestant's own nested in it, where it is a subordinate uid of the
+    /// judge's user (see `Identities::own_user`).
+    pub users: Option<(i32, i32)>,
     /// Paths that must not exist in the contestant's view (the other
     /// contestants' folders): what the probe checks.
     pub hidden: Vec<PathBuf>,
@@ -103,6 +108,8 @@ pub(crate) struct Handoff {
     pub idmap: i32,
     /// The `tmpfs` the contestant's writes go to (a detached mount).
     pub upper: i32,
+    /// The contestant's own user namespace, made by the judge (-1: none).
+    pub nested: i32,
     /// The `cgroup.procs` of the group that freezes it (-1: none).
     pub join: i32,
     /// Stage 1's pid, as the judge's namespace sees it.

@@ -265,6 +265,7 @@ fn special(paths: &Paths) -> Result<(), ViewError> {
         None::<&str>,
     )
     .map_err(|e| view_error(Path::new("/proc (of the bot's own PID namespace)"), e))?;
+    neutral_counts(&proc, &tmp)?;
     let dev = mount_point(Path::new("/dev"), true)?;
     mount(
         Some("tmpfs"),
@@ -291,6 +292,114 @@ fn special(paths: &Paths) -> Result<(), ViewError> {
             .map_err(|e| view_error(&dev.join(name), e))?;
     }
     Ok(())
+}
+
+/// The files of `/proc` that show counts of the whole host, changing as
+/// other games run: each is covered by a file of fixed contents (see
+/// [`neutral`]), so that a bot of one game cannot hear through them what a
+/// bot of another game played at the same time does.
+pub const NEUTRAL_PROC: [&str; 3] = ["loadavg", "stat", "meminfo"];
+
+/// Covers each of [`NEUTRAL_PROC`] in `proc` (the view's `/proc`) with a
+/// read-only file of fixed contents, written first in `tmp` (the view's
+/// private `/tmp`) and removed from there once bound.
+fn neutral_counts(proc: &Path, tmp: &Path) -> Result<(), ViewError> {
+    for name in NEUTRAL_PROC {
+        let real = proc.join(name);
+        let Ok(text) = fs::read_to_string(&real) else {
+            // A kernel without it shows nothing to cover.
+            continue;
+        };
+        let made = tmp.join(format!(".fixed-{name}"));
+        let shown = Path::new("/proc").join(name);
+        fs::write(&made, neutral(name, &text)).map_err(|e| view_error(&shown, e))?;
+        let bound = mount(
+            Some(&made),
+            &real,
+            None::<&str>,
+            MsFlags::MS_BIND,
+            None::<&str>,
+        )
+        .and_then(|()| {
+            mount(
+                None::<&str>,
+                &real,
+                None::<&str>,
+                MsFlags::MS_BIND | MsFlags::MS_REMOUNT | MsFlags::MS_RDONLY,
+                None::<&str>,
+            )
+        });
+        let _ = fs::remove_file(&made);
+        bound.map_err(|e| view_error(&shown, e))?;
+    }
+    Ok(())
+}
+
+/// What the file `name` of [`NEUTRAL_PROC`] shows a bot, made from what it
+/// shows now (`real`): what does not change while the host runs (the
+/// number of processors, the time of boot, the memory's and swap's
+/// totals: runtimes size their threads and heaps by them) is kept; every
+/// count that moves with other programs is zero, or the memory all free.
+pub fn neutral(name: &str, real: &str) -> String {
+    match name {
+        // Load, runnable and all tasks, the last pid: one task, idle.
+        "loadavg" => "0.00 0.00 0.00 1/1 1\n".into(),
+        "stat" => real
+            .lines()
+            .filter_map(|line| {
+                let key = line.split_whitespace().next()?;
+                let zeros = |n: usize| format!("{key}{}", " 0".repeat(n));
+                Some(match key {
+                    // Each processor's times, in ten columns.
+                    _ if key.starts_with("cpu") => {
+                        let spaced = if key == "cpu" { "cpu " } else { key };
+                        format!("{spaced}{}", " 0".repeat(10))
+                    }
+                    "btime" => line.to_string(),
+                    "procs_running" => "procs_running 1".into(),
+                    _ => zeros(1),
+                })
+            })
+            .map(|line| line + "\n")
+            .collect(),
+        "meminfo" => {
+            let value = |key: &str| {
+                real.lines()
+                    .find_map(|l| l.strip_prefix(key)?.strip_prefix(':'))
+                    .and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())
+                    .unwrap_or(0)
+            };
+            let (total, swap) = (value("MemTotal"), value("SwapTotal"));
+            real.lines()
+                .filter_map(|line| {
+                    let (key, rest) = line.split_once(':')?;
+                    let kept = [
+                        "MemTotal",
+                        "SwapTotal",
+                        "CommitLimit",
+                        "VmallocTotal",
+                        "HugePages_Total",
+                        "Hugepagesize",
+                    ];
+                    let number = match key {
+                        "MemFree" | "MemAvailable" => total,
+                        "SwapFree" => swap,
+                        _ if kept.contains(&key) => {
+                            return Some(format!("{line}\n"));
+                        }
+                        _ => 0,
+                    };
+                    let unit = if rest.trim_end().ends_with("kB") {
+                        " kB"
+                    } else {
+                        ""
+                    };
+                    Some(format!("{:<16}{number:>8}{unit}\n", format!("{key}:")))
+                })
+                .collect()
+        }
+        _ => String::new(),
+    }
 }
 
 /// Where, in the scratch root, the folder as it is on disk is attached
@@ -350,4 +459,33 @@ fn folder(
         ),
     )
     .map_err(|e| view_error(path, format!("an overlay with a bounded tmpfs: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn neutral_counts_keep_the_totals_and_zero_what_moves() {
+        let stat = "cpu  10 2 3 400 5 0 6 0 0 0\ncpu0 5 1 1 200 2 0 3 0 0 0\ncpu1 5 1 2 200 3 0 3 0 0 0\nintr 999 1 2\nctxt 12345\nbtime 1700000000\nprocesses 4567\nprocs_running 7\nprocs_blocked 1\nsoftirq 88 1 2\n";
+        let shown = super::neutral("stat", stat);
+        assert_eq!(shown.lines().filter(|l| l.starts_with("cpu")).count(), 3);
+        assert!(
+            shown.starts_with("cpu  0 0 0 0 0 0 0 0 0 0\ncpu0 0 "),
+            "{shown}"
+        );
+        assert!(shown.contains("btime 1700000000\n"));
+        assert!(shown.contains("processes 0\nprocs_running 1\nprocs_blocked 0\n"));
+        assert!(!shown.contains("12345") && !shown.contains("999"));
+        let meminfo = "MemTotal:       16000000 kB\nMemFree:         1234567 kB\nMemAvailable:    2345678 kB\nCached:           345678 kB\nSwapTotal:       1000 kB\nSwapFree:        10 kB\nHugePages_Total:       0\n";
+        let shown = super::neutral("meminfo", meminfo);
+        assert!(shown.contains("MemTotal:       16000000 kB"));
+        assert!(shown.contains("MemFree:        16000000 kB"), "{shown}");
+        assert!(shown.contains("MemAvailable:   16000000 kB"));
+        assert!(shown.contains("Cached:                0 kB"));
+        assert!(shown.contains("SwapFree:           1000 kB"));
+        assert!(shown.contains("HugePages_Total:       0"));
+        assert_eq!(
+            super::neutral("loadavg", "3.1 2.0 1.0 5/900 4242\n"),
+            "0.00 0.00 0.00 1/1 1\n"
+        );
+    }
 }

@@ -124,10 +124,10 @@ export async function keepAnalysing(question, still, { asking, answered }, limit
  * proven: `{black, won}` (`won` "black", "white" or null), or null (no
  * position the engine answers). A five made is decided without asking,
  * and black's stone on a point renju forbids is white's win. `client`
- * names the page to the engine (see thinking.js), if given, and `hash`
- * the size of its table (MB).
+ * names the page to the engine (see thinking.js), if given, `hash` the
+ * size of its table (MB) and `threads` its search threads.
  */
-export async function evaluate(moves, n, { size, rule, client, hash }, ms, still) {
+export async function evaluate(moves, n, { size, rule, client, hash, threads }, ms, still) {
   const stones = moves.slice(0, n);
   const proven = (won) => ({ black: won === "black" ? 1 : 0, won });
   if (winLine(stones, rule).length) return proven(stones[stones.length - 1][2] === "B" ? "black" : "white");
@@ -136,7 +136,7 @@ export async function evaluate(moves, n, { size, rule, client, hash }, ms, still
   if (stones.length >= size * size) return { black: 0.5, won: null };
   let r;
   try {
-    r = await askEngine({ size, rule, stones: asked.stones, lines: 1, ms, client, hash }, still);
+    r = await askEngine({ size, rule, stones: asked.stones, lines: 1, ms, client, hash, threads }, still);
   } catch (e) {
     // Under renju black's last stone may have stood on a forbidden point: white won there.
     if (e.status === BAD && rule === "renju" && await fouled(stones, size)) return proven("white");

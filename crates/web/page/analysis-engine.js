@@ -8,6 +8,7 @@ import { apiStones, keepAnalysing } from "./analyse.js";
 import { clearThinking, clientId, onThinking, showThinking } from "./thinking.js";
 import { stopReview } from "./analysis-review.js";
 import { nextColour } from "./analysis-draw.js";
+import { engineSettings } from "./analysis-settings.js";
 
 /**
  * Asks the server what the rule says of the shown position (renju): its
@@ -79,7 +80,7 @@ export async function analyseLoop(an) {
     // question replaces the last; the tag tells this loop's thinking apart.
     const question = {
       size: an.size, rule: an.rule, stones: asked.stones, lines: Number($("an-lines").value),
-      client: clientId() || undefined, tag: gen, hash: Number($("an-hash").value),
+      client: clientId() || undefined, tag: gen, ...engineSettings(),
       // Read at each question: the heat map turned on during an analysis comes with its next answer.
       get heat() { return $("an-heat").checked; },
     };

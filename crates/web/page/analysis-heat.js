@@ -4,6 +4,7 @@
 import { $, showError } from "./common.js";
 import { apiStones, askEngine, verdict } from "./analyse.js";
 import { clientId } from "./thinking.js";
+import { engineSettings } from "./analysis-settings.js";
 
 /**
  * The heat map turned on over an answer that came without one, where no
@@ -20,7 +21,7 @@ export async function heatOfShownAnswer(an) {
   try {
     const answer = await askEngine({
       size: an.size, rule: an.rule, stones: asked.stones, lines: r.lines.length, ms: Math.min(10000, Math.max(250, r.ms)),
-      heat: true, client: clientId() || undefined, hash: Number($("an-hash").value),
+      heat: true, client: clientId() || undefined, ...engineSettings(),
     }, () => gen === an.gen && shown === an.tree.node);
     if (gen !== an.gen || shown !== an.tree.node || an.result !== r) return;
     an.result = answer;

@@ -5,6 +5,7 @@ import { $, showError } from "./common.js";
 import { evaluate, worstMoves } from "./analyse.js";
 import { reviewChart } from "./charts.js";
 import { clientId } from "./thinking.js";
+import { engineSettings } from "./analysis-settings.js";
 
 /** Move number → the winning chance its player lost, for the worst moves of the review. */
 export const reviewMarks = (an) => (an.review ? worstMoves(an.review.evals.map((e) => (e ? e.black : e)), an.moves) : new Map());
@@ -45,7 +46,7 @@ export function setupReview(an) {
     for (let n = 0; n <= an.moves.length && still(); n++) {
       drawReviewStatus(an);
       try {
-        review.evals[n] = await evaluate(an.moves, n, { size: an.size, rule: an.rule, client: clientId() || undefined, hash: Number($("an-hash").value) }, ms, still);
+        review.evals[n] = await evaluate(an.moves, n, { size: an.size, rule: an.rule, client: clientId() || undefined, ...engineSettings() }, ms, still);
       } catch (e) {
         if (!still()) break;
         showError("an-error", e);

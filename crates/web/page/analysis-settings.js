@@ -1,6 +1,6 @@
 // The analysis board's settings: the board's size and rule, how the
 // answers are drawn (labels, the heat map) and the engine's time and table
-// (hash), remembered by the browser.
+// (hash) and threads, remembered by the browser.
 import { $, el } from "./common.js";
 import { heatOfShownAnswer } from "./analysis-heat.js";
 import { buildBoard } from "./analysis-draw.js";
@@ -26,6 +26,12 @@ export function setupDrawingSettings(an) {
   remembered("an-heat", "inarow-an-heat", () => { an.draw(); heatOfShownAnswer(an); });
   remembered("an-time", "inarow-an-time", () => again(an));
   remembered("an-hash", "inarow-an-hash", () => again(an));
+  remembered("an-threads", "inarow-an-threads", () => again(an));
+}
+
+/** The engine's table (MB) and threads as the page's settings ask them, for each question. */
+export function engineSettings() {
+  return { hash: Number($("an-hash").value), threads: Number($("an-threads").value) };
 }
 
 /** The board's size (5 to 20; stones outside a smaller board clear it, asked first) and rule. */

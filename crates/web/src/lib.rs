@@ -143,10 +143,10 @@ impl Shared {
         (self.saver)(room.memory())
     }
 
-    /// Stops training, ends every bot process of a tournament (and lets no
-    /// new one start) and saves: what a clean shutdown does.
+    /// Stops training and saves: what a clean shutdown does. Ending the
+    /// tournaments' bots is the process's (`inarow serve` kills them all
+    /// before the server stops), since one process may hold several servers.
     pub fn shut_down(&self) -> anyhow::Result<()> {
-        inarow_judge::process::kill_all_bots();
         let mut room = self.menace.lock().expect("menace lock");
         room.set_training(false);
         room.abandon();
@@ -239,7 +239,8 @@ fn past_runs(records: Option<&tournament::Records>) -> tournament::Runs {
 
 /// Serves `shared` on `listener` until `shutdown` completes, then stops
 /// training and saves MENACE. Refuses to start on a non-loopback address
-/// without a token.
+/// without a token. Killing the process's bots is the caller's (the CLI's
+/// `shutdown` does it first), since one process may hold several servers.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     shared: Arc<Shared>,
@@ -251,8 +252,6 @@ pub async fn serve(
     let stop = shared.stop.clone();
     let ending = async move {
         shutdown.await;
-        // From now on no bot starts, and those running die at once.
-        inarow_judge::process::kill_all_bots();
         // Open event streams would otherwise keep the server waiting.
         let _ = stop.send(());
     };

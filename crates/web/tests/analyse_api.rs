@@ -1,7 +1,7 @@
 //! `POST /api/analyse`: the best lines of any position, and one-line
 //! refusals of bad ones.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use common::{app, error_of};
@@ -422,4 +422,55 @@ async fn the_table_size_is_asked_for_in_mib_within_its_range() {
     let body = json!({"stones": [], "hash": "big"});
     let (status, v) = t.post("/api/analyse", &body.to_string()).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+}
+
+#[tokio::test]
+async fn the_threads_are_asked_for_within_their_range() {
+    // Issue 55: the page's Threads setting.
+    let t = app(Preset::Challenge);
+    for threads in [1, 2] {
+        let body = json!({"stones": [[7, 7], [8, 8]], "ms": 50, "threads": threads});
+        let (status, v) = t.post("/api/analyse", &body.to_string()).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert!(!v["lines"].as_array().unwrap().is_empty(), "{v}");
+    }
+    for (threads, message) in [
+        (json!(0), "threads must be 1 to 64, not 0"),
+        (json!(65), "threads must be 1 to 64, not 65"),
+    ] {
+        let body = json!({"stones": [], "threads": threads});
+        let (status, v) = t.post("/api/analyse", &body.to_string()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+        assert_eq!(error_of(&v), message);
+    }
+}
+
+#[tokio::test]
+async fn a_proven_win_is_plies_to_the_five() {
+    // Issue 56: black to move makes an open four (win in 3: the four, any
+    // block, the five) or a four-three (win in 5).
+    let t = app(Preset::Challenge);
+    for (stones, plies) in [
+        (json!([[5, 7], [1, 2], [6, 7], [0, 0], [7, 7], [0, 14]]), 3),
+        (
+            json!([
+                [4, 7],
+                [3, 7],
+                [5, 7],
+                [0, 0],
+                [6, 7],
+                [0, 14],
+                [7, 8],
+                [14, 0],
+                [7, 9],
+                [14, 14]
+            ]),
+            5,
+        ),
+    ] {
+        let body = json!({"stones": stones, "ms": 200});
+        let (status, v) = t.post("/api/analyse", &body.to_string()).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["lines"][0]["decided"], json!({"win": plies}), "{v}");
+    }
 }

@@ -3,7 +3,7 @@
 //! position set up; either colour for the person; the rule still applies.
 //! The engine's moves are waited for by the updates the page hears.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use common::{Events, TestApp, app, error_of};

@@ -1,7 +1,7 @@
 //! The gomoku endpoints: every opening path, moves, the engine's thought,
 //! and refusals. The real engine thinks 50 ms a move.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

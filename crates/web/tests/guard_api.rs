@@ -3,7 +3,7 @@
 //! that is not the server's is refused, big bodies get 413, and a token,
 //! when set, must come with every request.
 
-mod common;
+use crate::common;
 
 use axum::Router;
 use axum::body::Body;

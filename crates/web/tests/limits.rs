@@ -6,7 +6,7 @@
 //! machine, not a measure). Every flood is bounded in size and ends by
 //! itself (the body deadline is 1 s here).
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};

@@ -3,7 +3,7 @@
 //! between clients asking for analyses: side by side, one at a time per
 //! client, a bounded queue. Events are counted, never timed.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use common::{Events, app, app_with_caps, error_of};

@@ -1,6 +1,6 @@
 //! The MENACE endpoints, the page, errors and live updates.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;

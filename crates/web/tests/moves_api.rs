@@ -2,7 +2,7 @@
 //! refusals naming the bad move; under renju, black's forbidden moves
 //! refused until the game ends.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use common::{app, error_of};

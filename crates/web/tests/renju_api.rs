@@ -3,7 +3,7 @@
 //! and in the game's view only while black is to move, and a forbidden
 //! click refused with the game unchanged.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use common::{TestApp, app, error_of};

@@ -1,6 +1,6 @@
 //! The tournament endpoints over two copies of the random Python example bot.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

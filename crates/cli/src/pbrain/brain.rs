@@ -56,9 +56,15 @@
 //!   table, up to 2^22 KiB (4 GiB); 0 goes back to `--settings tt_mb=`'s
 //!   (32 MiB unless set). `INFO max_memory` keeps it within half the
 //!   memory allowed.
+//! * `INFO thread_num n` searches on n threads (lazy SMP sharing the
+//!   table; 0 is 1), at most the machine's cores: more is answered with
+//!   one `ERROR` line and the most are used. Unless set, one thread (or
+//!   `--settings threads=`'s).
 //! * `YXSHOWINFO` answers `MESSAGE inarow <version>`, `MESSAGE hash table
-//!   <size>` (the table's size now), `MESSAGE INFO MAX_THREAD_NUM 1` (one
-//!   search thread) and `MESSAGE INFO MAX_HASH_SIZE 22` (the largest
+//!   <size>` (the table's size now), `MESSAGE search threads <n>` (the
+//!   threads now), `MESSAGE INFO MAX_THREAD_NUM <cores>` (the most `INFO
+//!   thread_num` takes: the machine's cores, at most 64) and `MESSAGE
+//!   INFO MAX_HASH_SIZE 22` (the largest
 //!   `INFO hash_size`, as a power of two of KiB: Yixin-board's hash slider
 //!   goes up to it and sends `2^n`).
 
@@ -78,7 +84,9 @@ use inarow_engine::pos::Pos;
 use inarow_engine::score::is_decided;
 
 use crate::said::{Evaluation, ev};
-use inarow_engine::search::{Found, Limits, Options, Progress, Request, Searcher, Watcher};
+use inarow_engine::search::{
+    Found, Limits, MAX_THREADS, Options, Progress, Request, Searcher, Watcher,
+};
 use inarow_engine::time::{self, Clock};
 
 /// Settings of a brain session.
@@ -115,6 +123,8 @@ pub struct Pbrain {
     max_memory: Option<usize>,
     /// `INFO hash_size`: the table's size in KiB, when asked for.
     hash_kib: Option<u64>,
+    /// `INFO thread_num`: search threads, when asked for.
+    threads: Option<usize>,
     /// `INFO max_node`: nodes a move may search.
     max_nodes: Option<u64>,
     /// `INFO max_depth`: the deepest iteration.
@@ -141,6 +151,7 @@ impl Pbrain {
             rule: Rule::Freestyle,
             max_memory: None,
             hash_kib: None,
+            threads: None,
             max_nodes: None,
             max_depth: None,
             realtime: false,
@@ -163,14 +174,23 @@ impl Pbrain {
         self.max_memory.map_or(asked, |m| asked.min(m / 2))
     }
 
-    /// A new table when its size changes, not otherwise: a manager's first
-    /// `INFO max_memory` comes after `START`, and a fresh 32 MB table
-    /// would cost the first move ~30 ms outside the search's clock.
+    /// Search threads: `INFO thread_num`'s, else the settings'
+    /// (`threads=`, 1 unless set).
+    fn thread_count(&self) -> usize {
+        self.threads.unwrap_or(self.settings.options.threads)
+    }
+
+    /// A new searcher when the table's size or the threads change, not
+    /// otherwise: a manager's first `INFO max_memory` comes after
+    /// `START`, and a fresh 32 MB table would cost the first move ~30 ms
+    /// outside the search's clock.
     fn resize_table(&mut self) {
-        let bytes = self.table_bytes();
-        if bytes != self.searcher.options().tt_bytes {
+        let (bytes, threads) = (self.table_bytes(), self.thread_count());
+        let now = self.searcher.options();
+        if bytes != now.tt_bytes || threads != now.threads {
             let mut options = self.settings.options;
             options.tt_bytes = bytes;
+            options.threads = threads;
             self.searcher = self.new_searcher(options);
         }
     }
@@ -466,6 +486,18 @@ impl Brain for Pbrain {
                     });
                 }
             }
+            Info::ThreadNum(n) => {
+                let most = max_threads();
+                // 0 is taken as 1, as Rapfi takes it.
+                let asked = usize::try_from(n).unwrap_or(usize::MAX).max(1);
+                self.threads = Some(asked.min(most));
+                self.resize_table();
+                if asked > most {
+                    return Err(BrainError::Refused(format!(
+                        "INFO thread_num {n} is more than MAX_THREAD_NUM, {most}: searching on {most} threads"
+                    )));
+                }
+            }
             Info::MaxNode(n) => self.max_nodes = n,
             Info::MaxDepth(d) => self.max_depth = d,
             Info::ShowDetail(n) => self.realtime = n & 1 != 0,
@@ -561,8 +593,8 @@ impl Brain for Pbrain {
                 "hash table {}",
                 bytes_said(self.searcher.options().tt_bytes)
             ),
-            // One search thread.
-            "INFO MAX_THREAD_NUM 1".to_string(),
+            format!("search threads {}", self.searcher.options().threads),
+            format!("INFO MAX_THREAD_NUM {}", max_threads()),
             format!("INFO MAX_HASH_SIZE {MAX_HASH_LOG2_KIB}"),
         ])
     }
@@ -595,6 +627,15 @@ fn has_five(b: &Board) -> bool {
 /// True if `score` is a loss by force.
 fn loses(score: i32) -> bool {
     score < 0 && is_decided(score)
+}
+
+/// The most threads `INFO thread_num` may ask for, as `YXSHOWINFO` tells
+/// Yixin-board (`MAX_THREAD_NUM`: its thread setting goes up to it): the
+/// machine's cores, at most the engine's [`MAX_THREADS`].
+fn max_threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(MAX_THREADS)
 }
 
 /// The largest table `INFO hash_size` may ask for, as the power of two

@@ -44,7 +44,7 @@
 //! counter-four, less for an attack that goes on.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use inarow_core::Player;
@@ -107,7 +107,17 @@ pub struct Tree<E: Evaluator> {
     pub(crate) params: Params,
     soft_percent: u32,
     pub(crate) eval: E,
-    pub(crate) tt: Table,
+    pub(crate) tt: Arc<Table>,
+    /// 0 for the main search; k > 0 for the k-th helper of a parallel
+    /// search, which skips some depths ([`skips`]) so that the threads
+    /// spread over depths, and leaves the table's generation alone.
+    helper: usize,
+    /// The helpers' nodes so far in this search, shared by the threads of
+    /// a searcher: each helper adds its nodes as it watches the clock, so
+    /// that the main search's reports count every thread's.
+    pub(crate) helper_nodes: Arc<AtomicU64>,
+    /// A helper's nodes already added to `helper_nodes` in this search.
+    told: u64,
     history: History,
     pub(crate) stack: [Frame; MAX_PLY + 2],
     lists: Vec<MoveList>,
@@ -158,6 +168,18 @@ impl Default for Shown {
 impl<E: Evaluator> Tree<E> {
     /// A searcher with these options and evaluation.
     pub fn new(options: Options, eval: E) -> Tree<E> {
+        Tree::sharing(
+            options,
+            eval,
+            Arc::new(Table::with_bytes(options.tt_bytes)),
+            0,
+        )
+    }
+
+    /// A searcher with these options and evaluation over the table `tt`,
+    /// shared with other searchers: the main search (`helper` 0) or the
+    /// `helper`-th helper of a parallel search.
+    pub fn sharing(options: Options, eval: E, tt: Arc<Table>, helper: usize) -> Tree<E> {
         let p = options.params;
         let reductions = (0..64)
             .map(|d| {
@@ -182,7 +204,10 @@ impl<E: Evaluator> Tree<E> {
             params: p,
             soft_percent: options.soft_percent,
             eval,
-            tt: Table::with_bytes(options.tt_bytes),
+            tt,
+            helper,
+            helper_nodes: Arc::new(AtomicU64::new(0)),
+            told: 0,
             history: History::default(),
             stack: [Frame::default(); MAX_PLY + 2],
             lists: (0..=MAX_PLY).map(|_| MoveList::default()).collect(),
@@ -209,6 +234,11 @@ impl<E: Evaluator> Tree<E> {
     #[inline]
     fn check_time(&mut self) {
         if self.nodes >= self.next_check {
+            if self.helper > 0 {
+                let told = self.told.max(self.nodes);
+                self.helper_nodes.fetch_add(told - self.told, Relaxed);
+                self.told = told;
+            }
             self.next_check = self.nodes + CLOCK_NODES;
             if self.deadline.is_some_and(|d| Instant::now() >= d)
                 || self.nodes >= self.node_limit
@@ -891,6 +921,22 @@ struct Late {
     top: i32,
     /// Whether the table remembers the node on a principal variation.
     tt_pv: bool,
+}
+
+/// Whether the `helper`-th helper of a parallel search (0: the main
+/// search, which skips nothing) skips iteration `depth`: Stockfish's
+/// lazy SMP pattern of 20, so that the helpers spread over the depths
+/// (the first helper searches the even depths, a ply ahead of the main
+/// search half the time) and fill the shared table with what the main
+/// search will ask for next.
+pub(crate) fn skips(helper: usize, depth: u32) -> bool {
+    const SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    if helper == 0 {
+        return false;
+    }
+    let k = (helper - 1) % 20;
+    ((depth + PHASE[k]) / SIZE[k]) % 2 != 0
 }
 
 /// How many lines (rows or columns, whichever more) apart two points are.

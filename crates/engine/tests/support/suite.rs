@@ -142,6 +142,20 @@ pub fn verify_win(game: &Mnk, line: &[Point]) -> Result<(), String> {
     }
 }
 
+/// Plies to the five of a winning `line` that [`verify_win`] accepts,
+/// counted by the rules alone: its length when it ends with the five, two
+/// more when it ends with a move that every reply lets win at once (the
+/// defence, then the five).
+pub fn plies_of(game: &Mnk, line: &[Point]) -> usize {
+    verify_win(game, line).unwrap_or_else(|e| panic!("{e}: {line:?}\n{game}"));
+    let mut g = game.clone();
+    for &p in &line[..line.len() - 1] {
+        g.play_unchecked(p);
+    }
+    let last = line[line.len() - 1];
+    line.len() + if g.wins_at(last, g.to_move()) { 0 } else { 2 }
+}
+
 /// Fills `list` with the moves the engine would try for the side to move
 /// (what the position must answer), best first by the search's static
 /// order (point values and classes): the plausible moves of seeded games.

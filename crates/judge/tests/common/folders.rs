@@ -75,14 +75,50 @@ pub struct Delegated {
     groups: Vec<std::path::PathBuf>,
 }
 
+/// How many [`Delegated`] of this process are alive: the first grants
+/// `nobody` its subordinate ids, the last takes them back.
+static GRANTS: std::sync::Mutex<usize> = std::sync::Mutex::new(0);
+
+/// This process's line of `/etc/subuid` and `/etc/subgid` for `nobody`:
+/// a range of its own, so that test processes at once never take back
+/// another's.
+fn subordinate_line() -> String {
+    let start = 200_000_000 + (std::process::id() % 10_000) * 65_536;
+    format!("nobody:{start}:65536\n")
+}
+
+/// Adds (`grant`) or removes this process's line for `nobody` in
+/// `/etc/subuid` and `/etc/subgid`.
+fn grant_subordinate_ids(grant: bool) {
+    let line = subordinate_line();
+    for file in ["/etc/subuid", "/etc/subgid"] {
+        let text = fs::read_to_string(file).unwrap_or_default();
+        let without: String = text
+            .lines()
+            .filter(|l| format!("{l}\n") != line)
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let _ = fs::write(file, if grant { without + &line } else { without });
+    }
+}
+
 impl Delegated {
     /// Makes the groups (the tests run as root; otherwise there is nothing
-    /// to give, and the judge runs as the tests' own user).
+    /// to give, and the judge runs as the tests' own user), and grants
+    /// `nobody` subordinate ids for as long as a `Delegated` lives, as an
+    /// administrator grants a user who runs rootless containers.
     pub fn new() -> Delegated {
         use std::sync::atomic::{AtomicU64, Ordering};
         static NEXT: AtomicU64 = AtomicU64::new(0);
         if !judge_is_root() {
             return Delegated { groups: Vec::new() };
+        }
+        {
+            let mut grants = GRANTS.lock().unwrap_or_else(|e| e.into_inner());
+            if *grants == 0 {
+                grant_subordinate_ids(true);
+            }
+            *grants += 1;
         }
         let name = format!(
             "inarow-test-delegated-{}-{}",
@@ -168,6 +204,13 @@ impl Delegated {
 
 impl Drop for Delegated {
     fn drop(&mut self) {
+        if judge_is_root() {
+            let mut grants = GRANTS.lock().unwrap_or_else(|e| e.into_inner());
+            *grants -= 1;
+            if *grants == 0 {
+                grant_subordinate_ids(false);
+            }
+        }
         for group in &self.groups {
             // What a judge left inside (it removes its own groups).
             let mut dirs = vec![group.clone()];

@@ -20,6 +20,7 @@ pub fn sandbox_with(limits: Limits) -> Sandbox {
     let launcher = Launcher {
         program: PathBuf::from(env!("CARGO_BIN_EXE_inarow-contain")),
         prefix: Vec::new(),
+        share_user: false,
     };
     Sandbox::contained(launcher, limits, Vec::new())
         .expect("the tests' machine bounds memory and processors")

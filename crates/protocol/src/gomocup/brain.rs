@@ -48,6 +48,9 @@ pub enum Info {
     /// as Rapfi reads it (Yixin-board sends a power of two up to the
     /// brain's `MAX_HASH_SIZE`), 0 for the brain's own size.
     HashSize(u64),
+    /// `thread_num` (Yixin-board, Rapfi): search threads, at most the
+    /// brain's `MAX_THREAD_NUM`.
+    ThreadNum(u64),
 }
 
 /// A move a brain decided on, with what it wants to say about it.

@@ -29,7 +29,7 @@ pub enum Command {
     TakeBack(Point),
     /// `INFO key value` with a key a brain may use.
     Info(Info),
-    /// `INFO` with a key nobody here uses (`folder`, `thread_num`, ...),
+    /// `INFO` with a key nobody here uses (`folder`, `evaluate`, ...),
     /// lower case: nothing to do.
     OtherInfo(String),
     /// `ABOUT`: the brain's `name="..."` line.
@@ -268,7 +268,8 @@ fn info(rest: &str) -> Result<Command, CommandError> {
         "max_depth" => |n| Info::MaxDepth((n > 0).then_some(n)),
         "show_detail" => Info::ShowDetail,
         "hash_size" => Info::HashSize,
-        // Other keys (folder, evaluate, thread_num, ...) are information
+        "thread_num" => Info::ThreadNum,
+        // Other keys (folder, evaluate, ...) are information
         // we do not use.
         _ => return Ok(Command::OtherInfo(key)),
     };
@@ -630,6 +631,7 @@ mod tests {
             ("INFO max_depth 12", Info::MaxDepth(Some(12))),
             ("INFO show_detail 1", Info::ShowDetail(1)),
             ("INFO hash_size 524288", Info::HashSize(524_288)),
+            ("INFO thread_num 4", Info::ThreadNum(4)),
         ] {
             assert_eq!(info(text), Ok(Command::Info(want)), "{text}");
         }

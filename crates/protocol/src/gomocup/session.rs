@@ -332,6 +332,7 @@ mod tests {
                 "MaxDepth(None)",
                 "MaxDepth(Some(12))",
                 "ShowDetail(1)",
+                "ThreadNum(1)",
                 "HashSize(0)",
             ]
         );

@@ -64,7 +64,15 @@ pub(super) struct Request {
     /// one the searcher has (32 MiB when new).
     #[serde(default)]
     hash: Option<usize>,
+    /// Search threads (lazy SMP, [`THREADS`]); none: the ones the
+    /// searcher has (1 when new).
+    #[serde(default)]
+    threads: Option<usize>,
 }
+
+/// The search threads an analysis may ask for: 1 to the engine's most
+/// (more than the machine's cores is allowed, and only slower).
+pub const THREADS: (usize, usize) = (1, search::MAX_THREADS);
 
 /// The table sizes an analysis may ask for, in MiB: a searcher is kept
 /// for each analysis that may run at once, so the largest is kept small
@@ -106,6 +114,14 @@ pub(super) async fn analyse(
             "hash must be {least} to {most} MiB, not {mb}"
         )));
     }
+    let (least, most) = THREADS;
+    if let Some(n) = body.threads
+        && !(least..=most).contains(&n)
+    {
+        return Err(ApiError::bad(format!(
+            "threads must be {least} to {most}, not {n}"
+        )));
+    }
     let client: Option<Arc<str>> = match body.client {
         Some(id) => {
             live::check_client_id(&id).map_err(|e| ApiError::bad(e.to_string()))?;
@@ -132,8 +148,14 @@ pub(super) async fn analyse(
             Err(_) => return Ok(busy(&Refusal::Waited.to_string(), 1)),
         },
     };
-    let (lines, ms, size, tag, want_heat, hash) = (
-        body.lines, body.ms, body.size, body.tag, body.heat, body.hash,
+    let (lines, ms, size, tag, want_heat, hash, threads) = (
+        body.lines,
+        body.ms,
+        body.size,
+        body.tag,
+        body.heat,
+        body.hash,
+        body.threads,
     );
     let thinking = shared.thinking().clone();
     // The place goes with the search: dropped when it ends (or panics), it
@@ -142,14 +164,14 @@ pub(super) async fn analyse(
         let mut place = place;
         let stop = place.stop.clone();
         let searcher = place.kept().searcher_for(size, rule);
-        // Another table size is a new searcher, its table that size.
-        if let Some(mb) = hash
-            && searcher.options().tt_bytes != mb << 20
-        {
-            let options = Options {
-                tt_bytes: mb << 20,
-                ..searcher.options()
-            };
+        // Another table size or thread count is a new searcher.
+        let now = searcher.options();
+        let options = Options {
+            tt_bytes: hash.map_or(now.tt_bytes, |mb| mb << 20),
+            threads: threads.unwrap_or(now.threads),
+            ..now
+        };
+        if options != now {
             *searcher = Searcher::new(options);
         }
         let scale = searcher.options().eval.logistic_scale(rule);

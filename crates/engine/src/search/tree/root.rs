@@ -31,7 +31,7 @@ impl<E: Evaluator> Tree<E> {
             best: self.shown.best,
             score: self.shown.score,
             pv: &self.shown.pv,
-            nodes: self.nodes,
+            nodes: self.nodes + self.helper_nodes.load(Ordering::Relaxed),
             elapsed: now.duration_since(self.start),
             iteration,
         });
@@ -56,7 +56,10 @@ impl<E: Evaluator> Tree<E> {
 
     /// Forgets everything learnt (new game).
     pub fn clear(&mut self) {
-        self.tt.clear();
+        if self.helper == 0 {
+            // The main search's table, the helpers' too.
+            self.tt.clear();
+        }
         self.history.clear();
         self.stack = [Frame::default(); MAX_PLY + 2];
     }
@@ -86,11 +89,15 @@ impl<E: Evaluator> Tree<E> {
         self.deadline = limits.time.map(|t| self.start + t);
         self.node_limit = limits.nodes;
         self.nodes = 0;
+        self.told = 0;
         self.next_check = 0;
         self.stopped = self.stop_asked();
         self.next_report = self.start.checked_add(self.report_every);
         self.shown = Shown::default();
-        self.tt.new_search();
+        if self.helper == 0 {
+            // The main search ages the shared table, once a search.
+            self.tt.new_search();
+        }
         self.history.age();
         for f in self.stack.iter_mut() {
             f.killers = [None; 2];
@@ -127,7 +134,7 @@ impl<E: Evaluator> Tree<E> {
             self.nodes += solver.nodes();
             if let Some(line) = line.filter(|l| !self.excluded.contains(&l[0])) {
                 found.best = line[0];
-                found.score = win_in(line.len());
+                found.score = win_in(solver.plies());
                 found.vcf = true;
                 found.pv = line.into_iter().take(PV_LIMIT).collect();
                 return self.finish(found);
@@ -184,6 +191,9 @@ impl<E: Evaluator> Tree<E> {
         let soft = limits.time.map(|t| t * self.soft_percent.min(100) / 100);
         let mut score = 0;
         for depth in 1..=limits.depth {
+            if super::skips(self.helper, depth) && depth < limits.depth {
+                continue;
+            }
             let (s, best, complete) = self.aspirate(b, &mut root, depth as i32, score);
             if let Some(m) = best {
                 found.best = m;
@@ -219,7 +229,7 @@ impl<E: Evaluator> Tree<E> {
             solver.set_deadline(self.deadline);
             if let Some(line) = solver.solve(b).filter(|l| !self.excluded.contains(&l[0])) {
                 found.best = line[0];
-                found.score = found.score.max(win_in(line.len()));
+                found.score = found.score.max(win_in(solver.plies()));
                 found.vcf = true;
                 found.pv = line.into_iter().take(PV_LIMIT).collect();
             }
