@@ -11,7 +11,7 @@ use inarow_core::Rule;
 use crate::args::{RuleArgs, SandboxArgs, cpu_for_timeout, which_shard};
 use inarow_judge::field::{self, Field, Orders};
 use inarow_judge::local::Local;
-use inarow_judge::output::Records;
+use inarow_judge::output::{Claim, Records};
 use inarow_judge::part::{self, Part, Tournament};
 use inarow_judge::process::{BotProcess, Listener, Start};
 use inarow_judge::rename::Rename;
@@ -159,6 +159,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     sandbox.set_live(live_bots(&args));
     process::install_interrupt_handler(|killed| {
         eprintln!("inarow judge: interrupted; killed {killed} bot(s)");
+        // No results: the run's claim of its names is given back.
+        output::drop_unwritten_claims();
         std::process::exit(130);
     })
     .context("cannot install the Ctrl-C handler")?;
@@ -212,15 +214,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map(|f| {
             let mut game = GameRecord::new(&bots[f.a].name, &bots[f.b].name);
             game.index = f.index;
-            output::sgf_name(&game)
+            inarow_judge::sgf::sgf_name(&game)
         })
         .collect();
-    // Never over an earlier run's files: the next free names of the series.
-    let records = if sharded {
-        given.unused_by_share(&share_records)?
+    // Never over an earlier run's files, nor another's started at once:
+    // the next free names of the series, claimed.
+    let claim = if sharded {
+        given.claim_by_share(&share_records)?
     } else {
-        given.unused()?
+        given.claim()?
     };
+    let records = claim.records().clone();
     records.check()?;
     // Made before the bots can speak: their lines are printed above it.
     let bar = progress_bar(games);
@@ -267,16 +271,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     });
     bar.finish_and_clear();
     let Some(part_of) = part_of else {
-        return keep(&Results::new(&bots, &config, played), &records, &given);
+        return keep(&Results::new(&bots, &config, played), claim);
     };
     let part = Part::new(shard, part_of, played);
-    let records = still_free(
-        records,
-        true,
-        |r| r.taken_by_share(&share_records),
-        || given.unused_by_share(&share_records),
-    )?;
-    records.write(&part.to_json(), &part.games, part.tournament.rule)?;
+    claim.write(&part.to_json(), &part.games, part.tournament.rule)?;
     say!(
         "share {shard}: {} games played; part in {}, their SGF records in {}",
         part.games.len(),
@@ -338,9 +336,12 @@ fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
         results: args.results,
         sgf: args.sgf,
     };
-    let records = given.unused()?;
-    records.check()?;
-    eprintln!("inarow judge merge: {}", writes_to(&records, &given, false));
+    let claim = given.claim()?;
+    claim.records().check()?;
+    eprintln!(
+        "inarow judge merge: {}",
+        writes_to(claim.records(), &given, false)
+    );
     say!(
         "tournament seed {}: {} parts, {} bots, {} games",
         results.seed,
@@ -352,12 +353,13 @@ fn run_merge(args: MergeArgs) -> anyhow::Result<()> {
         let line = format!("left out of every share: {}: {}", left.folder, left.reason);
         say!("{}", escape(&line));
     }
-    keep(&results, &records, &given)
+    keep(&results, claim)
 }
 
 /// Where a run writes, as it says before its first game and again if that
-/// changes: `records`, and the names `given` when they hold an earlier
-/// run's files (which are kept: `records` are the next free ones).
+/// changes: `records`, and the names `given` when they hold another
+/// run's files, an earlier run's or one started at the same moment (which
+/// are kept: `records` are the next free ones).
 fn writes_to(records: &Records, given: &Records, share: bool) -> String {
     let what = if share { "the part" } else { "the results" };
     let mut line = format!(
@@ -367,7 +369,7 @@ fn writes_to(records: &Records, given: &Records, share: bool) -> String {
     );
     if records != given {
         line.push_str(&format!(
-            " ({} or {} holds an earlier run's files, which are kept)",
+            " ({} or {} holds another run's files, which are kept)",
             given.results.display(),
             given.sgf.display()
         ));
@@ -375,35 +377,11 @@ fn writes_to(records: &Records, given: &Records, share: bool) -> String {
     line
 }
 
-/// `records` if nothing was written there since the run chose them, else
-/// the next free ones (`taken` and `unused` by the run's rule), said on
-/// standard error: another run in the same folder may have ended first.
-fn still_free(
-    records: Records,
-    share: bool,
-    taken: impl Fn(&Records) -> bool,
-    unused: impl FnOnce() -> Result<Records, output::Unwritable>,
-) -> anyhow::Result<Records> {
-    if !taken(&records) {
-        return Ok(records);
-    }
-    let free = unused()?;
-    free.check()?;
-    eprintln!(
-        "inarow judge: another run wrote to {} meanwhile: {}",
-        records.results.display(),
-        writes_to(&free, &free, share)
-    );
-    Ok(free)
-}
-
-/// Writes the results file and the SGF records (in `records`, or the next
-/// free names of the series of `given` if another run wrote there since
-/// this one chose them), then shows the standings.
-fn keep(results: &Results, records: &Records, given: &Records) -> anyhow::Result<()> {
-    let records = still_free(records.clone(), false, Records::taken, || given.unused())?;
+/// Writes the results file and the SGF records where this run claimed
+/// them, then shows the standings.
+fn keep(results: &Results, claim: Claim) -> anyhow::Result<()> {
     // The files first: whatever happens to standard output, they are kept.
-    records.write(&output::results_json(results), &results.games, results.rule)?;
+    let records = claim.write(&output::results_json(results), &results.games, results.rule)?;
     say!(
         "{}",
         tournament::format_standings(&results.standings).trim_end()

@@ -356,8 +356,17 @@ fn assert_no_bot_left(dir: &Path, after: &str) {
 fn ctrl_c_kills_every_bot_and_their_children() {
     let dir = common::workspace();
     let mut judge = hanging_judge(dir.path());
-    // Let the game reach the hanging move.
-    std::thread::sleep(Duration::from_millis(300));
+    // The judge has claimed its results file (said before the first game)
+    // and the first bot and its child run: the events the interrupt needs.
+    let mut stderr = std::io::BufReader::new(judge.stderr.take().unwrap());
+    let mut said = String::new();
+    while !said.contains("inarow judge: writing the results to") {
+        let mut line = String::new();
+        let read = std::io::BufRead::read_line(&mut stderr, &mut line).unwrap();
+        assert!(read > 0, "the judge ended first: {said}");
+        said.push_str(&line);
+    }
+    assert!(dir.path().join("r.json").exists(), "claimed: {said}");
     let status = Command::new("kill")
         .args(["-INT", &judge.id().to_string()])
         .status()
@@ -368,7 +377,7 @@ fn ctrl_c_kills_every_bot_and_their_children() {
     assert_no_bot_left(dir.path(), "interrupted");
     assert!(
         !dir.path().join("r.json").exists(),
-        "no half-written results"
+        "no half-written results, and the claim given back"
     );
 }
 

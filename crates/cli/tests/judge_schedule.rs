@@ -218,7 +218,7 @@ fn a_second_run_in_one_folder_keeps_the_first_runs_results_and_records() {
         let stderr = text(&again.stderr);
         // Said before the first game, and at the end.
         let before = format!(
-            "inarow judge: writing the results to results-{n}.json and the SGF records into sgf-{n} (results.json or sgf holds an earlier run's files, which are kept)"
+            "inarow judge: writing the results to results-{n}.json and the SGF records into sgf-{n} (results.json or sgf holds another run's files, which are kept)"
         );
         assert!(stderr.lines().any(|l| l == before), "{stderr}");
         assert!(
@@ -279,6 +279,99 @@ fn a_second_run_in_one_folder_keeps_the_first_runs_results_and_records() {
                 ["r-2.json", "r.json", "records", "records-2"]
             );
         }
+    }
+}
+
+/// Two bots of the house in `bots/`, named `names`, that write nothing in
+/// their folders.
+fn house_bots(bots: &Path, names: [&str; 2]) {
+    for name in names {
+        let folder = bots.join(name);
+        fs::create_dir_all(&folder).unwrap();
+        fs::write(
+            folder.join("meta"),
+            format!("{name}\ninarow\nbot --house\n0\n"),
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn two_runs_started_at_once_in_one_folder_each_keep_their_own_pair() {
+    // Each run's bots have names of their own, so that a record in the
+    // wrong SGF folder shows; 50 rounds, a fresh folder each, both runs
+    // started before either is waited for. (The judge crate's
+    // `runs_started_at_once_claim_a_pair_each_where_a_look_alone_collides`
+    // is the control: a look and a write at the end collide.)
+    let runs = [
+        ("1", "bots-a", ["ann", "ben"]),
+        ("2", "bots-b", ["cat", "dan"]),
+    ];
+    for round in 0..50 {
+        let dir = common::workspace();
+        for (_, bots, names) in runs {
+            house_bots(&dir.path().join(bots), names);
+        }
+        let started: Vec<_> = runs
+            .iter()
+            .map(|(seed, bots, _)| {
+                Command::new(env!("CARGO_BIN_EXE_inarow"))
+                    .args(["judge", "--no-sandbox", "--timeout", "30", "-j", "1"])
+                    .args(["--seed", seed, "--bots", bots])
+                    .current_dir(dir.path())
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        let outs: Vec<Output> = started
+            .into_iter()
+            .map(|run| run.wait_with_output().unwrap())
+            .collect();
+        let mut pairs = Vec::new();
+        for ((seed, _, names), out) in runs.iter().zip(&outs) {
+            let stdout = succeeded(out);
+            let kept = stdout.lines().last().unwrap();
+            let (results, sgf) = kept
+                .strip_prefix("results in ")
+                .and_then(|rest| rest.split_once(", SGF records in "))
+                .unwrap_or_else(|| panic!("round {round}: {stdout}"));
+            let written: serde_json::Value =
+                serde_json::from_str(&fs::read_to_string(dir.path().join(results)).unwrap())
+                    .unwrap();
+            assert_eq!(written["seed"].to_string(), *seed, "round {round}");
+            // Its records whole in its own folder, and no other run's.
+            let records = names_in(&dir.path().join(sgf));
+            assert_eq!(
+                records.len(),
+                written["games"].as_array().unwrap().len(),
+                "round {round}: {records:?}"
+            );
+            assert!(
+                records
+                    .iter()
+                    .all(|r| r.contains(names[0]) && r.contains(names[1])),
+                "round {round}: {sgf} holds {records:?}"
+            );
+            pairs.push((results.to_string(), sgf.to_string()));
+        }
+        pairs.sort();
+        assert_eq!(
+            pairs,
+            [
+                ("results-2.json".to_string(), "sgf-2".to_string()),
+                ("results.json".to_string(), "sgf".to_string())
+            ],
+            "round {round}"
+        );
+        // The one that found the first pair claimed said where it writes.
+        assert!(
+            outs.iter().any(|out| text(&out.stderr).contains(
+                "writing the results to results-2.json and the SGF records into sgf-2 (results.json or sgf holds another run's files, which are kept)"
+            )),
+            "round {round}"
+        );
     }
 }
 

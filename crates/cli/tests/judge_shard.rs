@@ -413,62 +413,12 @@ fn a_part_edited_by_hand_is_refused_naming_the_part_and_the_game() {
             "{err}\nnot: {says}"
         );
     };
-    // The winner flipped.
+    // The winner flipped. (Every other forgery of a game, and its one
+    // line, is the judge crate's `a_part_whose_games_do_not_replay_is_refused_naming_the_game`:
+    // here, that the command names the file and the game.)
     forge(
         &|g| g["winner"] = loser.clone().into(),
         &format!("names {loser} the winner, but {winner} made the five"),
-    );
-    // The five turned into a timeout forfeit by the real winner.
-    forge(
-        &|g| {
-            g["reason"] = "forfeit".into();
-            g["winner"] = loser.clone().into();
-            g["forfeit"] = serde_json::json!({
-                "by": winner, "fault": {"kind": "timeout", "seconds": 30.0},
-                "reason": "timeout: no answer within 30 s"});
-        },
-        "forfeits for timeout: no answer within 30 s after the game was over (a five by",
-    );
-    // The five turned into a full-board tie.
-    forge(
-        &|g| {
-            g["reason"] = "full board".into();
-            g["winner"] = serde_json::Value::Null;
-        },
-        "says full board, but its",
-    );
-    // The stones cut to 6, the result still a five.
-    forge(
-        &|g| g["stones"].as_array_mut().unwrap().truncate(6),
-        "says five, but its 6 stones make no five",
-    );
-    // A stone played twice: the last one on the point of its side's stone before.
-    forge(
-        &|g| {
-            let stones = g["stones"].as_array_mut().unwrap();
-            let last = stones.len() - 1;
-            stones[last]["x"] = stones[last - 2]["x"].clone();
-            stones[last]["y"] = stones[last - 2]["y"].clone();
-        },
-        "already holds",
-    );
-    // The winning stone moved to an empty point away from the five.
-    forge(
-        &|g| {
-            let stones = g["stones"].as_array_mut().unwrap();
-            let taken: Vec<(u64, u64)> = stones
-                .iter()
-                .map(|s| (s["x"].as_u64().unwrap(), s["y"].as_u64().unwrap()))
-                .collect();
-            let (x, y) = [(0, 0), (14, 0), (0, 14), (14, 14), (0, 7), (7, 0)]
-                .into_iter()
-                .find(|p| !taken.contains(p))
-                .unwrap();
-            let last = stones.len() - 1;
-            stones[last]["x"] = x.into();
-            stones[last]["y"] = y.into();
-        },
-        "make no five",
     );
     // A seed changed.
     forge(&|g| g["b_seed"] = 12345.into(), "is not the scheduled one");

@@ -28,7 +28,9 @@
 //!   answer to the opening, the ending, the fault a bot forfeited for) as
 //!   the results, part files and SGF records write it.
 //! - [`tournament`]: the schedule from the tournament seed, parallel games, standings.
-//! - [`output`]: the results file and SGF records.
+//! - [`digest`]: a bot folder's digest, the same bot on every machine.
+//! - [`output`]: where a run leaves the results file and SGF records.
+//! - [`sgf`]: the SGF writer.
 //! - [`local`]: a player of this process (the house bot) as a contestant.
 //! - [`shard`]: a machine's share of a tournament or match on a cluster
 //!   (`I/N`, Slurm job arrays, Kubernetes Indexed Jobs), bot folder digests,
@@ -54,6 +56,7 @@
 //! how the judge stays unbreakable.
 #![deny(missing_docs)]
 
+pub mod digest;
 pub mod fault;
 pub mod field;
 pub mod grant;
@@ -67,6 +70,7 @@ pub mod record;
 pub mod referee;
 pub mod rename;
 pub mod replay;
+pub mod sgf;
 pub mod shard;
 pub mod shown;
 pub mod talk;

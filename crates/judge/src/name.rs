@@ -25,7 +25,7 @@ use crate::shown::quoted;
 /// The most characters a bot's name may have: enough for any real name,
 /// and few enough that every file name the judge builds from two of them
 /// stays far within a file system's 255 bytes (see
-/// [`crate::output::MAX_SGF_NAME_BYTES`]).
+/// [`crate::sgf::MAX_SGF_NAME_BYTES`]).
 pub const MAX_NAME_CHARS: usize = 32;
 
 /// The words of the protocol that can stand where a name stands: `EXIT

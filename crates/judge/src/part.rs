@@ -39,7 +39,7 @@ pub struct Bot {
     pub command: String,
     /// Its arguments (meta line 3).
     pub args: Vec<String>,
-    /// The SHA-256 of its folder ([`shard::folder_digest`]) when the share started.
+    /// The SHA-256 of its folder ([`crate::digest::folder_digest`]) when the share started.
     pub folder_sha256: String,
 }
 
@@ -65,7 +65,7 @@ pub struct Tournament {
 
 impl Tournament {
     /// The tournament `config` plays among `bots`, digesting each bot's folder.
-    pub fn new(bots: &[BotMeta], config: &Config) -> Result<Tournament, shard::Unread> {
+    pub fn new(bots: &[BotMeta], config: &Config) -> Result<Tournament, crate::digest::Unread> {
         let bots = bots
             .iter()
             .map(|bot| {
@@ -73,7 +73,7 @@ impl Tournament {
                     name: bot.name.clone(),
                     command: bot.command.clone(),
                     args: bot.args.clone(),
-                    folder_sha256: shard::folder_digest(&bot.folder)?,
+                    folder_sha256: crate::digest::folder_digest(&bot.folder)?,
                 })
             })
             .collect::<Result<_, _>>()?;
@@ -742,12 +742,21 @@ mod tests {
             },
             "already holds",
         );
+        // The winning stone moved to an empty point away from the five.
         edit(
             &|g| {
                 let stones = g["stones"].as_array_mut().unwrap();
+                let taken: Vec<(u64, u64)> = stones
+                    .iter()
+                    .map(|s| (s["x"].as_u64().unwrap(), s["y"].as_u64().unwrap()))
+                    .collect();
+                let (x, y) = [(0, 0), (14, 0), (0, 14), (14, 14), (0, 7), (7, 0)]
+                    .into_iter()
+                    .find(|p| !taken.contains(p))
+                    .unwrap();
                 let last = stones.len() - 1;
-                stones[last]["x"] = 14.into();
-                stones[last]["y"] = 14.into();
+                stones[last]["x"] = x.into();
+                stones[last]["y"] = y.into();
             },
             "make no five",
         );

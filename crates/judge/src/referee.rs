@@ -232,15 +232,7 @@ mod tests {
     #[test]
     fn an_overline_wins_only_under_the_freestyle_rule() {
         // Black fills (0,0)..(5,0) except (2,0), then closes the gap: six in a row.
-        let a_script = [
-            "(0,0) (1,0) (0,9)",
-            "(10,10)",
-            "(12,12)",
-            "(10,12)",
-            "(12,10)",
-            "(14,14)",
-        ];
-        let b_script = ["B", "(3,0)", "(4,0)", "(5,0)", "(2,0)", "(9,9)"];
+        let (a_script, b_script) = crate::replay::examples::OVERLINE;
         let mut a = scripted("ay", &a_script);
         let mut b = scripted("bee", &b_script);
         let record = play_game(&Mnk::gomoku(), &mut a, &mut b);

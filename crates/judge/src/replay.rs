@@ -897,6 +897,36 @@ pub(crate) mod examples {
         fn finish(&mut self) {}
     }
 
+    /// Black (the answerer, who takes black) closes a gap to make six in
+    /// a row on row 0: a win under the freestyle rule only. The opener's
+    /// answers, then the answerer's (the referee's test game and the
+    /// replay's).
+    pub(crate) const OVERLINE: ([&str; 6], [&str; 6]) = (
+        [
+            "(0,0) (1,0) (0,9)",
+            "(10,10)",
+            "(12,12)",
+            "(10,12)",
+            "(12,10)",
+            "(14,14)",
+        ],
+        ["B", "(3,0)", "(4,0)", "(5,0)", "(2,0)", "(9,9)"],
+    );
+
+    /// [`OVERLINE`] as the answers of each role in turn, for [`refereed`].
+    pub(crate) fn overline() -> Vec<(Role, String)> {
+        let (a, b) = OVERLINE;
+        a.iter()
+            .zip(&b)
+            .flat_map(|(x, y)| {
+                [
+                    (Role::Opener, x.to_string()),
+                    (Role::Answerer, y.to_string()),
+                ]
+            })
+            .collect()
+    }
+
     /// The game the referee records between `a` (who opens) and `b` when
     /// each answers as `answers` says, in turn (each answer with the role
     /// that gives it); the first bot asked past its script forfeits for
@@ -1046,7 +1076,7 @@ mod tests {
 
     use inarow_core::renju::Forbidden;
 
-    use super::examples::{Plan, double_three, planned, refereed};
+    use super::examples::{Plan, double_three, overline, planned, refereed};
     use super::*;
     use crate::record::{Forfeit, Seat, Stone};
 
@@ -1199,29 +1229,6 @@ mod tests {
                 "a full board is a tie, but it names amy the winner",
             );
         }
-    }
-
-    /// Black (bee) closes a gap to make six in a row on row 0: a win under
-    /// the freestyle rule only (the referee's own test game).
-    fn overline() -> Vec<(Role, String)> {
-        let a = [
-            "(0,0) (1,0) (0,9)",
-            "(10,10)",
-            "(12,12)",
-            "(10,12)",
-            "(12,10)",
-            "(14,14)",
-        ];
-        let b = ["B", "(3,0)", "(4,0)", "(5,0)", "(2,0)", "(9,9)"];
-        let mut out = vec![
-            (Role::Opener, a[0].to_string()),
-            (Role::Answerer, b[0].to_string()),
-        ];
-        for (x, y) in a[1..].iter().zip(&b[1..]) {
-            out.push((Role::Opener, x.to_string()));
-            out.push((Role::Answerer, y.to_string()));
-        }
-        out
     }
 
     #[test]

@@ -109,7 +109,7 @@ fn write_and_check(out: &Path, names: &[String], left_out: Vec<LeftOut>, seed: u
     };
     let results_path = out.join("results.json");
     output::write_atomic(&results_path, output::results_json(&results).as_bytes()).unwrap();
-    let sgf = output::write_sgf_dir(&out.join("sgf"), &games).unwrap();
+    let sgf = inarow_judge::sgf::write_sgf_dir(&out.join("sgf"), &games).unwrap();
     assert_eq!(sgf.len(), games.len());
     let bots = names
         .iter()

@@ -13,7 +13,7 @@ use inarow_core::{Mnk, Rule};
 use inarow_engine::board::{MAX_SIZE, MIN_SIZE};
 use inarow_engine::options::OptionsError;
 use inarow_engine::search::{Limits, Options, Searcher};
-use inarow_judge::shard::Unread;
+use inarow_judge::digest::Unread;
 use inarow_sandbox::Sandbox;
 
 use crate::brain::{self, BrainError, BrainProcess, Place, PlaceError};
@@ -350,7 +350,7 @@ impl Ready {
             Some(place) => format!(
                 "brain {} (folder SHA-256 {})",
                 place.folder().display(),
-                inarow_judge::shard::folder_digest(place.folder())?
+                inarow_judge::digest::folder_digest(place.folder())?
             ),
             None => self.setup.settings[k].clone(),
         })

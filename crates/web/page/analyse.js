@@ -6,6 +6,8 @@ import { winLine } from "./board.js";
 
 /** The status of an answer refused because the engine's queue of analyses is full. */
 const BUSY = 503;
+/** The refusal of a client id no open stream holds (its status and the server's line). */
+const STALE = 409, STALE_LINE = "client names no open event stream";
 /** The status of a position refused (a bad one, or a game already over). */
 const BAD = 400;
 
@@ -15,6 +17,12 @@ export async function askEngine(body, still) {
     try {
       return await api("POST", "/api/analyse", body);
     } catch (e) {
+      // The page's stream closed since its hello (the server gives the
+      // next stream a new id): asked again as a client of its own.
+      if (e.status === STALE && body.client && String(e.message).startsWith(STALE_LINE) && still()) {
+        body = { ...body, client: undefined };
+        continue;
+      }
       if (e.status !== BUSY || !still()) throw e;
       await sleep(300);
     }

@@ -1,20 +1,26 @@
 //! The engine shared fairly between the clients that ask for analyses
 //! (`POST /api/analyse`).
 //!
-//! - **One at a time per client.** A client is whoever names the same
-//!   client id (the page: the one its event stream was given, see
-//!   [`crate::live`]); a request naming none is a client of its own. A
-//!   client's new request replaces its last: one still waiting is answered
-//!   at once as replaced, one running is stopped (the engine's stop flag)
-//!   and answered so.
+//! - **One at a time per client.** A client is an event stream: its id is
+//!   the server's, given in the stream's first event ([`crate::live`]), and
+//!   a request naming an id no open stream holds is refused ([`Open`]); a
+//!   request naming none is a client of its own. A client's new request
+//!   replaces its last: one still waiting is answered at once as replaced,
+//!   one running is stopped (the engine's stop flag) and answered so.
 //! - **Side by side.** Up to [`Caps::running`] analyses run at once, each
 //!   on a thread and a searcher of its own, so the machine's time is split
-//!   between them: a client asking for 10 s analyses back to back slows
-//!   the others' but does not hold them up. Analyses are limited by time,
-//!   not nodes, so each still answers within the time it asked for.
-//! - **A bounded queue.** Past that, up to [`Caps::waiting`] more wait in
-//!   the order they came, each started when a running one ends; past that
-//!   a request is refused (503, one line).
+//!   between them. Analyses are limited by time, not nodes, so each still
+//!   answers within the time it asked for.
+//! - **Turns.** While a request waits, a running analysis is cut at its
+//!   turn's end ([`Caps::turn`] after it started) and answered with what
+//!   it found (`cut`): a client asking for 10 s analyses back to back slows
+//!   the others' but does not hold them up.
+//! - **A queue.** A request of an open stream's client that finds every
+//!   place taken waits its turn, in the order they came: one a client, so
+//!   at most one a stream, each started within a few turns. Requests naming
+//!   no client wait up to [`Caps::waiting`] of them; past that they are
+//!   refused (503, one line). A request waiting longer than [`WAIT_MOST`]
+//!   is refused too (503), which the turns make a bound never reached.
 //! - **Gone is stopped.** A request whose client went away (its connection
 //!   closed, the handler dropped) leaves the queue, or is stopped.
 //!
@@ -22,21 +28,27 @@
 //! place, and a client gets the one it used last when it is free: a page
 //! that asks again with more time goes on from what was found.
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use inarow_core::Rule;
 use inarow_engine::search::{Options, Searcher};
 use tokio::sync::oneshot;
 
-/// How many analyses run at once and how many may wait.
+/// How many analyses run at once, how many of no client may wait, and
+/// how long a run keeps its place while others wait.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Caps {
     /// Analyses running at once (at least 1).
     pub running: usize,
-    /// Analyses waiting for a place (0: none waits; full means 503).
+    /// Analyses naming no client waiting for a place (0: none waits; full
+    /// means 503). A stream's client always waits: one request a stream.
     pub waiting: usize,
+    /// A running analysis's turn: while a request waits, it is cut when it
+    /// has run this long.
+    pub turn: Duration,
 }
 
 impl Default for Caps {
@@ -44,9 +56,16 @@ impl Default for Caps {
         Caps {
             running: 4,
             waiting: 16,
+            // 64 streams (the server's cap) waiting for 4 places are all
+            // started within 16 turns: 4 s.
+            turn: Duration::from_millis(250),
         }
     }
 }
+
+/// The longest a request waits for a place before it is refused (503):
+/// turns start every waiting request well before.
+pub const WAIT_MOST: Duration = Duration::from_secs(10);
 
 /// Who asks.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,6 +107,10 @@ pub enum Refusal {
     },
     /// The same client asked for another analysis.
     Replaced,
+    /// The client id names no open event stream.
+    Unknown,
+    /// No place came within [`WAIT_MOST`].
+    Waited,
 }
 
 impl std::fmt::Display for Refusal {
@@ -100,6 +123,15 @@ impl std::fmt::Display for Refusal {
             Refusal::Replaced => {
                 write!(f, "replaced by a newer analysis from the same client")
             }
+            Refusal::Unknown => write!(
+                f,
+                "client names no open event stream: use the id of the page's stream (its hello event)"
+            ),
+            Refusal::Waited => write!(
+                f,
+                "no analysis place came free within {} s: try again shortly",
+                WAIT_MOST.as_secs()
+            ),
         }
     }
 }
@@ -109,6 +141,9 @@ struct Running {
     client: Client,
     stop: Arc<AtomicBool>,
     replaced: Arc<AtomicBool>,
+    cut: Arc<AtomicBool>,
+    /// When its turn ends: cut then if a request waits.
+    turn_ends: Instant,
 }
 
 struct Waiting {
@@ -125,9 +160,11 @@ pub struct Place {
     number: u64,
     kept: Option<Kept>,
     analyses: Arc<Analyses>,
-    /// Set to stop the run (its client replaced or left it).
+    /// Set to stop the run (its client replaced or left it, or its turn
+    /// ended while others waited).
     pub stop: Arc<AtomicBool>,
     replaced: Arc<AtomicBool>,
+    cut: Arc<AtomicBool>,
 }
 
 impl Place {
@@ -141,6 +178,12 @@ impl Place {
     /// Whether the run was stopped because its client asked for another.
     pub fn replaced(&self) -> bool {
         self.replaced.load(Ordering::SeqCst)
+    }
+
+    /// Whether the run was cut at its turn's end, others waiting: its
+    /// answer is what it found by then.
+    pub fn cut(&self) -> bool {
+        self.cut.load(Ordering::SeqCst) && !self.replaced()
     }
 }
 
@@ -170,6 +213,23 @@ struct State {
     waiting: VecDeque<Waiting>,
     idle: Vec<Kept>,
     made: usize,
+    /// The client ids of the open event streams.
+    open: HashSet<Arc<str>>,
+    /// Whether the thread that cuts turns runs.
+    keeper: bool,
+}
+
+/// An open event stream's hold on its client id: while it lives, requests
+/// may name the id; dropped (the stream closed), the id names nothing.
+pub struct Open {
+    analyses: Arc<Analyses>,
+    id: Arc<str>,
+}
+
+impl Drop for Open {
+    fn drop(&mut self) {
+        self.analyses.lock().open.remove(&self.id);
+    }
 }
 
 /// The analyses of the server: those running, those waiting, and the
@@ -201,7 +261,7 @@ impl Analyses {
         Analyses {
             caps: Caps {
                 running: caps.running.max(1),
-                waiting: caps.waiting,
+                ..caps
             },
             options,
             state: Mutex::new(State::default()),
@@ -211,6 +271,12 @@ impl Analyses {
     /// The caps in force.
     pub fn caps(&self) -> Caps {
         self.caps
+    }
+
+    /// How many requests came in so far: admitted, or refused for a full
+    /// queue.
+    pub fn admitted(&self) -> u64 {
+        self.lock().next
     }
 
     /// How many analyses run and wait now.
@@ -226,14 +292,29 @@ impl Analyses {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Admits a request from `client` (none: a client of its own): its
-    /// client's earlier request is replaced, then it runs if a place is
-    /// free, else waits if the queue has room, else is refused.
+    /// Opens the client `id` (an event stream's, fresh from
+    /// [`crate::live::client_id`]) for as long as the hold lives.
+    pub fn open(self: &Arc<Self>, id: Arc<str>) -> Open {
+        self.lock().open.insert(id.clone());
+        Open {
+            analyses: self.clone(),
+            id,
+        }
+    }
+
+    /// Admits a request from `client` (none: a client of its own): refused
+    /// if no open stream holds the id; its client's earlier request is
+    /// replaced, then it runs if a place is free, else waits (a stream's
+    /// client always, one naming none if [`Caps::waiting`] has room), else
+    /// is refused.
     pub fn enter(
         self: &Arc<Self>,
         client: Option<Arc<str>>,
     ) -> Result<(Ticket, Admitted), Refusal> {
         let mut state = self.lock();
+        if client.as_ref().is_some_and(|id| !state.open.contains(id)) {
+            return Err(Refusal::Unknown);
+        }
         let number = state.next;
         state.next += 1;
         let client = match client {
@@ -257,9 +338,17 @@ impl Analyses {
             let place = self.start(&mut state, number, client);
             return Ok((ticket(), Admitted::Run(place)));
         }
-        if state.waiting.len() < self.caps.waiting {
+        let alone = |w: &Waiting| matches!(w.client, Client::Alone(_));
+        let room = match client {
+            Client::Named(_) => true,
+            Client::Alone(_) => {
+                state.waiting.iter().filter(|w| alone(w)).count() < self.caps.waiting
+            }
+        };
+        if room {
             let (go, wait) = oneshot::channel();
             state.waiting.push_back(Waiting { number, client, go });
+            self.keep_turns(&mut state);
             return Ok((ticket(), Admitted::Wait(wait)));
         }
         Err(Refusal::Full {
@@ -291,12 +380,15 @@ impl Analyses {
     ) -> Place {
         let stop = Arc::new(AtomicBool::new(false));
         let replaced = Arc::new(AtomicBool::new(false));
+        let cut = Arc::new(AtomicBool::new(false));
         kept.client = Some(client.clone());
         state.running.push(Running {
             number,
             client,
             stop: stop.clone(),
             replaced: replaced.clone(),
+            cut: cut.clone(),
+            turn_ends: Instant::now() + self.caps.turn,
         });
         Place {
             number,
@@ -304,7 +396,40 @@ impl Analyses {
             analyses: self.clone(),
             stop,
             replaced,
+            cut,
         }
+    }
+
+    /// Starts the thread that cuts running analyses at their turn's end,
+    /// unless it runs: it ends when no request waits.
+    fn keep_turns(self: &Arc<Self>, state: &mut State) {
+        if state.keeper {
+            return;
+        }
+        state.keeper = true;
+        let analyses = self.clone();
+        std::thread::spawn(move || {
+            loop {
+                let mut state = analyses.lock();
+                if state.waiting.is_empty() {
+                    state.keeper = false;
+                    return;
+                }
+                let now = Instant::now();
+                let mut next = now + analyses.caps.turn;
+                for run in &state.running {
+                    if run.turn_ends <= now {
+                        run.cut.store(true, Ordering::SeqCst);
+                        run.stop.store(true, Ordering::SeqCst);
+                    } else {
+                        next = next.min(run.turn_ends);
+                    }
+                }
+                drop(state);
+                // Not a test's wait: the clock is what a turn is.
+                std::thread::sleep(next.saturating_duration_since(now));
+            }
+        });
     }
 
     /// A place came free with `kept` (none: its searcher is to be made):
@@ -358,7 +483,16 @@ mod tests {
             tt_bytes: 1 << 16,
             ..Options::default()
         };
-        Arc::new(Analyses::new(Caps { running, waiting }, options))
+        // Turns are the flood test's (tests/live_api.rs): none cut here.
+        let turn = Duration::from_secs(3600);
+        Arc::new(Analyses::new(
+            Caps {
+                running,
+                waiting,
+                turn,
+            },
+            options,
+        ))
     }
 
     fn run(admitted: Admitted) -> Place {
@@ -400,6 +534,7 @@ mod tests {
     fn a_clients_new_request_replaces_its_last() {
         let a = analyses(1, 2);
         let me: Arc<str> = "page".into();
+        let (_mine, _theirs) = (a.open(me.clone()), a.open("other".into()));
         let (_t1, first) = a.enter(Some(me.clone())).unwrap();
         let first = run(first);
         // Running: stopped, and told it was replaced.
@@ -422,6 +557,27 @@ mod tests {
         let place = third.try_recv().unwrap().unwrap();
         assert!(!place.replaced());
         drop(place);
+    }
+
+    #[test]
+    fn a_client_is_an_open_stream_and_always_waits_its_turn() {
+        let a = analyses(1, 1);
+        let page: Arc<str> = "0123abcd".into();
+        // An id no stream holds: refused in one line.
+        let refused = a.enter(Some(page.clone())).err().unwrap();
+        assert_eq!(refused, Refusal::Unknown);
+        assert!(!refused.to_string().contains('\n'));
+        let open = a.open(page.clone());
+        let (_t1, _first) = a.enter(None).unwrap();
+        let (_t2, _second) = a.enter(None).unwrap();
+        assert!(matches!(a.enter(None), Err(Refusal::Full { .. })));
+        // The queue of clients naming none is full; a stream's waits.
+        let (_t3, third) = a.enter(Some(page.clone())).unwrap();
+        assert!(matches!(third, Admitted::Wait(_)));
+        assert_eq!(a.load(), (1, 2));
+        // Its stream closed, the id names nothing.
+        drop(open);
+        assert_eq!(a.enter(Some(page)).err(), Some(Refusal::Unknown));
     }
 
     #[test]

@@ -484,7 +484,12 @@ mod tests {
         assert!(pool.admit().is_none());
         // b waits (idle after its answer), then c: b goes first.
         b.idle(Duration::from_secs(1));
-        std::thread::sleep(Duration::from_millis(2));
+        // c starts waiting once the clock has moved past b's start: the
+        // event looked for, not a length of time.
+        let since = lock(&b.state).waiting_since.unwrap();
+        while Instant::now() <= since {
+            std::hint::spin_loop();
+        }
         c.request(Duration::from_secs(1), false);
         let d = pool.admit().unwrap();
         assert_eq!(pool.open(), 3);

@@ -169,10 +169,12 @@ impl Runs {
 
     /// The run of the results file at `path` (written by `inarow judge` or
     /// by the page), its games ready to replay; `Ok(None)` if there is no
-    /// such file.
+    /// such file, or only a run's claim of it (empty).
     pub fn restore(path: &Path) -> Result<Option<Runs>, RestoreError> {
         let path_buf = || path.to_path_buf();
         let text = match std::fs::read_to_string(path) {
+            // A run's claim, written at its end: a run that did not end.
+            Ok(text) if text.is_empty() => return Ok(None),
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(error) => {

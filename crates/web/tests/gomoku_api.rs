@@ -260,15 +260,26 @@ async fn the_engine_opens_and_every_answer_is_taken() {
 #[tokio::test]
 async fn a_new_game_drops_the_engine_answer_for_the_old_one() {
     let t = app(Preset::Challenge);
-    post(
-        &t,
-        "/api/gomoku/new",
-        r#"{"opener":"engine","time_ms":300}"#,
-    )
-    .await;
+    let mut viewer = t.events().await;
+    viewer.hello().await;
+    // The engine thinks over its answer to the opening, for up to 10 s.
+    let (_, v) = post(&t, "/api/gomoku/new", r#"{"opener":"you","time_ms":10000}"#).await;
+    let old = v["game_id"].clone();
+    for (x, y) in [(7, 7), (8, 8), (8, 6)] {
+        post(&t, "/api/gomoku/move", &format!(r#"{{"x":{x},"y":{y}}}"#)).await;
+    }
+    let first = viewer.thinking().await;
+    assert_eq!(first["game_id"], old, "{first}");
     let (_, v) = post(&t, "/api/gomoku/new", r#"{"opener":"you","time_ms":50}"#).await;
     assert_eq!(v["phase"], "opening");
-    tokio::time::sleep(Duration::from_millis(800)).await;
+    // The old think's end, heard: its answer is dropped before it is said.
+    loop {
+        let r = viewer.thinking().await;
+        assert_eq!(r["game_id"], old, "nothing else thinks: {r}");
+        if r["stopped"] == true {
+            break;
+        }
+    }
     let (_, v) = t.call("GET", "/api/gomoku", None).await;
     assert_eq!(v["phase"], "opening");
     assert!(stones(&v).is_empty(), "{v}");

@@ -131,10 +131,15 @@ async fn a_long_analysis_holds_no_one_up_and_a_clients_next_replaces_it() {
     // Running: its thinking comes.
     stream.thinking().await;
     // Three other clients are answered beside it, at once.
+    let mut streams = Vec::new();
+    for _ in 0..3 {
+        let mut other = t.events().await;
+        let id = other.hello().await;
+        streams.push((other, id));
+    }
     let others: Vec<_> = (0..3)
         .map(|k| {
-            let body =
-                json!({"stones": [[7, 7], [k, 0]], "ms": 200, "client": format!("other-{k}")});
+            let body = json!({"stones": [[7, 7], [k, 0]], "ms": 200, "client": streams[k].1});
             t.post_later("/api/analyse", &body.to_string())
         })
         .collect();
@@ -168,6 +173,8 @@ async fn the_queue_is_bounded_and_requests_gone_leave_it() {
     let t = app_with_caps(Caps {
         running: 1,
         waiting: 1,
+        // No turn ends while the queue is looked at.
+        turn: std::time::Duration::from_secs(3600),
     });
     let slow = r#"{"stones": [[7, 7]], "ms": 10000}"#;
     let running = t.post_later("/api/analyse", slow);
@@ -187,6 +194,76 @@ async fn the_queue_is_bounded_and_requests_gone_leave_it() {
     until_load(&t, (0, 0)).await;
     let (status, v) = t.post("/api/analyse", r#"{"stones": [], "ms": 20}"#).await;
     assert_eq!(status, StatusCode::OK, "{v}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_clients_holds_no_honest_page_up() {
+    let t = app_with_caps(Caps {
+        turn: std::time::Duration::from_millis(100),
+        ..Caps::default()
+    });
+    // 60 pages (streams: their ids are the server's) ask for 10 s
+    // analyses with the heat map: every place taken, the rest waiting.
+    let mut flooders = Vec::new();
+    for _ in 0..60 {
+        let mut stream = t.events().await;
+        let id = stream.hello().await;
+        flooders.push((stream, id));
+    }
+    let flood: Vec<_> = flooders
+        .iter()
+        .map(|(_, id)| {
+            let body = json!({"stones": [[7, 7]], "ms": 10_000, "heat": true, "client": id});
+            t.post_later("/api/analyse", &body.to_string())
+        })
+        .collect();
+    // Every one admitted (running or waiting its turn: none refused).
+    while t.shared.analyses.admitted() < 60 {
+        tokio::task::yield_now().await;
+    }
+    // An honest page waits its turn, behind all of them, and is answered.
+    let mut page = t.events().await;
+    let me = page.hello().await;
+    let mine = json!({"stones": [[7, 7], [8, 8]], "ms": 50, "client": me}).to_string();
+    let (status, v) = t.post("/api/analyse", &mine).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert!(!v["lines"].as_array().unwrap().is_empty(), "{v}");
+    // Those ahead of it had their places first (at most 3 still hold
+    // one); each answered was cut at its turn's end and answered with what
+    // it found, not refused. The rest are dropped (stopped).
+    let mut cut = 0;
+    for asked in flood {
+        if asked.is_finished() {
+            let (status, v) = asked.await.unwrap();
+            assert_eq!(status, StatusCode::OK, "{v}");
+            assert_eq!(v["cut"], true, "{v}");
+            cut += 1;
+        } else {
+            asked.abort();
+        }
+    }
+    assert!(cut >= 50, "{cut} of 60 answered");
+    until_load(&t, (0, 0)).await;
+}
+
+#[tokio::test]
+async fn a_client_no_open_stream_holds_is_refused_in_one_line() {
+    let t = app(Preset::Challenge);
+    let mut stream = t.events().await;
+    let id = stream.hello().await;
+    let ask = |client: &str| json!({"stones": [], "ms": 20, "client": client}).to_string();
+    let (status, v) = t.post("/api/analyse", &ask(&id)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    // An id of the client's own choosing, and one whose stream closed.
+    drop(stream);
+    for client in ["0123456789abcdef0123456789abcdef", &id] {
+        let (status, v) = t.post("/api/analyse", &ask(client)).await;
+        assert_eq!(status, StatusCode::CONFLICT, "{v}");
+        assert_eq!(
+            error_of(&v),
+            "client names no open event stream: use the id of the page's stream (its hello event)"
+        );
+    }
 }
 
 #[tokio::test]

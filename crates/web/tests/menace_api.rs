@@ -337,7 +337,7 @@ async fn training_plays_on_its_own_and_blocks_moves_until_stopped() {
 
 #[tokio::test]
 async fn events_reach_every_viewer_and_shutdown_saves() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::io::AsyncWriteExt;
     let t = app(Preset::Challenge);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
@@ -355,9 +355,12 @@ async fn events_reach_every_viewer_and_shutdown_saves() {
         let mut s = tokio::net::TcpStream::connect(address).await.unwrap();
         let request = format!("GET /api/events HTTP/1.1\r\nHost: {address}\r\n\r\n");
         s.write_all(request.as_bytes()).await.unwrap();
-        viewers.push(s);
+        viewers.push((s, String::new()));
     }
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    // A stream says hello once it listens: every change after is heard.
+    for (s, seen) in &mut viewers {
+        read_until(s, seen, |seen| seen.contains("event: hello")).await;
+    }
     // Each part's change is named as the page's live updates know it.
     let (status, _) = t.call("POST", "/api/menace/new", None).await;
     assert_eq!(status, StatusCode::OK);
@@ -365,17 +368,11 @@ async fn events_reach_every_viewer_and_shutdown_saves() {
         .post("/api/gomoku/new", r#"{"opener":"you","time_ms":50}"#)
         .await;
     assert_eq!(status, StatusCode::OK);
-    for s in &mut viewers {
-        let mut seen = String::new();
-        let mut buf = [0u8; 1024];
-        while !(seen.contains("data: menace") && seen.contains("data: gomoku")) {
-            let n = tokio::time::timeout(Duration::from_secs(5), s.read(&mut buf))
-                .await
-                .expect("an event within 5 s")
-                .unwrap();
-            assert!(n > 0, "stream closed: {seen}");
-            seen.push_str(&String::from_utf8_lossy(&buf[..n]));
-        }
+    for (s, seen) in &mut viewers {
+        read_until(s, seen, |seen| {
+            seen.contains("data: menace") && seen.contains("data: gomoku")
+        })
+        .await;
         assert!(seen.contains("text/event-stream"), "{seen}");
         assert!(seen.contains("event: update"), "{seen}");
     }
@@ -386,6 +383,25 @@ async fn events_reach_every_viewer_and_shutdown_saves() {
         .unwrap()
         .unwrap();
     assert_eq!(t.saves(), 1, "shutdown saves");
+}
+
+/// Reads `s` onto `seen` until `enough` holds (an event within 5 s each,
+/// else the server has failed the test).
+async fn read_until(
+    s: &mut tokio::net::TcpStream,
+    seen: &mut String,
+    enough: impl Fn(&str) -> bool,
+) {
+    use tokio::io::AsyncReadExt;
+    let mut buf = [0u8; 1024];
+    while !enough(seen) {
+        let n = tokio::time::timeout(Duration::from_secs(5), s.read(&mut buf))
+            .await
+            .expect("an event within 5 s")
+            .unwrap();
+        assert!(n > 0, "stream closed: {seen}");
+        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
 }
 
 /// Waits until the training under way has played at least `games` games,

@@ -185,7 +185,7 @@ async fn a_run_writes_results_and_sgf_like_the_judge_and_replays_after_a_restart
         ["game-0000-alice-vs-bob.sgf", "game-0001-bob-vs-alice.sgf"]
     );
     let text = fs::read_to_string(records.sgf.join(&sgf[0])).unwrap();
-    assert_eq!(text, inarow_judge::output::sgf(&results.games[0]));
+    assert_eq!(text, inarow_judge::sgf::sgf(&results.games[0]));
 
     // A restarted server shows the run and replays its games.
     let t = app_with_records(Preset::Challenge, bots_dir, Some(records.clone()));

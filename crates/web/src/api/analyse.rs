@@ -20,7 +20,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{ApiError, Body};
-use crate::analyses::{Admitted, Refusal};
+use crate::analyses::{Admitted, Refusal, WAIT_MOST};
 use crate::error::busy;
 use crate::gomoku::position::position as position_of;
 use crate::gomoku::{self, Decided, position_line};
@@ -46,9 +46,11 @@ pub(super) struct Request {
     lines: usize,
     #[serde(default = "half_second")]
     ms: u64,
-    /// Who asks: the client id of the page's event stream, so that the
-    /// analysis's thinking comes back on it and its next request replaces
-    /// this one (none: a client of its own, and no thinking sent).
+    /// Who asks: the client id of the page's event stream (its `hello`),
+    /// so that the analysis's thinking comes back on it, its next request
+    /// replaces this one, and it waits its turn when every place is taken
+    /// (none: a client of its own, and no thinking sent). An id no open
+    /// stream holds is refused.
     #[serde(default)]
     client: Option<String>,
     /// Carried in every thinking report of this analysis, so that the page
@@ -132,15 +134,18 @@ pub(super) async fn analyse(
         .map_err(|e| ApiError::bad(position_line(&e, body.size)))?;
     let (ticket, admitted) = match shared.analyses.enter(client.clone()) {
         Ok(admitted) => admitted,
+        Err(Refusal::Unknown) => return Err(ApiError::conflict(Refusal::Unknown.to_string())),
         Err(full) => return Ok(busy(&full.to_string(), 1)),
     };
     let place = match admitted {
         Admitted::Run(place) => place,
-        Admitted::Wait(turn) => match turn.await {
-            Ok(Ok(place)) => place,
-            Ok(Err(refusal)) => return Err(ApiError::conflict(refusal.to_string())),
+        Admitted::Wait(turn) => match tokio::time::timeout(WAIT_MOST, turn).await {
+            Ok(Ok(Ok(place))) => place,
+            Ok(Ok(Err(refusal))) => return Err(ApiError::conflict(refusal.to_string())),
             // Never dropped unanswered while this request holds its ticket.
-            Err(_) => return Err(ApiError::conflict("the analysis queue was dropped")),
+            Ok(Err(_)) => return Err(ApiError::conflict("the analysis queue was dropped")),
+            // The ticket, dropped on return, takes the request off the queue.
+            Err(_) => return Ok(busy(&Refusal::Waited.to_string(), 1)),
         },
     };
     let (lines, ms, size, tag, want_heat, hash, threads) = (
@@ -187,12 +192,12 @@ pub(super) async fn analyse(
             let lines: Vec<_> = found.lines.iter().map(|l| (l.best, l.score)).collect();
             heat::heat(searcher, &board, HEAT_NODES, request.stop.take(), &lines)
         });
-        (found, elapsed, heat, scale, place.replaced())
+        (found, elapsed, heat, scale, place.replaced(), place.cut())
     })
     .await
     .map_err(|e| ApiError::conflict(format!("the analysis failed: {e}")))?;
     drop(ticket);
-    let (found, elapsed, heat, scale, replaced) = done;
+    let (found, elapsed, heat, scale, replaced, cut) = done;
     if replaced {
         return Err(ApiError::conflict(Refusal::Replaced.to_string()));
     }
@@ -221,6 +226,10 @@ pub(super) async fn analyse(
         "nodes": found.nodes,
         "ms": elapsed.as_millis() as u64,
     });
+    // Cut at its turn's end while others waited: what it found by then.
+    if cut {
+        answer["cut"] = json!(true);
+    }
     if let Some(h) = heat {
         let points: Vec<serde_json::Value> = h
             .points

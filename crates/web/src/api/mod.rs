@@ -222,7 +222,8 @@ async fn wrong_method(method: Method, uri: Uri) -> ApiError {
 }
 
 /// Server-sent events: first `hello` with the client id of this stream
-/// (`{"client": ID}`, see [`crate::live`]); then `update` naming the part
+/// (`{"client": ID}`, see [`crate::live`]), which analyses may name while
+/// the stream is open; then `update` naming the part
 /// that changed, and `thinking` with the engine's progress (the game's for
 /// every viewer, an analysis's for the client that asked for it only).
 /// Streams have places of their own (`Options::max_streams`): when all are
@@ -248,6 +249,7 @@ async fn events(
         updates: shared.events.subscribe(),
         thinking: shared.thinking().subscribe(),
         stop: shared.stop.subscribe(),
+        _open: shared.analyses.open(client.clone()),
         client,
     };
     let rest = stream::unfold(heard, |mut heard| async move {
@@ -265,6 +267,8 @@ struct Heard {
     thinking: broadcast::Receiver<crate::live::Thinking>,
     stop: broadcast::Receiver<()>,
     client: Arc<str>,
+    /// While the stream is open, analyses may name its client.
+    _open: crate::analyses::Open,
 }
 
 impl Heard {

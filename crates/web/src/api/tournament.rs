@@ -62,19 +62,25 @@ pub(super) async fn start(State(shared): State<Arc<Shared>>, Body(body): Body<St
         jobs,
         timeout_ms,
     };
-    // A run never writes over an earlier run's files: it takes the next
-    // free name (results-2.json, sgf-2, ...), and the page says which.
+    // A run never writes over an earlier run's files, nor another's started
+    // at once (`inarow judge` in the same folder): it claims the next free
+    // name (results-2.json, sgf-2, ...), and the page says which. A run
+    // refused below drops its claim, leaving the folder as it was.
     let refused =
         |e: output::Unwritable| ApiError::conflict(format!("cannot start a tournament: {e}"));
-    let writes = match shared.records() {
+    let claim = match shared.records() {
         Some(given) => {
-            let chosen = given.unused().map_err(refused)?;
-            chosen.check().map_err(refused)?;
-            let numbered = chosen != *given;
-            Some((chosen, numbered))
+            let claim = given.claim().map_err(refused)?;
+            claim.records().check().map_err(refused)?;
+            Some(claim)
         }
         None => None,
     };
+    let writes = claim.as_ref().zip(shared.records()).map(|(claim, given)| {
+        let chosen = claim.records().clone();
+        let numbered = chosen != *given;
+        (chosen, numbered)
+    });
     // Who plays is the judge's to decide, as for `inarow judge`: a bad bot
     // (a meta file refused, a name taken twice, a bot its sandbox cannot
     // contain) is left out and the others play; a sandbox that contains
@@ -93,7 +99,7 @@ pub(super) async fn start(State(shared): State<Arc<Shared>>, Body(body): Body<St
     };
     let Field { bots, left_out, .. } =
         field.map_err(|e| ApiError::conflict(format!("cannot start a tournament: {e}")))?;
-    let (players, left, chosen) = (bots.clone(), left_out.clone(), writes.clone());
+    let (players, left, chosen) = (bots.clone(), left_out.clone(), writes);
     TOURNAMENT.act(
         &shared,
         |runs| {
@@ -115,19 +121,12 @@ pub(super) async fn start(State(shared): State<Arc<Shared>>, Body(body): Body<St
                     }
                 });
                 // The files first, as `inarow judge` does, then the end;
-                // never over files another run wrote there meanwhile.
-                let saved = writes.map(|(chosen, _)| {
-                    let free = if chosen.taken() {
-                        chosen.unused()
-                    } else {
-                        Ok(chosen)
-                    };
+                // where the run claimed them, no other run writes.
+                let saved = claim.map(|claim| {
                     let results = Results::new(&bots, &config, games);
-                    free.and_then(|records| {
-                        let text = output::results_json(&results);
-                        records.write(&text, &results.games, results.rule)?;
-                        Ok(records.kept())
-                    })
+                    let text = output::results_json(&results);
+                    let records = claim.write(&text, &results.games, results.rule)?;
+                    Ok(records.kept())
                 });
                 let mut runs = TOURNAMENT.lock(&shared);
                 if let Some(saved) = saved {

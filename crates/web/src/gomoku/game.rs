@@ -606,7 +606,7 @@ impl Game {
         // page's move lists and links number it: a Swap2 opening's stones
         // (placed black, black, white) are moves 1, 3 and 2.
         record.stones = in_turn(std::mem::take(&mut record.stones));
-        Some(inarow_judge::output::sgf_by_under(
+        Some(inarow_judge::sgf::sgf_by_under(
             &record,
             "inarow serve",
             self.phase() == Phase::Over,
