@@ -284,7 +284,7 @@ fn a_second_run_in_one_folder_keeps_the_first_runs_results_and_records() {
 
 /// Two bots of the house in `bots/`, named `names`, that write nothing in
 /// their folders.
-fn house_bots(bots: &Path, names: [&str; 2]) {
+fn house_bots(bots: &Path, names: &[&str]) {
     for name in names {
         let folder = bots.join(name);
         fs::create_dir_all(&folder).unwrap();
@@ -310,7 +310,7 @@ fn two_runs_started_at_once_in_one_folder_each_keep_their_own_pair() {
     for round in 0..50 {
         let dir = common::workspace();
         for (_, bots, names) in runs {
-            house_bots(&dir.path().join(bots), names);
+            house_bots(&dir.path().join(bots), &names);
         }
         let started: Vec<_> = runs
             .iter()
@@ -381,15 +381,7 @@ fn shares_keep_to_their_own_records_and_a_merge_never_writes_over_one() {
     let bots = dir.path().join("bots");
     // Bots that write nothing in their folders: every share must find the
     // folders as the others did.
-    for name in ["ann", "ben", "cat"] {
-        let folder = bots.join(name);
-        fs::create_dir_all(&folder).unwrap();
-        fs::write(
-            folder.join("meta"),
-            format!("{name}\ninarow\nbot --house\n0\n"),
-        )
-        .unwrap();
-    }
+    house_bots(&bots, &["ann", "ben", "cat"]);
     let share = |index: &str| {
         let out = judge_in(
             dir.path(),

@@ -168,13 +168,7 @@ impl Identities {
         let err = |e: &dyn std::fmt::Display| {
             io::Error::other(format!("cannot map the bot's folder to its uid: {e}"))
         };
-        let mut holder = Command::new(&launcher.program)
-            .args(&launcher.prefix)
-            .arg("hold")
-            .env_clear()
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+        let mut holder = crate::launcher::quiet(&launcher.program, &launcher.prefix, &["hold"])
             .spawn()
             .map_err(|e| err(&e))?;
         let made = (|| {
@@ -238,13 +232,7 @@ impl Identities {
         let (sub_uid, sub_gid) = (sub.uid + slot % sub.uids, sub.gid + slot % sub.gids);
         let (uid, gid) = (geteuid().as_raw(), nix::unistd::getegid().as_raw());
         let start = |args: &[String]| {
-            Command::new(&launcher.program)
-                .args(&launcher.prefix)
-                .args(args)
-                .env_clear()
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::null())
+            crate::launcher::quiet(&launcher.program, &launcher.prefix, args)
                 .spawn()
                 .map_err(|e| err(&e))
         };

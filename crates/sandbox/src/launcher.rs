@@ -96,6 +96,25 @@ fn hold() -> i32 {
     0
 }
 
+/// The launcher `program` (with its `prefix`) told `args`, as the judge and
+/// the launcher start a helper: no environment, standard input and output
+/// piped to the starter, standard error dropped.
+pub(crate) fn quiet(
+    program: impl AsRef<std::ffi::OsStr>,
+    prefix: &[impl AsRef<std::ffi::OsStr>],
+    args: &[impl AsRef<std::ffi::OsStr>],
+) -> Command {
+    let mut command = Command::new(program);
+    command
+        .args(prefix)
+        .args(args)
+        .env_clear()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    command
+}
+
 /// Makes a contestant's own user namespace inside the launcher's `outer`
 /// (a path to it), mapped as `uid_map` and `gid_map` say: only a process
 /// of `outer` with its rights may write a map of more than its own uid.
@@ -110,15 +129,7 @@ fn nest(prefix: &[&str], outer: &str, uid_map: &str, gid_map: &str) -> i32 {
         println!("cannot enter the launcher's user namespace: {why}");
         return 1;
     }
-    let mut holder = match Command::new("/proc/self/exe")
-        .args(prefix)
-        .arg("hold")
-        .env_clear()
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-    {
+    let mut holder = match quiet("/proc/self/exe", prefix, &["hold"]).spawn() {
         Ok(child) => child,
         Err(e) => {
             println!("cannot start the holder: {e}");
