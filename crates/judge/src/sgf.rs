@@ -8,8 +8,8 @@ use inarow_core::Rule;
 
 use crate::fault::Fault;
 use crate::name::MAX_NAME_CHARS;
-use crate::output::write_atomic;
 use crate::record::{Ending, GameRecord, Seat};
+use inarow_files::write_atomic;
 
 fn sgf_text(text: &str) -> String {
     text.replace('\\', "\\\\").replace(']', "\\]")
