@@ -607,7 +607,7 @@ mod tests {
     fn forfeited() -> GameRecord {
         let mut swap2 = Swap2::new(&Mnk::gomoku());
         let mut record = GameRecord::new("ay", "bee");
-        let at = |x, y| Point::at(y, x, SIZE);
+        let at = |x, y| Point::at(x, y, SIZE);
         let open = [at(0, 0), at(1, 0), at(0, 9)];
         swap2.apply(Role::Opener, Step::Open(open)).unwrap();
         for (p, colour) in [
