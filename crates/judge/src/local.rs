@@ -5,10 +5,10 @@
 
 use std::convert::Infallible;
 
+use inarow_contest::Fault;
 use inarow_core::swap2::Strategy;
 use inarow_protocol::koth::bot::{self, Reply, ReplyError};
 
-use crate::fault::Fault;
 use crate::referee::Contestant;
 
 /// A player that always answers, seated under a name.

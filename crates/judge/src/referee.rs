@@ -3,11 +3,11 @@
 //! point loses at once for the bot that put it, as the core's [`Swap2`]
 //! finds it ([`Swap2::foul`]).
 
+use inarow_contest::fault::{Fault, xy};
 use inarow_core::swap2::{Foul, Phase, Role, Step, Swap, Swap2, Swap2Error};
 use inarow_core::{Mnk, Outcome, Player, Point};
 use inarow_protocol::koth::{self, SIZE};
 
-use crate::fault::{Fault, xy};
 use crate::record::{GameRecord, Seat};
 
 /// One side of a game as the referee sees it: a bot process, or a built-in
@@ -175,7 +175,7 @@ mod tests {
 
     use super::*;
     use crate::local::Local;
-    use crate::record::Ending;
+    use inarow_contest::Ending;
 
     /// Answers from a script and remembers every line it heard.
     struct Scripted {

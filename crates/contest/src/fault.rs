@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use inarow_sandbox::limits::{Limit, Limits};
 
-use crate::shown;
+use inarow_sandbox::shown;
 
 /// Why a bot lost a game without being beaten on the board.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
