@@ -6,7 +6,7 @@
 use inarow_contest::fault::{Fault, xy};
 use inarow_core::swap2::{Foul, Phase, Role, Step, Swap, Swap2, Swap2Error};
 use inarow_core::{Mnk, Outcome, Player, Point};
-use inarow_protocol::koth::{self, SIZE};
+use inarow_protocol::koth::{self, AnswerError, SIZE};
 
 use crate::record::{GameRecord, Seat};
 
@@ -82,7 +82,7 @@ impl Referee<'_> {
                 .expect("a game going on has a player to act");
             let seat = Seat::from(role);
             let answer = self.ask(seat, &prompt)?;
-            let step = koth::parse_step(phase, &answer).map_err(|e| (seat, e.into()))?;
+            let step = koth::parse_step(phase, &answer).map_err(|e| (seat, answer_fault(e)))?;
             self.apply(role, step).map_err(|f| (seat, f))?;
             if let Step::Answer(swap) = step {
                 self.record.answer(swap);
@@ -140,6 +140,19 @@ pub fn play_game_watched(
         }
     }
     record
+}
+
+/// The fault of an answer the judge's line protocol refused: a point off
+/// the board keeps its coordinates, anything else is bad syntax quoting
+/// the parser's complaint. Here, not beside [`Fault`], because only the
+/// judge's protocol answers this way.
+pub(crate) fn answer_fault(refused: AnswerError) -> Fault {
+    match refused {
+        AnswerError::OffBoard { x, y } => Fault::OffBoard { x, y },
+        syntax => Fault::Syntax {
+            detail: syntax.to_string(),
+        },
+    }
 }
 
 /// The first seat (A before B) that went over a limit, and its fault.
