@@ -5,11 +5,11 @@
 #![allow(missing_docs)]
 
 use criterion::{Criterion, Throughput};
+use inarow_contest::{Ending, Shard};
 use inarow_core::swap2::{Role, Step, Swap, Swap2};
 use inarow_core::{Game, Mnk, Outcome, Player, Point};
 use inarow_judge::part::{self, Bot, Part, Tournament};
-use inarow_judge::record::{Answer, Ending, GameRecord, Seat, Stone};
-use inarow_judge::shard::Shard;
+use inarow_judge::record::{Answer, GameRecord, Seat, Stone};
 use inarow_judge::{output, replay, tournament};
 use inarow_sandbox::Limits;
 

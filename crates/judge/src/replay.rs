@@ -33,12 +33,12 @@
 //! most, and a forbidden point needs four besides its own), so a record
 //! claiming one is refused like any record whose stones do not make it.
 
+use inarow_contest::{Ending, Fault};
 use inarow_core::swap2::{Phase, Role, Step, Swap, Swap2, Swap2Error};
 use inarow_core::{Game, Outcome, Player, Point, Rule};
 use inarow_protocol::koth::SIZE;
 
-use crate::fault::Fault;
-use crate::record::{Answer, Colour, Ending, Forfeit, GameRecord, Seat, Stone};
+use crate::record::{Answer, Colour, Forfeit, GameRecord, Seat, Stone};
 use crate::tournament;
 use inarow_sandbox::{Limit, Limits};
 
@@ -874,10 +874,10 @@ pub(crate) mod examples {
     use inarow_core::{Game, Player, Point, Rule};
     use inarow_protocol::koth;
 
-    use crate::fault::Fault;
     use crate::record::GameRecord;
     use crate::referee::{Contestant, play_game};
     use crate::tournament;
+    use inarow_contest::Fault;
 
     /// Answers from a script; once it runs dry, forfeits for `then`.
     struct Script {

@@ -4,11 +4,11 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+use inarow_contest::{Ending, Fault};
 use inarow_core::Rule;
 
-use crate::fault::Fault;
 use crate::name::MAX_NAME_CHARS;
-use crate::record::{Ending, GameRecord, Seat};
+use crate::record::{GameRecord, Seat};
 use inarow_files::write_atomic;
 
 fn sgf_text(text: &str) -> String {

@@ -5,13 +5,12 @@
 
 use std::time::Duration;
 
+use inarow_contest::{Ending, Fault};
 use inarow_core::renju::Forbidden;
 use inarow_core::{Game, GameResult, Mnk, Player, Point, Rule};
 use inarow_engine::player::{PositionError, board_of};
 use inarow_engine::score::DECIDED;
 use inarow_engine::search::{Limits, Request, Searcher};
-use inarow_judge::fault::Fault;
-use inarow_judge::record::Ending;
 
 use crate::brain::error::BrainError;
 
