@@ -169,24 +169,30 @@ impl std::error::Error for BoardError {}
 pub struct Board {
     size: usize,
     rule: Rule,
-    cells: Vec<u8>,
+    // The grid's arrays are of fixed length, so that an index is checked
+    // against a constant rather than a length kept in memory (issue 55).
+    cells: Box<[u8; CELLS]>,
     /// Each point's key per direction: the four neighbours on each side.
-    keys: Vec<[u16; 4]>,
+    keys: Box<[[u16; 4]; CELLS]>,
     /// The top four bits of an exact-five key (the neighbours at distance
     /// five), apart so that freestyle's keys stay as small as they were;
     /// always zero in freestyle.
-    outer: Vec<[u8; 4]>,
-    pats: [Vec<[u8; 4]>; 2],
-    combo: [Vec<u16>; 2],
+    outer: Box<[[u8; 4]; CELLS]>,
+    /// Each point's patterns per direction, black's in the low four bits
+    /// and white's in the high four ([`pattern::pattern_table`]): a key
+    /// change that moves neither (the most common case) is one comparison.
+    pats: Box<[[u8; 4]; CELLS]>,
+    /// Each point's combination index ([`combo_index`]), black's and white's.
+    combo: Box<[[u16; 2]; CELLS]>,
     value: [i32; 2],
     counts: [[i32; PATTERNS]; 2],
     threats: [[i32; THREATS]; 2],
-    near: Vec<u8>,
+    near: Box<[u8; CELLS]>,
     hash: u64,
     history: Vec<Pos>,
     to_move: Player,
     on_board: Vec<Pos>,
-    pattern_of: &'static [[Pattern; 2]],
+    pattern_of: &'static [u8],
     /// What each combination of line patterns is worth (hand-set) and its
     /// threat.
     info_of: &'static [PointEntry],
@@ -226,7 +232,7 @@ impl Board {
             return Err(BoardError::Size(size));
         }
         pattern::warm_up(rule);
-        let mut cells = vec![WALL; CELLS];
+        let mut cells = Box::new([WALL; CELLS]);
         let mut on_board = Vec::with_capacity(size * size);
         for y in 0..size {
             for x in 0..size {
@@ -239,14 +245,14 @@ impl Board {
             size,
             rule,
             cells,
-            keys: vec![[0; 4]; CELLS],
-            outer: vec![[0; 4]; CELLS],
-            pats: [vec![[0; 4]; CELLS], vec![[0; 4]; CELLS]],
-            combo: [vec![0; CELLS], vec![0; CELLS]],
+            keys: Box::new([[0; 4]; CELLS]),
+            outer: Box::new([[0; 4]; CELLS]),
+            pats: Box::new([[0; 4]; CELLS]),
+            combo: Box::new([[0; 2]; CELLS]),
             value: [0; 2],
             counts: [[0; PATTERNS]; 2],
             threats: [[0; THREATS]; 2],
-            near: vec![0; CELLS],
+            near: Box::new([0; CELLS]),
             hash: match rule {
                 Rule::Freestyle => 0,
                 Rule::Exact => EXACT_FIVE,
@@ -419,26 +425,26 @@ impl Board {
     /// The pattern `colour` would make at empty point `p` along direction `d`.
     #[inline]
     pub fn pattern(&self, p: Pos, colour: Player, d: usize) -> Pattern {
-        Pattern::from_index(self.pats[colour.index()][p.index()][d] as usize)
+        pattern::pair_pattern(self.pats[p.index()][d], colour.index())
     }
 
     /// The threat `colour` would make with a stone on empty point `p`.
     #[inline]
     pub fn threat(&self, p: Pos, colour: Player) -> Threat {
-        self.info_of[self.combo[colour.index()][p.index()] as usize].threat
+        self.info_of[self.combo[p.index()][colour.index()] as usize].threat
     }
 
     /// The index of empty point `p`'s four patterns for `colour` in the
     /// combination tables ([`pattern::combo_index`]).
     #[inline]
     pub fn combo(&self, p: Pos, colour: Player) -> u16 {
-        self.combo[colour.index()][p.index()]
+        self.combo[p.index()][colour.index()]
     }
 
     /// The evaluation value of empty point `p` for `colour`.
     #[inline]
     pub fn point_value(&self, p: Pos, colour: Player) -> i32 {
-        i32::from(self.info_of[self.combo[colour.index()][p.index()] as usize].value)
+        i32::from(self.info_of[self.combo[p.index()][colour.index()] as usize].value)
     }
 
     /// Under renju, why a black stone on `p` would be forbidden (RIF,
@@ -453,8 +459,8 @@ impl Board {
         // Two fours (a flex four may be two in one line) or two threes,
         // as black's own lines show them, or six in a row.
         let (mut fours, mut threes) = (0, 0);
-        for &p in &self.pats[0][i] {
-            match Pattern::from_index(usize::from(p)) {
+        for &p in &self.pats[i] {
+            match pattern::pair_pattern(p, 0) {
                 Pattern::Five => return None,
                 Pattern::Flex4 => fours += 2,
                 Pattern::Block4 => fours += 1,
@@ -741,22 +747,35 @@ impl Board {
         // change was a store the next one waited on (a fifth slower).
         let mut moved = [0i32; 2];
         let mut watched = W::Moved::default();
+        let v = u16::from(v);
         for (d, &step) in DIRS.iter().enumerate() {
-            for k in 1..=R {
-                for sign in [-1isize, 1] {
-                    let q = (i as isize + sign * k * step) as usize;
-                    // Five steps can leave the four-point padding: nothing
-                    // there to update (a negative index wraps to a huge one).
-                    if R > HALF as isize && q >= CELLS {
+            // The points up to four steps away, nearest first, the one
+            // behind before the one ahead: the point `k` steps behind sees
+            // the stone `k` ahead (key slot `k + 3`), the one `k` ahead sees
+            // it `k` behind (slot `4 - k`). They stay within the padding.
+            for k in 1..HALF as isize + 1 {
+                let q = (i as isize - k * step) as usize;
+                self.keys[q][d] ^= v << (2 * (k + 3));
+                if self.cells[q] == EMPTY {
+                    self.repattern::<R, W>(q, d, &mut moved, watch, &mut watched);
+                }
+                let q = (i as isize + k * step) as usize;
+                self.keys[q][d] ^= v << (2 * (4 - k));
+                if self.cells[q] == EMPTY {
+                    self.repattern::<R, W>(q, d, &mut moved, watch, &mut watched);
+                }
+            }
+            if R > HALF as isize {
+                // Five steps away, in the key's top bits (slot 9 behind, 8
+                // ahead), can leave the padding: nothing there to update (a
+                // negative index wraps to a huge one).
+                let behind = (i as isize - R * step) as usize;
+                let ahead = (i as isize + R * step) as usize;
+                for (q, bits) in [(behind, v << 2), (ahead, v)] {
+                    if q >= CELLS {
                         continue;
                     }
-                    // `q` sees `i` at offset -sign*k.
-                    let bits = u32::from(v) << (2 * pattern::slot(-sign * k));
-                    if k <= HALF as isize {
-                        self.keys[q][d] ^= bits as u16;
-                    } else {
-                        self.outer[q][d] ^= (bits >> 16) as u8;
-                    }
+                    self.outer[q][d] ^= bits as u8;
                     if self.cells[q] == EMPTY {
                         self.repattern::<R, W>(q, d, &mut moved, watch, &mut watched);
                     }
@@ -771,8 +790,9 @@ impl Board {
 
     /// Looks up empty point `q`'s patterns along `d` again and moves the
     /// running sums by the difference. Most key changes leave the pattern
-    /// as it was, so this is the hot path of making a move.
-    #[inline]
+    /// as it was, so this is the hot path of making a move. Always inline:
+    /// called out of line, the sums in locals went through memory.
+    #[inline(always)]
     fn repattern<const R: isize, W: Watch>(
         &mut self,
         q: usize,
@@ -788,21 +808,24 @@ impl Board {
         };
         watch.line(q, d, key, watched);
         let fresh = self.pattern_of[key as usize];
-        for (c, &p) in fresh.iter().enumerate() {
-            let old = self.pats[c][q][d];
-            let new = p as u8;
+        let old = self.pats[q][d];
+        if old == fresh {
+            return;
+        }
+        self.pats[q][d] = fresh;
+        for (c, moved) in moved.iter_mut().enumerate() {
+            let (old, new) = (old >> (4 * c) & 15, fresh >> (4 * c) & 15);
             if old == new {
                 continue;
             }
-            self.pats[c][q][d] = new;
             self.counts[c][old as usize] -= 1;
             self.counts[c][new as usize] += 1;
-            let before = self.combo[c][q];
+            let before = self.combo[q][c];
             let after =
                 (i32::from(before) + (i32::from(new) - i32::from(old)) * COMBO_STEP[d]) as u16;
-            self.combo[c][q] = after;
+            self.combo[q][c] = after;
             let (was, is) = (self.info_of[before as usize], self.info_of[after as usize]);
-            moved[c] += i32::from(is.value) - i32::from(was.value);
+            *moved += i32::from(is.value) - i32::from(was.value);
             watch.shape(c, before, after, watched);
             if was.threat != is.threat {
                 self.threats[c][was.threat as usize] -= 1;
@@ -837,24 +860,19 @@ impl Board {
         self.key(p.index(), d)
     }
 
-    fn refresh_dir(&mut self, i: usize, d: usize) {
-        let key = self.key(i, d);
-        for c in 0..2 {
-            self.pats[c][i][d] = self.pattern_of[key as usize][c] as u8;
-            self.combo[c][i] = combo_index(self.pats[c][i]);
-        }
-    }
-
+    /// Point `i`'s patterns and combination indices read again from its keys.
     fn refresh(&mut self, i: usize) {
         for d in 0..4 {
-            self.refresh_dir(i, d);
+            self.pats[i][d] = self.pattern_of[self.key(i, d) as usize];
         }
+        let pats = self.pats[i];
+        self.combo[i] = [0, 1].map(|c| combo_index(pats.map(|p| p >> (4 * c) & 15)));
     }
 
     /// Adds (`sign` 1) or removes (-1) the contributions of empty point `i`.
     #[inline]
     fn add<W: Watch>(&mut self, i: usize, sign: i32, watch: &mut W) {
-        let combos = [self.combo[0][i], self.combo[1][i]];
+        let combos = self.combo[i];
         if sign > 0 {
             let keys = [0, 1, 2, 3].map(|d| self.key(i, d));
             watch.emptied(i, keys, combos);
@@ -862,12 +880,11 @@ impl Board {
             watch.filled(i, combos);
         }
         for c in 0..2 {
-            let combo = self.combo[c][i] as usize;
-            let info = self.info_of[combo];
+            let info = self.info_of[usize::from(combos[c])];
             self.value[c] += sign * i32::from(info.value);
             self.threats[c][info.threat as usize] += sign;
             for d in 0..4 {
-                self.counts[c][self.pats[c][i][d] as usize] += sign;
+                self.counts[c][usize::from(self.pats[i][d] >> (4 * c) & 15)] += sign;
             }
         }
     }
