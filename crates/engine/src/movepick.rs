@@ -66,6 +66,9 @@ pub struct MoveList {
     moves: [Pos; MAX_SIZE * MAX_SIZE],
     scores: [i32; MAX_SIZE * MAX_SIZE],
     len: usize,
+    /// Room for [`MoveList::sort`]'s keys, so that sorting allocates
+    /// nothing and clears no array of its own.
+    keys: [u64; MAX_SIZE * MAX_SIZE],
 }
 
 impl Default for MoveList {
@@ -74,6 +77,7 @@ impl Default for MoveList {
             moves: [Pos::from_index(0); MAX_SIZE * MAX_SIZE],
             scores: [0; MAX_SIZE * MAX_SIZE],
             len: 0,
+            keys: [0; MAX_SIZE * MAX_SIZE],
         }
     }
 }
@@ -144,19 +148,25 @@ impl MoveList {
         self.len = self.len.min(n);
     }
 
-    /// Sorts by score, highest first (insertion sort: lists are short and
-    /// mostly ordered).
+    /// Sorts by score, highest first, moves of equal score in the order
+    /// they were in (a stable sort). Each move becomes one key, its score
+    /// (made unsigned, order kept) above its place in the list (reversed,
+    /// so that the earlier comes first among equals) above the move: the
+    /// keys differ, so an unstable sort of them (no allocation) orders as
+    /// a stable sort of the moves, and in `n log n` where the insertion
+    /// sort that came before took `n²` moves on a list of sixty (issue 55).
     pub fn sort(&mut self) {
-        for i in 1..self.len {
-            let (m, s) = (self.moves[i], self.scores[i]);
-            let mut j = i;
-            while j > 0 && self.scores[j - 1] < s {
-                self.moves[j] = self.moves[j - 1];
-                self.scores[j] = self.scores[j - 1];
-                j -= 1;
-            }
-            self.moves[j] = m;
-            self.scores[j] = s;
+        let n = self.len;
+        for k in 0..n {
+            let score = (self.scores[k] as u32 ^ 1 << 31) as u64;
+            let place = (MAX_SIZE * MAX_SIZE - 1 - k) as u64;
+            self.keys[k] = score << 32 | place << 16 | self.moves[k].index() as u64;
+        }
+        self.keys[..n].sort_unstable_by(|a, b| b.cmp(a));
+        for k in 0..n {
+            let key = self.keys[k];
+            self.moves[k] = Pos::from_index(key as u16 as usize);
+            self.scores[k] = ((key >> 32) as u32 ^ 1 << 31) as i32;
         }
     }
 
@@ -414,6 +424,36 @@ const CLASS_BONUS: [i32; 16] = {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_sort_orders_as_a_stable_sort_by_score_highest_first() {
+        use rand::{Rng, SeedableRng};
+        use rand_chacha::ChaCha8Rng;
+        let mut rng = ChaCha8Rng::seed_from_u64(55);
+        for _ in 0..500 {
+            let n = rng.random_range(0..=MAX_SIZE * MAX_SIZE);
+            // Few distinct scores, so that ties are many; extremes too.
+            let spread = [3, 50, i32::MAX][rng.random_range(0..3)];
+            let mut list = MoveList::default();
+            let mut want = Vec::new();
+            for _ in 0..n {
+                let m = Pos::from_index(rng.random_range(0..crate::pos::CELLS));
+                let s = if spread == i32::MAX {
+                    rng.random()
+                } else {
+                    rng.random_range(-spread..=spread)
+                };
+                list.push(m, s);
+                want.push((m, s));
+            }
+            want.sort_by(|a, b| b.1.cmp(&a.1));
+            list.sort();
+            let got: Vec<_> = (0..list.len())
+                .map(|k| (list.get(k), list.score(k)))
+                .collect();
+            assert_eq!(got, want);
+        }
+    }
 
     #[test]
     fn a_move_keeps_its_point_and_none_costs_nothing() {
