@@ -689,7 +689,15 @@ impl Board {
         self.mirror(i, Stone::Empty);
         self.hash ^= ZOBRIST[i][v as usize];
         self.touch_near(i, -1);
-        self.refresh(i);
+        // The point's patterns were left as they were when the stone came
+        // (only empty points are looked up again), and its keys are again
+        // what they were then (the stones since came off first): they need
+        // no look-up (issue 55).
+        debug_assert!({
+            let kept = (self.pats[i], self.combo[i]);
+            self.refresh(i);
+            kept == (self.pats[i], self.combo[i])
+        });
         self.add(i, 1, watch);
         Some(p)
     }
@@ -834,14 +842,13 @@ impl Board {
         }
     }
 
+    /// Moves the near counts of the points within [`NEAR`] king steps of
+    /// point `i` of the board (within the padding).
     fn touch_near(&mut self, i: usize, delta: i8) {
-        for dy in -NEAR..=NEAR {
-            for dx in -NEAR..=NEAR {
-                let q = i as isize + dy * STRIDE as isize + dx;
-                if (0..CELLS as isize).contains(&q) {
-                    let q = q as usize;
-                    self.near[q] = self.near[q].wrapping_add_signed(delta);
-                }
+        for dy in -NEAR..NEAR + 1 {
+            for dx in -NEAR..NEAR + 1 {
+                let q = (i as isize + dy * STRIDE as isize + dx) as usize;
+                self.near[q] = self.near[q].wrapping_add_signed(delta);
             }
         }
     }
