@@ -128,6 +128,28 @@ impl Watch for () {
     fn land(&mut self, _: ()) {}
 }
 
+/// Both colours' threat counts ([`Board::threat_count`]) as a stone would
+/// leave them ([`Board::threats_after`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThreatCounts([[i32; THREATS]; 2]);
+
+impl ThreatCounts {
+    /// Number of empty points where `colour` would make threat `t`.
+    #[inline]
+    pub fn count(&self, colour: Player, t: Threat) -> i32 {
+        self.0[colour.index()][t as usize]
+    }
+
+    /// Whether `colour` has no four to make: no five, flex four, four-three
+    /// or block four point ([`crate::eval::no_four_to_come`] on the board).
+    #[inline]
+    pub fn no_four_to_come(&self, colour: Player) -> bool {
+        [Threat::Five, Threat::Flex4, Threat::Four3, Threat::Block4]
+            .iter()
+            .all(|&t| self.count(colour, t) == 0)
+    }
+}
+
 /// What a point of the grid holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Cell {
@@ -533,6 +555,73 @@ impl Board {
         n
     }
 
+    /// Both colours' threat counts after the side to move played empty
+    /// point `p`, read off without playing it: the points a stone changes
+    /// looked at as [`Board::play_unchecked`] would change them, nothing
+    /// written. A move generator's test of a defence (does the threat
+    /// survive this stone?) costs a fraction of a play and its take-back
+    /// (issue 55).
+    pub fn threats_after(&self, p: Pos) -> ThreatCounts {
+        match self.rule {
+            Rule::Freestyle => self.threats_after_within::<{ HALF as isize }>(p),
+            Rule::Exact | Rule::Renju => self.threats_after_within::<{ REACH as isize }>(p),
+        }
+    }
+
+    /// [`Board::threats_after`] for the points up to `R` steps away along
+    /// each line, in the order and with the key slots of
+    /// [`Board::update_within`].
+    #[inline]
+    fn threats_after_within<const R: isize>(&self, p: Pos) -> ThreatCounts {
+        let i = p.index();
+        debug_assert_eq!(self.cells[i], EMPTY);
+        let mut threats = self.threats;
+        for (c, counts) in threats.iter_mut().enumerate() {
+            counts[self.info_of[usize::from(self.combo[i][c])].threat as usize] -= 1;
+        }
+        let v = u32::from(stone_of(self.to_move));
+        for (d, &step) in DIRS.iter().enumerate() {
+            for k in 1..R + 1 {
+                // Behind: slot `k + 3` (9 at five steps); ahead: `4 - k` (8).
+                let (behind, ahead) = if k <= HALF as isize {
+                    (v << (2 * (k + 3)), v << (2 * (4 - k)))
+                } else {
+                    (v << 18, v << 16)
+                };
+                for (q, bits) in [
+                    ((i as isize - k * step) as usize, behind),
+                    ((i as isize + k * step) as usize, ahead),
+                ] {
+                    if q >= CELLS || self.cells[q] != EMPTY {
+                        continue;
+                    }
+                    let old = self.pats[q][d];
+                    let fresh = self.pattern_of[(self.key(q, d) ^ bits) as usize];
+                    if old == fresh {
+                        continue;
+                    }
+                    for (c, counts) in threats.iter_mut().enumerate() {
+                        let (was, is) = (old >> (4 * c) & 15, fresh >> (4 * c) & 15);
+                        if was == is {
+                            continue;
+                        }
+                        let before = self.combo[q][c];
+                        let after = (i32::from(before)
+                            + (i32::from(is) - i32::from(was)) * COMBO_STEP[d])
+                            as u16;
+                        let (t0, t1) = (
+                            self.info_of[usize::from(before)].threat,
+                            self.info_of[usize::from(after)].threat,
+                        );
+                        counts[t0 as usize] -= 1;
+                        counts[t1 as usize] += 1;
+                    }
+                }
+            }
+        }
+        ThreatCounts(threats)
+    }
+
     /// Under renju, keeps the forbidden-point grid's point `i`.
     #[inline]
     fn mirror(&mut self, i: usize, stone: Stone) {
@@ -886,8 +975,8 @@ impl Board {
         } else {
             watch.filled(i, combos);
         }
-        for c in 0..2 {
-            let info = self.info_of[usize::from(combos[c])];
+        for (c, &combo) in combos.iter().enumerate() {
+            let info = self.info_of[usize::from(combo)];
             self.value[c] += sign * i32::from(info.value);
             self.threats[c][info.threat as usize] += sign;
             for d in 0..4 {
@@ -930,6 +1019,38 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn threats_after_a_stone_are_those_the_stone_leaves() {
+        use crate::eval::tests::random_boards;
+        let rules = [Rule::Freestyle, Rule::Exact, Rule::Renju];
+        let mut checked = 0;
+        for mut b in random_boards(&rules, 55, 60, 70) {
+            let me = b.to_move();
+            let empty: Vec<Pos> = b.empty_points().collect();
+            for p in empty {
+                let predicted = b.threats_after(p);
+                b.play_unchecked(p);
+                for colour in [Player::X, Player::O] {
+                    for t in Threat::ALL {
+                        assert_eq!(
+                            predicted.count(colour, t),
+                            b.threat_count(colour, t),
+                            "{:?} {me:?} plays {p:?}: {colour:?} {t:?}\n{b:?}",
+                            b.rule()
+                        );
+                    }
+                    assert_eq!(
+                        predicted.no_four_to_come(colour),
+                        crate::eval::no_four_to_come(&b, colour)
+                    );
+                }
+                b.undo();
+                checked += 1;
+            }
+        }
+        assert!(checked > 5_000, "{checked}");
+    }
 
     #[test]
     fn zobrist_keys_never_change() {

@@ -21,7 +21,7 @@ use std::sync::LazyLock;
 
 use inarow_core::Player;
 
-use crate::board::{Board, MAX_SIZE};
+use crate::board::{Board, MAX_SIZE, ThreatCounts};
 use crate::eval::no_four_to_come;
 use crate::pattern::{PATTERNS, Pattern, Threat, threat_of};
 use crate::pos::Pos;
@@ -312,9 +312,10 @@ pub fn is_forcing(b: &Board, i: Pos) -> bool {
 /// Fills `out` with the moves of a node that must give `answer` (every
 /// candidate when it is [`Answer::Free`]), unordered: the search orders
 /// them by its own numbers. Under renju black's forbidden points are left
-/// out (a five to block on one leaves no move: the node is lost). The
-/// board is changed while testing defences and restored.
-pub fn generate(b: &mut Board, answer: Answer, out: &mut MoveList) {
+/// out (a five to block on one leaves no move: the node is lost). A
+/// defence is tested on the threat counts a stone would leave
+/// ([`Board::threats_after`]), without playing it.
+pub fn generate(b: &Board, answer: Answer, out: &mut MoveList) {
     out.clear();
     let me = b.to_move();
     let opp = me.opponent();
@@ -352,7 +353,7 @@ pub fn generate(b: &mut Board, answer: Answer, out: &mut MoveList) {
                 let own_four = b.threat(i, me) >= Threat::Block4;
                 if own_four
                     || (b.threat(i, opp) >= Threat::Block4
-                        && stops(b, i, |b| b.threat_count(opp, Threat::Flex4) == 0))
+                        && stops(b, i, |t| t.count(opp, Threat::Flex4) == 0))
                 {
                     out.push(i, 0);
                 }
@@ -369,11 +370,11 @@ pub fn generate(b: &mut Board, answer: Answer, out: &mut MoveList) {
                 {
                     continue;
                 }
-                let defends = stops(b, i, |b| {
-                    !no_four_to_come(b, me)
-                        || (b.threat_count(opp, Threat::Flex4) == 0
-                            && b.threat_count(opp, Threat::Four3) == 0
-                            && b.threat_count(opp, Threat::Three3) == 0)
+                let defends = stops(b, i, |t| {
+                    !t.no_four_to_come(me)
+                        || (t.count(opp, Threat::Flex4) == 0
+                            && t.count(opp, Threat::Four3) == 0
+                            && t.count(opp, Threat::Three3) == 0)
                 });
                 if defends {
                     out.push(i, 0);
@@ -383,13 +384,11 @@ pub fn generate(b: &mut Board, answer: Answer, out: &mut MoveList) {
     }
 }
 
-/// Whether `holds` is true after the side to move plays `i`.
+/// Whether `holds` is true of the threat counts after the side to move
+/// plays `i` (read off without playing it, [`Board::threats_after`]).
 #[inline]
-fn stops(b: &mut Board, i: Pos, holds: impl Fn(&Board) -> bool) -> bool {
-    b.play_unchecked(i);
-    let ok = holds(b);
-    b.undo();
-    ok
+fn stops(b: &Board, i: Pos, holds: impl Fn(&ThreatCounts) -> bool) -> bool {
+    holds(&b.threats_after(i))
 }
 
 /// The static ordering score of a point for the side to move: its value to
@@ -446,7 +445,7 @@ mod tests {
                 list.push(m, s);
                 want.push((m, s));
             }
-            want.sort_by(|a, b| b.1.cmp(&a.1));
+            want.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
             list.sort();
             let got: Vec<_> = (0..list.len())
                 .map(|k| (list.get(k), list.score(k)))
