@@ -131,13 +131,23 @@ impl Watch for () {
 /// Both colours' threat counts ([`Board::threat_count`]) as a stone would
 /// leave them ([`Board::threats_after`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ThreatCounts([[i32; THREATS]; 2]);
+pub struct ThreatCounts {
+    counts: [[i32; THREATS]; 2],
+    /// Which colours' counts were worked out ([`Board::threats_after_of`]
+    /// works out one).
+    known: [bool; 2],
+}
 
 impl ThreatCounts {
-    /// Number of empty points where `colour` would make threat `t`.
+    /// Number of empty points where `colour` would make threat `t`
+    /// (`colour` one of those worked out).
     #[inline]
     pub fn count(&self, colour: Player, t: Threat) -> i32 {
-        self.0[colour.index()][t as usize]
+        debug_assert!(
+            self.known[colour.index()],
+            "{colour:?}'s counts not worked out"
+        );
+        self.counts[colour.index()][t as usize]
     }
 
     /// Whether `colour` has no four to make: no five, flex four, four-three
@@ -562,17 +572,35 @@ impl Board {
     /// survive this stone?) costs a fraction of a play and its take-back
     /// (issue 55).
     pub fn threats_after(&self, p: Pos) -> ThreatCounts {
-        match self.rule {
-            Rule::Freestyle => self.threats_after_within::<{ HALF as isize }>(p),
-            Rule::Exact | Rule::Renju => self.threats_after_within::<{ REACH as isize }>(p),
-        }
+        self.threats_after_for(p, [true; 2])
+    }
+
+    /// [`Board::threats_after`], `colour`'s counts alone (half the work
+    /// where the other's are not asked).
+    pub fn threats_after_of(&self, p: Pos, colour: Player) -> ThreatCounts {
+        let mut known = [false; 2];
+        known[colour.index()] = true;
+        self.threats_after_for(p, known)
+    }
+
+    #[inline]
+    fn threats_after_for(&self, p: Pos, known: [bool; 2]) -> ThreatCounts {
+        let counts = match self.rule {
+            Rule::Freestyle => self.threats_after_within::<{ HALF as isize }>(p, known),
+            Rule::Exact | Rule::Renju => self.threats_after_within::<{ REACH as isize }>(p, known),
+        };
+        ThreatCounts { counts, known }
     }
 
     /// [`Board::threats_after`] for the points up to `R` steps away along
     /// each line, in the order and with the key slots of
-    /// [`Board::update_within`].
+    /// [`Board::update_within`], for the colours `known` asks.
     #[inline]
-    fn threats_after_within<const R: isize>(&self, p: Pos) -> ThreatCounts {
+    fn threats_after_within<const R: isize>(
+        &self,
+        p: Pos,
+        known: [bool; 2],
+    ) -> [[i32; THREATS]; 2] {
         let i = p.index();
         debug_assert_eq!(self.cells[i], EMPTY);
         let mut threats = self.threats;
@@ -602,7 +630,7 @@ impl Board {
                     }
                     for (c, counts) in threats.iter_mut().enumerate() {
                         let (was, is) = (old >> (4 * c) & 15, fresh >> (4 * c) & 15);
-                        if was == is {
+                        if was == is || !known[c] {
                             continue;
                         }
                         let before = self.combo[q][c];
@@ -619,7 +647,7 @@ impl Board {
                 }
             }
         }
-        ThreatCounts(threats)
+        threats
     }
 
     /// Under renju, keeps the forbidden-point grid's point `i`.
@@ -1035,9 +1063,14 @@ mod tests {
             let empty: Vec<Pos> = b.empty_points().collect();
             for p in empty {
                 let predicted = b.threats_after(p);
+                let alone = [Player::X, Player::O].map(|c| b.threats_after_of(p, c));
                 b.play_unchecked(p);
                 for colour in [Player::X, Player::O] {
                     for t in Threat::ALL {
+                        assert_eq!(
+                            alone[colour.index()].count(colour, t),
+                            b.threat_count(colour, t)
+                        );
                         assert_eq!(
                             predicted.count(colour, t),
                             b.threat_count(colour, t),

@@ -21,7 +21,7 @@ use std::sync::LazyLock;
 
 use inarow_core::Player;
 
-use crate::board::{Board, MAX_SIZE, ThreatCounts};
+use crate::board::{Board, MAX_SIZE};
 use crate::eval::no_four_to_come;
 use crate::pattern::{PATTERNS, Pattern, Threat, threat_of};
 use crate::pos::Pos;
@@ -353,7 +353,7 @@ pub fn generate(b: &Board, answer: Answer, out: &mut MoveList) {
                 let own_four = b.threat(i, me) >= Threat::Block4;
                 if own_four
                     || (b.threat(i, opp) >= Threat::Block4
-                        && stops(b, i, |t| t.count(opp, Threat::Flex4) == 0))
+                        && b.threats_after_of(i, opp).count(opp, Threat::Flex4) == 0)
                 {
                     out.push(i, 0);
                 }
@@ -370,25 +370,18 @@ pub fn generate(b: &Board, answer: Answer, out: &mut MoveList) {
                 {
                     continue;
                 }
-                let defends = stops(b, i, |t| {
-                    !t.no_four_to_come(me)
-                        || (t.count(opp, Threat::Flex4) == 0
-                            && t.count(opp, Threat::Four3) == 0
-                            && t.count(opp, Threat::Three3) == 0)
-                });
+                // Read off the counts the stone would leave, without playing it.
+                let t = b.threats_after(i);
+                let defends = !t.no_four_to_come(me)
+                    || (t.count(opp, Threat::Flex4) == 0
+                        && t.count(opp, Threat::Four3) == 0
+                        && t.count(opp, Threat::Three3) == 0);
                 if defends {
                     out.push(i, 0);
                 }
             }
         }
     }
-}
-
-/// Whether `holds` is true of the threat counts after the side to move
-/// plays `i` (read off without playing it, [`Board::threats_after`]).
-#[inline]
-fn stops(b: &Board, i: Pos, holds: impl Fn(&ThreatCounts) -> bool) -> bool {
-    holds(&b.threats_after(i))
 }
 
 /// The static ordering score of a point for the side to move: its value to
