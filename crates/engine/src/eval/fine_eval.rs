@@ -38,6 +38,12 @@ pub struct FineEval {
     pats: Box<[[u8; 4]; CELLS]>,
     /// Per point, black's and white's fine combination index.
     combo: Box<[[u16; 2]; CELLS]>,
+    /// Per point, whether its stone came while this evaluator followed:
+    /// its patterns are then still those of the moment it came (only empty
+    /// points are looked up again) and need no look-up when it goes
+    /// (issue 55); a stone counted at the start may have had others come
+    /// after it.
+    followed: Box<[bool; CELLS]>,
     /// Per colour, the sum of its point values over the empty points.
     sum: [i32; 2],
     /// Per colour, how many empty points are of each class.
@@ -73,6 +79,7 @@ impl FineEval {
             value: [&[], &[]],
             pats: Box::new([[0; 4]; CELLS]),
             combo: Box::new([[0; 2]; CELLS]),
+            followed: Box::new([false; CELLS]),
             sum: [0; 2],
             classes: [[0; CLASSES]; 2],
             before: Vec::with_capacity(MAX_SIZE * MAX_SIZE),
@@ -160,6 +167,7 @@ impl FineEval {
         self.sum = [0; 2];
         self.classes = [[0; CLASSES]; 2];
         self.before.clear();
+        self.followed.fill(false);
         for &p in b.points() {
             let i = p.index();
             for d in 0..4 {
@@ -197,12 +205,24 @@ impl Watch for FineEval {
     fn filled(&mut self, i: usize, _: [u16; 2]) {
         self.before.push(self.black_sum());
         self.add(i, -1);
+        self.followed[i] = true;
     }
 
     #[inline]
     fn emptied(&mut self, i: usize, keys: [u32; 4], _: [u16; 2]) {
-        for (d, key) in keys.into_iter().enumerate() {
-            self.refresh_dir(i, d, key);
+        if self.followed[i] {
+            self.followed[i] = false;
+            debug_assert!({
+                let kept = (self.pats[i], self.combo[i]);
+                for (d, key) in keys.into_iter().enumerate() {
+                    self.refresh_dir(i, d, key);
+                }
+                kept == (self.pats[i], self.combo[i])
+            });
+        } else {
+            for (d, key) in keys.into_iter().enumerate() {
+                self.refresh_dir(i, d, key);
+            }
         }
         self.add(i, 1);
         self.before.pop();
