@@ -7,7 +7,11 @@
 //! (budget 200000 nodes, 50 positions; `OPTIONS=...` measures other
 //! settings, as `inarow selfplay --a` takes them). `-- --boards` prints the
 //! positions as Gomocup `BOARD` lines instead, so another engine can be
-//! measured on the same ones.
+//! measured on the same ones. `-- --nodes N [POSITIONS]` measures speed
+//! instead (issue 55): each of the first 8 positions searched once to `N`
+//! nodes from an empty table, its move, score, depth and nodes printed (a
+//! change that keeps the search prints the same lines) and the nodes a
+//! second over them all.
 
 use inarow_engine::player::board_of;
 use inarow_engine::search::{Limits, Options, Request, Searcher};
@@ -60,8 +64,46 @@ fn growth(counts: &[u64]) -> Option<f64> {
         .then(|| (steps.iter().map(|s| s.ln()).sum::<f64>() / steps.len() as f64).exp())
 }
 
+/// Each position searched once to `nodes` from an empty table: its
+/// result, then the nodes a second over them all (the search's own clock,
+/// set-up apart).
+fn speed(games: &[inarow_core::Mnk], nodes: u64) {
+    let options: Options = std::env::var("OPTIONS")
+        .unwrap_or_default()
+        .parse()
+        .expect("OPTIONS: settings as `inarow selfplay --a` takes them");
+    let mut searcher = Searcher::new(options);
+    let mut work = (0u64, std::time::Duration::ZERO);
+    for (i, g) in games.iter().enumerate() {
+        let mut b = board_of(g, None).expect("live board");
+        searcher.clear();
+        let f = searcher.search(&mut b, &mut Request::new(Limits::nodes(nodes)));
+        println!(
+            "{i:3}: move {:?} score {} depth {} nodes {}",
+            f.best, f.score, f.depth, f.nodes
+        );
+        work.0 += f.nodes;
+        work.1 += f.elapsed;
+    }
+    println!(
+        "{} nodes in {:.2} s: {:.0}k nodes a second",
+        work.0,
+        work.1.as_secs_f64(),
+        work.0 as f64 / work.1.as_secs_f64().max(1e-9) / 1000.0
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "--nodes") {
+        let nodes: u64 = args
+            .get(1)
+            .and_then(|s| s.parse().ok())
+            .expect("--nodes N: a node budget");
+        let count: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(8);
+        speed(&recorded_middlegames(5, count, 14), nodes);
+        return;
+    }
     let budget: u64 = args.first().and_then(|s| s.parse().ok()).unwrap_or(200_000);
     let count: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(50);
     let games = recorded_middlegames(5, count, 14);

@@ -128,6 +128,38 @@ impl Watch for () {
     fn land(&mut self, _: ()) {}
 }
 
+/// Both colours' threat counts ([`Board::threat_count`]) as a stone would
+/// leave them ([`Board::threats_after`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThreatCounts {
+    counts: [[i32; THREATS]; 2],
+    /// Which colours' counts were worked out ([`Board::threats_after_of`]
+    /// works out one).
+    known: [bool; 2],
+}
+
+impl ThreatCounts {
+    /// Number of empty points where `colour` would make threat `t`
+    /// (`colour` one of those worked out).
+    #[inline]
+    pub fn count(&self, colour: Player, t: Threat) -> i32 {
+        debug_assert!(
+            self.known[colour.index()],
+            "{colour:?}'s counts not worked out"
+        );
+        self.counts[colour.index()][t as usize]
+    }
+
+    /// Whether `colour` has no four to make: no five, flex four, four-three
+    /// or block four point ([`crate::eval::no_four_to_come`] on the board).
+    #[inline]
+    pub fn no_four_to_come(&self, colour: Player) -> bool {
+        [Threat::Five, Threat::Flex4, Threat::Four3, Threat::Block4]
+            .iter()
+            .all(|&t| self.count(colour, t) == 0)
+    }
+}
+
 /// What a point of the grid holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Cell {
@@ -169,24 +201,30 @@ impl std::error::Error for BoardError {}
 pub struct Board {
     size: usize,
     rule: Rule,
-    cells: Vec<u8>,
+    // The grid's arrays are of fixed length, so that an index is checked
+    // against a constant rather than a length kept in memory (issue 55).
+    cells: Box<[u8; CELLS]>,
     /// Each point's key per direction: the four neighbours on each side.
-    keys: Vec<[u16; 4]>,
+    keys: Box<[[u16; 4]; CELLS]>,
     /// The top four bits of an exact-five key (the neighbours at distance
     /// five), apart so that freestyle's keys stay as small as they were;
     /// always zero in freestyle.
-    outer: Vec<[u8; 4]>,
-    pats: [Vec<[u8; 4]>; 2],
-    combo: [Vec<u16>; 2],
+    outer: Box<[[u8; 4]; CELLS]>,
+    /// Each point's patterns per direction, black's in the low four bits
+    /// and white's in the high four ([`pattern::pattern_table`]): a key
+    /// change that moves neither (the most common case) is one comparison.
+    pats: Box<[[u8; 4]; CELLS]>,
+    /// Each point's combination index ([`combo_index`]), black's and white's.
+    combo: Box<[[u16; 2]; CELLS]>,
     value: [i32; 2],
     counts: [[i32; PATTERNS]; 2],
     threats: [[i32; THREATS]; 2],
-    near: Vec<u8>,
+    near: Box<[u8; CELLS]>,
     hash: u64,
     history: Vec<Pos>,
     to_move: Player,
     on_board: Vec<Pos>,
-    pattern_of: &'static [[Pattern; 2]],
+    pattern_of: &'static [u8],
     /// What each combination of line patterns is worth (hand-set) and its
     /// threat.
     info_of: &'static [PointEntry],
@@ -226,7 +264,7 @@ impl Board {
             return Err(BoardError::Size(size));
         }
         pattern::warm_up(rule);
-        let mut cells = vec![WALL; CELLS];
+        let mut cells = Box::new([WALL; CELLS]);
         let mut on_board = Vec::with_capacity(size * size);
         for y in 0..size {
             for x in 0..size {
@@ -239,14 +277,14 @@ impl Board {
             size,
             rule,
             cells,
-            keys: vec![[0; 4]; CELLS],
-            outer: vec![[0; 4]; CELLS],
-            pats: [vec![[0; 4]; CELLS], vec![[0; 4]; CELLS]],
-            combo: [vec![0; CELLS], vec![0; CELLS]],
+            keys: Box::new([[0; 4]; CELLS]),
+            outer: Box::new([[0; 4]; CELLS]),
+            pats: Box::new([[0; 4]; CELLS]),
+            combo: Box::new([[0; 2]; CELLS]),
             value: [0; 2],
             counts: [[0; PATTERNS]; 2],
             threats: [[0; THREATS]; 2],
-            near: vec![0; CELLS],
+            near: Box::new([0; CELLS]),
             hash: match rule {
                 Rule::Freestyle => 0,
                 Rule::Exact => EXACT_FIVE,
@@ -419,26 +457,26 @@ impl Board {
     /// The pattern `colour` would make at empty point `p` along direction `d`.
     #[inline]
     pub fn pattern(&self, p: Pos, colour: Player, d: usize) -> Pattern {
-        Pattern::from_index(self.pats[colour.index()][p.index()][d] as usize)
+        pattern::pair_pattern(self.pats[p.index()][d], colour.index())
     }
 
     /// The threat `colour` would make with a stone on empty point `p`.
     #[inline]
     pub fn threat(&self, p: Pos, colour: Player) -> Threat {
-        self.info_of[self.combo[colour.index()][p.index()] as usize].threat
+        self.info_of[self.combo[p.index()][colour.index()] as usize].threat
     }
 
     /// The index of empty point `p`'s four patterns for `colour` in the
     /// combination tables ([`pattern::combo_index`]).
     #[inline]
     pub fn combo(&self, p: Pos, colour: Player) -> u16 {
-        self.combo[colour.index()][p.index()]
+        self.combo[p.index()][colour.index()]
     }
 
     /// The evaluation value of empty point `p` for `colour`.
     #[inline]
     pub fn point_value(&self, p: Pos, colour: Player) -> i32 {
-        i32::from(self.info_of[self.combo[colour.index()][p.index()] as usize].value)
+        i32::from(self.info_of[self.combo[p.index()][colour.index()] as usize].value)
     }
 
     /// Under renju, why a black stone on `p` would be forbidden (RIF,
@@ -453,8 +491,8 @@ impl Board {
         // Two fours (a flex four may be two in one line) or two threes,
         // as black's own lines show them, or six in a row.
         let (mut fours, mut threes) = (0, 0);
-        for &p in &self.pats[0][i] {
-            match Pattern::from_index(usize::from(p)) {
+        for &p in &self.pats[i] {
+            match pattern::pair_pattern(p, 0) {
                 Pattern::Five => return None,
                 Pattern::Flex4 => fours += 2,
                 Pattern::Block4 => fours += 1,
@@ -525,6 +563,91 @@ impl Board {
             }
         }
         n
+    }
+
+    /// Both colours' threat counts after the side to move played empty
+    /// point `p`, read off without playing it: the points a stone changes
+    /// looked at as [`Board::play_unchecked`] would change them, nothing
+    /// written. A move generator's test of a defence (does the threat
+    /// survive this stone?) costs a fraction of a play and its take-back
+    /// (issue 55).
+    pub fn threats_after(&self, p: Pos) -> ThreatCounts {
+        self.threats_after_for(p, [true; 2])
+    }
+
+    /// [`Board::threats_after`], `colour`'s counts alone (half the work
+    /// where the other's are not asked).
+    pub fn threats_after_of(&self, p: Pos, colour: Player) -> ThreatCounts {
+        let mut known = [false; 2];
+        known[colour.index()] = true;
+        self.threats_after_for(p, known)
+    }
+
+    #[inline]
+    fn threats_after_for(&self, p: Pos, known: [bool; 2]) -> ThreatCounts {
+        let counts = match self.rule {
+            Rule::Freestyle => self.threats_after_within::<{ HALF as isize }>(p, known),
+            Rule::Exact | Rule::Renju => self.threats_after_within::<{ REACH as isize }>(p, known),
+        };
+        ThreatCounts { counts, known }
+    }
+
+    /// [`Board::threats_after`] for the points up to `R` steps away along
+    /// each line, in the order and with the key slots of
+    /// [`Board::update_within`], for the colours `known` asks.
+    #[inline]
+    fn threats_after_within<const R: isize>(
+        &self,
+        p: Pos,
+        known: [bool; 2],
+    ) -> [[i32; THREATS]; 2] {
+        let i = p.index();
+        debug_assert_eq!(self.cells[i], EMPTY);
+        let mut threats = self.threats;
+        for (c, counts) in threats.iter_mut().enumerate() {
+            counts[self.info_of[usize::from(self.combo[i][c])].threat as usize] -= 1;
+        }
+        let v = u32::from(stone_of(self.to_move));
+        for (d, &step) in DIRS.iter().enumerate() {
+            for k in 1..R + 1 {
+                // Behind: slot `k + 3` (9 at five steps); ahead: `4 - k` (8).
+                let (behind, ahead) = if k <= HALF as isize {
+                    (v << (2 * (k + 3)), v << (2 * (4 - k)))
+                } else {
+                    (v << 18, v << 16)
+                };
+                for (q, bits) in [
+                    ((i as isize - k * step) as usize, behind),
+                    ((i as isize + k * step) as usize, ahead),
+                ] {
+                    if q >= CELLS || self.cells[q] != EMPTY {
+                        continue;
+                    }
+                    let old = self.pats[q][d];
+                    let fresh = self.pattern_of[(self.key(q, d) ^ bits) as usize];
+                    if old == fresh {
+                        continue;
+                    }
+                    for (c, counts) in threats.iter_mut().enumerate() {
+                        let (was, is) = (old >> (4 * c) & 15, fresh >> (4 * c) & 15);
+                        if was == is || !known[c] {
+                            continue;
+                        }
+                        let before = self.combo[q][c];
+                        let after = (i32::from(before)
+                            + (i32::from(is) - i32::from(was)) * COMBO_STEP[d])
+                            as u16;
+                        let (t0, t1) = (
+                            self.info_of[usize::from(before)].threat,
+                            self.info_of[usize::from(after)].threat,
+                        );
+                        counts[t0 as usize] -= 1;
+                        counts[t1 as usize] += 1;
+                    }
+                }
+            }
+        }
+        threats
     }
 
     /// Under renju, keeps the forbidden-point grid's point `i`.
@@ -683,7 +806,15 @@ impl Board {
         self.mirror(i, Stone::Empty);
         self.hash ^= ZOBRIST[i][v as usize];
         self.touch_near(i, -1);
-        self.refresh(i);
+        // The point's patterns were left as they were when the stone came
+        // (only empty points are looked up again), and its keys are again
+        // what they were then (the stones since came off first): they need
+        // no look-up (issue 55).
+        debug_assert!({
+            let kept = (self.pats[i], self.combo[i]);
+            self.refresh(i);
+            kept == (self.pats[i], self.combo[i])
+        });
         self.add(i, 1, watch);
         Some(p)
     }
@@ -741,22 +872,35 @@ impl Board {
         // change was a store the next one waited on (a fifth slower).
         let mut moved = [0i32; 2];
         let mut watched = W::Moved::default();
+        let v = u16::from(v);
         for (d, &step) in DIRS.iter().enumerate() {
-            for k in 1..=R {
-                for sign in [-1isize, 1] {
-                    let q = (i as isize + sign * k * step) as usize;
-                    // Five steps can leave the four-point padding: nothing
-                    // there to update (a negative index wraps to a huge one).
-                    if R > HALF as isize && q >= CELLS {
+            // The points up to four steps away, nearest first, the one
+            // behind before the one ahead: the point `k` steps behind sees
+            // the stone `k` ahead (key slot `k + 3`), the one `k` ahead sees
+            // it `k` behind (slot `4 - k`). They stay within the padding.
+            for k in 1..HALF as isize + 1 {
+                let q = (i as isize - k * step) as usize;
+                self.keys[q][d] ^= v << (2 * (k + 3));
+                if self.cells[q] == EMPTY {
+                    self.repattern::<R, W>(q, d, &mut moved, watch, &mut watched);
+                }
+                let q = (i as isize + k * step) as usize;
+                self.keys[q][d] ^= v << (2 * (4 - k));
+                if self.cells[q] == EMPTY {
+                    self.repattern::<R, W>(q, d, &mut moved, watch, &mut watched);
+                }
+            }
+            if R > HALF as isize {
+                // Five steps away, in the key's top bits (slot 9 behind, 8
+                // ahead), can leave the padding: nothing there to update (a
+                // negative index wraps to a huge one).
+                let behind = (i as isize - R * step) as usize;
+                let ahead = (i as isize + R * step) as usize;
+                for (q, bits) in [(behind, v << 2), (ahead, v)] {
+                    if q >= CELLS {
                         continue;
                     }
-                    // `q` sees `i` at offset -sign*k.
-                    let bits = u32::from(v) << (2 * pattern::slot(-sign * k));
-                    if k <= HALF as isize {
-                        self.keys[q][d] ^= bits as u16;
-                    } else {
-                        self.outer[q][d] ^= (bits >> 16) as u8;
-                    }
+                    self.outer[q][d] ^= bits as u8;
                     if self.cells[q] == EMPTY {
                         self.repattern::<R, W>(q, d, &mut moved, watch, &mut watched);
                     }
@@ -771,8 +915,9 @@ impl Board {
 
     /// Looks up empty point `q`'s patterns along `d` again and moves the
     /// running sums by the difference. Most key changes leave the pattern
-    /// as it was, so this is the hot path of making a move.
-    #[inline]
+    /// as it was, so this is the hot path of making a move. Always inline:
+    /// called out of line, the sums in locals went through memory.
+    #[inline(always)]
     fn repattern<const R: isize, W: Watch>(
         &mut self,
         q: usize,
@@ -788,21 +933,24 @@ impl Board {
         };
         watch.line(q, d, key, watched);
         let fresh = self.pattern_of[key as usize];
-        for (c, &p) in fresh.iter().enumerate() {
-            let old = self.pats[c][q][d];
-            let new = p as u8;
+        let old = self.pats[q][d];
+        if old == fresh {
+            return;
+        }
+        self.pats[q][d] = fresh;
+        for (c, moved) in moved.iter_mut().enumerate() {
+            let (old, new) = (old >> (4 * c) & 15, fresh >> (4 * c) & 15);
             if old == new {
                 continue;
             }
-            self.pats[c][q][d] = new;
             self.counts[c][old as usize] -= 1;
             self.counts[c][new as usize] += 1;
-            let before = self.combo[c][q];
+            let before = self.combo[q][c];
             let after =
                 (i32::from(before) + (i32::from(new) - i32::from(old)) * COMBO_STEP[d]) as u16;
-            self.combo[c][q] = after;
+            self.combo[q][c] = after;
             let (was, is) = (self.info_of[before as usize], self.info_of[after as usize]);
-            moved[c] += i32::from(is.value) - i32::from(was.value);
+            *moved += i32::from(is.value) - i32::from(was.value);
             watch.shape(c, before, after, watched);
             if was.threat != is.threat {
                 self.threats[c][was.threat as usize] -= 1;
@@ -811,14 +959,18 @@ impl Board {
         }
     }
 
+    /// Moves the near counts of the points within [`NEAR`] king steps of
+    /// point `i` of the board (within the padding).
     fn touch_near(&mut self, i: usize, delta: i8) {
-        for dy in -NEAR..=NEAR {
-            for dx in -NEAR..=NEAR {
-                let q = i as isize + dy * STRIDE as isize + dx;
-                if (0..CELLS as isize).contains(&q) {
-                    let q = q as usize;
-                    self.near[q] = self.near[q].wrapping_add_signed(delta);
-                }
+        const WIDE: usize = 2 * NEAR as usize + 1;
+        for dy in -NEAR..NEAR + 1 {
+            // A row of the square at once: one index check, not five.
+            let start = (i as isize + dy * STRIDE as isize - NEAR) as usize;
+            let row: &mut [u8; WIDE] = (&mut self.near[start..start + WIDE])
+                .try_into()
+                .expect("a row of five");
+            for n in row {
+                *n = n.wrapping_add_signed(delta);
             }
         }
     }
@@ -837,37 +989,31 @@ impl Board {
         self.key(p.index(), d)
     }
 
-    fn refresh_dir(&mut self, i: usize, d: usize) {
-        let key = self.key(i, d);
-        for c in 0..2 {
-            self.pats[c][i][d] = self.pattern_of[key as usize][c] as u8;
-            self.combo[c][i] = combo_index(self.pats[c][i]);
-        }
-    }
-
+    /// Point `i`'s patterns and combination indices read again from its keys.
     fn refresh(&mut self, i: usize) {
         for d in 0..4 {
-            self.refresh_dir(i, d);
+            self.pats[i][d] = self.pattern_of[self.key(i, d) as usize];
         }
+        let pats = self.pats[i];
+        self.combo[i] = [0, 1].map(|c| combo_index(pats.map(|p| p >> (4 * c) & 15)));
     }
 
     /// Adds (`sign` 1) or removes (-1) the contributions of empty point `i`.
     #[inline]
     fn add<W: Watch>(&mut self, i: usize, sign: i32, watch: &mut W) {
-        let combos = [self.combo[0][i], self.combo[1][i]];
+        let combos = self.combo[i];
         if sign > 0 {
             let keys = [0, 1, 2, 3].map(|d| self.key(i, d));
             watch.emptied(i, keys, combos);
         } else {
             watch.filled(i, combos);
         }
-        for c in 0..2 {
-            let combo = self.combo[c][i] as usize;
-            let info = self.info_of[combo];
+        for (c, &combo) in combos.iter().enumerate() {
+            let info = self.info_of[usize::from(combo)];
             self.value[c] += sign * i32::from(info.value);
             self.threats[c][info.threat as usize] += sign;
             for d in 0..4 {
-                self.counts[c][self.pats[c][i][d] as usize] += sign;
+                self.counts[c][usize::from(self.pats[i][d] >> (4 * c) & 15)] += sign;
             }
         }
     }
@@ -906,6 +1052,43 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn threats_after_a_stone_are_those_the_stone_leaves() {
+        use crate::eval::tests::random_boards;
+        let rules = [Rule::Freestyle, Rule::Exact, Rule::Renju];
+        let mut checked = 0;
+        for mut b in random_boards(&rules, 55, 60, 70) {
+            let me = b.to_move();
+            let empty: Vec<Pos> = b.empty_points().collect();
+            for p in empty {
+                let predicted = b.threats_after(p);
+                let alone = [Player::X, Player::O].map(|c| b.threats_after_of(p, c));
+                b.play_unchecked(p);
+                for colour in [Player::X, Player::O] {
+                    for t in Threat::ALL {
+                        assert_eq!(
+                            alone[colour.index()].count(colour, t),
+                            b.threat_count(colour, t)
+                        );
+                        assert_eq!(
+                            predicted.count(colour, t),
+                            b.threat_count(colour, t),
+                            "{:?} {me:?} plays {p:?}: {colour:?} {t:?}\n{b:?}",
+                            b.rule()
+                        );
+                    }
+                    assert_eq!(
+                        predicted.no_four_to_come(colour),
+                        crate::eval::no_four_to_come(&b, colour)
+                    );
+                }
+                b.undo();
+                checked += 1;
+            }
+        }
+        assert!(checked > 5_000, "{checked}");
+    }
 
     #[test]
     fn zobrist_keys_never_change() {

@@ -99,9 +99,8 @@ pub fn points_that_matter(board: &Board, three_three: bool) -> Vec<Pos> {
     if answer == Answer::Free {
         return candidates(board);
     }
-    let mut tried = board.clone();
     let mut list = MoveList::default();
-    movepick::generate(&mut tried, answer, &mut list);
+    movepick::generate(board, answer, &mut list);
     let mut points: Vec<Pos> = list.iter().collect();
     points.sort_unstable();
     points

@@ -66,6 +66,9 @@ pub struct MoveList {
     moves: [Pos; MAX_SIZE * MAX_SIZE],
     scores: [i32; MAX_SIZE * MAX_SIZE],
     len: usize,
+    /// Room for [`MoveList::sort`]'s keys, so that sorting allocates
+    /// nothing and clears no array of its own.
+    keys: [u64; MAX_SIZE * MAX_SIZE],
 }
 
 impl Default for MoveList {
@@ -74,6 +77,7 @@ impl Default for MoveList {
             moves: [Pos::from_index(0); MAX_SIZE * MAX_SIZE],
             scores: [0; MAX_SIZE * MAX_SIZE],
             len: 0,
+            keys: [0; MAX_SIZE * MAX_SIZE],
         }
     }
 }
@@ -144,19 +148,25 @@ impl MoveList {
         self.len = self.len.min(n);
     }
 
-    /// Sorts by score, highest first (insertion sort: lists are short and
-    /// mostly ordered).
+    /// Sorts by score, highest first, moves of equal score in the order
+    /// they were in (a stable sort). Each move becomes one key, its score
+    /// (made unsigned, order kept) above its place in the list (reversed,
+    /// so that the earlier comes first among equals) above the move: the
+    /// keys differ, so an unstable sort of them (no allocation) orders as
+    /// a stable sort of the moves, and in `n log n` where the insertion
+    /// sort that came before took `n²` moves on a list of sixty (issue 55).
     pub fn sort(&mut self) {
-        for i in 1..self.len {
-            let (m, s) = (self.moves[i], self.scores[i]);
-            let mut j = i;
-            while j > 0 && self.scores[j - 1] < s {
-                self.moves[j] = self.moves[j - 1];
-                self.scores[j] = self.scores[j - 1];
-                j -= 1;
-            }
-            self.moves[j] = m;
-            self.scores[j] = s;
+        let n = self.len;
+        for k in 0..n {
+            let score = (self.scores[k] as u32 ^ 1 << 31) as u64;
+            let place = (MAX_SIZE * MAX_SIZE - 1 - k) as u64;
+            self.keys[k] = score << 32 | place << 16 | self.moves[k].index() as u64;
+        }
+        self.keys[..n].sort_unstable_by(|a, b| b.cmp(a));
+        for k in 0..n {
+            let key = self.keys[k];
+            self.moves[k] = Pos::from_index(key as u16 as usize);
+            self.scores[k] = ((key >> 32) as u32 ^ 1 << 31) as i32;
         }
     }
 
@@ -302,9 +312,10 @@ pub fn is_forcing(b: &Board, i: Pos) -> bool {
 /// Fills `out` with the moves of a node that must give `answer` (every
 /// candidate when it is [`Answer::Free`]), unordered: the search orders
 /// them by its own numbers. Under renju black's forbidden points are left
-/// out (a five to block on one leaves no move: the node is lost). The
-/// board is changed while testing defences and restored.
-pub fn generate(b: &mut Board, answer: Answer, out: &mut MoveList) {
+/// out (a five to block on one leaves no move: the node is lost). A
+/// defence is tested on the threat counts a stone would leave
+/// ([`Board::threats_after`]), without playing it.
+pub fn generate(b: &Board, answer: Answer, out: &mut MoveList) {
     out.clear();
     let me = b.to_move();
     let opp = me.opponent();
@@ -342,7 +353,7 @@ pub fn generate(b: &mut Board, answer: Answer, out: &mut MoveList) {
                 let own_four = b.threat(i, me) >= Threat::Block4;
                 if own_four
                     || (b.threat(i, opp) >= Threat::Block4
-                        && stops(b, i, |b| b.threat_count(opp, Threat::Flex4) == 0))
+                        && b.threats_after_of(i, opp).count(opp, Threat::Flex4) == 0)
                 {
                     out.push(i, 0);
                 }
@@ -359,27 +370,18 @@ pub fn generate(b: &mut Board, answer: Answer, out: &mut MoveList) {
                 {
                     continue;
                 }
-                let defends = stops(b, i, |b| {
-                    !no_four_to_come(b, me)
-                        || (b.threat_count(opp, Threat::Flex4) == 0
-                            && b.threat_count(opp, Threat::Four3) == 0
-                            && b.threat_count(opp, Threat::Three3) == 0)
-                });
+                // Read off the counts the stone would leave, without playing it.
+                let t = b.threats_after(i);
+                let defends = !t.no_four_to_come(me)
+                    || (t.count(opp, Threat::Flex4) == 0
+                        && t.count(opp, Threat::Four3) == 0
+                        && t.count(opp, Threat::Three3) == 0);
                 if defends {
                     out.push(i, 0);
                 }
             }
         }
     }
-}
-
-/// Whether `holds` is true after the side to move plays `i`.
-#[inline]
-fn stops(b: &mut Board, i: Pos, holds: impl Fn(&Board) -> bool) -> bool {
-    b.play_unchecked(i);
-    let ok = holds(b);
-    b.undo();
-    ok
 }
 
 /// The static ordering score of a point for the side to move: its value to
@@ -414,6 +416,36 @@ const CLASS_BONUS: [i32; 16] = {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_sort_orders_as_a_stable_sort_by_score_highest_first() {
+        use rand::{Rng, SeedableRng};
+        use rand_chacha::ChaCha8Rng;
+        let mut rng = ChaCha8Rng::seed_from_u64(55);
+        for _ in 0..500 {
+            let n = rng.random_range(0..=MAX_SIZE * MAX_SIZE);
+            // Few distinct scores, so that ties are many; extremes too.
+            let spread = [3, 50, i32::MAX][rng.random_range(0..3)];
+            let mut list = MoveList::default();
+            let mut want = Vec::new();
+            for _ in 0..n {
+                let m = Pos::from_index(rng.random_range(0..crate::pos::CELLS));
+                let s = if spread == i32::MAX {
+                    rng.random()
+                } else {
+                    rng.random_range(-spread..=spread)
+                };
+                list.push(m, s);
+                want.push((m, s));
+            }
+            want.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+            list.sort();
+            let got: Vec<_> = (0..list.len())
+                .map(|k| (list.get(k), list.score(k)))
+                .collect();
+            assert_eq!(got, want);
+        }
+    }
 
     #[test]
     fn a_move_keeps_its_point_and_none_costs_nothing() {

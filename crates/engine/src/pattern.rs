@@ -280,9 +280,11 @@ fn line_of(key: u32, colour: u8) -> Line {
     line
 }
 
-/// Pattern of each colour for every key under `rule`: `[key][colour]`,
-/// 2^16 keys in freestyle, 2^20 under exact five and renju.
-fn build(rule: Rule) -> Vec<[Pattern; 2]> {
+/// Pattern of each colour for every key under `rule`, in one byte (black's
+/// in the low four bits, white's in the high four, as Rapfi packs them:
+/// half the table a two-byte pair makes, so more of it stays in the
+/// cache), 2^16 keys in freestyle, 2^20 under exact five and renju.
+fn build(rule: Rule) -> Vec<u8> {
     // Many keys show the same line to a colour, so classify each line once
     // (per colour: under renju the colours' fives differ).
     let lines = 3usize.pow(2 * REACH as u32 + 1);
@@ -302,27 +304,35 @@ fn build(rule: Rule) -> Vec<[Pattern; 2]> {
             };
             *p = *by_line[memo + code].get_or_insert_with(|| classify(line, own));
         }
-        out.push(pair);
+        out.push(pair[0] as u8 | (pair[1] as u8) << 4);
     }
     out
 }
 
-static FREESTYLE: LazyLock<Vec<[Pattern; 2]>> = LazyLock::new(|| build(Rule::Freestyle));
-// Built only when an exact-five board is first made (2 MB).
-static EXACT: LazyLock<Vec<[Pattern; 2]>> = LazyLock::new(|| build(Rule::Exact));
-// Built only when a renju board is first made (2 MB).
-static RENJU: LazyLock<Vec<[Pattern; 2]>> = LazyLock::new(|| build(Rule::Renju));
+static FREESTYLE: LazyLock<Vec<u8>> = LazyLock::new(|| build(Rule::Freestyle));
+// Built only when an exact-five board is first made (1 MB).
+static EXACT: LazyLock<Vec<u8>> = LazyLock::new(|| build(Rule::Exact));
+// Built only when a renju board is first made (1 MB).
+static RENJU: LazyLock<Vec<u8>> = LazyLock::new(|| build(Rule::Renju));
 
 /// The pattern `colour` (0 black, 1 white) would make under `rule` at a
 /// point with `key` (its bits beyond [`reach`] zero).
 #[inline]
 pub fn pattern(key: u32, colour: usize, rule: Rule) -> Pattern {
-    pattern_table(rule)[key as usize][colour]
+    pair_pattern(pattern_table(rule)[key as usize], colour)
 }
 
-/// The whole pattern table of `rule`, `[key][colour]`, for holders that
-/// look up often and want to skip the lazy initialisation check.
-pub fn pattern_table(rule: Rule) -> &'static [[Pattern; 2]] {
+/// Colour `colour`'s pattern (0 black, 1 white) in a byte of both colours'
+/// ([`pattern_table`]).
+#[inline]
+pub fn pair_pattern(pair: u8, colour: usize) -> Pattern {
+    Pattern::from_index(usize::from(pair >> (4 * colour) & 15))
+}
+
+/// The whole pattern table of `rule`, both colours' patterns of a key in
+/// one byte (black's in the low four bits), for holders that look up
+/// often and want to skip the lazy initialisation check.
+pub fn pattern_table(rule: Rule) -> &'static [u8] {
     match rule {
         Rule::Freestyle => &FREESTYLE,
         Rule::Exact => &EXACT,

@@ -64,7 +64,7 @@ fn left_out_moves_lose(rule: Rule, seed: u64, positions: usize) -> (usize, usize
         let Some(mut game) = crowded(rule, &mut rng) else {
             continue;
         };
-        let mut b: Board = board_of(&game, None).unwrap();
+        let b: Board = board_of(&game, None).unwrap();
         let me = b.to_move();
         // Positions where the outcome is already decided are the search's
         // outcome check's, not move picking's.
@@ -79,7 +79,7 @@ fn left_out_moves_lose(rule: Rule, seed: u64, positions: usize) -> (usize, usize
         if !matches!(a, Answer::Three | Answer::Fork) {
             continue;
         }
-        generate(&mut b, a, &mut list);
+        generate(&b, a, &mut list);
         let kept: Vec<Point> = list.iter().map(|m| b.point(m)).collect();
         let opp = me.opponent();
         let attacks = match a {

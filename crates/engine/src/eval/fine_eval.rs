@@ -33,9 +33,17 @@ pub struct FineEval {
     /// Per colour, the point values of its table slot, by code.
     value: [&'static [i16]; 2],
     /// Per point and direction, both colours' fine patterns (black's in
-    /// the low four bits).
-    pats: Vec<[u8; 4]>,
-    combo: [Vec<u16>; 2],
+    /// the low four bits). The grid's arrays are of fixed length, so that
+    /// an index is checked against a constant (issue 55).
+    pats: Box<[[u8; 4]; CELLS]>,
+    /// Per point, black's and white's fine combination index.
+    combo: Box<[[u16; 2]; CELLS]>,
+    /// Per point, whether its stone came while this evaluator followed:
+    /// its patterns are then still those of the moment it came (only empty
+    /// points are looked up again) and need no look-up when it goes
+    /// (issue 55); a stone counted at the start may have had others come
+    /// after it.
+    followed: Box<[bool; CELLS]>,
     /// Per colour, the sum of its point values over the empty points.
     sum: [i32; 2],
     /// Per colour, how many empty points are of each class.
@@ -69,8 +77,9 @@ impl FineEval {
             code_of: fine::code_table(),
             class_of: [&[], &[]],
             value: [&[], &[]],
-            pats: vec![[0; 4]; CELLS],
-            combo: [vec![0; CELLS], vec![0; CELLS]],
+            pats: Box::new([[0; 4]; CELLS]),
+            combo: Box::new([[0; 2]; CELLS]),
+            followed: Box::new([false; CELLS]),
             sum: [0; 2],
             classes: [[0; CLASSES]; 2],
             before: Vec::with_capacity(MAX_SIZE * MAX_SIZE),
@@ -141,7 +150,7 @@ impl FineEval {
     /// Empty point `i`'s code for colour `c`.
     #[inline]
     fn code_at(&self, c: usize, i: usize) -> usize {
-        usize::from(self.code_of[usize::from(self.combo[c][i])])
+        usize::from(self.code_of[usize::from(self.combo[i][c])])
     }
 
     /// Black's sum less white's.
@@ -158,6 +167,7 @@ impl FineEval {
         self.sum = [0; 2];
         self.classes = [[0; CLASSES]; 2];
         self.before.clear();
+        self.followed.fill(false);
         for &p in b.points() {
             let i = p.index();
             for d in 0..4 {
@@ -173,7 +183,7 @@ impl FineEval {
         self.pats[i][d] = self.of_key[key as usize];
         for c in 0..2 {
             let p = self.pats[i].map(|pair| i32::from(pair >> (4 * c) & 15));
-            self.combo[c][i] = (0..4).map(|d| p[d] * FINE_STEP[d]).sum::<i32>() as u16;
+            self.combo[i][c] = (0..4).map(|d| p[d] * FINE_STEP[d]).sum::<i32>() as u16;
         }
     }
 
@@ -195,20 +205,33 @@ impl Watch for FineEval {
     fn filled(&mut self, i: usize, _: [u16; 2]) {
         self.before.push(self.black_sum());
         self.add(i, -1);
+        self.followed[i] = true;
     }
 
     #[inline]
     fn emptied(&mut self, i: usize, keys: [u32; 4], _: [u16; 2]) {
-        for (d, key) in keys.into_iter().enumerate() {
-            self.refresh_dir(i, d, key);
+        if self.followed[i] {
+            self.followed[i] = false;
+            debug_assert!({
+                let kept = (self.pats[i], self.combo[i]);
+                for (d, key) in keys.into_iter().enumerate() {
+                    self.refresh_dir(i, d, key);
+                }
+                kept == (self.pats[i], self.combo[i])
+            });
+        } else {
+            for (d, key) in keys.into_iter().enumerate() {
+                self.refresh_dir(i, d, key);
+            }
         }
         self.add(i, 1);
         self.before.pop();
     }
 
     /// Looks up empty point `q`'s fine patterns along `d` again and moves
-    /// the sums by the difference.
-    #[inline]
+    /// the sums by the difference. Always inline: called out of line, the
+    /// board's sums in locals went through memory.
+    #[inline(always)]
     fn line(&mut self, q: usize, d: usize, key: u32, moved: &mut [i32; 2]) {
         let fresh = self.of_key[key as usize];
         let old = self.pats[q][d];
@@ -224,9 +247,9 @@ impl Watch for FineEval {
             if was == is {
                 continue;
             }
-            let before = self.combo[c][q];
+            let before = self.combo[q][c];
             let after = (i32::from(before) + (is - was) * FINE_STEP[d]) as u16;
-            self.combo[c][q] = after;
+            self.combo[q][c] = after;
             let (cb, ca) = (
                 usize::from(self.code_of[usize::from(before)]),
                 usize::from(self.code_of[usize::from(after)]),

@@ -120,7 +120,10 @@ pub struct Tree<E: Evaluator> {
     told: u64,
     history: History,
     pub(crate) stack: [Frame; MAX_PLY + 2],
-    lists: Vec<MoveList>,
+    /// Each ply's move list, boxed so that a node takes its list and
+    /// gives it back by a pointer, not by copying 2,400 bytes each way
+    /// (issue 55).
+    lists: Vec<Option<Box<MoveList>>>,
     pub(crate) pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pub(crate) pv_len: [usize; MAX_PLY + 1],
     /// Late-move reductions by depth (plies) and move number, hundredths.
@@ -210,7 +213,7 @@ impl<E: Evaluator> Tree<E> {
             told: 0,
             history: History::default(),
             stack: [Frame::default(); MAX_PLY + 2],
-            lists: (0..=MAX_PLY).map(|_| MoveList::default()).collect(),
+            lists: (0..=MAX_PLY).map(|_| Some(Box::default())).collect(),
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             reductions,
@@ -468,10 +471,11 @@ impl<E: Evaluator> Tree<E> {
 
         // Step 8. The moves: exactly the answers when the node must
         // answer, ordered; none means every move loses by force.
-        let mut list = std::mem::take(&mut self.lists[ply]);
+        // No node of this ply holds it now (the children are a ply deeper).
+        let mut list = self.lists[ply].take().unwrap_or_default();
         generate(b, answer, &mut list);
         if list.is_empty() {
-            self.lists[ply] = list;
+            self.lists[ply] = Some(list);
             // As late as the threat allows.
             return match answer {
                 Answer::Fork => loss_in(ply + FORK_LOSS_PLIES),
@@ -575,7 +579,7 @@ impl<E: Evaluator> Tree<E> {
             };
             self.take_back(b, m);
             if self.stopped {
-                self.lists[ply] = list;
+                self.lists[ply] = Some(list);
                 return 0;
             }
             // Step 9d. A new best move; a cut rewards it.
@@ -601,7 +605,7 @@ impl<E: Evaluator> Tree<E> {
                 quiets += 1;
             }
         }
-        self.lists[ply] = list;
+        self.lists[ply] = Some(list);
         // Step 10. The result: the static score when every move was
         // pruned, else the best score, stored with its bound.
         if best_score == -INFINITE {

@@ -5,6 +5,7 @@
 //! iterations within aspiration windows, the threat search's line
 //! confirmed for a won position, and what the watcher is told.
 
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -58,7 +59,10 @@ impl<E: Evaluator> Tree<E> {
     pub fn clear(&mut self) {
         if self.helper == 0 {
             // The main search's table, the helpers' too.
-            self.tt.clear();
+            match Arc::get_mut(&mut self.tt) {
+                Some(table) => table.clear_owned(),
+                None => self.tt.clear(),
+            }
         }
         self.history.clear();
         self.stack = [Frame::default(); MAX_PLY + 2];
