@@ -140,7 +140,8 @@ fn round_trip(c: &mut Criterion) {
 fn games_per_second(c: &mut Criterion) {
     let dir = workspace();
     let mut group = c.benchmark_group("tournament");
-    group.sample_size(10);
+    // A tournament of 16 bots takes seconds: ten of them make a sample.
+    group.sample_size(10).sampling_mode(SamplingMode::Flat);
     for count in [4, 16] {
         let bots: Vec<BotMeta> = (1..=count)
             .map(|n| bot(dir.path(), &format!("h{n}"), "house"))
