@@ -127,7 +127,7 @@ mod tests {
         assert_eq!(alphabeta(&mut game, -1000, 1000, &mut nodes), 10);
         assert_eq!(nodes, 16);
         let (best, value, nodes) = best_move(&game, true);
-        assert_eq!(best, Some(inarow_core::Point::at(1, 0, 3)));
+        assert_eq!(best, Some(inarow_core::Point::at(0, 1, 3)));
         assert_eq!((value, nodes), (10, 16));
     }
 

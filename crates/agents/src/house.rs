@@ -32,7 +32,7 @@ impl HouseBot {
         while out.len() < N {
             let x = self.rng.random_range(5..10);
             let y = self.rng.random_range(5..10);
-            let p = Point::at(y, x, cols);
+            let p = Point::at(x, y, cols);
             if !out.contains(&p) {
                 out.push(p);
             }
@@ -63,7 +63,7 @@ impl HouseBot {
                         (0..rows as isize).contains(&r)
                             && (0..cols as isize).contains(&c)
                             && game
-                                .stone(Point::at(r as usize, c as usize, cols))
+                                .stone(Point::at(c as usize, r as usize, cols))
                                 .is_some()
                     })
                 })
@@ -128,7 +128,7 @@ mod tests {
     use super::*;
 
     fn xy(x: usize, y: usize) -> Point {
-        Point::at(y, x, 15)
+        Point::at(x, y, 15)
     }
 
     fn board(black: &[(usize, usize)], white: &[(usize, usize)]) -> Mnk {

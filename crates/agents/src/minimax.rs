@@ -268,7 +268,7 @@ mod tests {
     fn worked_example_wins_at_once() {
         let game = TicTacToe::parse_with_turn("XOX.O.X..", Player::X).unwrap();
         for s in [minimax(&game), alphabeta(&game)] {
-            assert_eq!(s.best, Some(Point::at(1, 0, 3)));
+            assert_eq!(s.best, Some(Point::at(0, 1, 3)));
             assert_eq!(s.score, score::WIN - 1);
             assert_eq!(score::document_scale(s.score), 10);
         }

@@ -553,7 +553,7 @@ mod tests {
         // X can win at once on the left column, or later elsewhere.
         let game = TicTacToe::parse_with_turn("XOX.O.X..", Player::X).unwrap();
         let r = Search::<TicTacToe>::default().run(&game, Budget::unlimited());
-        assert_eq!(r.best, Some(Point::at(1, 0, 3)));
+        assert_eq!(r.best, Some(Point::at(0, 1, 3)));
         assert_eq!(r.score, WIN - 1);
     }
 

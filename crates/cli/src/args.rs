@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
+use inarow_contest::shard::{self, Shard};
 use inarow_core::Rule;
-use inarow_judge::shard::{self, Shard};
 use inarow_sandbox::{Cores, Launcher, Limits, Sandbox, limits};
 
 use crate::numbers::Allowed;

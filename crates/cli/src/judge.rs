@@ -9,13 +9,13 @@ use inarow_agents::house::HouseBot;
 use inarow_core::Rule;
 
 use crate::args::{RuleArgs, SandboxArgs, cpu_for_timeout, which_shard};
+use inarow_contest::shard::{self, Shard};
 use inarow_judge::field::{self, Field, Orders};
 use inarow_judge::local::Local;
 use inarow_judge::output::{Claim, Records};
 use inarow_judge::part::{self, Part, Tournament};
 use inarow_judge::process::{BotProcess, Listener, Start};
 use inarow_judge::rename::Rename;
-use inarow_judge::shard::{self, Shard};
 use inarow_judge::shown::escape;
 use inarow_judge::{Config, GameRecord, Results, output, play_game, process, tournament};
 use inarow_sandbox::{self as sandbox, Program, Sandbox};

@@ -475,7 +475,7 @@ pub(crate) fn write_board<G: Game>(
 ) -> io::Result<()> {
     let (rows, cols) = (game.rows(), game.cols());
     let stone = |r: usize, c: usize| {
-        game.stone(Point::at(r, c, cols))
+        game.stone(Point::at(c, r, cols))
             .map_or('.', Player::symbol)
     };
     let last = last.map(|p| (p.row(cols), p.col(cols)));

@@ -6,10 +6,10 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
+use inarow_contest::Ending;
+use inarow_contest::shard::{self, Shard};
 use inarow_core::{GameResult, Point, Rule};
 use inarow_files::write_atomic;
-use inarow_judge::record::Ending;
-use inarow_judge::shard::{self, Shard};
 use inarow_judge::shown::escape;
 use inarow_match::openings;
 use inarow_match::part::{GameRow, PairRecord, Part, mark, xy};

@@ -127,7 +127,7 @@ fn the_games_file_replays_to_the_reported_results() {
         let mut game = Mnk::gomoku();
         for xy in fields.chain(moves.split(' ')) {
             let (x, y) = xy.split_once(',').unwrap();
-            let p = Point::at(y.parse().unwrap(), x.parse().unwrap(), 15);
+            let p = Point::at(x.parse().unwrap(), y.parse().unwrap(), 15);
             game.play(p).expect("every stone legal");
         }
         let a = if colour == "black" {

@@ -50,7 +50,7 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
 
     /// The point at `row`, `col`, if it is on the board.
     fn point(&self, row: usize, col: usize) -> Option<Point> {
-        (row < self.rows() && col < self.cols()).then(|| Point::at(row, col, self.cols()))
+        (row < self.rows() && col < self.cols()).then(|| Point::at(col, row, self.cols()))
     }
 
     /// A position of this game's kind (same size and rule) holding `cells`
@@ -137,7 +137,7 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     fn transform_point(&self, point: Point, symmetry: Symmetry) -> Point {
         let cols = self.cols();
         let (r, c) = symmetry.apply(point.row(cols), point.col(cols), cols);
-        Point::at(r, c, cols)
+        Point::at(c, r, cols)
     }
 
     /// The canonical image of this board among its 8 symmetric images, and

@@ -82,7 +82,7 @@ pub fn write_rows<G: Game>(game: &G, f: &mut fmt::Formatter<'_>) -> fmt::Result 
             f.write_str("\n")?;
         }
         for c in 0..game.cols() {
-            let p = Point::at(r, c, game.cols());
+            let p = Point::at(c, r, game.cols());
             write!(f, "{}", cell_char(game.stone(p)))?;
         }
     }
@@ -133,11 +133,11 @@ pub fn parse_square(text: &str) -> Result<Point, ParseError> {
                     "{col}{row} is off the board: columns are a to c and rows 1 to 3"
                 )));
             }
-            Ok(Point::at(TTT_SIDE - row, x, TTT_SIDE))
+            Ok(Point::at(x, TTT_SIDE - row, TTT_SIDE))
         }
         &[r, c] if challenge(r).is_some() && challenge(c).is_some() => Ok(Point::at(
-            challenge(r).unwrap_or_default(),
             challenge(c).unwrap_or_default(),
+            challenge(r).unwrap_or_default(),
             TTT_SIDE,
         )),
         _ => Err(ParseError::new(format!(
@@ -206,7 +206,7 @@ pub fn parse_move(text: &str, size: usize) -> Result<Point, ParseError> {
     if x >= size || row == 0 || row > size {
         return Err(off(t.to_ascii_lowercase()));
     }
-    Ok(Point::at(size - row, x, size))
+    Ok(Point::at(x, size - row, size))
 }
 
 /// Reads moves written one after another, such as `h8 i9 j10` (commas,

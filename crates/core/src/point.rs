@@ -12,10 +12,12 @@ use std::fmt;
 pub struct Point(pub u16);
 
 impl Point {
-    /// The point at `row`, `col` on a board `cols` wide.
+    /// The point at column `x`, row `y` on a board `cols` wide: the order
+    /// of the engine's `Pos::at(x, y)` and of every protocol's `(x, y)`,
+    /// so no caller swaps a pair by hand.
     #[inline]
-    pub const fn at(row: usize, col: usize, cols: usize) -> Point {
-        Point((row * cols + col) as u16)
+    pub const fn at(x: usize, y: usize, cols: usize) -> Point {
+        Point((y * cols + x) as u16)
     }
 
     /// The row-major index.
@@ -47,7 +49,7 @@ impl Point {
     #[inline]
     pub const fn from_xy(x: usize, y: usize, size: usize) -> Option<Point> {
         if x < size && y < size {
-            Some(Point::at(y, x, size))
+            Some(Point::at(x, y, size))
         } else {
             None
         }
@@ -67,7 +69,7 @@ mod tests {
     #[test]
     fn x_is_the_column_and_y_the_row() {
         let p = Point::from_xy(3, 1, 15).unwrap();
-        assert_eq!(p, Point::at(1, 3, 15));
+        assert_eq!(p, Point::at(3, 1, 15));
         assert_eq!(p.xy(15), (3, 1));
         assert_eq!(Point::from_xy(15, 0, 15), None);
         assert_eq!(Point::from_xy(0, 15, 15), None);

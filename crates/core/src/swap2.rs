@@ -404,7 +404,7 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     fn at(x: usize, y: usize) -> Point {
-        Point::at(y, x, 15)
+        Point::at(x, y, 15)
     }
 
     #[test]

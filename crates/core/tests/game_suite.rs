@@ -321,7 +321,7 @@ fn boards_hold_up_to_400_points() {
     );
     let mut game = Mnk::new(20, 20, 5, Rule::Freestyle).unwrap();
     for x in 15..20 {
-        game.place(Point::at(19, x, 20), Player::X).unwrap();
+        game.place(Point::at(x, 19, 20), Player::X).unwrap();
     }
     assert_eq!(game.outcome(), Some(Outcome::Win(Player::X)));
     assert_eq!(game.moves().count(), 0);

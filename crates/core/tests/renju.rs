@@ -28,7 +28,7 @@ fn random_position(rng: &mut ChaCha8Rng) -> Mnk {
             } else {
                 (rng.random_range(0..15), rng.random_range(0..15))
             };
-            let p = Point::at(r, c, 15);
+            let p = Point::at(c, r, 15);
             if game.stone(p).is_some() {
                 continue;
             }
@@ -144,7 +144,7 @@ fn black_on_a_forbidden_point_loses_at_once() {
 fn overlines_win_for_white_and_lose_for_black() {
     let black = board(&["", "", "", "", "", "", "", "...XXX.XX"]);
     let mut b = black.clone();
-    let gap = Point::at(7, 6, 15);
+    let gap = Point::at(6, 7, 15);
     assert_eq!(b.forbidden(gap), Some(Forbidden::Overline));
     b.play(gap).unwrap();
     assert_eq!(b.outcome(), Some(Outcome::Win(Player::O)));
@@ -168,7 +168,7 @@ fn a_five_wins_even_where_it_is_also_a_double_four() {
         "........X",
         "....XXXX",
     ]);
-    let p = Point::at(7, 8, 15);
+    let p = Point::at(8, 7, 15);
     assert_eq!(game.forbidden(p), None);
     game.play(p).unwrap();
     assert_eq!(game.outcome(), Some(Outcome::Win(Player::X)));

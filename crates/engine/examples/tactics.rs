@@ -202,7 +202,7 @@ fn main() {
             hard_ratios.push(r);
             hard_solved += v.nodes.is_some() as usize;
         }
-        let rapfi_move = Point::at(entry.rapfi_move.1, entry.rapfi_move.0, 15);
+        let rapfi_move = Point::at(entry.rapfi_move.0, entry.rapfi_move.1, 15);
         let ours = b.point(v.found.best);
         let Some(nodes) = v.nodes else {
             let said = if is_decided(v.found.score) && v.found.score < 0 {
@@ -290,7 +290,7 @@ mod tests {
     }
 
     fn at(x: usize, y: usize) -> Point {
-        Point::at(y, x, 15)
+        Point::at(x, y, 15)
     }
 
     #[test]

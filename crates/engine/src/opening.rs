@@ -63,7 +63,7 @@ pub fn open(
     }
     best.expect("at least one candidate")
         .0
-        .map(|(x, y)| Point::at(y, x, size))
+        .map(|(x, y)| Point::at(x, y, size))
 }
 
 /// The answer to the opener's three stones (two black, one white, white to

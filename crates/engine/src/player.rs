@@ -114,7 +114,7 @@ pub fn board_of(game: &Mnk, stones: Option<usize>) -> Result<Board, PositionErro
     let mut count = [0usize; 2];
     for y in 0..rows {
         for x in 0..cols {
-            if let Some(p) = game.stone(Point::at(y, x, cols)) {
+            if let Some(p) = game.stone(Point::at(x, y, cols)) {
                 b.place(x, y, p)
                     .map_err(|e| PositionError::Board(None, e))?;
                 count[p.index()] += 1;

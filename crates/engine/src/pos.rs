@@ -106,7 +106,7 @@ impl Pos {
     #[inline]
     pub const fn point(self, size: usize) -> Point {
         let (x, y) = self.xy();
-        Point::at(y, x, size)
+        Point::at(x, y, size)
     }
 
     /// The point of core's `point` on a board `size` wide, or `None` when

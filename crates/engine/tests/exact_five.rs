@@ -31,7 +31,7 @@ fn filling_a_gap_that_makes_six_is_no_win() {
         let mut g = game(rule, &BLACK_GAP_SIX, &white, Player::X);
         let five = rule == Rule::Freestyle;
         assert_eq!(b.wins_now(gap), five, "{rule:?}");
-        assert_eq!(g.wins_at(Point::at(GAP.1, GAP.0, 15), Player::X), five);
+        assert_eq!(g.wins_at(Point::at(GAP.0, GAP.1, 15), Player::X), five);
         assert_eq!(b.threat_count(Player::X, Threat::Five) > 0, five);
         // The threat search and the core's prover agree: freestyle wins
         // at once, exact five has no win by fours here at all.
@@ -107,7 +107,7 @@ fn overline_points(game: &Mnk, player: Player) -> usize {
                     let (mut rr, mut cc) = (r + s * dr, c + s * dc);
                     while (0..n).contains(&rr)
                         && (0..n).contains(&cc)
-                        && game.stone(Point::at(rr as usize, cc as usize, 15)) == Some(player)
+                        && game.stone(Point::at(cc as usize, rr as usize, 15)) == Some(player)
                     {
                         run += 1;
                         rr += s * dr;

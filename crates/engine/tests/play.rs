@@ -172,10 +172,10 @@ fn a_search_on_two_threads_answers_legally_and_stops_on_the_flag() {
 fn mnk(black: &[(usize, usize)], white: &[(usize, usize)]) -> Mnk {
     let mut g = Mnk::gomoku();
     for &(x, y) in black {
-        g.place(Point::at(y, x, 15), Player::X).unwrap();
+        g.place(Point::at(x, y, 15), Player::X).unwrap();
     }
     for &(x, y) in white {
-        g.place(Point::at(y, x, 15), Player::O).unwrap();
+        g.place(Point::at(x, y, 15), Player::O).unwrap();
     }
     g
 }
@@ -236,7 +236,7 @@ fn the_engine_refuses_boards_it_cannot_answer() {
         &[(0, 0), (1, 0), (2, 0), (3, 0)],
         &[(0, 5), (1, 5), (2, 5), (3, 5)],
     );
-    won.place(Point::at(0, 4, 15), Player::X).unwrap();
+    won.place(Point::at(4, 0, 15), Player::X).unwrap();
     assert_eq!(bot.play(&won).unwrap_err(), PositionError::Over);
     assert_eq!(board_of(&two, None).unwrap().to_move(), Player::X);
 }

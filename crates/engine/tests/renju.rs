@@ -237,7 +237,7 @@ fn black_left_only_a_forbidden_point_plays_it() {
     }
     let game = Mnk::renju().setup(&cells, Player::X).unwrap();
     assert!(game.outcome().is_none(), "{game}");
-    let gap = Point::at(0, 3, 15);
+    let gap = Point::at(3, 0, 15);
     assert_eq!(game.empty_points().collect::<Vec<_>>(), [gap]);
     assert_eq!(
         game.forbidden(gap),

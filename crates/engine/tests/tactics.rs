@@ -38,7 +38,7 @@ fn check_file(path: &str, rule: Rule, at_least: usize) {
             "{path}:{line}: Rapfi's move {x},{y} is off the board"
         );
         assert!(
-            game.stone(Point::at(y, x, 15)).is_none(),
+            game.stone(Point::at(x, y, 15)).is_none(),
             "{path}:{line}: Rapfi's move {x},{y} is on a stone"
         );
         assert!(!e.runs.is_empty(), "{path}:{line}: no runs");

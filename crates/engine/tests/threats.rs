@@ -110,7 +110,7 @@ fn the_checker_rejects_a_wrong_line() {
     // Black has an open three on row 7 (x 5..7); a lone stone is no win.
     let mut game = Mnk::gomoku();
     for (x, y) in [(5, 7), (0, 0), (6, 7), (0, 14), (7, 7), (14, 0)] {
-        game.play_unchecked(inarow_core::Point::at(y, x, 15));
+        game.play_unchecked(inarow_core::Point::at(x, y, 15));
     }
     let wrong = [inarow_core::Point::at(3, 3, 15)];
     assert!(verify_win(&game, &wrong).is_err());
@@ -278,8 +278,8 @@ fn mate_distances_are_plies_to_the_five_as_rapfi_counts_them() {
         let mut white = white;
         white.extend_from_slice(&far[..black.len() - white.len()]);
         for (&(bx, by), &(wx, wy)) in black.iter().zip(&white) {
-            game.play_unchecked(inarow_core::Point::at(by, bx, 15));
-            game.play_unchecked(inarow_core::Point::at(wy, wx, 15));
+            game.play_unchecked(inarow_core::Point::at(bx, by, 15));
+            game.play_unchecked(inarow_core::Point::at(wx, wy, 15));
         }
         let mut b = board_of(&game, None).unwrap();
         let mut solver = Vcf::new(100_000);

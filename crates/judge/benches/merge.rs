@@ -5,11 +5,11 @@
 #![allow(missing_docs)]
 
 use criterion::{Criterion, Throughput};
+use inarow_contest::{Ending, Shard};
 use inarow_core::swap2::{Role, Step, Swap, Swap2};
 use inarow_core::{Game, Mnk, Outcome, Player, Point};
 use inarow_judge::part::{self, Bot, Part, Tournament};
-use inarow_judge::record::{Answer, Ending, GameRecord, Seat, Stone};
-use inarow_judge::shard::Shard;
+use inarow_judge::record::{Answer, GameRecord, Seat, Stone};
 use inarow_judge::{output, replay, tournament};
 use inarow_sandbox::Limits;
 
@@ -22,7 +22,7 @@ const STONES: usize = 40;
 /// no five ((x + 2y) mod 4 below 2 is black), and white's last five stones
 /// make a five on row 12: white (A) wins with the 40th stone.
 fn legal_game(shift: usize) -> Vec<Stone> {
-    let at = |x: usize, y: usize| Point::at(y, x, 15);
+    let at = |x: usize, y: usize| Point::at(x, y, 15);
     let cells = |black: bool| {
         let mut cells: Vec<Point> = (0..9)
             .flat_map(|y| (0..15).map(move |x| (x, y)))

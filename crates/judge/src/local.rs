@@ -5,11 +5,11 @@
 
 use std::convert::Infallible;
 
+use inarow_contest::Fault;
 use inarow_core::swap2::Strategy;
 use inarow_protocol::koth::bot::{self, Reply, ReplyError};
 
-use crate::fault::Fault;
-use crate::referee::Contestant;
+use crate::referee::{Contestant, answer_fault};
 
 /// A player that always answers, seated under a name.
 #[derive(Clone, Debug)]
@@ -37,7 +37,7 @@ impl<S: Strategy<Error = Infallible>> Contestant for Local<S> {
         match bot::reply(&mut self.strategy, prompt) {
             Ok(Reply::Answer(answer)) => Ok(answer),
             Ok(Reply::Exit) => Err(Fault::Eof),
-            Err(ReplyError::Prompt(e)) => Err(e.into()),
+            Err(ReplyError::Prompt(e)) => Err(answer_fault(e)),
             Err(ReplyError::Strategy(never)) => match never {},
         }
     }

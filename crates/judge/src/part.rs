@@ -11,6 +11,7 @@
 //! replay on the rules to its recorded colours and result
 //! ([`crate::replay`]).
 
+use inarow_contest::shard::{self, PartError, Shard};
 use serde::{Deserialize, Serialize};
 
 use crate::field::LeftOut;
@@ -20,7 +21,6 @@ use inarow_core::Rule;
 use crate::name;
 use crate::record::GameRecord;
 use crate::replay::{self, ReplayError, Terms};
-use crate::shard::{self, PartError, Shard};
 use crate::shown::{escape, quoted};
 use crate::tournament::{self, Config, Fixture, Results};
 use inarow_sandbox::Limits;
@@ -39,7 +39,7 @@ pub struct Bot {
     pub command: String,
     /// Its arguments (meta line 3).
     pub args: Vec<String>,
-    /// The SHA-256 of its folder ([`crate::digest::folder_digest`]) when the share started.
+    /// The SHA-256 of its folder ([`inarow_contest::digest::folder_digest`]) when the share started.
     pub folder_sha256: String,
 }
 
@@ -65,7 +65,10 @@ pub struct Tournament {
 
 impl Tournament {
     /// The tournament `config` plays among `bots`, digesting each bot's folder.
-    pub fn new(bots: &[BotMeta], config: &Config) -> Result<Tournament, crate::digest::Unread> {
+    pub fn new(
+        bots: &[BotMeta],
+        config: &Config,
+    ) -> Result<Tournament, inarow_contest::digest::Unread> {
         let bots = bots
             .iter()
             .map(|bot| {
@@ -73,7 +76,7 @@ impl Tournament {
                     name: bot.name.clone(),
                     command: bot.command.clone(),
                     args: bot.args.clone(),
-                    folder_sha256: crate::digest::folder_digest(&bot.folder)?,
+                    folder_sha256: inarow_contest::digest::folder_digest(&bot.folder)?,
                 })
             })
             .collect::<Result<_, _>>()?;
@@ -456,8 +459,8 @@ mod tests {
     use inarow_core::Player;
 
     use super::*;
-    use crate::fault::Fault;
     use crate::replay::examples::{Plan, planned};
+    use inarow_contest::Fault;
 
     /// A record of `fixture` as the referee writes it: its outcome a pure
     /// function of the fixture, as with bots that depend only on their

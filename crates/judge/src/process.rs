@@ -11,14 +11,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use inarow_contest::Fault;
+use inarow_contest::talk::{Deadline, Hitch, Talk};
 use inarow_sandbox::process::{LongLines, Running};
 use inarow_sandbox::{self as sandbox, Sandbox, StartError};
 
-use crate::fault::Fault;
 use crate::meta::BotMeta;
 use crate::referee::Contestant;
 use crate::shown;
-use crate::talk::{Deadline, Hitch, Talk};
 
 /// Longest answer line read from a bot; past it the bot forfeits.
 pub const MAX_LINE: usize = 64 * 1024;

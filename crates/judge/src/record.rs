@@ -10,13 +10,12 @@
 
 use std::fmt;
 
+use inarow_contest::{Ending, Fault};
 use inarow_core::renju::Forbidden;
 use inarow_core::swap2::{Role, Swap, Swap2};
 use inarow_core::{Outcome, Player, Point};
 use inarow_protocol::koth::SIZE;
 use serde::{Deserialize, Serialize};
-
-use crate::fault::Fault;
 
 /// Which bot of a game: A opens, B answers the opening.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -115,58 +114,6 @@ impl From<Swap> for Answer {
 impl fmt::Display for Answer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
-    }
-}
-
-/// How a game ended, as the records name it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Ending {
-    /// `five`: a five on the board.
-    #[serde(rename = "five")]
-    Five,
-    /// `full board`: the board full with no five.
-    #[serde(rename = "full board")]
-    FullBoard,
-    /// `forfeit`: a bot lost through a fault.
-    #[serde(rename = "forfeit")]
-    Forfeit,
-    /// `resigned`: a player gave up (the web page's games only; a
-    /// tournament's bots cannot resign).
-    #[serde(rename = "resigned")]
-    Resigned,
-    /// `forbidden`: under renju, a black stone on a forbidden point (a
-    /// double three, a double four or an overline), which loses at once
-    /// for the bot that put it.
-    #[serde(rename = "forbidden")]
-    Forbidden,
-}
-
-impl Ending {
-    /// The ending as the records write it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Ending::Five => "five",
-            Ending::FullBoard => "full board",
-            Ending::Forfeit => "forfeit",
-            Ending::Resigned => "resigned",
-            Ending::Forbidden => "forbidden",
-        }
-    }
-}
-
-impl fmt::Display for Ending {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl Ending {
-    /// How a game over on the board ended: a five, or the board full.
-    pub fn of(outcome: Outcome) -> Ending {
-        match outcome {
-            Outcome::Win(_) => Ending::Five,
-            Outcome::Draw => Ending::FullBoard,
-        }
     }
 }
 
@@ -607,7 +554,7 @@ mod tests {
     fn forfeited() -> GameRecord {
         let mut swap2 = Swap2::new(&Mnk::gomoku());
         let mut record = GameRecord::new("ay", "bee");
-        let at = |x, y| Point::at(y, x, SIZE);
+        let at = |x, y| Point::at(x, y, SIZE);
         let open = [at(0, 0), at(1, 0), at(0, 9)];
         swap2.apply(Role::Opener, Step::Open(open)).unwrap();
         for (p, colour) in [

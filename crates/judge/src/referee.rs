@@ -3,11 +3,11 @@
 //! point loses at once for the bot that put it, as the core's [`Swap2`]
 //! finds it ([`Swap2::foul`]).
 
+use inarow_contest::fault::{Fault, xy};
 use inarow_core::swap2::{Foul, Phase, Role, Step, Swap, Swap2, Swap2Error};
 use inarow_core::{Mnk, Outcome, Player, Point};
-use inarow_protocol::koth::{self, SIZE};
+use inarow_protocol::koth::{self, AnswerError, SIZE};
 
-use crate::fault::{Fault, xy};
 use crate::record::{GameRecord, Seat};
 
 /// One side of a game as the referee sees it: a bot process, or a built-in
@@ -82,7 +82,7 @@ impl Referee<'_> {
                 .expect("a game going on has a player to act");
             let seat = Seat::from(role);
             let answer = self.ask(seat, &prompt)?;
-            let step = koth::parse_step(phase, &answer).map_err(|e| (seat, e.into()))?;
+            let step = koth::parse_step(phase, &answer).map_err(|e| (seat, answer_fault(e)))?;
             self.apply(role, step).map_err(|f| (seat, f))?;
             if let Step::Answer(swap) = step {
                 self.record.answer(swap);
@@ -142,6 +142,19 @@ pub fn play_game_watched(
     record
 }
 
+/// The fault of an answer the judge's line protocol refused: a point off
+/// the board keeps its coordinates, anything else is bad syntax quoting
+/// the parser's complaint. Here, not beside [`Fault`], because only the
+/// judge's protocol answers this way.
+pub(crate) fn answer_fault(refused: AnswerError) -> Fault {
+    match refused {
+        AnswerError::OffBoard { x, y } => Fault::OffBoard { x, y },
+        syntax => Fault::Syntax {
+            detail: syntax.to_string(),
+        },
+    }
+}
+
 /// The first seat (A before B) that went over a limit, and its fault.
 fn over_limit(seats: &mut [&mut dyn Contestant; 2]) -> Option<(Seat, Fault)> {
     [Seat::A, Seat::B]
@@ -175,7 +188,7 @@ mod tests {
 
     use super::*;
     use crate::local::Local;
-    use crate::record::Ending;
+    use inarow_contest::Ending;
 
     /// Answers from a script and remembers every line it heard.
     struct Scripted {

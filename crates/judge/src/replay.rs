@@ -33,12 +33,12 @@
 //! most, and a forbidden point needs four besides its own), so a record
 //! claiming one is refused like any record whose stones do not make it.
 
+use inarow_contest::{Ending, Fault};
 use inarow_core::swap2::{Phase, Role, Step, Swap, Swap2, Swap2Error};
 use inarow_core::{Game, Outcome, Player, Point, Rule};
 use inarow_protocol::koth::SIZE;
 
-use crate::fault::Fault;
-use crate::record::{Answer, Colour, Ending, Forfeit, GameRecord, Seat, Stone};
+use crate::record::{Answer, Colour, Forfeit, GameRecord, Seat, Stone};
 use crate::tournament;
 use inarow_sandbox::{Limit, Limits};
 
@@ -449,7 +449,7 @@ impl Replay<'_> {
                 wanted: colour.into(),
             });
         }
-        let point = Point::at(y, x, SIZE);
+        let point = Point::at(x, y, SIZE);
         match self.taken[point.index()] {
             0 => self.taken[point.index()] = number,
             first => {
@@ -801,7 +801,7 @@ impl Replay<'_> {
             }
             Fault::Occupied { point } => {
                 let taken = if on_board(point) {
-                    self.taken[Point::at(point[1] as usize, point[0] as usize, SIZE).index()]
+                    self.taken[Point::at(point[0] as usize, point[1] as usize, SIZE).index()]
                 } else {
                     0
                 };
@@ -874,10 +874,10 @@ pub(crate) mod examples {
     use inarow_core::{Game, Player, Point, Rule};
     use inarow_protocol::koth;
 
-    use crate::fault::Fault;
     use crate::record::GameRecord;
     use crate::referee::{Contestant, play_game};
     use crate::tournament;
+    use inarow_contest::Fault;
 
     /// Answers from a script; once it runs dry, forfeits for `then`.
     struct Script {
@@ -978,7 +978,7 @@ pub(crate) mod examples {
         let mut cells: VecDeque<Point> = (0..rows)
             .flat_map(|y| (0..15).map(move |x| (x, y)))
             .filter(|&(x, y)| ((x + 2 * y) % 4 < 2) == (colour == Player::X))
-            .map(|(x, y)| Point::at(y, x, 15))
+            .map(|(x, y)| Point::at(x, y, 15))
             .collect();
         cells.rotate_left(shift % cells.len());
         cells
@@ -989,7 +989,7 @@ pub(crate) mod examples {
         let rows = if plan.five.is_some() { 9 } else { 15 };
         let mut cells = Player::BOTH.map(|c| pattern(c, rows, plan.shift));
         let mut line: VecDeque<Point> = (0..5)
-            .map(|i| Point::at(12, plan.shift % 11 + i, 15))
+            .map(|i| Point::at(plan.shift % 11 + i, 12, 15))
             .collect();
         let mut own = 0;
         let mut next = |colour: Player, cells: &mut [VecDeque<Point>; 2]| {

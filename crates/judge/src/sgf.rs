@@ -4,11 +4,11 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+use inarow_contest::{Ending, Fault};
 use inarow_core::Rule;
 
-use crate::fault::Fault;
 use crate::name::MAX_NAME_CHARS;
-use crate::record::{Ending, GameRecord, Seat};
+use crate::record::{GameRecord, Seat};
 use inarow_files::write_atomic;
 
 fn sgf_text(text: &str) -> String {
@@ -257,7 +257,7 @@ mod tests {
     fn a_record_keeps_its_board_size() {
         use inarow_core::{Player, Point};
         let mut game = GameRecord::sized("you", "inarow engine", 9);
-        game.lay(Seat::A, Point::at(8, 0, 9), Player::X);
+        game.lay(Seat::A, Point::at(0, 8, 9), Player::X);
         game.lay(Seat::B, Point::at(4, 4, 9), Player::O);
         assert_eq!((game.stones[0].x, game.stones[0].y), (0, 8));
         assert_eq!((game.stones[1].x, game.stones[1].y), (4, 4));

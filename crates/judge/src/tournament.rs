@@ -11,18 +11,18 @@ use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
+use inarow_contest::Fault;
+use inarow_contest::shard::Shard;
 use inarow_core::{Mnk, Player, Point, Rule};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::fault::Fault;
 use crate::field::LeftOut;
 use crate::meta::BotMeta;
 use crate::process::{BotProcess, Listener, Start};
 use crate::record::{Forfeit, GameRecord, Seat};
 use crate::referee::{Contestant, play_game_watched};
-use crate::shard::Shard;
 use inarow_sandbox::Sandbox;
 
 /// How a tournament is run.

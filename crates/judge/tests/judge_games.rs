@@ -8,11 +8,12 @@ use std::time::{Duration, Instant};
 
 use crate::common;
 
+use inarow_contest::{Ending, Fault};
 use inarow_core::Rule;
 use inarow_judge::process::{BotProcess, Start};
-use inarow_judge::record::{Answer, Ending, Seat};
+use inarow_judge::record::{Answer, Seat};
 use inarow_judge::tournament::{self, Config};
-use inarow_judge::{BotMeta, Fault, GameRecord, Results, output, play_game};
+use inarow_judge::{BotMeta, GameRecord, Results, output, play_game};
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fake_bot.py")

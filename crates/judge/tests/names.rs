@@ -15,12 +15,12 @@ use std::path::Path;
 use proptest::prelude::*;
 
 use inarow_agents::house::HouseBot;
+use inarow_contest::Shard;
 use inarow_core::Rule;
 use inarow_judge::field::{LeftOut, survey, survey_renamed};
 use inarow_judge::local::Local;
 use inarow_judge::part::{self, Bot, Part, Tournament};
 use inarow_judge::rename::Rename;
-use inarow_judge::shard::Shard;
 use inarow_judge::{GameRecord, Results, name, output, play_game, tournament};
 
 /// Whether `line` could reach a terminal as more than one plain line.

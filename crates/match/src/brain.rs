@@ -2,9 +2,9 @@
 //! protocol: a second build of this one (`pbrain-inarow`) or any other brain.
 //!
 //! A brain is a program the project did not write, so it runs like a
-//! judge's bot, in the same conversation ([`inarow_judge::talk`]: thawed
+//! judge's bot, in the same conversation ([`inarow_contest::talk`]: thawed
 //! for its turn, lines within deadlines, frozen after, its silences the
-//! judge's faults), behind the same [process layer](inarow_sandbox::process): contained
+//! [faults](inarow_contest::fault) a bot forfeits for), behind the same [process layer](inarow_sandbox::process): contained
 //! by the [`sandbox`](inarow_sandbox) (its own folder to read and write,
 //! nothing else of ours, every process it starts dies with it), its lines
 //! read within deadlines. What it writes is outside text: its last words
@@ -19,9 +19,9 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use inarow_contest::talk::{Deadline, Hitch, Talk};
 use inarow_core::{Mnk, Point, Rule};
 use inarow_engine::search::Limits;
-use inarow_judge::talk::{Deadline, Hitch, Talk};
 use inarow_protocol::gomocup::manager;
 
 pub use error::{BrainError, Silent, Stage};

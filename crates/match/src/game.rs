@@ -5,13 +5,12 @@
 
 use std::time::Duration;
 
+use inarow_contest::{Ending, Fault};
 use inarow_core::renju::Forbidden;
 use inarow_core::{Game, GameResult, Mnk, Player, Point, Rule};
 use inarow_engine::player::{PositionError, board_of};
 use inarow_engine::score::DECIDED;
 use inarow_engine::search::{Limits, Request, Searcher};
-use inarow_judge::fault::Fault;
-use inarow_judge::record::Ending;
 
 use crate::brain::error::BrainError;
 
@@ -313,7 +312,7 @@ mod tests {
 
     #[test]
     fn a_win_is_proven_from_the_claim_that_lasts_to_the_end() {
-        let at = |r, c| Point::at(r, c, 15);
+        let at = |r, c| Point::at(c, r, 15);
         let limits = Limits::nodes(1);
         // Black makes five along row 7 on its fifth move; white plays far
         // away and claims wins too, which a loser's claims never count.
@@ -358,7 +357,7 @@ mod tests {
     #[test]
     fn a_black_stone_on_a_forbidden_point_loses_and_says_why() {
         // Black's double three at row 7, column 7 after this opening.
-        let at = |r, c| Point::at(r, c, 15);
+        let at = |r, c| Point::at(c, r, 15);
         let opening = [
             at(5, 7),
             at(0, 0),

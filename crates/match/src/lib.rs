@@ -12,7 +12,7 @@
 //! - [`setup`]: a match as a front asks for it (board, rule, openings,
 //!   limits, engines or brains), checked and made ready to play.
 //! - [`part`]: a match played in shares on many machines: its part files and
-//!   their merge (the shares themselves are `inarow_judge::shard`'s).
+//!   their merge (the shares themselves are [`inarow_contest::shard`]'s).
 //!
 //! The runner prints nothing: the front hears of each game and each pair.
 //! Brains run in `inarow_sandbox`, as the judge's bots do. Of the judge,
@@ -32,9 +32,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use inarow_contest::Ending;
 use inarow_core::{Point, Rule, Tally};
 use inarow_engine::search::Limits;
-use inarow_judge::record::Ending;
 
 pub use game::{Contender, Lost, MatchGame, Thought, Unanswered, play_match_game};
 pub use openings::Opening;
@@ -61,7 +61,7 @@ pub struct Plan<'a> {
     /// The pairs played here: pair `k` if the share owns it. A share of
     /// a match cut in several never stops on the SPRT (it sees only its
     /// own pairs); the merge does.
-    pub share: inarow_judge::shard::Shard,
+    pub share: inarow_contest::shard::Shard,
 }
 
 /// One game as the match played it.

@@ -244,7 +244,7 @@ fn random_shape(rng: &mut ChaCha8Rng, size: usize, stones: usize) -> Opening {
     while o.len() < stones {
         let x = c + rng.random_range(0..7) - 3;
         let y = c + rng.random_range(0..7) - 3;
-        let p = Point::at(y, x, size);
+        let p = Point::at(x, y, size);
         if !o.contains(&p) {
             o.push(p);
         }

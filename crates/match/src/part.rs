@@ -13,7 +13,7 @@ use inarow_core::{Game, GameResult, Mnk, Player, Point, Rule, Tally};
 use serde::{Deserialize, Serialize};
 
 use crate::stats::{self, Verdict};
-use inarow_judge::shard::{self, Shard};
+use inarow_contest::shard::{self, Shard};
 
 /// What a match's part file says it is.
 pub const FORMAT: &str = "inarow selfplay part, version 1";
@@ -749,7 +749,9 @@ mod tests {
             "part-0: share 0/2 holds 3 pairs, but its share of the match is 4",
         );
         let mut judge_part = good.clone();
-        judge_part[0].1 = judge_part[0].1.replace(FORMAT, inarow_judge::part::FORMAT);
+        judge_part[0].1 = judge_part[0]
+            .1
+            .replace(FORMAT, "inarow judge part, version 1");
         refused(&judge_part, "part-0: a part file of another kind");
     }
 }

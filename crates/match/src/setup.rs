@@ -9,11 +9,11 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use inarow_contest::digest::Unread;
 use inarow_core::{Mnk, Rule};
 use inarow_engine::board::{MAX_SIZE, MIN_SIZE};
 use inarow_engine::options::OptionsError;
 use inarow_engine::search::{Limits, Options, Searcher};
-use inarow_judge::digest::Unread;
 use inarow_sandbox::Sandbox;
 
 use crate::brain::{self, BrainError, BrainProcess, Place, PlaceError};
@@ -350,7 +350,7 @@ impl Ready {
             Some(place) => format!(
                 "brain {} (folder SHA-256 {})",
                 place.folder().display(),
-                inarow_judge::digest::folder_digest(place.folder())?
+                inarow_contest::digest::folder_digest(place.folder())?
             ),
             None => self.setup.settings[k].clone(),
         })

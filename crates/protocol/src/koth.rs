@@ -3,7 +3,7 @@
 //!
 //! Coordinates: the spec's `(X,Y)` is `X` = column, `Y` = row, both from 0
 //! at the top-left corner. A [`Point`] of the game core is row-major, so
-//! `(X,Y)` is `Point::at(Y, X, 15)`. SGF records use the same mapping
+//! `(X,Y)` is `Point::at(X, Y, 15)`. SGF records use the same mapping
 //! (first letter = column = X).
 
 use std::fmt;
@@ -37,7 +37,7 @@ pub fn format_board(game: &Mnk) -> String {
     let mut first = true;
     for x in 0..SIZE {
         for y in 0..SIZE {
-            let point = Point::at(y, x, SIZE);
+            let point = Point::at(x, y, SIZE);
             if let Some(colour) = game.stone(point) {
                 if !first {
                     out.push(',');
@@ -168,7 +168,7 @@ fn points(text: &str, expected: &'static str, original: &str) -> Result<Vec<Poin
     out.into_iter()
         .map(|(x, y)| {
             if (0..SIZE as i64).contains(&x) && (0..SIZE as i64).contains(&y) {
-                Ok(Point::at(y as usize, x as usize, SIZE))
+                Ok(Point::at(x as usize, y as usize, SIZE))
             } else {
                 Err(AnswerError::OffBoard { x, y })
             }
@@ -328,7 +328,7 @@ mod tests {
     use super::*;
 
     fn xy(x: usize, y: usize) -> Point {
-        Point::at(y, x, SIZE)
+        Point::at(x, y, SIZE)
     }
 
     #[test]

@@ -21,7 +21,8 @@
 //! it kills every process it started.
 //!
 //! Nothing here knows of games: the judge (`inarow-judge`) and the match
-//! runner (`inarow-match`) build on it. Linux only: namespaces, Landlock,
+//! runner (`inarow-match`) build on it, and on `inarow-contest` for what
+//! both say to a contestant. Linux only: namespaces, Landlock,
 //! cgroups, process groups and `poll`.
 #![deny(missing_docs)]
 

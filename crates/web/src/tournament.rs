@@ -455,7 +455,7 @@ mod tests {
             let stone = Event::Stone {
                 game: 1,
                 by: inarow_judge::record::Seat::A,
-                point: inarow_core::Point::at(y, x, 15),
+                point: inarow_core::Point::at(x, y, 15),
                 colour,
             };
             assert!(!runs.heard(&stone));

@@ -10,7 +10,7 @@ use inarow_engine::search::Found;
 use inarow_web::gomoku::{Answer, Done, Game, SIZE};
 
 fn at(x: usize, y: usize) -> Point {
-    Point::at(y, x, SIZE)
+    Point::at(x, y, SIZE)
 }
 
 fn moved(x: usize, y: usize) -> Done {

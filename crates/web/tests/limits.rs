@@ -161,6 +161,7 @@ async fn bodies_that_never_come_are_cut_at_the_deadline_and_others_are_served() 
     let server = start().await;
     let address = server.address;
     let flood = async {
+        let begun = Instant::now();
         let mut slow = Vec::new();
         for i in 0..SLOW {
             // One after the other: hundreds of connects at once overflow
@@ -191,14 +192,18 @@ async fn bodies_that_never_come_are_cut_at_the_deadline_and_others_are_served() 
                 )
             }));
         }
+        // On a busy machine the connects can outlast the deadline: then the
+        // first bodies are cut before the last connect, and fewer places
+        // need to be freed.
+        let connecting = begun.elapsed();
         let mut outcomes = Vec::new();
         for task in slow {
             outcomes.push(task.await.unwrap());
         }
-        outcomes
+        (outcomes, connecting)
     };
     let started = Instant::now();
-    let (outcomes, (longest, probes)) = served_throughout(address, flood).await;
+    let ((outcomes, connecting), (longest, probes)) = served_throughout(address, flood).await;
     let took = started.elapsed();
     let mut timed_out = 0;
     let mut closed = 0;
@@ -228,10 +233,18 @@ async fn bodies_that_never_come_are_cut_at_the_deadline_and_others_are_served() 
         timed_out > SLOW / 2,
         "{timed_out} answered 408, {closed} closed"
     );
+    // A place is freed only for a connection past the 256th.
     assert!(
-        closed >= SLOW - 256 - 6,
+        closed <= SLOW - 256,
         "{timed_out} answered 408, {closed} closed"
     );
+    if connecting < BODY_TIMEOUT {
+        // All were open at once: the oldest made room for the newest.
+        assert!(
+            closed >= SLOW - 256 - 6,
+            "{timed_out} answered 408, {closed} closed after {connecting:?} of connects"
+        );
+    }
     eprintln!(
         "{SLOW} slow bodies: {timed_out} answered 408, {closed} closed early, all within \
          {took:?}; the normal client ({probes} times) waited at most {longest:?}"

@@ -205,8 +205,8 @@ fn person_black_at_double_three(t: &TestApp) {
     game.done(
         id,
         Done::Opened([
-            Point::at(7, 5, SIZE),
-            Point::at(7, 6, SIZE),
+            Point::at(5, 7, SIZE),
+            Point::at(6, 7, SIZE),
             Point::at(0, 0, SIZE),
         ]),
     );

@@ -35,7 +35,7 @@ fn points_within_four(game: &Mnk, p: Point) -> impl Iterator<Item = Point> + '_ 
         (-4..=4isize).filter(|&k| k != 0).filter_map(move |k| {
             let (rr, cc) = (r + k * dr, c + k * dc);
             ((0..n).contains(&rr) && (0..n).contains(&cc))
-                .then(|| Point::at(rr as usize, cc as usize, n as usize))
+                .then(|| Point::at(cc as usize, rr as usize, n as usize))
         })
     })
 }
@@ -230,7 +230,7 @@ pub fn three_near_the_centre(seed: u64) -> Vec<Point> {
     while stones.len() < 3 {
         let x = centre + rng.random_range(0..7) - 3;
         let y = centre + rng.random_range(0..7) - 3;
-        let p = Point::at(y, x, 15);
+        let p = Point::at(x, y, 15);
         if !stones.contains(&p) {
             stones.push(p);
         }
@@ -277,7 +277,7 @@ pub fn recorded_middlegames(seed: u64, count: usize, plies: usize) -> Vec<Mnk> {
                         .split_whitespace()
                         .map(|xy| {
                             let (x, y) = xy.split_once(',').expect("x,y");
-                            Point::at(y.parse().expect("y"), x.parse().expect("x"), 15)
+                            Point::at(x.parse().expect("x"), y.parse().expect("y"), 15)
                         })
                         .collect()
                 };
@@ -433,10 +433,10 @@ pub fn game(
 ) -> Mnk {
     let mut g = Mnk::new(15, 15, 5, rule).unwrap();
     for &(x, y) in black {
-        g.place(Point::at(y, x, 15), Player::X).unwrap();
+        g.place(Point::at(x, y, 15), Player::X).unwrap();
     }
     for &(x, y) in white {
-        g.place(Point::at(y, x, 15), Player::O).unwrap();
+        g.place(Point::at(x, y, 15), Player::O).unwrap();
     }
     g.set_to_move(to_move);
     g

@@ -101,7 +101,7 @@ pub fn has_five(game: &Mnk) -> bool {
     let n = game.cols() as isize;
     let at = |x: isize, y: isize| {
         ((0..n).contains(&x) && (0..n).contains(&y))
-            .then(|| game.stone(Point::at(y as usize, x as usize, n as usize)))
+            .then(|| game.stone(Point::at(x as usize, y as usize, n as usize)))
             .flatten()
     };
     for y in 0..n {
@@ -142,7 +142,7 @@ pub fn game_of(entry: &Entry, rule: Rule) -> Result<Mnk, String> {
             if x >= n || y >= n {
                 return Err(format!("{x},{y} is off the board"));
             }
-            game.place(Point::at(y, x, n), player)
+            game.place(Point::at(x, y, n), player)
                 .map_err(|e| format!("{x},{y}: {e:?}"))?;
         }
     }

@@ -1,11 +1,12 @@
 //! Why a brain could not start, gave no move, or gave one that is not a
-//! move: its silences are the judge's faults, said in the match's words.
+//! move: its silences are the faults a judge's bot
+//! forfeits for ([`inarow_contest::Fault`]), said in the match's words.
 
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use inarow_judge::fault::Fault;
+use inarow_contest::Fault;
 use inarow_protocol::gomocup::manager;
 use inarow_sandbox::shown::quoted;
 use inarow_sandbox::{FreezeError, StartError};
@@ -70,7 +71,7 @@ pub enum Stage {
     Asked,
 }
 
-/// A brain's silence: the judge's fault for it, and what the match says
+/// A brain's silence: the fault a bot would forfeit for, and what the match says
 /// of it (when, its wait, its last words on standard error).
 #[derive(Clone, Debug)]
 pub struct Silent {

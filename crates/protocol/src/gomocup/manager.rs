@@ -117,8 +117,8 @@ mod tests {
 
     #[test]
     fn moves_are_column_then_row() {
-        assert_eq!(parse_move("3,4", 15).unwrap(), Point::at(4, 3, 15));
-        assert_eq!(parse_move(" 14 , 0 ", 15).unwrap(), Point::at(0, 14, 15));
+        assert_eq!(parse_move("3,4", 15).unwrap(), Point::at(3, 4, 15));
+        assert_eq!(parse_move(" 14 , 0 ", 15).unwrap(), Point::at(14, 0, 15));
         assert!(
             parse_move("15,0", 15)
                 .unwrap_err()
@@ -136,7 +136,7 @@ mod tests {
     #[test]
     fn commands_are_written_column_then_row() {
         let mut game = Mnk::gomoku();
-        let (a, b) = (Point::at(7, 3, 15), Point::at(8, 4, 15));
+        let (a, b) = (Point::at(3, 7, 15), Point::at(4, 8, 15));
         game.place(a, Player::X).unwrap();
         game.place(b, Player::O).unwrap();
         assert_eq!(start(15), "START 15");

@@ -160,7 +160,7 @@ mod tests {
     }
 
     fn at(x: usize, y: usize) -> Point {
-        Point::at(y, x, 15)
+        Point::at(x, y, 15)
     }
 
     impl Brain for Fixed {

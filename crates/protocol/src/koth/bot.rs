@@ -221,7 +221,7 @@ mod tests {
     struct Fixed;
 
     fn xy(x: usize, y: usize) -> Point {
-        Point::at(y, x, SIZE)
+        Point::at(x, y, SIZE)
     }
 
     impl Strategy for Fixed {

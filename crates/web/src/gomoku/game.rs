@@ -730,7 +730,7 @@ fn set_up(
     Ok(stones
         .iter()
         .zip([Player::X, Player::O].into_iter().cycle())
-        .map(|(&(x, y), colour)| (Point::at(y, x, size), colour))
+        .map(|(&(x, y), colour)| (Point::at(x, y, size), colour))
         .collect())
 }
 

@@ -254,7 +254,7 @@ mod tests {
 
     #[test]
     fn a_game_is_checked_until_it_ends() {
-        let at = |[x, y]: [usize; 2]| Point::at(y, x, 15);
+        let at = |[x, y]: [usize; 2]| Point::at(x, y, 15);
         let mut moves: Vec<Point> = DOUBLE_THREE.iter().copied().map(at).collect();
         moves.push(at([9, 7]));
         assert_eq!(

@@ -6,12 +6,11 @@ use std::borrow::Cow;
 use std::fmt;
 
 use inarow_core::{PlayError, Point};
-use inarow_protocol::koth::AnswerError;
 use serde::{Deserialize, Serialize};
 
 use inarow_sandbox::limits::{Limit, Limits};
 
-use crate::shown;
+use inarow_sandbox::shown;
 
 /// Why a bot lost a game without being beaten on the board.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -187,17 +186,6 @@ impl fmt::Display for Fault {
             }
             Fault::Disk { limit } => write!(f, "disk: {}", Limit::Disk.describe(*limit)),
             Fault::Sandbox { detail } => write!(f, "sandbox: {detail}"),
-        }
-    }
-}
-
-impl From<AnswerError> for Fault {
-    fn from(e: AnswerError) -> Fault {
-        match e {
-            AnswerError::OffBoard { x, y } => Fault::OffBoard { x, y },
-            syntax => Fault::Syntax {
-                detail: syntax.to_string(),
-            },
         }
     }
 }

@@ -161,7 +161,7 @@ impl Unread {
 /// A path for a one-line message, escaped, and cut in the middle past 200
 /// characters.
 fn shown_path(path: &Path) -> String {
-    let text = crate::shown::escape(&path.display().to_string()).into_owned();
+    let text = inarow_sandbox::shown::escape(&path.display().to_string()).into_owned();
     let chars: Vec<char> = text.chars().collect();
     if chars.len() <= 200 {
         return text;

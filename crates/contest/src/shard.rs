@@ -314,7 +314,7 @@ pub enum PartError {
     /// A part of another tournament or match than the first part's.
     #[error(
         "{name}: a part of another {whole} than {first}: {}",
-        crate::shown::escape(why)
+        inarow_sandbox::shown::escape(why)
     )]
     OtherWhole {
         /// The part's name.
@@ -405,7 +405,7 @@ pub fn parse_part<T: PartFile>(name: &str, text: &str) -> Result<T, PartError> {
     if part.format() != T::FORMAT {
         return Err(PartError::OtherKind {
             name: name.to_string(),
-            format: crate::shown::escape(part.format()).into_owned(),
+            format: inarow_sandbox::shown::escape(part.format()).into_owned(),
             wanted: T::FORMAT,
         });
     }
