@@ -1,6 +1,8 @@
 //! Judge overhead: the round trip of one move with an instant bot, starting
 //! and ending one bot, and games per second in a tournament of instant bots;
-//! each with the sandbox on (the default) and off (`--no-sandbox`).
+//! each with the sandbox on (the default) and off (`--no-sandbox`). And the
+//! commit after a game: what a bot wrote, 10,000 names with hard links
+//! among them, written back to its folder on the organiser's disk.
 //!
 //! The bots are this very benchmark binary started with `--inarow-bot echo`
 //! (answers `(0,0)` at once, without reading the board) or
@@ -9,11 +11,12 @@
 #![allow(missing_docs)]
 
 use std::io::{BufRead, Write};
-use std::os::unix::fs::PermissionsExt;
+use std::os::fd::AsFd;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use criterion::{BenchmarkId, Criterion, Throughput};
+use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput};
 use inarow_agents::house::HouseBot;
 use inarow_core::{Mnk, Player, Point, Rule};
 use inarow_judge::BotMeta;
@@ -137,7 +140,8 @@ fn round_trip(c: &mut Criterion) {
 fn games_per_second(c: &mut Criterion) {
     let dir = workspace();
     let mut group = c.benchmark_group("tournament");
-    group.sample_size(10);
+    // A tournament of 16 bots takes seconds: ten of them make a sample.
+    group.sample_size(10).sampling_mode(SamplingMode::Flat);
     for count in [4, 16] {
         let bots: Vec<BotMeta> = (1..=count)
             .map(|n| bot(dir.path(), &format!("h{n}"), "house"))
@@ -166,6 +170,82 @@ fn games_per_second(c: &mut Criterion) {
     group.finish();
 }
 
+/// Folders of what a game wrote, for the commit's benchmark, and names
+/// in each: 10,000 names in all.
+const FOLDERS: usize = 100;
+const NAMES: usize = 100;
+
+/// What a game left in the overlay's upper folder: [`FOLDERS`] folders of
+/// [`NAMES`] names, 1 KiB files. In each, `linked` files have a second
+/// name, half of them beside the first and half in the next folder (so
+/// the commit links across folders too); the other names are files of
+/// their own.
+fn written(linked: usize) -> tempfile::TempDir {
+    let dir = workspace();
+    let data = [b'x'; 1024];
+    let folder = |i: usize| dir.path().join(format!("d{}", i % FOLDERS));
+    for i in 0..FOLDERS {
+        std::fs::create_dir(folder(i)).unwrap();
+    }
+    for i in 0..FOLDERS {
+        for j in 0..NAMES - 2 * linked {
+            std::fs::write(folder(i).join(format!("f{j}")), data).unwrap();
+        }
+        for j in 0..linked {
+            let first = folder(i).join(format!("l{j}"));
+            std::fs::write(&first, data).unwrap();
+            let second = if j < linked / 2 {
+                folder(i).join(format!("m{j}"))
+            } else {
+                folder(i + 1).join(format!("n{i}-{j}"))
+            };
+            std::fs::hard_link(&first, second).unwrap();
+        }
+    }
+    dir
+}
+
+/// The commit of a bot's folder after its game: 10,000 names written to
+/// an empty folder, with 2,000 files of two names (within the table of
+/// 4,096 linked files the commit kept before issue 54) and with 5,000
+/// (past it: before issue 54, the names past the table were copies).
+/// Nothing is removed until every commit is measured: on an ext4 without
+/// a journal, a new file's inode is sought past those removed in the last
+/// seconds, at a cost that would swamp the commit's own.
+fn folder_commit(c: &mut Criterion) {
+    let mut group = c.benchmark_group("commit");
+    group.sample_size(10).sampling_mode(SamplingMode::Flat);
+    group.throughput(Throughput::Elements((FOLDERS * NAMES) as u64));
+    let disk = workspace();
+    let meta = std::fs::metadata(disk.path()).unwrap();
+    let owner = Some((meta.uid(), meta.gid()));
+    let uppers = [20, 50].map(|linked| (linked, written(linked)));
+    let mut kept = Vec::new();
+    for (linked, upper) in &uppers {
+        let files = FOLDERS * (NAMES - linked);
+        let name = format!(
+            "10,000 names, {files} files, {} with two names",
+            FOLDERS * linked
+        );
+        group.bench_function(name, |b| {
+            b.iter_custom(|iters| {
+                let mut time = Duration::ZERO;
+                for _ in 0..iters {
+                    let folder = tempfile::tempdir_in(disk.path()).unwrap();
+                    let from = std::fs::File::open(upper.path()).unwrap();
+                    let to = std::fs::File::open(folder.path()).unwrap();
+                    let start = Instant::now();
+                    inarow_sandbox::folder::commit(from.as_fd(), to.as_fd(), owner).unwrap();
+                    time += start.elapsed();
+                    kept.push(folder);
+                }
+                time
+            })
+        });
+    }
+    group.finish();
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some("--inarow-bot") {
@@ -176,5 +256,6 @@ fn main() {
     let mut c = Criterion::default().configure_from_args();
     round_trip(&mut c);
     games_per_second(&mut c);
+    folder_commit(&mut c);
     c.final_summary();
 }
