@@ -35,6 +35,13 @@ const COMBO_STEP: [i32; 4] = [
 /// Radius (in king steps) of the neighbourhood that makes a point a candidate.
 const NEAR: isize = 2;
 
+/// A combination index after its pattern along direction `d` went from
+/// `was` to `is`: the one step both a move and a read-ahead of one take.
+#[inline(always)]
+fn combo_moved(before: u16, d: usize, was: u8, is: u8) -> u16 {
+    (i32::from(before) + (i32::from(is) - i32::from(was)) * COMBO_STEP[d]) as u16
+}
+
 /// Zobrist keys by grid index and point state (none for an empty point).
 static ZOBRIST: [[u64; 4]; CELLS] = {
     let mut table = [[0; 4]; CELLS];
@@ -154,9 +161,7 @@ impl ThreatCounts {
     /// or block four point ([`crate::eval::no_four_to_come`] on the board).
     #[inline]
     pub fn no_four_to_come(&self, colour: Player) -> bool {
-        [Threat::Five, Threat::Flex4, Threat::Four3, Threat::Block4]
-            .iter()
-            .all(|&t| self.count(colour, t) == 0)
+        Threat::FOURS.iter().all(|&t| self.count(colour, t) == 0)
     }
 }
 
@@ -629,14 +634,12 @@ impl Board {
                         continue;
                     }
                     for (c, counts) in threats.iter_mut().enumerate() {
-                        let (was, is) = (old >> (4 * c) & 15, fresh >> (4 * c) & 15);
+                        let (was, is) = (pattern::half(old, c), pattern::half(fresh, c));
                         if was == is || !known[c] {
                             continue;
                         }
                         let before = self.combo[q][c];
-                        let after = (i32::from(before)
-                            + (i32::from(is) - i32::from(was)) * COMBO_STEP[d])
-                            as u16;
+                        let after = combo_moved(before, d, was, is);
                         let (t0, t1) = (
                             self.info_of[usize::from(before)].threat,
                             self.info_of[usize::from(after)].threat,
@@ -939,15 +942,14 @@ impl Board {
         }
         self.pats[q][d] = fresh;
         for (c, moved) in moved.iter_mut().enumerate() {
-            let (old, new) = (old >> (4 * c) & 15, fresh >> (4 * c) & 15);
+            let (old, new) = (pattern::half(old, c), pattern::half(fresh, c));
             if old == new {
                 continue;
             }
             self.counts[c][old as usize] -= 1;
             self.counts[c][new as usize] += 1;
             let before = self.combo[q][c];
-            let after =
-                (i32::from(before) + (i32::from(new) - i32::from(old)) * COMBO_STEP[d]) as u16;
+            let after = combo_moved(before, d, old, new);
             self.combo[q][c] = after;
             let (was, is) = (self.info_of[before as usize], self.info_of[after as usize]);
             *moved += i32::from(is.value) - i32::from(was.value);
@@ -995,7 +997,7 @@ impl Board {
             self.pats[i][d] = self.pattern_of[self.key(i, d) as usize];
         }
         let pats = self.pats[i];
-        self.combo[i] = [0, 1].map(|c| combo_index(pats.map(|p| p >> (4 * c) & 15)));
+        self.combo[i] = [0, 1].map(|c| combo_index(pats.map(|p| pattern::half(p, c))));
     }
 
     /// Adds (`sign` 1) or removes (-1) the contributions of empty point `i`.
@@ -1013,7 +1015,7 @@ impl Board {
             self.value[c] += sign * i32::from(info.value);
             self.threats[c][info.threat as usize] += sign;
             for d in 0..4 {
-                self.counts[c][usize::from(self.pats[i][d] >> (4 * c) & 15)] += sign;
+                self.counts[c][usize::from(pattern::half(self.pats[i][d], c))] += sign;
             }
         }
     }

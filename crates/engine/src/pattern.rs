@@ -100,6 +100,10 @@ impl Threat {
         Threat::Flex4,
         Threat::Five,
     ];
+
+    /// The threats that make a four (a five, a flex four, a four-three, a
+    /// block four): a side with none of them has no four to come.
+    pub const FOURS: [Threat; 4] = [Threat::Five, Threat::Flex4, Threat::Four3, Threat::Block4];
 }
 
 /// Cell states in a key: two bits per neighbour ([`crate::board::Cell`]'s
@@ -322,11 +326,19 @@ pub fn pattern(key: u32, colour: usize, rule: Rule) -> Pattern {
     pair_pattern(pattern_table(rule)[key as usize], colour)
 }
 
+/// Colour `colour`'s half (0 black, the low four bits; 1 white, the high
+/// four) of a byte that packs both colours' patterns ([`pattern_table`],
+/// and the fine tables the same way): the one reading of that packing.
+#[inline]
+pub const fn half(pair: u8, colour: usize) -> u8 {
+    pair >> (4 * colour) & 15
+}
+
 /// Colour `colour`'s pattern (0 black, 1 white) in a byte of both colours'
 /// ([`pattern_table`]).
 #[inline]
 pub fn pair_pattern(pair: u8, colour: usize) -> Pattern {
-    Pattern::from_index(usize::from(pair >> (4 * colour) & 15))
+    Pattern::from_index(usize::from(half(pair, colour)))
 }
 
 /// The whole pattern table of `rule`, both colours' patterns of a key in

@@ -360,7 +360,7 @@ pub fn fine_table(rule: Rule) -> &'static [u8] {
 /// The fine pattern `colour` (0 black, 1 white) would make under `rule`
 /// at a point with `key`.
 pub fn fine(key: u32, colour: usize, rule: Rule) -> Fine {
-    Fine::ALL[usize::from(fine_table(rule)[key as usize] >> (4 * colour) & 15)]
+    Fine::ALL[usize::from(crate::pattern::half(fine_table(rule)[key as usize], colour))]
 }
 
 /// The code of each fine combination index, and each code's four

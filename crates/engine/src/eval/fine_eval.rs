@@ -16,6 +16,7 @@ use crate::board::{Board, Watch};
 use crate::eval::Evaluator;
 use crate::eval::fine::{self, CLASSES, FINE_STEP, PointClass};
 use crate::eval::fine_tables::{FineTables, MODEL_CLAMP};
+use crate::pattern;
 use crate::pos::{CELLS, MAX_SIZE, Pos};
 
 /// The evaluation by fine tables at work on one board; see the module's
@@ -182,7 +183,7 @@ impl FineEval {
     fn refresh_dir(&mut self, i: usize, d: usize, key: u32) {
         self.pats[i][d] = self.of_key[key as usize];
         for c in 0..2 {
-            let p = self.pats[i].map(|pair| i32::from(pair >> (4 * c) & 15));
+            let p = self.pats[i].map(|pair| i32::from(pattern::half(pair, c)));
             self.combo[i][c] = (0..4).map(|d| p[d] * FINE_STEP[d]).sum::<i32>() as u16;
         }
     }
@@ -241,8 +242,8 @@ impl Watch for FineEval {
         self.pats[q][d] = fresh;
         for (c, moved) in moved.iter_mut().enumerate() {
             let (was, is) = (
-                i32::from(old >> (4 * c) & 15),
-                i32::from(fresh >> (4 * c) & 15),
+                i32::from(pattern::half(old, c)),
+                i32::from(pattern::half(fresh, c)),
             );
             if was == is {
                 continue;

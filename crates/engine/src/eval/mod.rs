@@ -277,7 +277,7 @@ fn unanswered_fork(b: &Board, ply: usize, fork: Threat) -> Option<i32> {
 /// pruning rule.
 #[inline]
 pub fn no_four_to_come(b: &Board, colour: Player) -> bool {
-    [Threat::Five, Threat::Flex4, Threat::Four3, Threat::Block4]
+    Threat::FOURS
         .iter()
         .all(|&t| b.threat_count(colour, t) == 0)
 }
