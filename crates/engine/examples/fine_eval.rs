@@ -54,7 +54,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut b = Board::with_rule(15, rule)?;
         for mv in line.split_whitespace() {
             let (x, y) = mv.split_once(',').ok_or("a move is x,y")?;
-            b.play(x.parse()?, y.parse()?)?;
+            let p = b.pos_at(x.parse()?, y.parse()?)?;
+            b.play(p)?;
         }
         // The evaluator takes the position up (it follows the last stone,
         // for the ply before).
@@ -99,7 +100,7 @@ fn random_position(rng: &mut ChaCha8Rng, rule: Rule) -> String {
             if b.to_move() == Player::X && b.forbidden(i).is_some() {
                 continue;
             }
-            b.play(x, y).expect("an empty point");
+            b.play(i).expect("an empty point");
             moves.push((x, y));
             continue 'stones;
         }

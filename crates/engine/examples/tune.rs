@@ -71,7 +71,9 @@ fn samples_of(line: &str, out: &mut Vec<Sample>) -> Result<(), String> {
     let mut b = Board::new(15).map_err(|e| e.to_string())?;
     for f in fields {
         let (x, y) = point(f)?;
-        b.play(x, y).map_err(|e| e.to_string())?;
+        b.pos_at(x, y)
+            .and_then(|p| b.play(p))
+            .map_err(|e| e.to_string())?;
     }
     for f in moves.split_whitespace() {
         let me = b.to_move();
@@ -84,7 +86,9 @@ fn samples_of(line: &str, out: &mut Vec<Sample>) -> Result<(), String> {
             out.push(Sample { x: features(&b), y });
         }
         let (x, y) = point(f)?;
-        b.play(x, y).map_err(|e| e.to_string())?;
+        b.pos_at(x, y)
+            .and_then(|p| b.play(p))
+            .map_err(|e| e.to_string())?;
     }
     Ok(())
 }

@@ -97,7 +97,8 @@ pub fn position(
     for (n, &(x, y)) in stones.iter().enumerate() {
         let mover = board.to_move();
         board
-            .play(x, y)
+            .pos_at(x, y)
+            .and_then(|p| board.play(p))
             .map_err(|e| PositionError::Board(Some(n + 1), e))?;
         if board.last_move_won() {
             return Err(PositionError::Finished(n + 1, mover));

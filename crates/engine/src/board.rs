@@ -372,9 +372,23 @@ impl Board {
         self.size
     }
 
-    /// The point at column `x`, row `y`, or an error if it is off the board.
-    pub fn checked_pos(&self, x: usize, y: usize) -> Result<Pos, BoardError> {
+    /// The point at column `x`, row `y` as read from text (a protocol, a
+    /// page, a file), or an error if it is off the board: the one reading
+    /// of `(x, y)` into the board's points.
+    pub fn pos_at(&self, x: usize, y: usize) -> Result<Pos, BoardError> {
         Pos::from_xy(x, y, self.size).ok_or(BoardError::Stone(StoneError::OffBoard { x, y }))
+    }
+
+    /// `p` if it is a point of this board, or an error if it is off it
+    /// (past the side of a smaller board than the grid's).
+    pub fn checked_pos(&self, p: Pos) -> Result<Pos, BoardError> {
+        match p.xy_on(self.size) {
+            Some(_) => Ok(p),
+            None => {
+                let (x, y) = p.xy();
+                Err(BoardError::Stone(StoneError::OffBoard { x, y }))
+            }
+        }
     }
 
     /// The game core's point of `p`.
@@ -385,7 +399,8 @@ impl Board {
 
     /// The point of the game core's `point`, or an error if it is off the board.
     pub fn pos_of(&self, point: Point) -> Result<Pos, BoardError> {
-        self.checked_pos(point.col(self.size), point.row(self.size))
+        let (x, y) = point.xy(self.size);
+        self.pos_at(x, y)
     }
 
     /// The board's points, row by row.
@@ -715,10 +730,10 @@ impl Board {
             .any(|&step| pattern::is_five(self.run(i, step, v), rule))
     }
 
-    /// Places a stone of the side to move on `(x, y)` and passes the turn,
-    /// or says why the point cannot be played.
-    pub fn play(&mut self, x: usize, y: usize) -> Result<(), BoardError> {
-        let p = self.empty_pos(x, y)?;
+    /// Places a stone of the side to move on `p` and passes the turn, or
+    /// says why the point cannot be played.
+    pub fn play(&mut self, p: Pos) -> Result<(), BoardError> {
+        let p = self.empty_pos(p)?;
         self.play_unchecked(p);
         Ok(())
     }
@@ -769,26 +784,27 @@ impl Board {
         self.put(last.index(), v, watch);
     }
 
-    /// Places a stone of `colour` on `(x, y)` without changing the side to
+    /// Places a stone of `colour` on `p` without changing the side to
     /// move, or says why the point cannot take it.
-    pub fn place(&mut self, x: usize, y: usize, colour: Player) -> Result<(), BoardError> {
-        let p = self.empty_pos(x, y)?;
+    pub fn place(&mut self, p: Pos, colour: Player) -> Result<(), BoardError> {
+        let p = self.empty_pos(p)?;
         self.put(p.index(), stone_of(colour), &mut ());
         Ok(())
     }
 
-    /// Takes `(x, y)` out of play (a Gomocup `BOARD` field 3): no stone may
-    /// go there and no line runs through it.
-    pub fn wall(&mut self, x: usize, y: usize) -> Result<(), BoardError> {
-        let p = self.empty_pos(x, y)?;
+    /// Takes `p` out of play (a Gomocup `BOARD` field 3): no stone may go
+    /// there and no line runs through it.
+    pub fn wall(&mut self, p: Pos) -> Result<(), BoardError> {
+        let p = self.empty_pos(p)?;
         self.put(p.index(), WALL, &mut ());
         Ok(())
     }
 
-    /// The point `(x, y)`, or an error if it is off the board or taken.
-    fn empty_pos(&self, x: usize, y: usize) -> Result<Pos, BoardError> {
-        let p = self.checked_pos(x, y)?;
+    /// `p`, or an error if it is off the board or taken.
+    fn empty_pos(&self, p: Pos) -> Result<Pos, BoardError> {
+        let p = self.checked_pos(p)?;
         if !self.is_empty(p) {
+            let (x, y) = p.xy();
             return Err(BoardError::Stone(StoneError::Taken { x, y }));
         }
         Ok(p)
@@ -1118,17 +1134,17 @@ mod tests {
         let mut b = Board::new(15).unwrap();
         let off = |x, y| Err(BoardError::Stone(StoneError::OffBoard { x, y }));
         let taken = |x, y| Err(BoardError::Stone(StoneError::Taken { x, y }));
-        assert_eq!(b.play(15, 0), off(15, 0));
-        b.play(7, 7).unwrap();
+        assert_eq!(b.play(Pos::at(15, 0)), off(15, 0));
+        b.play(Pos::at(7, 7)).unwrap();
         assert_eq!(b.cell(Pos::at(7, 7)), Cell::Stone(Player::X));
         assert_eq!(b.cell(Pos::at(7, 8)), Cell::Empty);
         assert_eq!(b.to_move(), Player::O);
-        assert_eq!(b.play(7, 7), taken(7, 7));
+        assert_eq!(b.play(Pos::at(7, 7)), taken(7, 7));
         assert_eq!(b.stones(), 1);
-        b.wall(8, 8).unwrap();
+        b.wall(Pos::at(8, 8)).unwrap();
         assert_eq!(b.cell(Pos::at(8, 8)), Cell::Wall);
-        assert_eq!(b.wall(8, 8), taken(8, 8));
-        assert_eq!(b.place(8, 8, Player::O), taken(8, 8));
-        assert_eq!(b.wall(15, 8), off(15, 8));
+        assert_eq!(b.wall(Pos::at(8, 8)), taken(8, 8));
+        assert_eq!(b.place(Pos::at(8, 8), Player::O), taken(8, 8));
+        assert_eq!(b.wall(Pos::at(15, 8)), off(15, 8));
     }
 }

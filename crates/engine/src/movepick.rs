@@ -488,7 +488,7 @@ mod tests {
             (4, 3, WHITE),
             (5, 3, WHITE),
         ] {
-            b.place(x, y, s).unwrap();
+            b.place(Pos::at(x, y), s).unwrap();
         }
         b.set_to_move(Player::X);
         let at = Pos::at;

@@ -22,6 +22,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::board::Board;
+use crate::pos::Pos;
 use crate::search::{Found, Request, Searcher};
 
 /// Number of candidate opening shapes searched by the opener.
@@ -51,7 +52,7 @@ pub fn open(
         let shape = [stones[0], stones[1], stones[2]];
         let mut b = Board::with_rule(size, rule).expect("supported size");
         for (k, &(x, y)) in shape.iter().enumerate() {
-            b.place(x, y, if k < 2 { Player::X } else { Player::O })
+            b.place(Pos::at(x, y), if k < 2 { Player::X } else { Player::O })
                 .expect("distinct points");
         }
         b.set_to_move(Player::O);

@@ -14,6 +14,7 @@ use rand_chacha::ChaCha8Rng;
 pub use crate::analysis::PositionError;
 use crate::board::{Board, BoardError};
 use crate::opening;
+use crate::pos::Pos;
 use crate::search::{Found, Limits, Options, Request, Searcher};
 
 /// The engine as a Swap2 player: one per game.
@@ -115,7 +116,7 @@ pub fn board_of(game: &Mnk, stones: Option<usize>) -> Result<Board, PositionErro
     for y in 0..rows {
         for x in 0..cols {
             if let Some(p) = game.stone(Point::at(x, y, cols)) {
-                b.place(x, y, p)
+                b.place(Pos::at(x, y), p)
                     .map_err(|e| PositionError::Board(None, e))?;
                 count[p.index()] += 1;
             }

@@ -174,7 +174,7 @@ fn classes_see_fours_and_threes() {
     let mut b = Board::new(15).unwrap();
     // Black: three in a row with both ends open; white far away.
     for (x, y) in [(5, 7), (0, 0), (6, 7), (0, 2), (7, 7), (0, 4)] {
-        b.play(x, y).unwrap();
+        b.play(Pos::at(x, y)).unwrap();
     }
     let mut e = evaluator(t);
     e.start(&mut b);
@@ -205,7 +205,7 @@ fn a_search_on_fine_tables_takes_a_five() {
         (6, 7),
         (14, 14),
     ] {
-        b.play(x, y).unwrap();
+        b.play(Pos::at(x, y)).unwrap();
     }
     let before = b.hash();
     // Black to move has four in a row: it wins at (2,7) or (7,7).

@@ -194,9 +194,9 @@ fn random_board(rng: &mut ChaCha8Rng, n: usize, rule: Rule) -> (Board, Grid) {
             _ => WHITE,
         };
         match v {
-            WALL => b.wall(x, y),
-            BLACK => b.place(x, y, Player::X),
-            _ => b.place(x, y, Player::O),
+            WALL => b.wall(Pos::at(x, y)),
+            BLACK => b.place(Pos::at(x, y), Player::X),
+            _ => b.place(Pos::at(x, y), Player::O),
         }
         .unwrap();
         g.cells[y * n + x] = v;

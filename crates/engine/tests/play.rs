@@ -8,6 +8,7 @@ use inarow_core::swap2::{Strategy, Swap};
 use inarow_core::{Game, Mnk, Player, Point};
 use inarow_engine::board::Board;
 use inarow_engine::player::{Engine, PositionError, board_of};
+use inarow_engine::pos::Pos;
 use inarow_engine::search::{Limits, Options, Request, Searcher};
 
 use crate::suite;
@@ -15,10 +16,10 @@ use crate::suite;
 fn board(black: &[(usize, usize)], white: &[(usize, usize)], to_move: Player) -> Board {
     let mut b = Board::new(15).unwrap();
     for &(x, y) in black {
-        b.place(x, y, Player::X).unwrap();
+        b.place(Pos::at(x, y), Player::X).unwrap();
     }
     for &(x, y) in white {
-        b.place(x, y, Player::O).unwrap();
+        b.place(Pos::at(x, y), Player::O).unwrap();
     }
     b.set_to_move(to_move);
     b

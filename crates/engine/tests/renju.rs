@@ -162,7 +162,7 @@ fn white_wins_by_forcing_black_onto_a_forbidden_point() {
     assert_eq!(found.best.xy(), (11, 11));
     assert!(found.score > DECIDED, "{found:?}");
     // Black to move after the four: no move saves it.
-    renju.play(11, 11).unwrap();
+    renju.play(Pos::at(11, 11)).unwrap();
     let found = searcher().search(&mut renju, &mut Request::new(Limits::nodes(20_000)));
     assert!(found.score < -DECIDED, "{found:?}");
     assert_ne!(found.best.xy(), (7, 7));

@@ -6,6 +6,7 @@
 
 use inarow_core::{Game, Point, Rule};
 use inarow_engine::player::board_of;
+use inarow_engine::pos::Pos;
 use inarow_engine::search::Params;
 
 use crate::suite;
@@ -234,7 +235,7 @@ fn the_shallow_node_rules_change_the_tree_where_threes_are_answered() {
         (6, 8),
         (9, 6),
     ] {
-        b.play(x, y).unwrap();
+        b.play(Pos::at(x, y)).unwrap();
     }
     let nodes = |params: Params| {
         let options = Options {

@@ -348,11 +348,11 @@ impl Pbrain {
             .map(Board::size)
             .ok_or(BrainError::NoBoard)?;
         let mut b = Board::with_rule(size, self.rule).expect("size was accepted");
-        for (p, stone) in stones {
-            let (x, y) = p.xy(size);
+        for (point, stone) in stones {
+            let p = b.pos_of(point).map_err(refused)?;
             match stone {
-                Some(colour) => b.place(x, y, colour),
-                None => b.wall(x, y),
+                Some(colour) => b.place(p, colour),
+                None => b.wall(p),
             }
             .map_err(refused)?;
         }
@@ -389,8 +389,8 @@ impl Brain for Pbrain {
             self.me = Player::O;
             b.set_to_move(Player::X);
         }
-        let (x, y) = point.xy(b.size());
-        b.place(x, y, self.me.opponent()).map_err(refused)?;
+        let p = b.pos_of(point).map_err(refused)?;
+        b.place(p, self.me.opponent()).map_err(refused)?;
         self.think()
     }
 

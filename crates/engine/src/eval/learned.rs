@@ -587,7 +587,7 @@ mod tests {
         // and worse for the side that must answer it.
         let mut b = Board::new(15).unwrap();
         for (x, y) in [(6, 7), (2, 12), (7, 7), (12, 2), (8, 7), (2, 2)] {
-            b.play(x, y).unwrap();
+            b.play(Pos::at(x, y)).unwrap();
         }
         let owner = predicted(&b);
         b.set_to_move(Player::O);

@@ -302,7 +302,7 @@ pub(crate) mod tests {
             let mut b = Board::with_rule(15, rules[k % rules.len()]).unwrap();
             for _ in 0..rng.random_range(1..most) {
                 let (x, y) = (rng.random_range(0..15), rng.random_range(0..15));
-                if b.play(x, y).is_ok() && b.last_move_won() {
+                if b.play(Pos::at(x, y)).is_ok() && b.last_move_won() {
                     b.undo();
                 }
             }
@@ -332,7 +332,7 @@ pub(crate) mod tests {
             // Crowded play in the middle makes forks common.
             for _ in 0..rng.random_range(8..30) {
                 let (x, y) = (rng.random_range(4..11), rng.random_range(4..11));
-                if b.play(x, y).is_ok() && b.last_move_won() {
+                if b.play(Pos::at(x, y)).is_ok() && b.last_move_won() {
                     b.undo();
                 }
             }

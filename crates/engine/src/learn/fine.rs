@@ -51,7 +51,7 @@ impl Samples {
                 self.add_choice(&b, &e, played);
             }
             previous = Some(codes);
-            match b.checked_pos(usize::from(x), usize::from(y)) {
+            match b.pos_at(usize::from(x), usize::from(y)) {
                 Ok(p) if b.is_empty(p) => e.play(&mut b, p),
                 _ => break,
             }
@@ -250,7 +250,7 @@ mod tests {
                     let (x, y) = (rng.random_range(3..12), rng.random_range(3..12));
                     let i = Pos::at(x, y);
                     if b.is_empty(i) && !(b.to_move() == Player::X && b.forbidden(i).is_some()) {
-                        b.play(x, y).unwrap();
+                        b.play(i).unwrap();
                         moves.push((x as u8, y as u8));
                     }
                 }

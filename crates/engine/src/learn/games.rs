@@ -157,7 +157,8 @@ pub(crate) fn replay_on(
             return Err(format!("move {} comes after a five", k + 1));
         }
         each(&b, k);
-        b.play(usize::from(x), usize::from(y))
+        b.pos_at(usize::from(x), usize::from(y))
+            .and_then(|p| b.play(p))
             .map_err(|e| format!("move {}: {e}", k + 1))?;
     }
     Ok(())

@@ -283,7 +283,7 @@ pub fn scored(games: &[GameRecord], eval: &Eval) -> Vec<(f32, f32)> {
             if sampled(game, &b, k) {
                 out.push((e.evaluate(&b) as f32, result_for(game, b.to_move())));
             }
-            match b.checked_pos(usize::from(x), usize::from(y)) {
+            match b.pos_at(usize::from(x), usize::from(y)) {
                 Ok(p) if b.is_empty(p) => e.play(&mut b, p),
                 _ => break,
             }

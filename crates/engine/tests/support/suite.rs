@@ -15,6 +15,7 @@ use inarow_engine::board::Board;
 use inarow_engine::movepick::{self, MoveList, class_bonus, generate, point_score};
 use inarow_engine::pattern::Threat;
 use inarow_engine::player::board_of;
+use inarow_engine::pos::Pos;
 use inarow_engine::search::{Found, Limits, Options, Params, Request, Searcher};
 
 /// One suite position: the board (side to move has a VCF) and the proof depth.
@@ -364,7 +365,8 @@ pub fn board_under(game: &Mnk, rule: Rule) -> Board {
     let mut b = Board::with_rule(n, rule).expect("a supported size");
     for p in (0..n * n).map(|i| Point(i as u16)) {
         if let Some(colour) = game.stone(p) {
-            b.place(p.col(n), p.row(n), colour).expect("a free point");
+            let p = b.pos_of(p).expect("a point of the board");
+            b.place(p, colour).expect("a free point");
         }
     }
     b.set_to_move(game.to_move());
@@ -415,10 +417,10 @@ pub fn board(
 ) -> Board {
     let mut b = Board::with_rule(15, rule).unwrap();
     for &(x, y) in black {
-        b.place(x, y, Player::X).unwrap();
+        b.place(Pos::at(x, y), Player::X).unwrap();
     }
     for &(x, y) in white {
-        b.place(x, y, Player::O).unwrap();
+        b.place(Pos::at(x, y), Player::O).unwrap();
     }
     b.set_to_move(to_move);
     b
