@@ -21,7 +21,7 @@ pub use game::{Game, PlayError, count_stones};
 pub use mnk::{Mnk, Rule, UnknownRule};
 pub use notation::ParseError;
 pub use player::{Outcome, Player};
-pub use point::Point;
+pub use point::{Point, Xy};
 pub use symmetry::Symmetry;
 pub use tally::{GameResult, Tally};
 pub use tictactoe::TicTacToe;
