@@ -8,11 +8,11 @@ use std::path::PathBuf;
 use anyhow::Context;
 use inarow_contest::Ending;
 use inarow_contest::shard::{self, Shard};
-use inarow_core::{GameResult, Point, Rule};
+use inarow_core::{GameResult, Point, Rule, Xy};
 use inarow_files::write_atomic;
 use inarow_judge::shown::escape;
 use inarow_match::openings;
-use inarow_match::part::{GameRow, PairRecord, Part, mark, xy};
+use inarow_match::part::{GameRow, PairRecord, Part, mark};
 use inarow_match::setup::Setup;
 use inarow_match::{self as matches, Plan, Verdict, stats};
 
@@ -283,7 +283,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 rows.borrow_mut().push(GameRow {
                     a_black: played.a_black,
                     result: mark(g.result),
-                    moves: g.moves.iter().map(|&p| xy(p, size)).collect(),
+                    moves: xys(&g.moves, size),
                     illegal: g.ending == Ending::Forfeit,
                     failure: g.unanswered().map(ToString::to_string),
                     longest_ms: g.longest.as_millis() as u64,
@@ -579,8 +579,8 @@ fn game_line(
     pair: usize,
     a_black: bool,
     result: GameResult,
-    opening: &[[usize; 2]],
-    moves: &[[usize; 2]],
+    opening: &[Xy],
+    moves: &[Xy],
 ) -> String {
     let colour = if a_black { "black" } else { "white" };
     format!(
@@ -664,17 +664,14 @@ fn proven_line(proven: &[inarow_match::ProvenWins; 2]) -> String {
     )
 }
 
-/// Points as `[x, y]`.
-fn xys(ps: &[Point], size: usize) -> Vec<[usize; 2]> {
-    ps.iter().map(|&p| xy(p, size)).collect()
+/// Points as records write them.
+fn xys(ps: &[Point], size: usize) -> Vec<Xy> {
+    ps.iter().map(|p| p.to_xy(size)).collect()
 }
 
 /// Points as `x,y` separated by spaces, as the openings file has them.
-fn points(ps: &[[usize; 2]]) -> String {
-    ps.iter()
-        .map(|[x, y]| format!("{x},{y}"))
-        .collect::<Vec<_>>()
-        .join(" ")
+fn points(ps: &[Xy]) -> String {
+    ps.iter().map(Xy::to_string).collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use inarow_core::{PlayError, Point};
+use inarow_core::{PlayError, Xy};
 use serde::{Deserialize, Serialize};
 
 use inarow_sandbox::limits::{Limit, Limits};
@@ -31,12 +31,12 @@ pub enum Fault {
     /// The answer named a point that already holds a stone.
     Occupied {
         /// The point.
-        point: [u8; 2],
+        point: Xy,
     },
     /// The answer named the same point twice.
     Repeated {
         /// The point.
-        point: [u8; 2],
+        point: Xy,
     },
     /// No complete answer within the time limit.
     Timeout {
@@ -122,7 +122,9 @@ impl Fault {
     /// the board. A referee asks for moves only while the game goes on.
     pub fn refused(refused: PlayError, size: usize) -> Fault {
         match refused {
-            PlayError::Occupied(p) => Fault::Occupied { point: xy(p, size) },
+            PlayError::Occupied(p) => Fault::Occupied {
+                point: p.to_xy(size),
+            },
             PlayError::OffBoard(p) => {
                 let (x, y) = p.xy(size);
                 Fault::OffBoard {
@@ -165,10 +167,8 @@ impl fmt::Display for Fault {
         match self {
             Fault::Syntax { detail } => write!(f, "bad syntax: {detail}"),
             Fault::OffBoard { x, y } => write!(f, "off the board: ({x},{y})"),
-            Fault::Occupied { point } => write!(f, "occupied: ({},{})", point[0], point[1]),
-            Fault::Repeated { point } => {
-                write!(f, "repeated point: ({},{})", point[0], point[1])
-            }
+            Fault::Occupied { point } => write!(f, "occupied: ({point})"),
+            Fault::Repeated { point } => write!(f, "repeated point: ({point})"),
             Fault::Timeout { seconds } => write!(f, "timeout: no answer within {seconds} s"),
             Fault::Crash { status } => write!(f, "crash: {status}"),
             Fault::Eof => write!(f, "EOF: closed its output without answering"),
@@ -188,11 +188,4 @@ impl fmt::Display for Fault {
             Fault::Sandbox { detail } => write!(f, "sandbox: {detail}"),
         }
     }
-}
-
-/// A point as the records keep it on a `size` board: `[X, Y]`, column
-/// then row.
-pub fn xy(p: Point, size: usize) -> [u8; 2] {
-    let (x, y) = p.xy(size);
-    [x as u8, y as u8]
 }

@@ -8,7 +8,7 @@
 use std::fmt;
 
 use crate::renju::Forbidden;
-use crate::{Game, Mnk, Player, Point, Rule};
+use crate::{Game, Mnk, Player, Point, Rule, Xy};
 
 /// Why a stone cannot go on the point `(x, y)` (column, row from the top
 /// left).
@@ -58,12 +58,12 @@ pub fn on_board(x: usize, y: usize, size: usize) -> Result<Point, StoneError> {
     Point::from_xy(x, y, size).ok_or(StoneError::OffBoard { x, y })
 }
 
-/// The point `(x, y)` of `board` if a stone of `colour` may go there: on
-/// the board, empty, and, where `forbid` asks and the rule is renju, not
+/// The point `xy` of `board` if a stone of `colour` may go there: on the
+/// board, empty, and, where `forbid` asks and the rule is renju, not
 /// forbidden to black.
 pub fn check(
     board: &Mnk,
-    (x, y): (usize, usize),
+    Xy { x, y }: Xy,
     colour: Player,
     forbid: bool,
 ) -> Result<Point, StoneError> {
@@ -87,7 +87,7 @@ pub fn check(
 /// stones were put down, or the first refused (counted from 1) and why.
 pub fn replay(
     board: &mut Mnk,
-    stones: impl IntoIterator<Item = (usize, usize)>,
+    stones: impl IntoIterator<Item = Xy>,
     forbid: bool,
 ) -> Result<usize, (usize, StoneError)> {
     let mut put = 0;
@@ -109,19 +109,23 @@ pub fn replay(
 mod tests {
     use super::*;
 
+    fn xys(stones: &[(usize, usize)]) -> Vec<Xy> {
+        stones.iter().map(|&p| Xy::from(p)).collect()
+    }
+
     #[test]
     fn each_refusal_names_its_point_in_one_wording() {
         let mut board = Mnk::new(15, 15, 5, Rule::Freestyle).unwrap();
-        assert_eq!(replay(&mut board, [(7, 7), (8, 8)], true), Ok(2));
+        assert_eq!(replay(&mut board, xys(&[(7, 7), (8, 8)]), true), Ok(2));
         assert_eq!(board.stone(Point::at(7, 7, 15)), Some(Player::X));
         assert_eq!(board.stone(Point::at(8, 8, 15)), Some(Player::O));
-        let again = replay(&mut board, [(1, 1), (7, 7)], true);
+        let again = replay(&mut board, xys(&[(1, 1), (7, 7)]), true);
         assert_eq!(again, Err((2, StoneError::Taken { x: 7, y: 7 })));
         assert_eq!(
             again.unwrap_err().1.to_string(),
             "point 7,7 is already taken"
         );
-        let off = check(&board, (15, 0), Player::X, false).unwrap_err();
+        let off = check(&board, Xy::new(15, 0), Player::X, false).unwrap_err();
         assert_eq!(off.to_string(), "point 15,0 is off the board");
     }
 
@@ -139,8 +143,8 @@ mod tests {
             (0, 6),
         ];
         let mut board = Mnk::new(15, 15, 5, Rule::Renju).unwrap();
-        assert_eq!(replay(&mut board, stones, true), Ok(8));
-        let refused = check(&board, (7, 7), Player::X, true).unwrap_err();
+        assert_eq!(replay(&mut board, xys(&stones), true), Ok(8));
+        let refused = check(&board, Xy::new(7, 7), Player::X, true).unwrap_err();
         assert!(matches!(refused, StoneError::Forbidden { x: 7, y: 7, .. }));
         assert!(
             refused
@@ -148,8 +152,8 @@ mod tests {
                 .starts_with("point 7,7 is forbidden to black under renju: "),
             "{refused}"
         );
-        assert!(check(&board, (7, 7), Player::X, false).is_ok());
-        assert!(check(&board, (7, 7), Player::O, true).is_ok());
+        assert!(check(&board, Xy::new(7, 7), Player::X, false).is_ok());
+        assert!(check(&board, Xy::new(7, 7), Player::O, true).is_ok());
     }
 
     #[test]
@@ -160,7 +164,7 @@ mod tests {
             stones.extend([(x, 0), (x, 2)]);
         }
         // Black's fifth stone makes five: white's last is never put down.
-        assert_eq!(replay(&mut board, stones, false), Ok(9));
+        assert_eq!(replay(&mut board, xys(&stones), false), Ok(9));
         assert!(board.is_over());
     }
 }

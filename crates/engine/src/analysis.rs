@@ -6,7 +6,7 @@
 //! (the request's excluded moves, [`Request::excluded`]). The time (or nodes) given is shared
 //! equally between the lines asked for.
 
-use inarow_core::{Player, Rule};
+use inarow_core::{Player, Rule, Xy};
 
 use crate::board::{Board, BoardError};
 use crate::pos::Pos;
@@ -85,16 +85,18 @@ pub fn colour_name(p: Player) -> &'static str {
 }
 
 /// The position with `stones` put down on an empty `size` board under
-/// `rule`, black first and alternating, as `(x, y)` from the top left;
-/// refused if a stone is off the board or on a taken point, if a five
-/// stands on the board (the game is over) or if the board is full.
-pub fn position(
+/// `rule`, black first and alternating, as [`Xy`] points (or anything
+/// that reads as one, as a test's `(x, y)` pairs do); refused if a stone
+/// is off the board or on a taken point, if a five stands on the board
+/// (the game is over) or if the board is full.
+pub fn position<P: Copy + Into<Xy>>(
     size: usize,
     rule: Rule,
-    stones: &[(usize, usize)],
+    stones: &[P],
 ) -> Result<Board, PositionError> {
     let mut board = Board::with_rule(size, rule).map_err(|e| PositionError::Board(None, e))?;
-    for (n, &(x, y)) in stones.iter().enumerate() {
+    for (n, &stone) in stones.iter().enumerate() {
+        let Xy { x, y } = stone.into();
         let mover = board.to_move();
         board
             .pos_at(x, y)
@@ -366,7 +368,7 @@ mod tests {
         };
         let mut s = Searcher::new(Options::default());
         // An empty board: the centre and the points around it.
-        let mut empty = position(15, Rule::Freestyle, &[]).unwrap();
+        let mut empty = position::<Xy>(15, Rule::Freestyle, &[]).unwrap();
         let a = analyse(
             &mut s,
             &mut empty,
@@ -430,7 +432,7 @@ mod tests {
         assert_eq!(a.lines.len(), 5, "{a:?}");
         assert!(sorted(&a) && distinct(&a), "{a:?}");
         // A small board gives as many lines as asked for.
-        let mut small = position(5, Rule::Freestyle, &[]).unwrap();
+        let mut small = position::<Xy>(5, Rule::Freestyle, &[]).unwrap();
         let a = analyse(
             &mut s,
             &mut small,
@@ -446,7 +448,7 @@ mod tests {
         assert_eq!(e.to_string(), "stone 2: point 7,7 is already taken");
         let e = position(15, Rule::Freestyle, &[(15, 0)]).unwrap_err();
         assert_eq!(e.to_string(), "stone 1: point 15,0 is off the board");
-        let e = position(21, Rule::Freestyle, &[]).unwrap_err();
+        let e = position::<Xy>(21, Rule::Freestyle, &[]).unwrap_err();
         assert!(
             e.to_string().starts_with("unsupported board size 21"),
             "{e}"

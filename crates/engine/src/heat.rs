@@ -205,7 +205,7 @@ mod tests {
     use super::*;
     use crate::analysis::position;
     use crate::search::Options;
-    use inarow_core::Rule;
+    use inarow_core::{Rule, Xy};
 
     /// The hottest point: the highest win rate, and of those the highest
     /// score (the quickest win).
@@ -360,7 +360,7 @@ mod tests {
 
     #[test]
     fn the_points_are_those_near_the_stones_and_bounded() {
-        let empty = position(15, Rule::Freestyle, &[]).unwrap();
+        let empty = position::<Xy>(15, Rule::Freestyle, &[]).unwrap();
         let points = candidates(&empty);
         assert_eq!(points.len(), 25);
         assert!(points.iter().all(|&i| {

@@ -3,7 +3,7 @@
 //! point loses at once for the bot that put it, as the core's [`Swap2`]
 //! finds it ([`Swap2::foul`]).
 
-use inarow_contest::fault::{Fault, xy};
+use inarow_contest::fault::Fault;
 use inarow_core::swap2::{Foul, Phase, Role, Step, Swap, Swap2, Swap2Error};
 use inarow_core::{Mnk, Outcome, Player, Point};
 use inarow_protocol::koth::{self, AnswerError, SIZE};
@@ -66,8 +66,12 @@ impl Referee<'_> {
         }
         match refused {
             None => Ok(()),
-            Some(Swap2Error::Occupied(p)) => Err(Fault::Occupied { point: xy(p, SIZE) }),
-            Some(Swap2Error::Repeated(p)) => Err(Fault::Repeated { point: xy(p, SIZE) }),
+            Some(Swap2Error::Occupied(p)) => Err(Fault::Occupied {
+                point: p.to_xy(SIZE),
+            }),
+            Some(Swap2Error::Repeated(p)) => Err(Fault::Repeated {
+                point: p.to_xy(SIZE),
+            }),
             Some(e) => unreachable!("the referee asks each player in turn, on the board: {e}"),
         }
     }

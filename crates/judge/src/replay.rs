@@ -784,7 +784,6 @@ impl Replay<'_> {
 
     /// Checks that a fault's details are the tournament's and fit the board.
     fn fault_fits(&self, fault: &Fault, terms: &Terms<'_>) -> Result<(), ReplayError> {
-        let on_board = |p: [u8; 2]| (p[0] as usize) < SIZE && (p[1] as usize) < SIZE;
         match *fault {
             Fault::Timeout { seconds } => {
                 if terms.timeout_seconds == 0.0 {
@@ -800,11 +799,7 @@ impl Replay<'_> {
                 }
             }
             Fault::Occupied { point } => {
-                let taken = if on_board(point) {
-                    self.taken[Point::at(point[0] as usize, point[1] as usize, SIZE).index()]
-                } else {
-                    0
-                };
+                let taken = point.point(SIZE).map_or(0, |p| self.taken[p.index()]);
                 // Half an answer: its white point was taken before its black stone was laid.
                 let before = if self.half_answer {
                     self.next
@@ -821,7 +816,7 @@ impl Replay<'_> {
                 // Only the opening (three points) and an answer (two) name more than one.
                 let many =
                     matches!(self.game.phase(), Phase::Open | Phase::Answer) && !self.half_answer;
-                if !on_board(point) || !many {
+                if point.point(SIZE).is_none() || !many {
                     return Err(ReplayError::NotRepeated {
                         fault: fault.clone(),
                         awaited: self.awaited(),
@@ -1072,7 +1067,7 @@ pub(crate) mod examples {
 #[cfg(test)]
 mod tests {
     use inarow_core::swap2::Role;
-    use inarow_core::{Player, Rule};
+    use inarow_core::{Player, Rule, Xy};
 
     use inarow_core::renju::Forbidden;
 
@@ -1317,12 +1312,14 @@ mod tests {
         assert_eq!(record.stones.len(), 4);
         assert_eq!(
             record.forfeit.as_ref().unwrap().fault,
-            Fault::Occupied { point: [7, 7] }
+            Fault::Occupied {
+                point: Xy::new(7, 7)
+            }
         );
         accepted(&record, Rule::Freestyle);
         // A taken point that was not taken, or another fault, is refused.
         let mut elsewhere = record.clone();
-        let point = [5, 5];
+        let point = Xy::new(5, 5);
         let fault = Fault::Occupied { point };
         elsewhere.forfeit = Some(Forfeit { by: Seat::B, fault });
         refused(
@@ -1502,12 +1499,22 @@ mod tests {
         let first = &record.stones[0];
         with(
             Fault::Occupied {
-                point: [first.x, first.y],
+                point: Xy::new(first.x.into(), first.y.into()),
             },
             "",
         );
-        with(Fault::Occupied { point: [14, 14] }, "no stone stood there");
-        with(Fault::Repeated { point: [1, 1] }, "names a single point");
+        with(
+            Fault::Occupied {
+                point: Xy::new(14, 14),
+            },
+            "no stone stood there",
+        );
+        with(
+            Fault::Repeated {
+                point: Xy::new(1, 1),
+            },
+            "names a single point",
+        );
         with(Fault::Eof, "");
         with(
             Fault::Crash {

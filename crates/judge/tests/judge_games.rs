@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use crate::common;
 
 use inarow_contest::{Ending, Fault};
-use inarow_core::Rule;
+use inarow_core::{Rule, Xy};
 use inarow_judge::process::{BotProcess, Start};
 use inarow_judge::record::{Answer, Seat};
 use inarow_judge::tournament::{self, Config};
@@ -236,7 +236,9 @@ fn off_board_occupied_and_repeated_points_forfeit() {
     ));
     assert_eq!(
         forfeit("repeated@A", true, &[]),
-        Fault::Repeated { point: [1, 1] }
+        Fault::Repeated {
+            point: Xy::new(1, 1)
+        }
     );
     assert_eq!(
         forfeit("repeated@B", false, &["swap=choose"]).to_string(),

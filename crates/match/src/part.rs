@@ -9,7 +9,7 @@
 //! where the SPRT decides) and says so; the score, Elo and verdict are then
 //! the one-machine run's for games on a node budget.
 
-use inarow_core::{Game, GameResult, Mnk, Player, Point, Rule, Tally};
+use inarow_core::{Game, GameResult, Mnk, Player, Point, Rule, Tally, Xy};
 use serde::{Deserialize, Serialize};
 
 use crate::stats::{self, Verdict};
@@ -27,7 +27,7 @@ pub struct Match {
     /// Engine B's settings, or its brain's path and folder digest.
     pub b: String,
     /// The openings as `[x, y]` points, in turn.
-    pub openings: Vec<Vec<[usize; 2]>>,
+    pub openings: Vec<Vec<Xy>>,
     /// Pairs of games at most.
     pub pairs: usize,
     /// The board's side.
@@ -55,7 +55,7 @@ pub struct GameRow {
     /// A's result: `1`, `=` or `0`.
     pub result: char,
     /// The moves after the opening, `[x, y]`.
-    pub moves: Vec<[usize; 2]>,
+    pub moves: Vec<Xy>,
     /// Whether the loser gave an illegal or no move.
     pub illegal: bool,
     /// Why the loser gave no move, if it could not answer.
@@ -111,12 +111,6 @@ fn result_of(mark: char) -> Option<GameResult> {
 
 fn is_freestyle(rule: &Rule) -> bool {
     *rule == Rule::Freestyle
-}
-
-/// A point as `[x, y]`: column, then row.
-pub fn xy(p: Point, size: usize) -> [usize; 2] {
-    let (x, y) = p.xy(size);
-    [x, y]
 }
 
 impl Part {
@@ -193,10 +187,8 @@ impl Match {
     }
 }
 
-fn points(xys: &[[usize; 2]], size: usize) -> Option<Vec<Point>> {
-    xys.iter()
-        .map(|&[x, y]| Point::from_xy(x, y, size))
-        .collect()
+fn points(xys: &[Xy], size: usize) -> Option<Vec<Point>> {
+    xys.iter().map(|p| p.point(size)).collect()
 }
 
 /// Replays `row` from `opening`: every move legal, and the result the
@@ -507,16 +499,16 @@ mod tests {
     fn row_game(a_black: bool, black_wins: bool) -> GameRow {
         let mut moves = Vec::new();
         for i in 0..5 {
-            moves.push([i, 10]);
+            moves.push(Xy::new(i, 10));
             if i < 4 {
-                moves.push([i, 12]);
+                moves.push(Xy::new(i, 12));
             }
         }
         let a_wins = a_black == black_wins;
         if !black_wins {
             // Black wastes its fifth stone; white completes its row.
-            moves[8] = [14, 0];
-            moves.push([4, 12]);
+            moves[8] = Xy::new(14, 0);
+            moves.push(Xy::new(4, 12));
         }
         GameRow {
             a_black,
@@ -701,7 +693,10 @@ mod tests {
         );
         other(&|m| m.nodes = Some(5), "nodes Some(5), not Some(1000)");
         other(&|m| m.elo1 = 10.0, "other SPRT bounds");
-        other(&|m| m.openings = vec![vec![[7, 7]]], "other openings");
+        other(
+            &|m| m.openings = vec![vec![Xy::new(7, 7)]],
+            "other openings",
+        );
 
         // Edits the first pair of part 1 and merges.
         let edit = |change: &dyn Fn(&mut serde_json::Value), says: &str| {

@@ -387,7 +387,7 @@ impl Ready {
             openings: self
                 .openings
                 .iter()
-                .map(|o| o.iter().map(|&p| part::xy(p, size)).collect())
+                .map(|o| o.iter().map(|p| p.to_xy(size)).collect())
                 .collect(),
             pairs: self.setup.pairs,
             size,

@@ -13,7 +13,7 @@
 use inarow_core::notation::xy_name;
 use inarow_core::renju::Forbidden;
 use inarow_core::stones::StoneError;
-use inarow_core::{Game as _, Mnk, Player, Point};
+use inarow_core::{Game as _, Mnk, Player, Point, Xy};
 use inarow_engine::pos::Pos;
 use inarow_engine::score::{WIN, is_decided};
 use serde::Serialize;
@@ -72,14 +72,14 @@ pub fn point_name(x: usize, y: usize, size: usize) -> String {
 /// `size` wide; `None` for a point off it. The one crossing from the
 /// engine's [`Pos`] to `(x, y)` on the page's side: its analyses and its
 /// live thinking.
-pub fn page_xy(p: Pos, size: usize) -> Option<[usize; 2]> {
-    p.xy_on(size).map(|(x, y)| [x, y])
+pub fn page_xy(p: Pos, size: usize) -> Option<Xy> {
+    p.xy_on(size).map(Xy::from)
 }
 
 /// Black's forbidden points on `board` when black is to move under renju,
-/// as (x, y) and why; empty otherwise (white plays anywhere, and the page
+/// as [`Xy`] and why; empty otherwise (white plays anywhere, and the page
 /// marks the points only for the side they bind).
-pub fn forbidden_to_move(board: &Mnk) -> Vec<((usize, usize), Forbidden)> {
+pub fn forbidden_to_move(board: &Mnk) -> Vec<(Xy, Forbidden)> {
     if board.turn_by_count() != Player::X {
         return Vec::new();
     }
@@ -87,7 +87,7 @@ pub fn forbidden_to_move(board: &Mnk) -> Vec<((usize, usize), Forbidden)> {
     board
         .forbidden_points()
         .into_iter()
-        .map(|(p, why)| (p.xy(size), why))
+        .map(|(p, why)| (p.to_xy(size), why))
         .collect()
 }
 

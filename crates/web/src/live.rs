@@ -18,6 +18,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use inarow_core::Xy;
 use inarow_engine::score::win_rate;
 use inarow_engine::search::{Progress, Watcher};
 use serde_json::{Value, json};
@@ -116,7 +117,7 @@ pub fn watcher(
         sent = Some(now);
         let nodes = before.0 + p.nodes;
         let ms = now.as_millis() as u64;
-        let pv: Vec<[usize; 2]> = p.pv.iter().map_while(|&i| page_xy(i, size)).collect();
+        let pv: Vec<Xy> = p.pv.iter().map_while(|&i| page_xy(i, size)).collect();
         let mut data = json!({
             "depth": p.depth,
             "score": p.score,

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use axum::Json;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
-use inarow_core::Rule;
+use inarow_core::{Rule, Xy};
 use inarow_engine::analysis::{self, MAX_LINES};
 use inarow_engine::heat;
 use inarow_engine::score::win_rate;
@@ -41,7 +41,7 @@ pub(super) struct Request {
     /// `freestyle` (the default), `exact` or `renju`.
     #[serde(default)]
     rule: Rule,
-    stones: Vec<[usize; 2]>,
+    stones: Vec<Xy>,
     #[serde(default = "one")]
     lines: usize,
     #[serde(default = "half_second")]

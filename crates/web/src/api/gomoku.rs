@@ -7,8 +7,8 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use inarow_core::Game as _;
 use inarow_core::swap2::Phase;
+use inarow_core::{Game as _, Xy};
 use serde::Deserialize;
 
 use super::{ApiError, Body, Part, Reply};
@@ -153,7 +153,7 @@ pub(super) struct NewGomoku {
     colour: Option<Colour>,
     /// Free start only: the stones set up, as [x, y], black first and
     /// alternating (none: the empty board).
-    stones: Option<Vec<[usize; 2]>>,
+    stones: Option<Vec<Xy>>,
 }
 
 /// Most stones a free start may be set up with: every point of the
@@ -192,12 +192,7 @@ pub(super) async fn new_game(
                     "a free start has no opener: choose your colour (colour: black or white)",
                 ));
             }
-            let stones: Vec<(usize, usize)> = body
-                .stones
-                .unwrap_or_default()
-                .iter()
-                .map(|&[x, y]| (x, y))
-                .collect();
+            let stones = body.stones.unwrap_or_default();
             if stones.len() > MAX_SETUP {
                 return Err(ApiError::bad(format!(
                     "{} stones set up: at most {MAX_SETUP}",

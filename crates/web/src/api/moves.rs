@@ -8,7 +8,7 @@
 
 use axum::Json;
 use inarow_core::notation::{format_moves, parse_moves, point_name};
-use inarow_core::{Point, Rule};
+use inarow_core::{Point, Rule, Xy};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -69,13 +69,7 @@ pub(super) async fn read(Body(body): Body<Request>) -> Result<Json<serde_json::V
         }
     }
     forbidden_move(&moves, size, body.rule)?;
-    let xy: Vec<[usize; 2]> = moves
-        .iter()
-        .map(|p| {
-            let (x, y) = p.xy(size);
-            [x, y]
-        })
-        .collect();
+    let xy: Vec<Xy> = moves.iter().map(|p| p.to_xy(size)).collect();
     Ok(Json(json!({
         "size": size,
         "rule": body.rule.name(),

@@ -7,7 +7,7 @@
 //! check, and a refusal names the point as the page does (`j8`).
 
 use axum::Json;
-use inarow_core::{Player, Rule};
+use inarow_core::{Player, Rule, Xy};
 use inarow_engine::analysis;
 use serde::Deserialize;
 use serde_json::json;
@@ -43,7 +43,7 @@ pub(super) struct Request {
     #[serde(default)]
     rule: Rule,
     /// `[x, y]` from the top left, in the order put.
-    stones: Vec<[usize; 2]>,
+    stones: Vec<Xy>,
     /// Each stone's colour, in order; none: black first, then in turn.
     #[serde(default)]
     colours: Option<Vec<Colour>>,

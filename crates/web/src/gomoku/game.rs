@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use inarow_core::renju::Forbidden;
 use inarow_core::stones::{self, StoneError};
 use inarow_core::swap2::{self, Role, Step, Swap, Swap2, Swap2Error};
-use inarow_core::{Game as _, Mnk, Player, Point, Rule};
+use inarow_core::{Game as _, Mnk, Player, Point, Rule, Xy};
 use inarow_judge::record::{Colour, GameRecord, Seat, Stone};
 use serde::{Deserialize, Serialize};
 
@@ -222,14 +222,14 @@ impl Game {
 
     /// Starts a game with no Swap2 opening, the person playing `person`:
     /// from the empty board, where black's first stone goes in the centre,
-    /// or from `stones` set up (as (x, y), black first and alternating,
+    /// or from `stones` set up (black first and alternating,
     /// checked as moves: on the board, on empty points, none of black's on
     /// a point renju forbade, no five and room left). The engine's first
     /// job, if it is to move.
     pub fn new_free(
         &mut self,
         person: Player,
-        stones: &[(usize, usize)],
+        stones: &[Xy],
         time_ms: u64,
         rule: Rule,
         size: usize,
@@ -281,7 +281,7 @@ impl Game {
     fn point(&self, x: usize, y: usize) -> Result<Point, Refused> {
         let refused = |e: StoneError| bad(stone_line(e, self.size));
         match self.swap2.as_ref() {
-            Some(s) => stones::check(s.game(), (x, y), Player::O, false).map_err(refused),
+            Some(s) => stones::check(s.game(), Xy::new(x, y), Player::O, false).map_err(refused),
             None => stones::on_board(x, y, self.size).map_err(refused),
         }
     }
@@ -648,7 +648,7 @@ impl Game {
         let forbidden: Vec<_> = match (to_move, &self.swap2) {
             (Some("black"), Some(s)) => forbidden_to_move(s.game())
                 .into_iter()
-                .map(|((x, y), why)| serde_json::json!({"x": x, "y": y, "why": why.to_string()}))
+                .map(|(Xy { x, y }, why)| serde_json::json!({"x": x, "y": y, "why": why.to_string()}))
                 .collect(),
             _ => Vec::new(),
         };
@@ -709,11 +709,7 @@ fn check_settings(time_ms: u64, size: usize) -> Result<(), Refused> {
 /// The stones of a free start, black first and alternating, each checked
 /// as a move on a board `size` points a side under `rule`; the one line
 /// that refuses the first that cannot stand.
-fn set_up(
-    stones: &[(usize, usize)],
-    rule: Rule,
-    size: usize,
-) -> Result<Vec<(Point, Player)>, Refused> {
+fn set_up(stones: &[Xy], rule: Rule, size: usize) -> Result<Vec<(Point, Player)>, Refused> {
     let mut board = board_of(rule, size);
     let put = stones::replay(&mut board, stones.iter().copied(), true)
         .map_err(|(n, e)| bad(format!("stone {n}: {}", stone_line(e, size))))?;
@@ -730,7 +726,7 @@ fn set_up(
     Ok(stones
         .iter()
         .zip([Player::X, Player::O].into_iter().cycle())
-        .map(|(&(x, y), colour)| (Point::at(x, y, size), colour))
+        .map(|(&Xy { x, y }, colour)| (Point::at(x, y, size), colour))
         .collect())
 }
 

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use inarow_core::Rule;
 use inarow_core::swap2::{Phase, Strategy, Swap};
-use inarow_core::{Mnk, Player, Point};
+use inarow_core::{Mnk, Player, Point, Xy};
 use inarow_engine::player::Engine;
 use inarow_engine::score::win_rate;
 use inarow_engine::search::{Found, Limits, Options};
@@ -15,8 +15,8 @@ use serde::Serialize;
 /// [`Found`]), as the page shows it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Thought {
-    /// The move chosen, as (x, y).
-    pub best: (usize, usize),
+    /// The move chosen.
+    pub best: Xy,
     /// Its score for the engine (positive is good for it).
     pub score: i32,
     /// Whether that score is a proven win or loss for the engine.
@@ -28,16 +28,16 @@ pub struct Thought {
     pub depth: u32,
     /// Nodes searched.
     pub nodes: u64,
-    /// The expected line from the move chosen on, as (x, y).
-    pub pv: Vec<(usize, usize)>,
+    /// The expected line from the move chosen on.
+    pub pv: Vec<Xy>,
 }
 
 impl Thought {
-    /// The engine's answer on a board `size` points wide, in (x, y)
+    /// The engine's answer on a board `size` points wide, in [`Xy`]
     /// ([`super::page_xy`], the page's one crossing), its score read at
     /// logistic scale `scale` ([`win_scale`]).
     pub fn on(t: &Found, size: usize, scale: f64) -> Thought {
-        let xy = |p| super::page_xy(p, size).map(|[x, y]| (x, y));
+        let xy = |p| super::page_xy(p, size);
         Thought {
             best: xy(t.best).expect("the search names points of the board"),
             score: t.score,

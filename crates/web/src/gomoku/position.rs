@@ -6,7 +6,7 @@
 
 use inarow_core::renju::Forbidden;
 use inarow_core::stones::{self, StoneError};
-use inarow_core::{Game as _, Mnk, Player, Point, Rule};
+use inarow_core::{Game as _, Mnk, Player, Point, Rule, Xy};
 use inarow_engine::analysis::PositionError;
 use inarow_engine::board::{Board, BoardError};
 use inarow_engine::pos::Pos;
@@ -69,9 +69,9 @@ fn put(board: &mut Board, p: Pos) -> Result<(), StoneError> {
 /// first, then in turn) on a `size` board under `rule`, each stone checked
 /// as it is put; refused at the first stone that cannot stand, where a five
 /// stands on the board (the game is over) or where the board is full.
-pub fn position(size: usize, rule: Rule, stones: &[[usize; 2]]) -> Result<Board, PositionError> {
+pub fn position(size: usize, rule: Rule, stones: &[Xy]) -> Result<Board, PositionError> {
     let mut board = Board::with_rule(size, rule).map_err(|e| PositionError::Board(None, e))?;
-    for (n, &[x, y]) in stones.iter().enumerate() {
+    for (n, &Xy { x, y }) in stones.iter().enumerate() {
         let refused = |e| PositionError::Board(Some(n + 1), BoardError::Stone(e));
         let p = Pos::from_xy(x, y, size).ok_or(refused(StoneError::OffBoard { x, y }))?;
         let mover = board.to_move();
@@ -96,16 +96,16 @@ pub fn position(size: usize, rule: Rule, stones: &[[usize; 2]]) -> Result<Board,
 pub fn rule_position(
     size: usize,
     rule: Rule,
-    stones: &[[usize; 2]],
+    stones: &[Xy],
     colours: Option<&[Player]>,
 ) -> Result<Mnk, PositionError> {
     if !SIZES.contains(&size) {
         return Err(PositionError::Board(None, BoardError::Size(size)));
     }
     let mut board = Mnk::new(size, size, 5, rule).expect("a supported size");
-    for (n, &[x, y]) in stones.iter().enumerate() {
+    for (n, &xy) in stones.iter().enumerate() {
         let colour = colours.map_or_else(|| board.turn_by_count(), |c| c[n]);
-        let p = stones::check(&board, (x, y), colour, true)
+        let p = stones::check(&board, xy, colour, true)
             .map_err(|e| PositionError::Board(Some(n + 1), BoardError::Stone(e)))?;
         board
             .place(p, colour)
@@ -125,15 +125,12 @@ pub fn rule_position(
 
 /// Black's forbidden points on the core's `board` (renju; none under the
 /// other rules), row by row, as `[x, y]` and why, whoever is to move.
-pub fn forbidden_to_black(board: &Mnk) -> Vec<([usize; 2], Forbidden)> {
+pub fn forbidden_to_black(board: &Mnk) -> Vec<(Xy, Forbidden)> {
     let size = board.cols();
     board
         .forbidden_points()
         .into_iter()
-        .map(|(p, why)| {
-            let (x, y) = p.xy(size);
-            ([x, y], why)
-        })
+        .map(|(p, why)| (p.to_xy(size), why))
         .collect()
 }
 
@@ -164,21 +161,21 @@ mod tests {
 
     /// Black's double three at j8 on 15x15 (`h8 a1 i8 a3 j9 a5 j10 a7`, then
     /// j8): threes through it on row 8 and column j.
-    const DOUBLE_THREE: [[usize; 2]; 8] = [
-        [7, 7],
-        [0, 14],
-        [8, 7],
-        [0, 12],
-        [9, 6],
-        [0, 10],
-        [9, 5],
-        [0, 8],
+    const DOUBLE_THREE: [Xy; 8] = [
+        Xy::new(7, 7),
+        Xy::new(0, 14),
+        Xy::new(8, 7),
+        Xy::new(0, 12),
+        Xy::new(9, 6),
+        Xy::new(0, 10),
+        Xy::new(9, 5),
+        Xy::new(0, 8),
     ];
 
     #[test]
     fn each_refused_stone_is_named_as_the_page_names_points() {
         let mut stones = DOUBLE_THREE.to_vec();
-        stones.push([9, 7]);
+        stones.push(Xy::new(9, 7));
         let e = position(15, Rule::Renju, &stones).unwrap_err();
         assert_eq!(
             position_line(&e, 15),
@@ -187,11 +184,11 @@ mod tests {
         // Freestyle forbids nothing; white may take j8 under renju.
         assert!(position(15, Rule::Freestyle, &stones).is_ok());
         let mut white = DOUBLE_THREE[..7].to_vec();
-        white.extend([[9, 7]]);
+        white.extend([Xy::new(9, 7)]);
         assert!(position(15, Rule::Renju, &white).is_ok());
-        let taken = position(15, Rule::Freestyle, &[[7, 7], [7, 7]]).unwrap_err();
+        let taken = position(15, Rule::Freestyle, &[Xy::new(7, 7), Xy::new(7, 7)]).unwrap_err();
         assert_eq!(position_line(&taken, 15), "stone 2: h8 is already taken");
-        let off = position(15, Rule::Freestyle, &[[15, 0]]).unwrap_err();
+        let off = position(15, Rule::Freestyle, &[Xy::new(15, 0)]).unwrap_err();
         assert_eq!(
             position_line(&off, 15),
             "stone 1: point 15,0 is off the 15x15 board: columns are a to o and rows 1 to 15"
@@ -204,7 +201,9 @@ mod tests {
         assert_eq!(board.stones(), 8);
         assert_eq!(board.to_move(), Player::X);
         assert_eq!(board.forbidden(Pos::at(9, 7)), Some(Forbidden::DoubleThree));
-        let five: Vec<[usize; 2]> = (0..5).flat_map(|x| [[x, 0], [x, 2]]).collect();
+        let five: Vec<Xy> = (0..5)
+            .flat_map(|x| [Xy::new(x, 0), Xy::new(x, 2)])
+            .collect();
         let over = position(15, Rule::Freestyle, &five[..9]).unwrap_err();
         assert_eq!(over, PositionError::Finished(9, Player::X));
     }
@@ -213,7 +212,7 @@ mod tests {
     fn the_rule_s_position_takes_stones_of_any_colour_in_the_order_put() {
         use Player::{O, X};
         let mut stones = DOUBLE_THREE.to_vec();
-        stones.push([9, 7]);
+        stones.push(Xy::new(9, 7));
         let e = rule_position(15, Rule::Renju, &stones, None).unwrap_err();
         assert_eq!(
             position_line(&e, 15),
@@ -221,17 +220,22 @@ mod tests {
         );
         // Black's four stones set up first, then white's: j8 is forbidden
         // to black whoever is to move, and refused as black's ninth stone.
-        let blacks = [[7, 7], [8, 7], [9, 6], [9, 5]];
-        let whites = [[0, 14], [0, 12], [0, 10], [0, 8]];
-        let set_up: Vec<[usize; 2]> = blacks.iter().chain(&whites).copied().collect();
+        let blacks = [Xy::new(7, 7), Xy::new(8, 7), Xy::new(9, 6), Xy::new(9, 5)];
+        let whites = [
+            Xy::new(0, 14),
+            Xy::new(0, 12),
+            Xy::new(0, 10),
+            Xy::new(0, 8),
+        ];
+        let set_up: Vec<Xy> = blacks.iter().chain(&whites).copied().collect();
         let colours = [X, X, X, X, O, O, O, O];
         let board = rule_position(15, Rule::Renju, &set_up, Some(&colours)).unwrap();
         assert_eq!(
             forbidden_to_black(&board),
-            vec![([9, 7], Forbidden::DoubleThree)]
+            vec![(Xy::new(9, 7), Forbidden::DoubleThree)]
         );
         let mut more = set_up.clone();
-        more.push([9, 7]);
+        more.push(Xy::new(9, 7));
         let e =
             rule_position(15, Rule::Renju, &more, Some(&[X, X, X, X, O, O, O, O, X])).unwrap_err();
         assert!(
@@ -240,9 +244,15 @@ mod tests {
         );
         // White may take it; taken points and fives are refused as ever.
         assert!(rule_position(15, Rule::Renju, &more, Some(&[X, X, X, X, O, O, O, O, O])).is_ok());
-        let e = rule_position(15, Rule::Renju, &[[7, 7], [7, 7]], Some(&[X, O])).unwrap_err();
+        let e = rule_position(
+            15,
+            Rule::Renju,
+            &[Xy::new(7, 7), Xy::new(7, 7)],
+            Some(&[X, O]),
+        )
+        .unwrap_err();
         assert_eq!(position_line(&e, 15), "stone 2: h8 is already taken");
-        let five: Vec<[usize; 2]> = (0..5).map(|x| [x, 0]).collect();
+        let five: Vec<Xy> = (0..5).map(|x| Xy::new(x, 0)).collect();
         let e = rule_position(15, Rule::Freestyle, &five, Some(&[X; 5])).unwrap_err();
         assert_eq!(e, PositionError::Finished(5, X));
         let e = rule_position(21, Rule::Freestyle, &[], None).unwrap_err();
@@ -254,9 +264,9 @@ mod tests {
 
     #[test]
     fn a_game_is_checked_until_it_ends() {
-        let at = |[x, y]: [usize; 2]| Point::at(x, y, 15);
+        let at = |p: Xy| p.point(15).unwrap();
         let mut moves: Vec<Point> = DOUBLE_THREE.iter().copied().map(at).collect();
-        moves.push(at([9, 7]));
+        moves.push(at(Xy::new(9, 7)));
         assert_eq!(
             replay(15, Rule::Renju, &moves),
             Err((
@@ -269,9 +279,11 @@ mod tests {
             ))
         );
         // After a five, the moves are taken as they are.
-        let mut five: Vec<Point> = (0..5).flat_map(|x| [at([x, 0]), at([x, 2])]).collect();
+        let mut five: Vec<Point> = (0..5)
+            .flat_map(|x| [at(Xy::new(x, 0)), at(Xy::new(x, 2))])
+            .collect();
         five.truncate(9);
-        five.push(at([0, 0]));
+        five.push(at(Xy::new(0, 0)));
         assert_eq!(replay(15, Rule::Renju, &five), Ok(()));
     }
 }
