@@ -59,8 +59,7 @@ fn legal_game(shift: usize) -> Vec<Stone> {
                 Seat::B
             },
             colour: colour.into(),
-            x: p.col(15) as u8,
-            y: p.row(15) as u8,
+            at: p.to_xy(15),
         })
         .collect()
 }

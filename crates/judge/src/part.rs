@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::field::LeftOut;
 use crate::meta::BotMeta;
-use inarow_core::Rule;
+use inarow_core::{Rule, Xy};
 
 use crate::name;
 use crate::record::GameRecord;
@@ -220,16 +220,14 @@ pub enum Unscheduled {
         b_seed: u64,
     },
     /// A stone off the board.
-    #[error("game {index} has a stone off the board ({colour:?} at {x},{y})")]
+    #[error("game {index} has a stone off the board ({colour:?} at {at})")]
     OffBoard {
         /// The game.
         index: usize,
         /// The stone's colour letter.
         colour: char,
-        /// Its column.
-        x: u8,
-        /// Its row.
-        y: u8,
+        /// Its point.
+        at: Xy,
     },
 }
 
@@ -311,13 +309,12 @@ fn check_game(game: &GameRecord, fixture: &Fixture, names: &[String]) -> Result<
             b_seed: fixture.b_seed,
         });
     }
-    let size = inarow_protocol::koth::SIZE as u8;
-    if let Some(stone) = game.stones.iter().find(|s| s.x >= size || s.y >= size) {
+    let size = inarow_protocol::koth::SIZE;
+    if let Some(stone) = game.stones.iter().find(|s| s.at.point(size).is_none()) {
         return Err(Unscheduled::OffBoard {
             index,
             colour: stone.colour.letter(),
-            x: stone.x,
-            y: stone.y,
+            at: stone.at,
         });
     }
     Ok(())

@@ -11,6 +11,7 @@
 use std::fmt;
 
 use inarow_contest::{Ending, Fault};
+use inarow_core::Xy;
 use inarow_core::renju::Forbidden;
 use inarow_core::swap2::{Role, Swap, Swap2};
 use inarow_core::{Outcome, Player, Point};
@@ -119,15 +120,48 @@ impl fmt::Display for Answer {
 
 /// One stone as it was put on the board.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "WrittenStone", from = "WrittenStone")]
 pub struct Stone {
     /// Who put it there.
     pub by: Seat,
     /// `B` or `W`.
     pub colour: Colour,
-    /// Column.
-    pub x: u8,
-    /// Row.
-    pub y: u8,
+    /// Where.
+    pub at: Xy,
+}
+
+/// A stone as the files write it: its point as the fields `x` and `y`
+/// (a byte each), as before points had one form ([`Xy`]), so that
+/// records keep their bytes and refuse what they refused.
+#[derive(Serialize, Deserialize)]
+struct WrittenStone {
+    by: Seat,
+    colour: Colour,
+    x: u8,
+    y: u8,
+}
+
+impl From<Stone> for WrittenStone {
+    fn from(s: Stone) -> WrittenStone {
+        // A record's stones are laid on its board (20 points a side at
+        // most), or read through this form: each coordinate fits a byte.
+        WrittenStone {
+            by: s.by,
+            colour: s.colour,
+            x: s.at.x as u8,
+            y: s.at.y as u8,
+        }
+    }
+}
+
+impl From<WrittenStone> for Stone {
+    fn from(s: WrittenStone) -> Stone {
+        Stone {
+            by: s.by,
+            colour: s.colour,
+            at: Xy::new(s.x.into(), s.y.into()),
+        }
+    }
 }
 
 /// Everything that happened in one game.
@@ -452,13 +486,10 @@ impl GameRecord {
 
     /// Notes a stone of `colour` put at `point` by the bot in `seat`.
     pub fn lay(&mut self, seat: Seat, point: Point, colour: Player) {
-        let (x, y) = point.xy(self.size as usize);
-        let (x, y) = (x as u8, y as u8);
         self.stones.push(Stone {
             by: seat,
             colour: colour.into(),
-            x,
-            y,
+            at: point.to_xy(self.size as usize),
         });
     }
 

@@ -292,7 +292,7 @@ mod tests {
         assert!(record.forfeit.is_none());
         let last = record.stones.last().unwrap();
         assert_eq!(
-            (record.stones.len(), last.by, last.x, last.y),
+            (record.stones.len(), last.by, last.at.x, last.at.y),
             (9, Seat::A, 7, 7)
         );
         assert_eq!(a.heard.last().unwrap(), "EXIT bee");

@@ -35,7 +35,7 @@
 
 use inarow_contest::{Ending, Fault};
 use inarow_core::swap2::{Phase, Role, Step, Swap, Swap2, Swap2Error};
-use inarow_core::{Game, Outcome, Player, Point, Rule};
+use inarow_core::{Game, Outcome, Player, Point, Rule, Xy};
 use inarow_protocol::koth::SIZE;
 
 use crate::record::{Answer, Colour, Forfeit, GameRecord, Seat, Stone};
@@ -430,10 +430,8 @@ impl Replay<'_> {
         let Stone {
             by,
             colour: c,
-            x,
-            y,
+            at: Xy { x, y },
         } = *stone;
-        let (x, y) = (x as usize, y as usize);
         if x >= SIZE || y >= SIZE {
             return Err(ReplayError::OffBoard { number, x, y });
         }
@@ -1173,8 +1171,7 @@ mod tests {
                 r.stones.push(Stone {
                     by: Seat::B,
                     colour: Colour::White,
-                    x: 0,
-                    y: 3,
+                    at: Xy::new(0, 3),
                 })
             },
             "stone 10 comes after the game was over (black on a forbidden point (double three) by amy at stone 9)",
@@ -1420,16 +1417,16 @@ mod tests {
         forge(
             &|r| {
                 let last = r.stones.len() - 1;
-                r.stones[last].x = 0;
-                r.stones[last].y = 14;
+                r.stones[last].at.x = 0;
+                r.stones[last].at.y = 14;
             },
             "make no five",
         );
         forge(
             &|r| {
-                let (x, y) = (r.stones[4].x, r.stones[4].y);
-                r.stones[6].x = x;
-                r.stones[6].y = y;
+                let (x, y) = (r.stones[4].at.x, r.stones[4].at.y);
+                r.stones[6].at.x = x;
+                r.stones[6].at.y = y;
             },
             "on a point stone 5 already holds",
         );
@@ -1461,8 +1458,7 @@ mod tests {
                 r.stones.push(Stone {
                     by: Seat::A,
                     colour: Colour::Black,
-                    x: 14,
-                    y: 14,
+                    at: Xy::new(14, 14),
                 });
             },
             "comes after the game was over",
@@ -1497,12 +1493,7 @@ mod tests {
         with(Fault::OffBoard { x: 3, y: 4 }, "(3,4) is on the board");
         with(Fault::OffBoard { x: 15, y: 4 }, "");
         let first = &record.stones[0];
-        with(
-            Fault::Occupied {
-                point: Xy::new(first.x.into(), first.y.into()),
-            },
-            "",
-        );
+        with(Fault::Occupied { point: first.at }, "");
         with(
             Fault::Occupied {
                 point: Xy::new(14, 14),

@@ -5,7 +5,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use inarow_contest::{Ending, Fault};
-use inarow_core::Rule;
+use inarow_core::{Rule, Xy};
 
 use crate::name::MAX_NAME_CHARS;
 use crate::record::{GameRecord, Seat};
@@ -16,8 +16,10 @@ fn sgf_text(text: &str) -> String {
 }
 
 /// An SGF point: first letter the column (X), second the row (Y), `a` = 0.
-fn sgf_point(x: u8, y: u8) -> String {
-    format!("{}{}", (b'a' + x) as char, (b'a' + y) as char)
+fn sgf_point(p: Xy) -> String {
+    // A record's points are on its board, 20 points a side at most.
+    let letter = |i: usize| (b'a' + i as u8) as char;
+    format!("{}{}", letter(p.x), letter(p.y))
 }
 
 /// The game of a freestyle tournament as SGF (`GM[4]`, gomoku), one node
@@ -95,11 +97,7 @@ pub fn sgf_by_under(game: &GameRecord, app: &str, finished: bool, rule: Rule) ->
         out.push_str(&format!("RE[{result}]C[{}]", sgf_text(&comment)));
     }
     for stone in &game.stones {
-        out.push_str(&format!(
-            ";{}[{}]",
-            stone.colour,
-            sgf_point(stone.x, stone.y)
-        ));
+        out.push_str(&format!(";{}[{}]", stone.colour, sgf_point(stone.at)));
     }
     out.push_str(")\n");
     out
@@ -181,14 +179,12 @@ mod tests {
                 Stone {
                     by: Seat::A,
                     colour: Colour::Black,
-                    x: 0,
-                    y: 14,
+                    at: Xy::new(0, 14),
                 },
                 Stone {
                     by: Seat::A,
                     colour: Colour::White,
-                    x: 3,
-                    y: 1,
+                    at: Xy::new(3, 1),
                 },
             ],
             winner: Some(Seat::B),
@@ -259,8 +255,8 @@ mod tests {
         let mut game = GameRecord::sized("you", "inarow engine", 9);
         game.lay(Seat::A, Point::at(0, 8, 9), Player::X);
         game.lay(Seat::B, Point::at(4, 4, 9), Player::O);
-        assert_eq!((game.stones[0].x, game.stones[0].y), (0, 8));
-        assert_eq!((game.stones[1].x, game.stones[1].y), (4, 4));
+        assert_eq!((game.stones[0].at.x, game.stones[0].at.y), (0, 8));
+        assert_eq!((game.stones[1].at.x, game.stones[1].at.y), (4, 4));
         let text = sgf_by_under(&game, "inarow serve", false, Rule::Freestyle);
         assert!(text.contains("SZ[9]"), "{text}");
         assert!(text.ends_with(";B[ai];W[ee])\n"), "{text}");

@@ -79,21 +79,19 @@ fn watching_sees_every_event_and_changes_no_game() {
         assert_eq!(seen[1], &Seen::Asking(game.a.clone()));
         assert_eq!(seen.last(), Some(&&Seen::End(Box::new(game.clone()))));
         // The stones seen are the record's, in order, with their colours.
-        let stones: Vec<(u8, u8, char)> = seen
+        let stones: Vec<_> = seen
             .iter()
             .filter_map(|e| match e {
                 Seen::Stone(p, colour) => {
-                    let (x, y) = p.xy(15);
-                    let (x, y) = (x as u8, y as u8);
-                    Some((x, y, if *colour == Player::X { 'B' } else { 'W' }))
+                    Some((p.to_xy(15), if *colour == Player::X { 'B' } else { 'W' }))
                 }
                 _ => None,
             })
             .collect();
-        let placed: Vec<(u8, u8, char)> = game
+        let placed: Vec<_> = game
             .stones
             .iter()
-            .map(|s| (s.x, s.y, s.colour.letter()))
+            .map(|s| (s.at, s.colour.letter()))
             .collect();
         assert_eq!(stones, placed, "game {}", game.index);
         let asked = seen.iter().filter(|e| matches!(e, Seen::Asking(_))).count();
