@@ -66,6 +66,9 @@ impl<E: Evaluator> Tree<E> {
         }
         self.history.clear();
         self.stack = [Frame::default(); MAX_PLY + 2];
+        if let Some(vct) = self.vct.as_mut() {
+            vct.clear();
+        }
     }
 
     /// Finds a move for the side to move as `request` asks (see
@@ -143,6 +146,15 @@ impl<E: Evaluator> Tree<E> {
                 found.pv = line.into_iter().take(PV_LIMIT).collect();
                 return self.finish(found);
             }
+        }
+        if self.params.vct > 0
+            && let Some(win) = self.root_vct(b)
+        {
+            found.best = win.first;
+            found.score = win_in(win.plies);
+            found.vcf = true;
+            found.pv = vec![win.first];
+            return self.finish(found);
         }
         // What the threats already decide (an open four against us, a
         // four-three) is the score of any answer that needs no tree: one
@@ -241,6 +253,19 @@ impl<E: Evaluator> Tree<E> {
         }
         self.root = root;
         self.finish(found)
+    }
+
+    /// The root's win by fours and threes (`vct`), within its budget and
+    /// what is left of the search's, its nodes counted with the tree's;
+    /// none when its first move is one the request leaves out.
+    fn root_vct(&mut self, b: &mut Board) -> Option<crate::vct::Win> {
+        let p = self.params;
+        let budget = (p.vct_root_nodes as u64).min(self.node_limit.saturating_sub(self.nodes));
+        let vct = self.vct.as_mut()?;
+        vct.set_deadline(self.deadline);
+        let win = vct.solve(b, p.vct_threes as usize, budget);
+        self.nodes += vct.nodes();
+        win.filter(|w| !self.excluded.contains(&w.first))
     }
 
     fn finish(&mut self, mut found: Found) -> Found {
