@@ -161,7 +161,9 @@ fn vct_alone(path: &str, threes: usize, budget: u64) {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let rule = tactics::rule_of(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
     let entries = tactics::parse_file(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
-    println!("position: VCT nodes | Rapfi nodes | ratio | plies | Rapfi's (the VCT alone, {threes} threes, {budget} nodes)");
+    println!(
+        "position: VCT nodes | Rapfi nodes | ratio | plies | Rapfi's (the VCT alone, {threes} threes, {budget} nodes)"
+    );
     let (mut found, mut hard_found, mut hard, mut shorter, mut longer) = (0, 0, 0, 0, 0);
     let (mut hard_ratios, mut plies, mut rapfi_plies) = (Vec::new(), Vec::new(), Vec::new());
     for (k, (_, e)) in entries.iter().enumerate() {
@@ -173,7 +175,11 @@ fn vct_alone(path: &str, threes: usize, budget: u64) {
         hard += is_hard as usize;
         let rapfi: usize = e.mate[1..].parse().expect("M<plies>");
         let Some(w) = win else {
-            println!("{k:3}: none ({} nodes) | {} | | | {rapfi}", vct.nodes(), e.rapfi_nodes);
+            println!(
+                "{k:3}: none ({} nodes) | {} | | | {rapfi}",
+                vct.nodes(),
+                e.rapfi_nodes
+            );
             if is_hard {
                 hard_ratios.push(ratio(None, e.rapfi_nodes, budget));
             }
@@ -225,7 +231,10 @@ fn main() {
     if args.first().is_some_and(|a| a == "--vct") {
         let threes = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(4);
         let budget = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(100_000);
-        let path = args.get(3).cloned().unwrap_or_else(|| tactics::FREESTYLE.into());
+        let path = args
+            .get(3)
+            .cloned()
+            .unwrap_or_else(|| tactics::FREESTYLE.into());
         vct_alone(&path, threes, budget);
         return;
     }

@@ -56,9 +56,9 @@ pub struct Win {
 /// A VCT solver: a node budget for each search, a failure table that
 /// lives as long as the solver, and no allocation once made.
 pub struct Vct {
-    /// (hash, threes + 1) of positions where the attacker had no win
-    /// with that many threes; 0 is an empty slot.
-    failed: Vec<(u64, u8)>,
+    /// Positions where the attacker had no win: (hash, threes + 1, plies
+    /// allowed, `u16::MAX` for no bound); threes 0 is an empty slot.
+    failed: Vec<(u64, u8, u16)>,
     /// Hashes of positions the tree probed without a win.
     probed: Vec<u64>,
     lists: Vec<MoveList>,
@@ -77,7 +77,7 @@ impl Vct {
     /// A solver with empty tables.
     pub fn new() -> Vct {
         Vct {
-            failed: vec![(0, 0); FAIL_SLOTS],
+            failed: vec![(0, 0, 0); FAIL_SLOTS],
             probed: vec![0; PROBED_SLOTS],
             lists: (0..=MAX_LEVEL).map(|_| MoveList::default()).collect(),
             nodes: 0,
@@ -89,7 +89,7 @@ impl Vct {
     /// Forgets every failure (a new game: nothing is wrong in keeping
     /// them, but a cleared searcher repeats its counts).
     pub fn clear(&mut self) {
-        self.failed.fill((0, 0));
+        self.failed.fill((0, 0, 0));
         self.probed.fill(0);
     }
 
@@ -112,8 +112,8 @@ impl Vct {
 
     /// [`Vct::solve`] for a win within `plies` plies, the five counted:
     /// every line of the proof that long at most (a checker's attacker
-    /// keeps to the distance announced). Failures under a bound are not
-    /// kept; those found without one serve here.
+    /// keeps to the distance announced). Failures are kept with their
+    /// bound, and serve every search as bounded or less.
     pub fn solve_within(
         &mut self,
         b: &mut Board,
@@ -228,8 +228,11 @@ impl Vct {
         }
         let key = b.hash();
         let slot = (key as usize) & (FAIL_SLOTS - 1);
-        let (k, searched) = self.failed[slot];
-        if k == key && usize::from(searched) > threes {
+        // A failure with as many threes and as many plies, or more, is
+        // this one's too.
+        let bound = within.min(usize::from(u16::MAX)) as u16;
+        let (k, searched, plies) = self.failed[slot];
+        if k == key && usize::from(searched) > threes && plies >= bound {
             return None;
         }
         let mut list = std::mem::take(&mut self.lists[level]);
@@ -254,8 +257,8 @@ impl Vct {
             }
         }
         self.lists[level] = list;
-        if found.is_none() && self.nodes < self.limit && within == usize::MAX {
-            self.failed[slot] = (key, threes as u8 + 1);
+        if found.is_none() && self.nodes < self.limit {
+            self.failed[slot] = (key, threes as u8 + 1, bound);
         }
         found
     }

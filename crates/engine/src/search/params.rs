@@ -222,6 +222,9 @@ params! {
     /// Node budget of a VCT at a node of the tree (each position asked
     /// once a game).
     vct_nodes = 300, 0, 100000;
+    /// Least depth left, in plies, at which a node of the tree asks the
+    /// VCT: a probe costs about what a shallow subtree does.
+    vct_depth = 4, 1, 64;
     /// History bonus of a cut per squared ply of depth (capped at
     /// `history_max`).
     history_scale = 16, 1, 256;

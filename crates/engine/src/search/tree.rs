@@ -394,12 +394,14 @@ impl<E: Evaluator> Tree<E> {
         self.stack[ply].eval = eval;
         self.stack[ply].answered = answer != Answer::Free;
         let improving = ply >= 2 && eval > self.stack[ply - 2].eval;
-        // Step 5b. Near the root (`vct`), a free node asks the threat
-        // search by fours and threes for a win, once a game, within its
-        // own small budget, counted with the tree's; a win goes to the table.
+        // Step 5b. Near the root (`vct`) with depth enough left
+        // (`vct_depth`), a free node asks the threat search by fours and
+        // threes for a win, once a game, within its own small budget,
+        // counted with the tree's; a win goes to the table.
         if answer == Answer::Free
             && excluded.is_none()
             && ply < p.vct as usize
+            && depth >= p.vct_depth * ONE
             && let Some(s) = self.vct_node(b, ply, eval, PV)
         {
             return s;
