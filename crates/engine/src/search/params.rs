@@ -218,7 +218,7 @@ params! {
     /// not counted.
     vct_threes = 4, 0, 20;
     /// Node budget of the root's VCT.
-    vct_root_nodes = 20000, 0, 1000000;
+    vct_root_nodes = 5000, 0, 1000000;
     /// Node budget of a VCT at a node of the tree (each position asked
     /// once a game).
     vct_nodes = 300, 0, 100000;

@@ -433,6 +433,45 @@ mod tests {
     }
 
     #[test]
+    fn with_vct_a_win_by_threes_is_proven_before_any_tree() {
+        // Black (to move): open twos on row 7 and column 9 that cross at
+        // (9,7), white far away: a three-three wins, by no four.
+        let stones = [
+            (7, 7),
+            (0, 0),
+            (8, 7),
+            (14, 14),
+            (9, 5),
+            (0, 14),
+            (9, 6),
+            (14, 0),
+        ];
+        let mut b = position(15, Rule::Freestyle, &stones).unwrap();
+        let with = |vct| {
+            let options = Options {
+                params: crate::search::Params {
+                    vct,
+                    ..Default::default()
+                },
+                ..Options::default()
+            };
+            Tree::new(options, options.eval.evaluation())
+        };
+        let mut request = Request::new(Limits::depth(8));
+        let off = with(0).search(&mut b, &mut request);
+        assert!(off.depth > 0, "the tree finds it: {off:?}");
+        let mut t = with(1);
+        let on = t.search(&mut b, &mut request);
+        assert!(on.vcf && on.depth == 0, "{on:?}");
+        assert!(on.score >= win_in(15), "{on:?}");
+        // Its first move left out, the VCT's claim gives way to the tree.
+        request.excluded.push(on.best);
+        let other = t.search(&mut b, &mut request);
+        assert_ne!(other.best, on.best);
+        assert!(other.depth > 0 || !other.vcf, "{other:?}");
+    }
+
+    #[test]
     fn the_one_defence_is_played_without_a_tree() {
         // Black's four (7..10, 7) is closed on the left: white must take (11, 7).
         let stones = [(7, 7), (6, 7), (8, 7), (8, 8), (9, 7), (10, 10), (10, 7)];
