@@ -143,6 +143,10 @@ pub fn verify_win(game: &Mnk, line: &[Point]) -> Result<(), String> {
     }
 }
 
+/// The attacker of [`verify_threat_win`]: given the engine's board and the
+/// plies left, its move and the plies to the five it claims.
+pub type ThreatAttacker<'a> = dyn FnMut(&mut Board, usize) -> Option<(Pos, usize)> + 'a;
+
 /// Checks a claimed win by threats (fours and threes) of the side to move
 /// of `game` by brute force on the core, against every defence: at each
 /// attacker turn `attack` names the move on the engine's board `b` (kept
@@ -156,7 +160,7 @@ pub fn verify_threat_win(
     game: &mut Mnk,
     b: &mut Board,
     plies: usize,
-    attack: &mut dyn FnMut(&mut Board, usize) -> Option<(Pos, usize)>,
+    attack: &mut ThreatAttacker<'_>,
 ) -> Result<(), String> {
     let me = game.to_move();
     if game.empty_points().any(|p| game.wins_at(p, me)) {
@@ -192,7 +196,7 @@ fn defences_lose(
     game: &mut Mnk,
     b: &mut Board,
     plies: usize,
-    attack: &mut dyn FnMut(&mut Board, usize) -> Option<(Pos, usize)>,
+    attack: &mut ThreatAttacker<'_>,
 ) -> Result<(), String> {
     let opp = game.to_move();
     let me = opp.opponent();
