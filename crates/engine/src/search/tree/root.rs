@@ -256,11 +256,14 @@ impl<E: Evaluator> Tree<E> {
     }
 
     /// The root's win by fours and threes (`vct`), within its budget and
-    /// what is left of the search's, its nodes counted with the tree's;
+    /// a tenth of what is left of the search's, its nodes counted with the tree's;
     /// none when its first move is one the request leaves out.
     fn root_vct(&mut self, b: &mut Board) -> Option<crate::vct::Win> {
         let p = self.params;
-        let budget = (p.vct_root_nodes as u64).min(self.node_limit.saturating_sub(self.nodes));
+        // A tenth of a node budget at most: a probe that fails must leave
+        // the tree its search.
+        let left = self.node_limit.saturating_sub(self.nodes);
+        let budget = (p.vct_root_nodes as u64).min(left / 10);
         let vct = self.vct.as_mut()?;
         vct.set_deadline(self.deadline);
         let win = vct.solve(b, p.vct_threes as usize, budget);
