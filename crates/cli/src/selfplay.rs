@@ -152,6 +152,10 @@ enum SelfplayCommand {
     /// seeded candidates at several node budgets, neither colour winning
     /// every game) and write them as an openings file for `--openings`.
     Openings(crate::openings::Args),
+    /// Score a match c-gomoku-cli played (`-repeat`) from its SGF file, by
+    /// pairs and by opening set, leaving void games out (the gate against
+    /// Rapfi, `scripts/gate.sh`).
+    Score(crate::score::Args),
 }
 
 /// Options of `inarow selfplay merge`.
@@ -170,6 +174,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
         Some(SelfplayCommand::Merge(merge)) => return run_merge(merge),
         Some(SelfplayCommand::Openings(openings)) => return crate::openings::run(openings),
+        Some(SelfplayCommand::Score(score)) => return crate::score::run(score),
         None => {}
     }
     check(&args)?;
@@ -639,7 +644,7 @@ fn print_summary(
 
 /// Elo with its 95% interval, or why the match gives none yet (an
 /// interval of no width would claim a certainty it does not have).
-fn elo_said(none: Option<stats::NoElo>, (lo, elo, hi): (f64, f64, f64)) -> String {
+pub(crate) fn elo_said(none: Option<stats::NoElo>, (lo, elo, hi): (f64, f64, f64)) -> String {
     match none {
         Some(why) => format!("no Elo yet: {why}"),
         None => format!("Elo {elo:+.0} [{lo:+.0}, {hi:+.0}] (95%)"),
