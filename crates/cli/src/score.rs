@@ -73,7 +73,7 @@ fn said(name: &str, s: &SgfScore) -> [String; 2] {
             c[2],
             c[3],
             c[4],
-            crate::selfplay::elo_said(s.pairs.no_elo(), stats::elo_of_pairs(&s.pairs)),
+            elo_said(s.pairs.no_elo(), stats::elo_of_pairs(&s.pairs)),
             counted(u64::from(s.broken), "pair")
         ),
     ]
@@ -82,4 +82,13 @@ fn said(name: &str, s: &SgfScore) -> [String; 2] {
 /// `1 game`, `2 games`.
 fn counted(n: u64, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// Elo with its 95% interval, or why the match gives none yet (an
+/// interval of no width would claim a certainty it does not have).
+pub(crate) fn elo_said(none: Option<stats::NoElo>, (lo, elo, hi): (f64, f64, f64)) -> String {
+    match none {
+        Some(why) => format!("no Elo yet: {why}"),
+        None => format!("Elo {elo:+.0} [{lo:+.0}, {hi:+.0}] (95%)"),
+    }
 }

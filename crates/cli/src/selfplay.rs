@@ -16,6 +16,8 @@ use inarow_match::part::{GameRow, PairRecord, Part, mark, xy};
 use inarow_match::setup::Setup;
 use inarow_match::{self as matches, Plan, Verdict, stats};
 
+use crate::score::elo_said;
+
 /// Options of `inarow selfplay`.
 #[derive(clap::Args, Debug)]
 #[command(args_conflicts_with_subcommands = true)]
@@ -640,15 +642,6 @@ fn print_summary(
         }
     );
     println!("illegal moves: {illegal}; longest think: {longest_ms} ms");
-}
-
-/// Elo with its 95% interval, or why the match gives none yet (an
-/// interval of no width would claim a certainty it does not have).
-pub(crate) fn elo_said(none: Option<stats::NoElo>, (lo, elo, hi): (f64, f64, f64)) -> String {
-    match none {
-        Some(why) => format!("no Elo yet: {why}"),
-        None => format!("Elo {elo:+.0} [{lo:+.0}, {hi:+.0}] (95%)"),
-    }
 }
 
 /// How early each side proved its wins: its wins by a five, how many it
