@@ -352,10 +352,10 @@ mod tests {
     fn board(black: &[(usize, usize)], white: &[(usize, usize)], to_move: Player) -> Board {
         let mut b = Board::new(15).unwrap();
         for &(x, y) in black {
-            b.place(x, y, Player::X).unwrap();
+            b.place(Pos::at(x, y), Player::X).unwrap();
         }
         for &(x, y) in white {
-            b.place(x, y, Player::O).unwrap();
+            b.place(Pos::at(x, y), Player::O).unwrap();
         }
         b.set_to_move(to_move);
         b
