@@ -13,6 +13,7 @@ mod pbrain;
 mod play;
 mod progress;
 mod said;
+mod score;
 mod selfplay;
 mod serve;
 mod solve;

@@ -16,6 +16,8 @@ use inarow_match::part::{GameRow, PairRecord, Part, mark, xy};
 use inarow_match::setup::Setup;
 use inarow_match::{self as matches, Plan, Verdict, stats};
 
+use crate::score::elo_said;
+
 /// Options of `inarow selfplay`.
 #[derive(clap::Args, Debug)]
 #[command(args_conflicts_with_subcommands = true)]
@@ -152,6 +154,10 @@ enum SelfplayCommand {
     /// seeded candidates at several node budgets, neither colour winning
     /// every game) and write them as an openings file for `--openings`.
     Openings(crate::openings::Args),
+    /// Score a match c-gomoku-cli played (`-repeat`) from its SGF file, by
+    /// pairs and by opening set, leaving void games out (the gate against
+    /// Rapfi, `scripts/gate.sh`).
+    Score(crate::score::Args),
 }
 
 /// Options of `inarow selfplay merge`.
@@ -170,6 +176,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
         Some(SelfplayCommand::Merge(merge)) => return run_merge(merge),
         Some(SelfplayCommand::Openings(openings)) => return crate::openings::run(openings),
+        Some(SelfplayCommand::Score(score)) => return crate::score::run(score),
         None => {}
     }
     check(&args)?;
@@ -635,15 +642,6 @@ fn print_summary(
         }
     );
     println!("illegal moves: {illegal}; longest think: {longest_ms} ms");
-}
-
-/// Elo with its 95% interval, or why the match gives none yet (an
-/// interval of no width would claim a certainty it does not have).
-fn elo_said(none: Option<stats::NoElo>, (lo, elo, hi): (f64, f64, f64)) -> String {
-    match none {
-        Some(why) => format!("no Elo yet: {why}"),
-        None => format!("Elo {elo:+.0} [{lo:+.0}, {hi:+.0}] (95%)"),
-    }
 }
 
 /// How early each side proved its wins: its wins by a five, how many it

@@ -1,5 +1,7 @@
 //! The measuring scripts that have no external program in their way:
-//! `scripts/sgf-score.sh`, which counts a c-gomoku-cli match from its SGF.
+//! `scripts/sgf-score.sh`, which counts a c-gomoku-cli match from its SGF,
+//! `inarow selfplay score`, which scores it by pairs, and the refusals of
+//! `scripts/gate.sh`, the gate against Rapfi that plays through it.
 
 use crate::common;
 
@@ -58,5 +60,109 @@ fn sgf_score_refuses_a_missing_file_in_one_line() {
     assert_eq!(
         common::stderr(&out),
         "sgf-score: cannot read /no/such/games.sgf\n"
+    );
+}
+
+#[test]
+fn selfplay_score_counts_the_games_as_the_script_and_only_whole_pairs() {
+    let dir = tempfile::tempdir().unwrap();
+    let sgf = dir.path().join("games.sgf");
+    std::fs::write(&sgf, MATCH).unwrap();
+    let sgf = sgf.to_string_lossy().into_owned();
+    // Pair 0 (games 1, 2) is a loss and a win; pair 1 has a void game;
+    // pair 2 has no second game.
+    let out = common::inarow(&["selfplay", "score", &sgf], "");
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    assert_eq!(
+        common::stdout(&out),
+        "inarow: +1 =1 -2 over 4 games, score 37.5%; 1 void\n\
+         by pair (points 0/0.5/1/1.5/2): 0 0 1 0 0  won 0 split 1 lost 0  \
+         no Elo yet: 0 of 1 pair went to one side, and an interval needs at least 2 \
+         (a pair that gives each side one point says nothing of which is stronger); 2 pairs left out\n"
+    );
+    let by_set = common::inarow(
+        &["selfplay", "score", &sgf, "--name", "rapfi", "--sets", "2"],
+        "",
+    );
+    let said = common::stdout(&by_set);
+    assert!(
+        said.starts_with("rapfi: +2 =1 -1 over 4 games, score 62.5%; 1 void\n"),
+        "{said}"
+    );
+    assert!(
+        said.contains("\nset 1 of 2 (pairs k with k mod 2 = 0):\n  rapfi: +1 =1 -1 over 3 games"),
+        "{said}"
+    );
+    assert!(
+        said.contains("\nset 2 of 2 (pairs k with k mod 2 = 1):\n  rapfi: +1 =0 -0 over 1 game,"),
+        "{said}"
+    );
+}
+
+#[test]
+fn selfplay_score_refuses_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let sgf = dir.path().join("games.sgf");
+    std::fs::write(&sgf, MATCH).unwrap();
+    let sgf = sgf.to_string_lossy().into_owned();
+    let nobody = common::inarow(&["selfplay", "score", &sgf, "--name", "yixin"], "");
+    assert_eq!(nobody.status.code(), Some(1));
+    assert_eq!(
+        common::stderr(&nobody),
+        format!(
+            "inarow: {sgf} is not a match to score: game GN[1] is rapfi against inarow: \"yixin\" plays neither side\n"
+        )
+    );
+    std::fs::write(dir.path().join("cut.sgf"), &MATCH[..100]).unwrap();
+    let cut = dir.path().join("cut.sgf").to_string_lossy().into_owned();
+    let out = common::inarow(&["selfplay", "score", &cut], "");
+    assert_eq!(
+        common::stderr(&out),
+        format!(
+            "inarow: {cut} is not a match to score: the SGF ends inside game 1 (an unclosed '(' or '[')\n"
+        )
+    );
+    let missing = common::inarow(&["selfplay", "score", "/no/such.sgf"], "");
+    let said = common::stderr(&missing);
+    assert!(
+        said.starts_with("inarow: cannot read the SGF file /no/such.sgf: ")
+            && said.lines().count() == 1,
+        "{said}"
+    );
+}
+
+#[test]
+fn gate_refuses_what_it_cannot_play_in_one_line_before_building() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("gate");
+    let out = out.to_string_lossy();
+    let gate = script("gate.sh");
+    for (args, said) in [
+        (
+            vec!["/no/such/cli", "/bin/true", &*out],
+            "gate: /no/such/cli is not an executable file\n",
+        ),
+        (
+            vec!["/bin/true", "/bin/true", &*out, "", "many"],
+            "gate: PAIRS must be a whole number of at least 2, not 'many'\n",
+        ),
+        (
+            vec!["/bin/true", "/bin/true", &*out, "", "200", "0"],
+            "gate: MS must be a whole number of milliseconds, not '0'\n",
+        ),
+        (
+            vec!["/bin/true", "/bin/true", &*out, "", "200", "200", "go"],
+            "gate: RULE must be freestyle or renju, not 'go'\n",
+        ),
+    ] {
+        let run = common::run(&gate, &args, "");
+        assert_eq!(run.status.code(), Some(2), "{args:?}");
+        assert_eq!(common::stderr(&run), said, "{args:?}");
+    }
+    std::fs::create_dir(&*out).unwrap();
+    let there = common::run(&gate, &["/bin/true", "/bin/true", &out], "");
+    assert_eq!(
+        common::stderr(&there),
+        format!("gate: {out} already exists (a gate writes a new folder)\n")
     );
 }

@@ -16,7 +16,9 @@
 //! (`OPTIONS=...` measures other settings, as `inarow selfplay --a` takes
 //! them; FILE defaults to the freestyle suite, `tests/data/tactics-exact.txt`
 //! is the exact-five one). `-- --candidates SEED PER_SIZE` prints the
-//! candidate positions the script asks Rapfi about instead.
+//! candidate positions the script asks Rapfi about instead; `-- --vct
+//! [THREES [BUDGET [FILE]]]` runs the VCT solver alone on each position
+//! (issue 55), its nodes and distances beside Rapfi's.
 
 use inarow_core::{Game, Mnk, Point};
 use inarow_engine::board::Board;
@@ -151,6 +153,67 @@ fn candidates(seed: u64, per_size: usize) -> Vec<Mnk> {
     out
 }
 
+/// The VCT solver alone on every position of the suite at `path`, with
+/// `threes` threes and `budget` nodes: the wins it proves, their nodes
+/// beside Rapfi's and their distances beside Rapfi's announced ones.
+fn vct_alone(path: &str, threes: usize, budget: u64) {
+    use inarow_engine::vct::Vct;
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let rule = tactics::rule_of(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let entries = tactics::parse_file(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+    println!(
+        "position: VCT nodes | Rapfi nodes | ratio | plies | Rapfi's (the VCT alone, {threes} threes, {budget} nodes)"
+    );
+    let (mut found, mut hard_found, mut hard, mut shorter, mut longer) = (0, 0, 0, 0, 0);
+    let (mut hard_ratios, mut plies, mut rapfi_plies) = (Vec::new(), Vec::new(), Vec::new());
+    for (k, (_, e)) in entries.iter().enumerate() {
+        let game = tactics::game_of(e, rule).expect("a position");
+        let mut b = board_of(&game, None).expect("a live board");
+        let mut vct = Vct::new();
+        let win = vct.solve(&mut b, threes, budget);
+        let is_hard = e.rapfi_nodes >= HARD;
+        hard += is_hard as usize;
+        let rapfi: usize = e.mate[1..].parse().expect("M<plies>");
+        let Some(w) = win else {
+            println!(
+                "{k:3}: none ({} nodes) | {} | | | {rapfi}",
+                vct.nodes(),
+                e.rapfi_nodes
+            );
+            if is_hard {
+                hard_ratios.push(ratio(None, e.rapfi_nodes, budget));
+            }
+            continue;
+        };
+        found += 1;
+        let r = ratio(Some(vct.nodes()), e.rapfi_nodes, budget);
+        if is_hard {
+            hard_found += 1;
+            hard_ratios.push(r);
+        }
+        plies.push(w.plies as f64);
+        rapfi_plies.push(rapfi as f64);
+        shorter += usize::from(w.plies <= rapfi);
+        longer += usize::from(w.plies > rapfi);
+        println!(
+            "{k:3}: {} | {} | {r:.2} | {} | {rapfi}",
+            vct.nodes(),
+            e.rapfi_nodes,
+            w.plies
+        );
+    }
+    println!(
+        "proved {found} of {}; of the {hard} hard ones {hard_found}, median ratio to Rapfi's nodes {:.2} (unproved as {budget}/Rapfi's)",
+        entries.len(),
+        median(hard_ratios)
+    );
+    println!(
+        "distances: median {:.1} plies where Rapfi's is {:.1} on the same; as short as Rapfi's or shorter {shorter}, longer {longer}",
+        median(plies),
+        median(rapfi_plies)
+    );
+}
+
 fn xy(p: Point) -> String {
     format!("{},{}", p.col(15), p.row(15))
 }
@@ -163,6 +226,16 @@ fn main() {
         for g in candidates(seed, per) {
             println!("{}", gomocup_board(&g));
         }
+        return;
+    }
+    if args.first().is_some_and(|a| a == "--vct") {
+        let threes = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(4);
+        let budget = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(100_000);
+        let path = args
+            .get(3)
+            .cloned()
+            .unwrap_or_else(|| tactics::FREESTYLE.into());
+        vct_alone(&path, threes, budget);
         return;
     }
     let cap: u64 = args

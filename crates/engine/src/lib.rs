@@ -18,3 +18,4 @@ pub mod search;
 pub mod time;
 pub mod tt;
 pub mod vcf_solver;
+pub mod vct;

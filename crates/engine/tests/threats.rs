@@ -300,3 +300,79 @@ fn mate_distances_are_plies_to_the_five_as_rapfi_counts_them() {
         }
     }
 }
+
+/// A VCT solver as the checker's attacker: its first move and distance.
+fn vct_attacker(
+    threes: usize,
+    budget: u64,
+) -> impl FnMut(&mut inarow_engine::board::Board, usize) -> Option<(inarow_engine::pos::Pos, usize)>
+{
+    let mut vct = inarow_engine::vct::Vct::new();
+    move |b, plies| {
+        vct.solve_within(b, threes, budget, plies)
+            .map(|w| (w.first, w.plies))
+    }
+}
+
+/// The VCT (issue 55) on seeded middlegames: every win it claims holds
+/// against every defence within the plies it claims, by the core's
+/// brute-force check, and some of them are wins no VCF has (threes in
+/// them).
+fn vct_claims_only_real_wins(empty: &Mnk, seed: u64) {
+    use inarow_engine::vct::Vct;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut list = MoveList::default();
+    let mut vct = Vct::new();
+    let mut attacker = vct_attacker(3, 20_000);
+    let (mut claims, mut by_threes) = (0, 0);
+    for _ in 0..300 {
+        let Some(mut game) = random_middlegame(empty, &mut rng, &mut list, 8..40) else {
+            continue;
+        };
+        let mut b = board_of(&game, None).unwrap();
+        let before = b.hash();
+        let Some(win) = vct.solve(&mut b, 3, 20_000) else {
+            continue;
+        };
+        assert_eq!(b.hash(), before, "the solver leaves the board as it was");
+        claims += 1;
+        if Vcf::new(100_000).solve(&mut b).is_none() {
+            by_threes += 1;
+        }
+        suite::verify_threat_win(&mut game, &mut b, win.plies, &mut attacker)
+            .unwrap_or_else(|e| panic!("a false claim {win:?}: {e}"));
+    }
+    assert!(
+        claims >= 20 && by_threes >= 5,
+        "claims {claims}, by threes {by_threes}"
+    );
+}
+
+#[test]
+fn freestyle_vct_claims_only_real_wins() {
+    vct_claims_only_real_wins(&Mnk::gomoku(), 55);
+}
+
+#[test]
+fn exact_five_vct_claims_only_real_wins() {
+    vct_claims_only_real_wins(&Mnk::gomoku_exact(), 55);
+}
+
+#[test]
+fn the_threat_checker_refutes_a_slow_or_a_wrong_claim() {
+    use inarow_core::Point;
+    // Black (to move) has an open three on row 7 (x 5..7): a flex four
+    // wins in 3 plies.
+    let mut game = Mnk::gomoku();
+    for (x, y) in [(5, 7), (0, 0), (6, 7), (0, 14), (7, 7), (14, 0)] {
+        game.play_unchecked(Point::at(x, y, 15));
+    }
+    let mut b = board_of(&game, None).unwrap();
+    let mut real = vct_attacker(0, 1_000);
+    suite::verify_threat_win(&mut game, &mut b, 3, &mut real).unwrap();
+    assert!(suite::verify_threat_win(&mut game, &mut b, 2, &mut real).is_err());
+    // A quiet move far away, claimed as a win: refuted.
+    let far = b.pos_of(Point::at(12, 12, 15)).unwrap();
+    let mut wrong = |_: &mut inarow_engine::board::Board, _| Some((far, 3));
+    assert!(suite::verify_threat_win(&mut game, &mut b, 9, &mut wrong).is_err());
+}

@@ -13,6 +13,8 @@
 //!   limits, engines or brains), checked and made ready to play.
 //! - [`part`]: a match played in shares on many machines: its part files and
 //!   their merge (the shares themselves are [`inarow_contest::shard`]'s).
+//! - [`sgf`]: a match c-gomoku-cli played, read back from its SGF file
+//!   and scored by pairs (the gate against Rapfi, `scripts/gate.sh`).
 //!
 //! The runner prints nothing: the front hears of each game and each pair.
 //! Brains run in `inarow_sandbox`, as the judge's bots do. Of the judge,
@@ -24,6 +26,7 @@ pub mod game;
 pub mod openings;
 pub mod part;
 pub mod setup;
+pub mod sgf;
 pub mod stats;
 
 use std::collections::BTreeMap;

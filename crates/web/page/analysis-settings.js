@@ -1,10 +1,10 @@
 // The analysis board's settings: the board's size and rule, how the
 // answers are drawn (labels, the heat map) and the engine's time and table
-// (hash) and threads, remembered by the browser.
+// (hash) and threads, remembered by the browser. What a change sets off
+// (the heat map asked, the analysis started again, the board rebuilt) is
+// handed in by analysis.js, so that the parts that read the settings need
+// not be imported here.
 import { $, el } from "./common.js";
-import { heatOfShownAnswer } from "./analysis-heat.js";
-import { buildBoard } from "./analysis-draw.js";
-import { again } from "./analysis-engine.js";
 
 /** A select or checkbox `id` that keeps its value in the browser under `stored`; `changed()` after each change. */
 export function remembered(id, stored, changed) {
@@ -20,10 +20,14 @@ export function remembered(id, stored, changed) {
   });
 }
 
-/** The settings of the drawing and of the engine (time and table), remembered. */
-export function setupDrawingSettings(an) {
+/**
+ * The settings of the drawing and of the engine (time and table), remembered:
+ * `heat(an)` after the heat map is turned on or off, `again(an)` after the
+ * engine's time, table or threads change.
+ */
+export function setupDrawingSettings(an, { heat, again }) {
   remembered("an-labels", "inarow-an-labels", () => an.draw());
-  remembered("an-heat", "inarow-an-heat", () => { an.draw(); heatOfShownAnswer(an); });
+  remembered("an-heat", "inarow-an-heat", () => { an.draw(); heat(an); });
   remembered("an-time", "inarow-an-time", () => again(an));
   remembered("an-hash", "inarow-an-hash", () => again(an));
   remembered("an-threads", "inarow-an-threads", () => again(an));
@@ -34,8 +38,8 @@ export function engineSettings() {
   return { hash: Number($("an-hash").value), threads: Number($("an-threads").value) };
 }
 
-/** The board's size (5 to 20; stones outside a smaller board clear it, asked first) and rule. */
-export function setupBoardSettings(an) {
+/** The board's size (5 to 20; stones outside a smaller board clear it, asked first; `rebuild(an)` redraws it) and rule. */
+export function setupBoardSettings(an, { rebuild }) {
   for (let n = 5; n <= 20; n++) $("an-size").append(el("option", n === 15 ? { selected: "" } : {}, String(n)));
   $("an-size").onchange = () => {
     const n = Number($("an-size").value);
@@ -47,7 +51,7 @@ export function setupBoardSettings(an) {
     if (outside) an.newTree([]);
     an.size = n;
     an.review = null;
-    buildBoard(an);
+    rebuild(an);
     an.positionChanged();
   };
   $("an-rule").onchange = () => { an.rule = $("an-rule").value; an.review = null; an.positionChanged(); };

@@ -208,6 +208,23 @@ params! {
     /// Node budget of a quick VCF at the root before the tree (0: none): a
     /// short win by fours is played without growing a tree for it.
     root_vcf_nodes = 3000, 0, 100000;
+    /// Where the threat search by fours and threes ([`crate::vct`]) is
+    /// asked for a win of the side to move, sharing the table (its wins
+    /// stored there) and the node budget (its nodes counted) with the
+    /// tree: 0 nowhere; 1 at the root, before the tree; N at the root and
+    /// at the free nodes fewer than N plies from it.
+    vct = 0, 0, 16;
+    /// Threes (open threes, three-threes) a VCT line may make; fours are
+    /// not counted.
+    vct_threes = 4, 0, 20;
+    /// Node budget of the root's VCT.
+    vct_root_nodes = 5000, 0, 1000000;
+    /// Node budget of a VCT at a node of the tree (each position asked
+    /// once a game).
+    vct_nodes = 300, 0, 100000;
+    /// Least depth left, in plies, at which a node of the tree asks the
+    /// VCT: a probe costs about what a shallow subtree does.
+    vct_depth = 4, 1, 64;
     /// History bonus of a cut per squared ply of depth (capped at
     /// `history_max`).
     history_scale = 16, 1, 256;

@@ -61,6 +61,7 @@ use crate::score::{DECIDED, WIN, is_decided, loss_in, win_in};
 use crate::search::params::CLOCK_NODES;
 use crate::search::{MAX_PLY, ONE_PLY, Options, Params, Watcher};
 use crate::tt::{Bound, Table};
+use crate::vct::Vct;
 
 mod root;
 
@@ -144,6 +145,9 @@ pub struct Tree<E: Evaluator> {
     next_report: Option<Instant>,
     /// The last completed iteration, as the watcher is told it.
     shown: Shown,
+    /// The threat search by fours and threes, where `vct` asks for it
+    /// (none otherwise: the default search makes no room for it).
+    pub(crate) vct: Option<Box<Vct>>,
 }
 
 /// What the watcher was last told of the search's result.
@@ -231,6 +235,7 @@ impl<E: Evaluator> Tree<E> {
             report_every: Duration::MAX,
             next_report: None,
             shown: Shown::default(),
+            vct: (p.vct > 0).then(|| Box::new(Vct::new())),
         }
     }
 
@@ -389,6 +394,18 @@ impl<E: Evaluator> Tree<E> {
         self.stack[ply].eval = eval;
         self.stack[ply].answered = answer != Answer::Free;
         let improving = ply >= 2 && eval > self.stack[ply - 2].eval;
+        // Step 5b. Near the root (`vct`) with depth enough left
+        // (`vct_depth`), a free node asks the threat search by fours and
+        // threes for a win, once a game, within its own small budget,
+        // counted with the tree's; a win goes to the table.
+        if answer == Answer::Free
+            && excluded.is_none()
+            && ply < p.vct as usize
+            && depth >= p.vct_depth * ONE
+            && let Some(s) = self.vct_node(b, ply, eval, PV)
+        {
+            return s;
+        }
         // Step 6. Pruning before any move: reverse futility, razoring,
         // null move; and a shallow node that must answer a three drops
         // into the leaf search (`three_leaf_depth`).
@@ -625,6 +642,41 @@ impl<E: Evaluator> Tree<E> {
         self.tt
             .store(key, ply, depth, best_score, eval, bound, PV, best_move);
         best_score
+    }
+
+    /// Step 5b of [`Tree::pvs`]: the score of a win by threats the VCT
+    /// finds for the side to move at the node `ply` plies from the root,
+    /// stored in the table as a bound no deeper search overturns.
+    #[cold]
+    fn vct_node(&mut self, b: &mut Board, ply: usize, eval: i32, pv: bool) -> Option<i32> {
+        let me = b.to_move();
+        let threats = [Threat::Flex3, Threat::Three3, Threat::Block4, Threat::Four3];
+        if threats.iter().all(|&t| b.threat_count(me, t) == 0) {
+            return None;
+        }
+        let p = self.params;
+        let budget = (p.vct_nodes as u64).min(self.node_limit.saturating_sub(self.nodes));
+        let vct = self.vct.as_mut()?;
+        vct.set_deadline(self.deadline);
+        let win = vct.probe(b, p.vct_threes as usize, budget);
+        self.nodes += vct.nodes();
+        let win = win?;
+        let score = win_in(ply + win.plies);
+        self.tt.store(
+            b.hash(),
+            ply,
+            MAX_PLY as i32 * ONE,
+            score,
+            eval,
+            Bound::Lower,
+            pv,
+            Some(win.first),
+        );
+        if pv {
+            self.pv[ply][ply] = Some(Move::at(win.first));
+            self.pv_len[ply] = ply + 1;
+        }
+        Some(score)
     }
 
     /// Step 7b of [`Tree::pvs`]: the extension of the table move `m`, whose

@@ -15,6 +15,7 @@ use inarow_engine::board::Board;
 use inarow_engine::movepick::{self, MoveList, class_bonus, generate, point_score};
 use inarow_engine::pattern::Threat;
 use inarow_engine::player::board_of;
+use inarow_engine::pos::Pos;
 use inarow_engine::search::{Found, Limits, Options, Params, Request, Searcher};
 
 /// One suite position: the board (side to move has a VCF) and the proof depth.
@@ -140,6 +141,84 @@ pub fn verify_win(game: &Mnk, line: &[Point]) -> Result<(), String> {
         g.play_unchecked(block);
         k += 2;
     }
+}
+
+/// The attacker of [`verify_threat_win`]: given the engine's board and the
+/// plies left, its move and the plies to the five it claims.
+pub type ThreatAttacker<'a> = dyn FnMut(&mut Board, usize) -> Option<(Pos, usize)> + 'a;
+
+/// Checks a claimed win by threats (fours and threes) of the side to move
+/// of `game` by brute force on the core, against every defence: at each
+/// attacker turn `attack` names the move on the engine's board `b` (kept
+/// in step with the game) and the plies to the five it claims, given the
+/// plies left; at each
+/// defender turn every empty point is tried (only the block when the
+/// attacker has one five point, none when it has two). The win must come
+/// within `plies` plies, the five counted, judged by the core's rule; a
+/// defender's five point, a missing or too slow claim, refutes it.
+pub fn verify_threat_win(
+    game: &mut Mnk,
+    b: &mut Board,
+    plies: usize,
+    attack: &mut ThreatAttacker<'_>,
+) -> Result<(), String> {
+    let me = game.to_move();
+    if game.empty_points().any(|p| game.wins_at(p, me)) {
+        return if plies >= 1 {
+            Ok(())
+        } else {
+            Err("a five past the claimed distance".into())
+        };
+    }
+    if plies < 3 {
+        return Err(format!("no five within {plies} plies\n{game}"));
+    }
+    let (m, claimed) = attack(b, plies).ok_or_else(|| format!("no win claimed\n{game}"))?;
+    if claimed > plies {
+        return Err(format!(
+            "a win in {claimed} claimed with {plies} plies left\n{game}"
+        ));
+    }
+    let point = b.point(m);
+    if game.stone(point).is_some() {
+        return Err(format!("{point} is taken"));
+    }
+    game.play_unchecked(point);
+    b.play_unchecked(m);
+    let held = defences_lose(game, b, plies - 1, attack);
+    b.undo();
+    game.undo(point);
+    held.map_err(|e| format!("after {point}: {e}"))
+}
+
+/// [`verify_threat_win`] at a defender turn: every reply loses in time.
+fn defences_lose(
+    game: &mut Mnk,
+    b: &mut Board,
+    plies: usize,
+    attack: &mut ThreatAttacker<'_>,
+) -> Result<(), String> {
+    let opp = game.to_move();
+    let me = opp.opponent();
+    if let Some(p) = game.empty_points().find(|&p| game.wins_at(p, opp)) {
+        return Err(format!("the defender makes five at {p}\n{game}"));
+    }
+    let fives = five_points(game, me);
+    let replies: Vec<Point> = match fives.len() {
+        // Whatever the reply, a five is left (plies >= 2 here).
+        n if n >= 2 => return Ok(()),
+        1 => fives,
+        _ => game.empty_points().collect(),
+    };
+    for r in replies {
+        game.play_unchecked(r);
+        b.play_unchecked(b.pos_of(r).expect("a point of the board"));
+        let won = verify_threat_win(game, b, plies - 1, attack);
+        b.undo();
+        game.undo(r);
+        won.map_err(|e| format!("{r}: {e}"))?;
+    }
+    Ok(())
 }
 
 /// Plies to the five of a winning `line` that [`verify_win`] accepts,

@@ -66,6 +66,9 @@ impl<E: Evaluator> Tree<E> {
         }
         self.history.clear();
         self.stack = [Frame::default(); MAX_PLY + 2];
+        if let Some(vct) = self.vct.as_mut() {
+            vct.clear();
+        }
     }
 
     /// Finds a move for the side to move as `request` asks (see
@@ -143,6 +146,15 @@ impl<E: Evaluator> Tree<E> {
                 found.pv = line.into_iter().take(PV_LIMIT).collect();
                 return self.finish(found);
             }
+        }
+        if self.params.vct > 0
+            && let Some(win) = self.root_vct(b)
+        {
+            found.best = win.first;
+            found.score = win_in(win.plies);
+            found.vcf = true;
+            found.pv = vec![win.first];
+            return self.finish(found);
         }
         // What the threats already decide (an open four against us, a
         // four-three) is the score of any answer that needs no tree: one
@@ -241,6 +253,22 @@ impl<E: Evaluator> Tree<E> {
         }
         self.root = root;
         self.finish(found)
+    }
+
+    /// The root's win by fours and threes (`vct`), within its budget and
+    /// a tenth of what is left of the search's, its nodes counted with the tree's;
+    /// none when its first move is one the request leaves out.
+    fn root_vct(&mut self, b: &mut Board) -> Option<crate::vct::Win> {
+        let p = self.params;
+        // A tenth of a node budget at most: a probe that fails must leave
+        // the tree its search.
+        let left = self.node_limit.saturating_sub(self.nodes);
+        let budget = (p.vct_root_nodes as u64).min(left / 10);
+        let vct = self.vct.as_mut()?;
+        vct.set_deadline(self.deadline);
+        let win = vct.solve(b, p.vct_threes as usize, budget);
+        self.nodes += vct.nodes();
+        win.filter(|w| !self.excluded.contains(&w.first))
     }
 
     fn finish(&mut self, mut found: Found) -> Found {
@@ -405,6 +433,45 @@ mod tests {
         assert_ne!(other.best, five.best);
         assert!([(3, 7), (8, 7)].contains(&other.best.xy()), "{other:?}");
         assert_eq!(request.excluded, vec![five.best], "the request comes back");
+    }
+
+    #[test]
+    fn with_vct_a_win_by_threes_is_proven_before_any_tree() {
+        // Black (to move): open twos on row 7 and column 9 that cross at
+        // (9,7), white far away: a three-three wins, by no four.
+        let stones = [
+            (7, 7),
+            (0, 0),
+            (8, 7),
+            (14, 14),
+            (9, 5),
+            (0, 14),
+            (9, 6),
+            (14, 0),
+        ];
+        let mut b = position(15, Rule::Freestyle, &stones).unwrap();
+        let with = |vct| {
+            let options = Options {
+                params: crate::search::Params {
+                    vct,
+                    ..Default::default()
+                },
+                ..Options::default()
+            };
+            Tree::new(options, options.eval.evaluation())
+        };
+        let mut request = Request::new(Limits::depth(8));
+        let off = with(0).search(&mut b, &mut request);
+        assert!(off.depth > 0, "the tree finds it: {off:?}");
+        let mut t = with(1);
+        let on = t.search(&mut b, &mut request);
+        assert!(on.vcf && on.depth == 0, "{on:?}");
+        assert!(on.score >= win_in(15), "{on:?}");
+        // Its first move left out, the VCT's claim gives way to the tree.
+        request.excluded.push(on.best);
+        let other = t.search(&mut b, &mut request);
+        assert_ne!(other.best, on.best);
+        assert!(other.depth > 0 || !other.vcf, "{other:?}");
     }
 
     #[test]
