@@ -2437,6 +2437,19 @@ fn setuid_attack(who: As, extra: &[&str]) -> (World, Vec<String>) {
 mod the_checks_catch_a_judge_without_its_sandbox {
     use super::*;
 
+    /// Every one of `expected` is among the checks' findings.
+    fn caught(expected: &[String], found: &[String]) {
+        let missing: Vec<&String> = expected
+            .iter()
+            .filter(|e| !found.iter().any(|f| f.contains(e.as_str())))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "uncontained, the checks missed {missing:?}; they found:\n  {}",
+            found.join("\n  ")
+        );
+    }
+
     /// The file attacks: files in and out of the bots' folders rewritten,
     /// secrets read, metas changed, the bots run as the judge.
     #[test]
@@ -2465,15 +2478,7 @@ mod the_checks_catch_a_judge_without_its_sandbox {
             expected.push("secret.txt was read".into());
             expected.push("home/.ssh/id_rsa was read".into());
         }
-        let missing: Vec<&String> = expected
-            .iter()
-            .filter(|e| !found.iter().any(|f| f.contains(e.as_str())))
-            .collect();
-        assert!(
-            missing.is_empty(),
-            "uncontained, the checks missed {missing:?}; they found:\n  {}",
-            found.join("\n  ")
-        );
+        caught(&expected, &found);
     }
 
     /// The channels: the listener reached, the judge's descriptors read
@@ -2491,15 +2496,7 @@ mod the_checks_catch_a_judge_without_its_sandbox {
             format!("{}/judge-fd9.log: size", world.root().display()),
             "disk forfeited [], not 10 times disk".to_string(),
         ];
-        let missing: Vec<&String> = expected
-            .iter()
-            .filter(|e| !found.iter().any(|f| f.contains(e.as_str())))
-            .collect();
-        assert!(
-            missing.is_empty(),
-            "uncontained, the checks missed {missing:?}; they found:\n  {}",
-            found.join("\n  ")
-        );
+        caught(&expected, &found);
     }
 
     /// The setuid program planted on disk keeps its mode.
@@ -2530,15 +2527,13 @@ mod the_checks_catch_a_judge_without_its_sandbox {
     fn keyring() {
         let (_world, found, runs) = alone(As::Root, "keyring", &["--no-sandbox"]);
         let log = logged("keyring", &[&runs[0], &runs[1]]);
-        for expected in [
-            format!("keyring's loot.txt holds the secret {KEY_SECRET:?}"),
-            "the organiser's key changed".to_string(),
-        ] {
-            assert!(
-                found.iter().any(|f| f.contains(&expected)),
-                "uncontained, the keyring checks missed {expected:?}: {found:?}"
-            );
-        }
+        caught(
+            &[
+                format!("keyring's loot.txt holds the secret {KEY_SECRET:?}"),
+                "the organiser's key changed".to_string(),
+            ],
+            &found,
+        );
         assert!(
             log.contains("keyring: heard") && log.contains("int80 keyctl: done"),
             "uncontained, the keyring was not reached: {log}"

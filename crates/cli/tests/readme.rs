@@ -189,6 +189,12 @@ const TRIED: &[(&str, Tried)] = &[
         Tried::By(eval_games_fit_and_check),
     ),
     (
+        "scripts/gate.sh",
+        Tried::Skipped(
+            "400 games against Rapfi and c-gomoku-cli, built outside the repository: tests/scripts.rs tries its refusals and `inarow selfplay score`, its scoring",
+        ),
+    ),
+    (
         "inarow serve",
         Tried::Skipped(
             "a web server that runs until stopped: tests/serve.rs and the browser tests (scripts/e2e.sh) run it",
