@@ -199,9 +199,7 @@ pub fn score(games: &[SgfGame], sets: usize) -> Vec<SgfScore> {
 pub fn total(scores: &[SgfScore]) -> SgfScore {
     let mut all = SgfScore::default();
     for s in scores {
-        all.tally.wins += s.tally.wins;
-        all.tally.draws += s.tally.draws;
-        all.tally.losses += s.tally.losses;
+        all.tally.merge(&s.tally);
         for (a, b) in all.pairs.counts.iter_mut().zip(s.pairs.counts) {
             *a += b;
         }
