@@ -35,6 +35,45 @@ const COMBO_STEP: [i32; 4] = [
 /// Radius (in king steps) of the neighbourhood that makes a point a candidate.
 const NEAR: isize = 2;
 
+/// Words of a [`PointSet`].
+const WORDS: usize = CELLS.div_ceil(64);
+
+/// A set of grid points, a bit each: read in grid order, which is the
+/// board's order ([`Board::points`]).
+type PointSet = [u64; WORDS];
+
+/// Puts point `i` in `set` or takes it out.
+#[inline(always)]
+fn mark(set: &mut PointSet, i: usize, on: bool) {
+    let (w, b) = (i / 64, i % 64);
+    set[w] = set[w] & !(1 << b) | u64::from(on) << b;
+}
+
+/// The points of a [`PointSet`], in grid order.
+pub struct SetPoints<'a> {
+    set: &'a PointSet,
+    w: usize,
+    word: u64,
+}
+
+impl Iterator for SetPoints<'_> {
+    type Item = Pos;
+
+    #[inline]
+    fn next(&mut self) -> Option<Pos> {
+        while self.word == 0 {
+            self.w += 1;
+            if self.w >= WORDS {
+                return None;
+            }
+            self.word = self.set[self.w];
+        }
+        let b = self.word.trailing_zeros() as usize;
+        self.word &= self.word - 1;
+        Some(Pos::from_index(self.w * 64 + b))
+    }
+}
+
 /// A combination index after its pattern along direction `d` went from
 /// `was` to `is`: the one step both a move and a read-ahead of one take.
 #[inline(always)]
@@ -224,6 +263,11 @@ pub struct Board {
     value: [i32; 2],
     counts: [[i32; PATTERNS]; 2],
     threats: [[i32; THREATS]; 2],
+    /// Per colour, the empty points where a stone makes a four or more
+    /// (a threat of at least [`Threat::Block4`]): the threat searches look
+    /// for these at every node, and read a few words where they read
+    /// every point (issue 55).
+    fours: [PointSet; 2],
     near: Box<[u8; CELLS]>,
     hash: u64,
     history: Vec<Pos>,
@@ -289,6 +333,7 @@ impl Board {
             value: [0; 2],
             counts: [[0; PATTERNS]; 2],
             threats: [[0; THREATS]; 2],
+            fours: [[0; WORDS]; 2],
             near: Box::new([0; CELLS]),
             hash: match rule {
                 Rule::Freestyle => 0,
@@ -552,6 +597,11 @@ impl Board {
         if self.threat_count(colour, t) == 0 {
             return None;
         }
+        if t >= Threat::Block4 {
+            return self
+                .four_points(colour)
+                .find(|&p| self.threat(p, colour) == t && !self.is_forbidden_to(p, colour));
+        }
         self.on_board.iter().copied().find(|&p| {
             self.is_empty(p) && self.threat(p, colour) == t && !self.is_forbidden_to(p, colour)
         })
@@ -694,8 +744,25 @@ impl Board {
         self.value[colour.index()]
     }
 
+    /// The empty points where `colour` makes a four or more (a threat of
+    /// at least [`Threat::Block4`]), in board order.
+    #[inline]
+    pub fn four_points(&self, colour: Player) -> SetPoints<'_> {
+        let set = &self.fours[colour.index()];
+        SetPoints {
+            set,
+            w: 0,
+            word: set[0],
+        }
+    }
+
     /// The first empty point (in board order) where `colour` makes at least `t`.
     pub fn find_threat(&self, colour: Player, t: Threat) -> Option<Pos> {
+        if t >= Threat::Block4 {
+            return self
+                .four_points(colour)
+                .find(|&p| self.threat(p, colour) >= t);
+        }
         self.on_board
             .iter()
             .copied()
@@ -973,6 +1040,7 @@ impl Board {
             if was.threat != is.threat {
                 self.threats[c][was.threat as usize] -= 1;
                 self.threats[c][is.threat as usize] += 1;
+                mark(&mut self.fours[c], q, is.threat >= Threat::Block4);
             }
         }
     }
@@ -1030,6 +1098,11 @@ impl Board {
             let info = self.info_of[usize::from(combo)];
             self.value[c] += sign * i32::from(info.value);
             self.threats[c][info.threat as usize] += sign;
+            mark(
+                &mut self.fours[c],
+                i,
+                sign > 0 && info.threat >= Threat::Block4,
+            );
             for d in 0..4 {
                 self.counts[c][usize::from(pattern::half(self.pats[i][d], c))] += sign;
             }
@@ -1106,6 +1179,36 @@ mod tests {
             }
         }
         assert!(checked > 5_000, "{checked}");
+    }
+
+    #[test]
+    fn the_four_points_are_those_a_scan_finds() {
+        use crate::eval::tests::random_boards;
+        let rules = [Rule::Freestyle, Rule::Exact, Rule::Renju];
+        let scan = |b: &Board, c: Player| -> Vec<Pos> {
+            b.empty_points()
+                .filter(|&p| b.threat(p, c) >= Threat::Block4)
+                .collect()
+        };
+        let mut seen = 0;
+        for mut b in random_boards(&rules, 56, 60, 80) {
+            let moves: Vec<Pos> = b.empty_points().step_by(5).collect();
+            for &p in &moves {
+                b.play_unchecked(p);
+                for c in [Player::X, Player::O] {
+                    let kept: Vec<Pos> = b.four_points(c).collect();
+                    assert_eq!(kept, scan(&b, c), "{:?} {c:?}\n{b:?}", b.rule());
+                    seen += kept.len();
+                }
+            }
+            for _ in &moves {
+                b.undo();
+                for c in [Player::X, Player::O] {
+                    assert_eq!(b.four_points(c).collect::<Vec<_>>(), scan(&b, c));
+                }
+            }
+        }
+        assert!(seen > 1_000, "{seen}");
     }
 
     #[test]

@@ -188,7 +188,7 @@ pub(crate) fn gather_fours(
     keep: impl Fn(Pos, Threat) -> bool,
 ) -> usize {
     let mut n = 0;
-    for i in b.empty_points() {
+    for i in b.four_points(me) {
         let t = b.threat(i, me);
         if (t == Threat::Block4 || t == Threat::Four3)
             && keep(i, t)
