@@ -269,6 +269,10 @@ pub struct Board {
     /// every point (issue 55).
     fours: [PointSet; 2],
     near: Box<[u8; CELLS]>,
+    /// The empty points with a stone within [`NEAR`] king steps: the move
+    /// generator's candidates, read from a few words rather than by
+    /// testing every point (issue 55).
+    cands: PointSet,
     hash: u64,
     history: Vec<Pos>,
     to_move: Player,
@@ -335,6 +339,7 @@ impl Board {
             threats: [[0; THREATS]; 2],
             fours: [[0; WORDS]; 2],
             near: Box::new([0; CELLS]),
+            cands: [0; WORDS],
             hash: match rule {
                 Rule::Freestyle => 0,
                 Rule::Exact => EXACT_FIVE,
@@ -488,6 +493,17 @@ impl Board {
         if p != self.to_move {
             self.hash ^= WHITE_TO_MOVE;
             self.to_move = p;
+        }
+    }
+
+    /// The empty points within two king steps of a stone
+    /// ([`Board::is_near`]), in board order.
+    #[inline]
+    pub fn candidates(&self) -> SetPoints<'_> {
+        SetPoints {
+            set: &self.cands,
+            w: 0,
+            word: self.cands[0],
         }
     }
 
@@ -892,6 +908,7 @@ impl Board {
         self.mirror(i, Stone::Empty);
         self.hash ^= ZOBRIST[i][v as usize];
         self.touch_near(i, -1);
+        mark(&mut self.cands, i, self.near[i] > 0);
         // The point's patterns were left as they were when the stone came
         // (only empty points are looked up again), and its keys are again
         // what they were then (the stones since came off first): they need
@@ -936,6 +953,7 @@ impl Board {
         );
         self.hash ^= ZOBRIST[i][v as usize];
         self.history.push(Pos::from_index(i));
+        mark(&mut self.cands, i, false);
         self.touch_near(i, 1);
         self.update(i, v, watch);
     }
@@ -1055,8 +1073,14 @@ impl Board {
             let row: &mut [u8; WIDE] = (&mut self.near[start..start + WIDE])
                 .try_into()
                 .expect("a row of five");
-            for n in row {
+            for (k, n) in row.iter_mut().enumerate() {
                 *n = n.wrapping_add_signed(delta);
+                // A point is a candidate from its first near stone to its
+                // last (the stone's own point is seen to by the caller).
+                if *n == u8::from(delta > 0) {
+                    let j = start + k;
+                    mark(&mut self.cands, j, delta > 0 && self.cells[j] == EMPTY);
+                }
             }
         }
     }
@@ -1182,7 +1206,7 @@ mod tests {
     }
 
     #[test]
-    fn the_four_points_are_those_a_scan_finds() {
+    fn the_four_points_and_candidates_are_those_a_scan_finds() {
         use crate::eval::tests::random_boards;
         let rules = [Rule::Freestyle, Rule::Exact, Rule::Renju];
         let scan = |b: &Board, c: Player| -> Vec<Pos> {
@@ -1206,6 +1230,8 @@ mod tests {
                 for c in [Player::X, Player::O] {
                     assert_eq!(b.four_points(c).collect::<Vec<_>>(), scan(&b, c));
                 }
+                let near: Vec<Pos> = b.empty_points().filter(|&p| b.is_near(p)).collect();
+                assert_eq!(b.candidates().collect::<Vec<_>>(), near);
             }
         }
         assert!(seen > 1_000, "{seen}");

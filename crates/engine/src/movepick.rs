@@ -331,9 +331,8 @@ pub fn generate(b: &Board, answer: Answer, out: &mut MoveList) {
             }
         }
         Answer::Free => {
-            for k in 0..b.points().len() {
-                let i = b.points()[k];
-                if b.is_empty(i) && b.is_near(i) && !b.is_forbidden_to(i, me) {
+            for i in b.candidates() {
+                if !b.is_forbidden_to(i, me) {
                     out.push(i, 0);
                 }
             }
@@ -345,9 +344,8 @@ pub fn generate(b: &Board, answer: Answer, out: &mut MoveList) {
             }
         }
         Answer::Three => {
-            for k in 0..b.points().len() {
-                let i = b.points()[k];
-                if !b.is_empty(i) || !b.is_near(i) || b.is_forbidden_to(i, me) {
+            for i in b.candidates() {
+                if b.is_forbidden_to(i, me) {
                     continue;
                 }
                 let own_four = b.threat(i, me) >= Threat::Block4;
