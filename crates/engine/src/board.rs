@@ -49,6 +49,27 @@ fn mark(set: &mut PointSet, i: usize, on: bool) {
     set[w] = set[w] & !(1 << b) | u64::from(on) << b;
 }
 
+/// One pattern change a stone made at an empty point, as it was before:
+/// what a take-back puts back without looking anything up.
+#[derive(Clone, Copy, Debug)]
+struct Change {
+    q: u16,
+    d: u8,
+    pats: u8,
+    combo: [u16; 2],
+}
+
+/// The running sums as they were before a stone's changes, and where its
+/// changes start in the board's record: a take-back restores them.
+#[derive(Clone, Debug)]
+struct Frame {
+    start: usize,
+    value: [i32; 2],
+    counts: [[i32; PATTERNS]; 2],
+    threats: [[i32; THREATS]; 2],
+    fours: [PointSet; 2],
+}
+
 /// The points of a [`PointSet`], in grid order.
 pub struct SetPoints<'a> {
     set: &'a PointSet,
@@ -158,6 +179,12 @@ pub trait Watch {
     fn shape(&self, c: usize, before: u16, after: u16, moved: &mut Self::Moved);
     /// One stone's update is over.
     fn land(&mut self, moved: Self::Moved);
+    /// Whether a take-back must tell it of every key it changes
+    /// ([`Watch::line`]): an evaluation that reads the lines themselves.
+    /// Otherwise the board, which restores its patterns from its record of
+    /// the stone's changes (issue 55), tells it only those in reverse
+    /// ([`Watch::shape`] from the later combination to the earlier).
+    const READS_LINES: bool = false;
 }
 
 impl Watch for () {
@@ -269,10 +296,6 @@ pub struct Board {
     /// every point (issue 55).
     fours: [PointSet; 2],
     near: Box<[u8; CELLS]>,
-    /// The empty points with a stone within [`NEAR`] king steps: the move
-    /// generator's candidates, read from a few words rather than by
-    /// testing every point (issue 55).
-    cands: PointSet,
     hash: u64,
     history: Vec<Pos>,
     to_move: Player,
@@ -285,6 +308,11 @@ pub struct Board {
     /// them (walls as white), kept as they change so a check need not
     /// build it.
     grid: Grid,
+    /// The pattern changes the stones on the board made, oldest first,
+    /// and per stone where its own start and the sums before them: a
+    /// take-back restores these where it looked every point up again.
+    log: Vec<Change>,
+    frames: Vec<Frame>,
 }
 
 impl std::fmt::Debug for Board {
@@ -339,7 +367,6 @@ impl Board {
             threats: [[0; THREATS]; 2],
             fours: [[0; WORDS]; 2],
             near: Box::new([0; CELLS]),
-            cands: [0; WORDS],
             hash: match rule {
                 Rule::Freestyle => 0,
                 Rule::Exact => EXACT_FIVE,
@@ -351,6 +378,8 @@ impl Board {
             pattern_of: pattern::pattern_table(rule),
             info_of: &POINTS,
             grid: Grid::new(size),
+            log: Vec::with_capacity(MAX_SIZE * MAX_SIZE * 8),
+            frames: Vec::with_capacity(MAX_SIZE * MAX_SIZE),
         };
         for k in 0..b.on_board.len() {
             let i = b.on_board[k].index();
@@ -493,17 +522,6 @@ impl Board {
         if p != self.to_move {
             self.hash ^= WHITE_TO_MOVE;
             self.to_move = p;
-        }
-    }
-
-    /// The empty points within two king steps of a stone
-    /// ([`Board::is_near`]), in board order.
-    #[inline]
-    pub fn candidates(&self) -> SetPoints<'_> {
-        SetPoints {
-            set: &self.cands,
-            w: 0,
-            word: self.cands[0],
         }
     }
 
@@ -903,12 +921,11 @@ impl Board {
         let p = self.history.pop()?;
         let i = p.index();
         let v = self.cells[i];
-        self.update(i, v, watch);
+        self.update::<true, W>(i, v, watch);
         self.cells[i] = EMPTY;
         self.mirror(i, Stone::Empty);
         self.hash ^= ZOBRIST[i][v as usize];
         self.touch_near(i, -1);
-        mark(&mut self.cands, i, self.near[i] > 0);
         // The point's patterns were left as they were when the stone came
         // (only empty points are looked up again), and its keys are again
         // what they were then (the stones since came off first): they need
@@ -953,25 +970,87 @@ impl Board {
         );
         self.hash ^= ZOBRIST[i][v as usize];
         self.history.push(Pos::from_index(i));
-        mark(&mut self.cands, i, false);
         self.touch_near(i, 1);
-        self.update(i, v, watch);
+        self.frames.push(Frame {
+            start: self.log.len(),
+            value: self.value,
+            counts: self.counts,
+            threats: self.threats,
+            fours: self.fours,
+        });
+        self.update::<false, W>(i, v, watch);
     }
 
     /// Flips neighbour keys for state `v` at `i` (xor: the same call undoes
-    /// it), as far as the rule looks.
+    /// it), as far as the rule looks; placing (`UNDO` false) looks the
+    /// changed points up again, taking back restores what the placing
+    /// recorded.
     #[inline]
-    fn update<W: Watch>(&mut self, i: usize, v: u8, watch: &mut W) {
+    fn update<const UNDO: bool, W: Watch>(&mut self, i: usize, v: u8, watch: &mut W) {
         match self.rule {
-            Rule::Freestyle => self.update_within::<{ HALF as isize }, W>(i, v, watch),
-            Rule::Exact | Rule::Renju => self.update_within::<{ REACH as isize }, W>(i, v, watch),
+            Rule::Freestyle => self.update_within::<{ HALF as isize }, UNDO, W>(i, v, watch),
+            Rule::Exact | Rule::Renju => {
+                self.update_within::<{ REACH as isize }, UNDO, W>(i, v, watch)
+            }
         }
+    }
+
+    /// Empty point `q`'s key along `d` changed: placing looks its patterns
+    /// up again; taking back tells a watcher that reads lines, and leaves
+    /// the patterns to [`Board::restore`].
+    #[inline(always)]
+    fn changed<const R: isize, const UNDO: bool, W: Watch>(
+        &mut self,
+        q: usize,
+        d: usize,
+        moved: &mut [i32; 2],
+        watch: &mut W,
+        watched: &mut W::Moved,
+    ) {
+        if !UNDO {
+            self.repattern::<R, W>(q, d, moved, watch, watched);
+        } else if W::READS_LINES {
+            let key = if R > HALF as isize {
+                self.key(q, d)
+            } else {
+                u32::from(self.keys[q][d])
+            };
+            watch.line(q, d, key, watched);
+        }
+    }
+
+    /// Puts back the patterns and sums the last stone's placing changed,
+    /// from its record, telling `watch` of each combination in reverse.
+    #[inline]
+    fn restore<W: Watch>(&mut self, watch: &mut W, watched: &mut W::Moved) {
+        let frame = self.frames.pop().expect("a frame for every stone");
+        for ch in self.log[frame.start..].iter().rev() {
+            let q = usize::from(ch.q);
+            for c in 0..2 {
+                let now = self.combo[q][c];
+                if now != ch.combo[c] {
+                    watch.shape(c, now, ch.combo[c], watched);
+                }
+            }
+            self.pats[q][usize::from(ch.d)] = ch.pats;
+            self.combo[q] = ch.combo;
+        }
+        self.log.truncate(frame.start);
+        self.value = frame.value;
+        self.counts = frame.counts;
+        self.threats = frame.threats;
+        self.fours = frame.fours;
     }
 
     /// [`Board::update`] for the points up to `R` steps away along each line
     /// (a constant, so that freestyle's loop is exactly what it was).
     #[inline]
-    fn update_within<const R: isize, W: Watch>(&mut self, i: usize, v: u8, watch: &mut W) {
+    fn update_within<const R: isize, const UNDO: bool, W: Watch>(
+        &mut self,
+        i: usize,
+        v: u8,
+        watch: &mut W,
+    ) {
         // The sums move in locals and land once: kept in the board, each
         // change was a store the next one waited on (a fifth slower).
         let mut moved = [0i32; 2];
@@ -986,12 +1065,12 @@ impl Board {
                 let q = (i as isize - k * step) as usize;
                 self.keys[q][d] ^= v << (2 * (k + 3));
                 if self.cells[q] == EMPTY {
-                    self.repattern::<R, W>(q, d, &mut moved, watch, &mut watched);
+                    self.changed::<R, UNDO, W>(q, d, &mut moved, watch, &mut watched);
                 }
                 let q = (i as isize + k * step) as usize;
                 self.keys[q][d] ^= v << (2 * (4 - k));
                 if self.cells[q] == EMPTY {
-                    self.repattern::<R, W>(q, d, &mut moved, watch, &mut watched);
+                    self.changed::<R, UNDO, W>(q, d, &mut moved, watch, &mut watched);
                 }
             }
             if R > HALF as isize {
@@ -1006,13 +1085,17 @@ impl Board {
                     }
                     self.outer[q][d] ^= bits as u8;
                     if self.cells[q] == EMPTY {
-                        self.repattern::<R, W>(q, d, &mut moved, watch, &mut watched);
+                        self.changed::<R, UNDO, W>(q, d, &mut moved, watch, &mut watched);
                     }
                 }
             }
         }
-        for (value, moved) in self.value.iter_mut().zip(moved) {
-            *value += moved;
+        if UNDO {
+            self.restore(watch, &mut watched);
+        } else {
+            for (value, moved) in self.value.iter_mut().zip(moved) {
+                *value += moved;
+            }
         }
         watch.land(watched);
     }
@@ -1041,6 +1124,12 @@ impl Board {
         if old == fresh {
             return;
         }
+        self.log.push(Change {
+            q: q as u16,
+            d: d as u8,
+            pats: old,
+            combo: self.combo[q],
+        });
         self.pats[q][d] = fresh;
         for (c, moved) in moved.iter_mut().enumerate() {
             let (old, new) = (pattern::half(old, c), pattern::half(fresh, c));
@@ -1073,14 +1162,8 @@ impl Board {
             let row: &mut [u8; WIDE] = (&mut self.near[start..start + WIDE])
                 .try_into()
                 .expect("a row of five");
-            for (k, n) in row.iter_mut().enumerate() {
+            for n in row {
                 *n = n.wrapping_add_signed(delta);
-                // A point is a candidate from its first near stone to its
-                // last (the stone's own point is seen to by the caller).
-                if *n == u8::from(delta > 0) {
-                    let j = start + k;
-                    mark(&mut self.cands, j, delta > 0 && self.cells[j] == EMPTY);
-                }
             }
         }
     }
@@ -1206,7 +1289,7 @@ mod tests {
     }
 
     #[test]
-    fn the_four_points_and_candidates_are_those_a_scan_finds() {
+    fn the_four_points_are_those_a_scan_finds() {
         use crate::eval::tests::random_boards;
         let rules = [Rule::Freestyle, Rule::Exact, Rule::Renju];
         let scan = |b: &Board, c: Player| -> Vec<Pos> {
@@ -1230,8 +1313,6 @@ mod tests {
                 for c in [Player::X, Player::O] {
                     assert_eq!(b.four_points(c).collect::<Vec<_>>(), scan(&b, c));
                 }
-                let near: Vec<Pos> = b.empty_points().filter(|&p| b.is_near(p)).collect();
-                assert_eq!(b.candidates().collect::<Vec<_>>(), near);
             }
         }
         assert!(seen > 1_000, "{seen}");

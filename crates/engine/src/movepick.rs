@@ -331,8 +331,9 @@ pub fn generate(b: &Board, answer: Answer, out: &mut MoveList) {
             }
         }
         Answer::Free => {
-            for i in b.candidates() {
-                if !b.is_forbidden_to(i, me) {
+            for k in 0..b.points().len() {
+                let i = b.points()[k];
+                if b.is_empty(i) && b.is_near(i) && !b.is_forbidden_to(i, me) {
                     out.push(i, 0);
                 }
             }
@@ -344,8 +345,9 @@ pub fn generate(b: &Board, answer: Answer, out: &mut MoveList) {
             }
         }
         Answer::Three => {
-            for i in b.candidates() {
-                if b.is_forbidden_to(i, me) {
+            for k in 0..b.points().len() {
+                let i = b.points()[k];
+                if !b.is_empty(i) || !b.is_near(i) || b.is_forbidden_to(i, me) {
                     continue;
                 }
                 let own_four = b.threat(i, me) >= Threat::Block4;

@@ -272,6 +272,9 @@ impl Watch for FineEval {
         self.sum[0] += moved[0];
         self.sum[1] += moved[1];
     }
+
+    /// Its fine patterns change where the board's do not.
+    const READS_LINES: bool = true;
 }
 
 impl Evaluator for FineEval {
