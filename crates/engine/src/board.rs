@@ -179,12 +179,16 @@ pub trait Watch {
     fn shape(&self, c: usize, before: u16, after: u16, moved: &mut Self::Moved);
     /// One stone's update is over.
     fn land(&mut self, moved: Self::Moved);
-    /// Whether a take-back must tell it of every key it changes
-    /// ([`Watch::line`]): an evaluation that reads the lines themselves.
-    /// Otherwise the board, which restores its patterns from its record of
-    /// the stone's changes (issue 55), tells it only those in reverse
-    /// ([`Watch::shape`] from the later combination to the earlier).
-    const READS_LINES: bool = false;
+    /// Whether taking back the stone on point `i` must tell it of every
+    /// key that changes ([`Watch::line`]): an evaluation that reads the
+    /// lines themselves and kept no record of that stone's changes.
+    /// Otherwise the board, which restores its patterns from its own
+    /// record (issue 55), tells it only the combinations it restores, in
+    /// reverse ([`Watch::shape`] from the later to the earlier).
+    #[inline]
+    fn reads_lines(&mut self, _i: usize) -> bool {
+        false
+    }
 }
 
 impl Watch for () {
@@ -999,6 +1003,7 @@ impl Board {
     /// up again; taking back tells a watcher that reads lines, and leaves
     /// the patterns to [`Board::restore`].
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn changed<const R: isize, const UNDO: bool, W: Watch>(
         &mut self,
         q: usize,
@@ -1006,10 +1011,11 @@ impl Board {
         moved: &mut [i32; 2],
         watch: &mut W,
         watched: &mut W::Moved,
+        reads: bool,
     ) {
         if !UNDO {
             self.repattern::<R, W>(q, d, moved, watch, watched);
-        } else if W::READS_LINES {
+        } else if reads {
             let key = if R > HALF as isize {
                 self.key(q, d)
             } else {
@@ -1055,6 +1061,7 @@ impl Board {
         // change was a store the next one waited on (a fifth slower).
         let mut moved = [0i32; 2];
         let mut watched = W::Moved::default();
+        let reads = UNDO && watch.reads_lines(i);
         let v = u16::from(v);
         for (d, &step) in DIRS.iter().enumerate() {
             // The points up to four steps away, nearest first, the one
@@ -1065,12 +1072,12 @@ impl Board {
                 let q = (i as isize - k * step) as usize;
                 self.keys[q][d] ^= v << (2 * (k + 3));
                 if self.cells[q] == EMPTY {
-                    self.changed::<R, UNDO, W>(q, d, &mut moved, watch, &mut watched);
+                    self.changed::<R, UNDO, W>(q, d, &mut moved, watch, &mut watched, reads);
                 }
                 let q = (i as isize + k * step) as usize;
                 self.keys[q][d] ^= v << (2 * (4 - k));
                 if self.cells[q] == EMPTY {
-                    self.changed::<R, UNDO, W>(q, d, &mut moved, watch, &mut watched);
+                    self.changed::<R, UNDO, W>(q, d, &mut moved, watch, &mut watched, reads);
                 }
             }
             if R > HALF as isize {
@@ -1085,7 +1092,7 @@ impl Board {
                     }
                     self.outer[q][d] ^= bits as u8;
                     if self.cells[q] == EMPTY {
-                        self.changed::<R, UNDO, W>(q, d, &mut moved, watch, &mut watched);
+                        self.changed::<R, UNDO, W>(q, d, &mut moved, watch, &mut watched, reads);
                     }
                 }
             }

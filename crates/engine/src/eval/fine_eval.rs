@@ -52,6 +52,32 @@ pub struct FineEval {
     /// Black's sum less white's before each stone placed or pass made,
     /// newest last.
     before: Vec<i32>,
+    /// The fine pattern changes the followed stones made, oldest first,
+    /// and per stone where its own start and the sums before them: a
+    /// take-back restores these where it looked every point up again
+    /// (issue 55).
+    log: Vec<Change>,
+    frames: Vec<Frame>,
+    /// The record's length when a take-back of a stone not followed began.
+    unrecorded: usize,
+}
+
+/// One fine pattern change a stone made at an empty point, as it was before.
+#[derive(Clone, Copy, Debug)]
+struct Change {
+    q: u16,
+    d: u8,
+    pats: u8,
+    combo: [u16; 2],
+}
+
+/// What [`FineEval`] sums before a followed stone's changes, and where
+/// they start in its record.
+#[derive(Clone, Debug)]
+struct Frame {
+    start: usize,
+    sum: [i32; 2],
+    classes: [[i32; CLASSES]; 2],
 }
 
 impl std::fmt::Debug for FineEval {
@@ -84,6 +110,9 @@ impl FineEval {
             sum: [0; 2],
             classes: [[0; CLASSES]; 2],
             before: Vec::with_capacity(MAX_SIZE * MAX_SIZE),
+            log: Vec::with_capacity(MAX_SIZE * MAX_SIZE * 16),
+            frames: Vec::with_capacity(MAX_SIZE * MAX_SIZE),
+            unrecorded: 0,
         };
         e.set_rule(Rule::Freestyle);
         e
@@ -169,6 +198,8 @@ impl FineEval {
         self.classes = [[0; CLASSES]; 2];
         self.before.clear();
         self.followed.fill(false);
+        self.log.clear();
+        self.frames.clear();
         for &p in b.points() {
             let i = p.index();
             for d in 0..4 {
@@ -207,12 +238,28 @@ impl Watch for FineEval {
         self.before.push(self.black_sum());
         self.add(i, -1);
         self.followed[i] = true;
+        self.frames.push(Frame {
+            start: self.log.len(),
+            sum: self.sum,
+            classes: self.classes,
+        });
     }
 
     #[inline]
     fn emptied(&mut self, i: usize, keys: [u32; 4], _: [u16; 2]) {
         if self.followed[i] {
             self.followed[i] = false;
+            // The board told nothing of the keys (`reads_lines`): put back
+            // what the stone changed.
+            let frame = self.frames.pop().expect("a frame for every followed stone");
+            for ch in self.log[frame.start..].iter().rev() {
+                let q = usize::from(ch.q);
+                self.pats[q][usize::from(ch.d)] = ch.pats;
+                self.combo[q] = ch.combo;
+            }
+            self.log.truncate(frame.start);
+            self.sum = frame.sum;
+            self.classes = frame.classes;
             debug_assert!({
                 let kept = (self.pats[i], self.combo[i]);
                 for (d, key) in keys.into_iter().enumerate() {
@@ -221,6 +268,7 @@ impl Watch for FineEval {
                 kept == (self.pats[i], self.combo[i])
             });
         } else {
+            self.log.truncate(self.unrecorded);
             for (d, key) in keys.into_iter().enumerate() {
                 self.refresh_dir(i, d, key);
             }
@@ -239,6 +287,12 @@ impl Watch for FineEval {
         if fresh == old {
             return;
         }
+        self.log.push(Change {
+            q: q as u16,
+            d: d as u8,
+            pats: old,
+            combo: self.combo[q],
+        });
         self.pats[q][d] = fresh;
         for (c, moved) in moved.iter_mut().enumerate() {
             let (was, is) = (
@@ -273,8 +327,15 @@ impl Watch for FineEval {
         self.sum[1] += moved[1];
     }
 
-    /// Its fine patterns change where the board's do not.
-    const READS_LINES: bool = true;
+    /// Its fine patterns change where the board's do not: told of every
+    /// key, unless it recorded the stone's changes itself.
+    #[inline]
+    fn reads_lines(&mut self, i: usize) -> bool {
+        // What `line` records while told of a take-back is dropped when
+        // the point is emptied.
+        self.unrecorded = self.log.len();
+        !self.followed[i]
+    }
 }
 
 impl Evaluator for FineEval {
