@@ -1488,9 +1488,12 @@ fn keyring(who: As) {
 /// clock samples falls inside the worker's thinking), its processors are
 /// bounded as a whole over its own turns (its 16 children together use at
 /// most one core), and the worker forfeits nothing, as in a tournament
-/// without the hog.
+/// without the hog. The two play each other alone (two games): the honest
+/// bot and the engine log no thinking to compare (issue 57).
 fn time(who: As) {
-    let world = World::new(who, &["hog-setsid", "worker"]);
+    let world = World::new(who, &["hog-setsid", "worker"])
+        .without("engine")
+        .without("honest");
     let before = world.snapshot();
     let run = world.judge("first", &[]);
     let mut found = world.findings(&before, &[&run]);
@@ -1504,8 +1507,8 @@ fn time(who: As) {
             ));
         }
     }
-    // A control without the hog: the worker does as well.
-    let control = World::new(who, &["worker"]);
+    // A control without the hog: the worker does as well (against honest).
+    let control = World::new(who, &["worker"]).without("engine");
     let alone = control.judge("control", &[]);
     if !forfeits_by(&alone.results, "worker").is_empty() {
         found.push(format!(
