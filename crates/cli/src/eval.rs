@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use crate::progress::{games_bar, rate};
 use anyhow::Context;
-use inarow_core::{GameResult, Rule};
+use inarow_core::{GameResult, Rule, Xy};
 use inarow_engine::eval::fine_tables::FineTables;
 use inarow_engine::eval::learned::Learned;
 use inarow_engine::eval::{Eval, Weights};
@@ -185,7 +185,7 @@ impl SelfPlay {
                 let moves = opening
                     .iter()
                     .chain(&game.moves)
-                    .map(|p| (p.col(size) as u8, p.row(size) as u8))
+                    .map(|p| Xy::new(p.col(size), p.row(size)))
                     .collect();
                 let record = GameRecord {
                     rule,

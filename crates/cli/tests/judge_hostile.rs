@@ -22,7 +22,9 @@
 //! - each bot ran as a uid of its own (from `FIRST_UID`, never the judge's),
 //!   and what it wrote is its folder owner's on disk (root's folders stay
 //!   root's: nothing is chowned for a bot);
-//! - the same seed gave the same standings.
+//! - the same seed gave the same standings: the one tournament played
+//!   twice, under each judge (`the_same_seed_gives_the_same_standings`);
+//!   every other tournament is played once (issue 57).
 //!
 //! Attacks: `files` (rewrite, read, shebang, chmod, meta-read,
 //! relink-meta, climb), `channels` (listen, connect, fds, disk), `escape`,
@@ -229,6 +231,14 @@ impl World {
             }
         }
         self.hostile.push(mode.to_string());
+    }
+
+    /// The world without the bot in folder `bot` (`honest`, `engine`): for
+    /// a control whose claim is about the hostile bots alone, the games
+    /// without them only took time (issue 57).
+    fn without(self, bot: &str) -> World {
+        fs::remove_dir_all(self.bots().join(bot)).unwrap();
+        self
     }
 
     fn root(&self) -> &Path {
@@ -980,8 +990,9 @@ fn assert_held(found: &[String]) {
 /// judge's working folder and a link to `/`), modes and times outside
 /// (`chmod`), their own meta files (`meta-read`, `relink-meta`), and a
 /// meta whose command climbs into another bot's folder (`climb`, left out).
-/// Played twice, then once more after the test itself has made
-/// `relink-meta`'s meta a link to a root-only file.
+/// Played once; then, in a world of its own, `relink-meta` whose meta the
+/// test itself has made a link to a root-only file (with `climb`: both left
+/// out, honest and the engine play).
 fn file_attacks(who: As, extra: &[&str]) -> (World, Vec<String>) {
     let world = World::new(
         who,
@@ -999,7 +1010,6 @@ fn file_attacks(who: As, extra: &[&str]) -> (World, Vec<String>) {
     let metas_before = metas.clone().map(|m| fs::read(m).unwrap());
     let before = world.snapshot();
     let first = world.judge("first", extra);
-    let second = world.judge("second", extra);
     let mut found = Vec::new();
     for (meta, content) in metas.iter().zip(&metas_before) {
         let now = meta.symlink_metadata();
@@ -1007,12 +1017,10 @@ fn file_attacks(who: As, extra: &[&str]) -> (World, Vec<String>) {
             found.push(format!("{} changed", meta.display()));
         }
     }
-    for run in [&first, &second] {
-        found.extend(run.left_out_findings("climb", "\"../honest/bot.py\"", 8));
-        // Nothing the meta-read bot wrote into its meta was granted, or refused.
-        if run.left_out().len() != 1 {
-            found.push(format!("run {}: left out {:?}", run.tag, run.left_out()));
-        }
+    found.extend(first.left_out_findings("climb", "\"../honest/bot.py\"", 8));
+    // Nothing the meta-read bot wrote into its meta was granted, or refused.
+    if first.left_out().len() != 1 {
+        found.push(format!("run first: left out {:?}", first.left_out()));
     }
     found.extend(world.denied(
         "rewrite",
@@ -1071,17 +1079,20 @@ fn file_attacks(who: As, extra: &[&str]) -> (World, Vec<String>) {
             "read ../../root-only.txt",
         ],
     ));
-    // The organiser's own mistake: the meta a link to a root-only file.
-    // (Uncontained, the chmod bot may have closed the folders to all but
-    // root.)
-    world.open_folders();
-    let meta = world.bots().join("relink-meta/meta");
-    let _ = fs::remove_file(&meta);
+    found.extend(world.findings(&before, &[&first]));
+    // The organiser's own mistake: the meta a link to a root-only file. In
+    // a world of its own: what the other attackers did is checked above,
+    // and the two left out never run (so never say their uid).
+    let mut mistake = World::new(who, &["relink-meta", "climb"]);
+    mistake.hostile.clear();
+    let meta = mistake.bots().join("relink-meta/meta");
+    fs::remove_file(&meta).unwrap();
     std::os::unix::fs::symlink("../../root-only.txt", &meta).unwrap();
-    let third = world.judge("third", extra);
-    found.extend(third.left_out_findings("relink-meta", "symbolic link", 7));
-    found.extend(third.left_out_findings("climb", "\"../honest/bot.py\"", 7));
-    found.extend(world.findings(&before, &[&first, &second, &third]));
+    let before = mistake.snapshot();
+    let linked = mistake.judge("linked", extra);
+    found.extend(linked.left_out_findings("relink-meta", "symbolic link", 2));
+    found.extend(linked.left_out_findings("climb", "\"../honest/bot.py\"", 2));
+    found.extend(mistake.findings(&before, &[&linked]));
     (world, found)
 }
 
@@ -1095,8 +1106,7 @@ fn channel_attacks(who: As, extra: &[&str]) -> (World, Vec<String>) {
     let mut options = vec!["--disk", "64M", "--file-size", "32M"];
     options.extend(extra);
     let first = world.judge("first", &options);
-    let second = world.judge("second", &options);
-    let mut found = world.findings(&before, &[&first, &second]);
+    let mut found = world.findings(&before, &[&first]);
     let listen = world.attack_log("listen");
     for served in ["listen: serving sock", "listen: serving @abstract"] {
         if !listen.contains(served) {
@@ -1147,7 +1157,7 @@ fn channel_attacks(who: As, extra: &[&str]) -> (World, Vec<String>) {
         &["read fd 8", "read fd ", "write fd 9", "TIOCSTI fd "],
     ));
     // Five opponents, two games each.
-    found.extend(lost_every_game(&[&first, &second], "disk", "disk", 10));
+    found.extend(lost_every_game(&[&first], "disk", "disk", 10));
     (world, found)
 }
 
@@ -1159,46 +1169,69 @@ fn channels(who: As) {
     assert_held(&channel_attacks(who, &[]).1);
 }
 
-/// A tournament of honest, the engine and the bot `mode`, played twice with
-/// `extra` options: the findings, and the two runs.
-fn alone(who: As, mode: &str, extra: &[&str]) -> (World, Vec<String>, [Run; 2]) {
-    let world = World::new(who, &[mode]);
+/// The bots that reach for what outlives a game (`rewrite`: the honest
+/// bot's program and meta; `chmod`: its folder and the secret's modes)
+/// in a tournament played twice with the same seed: the same standings,
+/// besides every check of [`World::findings`]. The one test of each judge
+/// that plays a tournament twice (issue 57); its control runs
+/// uncontained (`the_checks_catch_a_judge_without_its_sandbox`).
+fn same_seed_findings(who: As, extra: &[&str]) -> (World, Vec<String>) {
+    let world = World::new(who, &["rewrite", "chmod"]);
     let before = world.snapshot();
     let first = world.judge("first", extra);
     let second = world.judge("second", extra);
     let found = world.findings(&before, &[&first, &second]);
-    (world, found, [first, second])
+    (world, found)
+}
+
+fn the_same_seed_gives_the_same_standings(who: As) {
+    assert_held(&same_seed_findings(who, &[]).1);
+}
+
+/// A tournament of honest, the engine and the bot `mode`, played once with
+/// `extra` options (the same seed's standings are checked by
+/// [`the_same_seed_gives_the_same_standings`], not here): the findings,
+/// and the run.
+fn alone(who: As, mode: &str, extra: &[&str]) -> (World, Vec<String>, Run) {
+    alone_in(World::new(who, &[mode]), extra)
+}
+
+/// The tournament of `world`'s bots, played once with `extra` options: the
+/// findings, and the run.
+fn alone_in(world: World, extra: &[&str]) -> (World, Vec<String>, Run) {
+    let before = world.snapshot();
+    let run = world.judge("first", extra);
+    let found = world.findings(&before, &[&run]);
+    (world, found, run)
 }
 
 /// A grandchild in a session of its own (`escape`) dies with its game. (Each
 /// of its games waits out the grace period after EXIT, so it plays alone.)
 fn escape(who: As) {
-    let (world, mut found, runs) = alone(who, "escape", &[]);
+    let (world, mut found, run) = alone(who, "escape", &[]);
     if !world
         .attack_log("escape")
         .contains("escape: started a grandchild")
     {
         found.push("the escape bot started no grandchild".into());
     }
-    if !runs.iter().any(|run| run.saw_offspring) {
+    if !run.saw_offspring {
         found.push("the grandchild was never seen running, so its end proves nothing".into());
     }
-    for run in &runs {
-        if !forfeits(&run.results).is_empty() {
-            found.push(format!("run {}: {:?}", run.tag, forfeits(&run.results)));
-        }
+    if !forfeits(&run.results).is_empty() {
+        found.push(format!("run {}: {:?}", run.tag, forfeits(&run.results)));
     }
     assert_held(&found);
 }
 
 fn hog(who: As) {
-    let (world, mut found, runs) = alone(who, "hog", &[]);
+    let (world, mut found, run) = alone(who, "hog", &[]);
     // The memory group names the limit; without one (an ordinary user's
     // judge, unless its cgroup is delegated) the per-process floor makes
     // Python fail: a crash.
     let cgroup = world.cgroup_counts("memory");
     let kind = if cgroup { "memory" } else { "crash" };
-    found.extend(lost_every_game(&[&runs[0], &runs[1]], "hog", kind, 4));
+    found.extend(lost_every_game(&[&run], "hog", kind, 4));
     let log = world.attack_log("hog");
     if !log.contains("holding 64 MiB") || log.contains("holding 512 MiB") {
         found.push(format!("the hog held what it should not: {log}"));
@@ -1216,31 +1249,26 @@ fn hog(who: As) {
 }
 
 fn fork(who: As) {
-    let (world, mut found, runs) = alone(who, "fork", &[]);
+    let (world, mut found, run) = alone(who, "fork", &[]);
     let log = world.attack_log("fork");
     if !log.contains("refused after") {
         found.push(format!("the forker was never refused: {log}"));
     }
-    if !runs[0].saw_offspring {
+    if !run.saw_offspring {
         found.push("the forker's children were never seen".into());
     }
     // Without a pids group (an ordinary user's judge, unless its cgroup
     // is delegated) RLIMIT_NPROC refuses the fork and the bot plays on: no
     // forfeit to name.
     if world.cgroup_counts("processes") {
-        found.extend(lost_every_game(
-            &[&runs[0], &runs[1]],
-            "fork",
-            "processes",
-            4,
-        ));
+        found.extend(lost_every_game(&[&run], "fork", "processes", 4));
     }
     assert_held(&found);
 }
 
 fn spin(who: As) {
-    let (world, mut found, runs) = alone(who, "spin", &["--cpu", "1"]);
-    found.extend(lost_every_game(&[&runs[0], &runs[1]], "spin", "cpu", 4));
+    let (world, mut found, run) = alone(who, "spin", &["--cpu", "1"]);
+    found.extend(lost_every_game(&[&run], "spin", "cpu", 4));
     if !world.attack_log("spin").contains("computing") {
         found.push("the spinner never ran".into());
     }
@@ -1248,13 +1276,8 @@ fn spin(who: As) {
 }
 
 fn bigfile(who: As) {
-    let (world, mut found, runs) = alone(who, "bigfile", &["--file-size", "1M"]);
-    found.extend(lost_every_game(
-        &[&runs[0], &runs[1]],
-        "bigfile",
-        "file-size",
-        4,
-    ));
+    let (world, mut found, run) = alone(who, "bigfile", &["--file-size", "1M"]);
+    found.extend(lost_every_game(&[&run], "bigfile", "file-size", 4));
     let big = fs::metadata(world.bots().join("bigfile/big.bin")).map(|m| m.len());
     if big.as_ref().ok() != Some(&(1 << 20)) {
         found.push(format!("big.bin is {big:?} bytes, not cut at the limit"));
@@ -1269,26 +1292,24 @@ fn bigfile(who: As) {
 const STDERR_LIMIT: usize = 1 << 20;
 
 fn flood(who: As) {
-    let (world, mut found, runs) = alone(who, "flood", &[]);
-    for run in &runs {
-        if !forfeits(&run.results).is_empty() {
-            found.push(format!("run {}: {:?}", run.tag, forfeits(&run.results)));
-        }
-        // 256 MiB without a newline: one line, cut, over the budget.
-        if !run.stderr.contains("bytes of standard error dropped") {
-            found.push(format!(
-                "run {}: no dropped line: {}",
-                run.tag,
-                tail(&run.stderr)
-            ));
-        }
-        if run.stderr.len() > 64 * 1024 {
-            found.push(format!(
-                "run {}: {} bytes of stderr",
-                run.tag,
-                run.stderr.len()
-            ));
-        }
+    let (world, mut found, run) = alone(who, "flood", &[]);
+    if !forfeits(&run.results).is_empty() {
+        found.push(format!("run {}: {:?}", run.tag, forfeits(&run.results)));
+    }
+    // 256 MiB without a newline: one line, cut, over the budget.
+    if !run.stderr.contains("bytes of standard error dropped") {
+        found.push(format!(
+            "run {}: no dropped line: {}",
+            run.tag,
+            tail(&run.stderr)
+        ));
+    }
+    if run.stderr.len() > 64 * 1024 {
+        found.push(format!(
+            "run {}: {} bytes of stderr",
+            run.tag,
+            run.stderr.len()
+        ));
     }
     let ran = world.inarow(&debug_args(&world, "flood"));
     let stdout = String::from_utf8_lossy(&ran.output.stdout);
@@ -1382,6 +1403,7 @@ macro_rules! under_both_judges {
 }
 
 under_both_judges!(
+    the_same_seed_gives_the_same_standings,
     files,
     channels,
     escape,
@@ -1429,8 +1451,8 @@ fn logged(bot: &str, runs: &[&Run]) -> String {
 /// 32-bit entry point. Each is refused: its keyring is new and empty, the
 /// key calls answer `ENOSYS` (the allow list names none of them), a 32-bit call kills the process that makes it.
 fn keyring(who: As) {
-    let (_world, mut found, runs) = alone(who, "keyring", &[]);
-    let log = logged("keyring", &[&runs[0], &runs[1]]);
+    let (_world, mut found, run) = alone(who, "keyring", &[]);
+    let log = logged("keyring", &[&run]);
     for attempt in [
         "keyring: read the organiser's key",
         "keyring: overwrite the organiser's key",
@@ -1466,9 +1488,12 @@ fn keyring(who: As) {
 /// clock samples falls inside the worker's thinking), its processors are
 /// bounded as a whole over its own turns (its 16 children together use at
 /// most one core), and the worker forfeits nothing, as in a tournament
-/// without the hog.
+/// without the hog. The two play each other alone (two games): the honest
+/// bot and the engine log no thinking to compare (issue 57).
 fn time(who: As) {
-    let world = World::new(who, &["hog-setsid", "worker"]);
+    let world = World::new(who, &["hog-setsid", "worker"])
+        .without("engine")
+        .without("honest");
     let before = world.snapshot();
     let run = world.judge("first", &[]);
     let mut found = world.findings(&before, &[&run]);
@@ -1482,8 +1507,8 @@ fn time(who: As) {
             ));
         }
     }
-    // A control without the hog: the worker does as well.
-    let control = World::new(who, &["worker"]);
+    // A control without the hog: the worker does as well (against honest).
+    let control = World::new(who, &["worker"]).without("engine");
     let alone = control.judge("control", &[]);
     if !forfeits_by(&alone.results, "worker").is_empty() {
         found.push(format!(
@@ -1716,8 +1741,8 @@ fn entries_below(folder: &Path) -> usize {
     count
 }
 
-/// Empty folders (`folders`, up to 60,000) and links with 200-byte
-/// targets (`links`, up to 38,000) under `--disk 1M`: a `tmpfs` gives
+/// Empty folders (`folders`, up to 20,000) and links with 200-byte
+/// targets (`links`, up to 20,000) under `--disk 1M`: a `tmpfs` gives
 /// them no blocks, while the organiser's disk gives each a block. The
 /// kernel refuses each flood within a few thousand entries (the `tmpfs`'s
 /// entries are bounded by the bytes), each bot loses every game it was
@@ -1773,14 +1798,15 @@ fn entry_floods(who: As) {
 /// The positive control of [`entry_floods`]: on the organiser's disk,
 /// alone (no judge), each flood makes all its entries and holds far more
 /// than the bound. It is the same whoever judges, so it runs once, not
-/// under each judge (issue 57).
+/// under each judge (issue 57). 20,000 entries of a block each are 78 MiB
+/// on ext4, over the 64 MiB asked: more only took longer to remove.
 #[test]
 fn entry_floods_alone_overrun_the_disk() {
     let world = World::new(As::Root, &[]);
     let probe = world.root().join("runs/one-folder");
     fs::create_dir_all(&probe).unwrap();
     let folders_take_blocks = fs::metadata(&probe).unwrap().blocks() > 0;
-    for (bot, made) in [("folders", "made 60000"), ("links", "made 38000")] {
+    for (bot, made) in [("folders", "made 20000"), ("links", "made 20000")] {
         let (log, bytes) = alone_on_disk(&world, bot);
         assert!(log.contains(made), "alone, {bot} did not flood: {log}");
         if folders_take_blocks {
@@ -2104,28 +2130,15 @@ fn hidden_folders(who: As) {
     fs::set_permissions(&hidden, fs::Permissions::from_mode(0o000)).unwrap();
     let before = world.snapshot();
     let first = world.judge("first", &["--disk", "30M"]);
-    let second = world.judge("second", &["--disk", "30M"]);
-    // Its folder is its state: its first game of the second run goes over
-    // too, so the standings differ on purpose.
-    let mut found: Vec<String> = world
-        .findings(&before, &[&first, &second])
-        .into_iter()
-        .filter(|f| !f.starts_with("the same seed gave other standings"))
-        .collect();
-    let disk: usize = [&first, &second]
+    let mut found = world.findings(&before, &[&first]);
+    let disk = forfeits_by(&first.results, "hide")
         .iter()
-        .map(|run| {
-            forfeits_by(&run.results, "hide")
-                .iter()
-                .filter(|k| *k == "disk")
-                .count()
-        })
-        .sum();
-    if disk != 7 {
+        .filter(|k| *k == "disk")
+        .count();
+    if disk != 3 {
         found.push(format!(
-            "hide lost {disk} games for its disk, not 7 (all but its first): {:?} {:?}",
+            "hide lost {disk} games for its disk, not 3 (all but its first): {:?}",
             forfeits_by(&first.results, "hide"),
-            forfeits_by(&second.results, "hide")
         ));
     }
     found.extend(within_bound(&world, &["hide"], 30 << 20));
@@ -2141,20 +2154,15 @@ fn hidden_folders(who: As) {
             "the hide bot's folder keeps {hides} hidden folders"
         ));
     }
-    for run in [&first, &second] {
-        let left: Vec<&Value> = run.results["left_out"]
-            .as_array()
-            .map(|l| l.iter().collect())
-            .unwrap_or_default();
-        let full = left
-            .iter()
-            .any(|l| l["folder"] == "stash" && l["reason"].to_string().contains("already holds"));
-        if !full {
-            found.push(format!(
-                "run {}: the stash was not left out as too full: {left:?}",
-                run.tag
-            ));
-        }
+    let left: Vec<&Value> = first.results["left_out"]
+        .as_array()
+        .map(|l| l.iter().collect())
+        .unwrap_or_default();
+    let full = left
+        .iter()
+        .any(|l| l["folder"] == "stash" && l["reason"].to_string().contains("already holds"));
+    if !full {
+        found.push(format!("the stash was not left out as too full: {left:?}"));
     }
     assert_held(&found);
 }
@@ -2164,13 +2172,14 @@ fn hidden_folders(who: As) {
 /// the allow list does not name (`ENOSYS`), and the host's count never
 /// moves; it plays on. Alone, uncontained, it takes them.
 fn aio_contexts(who: As) {
-    let (world, mut found, runs) = alone(who, "aio", &[]);
-    let log = logged("aio", &[&runs[0], &runs[1]]);
+    let (world, mut found, run) = alone(who, "aio", &[]);
+    let log = logged("aio", &[&run]);
     let asks: Vec<&str> = log
         .lines()
         .filter(|l| l.starts_with("aio: io_setup"))
         .collect();
-    if asks.len() < 8
+    // At least once in each of its 4 games.
+    if asks.len() < 4
         || asks
             .iter()
             .any(|l| *l != "aio: io_setup 65536: denied (Function not implemented)")
@@ -2186,14 +2195,12 @@ fn aio_contexts(who: As) {
             found.push(format!("the host's AIO count moved: {line}"));
         }
     }
-    for run in &runs {
-        if !forfeits_by(&run.results, "aio").is_empty() {
-            found.push(format!(
-                "run {}: aio forfeited {:?}",
-                run.tag,
-                forfeits_by(&run.results, "aio")
-            ));
-        }
+    if !forfeits_by(&run.results, "aio").is_empty() {
+        found.push(format!(
+            "run {}: aio forfeited {:?}",
+            run.tag,
+            forfeits_by(&run.results, "aio")
+        ));
     }
     let (alone, _) = alone_on_disk(&world, "aio");
     assert!(
@@ -2211,8 +2218,8 @@ fn aio_contexts(who: As) {
 /// holds at most 10 times that; it plays on. Alone, each child holds far
 /// more.
 fn open_files(who: As) {
-    let (world, mut found, runs) = alone(who, "files", &["--open-files", "256"]);
-    let log = logged("files", &[&runs[0], &runs[1]]);
+    let (world, mut found, run) = alone(who, "files", &["--open-files", "256"]);
+    let log = logged("files", &[&run]);
     let held: Vec<u64> = log
         .lines()
         .filter_map(|l| {
@@ -2223,16 +2230,15 @@ fn open_files(who: As) {
                 .ok()
         })
         .collect();
+    // Ten children in each of its 4 games.
     if held.len() < 40 || held.iter().any(|n| !(200..=256).contains(n)) {
         found.push(format!("the children held {held:?} files"));
     }
     if !log.contains("files: limit 256, hard 256") {
         found.push(format!("the bot's limit was not 256 hard: {log}"));
     }
-    for run in &runs {
-        if !forfeits_by(&run.results, "files").is_empty() {
-            found.push(format!("run {}: files forfeited", run.tag));
-        }
+    if !forfeits_by(&run.results, "files").is_empty() {
+        found.push(format!("run {}: files forfeited", run.tag));
     }
     let (alone, _) = alone_on_disk(&world, "files");
     let most = alone
@@ -2290,9 +2296,9 @@ fn within_bound(world: &World, bots: &[&str], bound: u64) -> Vec<String> {
 /// counted (by its memory cgroup, also for an ordinary user's judge), it
 /// loses every game for its memory and never holds 512 MiB.
 fn memfd(who: As) {
-    let (_world, mut found, runs) = alone(who, "memfd", &[]);
-    found.extend(lost_every_game(&[&runs[0], &runs[1]], "memfd", "memory", 4));
-    let log = logged("memfd", &[&runs[0], &runs[1]]);
+    let (_world, mut found, run) = alone(who, "memfd", &[]);
+    found.extend(lost_every_game(&[&run], "memfd", "memory", 4));
+    let log = logged("memfd", &[&run]);
     if !log.contains("memfd: holding 64 MiB") || log.contains("memfd: holding 512 MiB") {
         found.push(format!("the memfd hog held what it should not: {log}"));
     }
@@ -2304,13 +2310,11 @@ fn memfd(who: As) {
 /// `-d`: no raw ESC or BEL byte of a bot reaches the organiser's terminal;
 /// they are shown escaped.
 fn terminal(who: As) {
-    let (world, mut found, runs) = alone(who, "ansi", &[]);
+    let (world, mut found, run) = alone(who, "ansi", &[]);
     let debug = world.inarow(&debug_args(&world, "ansi"));
     let shown = [
-        runs[0].stdout.clone(),
-        runs[0].stderr.clone(),
-        runs[1].stdout.clone(),
-        runs[1].stderr.clone(),
+        run.stdout.clone(),
+        run.stderr.clone(),
         String::from_utf8_lossy(&debug.output.stdout).into_owned(),
         String::from_utf8_lossy(&debug.output.stderr).into_owned(),
     ]
@@ -2469,7 +2473,6 @@ mod the_checks_catch_a_judge_without_its_sandbox {
             "chmod: utime ../honest: done".to_string(),
             "meta-read/meta changed".to_string(),
             "relink-meta/meta changed".to_string(),
-            "the same seed gave other standings".to_string(),
             format!("ran as uid {} (the judge", As::Root.uid()),
         ];
         let mut expected = expected.to_vec();
@@ -2479,6 +2482,15 @@ mod the_checks_catch_a_judge_without_its_sandbox {
             expected.push("home/.ssh/id_rsa was read".into());
         }
         caught(&expected, &found);
+    }
+
+    /// The same seed: the rewritten honest bot plays otherwise the second
+    /// time.
+    #[test]
+    fn the_same_seed_gives_the_same_standings() {
+        let (world, found) = same_seed_findings(As::Root, &["--no-sandbox"]);
+        world.open_folders();
+        caught(&["the same seed gave other standings".to_string()], &found);
     }
 
     /// The channels: the listener reached, the judge's descriptors read
@@ -2511,10 +2523,11 @@ mod the_checks_catch_a_judge_without_its_sandbox {
         );
     }
 
-    /// The grandchild outlives the tournament.
+    /// The grandchild outlives the tournament (two games, against honest).
     #[test]
     fn escape() {
-        let (_world, found, _) = alone(As::Root, "escape", &["--no-sandbox"]);
+        let world = World::new(As::Root, &["escape"]).without("engine");
+        let (_world, found, _) = alone_in(world, &["--no-sandbox"]);
         assert!(
             found.iter().any(|f| f.contains("outlived the tournament")),
             "uncontained, the grandchild was not caught: {found:?}"
@@ -2522,11 +2535,12 @@ mod the_checks_catch_a_judge_without_its_sandbox {
     }
 
     /// The organiser's keyring: read, overwritten, a message left for later
-    /// games, and the 32-bit call made.
+    /// games (two, against honest), and the 32-bit call made.
     #[test]
     fn keyring() {
-        let (_world, found, runs) = alone(As::Root, "keyring", &["--no-sandbox"]);
-        let log = logged("keyring", &[&runs[0], &runs[1]]);
+        let world = World::new(As::Root, &["keyring"]).without("engine");
+        let (_world, found, run) = alone_in(world, &["--no-sandbox"]);
+        let log = logged("keyring", &[&run]);
         caught(
             &[
                 format!("keyring's loot.txt holds the secret {KEY_SECRET:?}"),
@@ -2540,10 +2554,13 @@ mod the_checks_catch_a_judge_without_its_sandbox {
         );
     }
 
-    /// Time: uncontained, the hog runs on its opponent's time.
+    /// Time: uncontained, the hog runs on its opponent's time (their two
+    /// games, no other bot).
     #[test]
     fn time() {
-        let world = World::new(As::Root, &["hog-setsid", "worker"]);
+        let world = World::new(As::Root, &["hog-setsid", "worker"])
+            .without("engine")
+            .without("honest");
         world.judge("first", &["--no-sandbox"]);
         let found = overlaps(&world);
         assert!(
@@ -2580,11 +2597,12 @@ mod the_checks_catch_a_judge_without_its_sandbox {
         );
     }
 
-    /// memfd pages are held.
+    /// memfd pages are held (two games, against honest).
     #[test]
     fn memfd() {
-        let (_world, _, runs) = alone(As::Root, "memfd", &["--no-sandbox"]);
-        let log = logged("memfd", &[&runs[0], &runs[1]]);
+        let world = World::new(As::Root, &["memfd"]).without("engine");
+        let (_world, _, run) = alone_in(world, &["--no-sandbox"]);
+        let log = logged("memfd", &[&run]);
         assert!(
             log.contains("memfd: holding 3072 MiB"),
             "uncontained, the memfd hog was held back: {log}"

@@ -90,14 +90,16 @@ fn shares_merged_score_as_one_machine_on_a_node_budget() {
 fn a_merge_stops_where_the_sprt_stopped_one_machine() {
     let dir = tempfile::tempdir().unwrap();
     // The same engine on both sides scores about half: "A is 300 Elo
-    // better" against "600 better" is decided for H0 within a few pairs.
+    // better" against "600 better" is decided for H0 within a few pairs
+    // (after pair 4 with this seed: 6 pairs in all still give the shares
+    // pairs past the stop, and cost half of 12, issue 57).
     let args = [
-        "--pairs", "12", "--nodes", "200", "--seed", "5", "--elo0", "300", "--elo1", "600",
+        "--pairs", "6", "--nodes", "200", "--seed", "5", "--elo0", "300", "--elo1", "600",
     ];
     let (whole, merged) = whole_and_merged(dir.path(), &args, 2);
     assert!(whole.contains("H0 accepted"), "{whole}");
     let played = whole.lines().filter(|l| l.starts_with("pair ")).count();
-    assert!(played < 12, "{whole}");
+    assert!(played < 6, "{whole}");
     assert_eq!(verdict_lines(&merged), verdict_lines(&whole), "{merged}");
     assert!(
         merged.contains(&format!("the SPRT stopped after pair {played}")),

@@ -40,18 +40,18 @@ impl Samples {
         e.start(&mut b);
         let mut previous: Option<[Vec<u16>; 2]> = None;
         let mut scratch = vec![0f32; SLOTS * CODES];
-        for (k, &(x, y)) in game.moves.iter().enumerate() {
+        for (k, &m) in game.moves.iter().enumerate() {
             let codes = [Player::X, Player::O]
                 .map(|c| b.empty_points().map(|i| e.code(i, c)).collect::<Vec<u16>>());
             let me = b.to_move();
-            let played = Pos::at(usize::from(x), usize::from(y));
+            let played = Pos::at(m.x, m.y);
             if sampled(game, &b, k) {
                 self.add_value(&b, &e, &codes, previous.as_ref(), &mut scratch);
                 self.close(result_for(game, me), eval::evaluate(&b, base) as f32);
                 self.add_choice(&b, &e, played);
             }
             previous = Some(codes);
-            match b.pos_at(usize::from(x), usize::from(y)) {
+            match b.pos_at(m.x, m.y) {
                 Ok(p) if b.is_empty(p) => e.play(&mut b, p),
                 _ => break,
             }
@@ -251,7 +251,7 @@ mod tests {
                     let i = Pos::at(x, y);
                     if b.is_empty(i) && !(b.to_move() == Player::X && b.forbidden(i).is_some()) {
                         b.play(i).unwrap();
-                        moves.push((x as u8, y as u8));
+                        moves.push(inarow_core::Xy::new(x, y));
                     }
                 }
                 // The side that made five won; otherwise a draw.
@@ -312,7 +312,7 @@ mod tests {
             let mut e = FineEval::new(tables, [1 << 16; 3]);
             e.start(&mut b);
             let mut k = 0;
-            for (n, &(x, y)) in all[9].moves.iter().enumerate() {
+            for (n, &m) in all[9].moves.iter().enumerate() {
                 if sampled(&all[9], &b, n) {
                     let (f, _, _) = again.each().nth(k).unwrap();
                     let expected = dot(f, &w);
@@ -323,7 +323,7 @@ mod tests {
                     );
                     k += 1;
                 }
-                e.play(&mut b, Pos::at(usize::from(x), usize::from(y)));
+                e.play(&mut b, Pos::at(m.x, m.y));
                 if b.last_move_won() {
                     break;
                 }

@@ -3,7 +3,7 @@
 //! sixty positions in 130 bytes. Pure: the fronts read and write the
 //! files.
 
-use inarow_core::{GameResult, Player, Rule};
+use inarow_core::{GameResult, Player, Rule, Xy};
 
 use crate::board::Board;
 use crate::eval::decided;
@@ -25,8 +25,8 @@ pub struct GameRecord {
     pub opening: u8,
     /// The result for black.
     pub black: GameResult,
-    /// Every stone in the order played, as `(x, y)`, black first.
-    pub moves: Vec<(u8, u8)>,
+    /// Every stone in the order played, black first.
+    pub moves: Vec<Xy>,
 }
 
 /// The games file's header, for a new file.
@@ -53,8 +53,10 @@ pub fn write_game(out: &mut Vec<u8>, game: &GameRecord) {
         GameResult::Win => 2,
     });
     out.extend_from_slice(&(game.moves.len() as u16).to_le_bytes());
-    for &(x, y) in &game.moves {
-        out.extend_from_slice(&[x, y]);
+    // A board's side fits a byte (the header's `size` is one), so do its
+    // coordinates.
+    for m in &game.moves {
+        out.extend_from_slice(&[m.x as u8, m.y as u8]);
     }
 }
 
@@ -116,11 +118,11 @@ pub fn read_games(bytes: &[u8]) -> Result<Vec<GameRecord>, GamesError> {
         };
         let count = usize::from(u16::from_le_bytes([head[4], head[5]]));
         at += 6;
-        let moves: Vec<(u8, u8)> = bytes
+        let moves: Vec<Xy> = bytes
             .get(at..at + 2 * count)
             .ok_or(GamesError::Moves(n))?
             .chunks_exact(2)
-            .map(|c| (c[0], c[1]))
+            .map(|c| Xy::new(usize::from(c[0]), usize::from(c[1])))
             .collect();
         at += 2 * count;
         let game = GameRecord {
@@ -152,12 +154,12 @@ pub(crate) fn replay_on(
     if usize::from(game.opening) > game.moves.len() {
         return Err("an opening longer than the game".into());
     }
-    for (k, &(x, y)) in game.moves.iter().enumerate() {
+    for (k, &m) in game.moves.iter().enumerate() {
         if k > 0 && b.last_move_won() {
             return Err(format!("move {} comes after a five", k + 1));
         }
         each(&b, k);
-        b.pos_at(usize::from(x), usize::from(y))
+        b.pos_at(m.x, m.y)
             .and_then(|p| b.play(p))
             .map_err(|e| format!("move {}: {e}", k + 1))?;
     }
@@ -186,13 +188,13 @@ pub fn result_for(game: &GameRecord, me: Player) -> f32 {
 pub(crate) mod tests {
     use super::*;
 
-    pub(crate) fn game(moves: &[(u8, u8)], black: GameResult) -> GameRecord {
+    pub(crate) fn game(moves: &[(usize, usize)], black: GameResult) -> GameRecord {
         GameRecord {
             rule: Rule::Freestyle,
             size: 15,
             opening: 1,
             black,
-            moves: moves.to_vec(),
+            moves: moves.iter().map(|&(x, y)| Xy::new(x, y)).collect(),
         }
     }
 

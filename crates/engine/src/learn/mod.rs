@@ -276,14 +276,14 @@ pub fn scored(games: &[GameRecord], eval: &Eval) -> Vec<(f32, f32)> {
             continue;
         }
         e.start(&mut b);
-        for (k, &(x, y)) in game.moves.iter().enumerate() {
+        for (k, &m) in game.moves.iter().enumerate() {
             if k > 0 && b.last_move_won() {
                 break;
             }
             if sampled(game, &b, k) {
                 out.push((e.evaluate(&b) as f32, result_for(game, b.to_move())));
             }
-            match b.pos_at(usize::from(x), usize::from(y)) {
+            match b.pos_at(m.x, m.y) {
                 Ok(p) if b.is_empty(p) => e.play(&mut b, p),
                 _ => break,
             }

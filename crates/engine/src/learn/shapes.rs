@@ -141,10 +141,10 @@ mod tests {
     fn the_fit_learns_from_results_and_beats_its_start() {
         let mut train = Samples::default();
         let mut held = Samples::default();
-        for g in 0..40u8 {
+        for g in 0..40usize {
             let (row, far) = (2 + g % 10, (2 + g % 10 + 7) % 15);
             let mut moves = Vec::new();
-            for k in 0..5u8 {
+            for k in 0..5usize {
                 moves.push((5 + k, row));
                 if k < 4 {
                     // White's stones two apart on another row: no threats.
