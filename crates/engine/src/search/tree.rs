@@ -524,6 +524,9 @@ impl<E: Evaluator> Tree<E> {
         // (never with 0), compared as `k * 100` against this.
         let defence_count = (p.lmp_defence > 0 && matches!(answer, Answer::Three | Answer::Fork))
             .then(|| move_count * p.lmp_defence as usize);
+        // Forcing moves are pruned past `lmp_forcing` percent of the move
+        // count (never with 0), compared as `k * 100` against this.
+        let forcing_count = (p.lmp_forcing > 0).then(|| move_count * p.lmp_forcing as usize);
         // Moves left out so far: a singular search skips the table move,
         // and the move after it is then its first, searched as a first move
         // is (with no reduction and never pruned), not as a late one.
@@ -539,7 +542,8 @@ impl<E: Evaluator> Tree<E> {
             // Step 9a. Late move pruning: a late move of a free node, once
             // a move has not lost by force, may be skipped: a quiet one
             // past the move count or when futile, a set-up past its share
-            // of the count, a forcing move never.
+            // of the count, a forcing move past its own share
+            // (`lmp_forcing`, by default never).
             if !PV && k > 0 && best_score > -DECIDED && defence_count.is_some_and(|n| k * 100 >= n)
             {
                 continue;
@@ -548,8 +552,10 @@ impl<E: Evaluator> Tree<E> {
             if late
                 && if quiet {
                     k >= move_count || futile
+                } else if is_forcing(b, m) {
+                    forcing_count.is_some_and(|n| k * 100 >= n)
                 } else {
-                    setup_count.is_some_and(|n| k * 100 >= n) && !is_forcing(b, m)
+                    setup_count.is_some_and(|n| k * 100 >= n)
                 }
             {
                 continue;
