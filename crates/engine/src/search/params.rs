@@ -201,10 +201,11 @@ params! {
     /// fork, in percent of the free nodes' move count (0: never; a
     /// defence that holds is searched first).
     lmp_defence = 0, 0, 1000;
-    /// Late move pruning of forcing moves (open threes, fours, stops of a
-    /// fork point) at free nodes off the principal variation, past this
-    /// percent of the quiet moves' count (0: never), as Rapfi's move count
-    /// prunes every move: the leaf VCF still finds what fours win.
+    /// Late move pruning of our own threats (open threes, fours; a stop
+    /// of the opponent's fork point never) at free nodes off the principal
+    /// variation, past this percent of the quiet moves' count (0: never),
+    /// as Rapfi's move count prunes every move: the leaf VCF still finds
+    /// what fours win.
     lmp_forcing = 0, 0, 1000;
     /// Fours a leaf VCF plays in a row at most.
     vcf_fours = 10, 0, 40;

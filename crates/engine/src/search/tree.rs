@@ -553,7 +553,10 @@ impl<E: Evaluator> Tree<E> {
                 && if quiet {
                     k >= move_count || futile
                 } else if is_forcing(b, m) {
+                    // Only our own threats: a stop of the opponent's fork
+                    // point is never pruned.
                     forcing_count.is_some_and(|n| k * 100 >= n)
+                        && movepick::class(b, m, b.to_move().opponent()) < movepick::class::THREE3
                 } else {
                     setup_count.is_some_and(|n| k * 100 >= n)
                 }
