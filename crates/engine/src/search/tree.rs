@@ -41,7 +41,10 @@
 //! Rapfi's reductions beyond these (issue 46) are settings, off unless a
 //! match put them on: killers spared the cut nodes' extra reduction, less
 //! at nodes the table remembers on a principal variation, more for a far
-//! counter-four, less for an attack that goes on.
+//! counter-four, less for an attack that goes on. Issue 55's rules toward
+//! Rapfi's growth per ply are settings too, off: our own threats pruned by
+//! the move count as Rapfi prunes every move (`lmp_forcing`), and plain
+//! fours only early in a leaf line (`vcf_plain`).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
