@@ -326,27 +326,31 @@ fn the_search_with_rapfis_reductions_announces_the_quick_wins() {
     assert!(quick_wins_are_announced(recorded::FREESTYLE, Rule::Freestyle, 1_000, singular) >= 30);
 }
 
+/// The nodes of depth-9 searches of the first `count` recorded
+/// middlegames under `params`, each from an empty table.
+fn middlegame_nodes(params: Params, count: usize) -> u64 {
+    use inarow_engine::search::{Limits, Options, Request, Searcher};
+    let games = suite::recorded_middlegames(5, count, 14);
+    let options = Options {
+        params,
+        ..Options::default()
+    };
+    let mut searcher = Searcher::new(options);
+    games
+        .iter()
+        .map(|game| {
+            let mut b = inarow_engine::player::board_of(game, None).expect("a live board");
+            searcher.clear();
+            searcher
+                .search(&mut b, &mut Request::new(Limits::depth(9)))
+                .nodes
+        })
+        .sum()
+}
+
 #[test]
 fn each_of_rapfis_reductions_changes_the_tree() {
-    use inarow_engine::search::{Limits, Options, Request, Searcher};
-    let games = suite::recorded_middlegames(5, 12, 14);
-    let nodes = |params: Params| -> u64 {
-        let options = Options {
-            params,
-            ..Options::default()
-        };
-        let mut searcher = Searcher::new(options);
-        games
-            .iter()
-            .map(|game| {
-                let mut b = inarow_engine::player::board_of(game, None).expect("a live board");
-                searcher.clear();
-                searcher
-                    .search(&mut b, &mut Request::new(Limits::depth(9)))
-                    .nodes
-            })
-            .sum()
-    };
+    let nodes = |params: Params| middlegame_nodes(params, 12);
     let plain = nodes(Params::default());
     for changed in rapfis_reductions() {
         assert_ne!(nodes(changed), plain, "{changed:?}");
@@ -369,6 +373,46 @@ fn each_of_rapfis_reductions_changes_the_tree() {
         },
     ] {
         assert_ne!(nodes(changed), alone, "{changed:?}");
+    }
+}
+
+/// The rules of issue 55 toward Rapfi's growth per ply, each alone: our
+/// own threats pruned by the move count at free nodes, and plain fours
+/// played only in the leaf line's first two.
+fn depth_rules() -> Vec<Params> {
+    vec![
+        Params {
+            lmp_forcing: 100,
+            ..Params::default()
+        },
+        Params {
+            vcf_plain: 2,
+            ..Params::default()
+        },
+    ]
+}
+
+#[test]
+fn the_search_with_the_depth_rules_announces_the_quick_wins() {
+    // Each alone, and threats and defences both pruned by the move count.
+    let both = Params {
+        lmp_forcing: 100,
+        lmp_defence: 100,
+        ..Params::default()
+    };
+    for params in depth_rules().into_iter().chain([both]) {
+        assert!(
+            quick_wins_are_announced(recorded::FREESTYLE, Rule::Freestyle, 1_000, params) >= 30,
+            "{params:?}"
+        );
+    }
+}
+
+#[test]
+fn each_depth_rule_changes_the_tree() {
+    let plain = middlegame_nodes(Params::default(), 6);
+    for changed in depth_rules() {
+        assert_ne!(middlegame_nodes(changed, 6), plain, "{changed:?}");
     }
 }
 

@@ -8,6 +8,7 @@
 
 use crate::board::Board;
 use crate::eval::Evaluator;
+use crate::movepick;
 use crate::pattern::Threat;
 use crate::pos::Pos;
 use crate::tt::Bound;
@@ -69,8 +70,11 @@ impl<E: Evaluator> Tree<E> {
         // The side's last stone: the second last in the game.
         let last = b.history().iter().rev().nth(1).copied();
         let mut moves = [Pos::from_index(0); 64];
+        // Plain fours only in the line's first `vcf_plain` (0: always).
+        let plain = p.vcf_plain == 0 || fours < p.vcf_plain;
         let n = gather_fours(b, me, &mut moves, |i, _| {
-            fours < p.vcf_near || last.is_none_or(|l| near(i, l))
+            (fours < p.vcf_near || last.is_none_or(|l| near(i, l)))
+                && (plain || movepick::class(b, i, me) != movepick::class::BLOCK4)
         });
         for &m in &moves[..n] {
             self.play(b, m, ply);

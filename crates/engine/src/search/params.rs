@@ -201,8 +201,19 @@ params! {
     /// fork, in percent of the free nodes' move count (0: never; a
     /// defence that holds is searched first).
     lmp_defence = 0, 0, 1000;
+    /// Late move pruning of our own threats (open threes, fours; a stop
+    /// of the opponent's fork point never) at free nodes off the principal
+    /// variation, past this percent of the quiet moves' count (0: never),
+    /// as Rapfi's move count prunes every move: the leaf VCF still finds
+    /// what fours win.
+    lmp_forcing = 0, 0, 1000;
     /// Fours a leaf VCF plays in a row at most.
     vcf_fours = 10, 0, 40;
+    /// Fours of a leaf line after which a plain four (a four that makes
+    /// nothing else, [`crate::movepick::class::BLOCK4`]) is no longer
+    /// played there, only fours with a three or a two (0: every four
+    /// always), as Rapfi's leaf plays plain fours in its first two only.
+    vcf_plain = 0, 0, 40;
     /// Fours after which the leaf VCF keeps only fours near the last one.
     vcf_near = 0, 0, 40;
     /// Node budget of a quick VCF at the root before the tree (0: none): a

@@ -41,7 +41,10 @@
 //! Rapfi's reductions beyond these (issue 46) are settings, off unless a
 //! match put them on: killers spared the cut nodes' extra reduction, less
 //! at nodes the table remembers on a principal variation, more for a far
-//! counter-four, less for an attack that goes on.
+//! counter-four, less for an attack that goes on. Issue 55's rules toward
+//! Rapfi's growth per ply are settings too, off: our own threats pruned by
+//! the move count as Rapfi prunes every move (`lmp_forcing`), and plain
+//! fours only early in a leaf line (`vcf_plain`).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -524,6 +527,9 @@ impl<E: Evaluator> Tree<E> {
         // (never with 0), compared as `k * 100` against this.
         let defence_count = (p.lmp_defence > 0 && matches!(answer, Answer::Three | Answer::Fork))
             .then(|| move_count * p.lmp_defence as usize);
+        // Forcing moves are pruned past `lmp_forcing` percent of the move
+        // count (never with 0), compared as `k * 100` against this.
+        let forcing_count = (p.lmp_forcing > 0).then(|| move_count * p.lmp_forcing as usize);
         // Moves left out so far: a singular search skips the table move,
         // and the move after it is then its first, searched as a first move
         // is (with no reduction and never pruned), not as a late one.
@@ -539,7 +545,8 @@ impl<E: Evaluator> Tree<E> {
             // Step 9a. Late move pruning: a late move of a free node, once
             // a move has not lost by force, may be skipped: a quiet one
             // past the move count or when futile, a set-up past its share
-            // of the count, a forcing move never.
+            // of the count, a forcing move past its own share
+            // (`lmp_forcing`, by default never).
             if !PV && k > 0 && best_score > -DECIDED && defence_count.is_some_and(|n| k * 100 >= n)
             {
                 continue;
@@ -548,8 +555,13 @@ impl<E: Evaluator> Tree<E> {
             if late
                 && if quiet {
                     k >= move_count || futile
+                } else if is_forcing(b, m) {
+                    // Only our own threats: a stop of the opponent's fork
+                    // point is never pruned.
+                    forcing_count.is_some_and(|n| k * 100 >= n)
+                        && movepick::class(b, m, b.to_move().opponent()) < movepick::class::THREE3
                 } else {
-                    setup_count.is_some_and(|n| k * 100 >= n) && !is_forcing(b, m)
+                    setup_count.is_some_and(|n| k * 100 >= n)
                 }
             {
                 continue;
