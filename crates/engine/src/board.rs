@@ -50,13 +50,18 @@ fn mark(set: &mut PointSet, i: usize, on: bool) {
 }
 
 /// One pattern change a stone made at an empty point, as it was before:
-/// what a take-back puts back without looking anything up.
+/// what a take-back puts back without looking anything up. The board and
+/// the fine evaluation each keep a record of these for their own patterns.
 #[derive(Clone, Copy, Debug)]
-struct Change {
-    q: u16,
-    d: u8,
-    pats: u8,
-    combo: [u16; 2],
+pub(crate) struct Change {
+    /// The empty point.
+    pub(crate) q: u16,
+    /// The direction of the line that changed.
+    pub(crate) d: u8,
+    /// Its patterns along that line before.
+    pub(crate) pats: u8,
+    /// Its combined codes (one a colour) before.
+    pub(crate) combo: [u16; 2],
 }
 
 /// The running sums as they were before a stone's changes, and where its

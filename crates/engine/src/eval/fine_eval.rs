@@ -12,7 +12,7 @@
 
 use inarow_core::{Player, Rule};
 
-use crate::board::{Board, Watch};
+use crate::board::{Board, Change, Watch};
 use crate::eval::Evaluator;
 use crate::eval::fine::{self, CLASSES, FINE_STEP, PointClass};
 use crate::eval::fine_tables::{FineTables, MODEL_CLAMP};
@@ -60,15 +60,6 @@ pub struct FineEval {
     frames: Vec<Frame>,
     /// The record's length when a take-back of a stone not followed began.
     unrecorded: usize,
-}
-
-/// One fine pattern change a stone made at an empty point, as it was before.
-#[derive(Clone, Copy, Debug)]
-struct Change {
-    q: u16,
-    d: u8,
-    pats: u8,
-    combo: [u16; 2],
 }
 
 /// What [`FineEval`] sums before a followed stone's changes, and where
