@@ -50,25 +50,97 @@ fn mark(set: &mut PointSet, i: usize, on: bool) {
 }
 
 /// One pattern change a stone made at an empty point, as it was before:
-/// what a take-back puts back without looking anything up. The board and
-/// the fine evaluation each keep a record of these for their own patterns.
+/// what a take-back puts back without looking anything up.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Change {
-    /// The empty point.
-    pub(crate) q: u16,
-    /// The direction of the line that changed.
-    pub(crate) d: u8,
-    /// Its patterns along that line before.
-    pub(crate) pats: u8,
-    /// Its combined codes (one a colour) before.
-    pub(crate) combo: [u16; 2],
+struct Change {
+    q: u16,
+    d: u8,
+    pats: u8,
+    combo: [u16; 2],
 }
 
-/// The running sums as they were before a stone's changes, and where its
-/// changes start in the board's record: a take-back restores them.
+/// The pattern changes of the stones placed, oldest first, each stone's
+/// with the sums `S` kept before them: a take-back restores these where it
+/// looked every changed point up again (issue 55). The board and the fine
+/// evaluation each keep one for their own patterns.
 #[derive(Clone, Debug)]
-struct Frame {
-    start: usize,
+pub(crate) struct Changes<S> {
+    log: Vec<Change>,
+    stones: Vec<(usize, S)>,
+}
+
+impl<S> Changes<S> {
+    /// An empty record, room made for a full board of stones.
+    pub(crate) fn new() -> Self {
+        Changes {
+            log: Vec::with_capacity(MAX_SIZE * MAX_SIZE * 16),
+            stones: Vec::with_capacity(MAX_SIZE * MAX_SIZE),
+        }
+    }
+
+    /// Forgets every stone.
+    pub(crate) fn clear(&mut self) {
+        self.log.clear();
+        self.stones.clear();
+    }
+
+    /// A stone is placed: its changes follow, `before` the sums before them.
+    #[inline]
+    pub(crate) fn place(&mut self, before: S) {
+        self.stones.push((self.log.len(), before));
+    }
+
+    /// Point `q`'s patterns along `d` were `pats` and its combinations
+    /// `combo` before the change.
+    #[inline]
+    pub(crate) fn record(&mut self, q: usize, d: usize, pats: u8, combo: [u16; 2]) {
+        self.log.push(Change {
+            q: q as u16,
+            d: d as u8,
+            pats,
+            combo,
+        });
+    }
+
+    /// Changes recorded so far: what [`Changes::drop_since`] takes.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.log.len()
+    }
+
+    /// Drops the changes recorded since [`Changes::len`] said `n`: those
+    /// of no placed stone.
+    #[inline]
+    pub(crate) fn drop_since(&mut self, n: usize) {
+        self.log.truncate(n);
+    }
+
+    /// Takes the last stone back: puts its changes back into `pats` and
+    /// `combo` in reverse, telling `each` a point's combinations now and
+    /// as they were before each, and answers the sums before the stone.
+    #[inline]
+    pub(crate) fn take_back(
+        &mut self,
+        pats: &mut [[u8; 4]; CELLS],
+        combo: &mut [[u16; 2]; CELLS],
+        mut each: impl FnMut([u16; 2], [u16; 2]),
+    ) -> S {
+        let (start, before) = self.stones.pop().expect("a record for every stone");
+        for ch in self.log[start..].iter().rev() {
+            let q = usize::from(ch.q);
+            each(combo[q], ch.combo);
+            pats[q][usize::from(ch.d)] = ch.pats;
+            combo[q] = ch.combo;
+        }
+        self.log.truncate(start);
+        before
+    }
+}
+
+/// The board's running sums before a stone's changes, which its take-back
+/// puts back.
+#[derive(Clone, Debug)]
+struct Sums {
     value: [i32; 2],
     counts: [[i32; PATTERNS]; 2],
     threats: [[i32; THREATS]; 2],
@@ -317,11 +389,9 @@ pub struct Board {
     /// them (walls as white), kept as they change so a check need not
     /// build it.
     grid: Grid,
-    /// The pattern changes the stones on the board made, oldest first,
-    /// and per stone where its own start and the sums before them: a
-    /// take-back restores these where it looked every point up again.
-    log: Vec<Change>,
-    frames: Vec<Frame>,
+    /// The pattern changes the stones on the board made, which their
+    /// take-backs restore.
+    changes: Changes<Sums>,
 }
 
 impl std::fmt::Debug for Board {
@@ -387,8 +457,7 @@ impl Board {
             pattern_of: pattern::pattern_table(rule),
             info_of: &POINTS,
             grid: Grid::new(size),
-            log: Vec::with_capacity(MAX_SIZE * MAX_SIZE * 8),
-            frames: Vec::with_capacity(MAX_SIZE * MAX_SIZE),
+            changes: Changes::new(),
         };
         for k in 0..b.on_board.len() {
             let i = b.on_board[k].index();
@@ -980,8 +1049,7 @@ impl Board {
         self.hash ^= ZOBRIST[i][v as usize];
         self.history.push(Pos::from_index(i));
         self.touch_near(i, 1);
-        self.frames.push(Frame {
-            start: self.log.len(),
+        self.changes.place(Sums {
             value: self.value,
             counts: self.counts,
             threats: self.threats,
@@ -1021,12 +1089,7 @@ impl Board {
         if !UNDO {
             self.repattern::<R, W>(q, d, moved, watch, watched);
         } else if reads {
-            let key = if R > HALF as isize {
-                self.key(q, d)
-            } else {
-                u32::from(self.keys[q][d])
-            };
-            watch.line(q, d, key, watched);
+            watch.line(q, d, self.key_within::<R>(q, d), watched);
         }
     }
 
@@ -1034,23 +1097,19 @@ impl Board {
     /// from its record, telling `watch` of each combination in reverse.
     #[inline]
     fn restore<W: Watch>(&mut self, watch: &mut W, watched: &mut W::Moved) {
-        let frame = self.frames.pop().expect("a frame for every stone");
-        for ch in self.log[frame.start..].iter().rev() {
-            let q = usize::from(ch.q);
-            for c in 0..2 {
-                let now = self.combo[q][c];
-                if now != ch.combo[c] {
-                    watch.shape(c, now, ch.combo[c], watched);
+        let before = self
+            .changes
+            .take_back(&mut self.pats, &mut self.combo, |now, was| {
+                for c in 0..2 {
+                    if now[c] != was[c] {
+                        watch.shape(c, now[c], was[c], watched);
+                    }
                 }
-            }
-            self.pats[q][usize::from(ch.d)] = ch.pats;
-            self.combo[q] = ch.combo;
-        }
-        self.log.truncate(frame.start);
-        self.value = frame.value;
-        self.counts = frame.counts;
-        self.threats = frame.threats;
-        self.fours = frame.fours;
+            });
+        self.value = before.value;
+        self.counts = before.counts;
+        self.threats = before.threats;
+        self.fours = before.fours;
     }
 
     /// [`Board::update`] for the points up to `R` steps away along each line
@@ -1112,6 +1171,17 @@ impl Board {
         watch.land(watched);
     }
 
+    /// Point `q`'s key along `d` as far as the rule looks: past the five
+    /// points either side only where an overline matters.
+    #[inline(always)]
+    fn key_within<const R: isize>(&self, q: usize, d: usize) -> u32 {
+        if R > HALF as isize {
+            self.key(q, d)
+        } else {
+            u32::from(self.keys[q][d])
+        }
+    }
+
     /// Looks up empty point `q`'s patterns along `d` again and moves the
     /// running sums by the difference. Most key changes leave the pattern
     /// as it was, so this is the hot path of making a move. Always inline:
@@ -1125,23 +1195,14 @@ impl Board {
         watch: &mut W,
         watched: &mut W::Moved,
     ) {
-        let key = if R > HALF as isize {
-            self.key(q, d)
-        } else {
-            u32::from(self.keys[q][d])
-        };
+        let key = self.key_within::<R>(q, d);
         watch.line(q, d, key, watched);
         let fresh = self.pattern_of[key as usize];
         let old = self.pats[q][d];
         if old == fresh {
             return;
         }
-        self.log.push(Change {
-            q: q as u16,
-            d: d as u8,
-            pats: old,
-            combo: self.combo[q],
-        });
+        self.changes.record(q, d, old, self.combo[q]);
         self.pats[q][d] = fresh;
         for (c, moved) in moved.iter_mut().enumerate() {
             let (old, new) = (pattern::half(old, c), pattern::half(fresh, c));

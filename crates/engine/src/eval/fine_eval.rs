@@ -12,7 +12,7 @@
 
 use inarow_core::{Player, Rule};
 
-use crate::board::{Board, Change, Watch};
+use crate::board::{Board, Changes, Watch};
 use crate::eval::Evaluator;
 use crate::eval::fine::{self, CLASSES, FINE_STEP, PointClass};
 use crate::eval::fine_tables::{FineTables, MODEL_CLAMP};
@@ -52,23 +52,12 @@ pub struct FineEval {
     /// Black's sum less white's before each stone placed or pass made,
     /// newest last.
     before: Vec<i32>,
-    /// The fine pattern changes the followed stones made, oldest first,
-    /// and per stone where its own start and the sums before them: a
-    /// take-back restores these where it looked every point up again
-    /// (issue 55).
-    log: Vec<Change>,
-    frames: Vec<Frame>,
+    /// The fine pattern changes the followed stones made, each stone's
+    /// with the sum and classes before them, which their take-backs
+    /// restore (issue 55).
+    changes: Changes<([i32; 2], [[i32; CLASSES]; 2])>,
     /// The record's length when a take-back of a stone not followed began.
     unrecorded: usize,
-}
-
-/// What [`FineEval`] sums before a followed stone's changes, and where
-/// they start in its record.
-#[derive(Clone, Debug)]
-struct Frame {
-    start: usize,
-    sum: [i32; 2],
-    classes: [[i32; CLASSES]; 2],
 }
 
 impl std::fmt::Debug for FineEval {
@@ -101,8 +90,7 @@ impl FineEval {
             sum: [0; 2],
             classes: [[0; CLASSES]; 2],
             before: Vec::with_capacity(MAX_SIZE * MAX_SIZE),
-            log: Vec::with_capacity(MAX_SIZE * MAX_SIZE * 16),
-            frames: Vec::with_capacity(MAX_SIZE * MAX_SIZE),
+            changes: Changes::new(),
             unrecorded: 0,
         };
         e.set_rule(Rule::Freestyle);
@@ -189,8 +177,7 @@ impl FineEval {
         self.classes = [[0; CLASSES]; 2];
         self.before.clear();
         self.followed.fill(false);
-        self.log.clear();
-        self.frames.clear();
+        self.changes.clear();
         for &p in b.points() {
             let i = p.index();
             for d in 0..4 {
@@ -229,11 +216,7 @@ impl Watch for FineEval {
         self.before.push(self.black_sum());
         self.add(i, -1);
         self.followed[i] = true;
-        self.frames.push(Frame {
-            start: self.log.len(),
-            sum: self.sum,
-            classes: self.classes,
-        });
+        self.changes.place((self.sum, self.classes));
     }
 
     #[inline]
@@ -242,15 +225,9 @@ impl Watch for FineEval {
             self.followed[i] = false;
             // The board told nothing of the keys (`reads_lines`): put back
             // what the stone changed.
-            let frame = self.frames.pop().expect("a frame for every followed stone");
-            for ch in self.log[frame.start..].iter().rev() {
-                let q = usize::from(ch.q);
-                self.pats[q][usize::from(ch.d)] = ch.pats;
-                self.combo[q] = ch.combo;
-            }
-            self.log.truncate(frame.start);
-            self.sum = frame.sum;
-            self.classes = frame.classes;
+            (self.sum, self.classes) =
+                self.changes
+                    .take_back(&mut self.pats, &mut self.combo, |_, _| {});
             debug_assert!({
                 let kept = (self.pats[i], self.combo[i]);
                 for (d, key) in keys.into_iter().enumerate() {
@@ -259,7 +236,7 @@ impl Watch for FineEval {
                 kept == (self.pats[i], self.combo[i])
             });
         } else {
-            self.log.truncate(self.unrecorded);
+            self.changes.drop_since(self.unrecorded);
             for (d, key) in keys.into_iter().enumerate() {
                 self.refresh_dir(i, d, key);
             }
@@ -278,12 +255,7 @@ impl Watch for FineEval {
         if fresh == old {
             return;
         }
-        self.log.push(Change {
-            q: q as u16,
-            d: d as u8,
-            pats: old,
-            combo: self.combo[q],
-        });
+        self.changes.record(q, d, old, self.combo[q]);
         self.pats[q][d] = fresh;
         for (c, moved) in moved.iter_mut().enumerate() {
             let (was, is) = (
@@ -324,7 +296,7 @@ impl Watch for FineEval {
     fn reads_lines(&mut self, i: usize) -> bool {
         // What `line` records while told of a take-back is dropped when
         // the point is emptied.
-        self.unrecorded = self.log.len();
+        self.unrecorded = self.changes.len();
         !self.followed[i]
     }
 }
