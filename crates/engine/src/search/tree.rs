@@ -552,16 +552,23 @@ impl<E: Evaluator> Tree<E> {
                 continue;
             }
             let late = !PV && answer == Answer::Free && k > 0 && best_score > -DECIDED;
+            let past = |count: Option<usize>| count.is_some_and(|n| k * 100 >= n);
             if late
                 && if quiet {
                     k >= move_count || futile
-                } else if is_forcing(b, m) {
-                    // Only our own threats: a stop of the opponent's fork
-                    // point is never pruned.
-                    forcing_count.is_some_and(|n| k * 100 >= n)
-                        && movepick::class(b, m, b.to_move().opponent()) < movepick::class::THREE3
                 } else {
-                    setup_count.is_some_and(|n| k * 100 >= n)
+                    // Whether the move is forcing is asked only past a
+                    // count, as most late moves are not.
+                    (past(setup_count) || past(forcing_count))
+                        && if is_forcing(b, m) {
+                            // Only our own threats: a stop of the
+                            // opponent's fork point is never pruned.
+                            past(forcing_count)
+                                && movepick::class(b, m, b.to_move().opponent())
+                                    < movepick::class::THREE3
+                        } else {
+                            past(setup_count)
+                        }
                 }
             {
                 continue;
