@@ -200,9 +200,7 @@ pub fn total(scores: &[SgfScore]) -> SgfScore {
     let mut all = SgfScore::default();
     for s in scores {
         all.tally.merge(&s.tally);
-        for (a, b) in all.pairs.counts.iter_mut().zip(s.pairs.counts) {
-            *a += b;
-        }
+        all.pairs.merge(&s.pairs);
         all.void += s.void;
         all.broken += s.broken;
     }

@@ -116,6 +116,14 @@ impl Pairs {
         self.counts[halves(results[0]) + halves(results[1])] += 1;
     }
 
+    /// Adds `other`'s pairs to these (as [`Tally::merge`]
+    /// adds games).
+    pub fn merge(&mut self, other: &Pairs) {
+        for (a, b) in self.counts.iter_mut().zip(other.counts) {
+            *a += b;
+        }
+    }
+
     /// Pairs counted.
     pub fn count(&self) -> u32 {
         self.counts.iter().sum()
