@@ -603,6 +603,13 @@ impl Board {
         }
     }
 
+    /// The [`Board::hash`] after the side to move plays on empty point
+    /// `p`, known before the move is made.
+    #[inline]
+    pub fn hash_after(&self, p: Pos) -> u64 {
+        self.hash ^ ZOBRIST[p.index()][usize::from(stone_of(self.to_move))] ^ WHITE_TO_MOVE
+    }
+
     /// Zobrist hash of stones and side to move.
     #[inline]
     pub fn hash(&self) -> u64 {
@@ -1389,6 +1396,23 @@ mod tests {
             }
         }
         assert!(seen > 1_000, "{seen}");
+    }
+
+    #[test]
+    fn the_hash_after_a_stone_is_the_hash_the_stone_leaves() {
+        let mut b = Board::new(15).unwrap();
+        for (k, p) in [(7, 7), (8, 8), (6, 9), (0, 0), (14, 14)]
+            .into_iter()
+            .enumerate()
+        {
+            let p = Pos::at(p.0, p.1);
+            if k == 3 {
+                b.pass();
+            }
+            let expected = b.hash_after(p);
+            b.play(p).unwrap();
+            assert_eq!(b.hash(), expected, "stone {k}");
+        }
     }
 
     #[test]
