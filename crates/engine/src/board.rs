@@ -266,6 +266,14 @@ pub trait Watch {
     fn reads_lines(&mut self, _i: usize) -> bool {
         false
     }
+    /// Whether taking back the stone on point `i` must tell it of the
+    /// combinations the board restores ([`Watch::shape`]): not for a
+    /// watcher whose shapes move nothing, nor for one that kept its own
+    /// sums from before that stone (issue 55).
+    #[inline]
+    fn shapes_back(&mut self, _i: usize) -> bool {
+        true
+    }
 }
 
 impl Watch for () {
@@ -280,6 +288,10 @@ impl Watch for () {
     fn shape(&self, _: usize, _: u16, _: u16, _: &mut ()) {}
     #[inline]
     fn land(&mut self, _: ()) {}
+    #[inline]
+    fn shapes_back(&mut self, _: usize) -> bool {
+        false
+    }
 }
 
 /// Both colours' threat counts ([`Board::threat_count`]) as a stone would
@@ -1082,16 +1094,20 @@ impl Board {
     /// Puts back the patterns and sums the last stone's placing changed,
     /// from its record, telling `watch` of each combination in reverse.
     #[inline]
-    fn restore<W: Watch>(&mut self, watch: &mut W, watched: &mut W::Moved) {
-        let before = self
-            .changes
-            .take_back(&mut self.pats, &mut self.combo, |now, was| {
-                for c in 0..2 {
-                    if now[c] != was[c] {
-                        watch.shape(c, now[c], was[c], watched);
+    fn restore<W: Watch>(&mut self, watch: &mut W, watched: &mut W::Moved, shapes: bool) {
+        let before = if shapes {
+            self.changes
+                .take_back(&mut self.pats, &mut self.combo, |now, was| {
+                    for c in 0..2 {
+                        if now[c] != was[c] {
+                            watch.shape(c, now[c], was[c], watched);
+                        }
                     }
-                }
-            });
+                })
+        } else {
+            self.changes
+                .take_back(&mut self.pats, &mut self.combo, |_, _| {})
+        };
         self.value = before.value;
         self.counts = before.counts;
         self.threats = before.threats;
@@ -1112,6 +1128,7 @@ impl Board {
         let mut moved = [0i32; 2];
         let mut watched = W::Moved::default();
         let reads = UNDO && watch.reads_lines(i);
+        let shapes = UNDO && watch.shapes_back(i);
         let v = u16::from(v);
         // The arrays borrowed apart, their addresses in registers: read
         // through the board, each was read again after every store, which
@@ -1164,7 +1181,7 @@ impl Board {
             }
         }
         if UNDO {
-            self.restore(watch, &mut watched);
+            self.restore(watch, &mut watched, shapes);
         } else {
             for (value, moved) in self.value.iter_mut().zip(moved) {
                 *value += moved;

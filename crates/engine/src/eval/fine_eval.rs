@@ -284,6 +284,12 @@ impl Watch for FineEval {
     #[inline]
     fn shape(&self, _: usize, _: u16, _: u16, _: &mut [i32; 2]) {}
 
+    /// It reads no shapes.
+    #[inline]
+    fn shapes_back(&mut self, _: usize) -> bool {
+        false
+    }
+
     #[inline]
     fn land(&mut self, moved: [i32; 2]) {
         self.sum[0] += moved[0];
