@@ -170,11 +170,15 @@ impl Vct {
     /// with as many threes and as large a budget is not searched again;
     /// and with `remember`, a position grown from the side's last failure
     /// (every stone of that position where it was, the side's own and the
-    /// opponent's) is searched only where the side to move has a threat
-    /// point (a move making a three or a four) that it did not have then,
-    /// the opponent's stones since having only taken defences away. A
-    /// position that is not grown from the failure (another game, a stone
-    /// taken back) is probed afresh; a win found forgets the failure.
+    /// opponent's) is searched again only once the side to move's threat
+    /// points (the moves making a three or a four, where a VCT starts)
+    /// have changed: a point gained, or one lost (a stone there or a line
+    /// blocked, which narrows the search so that the same budget may now
+    /// reach a win). A position that is not grown from the failure
+    /// (another game, a stone taken back) is probed afresh; a win found
+    /// forgets the failure. The rule is a bet, not a proof: the new
+    /// stones might serve a win later in its line; the tree still
+    /// searches every position the probe skips.
     pub fn probe_root(
         &mut self,
         b: &mut Board,
@@ -421,7 +425,9 @@ impl Failure {
     }
 
     /// True if `b` grew from the failure, asked with no more threes or
-    /// budget, and the side to move has no threat point it had not then.
+    /// budget, and the side to move's threat points are those it had then
+    /// (a subset hid wins in a test's games: the opponent's block can
+    /// narrow the search enough for the same budget to find one).
     fn holds(&self, b: &Board, threes: usize, budget: u64) -> bool {
         if self.stones.is_empty() || threes > self.threes || budget > self.budget {
             return false;
@@ -430,9 +436,16 @@ impl Failure {
             return false;
         }
         let me = b.to_move();
-        b.points().iter().all(|&i| {
-            !is_threat_point(b, i, me) || self.threats[i.index() / 64] & (1 << (i.index() % 64)) != 0
-        })
+        let mut now = 0;
+        for &i in b.points() {
+            if is_threat_point(b, i, me) {
+                if self.threats[i.index() / 64] & (1 << (i.index() % 64)) == 0 {
+                    return false;
+                }
+                now += 1;
+            }
+        }
+        now == self.threats.iter().map(|w| w.count_ones()).sum::<u32>()
     }
 }
 
@@ -540,7 +553,9 @@ mod tests {
         for (x, y) in [(9, 5), (0, 7), (9, 6), (14, 7)] {
             b.play(Pos::at(x, y)).unwrap();
         }
-        let win = vct.probe_root(&mut b, 2, 10_000, true).expect("a win by threes");
+        let win = vct
+            .probe_root(&mut b, 2, 10_000, true)
+            .expect("a win by threes");
         assert!(vct.nodes() > 0 && win.plies >= 5, "{win:?}");
         // Cleared (a new game), the first position is searched again.
         let mut first = board(&[(7, 7), (8, 7)], &[(0, 0), (14, 14)], Player::X);

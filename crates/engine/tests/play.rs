@@ -140,7 +140,7 @@ fn a_node_budget_search_on_one_thread_repeats_byte_for_byte() {
 /// remembered failures).
 #[test]
 fn a_node_budget_game_with_the_remembered_vct_repeats_byte_for_byte() {
-    let games = suite::recorded_middlegames(2, 3, 12);
+    let games = suite::recorded_middlegames(5, 3, 14);
     let mut params = inarow_engine::search::Params {
         vct: 2,
         ..Default::default()

@@ -231,8 +231,8 @@ params! {
     /// Node budget of the root's VCT.
     vct_root_nodes = 5000, 0, 1000000;
     /// Whether the root's VCT remembers a side's last failure across the
-    /// moves of a game (1) and probes a position grown from it only where
-    /// the side has a new threat point ([`crate::vct::Vct::probe_root`]).
+    /// moves of a game (1) and probes a position grown from it only once
+    /// the side's threat points have changed ([`crate::vct::Vct::probe_root`]).
     vct_remember = 1, 0, 1;
     /// Least threat points (moves making a three or a four) the side to
     /// move needs before the root or a node of the tree asks the VCT.
