@@ -266,6 +266,14 @@ pub trait Watch {
     fn reads_lines(&mut self, _i: usize) -> bool {
         false
     }
+    /// Whether taking back the stone on point `i` must tell it of the
+    /// combinations the board restores ([`Watch::shape`]): not for a
+    /// watcher whose shapes move nothing, nor for one that kept its own
+    /// sums from before that stone (issue 55).
+    #[inline]
+    fn shapes_back(&mut self, _i: usize) -> bool {
+        true
+    }
 }
 
 impl Watch for () {
@@ -280,6 +288,10 @@ impl Watch for () {
     fn shape(&self, _: usize, _: u16, _: u16, _: &mut ()) {}
     #[inline]
     fn land(&mut self, _: ()) {}
+    #[inline]
+    fn shapes_back(&mut self, _: usize) -> bool {
+        false
+    }
 }
 
 /// Both colours' threat counts ([`Board::threat_count`]) as a stone would
@@ -601,6 +613,13 @@ impl Board {
             self.hash ^= WHITE_TO_MOVE;
             self.to_move = p;
         }
+    }
+
+    /// The [`Board::hash`] after the side to move plays on empty point
+    /// `p`, known before the move is made.
+    #[inline]
+    pub fn hash_after(&self, p: Pos) -> u64 {
+        self.hash ^ ZOBRIST[p.index()][usize::from(stone_of(self.to_move))] ^ WHITE_TO_MOVE
     }
 
     /// Zobrist hash of stones and side to move.
@@ -1072,40 +1091,23 @@ impl Board {
         }
     }
 
-    /// Empty point `q`'s key along `d` changed: placing looks its patterns
-    /// up again; taking back tells a watcher that reads lines, and leaves
-    /// the patterns to [`Board::restore`].
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn changed<const R: isize, const UNDO: bool, W: Watch>(
-        &mut self,
-        q: usize,
-        d: usize,
-        moved: &mut [i32; 2],
-        watch: &mut W,
-        watched: &mut W::Moved,
-        reads: bool,
-    ) {
-        if !UNDO {
-            self.repattern::<R, W>(q, d, moved, watch, watched);
-        } else if reads {
-            watch.line(q, d, self.key_within::<R>(q, d), watched);
-        }
-    }
-
     /// Puts back the patterns and sums the last stone's placing changed,
     /// from its record, telling `watch` of each combination in reverse.
     #[inline]
-    fn restore<W: Watch>(&mut self, watch: &mut W, watched: &mut W::Moved) {
-        let before = self
-            .changes
-            .take_back(&mut self.pats, &mut self.combo, |now, was| {
-                for c in 0..2 {
-                    if now[c] != was[c] {
-                        watch.shape(c, now[c], was[c], watched);
+    fn restore<W: Watch>(&mut self, watch: &mut W, watched: &mut W::Moved, shapes: bool) {
+        let before = if shapes {
+            self.changes
+                .take_back(&mut self.pats, &mut self.combo, |now, was| {
+                    for c in 0..2 {
+                        if now[c] != was[c] {
+                            watch.shape(c, now[c], was[c], watched);
+                        }
                     }
-                }
-            });
+                })
+        } else {
+            self.changes
+                .take_back(&mut self.pats, &mut self.combo, |_, _| {})
+        };
         self.value = before.value;
         self.counts = before.counts;
         self.threats = before.threats;
@@ -1126,7 +1128,24 @@ impl Board {
         let mut moved = [0i32; 2];
         let mut watched = W::Moved::default();
         let reads = UNDO && watch.reads_lines(i);
+        let shapes = UNDO && watch.shapes_back(i);
         let v = u16::from(v);
+        // The arrays borrowed apart, their addresses in registers: read
+        // through the board, each was read again after every store, which
+        // might have been to the board itself (issue 55).
+        let mut at = Lines {
+            cells: &self.cells,
+            keys: &mut self.keys,
+            outer: &mut self.outer,
+            pats: &mut self.pats,
+            combo: &mut self.combo,
+            counts: &mut self.counts,
+            threats: &mut self.threats,
+            fours: &mut self.fours,
+            changes: &mut self.changes,
+            pattern_of: self.pattern_of,
+            info_of: self.info_of,
+        };
         for (d, &step) in DIRS.iter().enumerate() {
             // The points up to four steps away, nearest first, the one
             // behind before the one ahead: the point `k` steps behind sees
@@ -1134,14 +1153,14 @@ impl Board {
             // it `k` behind (slot `4 - k`). They stay within the padding.
             for k in 1..HALF as isize + 1 {
                 let q = (i as isize - k * step) as usize;
-                self.keys[q][d] ^= v << (2 * (k + 3));
-                if self.cells[q] == EMPTY {
-                    self.changed::<R, UNDO, W>(q, d, &mut moved, watch, &mut watched, reads);
+                at.keys[q][d] ^= v << (2 * (k + 3));
+                if at.cells[q] == EMPTY {
+                    at.changed::<R, UNDO, W>(q, d, &mut moved, watch, &mut watched, reads);
                 }
                 let q = (i as isize + k * step) as usize;
-                self.keys[q][d] ^= v << (2 * (4 - k));
-                if self.cells[q] == EMPTY {
-                    self.changed::<R, UNDO, W>(q, d, &mut moved, watch, &mut watched, reads);
+                at.keys[q][d] ^= v << (2 * (4 - k));
+                if at.cells[q] == EMPTY {
+                    at.changed::<R, UNDO, W>(q, d, &mut moved, watch, &mut watched, reads);
                 }
             }
             if R > HALF as isize {
@@ -1154,15 +1173,15 @@ impl Board {
                     if q >= CELLS {
                         continue;
                     }
-                    self.outer[q][d] ^= bits as u8;
-                    if self.cells[q] == EMPTY {
-                        self.changed::<R, UNDO, W>(q, d, &mut moved, watch, &mut watched, reads);
+                    at.outer[q][d] ^= bits as u8;
+                    if at.cells[q] == EMPTY {
+                        at.changed::<R, UNDO, W>(q, d, &mut moved, watch, &mut watched, reads);
                     }
                 }
             }
         }
         if UNDO {
-            self.restore(watch, &mut watched);
+            self.restore(watch, &mut watched, shapes);
         } else {
             for (value, moved) in self.value.iter_mut().zip(moved) {
                 *value += moved;
@@ -1170,61 +1189,6 @@ impl Board {
         }
         watch.land(watched);
     }
-
-    /// Point `q`'s key along `d` as far as the rule looks: past the five
-    /// points either side only where an overline matters.
-    #[inline(always)]
-    fn key_within<const R: isize>(&self, q: usize, d: usize) -> u32 {
-        if R > HALF as isize {
-            self.key(q, d)
-        } else {
-            u32::from(self.keys[q][d])
-        }
-    }
-
-    /// Looks up empty point `q`'s patterns along `d` again and moves the
-    /// running sums by the difference. Most key changes leave the pattern
-    /// as it was, so this is the hot path of making a move. Always inline:
-    /// called out of line, the sums in locals went through memory.
-    #[inline(always)]
-    fn repattern<const R: isize, W: Watch>(
-        &mut self,
-        q: usize,
-        d: usize,
-        moved: &mut [i32; 2],
-        watch: &mut W,
-        watched: &mut W::Moved,
-    ) {
-        let key = self.key_within::<R>(q, d);
-        watch.line(q, d, key, watched);
-        let fresh = self.pattern_of[key as usize];
-        let old = self.pats[q][d];
-        if old == fresh {
-            return;
-        }
-        self.changes.record(q, d, old, self.combo[q]);
-        self.pats[q][d] = fresh;
-        for (c, moved) in moved.iter_mut().enumerate() {
-            let (old, new) = (pattern::half(old, c), pattern::half(fresh, c));
-            if old == new {
-                continue;
-            }
-            self.counts[c][old as usize] -= 1;
-            self.counts[c][new as usize] += 1;
-            let before = self.combo[q][c];
-            let after = combo_moved(before, d, old, new);
-            self.combo[q][c] = after;
-            let (was, is) = (self.info_of[before as usize], self.info_of[after as usize]);
-            *moved += i32::from(is.value) - i32::from(was.value);
-            watch.shape(c, before, after, watched);
-            if was.threat != is.threat {
-                self.threats[c][was.threat as usize] -= 1;
-                self.threats[c][is.threat as usize] += 1;
-                mark(&mut self.fours[c], q, is.threat >= Threat::Block4);
-            }
-        }
-    }
-
     /// Moves the near counts of the points within [`NEAR`] king steps of
     /// point `i` of the board (within the padding).
     fn touch_near(&mut self, i: usize, delta: i8) {
@@ -1320,6 +1284,105 @@ impl Board {
     }
 }
 
+/// Point `q`'s key along `d` as far as the rule looks (`R` steps): past
+/// the five points either side only where an overline matters.
+#[inline(always)]
+fn key_within<const R: isize>(
+    keys: &[[u16; 4]; CELLS],
+    outer: &[[u8; 4]; CELLS],
+    q: usize,
+    d: usize,
+) -> u32 {
+    let near = u32::from(keys[q][d]);
+    if R > HALF as isize {
+        near | u32::from(outer[q][d]) << 16
+    } else {
+        near
+    }
+}
+
+/// What a stone's update reads and writes of the board, borrowed apart
+/// ([`Board::update_within`]).
+struct Lines<'a> {
+    cells: &'a [u8; CELLS],
+    keys: &'a mut [[u16; 4]; CELLS],
+    outer: &'a mut [[u8; 4]; CELLS],
+    pats: &'a mut [[u8; 4]; CELLS],
+    combo: &'a mut [[u16; 2]; CELLS],
+    counts: &'a mut [[i32; PATTERNS]; 2],
+    threats: &'a mut [[i32; THREATS]; 2],
+    fours: &'a mut [PointSet; 2],
+    changes: &'a mut Changes<Sums>,
+    pattern_of: &'static [u8],
+    info_of: &'static [PointEntry],
+}
+
+impl Lines<'_> {
+    /// Empty point `q`'s key along `d` changed: placing looks its patterns
+    /// up again; taking back tells a watcher that reads lines, and leaves
+    /// the patterns to [`Board::restore`].
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn changed<const R: isize, const UNDO: bool, W: Watch>(
+        &mut self,
+        q: usize,
+        d: usize,
+        moved: &mut [i32; 2],
+        watch: &mut W,
+        watched: &mut W::Moved,
+        reads: bool,
+    ) {
+        if !UNDO {
+            self.repattern::<R, W>(q, d, moved, watch, watched);
+        } else if reads {
+            watch.line(q, d, key_within::<R>(self.keys, self.outer, q, d), watched);
+        }
+    }
+
+    /// Looks up empty point `q`'s patterns along `d` again and moves the
+    /// running sums by the difference. Most key changes leave the pattern
+    /// as it was, so this is the hot path of making a move. Always inline:
+    /// called out of line, the sums in locals went through memory.
+    #[inline(always)]
+    fn repattern<const R: isize, W: Watch>(
+        &mut self,
+        q: usize,
+        d: usize,
+        moved: &mut [i32; 2],
+        watch: &mut W,
+        watched: &mut W::Moved,
+    ) {
+        let key = key_within::<R>(self.keys, self.outer, q, d);
+        watch.line(q, d, key, watched);
+        let fresh = self.pattern_of[key as usize];
+        let old = self.pats[q][d];
+        if old == fresh {
+            return;
+        }
+        self.changes.record(q, d, old, self.combo[q]);
+        self.pats[q][d] = fresh;
+        for (c, moved) in moved.iter_mut().enumerate() {
+            let (old, new) = (pattern::half(old, c), pattern::half(fresh, c));
+            if old == new {
+                continue;
+            }
+            self.counts[c][old as usize] -= 1;
+            self.counts[c][new as usize] += 1;
+            let before = self.combo[q][c];
+            let after = combo_moved(before, d, old, new);
+            self.combo[q][c] = after;
+            let (was, is) = (self.info_of[before as usize], self.info_of[after as usize]);
+            *moved += i32::from(is.value) - i32::from(was.value);
+            watch.shape(c, before, after, watched);
+            if was.threat != is.threat {
+                self.threats[c][was.threat as usize] -= 1;
+                self.threats[c][is.threat as usize] += 1;
+                mark(&mut self.fours[c], q, is.threat >= Threat::Block4);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1389,6 +1452,23 @@ mod tests {
             }
         }
         assert!(seen > 1_000, "{seen}");
+    }
+
+    #[test]
+    fn the_hash_after_a_stone_is_the_hash_the_stone_leaves() {
+        let mut b = Board::new(15).unwrap();
+        for (k, p) in [(7, 7), (8, 8), (6, 9), (0, 0), (14, 14)]
+            .into_iter()
+            .enumerate()
+        {
+            let p = Pos::at(p.0, p.1);
+            if k == 3 {
+                b.pass();
+            }
+            let expected = b.hash_after(p);
+            b.play(p).unwrap();
+            assert_eq!(b.hash(), expected, "stone {k}");
+        }
     }
 
     #[test]

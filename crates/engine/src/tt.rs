@@ -210,6 +210,15 @@ impl Table {
         ((u128::from(key >> 32) * self.buckets.len() as u128) >> 32) as usize
     }
 
+    /// Asks the processor to bring `key`'s bucket into the cache while other
+    /// work runs (the probe of a child node about to be entered), where a
+    /// probe would wait for it: the table is far larger than the caches
+    /// (issue 55). Only a hint; reads nothing.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        prefetch_index::prefetch_index(&self.buckets, self.bucket(key));
+    }
+
     /// The entry for `key`, if stored; `ply` is the node's distance from the root.
     #[inline]
     pub fn probe(&self, key: u64, ply: usize) -> Option<Hit> {

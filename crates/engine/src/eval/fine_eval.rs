@@ -36,15 +36,15 @@ pub struct FineEval {
     /// Per point and direction, both colours' fine patterns (black's in
     /// the low four bits). The grid's arrays are of fixed length, so that
     /// an index is checked against a constant (issue 55).
-    pats: Box<[[u8; 4]; CELLS]>,
+    pats: [[u8; 4]; CELLS],
     /// Per point, black's and white's fine combination index.
-    combo: Box<[[u16; 2]; CELLS]>,
+    combo: [[u16; 2]; CELLS],
     /// Per point, whether its stone came while this evaluator followed:
     /// its patterns are then still those of the moment it came (only empty
     /// points are looked up again) and need no look-up when it goes
     /// (issue 55); a stone counted at the start may have had others come
     /// after it.
-    followed: Box<[bool; CELLS]>,
+    followed: [bool; CELLS],
     /// Per colour, the sum of its point values over the empty points.
     sum: [i32; 2],
     /// Per colour, how many empty points are of each class.
@@ -84,9 +84,9 @@ impl FineEval {
             code_of: fine::code_table(),
             class_of: [&[], &[]],
             value: [&[], &[]],
-            pats: Box::new([[0; 4]; CELLS]),
-            combo: Box::new([[0; 2]; CELLS]),
-            followed: Box::new([false; CELLS]),
+            pats: [[0; 4]; CELLS],
+            combo: [[0; 2]; CELLS],
+            followed: [false; CELLS],
             sum: [0; 2],
             classes: [[0; CLASSES]; 2],
             before: Vec::with_capacity(MAX_SIZE * MAX_SIZE),
@@ -283,6 +283,12 @@ impl Watch for FineEval {
 
     #[inline]
     fn shape(&self, _: usize, _: u16, _: u16, _: &mut [i32; 2]) {}
+
+    /// It reads no shapes.
+    #[inline]
+    fn shapes_back(&mut self, _: usize) -> bool {
+        false
+    }
 
     #[inline]
     fn land(&mut self, moved: [i32; 2]) {

@@ -341,6 +341,10 @@ pub struct LearnedEval {
     by_combo: &'static [[i16; 2]],
     threat: &'static [i16],
     sums: [[i32; 2]; 2],
+    /// The sums before each stone it followed in, newest last: a take-back
+    /// of such a stone puts them back, where it was told every combination
+    /// restored (issue 55).
+    before: Vec<[[i32; 2]; 2]>,
 }
 
 impl std::fmt::Debug for LearnedEval {
@@ -363,6 +367,7 @@ impl LearnedEval {
             by_combo: tables.by_combo(rule),
             threat: &tables.tables(rule).threat,
             sums: [[0; 2]; 2],
+            before: Vec::with_capacity(crate::pos::MAX_SIZE * crate::pos::MAX_SIZE),
         }
     }
 
@@ -385,6 +390,7 @@ impl LearnedEval {
         self.by_combo = tables.by_combo(self.rule);
         self.threat = &tables.tables(self.rule).threat;
         self.sums = [[0; 2]; 2];
+        self.before.clear();
         for p in b.empty_points() {
             for (c, colour) in [Player::X, Player::O].into_iter().enumerate() {
                 let [mine, theirs] = self.by_combo[usize::from(b.combo(p, colour))];
@@ -410,12 +416,24 @@ impl Watch for LearnedEval {
 
     #[inline]
     fn filled(&mut self, _: usize, combos: [u16; 2]) {
+        self.before.push(self.sums);
         self.add(combos, -1);
     }
 
     #[inline]
     fn emptied(&mut self, _: usize, _: [u32; 4], combos: [u16; 2]) {
-        self.add(combos, 1);
+        match self.before.pop() {
+            Some(sums) => self.sums = sums,
+            None => self.add(combos, 1),
+        }
+    }
+
+    /// Only for a stone counted at the start (the stones followed since
+    /// came off first, last in first out): one it followed in has its
+    /// sums from before it kept.
+    #[inline]
+    fn shapes_back(&mut self, _: usize) -> bool {
+        self.before.is_empty()
     }
 
     #[inline]
@@ -559,7 +577,9 @@ mod tests {
                 fresh.start(&mut b);
                 assert_eq!(sums(&e), sums(&fresh), "{b:?}");
             }
-            // Take every stone back: the sums follow to the empty board's.
+            // Take every stone back: the sums follow to the empty board's
+            // (the stones counted at the start are told back by their
+            // shapes, the followed ones by the sums kept from before them).
             while !b.history().is_empty() {
                 e.undo(&mut b);
             }

@@ -301,7 +301,11 @@ impl<E: Evaluator> Tree<E> {
     #[inline]
     pub(crate) fn play(&mut self, b: &mut Board, m: Pos, ply: usize) {
         self.stack[ply].played = Some(Move::at(m));
+        // The child's table bucket is fetched while the move is made.
+        let child = b.hash_after(m);
+        self.tt.prefetch(child);
         self.eval.play(b, m);
+        debug_assert_eq!(b.hash(), child);
     }
 
     #[inline]
