@@ -24,11 +24,11 @@ use std::time::Instant;
 
 use inarow_core::{Player, Rule};
 
-use crate::board::Board;
+use crate::board::{Board, Cell};
 use crate::eval::no_four_to_come;
 use crate::movepick::{self, Answer, MoveList, class, point_score};
 use crate::pattern::Threat;
-use crate::pos::Pos;
+use crate::pos::{CELLS, Pos};
 
 /// Slots of the failure table (a power of two).
 const FAIL_SLOTS: usize = 1 << 16;
@@ -42,6 +42,9 @@ const THREE_PLIES: usize = 4;
 /// Plies to the five when the defender has no answer to a fork point: its
 /// move, then the four-three's five plies.
 const FORK_PLIES: usize = 6;
+
+/// Slots of the table of root positions probed in vain, with their budget.
+const ROOT_SLOTS: usize = 1 << 10;
 
 /// A win the solver proved: the first move and the plies to the five
 /// (the five counted) along the longest line of its proof.
@@ -61,6 +64,10 @@ pub struct Vct {
     failed: Vec<(u64, u8, u16)>,
     /// Hashes of positions the tree probed without a win.
     probed: Vec<u64>,
+    /// Root positions probed without a win: (hash, threes + 1, budget).
+    roots: Vec<(u64, u8, u64)>,
+    /// For each side, its last root probe that failed in this game.
+    last: [Failure; 2],
     lists: Vec<MoveList>,
     nodes: u64,
     limit: u64,
@@ -79,6 +86,8 @@ impl Vct {
         Vct {
             failed: vec![(0, 0, 0); FAIL_SLOTS],
             probed: vec![0; PROBED_SLOTS],
+            roots: vec![(0, 0, 0); ROOT_SLOTS],
+            last: [Failure::new(), Failure::new()],
             lists: (0..=MAX_LEVEL).map(|_| MoveList::default()).collect(),
             nodes: 0,
             limit: 0,
@@ -91,6 +100,8 @@ impl Vct {
     pub fn clear(&mut self) {
         self.failed.fill((0, 0, 0));
         self.probed.fill(0);
+        self.roots.fill((0, 0, 0));
+        self.last.iter_mut().for_each(Failure::forget);
     }
 
     /// Gives up (finding nothing) at `deadline`.
@@ -150,6 +161,56 @@ impl Vct {
         let win = self.solve(b, threes, budget);
         if win.is_none() {
             self.probed[slot] = b.hash();
+        }
+        win
+    }
+
+    /// [`Vct::solve`] for the root of a game's searches, which remembers
+    /// its failures across the moves of a game: a position probed in vain
+    /// with as many threes and as large a budget is not searched again;
+    /// and with `remember`, a position grown from the side's last failure
+    /// (every stone of that position where it was, the side's own and the
+    /// opponent's) is searched again only once the side to move's threat
+    /// points (the moves making a three or a four, where a VCT starts)
+    /// have changed: a point gained, or one lost (a stone there or a line
+    /// blocked, which narrows the search so that the same budget may now
+    /// reach a win). A position that is not grown from the failure
+    /// (another game, a stone taken back) is probed afresh; a win found
+    /// forgets the failure. The rule is a bet, not a proof: the new
+    /// stones might serve a win later in its line; the tree still
+    /// searches every position the probe skips.
+    pub fn probe_root(
+        &mut self,
+        b: &mut Board,
+        threes: usize,
+        budget: u64,
+        remember: bool,
+    ) -> Option<Win> {
+        self.nodes = 0;
+        let key = b.hash();
+        let slot = (key as usize) & (ROOT_SLOTS - 1);
+        let (k, searched, spent) = self.roots[slot];
+        if k == key && usize::from(searched) > threes && spent >= budget {
+            return None;
+        }
+        let me = b.to_move().index();
+        if remember && self.last[me].holds(b, threes, budget) {
+            return None;
+        }
+        let win = self.solve(b, threes, budget);
+        match win {
+            Some(_) => self.last[me].forget(),
+            None => {
+                // A search that ended within its budget failed for any
+                // budget; one cut short by the clock, for what it spent.
+                let spent = if self.nodes < self.limit {
+                    u64::MAX
+                } else {
+                    self.nodes
+                };
+                self.roots[slot] = (key, threes.min(250) as u8 + 1, spent);
+                self.last[me].record(b, threes, spent);
+            }
         }
         win
     }
@@ -320,6 +381,85 @@ impl Vct {
     }
 }
 
+/// A root position where a side's probe failed: its stones, the side's
+/// threat points, and the threes and budget it was given.
+struct Failure {
+    /// The stones of the position, none when nothing is remembered.
+    stones: Vec<(Pos, Cell)>,
+    /// The side to move's threat points, a bit each.
+    threats: Vec<u64>,
+    threes: usize,
+    budget: u64,
+}
+
+impl Failure {
+    fn new() -> Failure {
+        Failure {
+            stones: Vec::with_capacity(CELLS),
+            threats: vec![0; CELLS.div_ceil(64)],
+            threes: 0,
+            budget: 0,
+        }
+    }
+
+    fn forget(&mut self) {
+        self.stones.clear();
+    }
+
+    /// Remembers `b`, where the side to move's probe with `threes` and
+    /// `budget` failed.
+    fn record(&mut self, b: &Board, threes: usize, budget: u64) {
+        self.stones.clear();
+        for &i in b.history() {
+            self.stones.push((i, b.cell(i)));
+        }
+        self.threats.fill(0);
+        let me = b.to_move();
+        for &i in b.points() {
+            if is_threat_point(b, i, me) {
+                self.threats[i.index() / 64] |= 1 << (i.index() % 64);
+            }
+        }
+        self.threes = threes;
+        self.budget = budget;
+    }
+
+    /// True if `b` grew from the failure, asked with no more threes or
+    /// budget, and the side to move's threat points are those it had then
+    /// (a subset hid wins in a test's games: the opponent's block can
+    /// narrow the search enough for the same budget to find one).
+    fn holds(&self, b: &Board, threes: usize, budget: u64) -> bool {
+        if self.stones.is_empty() || threes > self.threes || budget > self.budget {
+            return false;
+        }
+        if b.stones() <= self.stones.len() || self.stones.iter().any(|&(i, c)| b.cell(i) != c) {
+            return false;
+        }
+        let me = b.to_move();
+        let mut now = 0;
+        for &i in b.points() {
+            if is_threat_point(b, i, me) {
+                if self.threats[i.index() / 64] & (1 << (i.index() % 64)) == 0 {
+                    return false;
+                }
+                now += 1;
+            }
+        }
+        now == self.threats.iter().map(|w| w.count_ones()).sum::<u32>()
+    }
+}
+
+/// True if `me` playing at `i` makes a three or a four (a move the solver
+/// may open with).
+fn is_threat_point(b: &Board, i: Pos, me: Player) -> bool {
+    b.is_empty(i)
+        && b.is_near(i)
+        && matches!(
+            b.threat(i, me),
+            Threat::Flex3 | Threat::Three3 | Threat::Block4 | Threat::Four3 | Threat::Flex4
+        )
+}
+
 /// Fills `out` with `me`'s threat moves, strongest first: fours always,
 /// and with `threes` the moves that make an open three or a three-three.
 fn attacks(b: &Board, me: Player, threes: bool, out: &mut MoveList) {
@@ -380,6 +520,48 @@ mod tests {
         // Under renju the solver stays out.
         b.set_rule(Rule::Renju);
         assert_eq!(Vct::new().solve(&mut b, 2, 10_000), None);
+    }
+
+    #[test]
+    fn a_root_failure_is_remembered_across_moves_until_the_position_changes() {
+        // Black (to move) has an open two on row 7 and nothing else: no win.
+        let mut b = board(&[(7, 7), (8, 7)], &[(0, 0), (14, 14)], Player::X);
+        let mut vct = Vct::new();
+        assert_eq!(vct.probe_root(&mut b, 2, 10_000, true), None);
+        assert!(vct.nodes() > 0);
+        // The same position: not searched again.
+        assert_eq!(vct.probe_root(&mut b, 2, 10_000, true), None);
+        assert_eq!(vct.nodes(), 0);
+        // Grown by two moves each, black's far from anything: no threat
+        // point it did not have, not searched.
+        for (x, y) in [(2, 2), (0, 14), (12, 2), (14, 0)] {
+            b.play(Pos::at(x, y)).unwrap();
+        }
+        assert_eq!(vct.probe_root(&mut b, 2, 10_000, true), None);
+        assert_eq!(vct.nodes(), 0, "nothing new for black");
+        // A position not grown from the failure (white's first stone
+        // elsewhere) is probed afresh.
+        let mut other = board(&[(7, 7), (8, 7), (2, 2)], &[(1, 0), (14, 14)], Player::X);
+        assert_eq!(vct.probe_root(&mut other, 2, 10_000, true), None);
+        assert!(vct.nodes() > 0, "another position");
+        // Without `remember`, a new position is new.
+        assert_eq!(vct.probe_root(&mut b, 2, 10_000, false), None);
+        assert!(vct.nodes() > 0);
+        // Grown from that failure by black's open two on column 9, which
+        // crosses row 7's at (9,7): new threat points, probed, and the
+        // three-three's win found.
+        for (x, y) in [(9, 5), (0, 7), (9, 6), (14, 7)] {
+            b.play(Pos::at(x, y)).unwrap();
+        }
+        let win = vct
+            .probe_root(&mut b, 2, 10_000, true)
+            .expect("a win by threes");
+        assert!(vct.nodes() > 0 && win.plies >= 5, "{win:?}");
+        // Cleared (a new game), the first position is searched again.
+        let mut first = board(&[(7, 7), (8, 7)], &[(0, 0), (14, 14)], Player::X);
+        vct.clear();
+        assert_eq!(vct.probe_root(&mut first, 2, 10_000, true), None);
+        assert!(vct.nodes() > 0);
     }
 
     #[test]

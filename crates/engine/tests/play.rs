@@ -133,6 +133,58 @@ fn a_node_budget_search_on_one_thread_repeats_byte_for_byte() {
     assert_eq!(first, run(&mut Some(Searcher::new(options))));
 }
 
+/// With the VCT on and its root failures remembered across the moves of
+/// a game (issue 55), a game played by node budget repeats byte for byte:
+/// every move, score, depth and node count, from a fresh searcher or from
+/// one that played another game and was cleared (a new game forgets the
+/// remembered failures).
+#[test]
+fn a_node_budget_game_with_the_remembered_vct_repeats_byte_for_byte() {
+    let games = suite::recorded_middlegames(5, 3, 14);
+    let mut params = inarow_engine::search::Params {
+        vct: 2,
+        ..Default::default()
+    };
+    params.vct_root_nodes = 1_000;
+    assert_eq!(params.vct_remember, 1);
+    let options = Options {
+        tt_bytes: 1 << 20,
+        params,
+        ..Options::default()
+    };
+    let play = |s: &mut Searcher, game: &inarow_core::Mnk| -> Vec<String> {
+        s.clear();
+        let mut b = board_of(game, None).unwrap();
+        let mut record = Vec::new();
+        for _ in 0..14 {
+            if b.last_move_won() || b.empty_count() == 0 {
+                break;
+            }
+            let f = s.search(&mut b, &mut Request::new(Limits::nodes(6_000)));
+            record.push(format!(
+                "{:?} {} {} {} {}",
+                f.best, f.score, f.depth, f.nodes, f.vcf
+            ));
+            b.play(f.best).unwrap();
+        }
+        record
+    };
+    let first: Vec<_> = games
+        .iter()
+        .map(|g| play(&mut Searcher::new(options), g))
+        .collect();
+    let again: Vec<_> = games
+        .iter()
+        .map(|g| play(&mut Searcher::new(options), g))
+        .collect();
+    assert_eq!(first, again);
+    // One searcher for both games, the second after the first's memory.
+    let mut reused = Searcher::new(options);
+    let _ = play(&mut reused, &games[1]);
+    let reused: Vec<_> = games.iter().map(|g| play(&mut reused, g)).collect();
+    assert_eq!(first, reused);
+}
+
 /// Two threads: the main search's iterations complete as asked with a
 /// legal move and line, and a stop flag already set stops them all at
 /// once.

@@ -461,7 +461,8 @@ fn the_root_proofs_distances_are_their_lines_plies_to_the_five() {
 /// The VCT (issue 55) on the recorded suite: the wins it finds, each
 /// checked by brute force on the core against every defence within the
 /// plies it claims (`suite::verify_threat_win`), and its distances beside
-/// Rapfi's announced ones. The counts are this build's: a change of the
+/// Rapfi's announced ones; the root's probe that remembers its failures
+/// finds each of them too. The counts are this build's: a change of the
 /// solver that finds fewer, or a longer win where it was as short as
 /// Rapfi's, shows here.
 #[test]
@@ -470,6 +471,7 @@ fn the_vct_finds_the_recorded_wins_and_every_one_holds() {
     let text = std::fs::read_to_string(recorded::FREESTYLE).unwrap();
     let (threes, budget) = (4, 50_000);
     let mut vct = Vct::new();
+    let mut remembering = Vct::new();
     let mut checker = Vct::new();
     let mut attacker = |b: &mut inarow_engine::board::Board, plies| {
         checker
@@ -482,7 +484,16 @@ fn the_vct_finds_the_recorded_wins_and_every_one_holds() {
         let mut game = game_of(e, Rule::Freestyle).unwrap();
         let mut b = board_of(&game, None).unwrap();
         vct.clear();
-        let Some(win) = vct.solve(&mut b, threes, budget) else {
+        let solved = vct.solve(&mut b, threes, budget);
+        // The root's probe, its failures remembered from every position
+        // before (never cleared): none of them is this one or grown from
+        // it, so it is probed afresh and finds the same.
+        let probed = remembering.probe_root(&mut b, threes, budget, true);
+        assert_eq!(
+            probed, solved,
+            "line {line}: a failure elsewhere hid nothing"
+        );
+        let Some(win) = solved else {
             continue;
         };
         found += 1;

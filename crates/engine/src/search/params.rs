@@ -230,6 +230,13 @@ params! {
     vct_threes = 4, 0, 20;
     /// Node budget of the root's VCT.
     vct_root_nodes = 5000, 0, 1000000;
+    /// Whether the root's VCT remembers a side's last failure across the
+    /// moves of a game (1) and probes a position grown from it only once
+    /// the side's threat points have changed ([`crate::vct::Vct::probe_root`]).
+    vct_remember = 1, 0, 1;
+    /// Least threat points (moves making a three or a four) the side to
+    /// move needs before the root or a node of the tree asks the VCT.
+    vct_min_threats = 1, 1, 50;
     /// Node budget of a VCT at a node of the tree (each position asked
     /// once a game).
     vct_nodes = 300, 0, 100000;

@@ -260,13 +260,16 @@ impl<E: Evaluator> Tree<E> {
     /// none when its first move is one the request leaves out.
     fn root_vct(&mut self, b: &mut Board) -> Option<crate::vct::Win> {
         let p = self.params;
+        if !super::threats_enough(b, p.vct_min_threats) {
+            return None;
+        }
         // A tenth of a node budget at most: a probe that fails must leave
         // the tree its search.
         let left = self.node_limit.saturating_sub(self.nodes);
         let budget = (p.vct_root_nodes as u64).min(left / 10);
         let vct = self.vct.as_mut()?;
         vct.set_deadline(self.deadline);
-        let win = vct.solve(b, p.vct_threes as usize, budget);
+        let win = vct.probe_root(b, p.vct_threes as usize, budget, p.vct_remember > 0);
         self.nodes += vct.nodes();
         win.filter(|w| !self.excluded.contains(&w.first))
     }
