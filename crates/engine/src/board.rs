@@ -40,11 +40,11 @@ const WORDS: usize = CELLS.div_ceil(64);
 
 /// A set of grid points, a bit each: read in grid order, which is the
 /// board's order ([`Board::points`]).
-type PointSet = [u64; WORDS];
+pub(crate) type PointSet = [u64; WORDS];
 
 /// Puts point `i` in `set` or takes it out.
 #[inline(always)]
-fn mark(set: &mut PointSet, i: usize, on: bool) {
+pub(crate) fn mark(set: &mut PointSet, i: usize, on: bool) {
     let (w, b) = (i / 64, i % 64);
     set[w] = set[w] & !(1 << b) | u64::from(on) << b;
 }

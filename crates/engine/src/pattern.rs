@@ -104,6 +104,17 @@ impl Threat {
     /// The threats that make a four (a five, a flex four, a four-three, a
     /// block four): a side with none of them has no four to come.
     pub const FOURS: [Threat; 4] = [Threat::Five, Threat::Flex4, Threat::Four3, Threat::Block4];
+
+    /// The threats a threat search by fours and threes opens with (a
+    /// three or a four, short of a five): a point where the side to move
+    /// makes one is a threat point ([`crate::vct`]).
+    pub const OPENERS: [Threat; 5] = [
+        Threat::Flex3,
+        Threat::Three3,
+        Threat::Block4,
+        Threat::Four3,
+        Threat::Flex4,
+    ];
 }
 
 /// Cell states in a key: two bits per neighbour ([`crate::board::Cell`]'s

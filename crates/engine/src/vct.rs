@@ -24,7 +24,7 @@ use std::time::Instant;
 
 use inarow_core::{Player, Rule};
 
-use crate::board::{Board, Cell};
+use crate::board::{Board, Cell, PointSet, mark};
 use crate::eval::no_four_to_come;
 use crate::movepick::{self, Answer, MoveList, class, point_score};
 use crate::pattern::Threat;
@@ -386,8 +386,8 @@ impl Vct {
 struct Failure {
     /// The stones of the position, none when nothing is remembered.
     stones: Vec<(Pos, Cell)>,
-    /// The side to move's threat points, a bit each.
-    threats: Vec<u64>,
+    /// The side to move's threat points.
+    threats: PointSet,
     threes: usize,
     budget: u64,
 }
@@ -396,7 +396,7 @@ impl Failure {
     fn new() -> Failure {
         Failure {
             stones: Vec::with_capacity(CELLS),
-            threats: vec![0; CELLS.div_ceil(64)],
+            threats: PointSet::default(),
             threes: 0,
             budget: 0,
         }
@@ -413,13 +413,7 @@ impl Failure {
         for &i in b.history() {
             self.stones.push((i, b.cell(i)));
         }
-        self.threats.fill(0);
-        let me = b.to_move();
-        for &i in b.points() {
-            if is_threat_point(b, i, me) {
-                self.threats[i.index() / 64] |= 1 << (i.index() % 64);
-            }
-        }
+        self.threats = threat_points(b);
         self.threes = threes;
         self.budget = budget;
     }
@@ -435,29 +429,33 @@ impl Failure {
         if b.stones() <= self.stones.len() || self.stones.iter().any(|&(i, c)| b.cell(i) != c) {
             return false;
         }
-        let me = b.to_move();
-        let mut now = 0;
-        for &i in b.points() {
-            if is_threat_point(b, i, me) {
-                if self.threats[i.index() / 64] & (1 << (i.index() % 64)) == 0 {
-                    return false;
-                }
-                now += 1;
-            }
-        }
-        now == self.threats.iter().map(|w| w.count_ones()).sum::<u32>()
+        threat_points(b) == self.threats
     }
 }
 
-/// True if `me` playing at `i` makes a three or a four (a move the solver
-/// may open with).
-fn is_threat_point(b: &Board, i: Pos, me: Player) -> bool {
-    b.is_empty(i)
-        && b.is_near(i)
-        && matches!(
-            b.threat(i, me),
-            Threat::Flex3 | Threat::Three3 | Threat::Block4 | Threat::Four3 | Threat::Flex4
-        )
+/// The side to move's threat points: the empty points near a stone where
+/// it makes a three or a four (a move the solver may open with).
+fn threat_points(b: &Board) -> PointSet {
+    let me = b.to_move();
+    let mut set = PointSet::default();
+    for &i in b.points() {
+        if b.is_empty(i) && b.is_near(i) && Threat::OPENERS.contains(&b.threat(i, me)) {
+            mark(&mut set, i.index(), true);
+        }
+    }
+    set
+}
+
+/// True if the side to move has `least` threat points or more, as the
+/// board counts them: the VCT's cheap test before a probe, as a win by
+/// threats needs threats to start from.
+pub(crate) fn threats_enough(b: &Board, least: i32) -> bool {
+    let me = b.to_move();
+    Threat::OPENERS
+        .iter()
+        .map(|&t| b.threat_count(me, t))
+        .sum::<i32>()
+        >= least
 }
 
 /// Fills `out` with `me`'s threat moves, strongest first: fours always,

@@ -673,7 +673,7 @@ impl<E: Evaluator> Tree<E> {
     #[cold]
     fn vct_node(&mut self, b: &mut Board, ply: usize, eval: i32, pv: bool) -> Option<i32> {
         let p = self.params;
-        if !threats_enough(b, p.vct_min_threats) {
+        if !crate::vct::threats_enough(b, p.vct_min_threats) {
             return None;
         }
         let budget = (p.vct_nodes as u64).min(self.node_limit.saturating_sub(self.nodes));
@@ -998,21 +998,6 @@ struct Late {
     top: i32,
     /// Whether the table remembers the node on a principal variation.
     tt_pv: bool,
-}
-
-/// True if the side to move has `least` threat points or more (moves
-/// making a three or a four): the VCT's cheap test before a probe, as a
-/// win by threats needs threats to start from.
-pub(crate) fn threats_enough(b: &Board, least: i32) -> bool {
-    let me = b.to_move();
-    let threats = [
-        Threat::Flex3,
-        Threat::Three3,
-        Threat::Block4,
-        Threat::Four3,
-        Threat::Flex4,
-    ];
-    threats.iter().map(|&t| b.threat_count(me, t)).sum::<i32>() >= least
 }
 
 /// Whether the `helper`-th helper of a parallel search (0: the main

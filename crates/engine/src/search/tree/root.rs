@@ -260,7 +260,7 @@ impl<E: Evaluator> Tree<E> {
     /// none when its first move is one the request leaves out.
     fn root_vct(&mut self, b: &mut Board) -> Option<crate::vct::Win> {
         let p = self.params;
-        if !super::threats_enough(b, p.vct_min_threats) {
+        if !crate::vct::threats_enough(b, p.vct_min_threats) {
             return None;
         }
         // A tenth of a node budget at most: a probe that fails must leave
