@@ -17,9 +17,12 @@
 # them (default: none, today's default); PAIRS: default 200; MS: a move,
 # default 200; RULE: freestyle (default) or renju; SEED: the three-stone
 # openings' seed (default 55). GATE_JOBS: games at once (default: the
-# cores). The brains are this tree's release build (built first).
+# cores). GATE_NODES: a node budget a move for both sides instead of the
+# clock (MS is then ignored): a screen whose games no load on the machine
+# can change, for choosing candidates; a default is decided by time.
+# The brains are this tree's release build (built first).
 set -euo pipefail
-[ $# -ge 3 ] && [ $# -le 8 ] || { sed -n '2,20p' "$0" >&2; exit 2; }
+[ $# -ge 3 ] && [ $# -le 8 ] || { sed -n '2,23p' "$0" >&2; exit 2; }
 cli=$1 theirs=$2 out=$3 settings=${4:-} pairs=${5:-200} ms=${6:-200} rule=${7:-freestyle} seed=${8:-55}
 for f in "$cli" "$theirs"; do
     [ -x "$f" ] && [ -f "$f" ] || { echo "gate: $f is not an executable file" >&2; exit 2; }
@@ -34,6 +37,8 @@ case $rule in
     *) echo "gate: RULE must be freestyle or renju, not '$rule'" >&2; exit 2 ;;
 esac
 jobs=${GATE_JOBS:-$(nproc)}
+nodes=${GATE_NODES:-}
+case $nodes in *[!0-9]* | 0) echo "gate: GATE_NODES must be a whole number of nodes, not '$nodes'" >&2; exit 2 ;; esac
 [ -e "$out" ] && { echo "gate: $out already exists (a gate writes a new folder)" >&2; exit 2; }
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -63,7 +68,12 @@ commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- crates || echo "+
 start=$(date +%s)
 (
     cd "$out"
-    "$cli" -each tc=0/"$(awk -v ms="$ms" 'BEGIN { printf "%g", ms / 1000 }')" maxmemory=350000000 tolerance=3 \
+    if [ -n "$nodes" ]; then
+        budget=(tc=0/60 nodes="$nodes")
+    else
+        budget=(tc=0/"$(awk -v ms="$ms" 'BEGIN { printf "%g", ms / 1000 }')")
+    fi
+    "$cli" -each "${budget[@]}" maxmemory=350000000 tolerance=3 \
         -engine name=inarow cmd="$brain" \
         -engine name=opponent cmd="$theirs" \
         -rule "$code" -boardsize 15 -games $((2 * pairs)) -repeat -concurrency "$jobs" -drawafter 225 \
@@ -79,4 +89,5 @@ elo() { sed -E 's/.*(Elo [^;]*\(95%\)|no Elo yet[^;]*).*/\1/' <<<"$1"; }
 games=$(sed -E 's/.* over ([0-9]+) games.*/\1/' <<<"$all")
 echo
 echo "row for docs/engine-log.md (Gate matches):"
-echo "| $(date +%F) | $commit | ${settings:-default} | $rule, $ms ms, $(basename "$theirs"), -j $jobs | $games | $(pct "$all") | $(elo "$pairs_line" | sed 's/ (95%)//') | $(pct "$set1") / $(pct "$set2") | $minutes min |"
+[ -n "$nodes" ] && ms_or_nodes="$nodes nodes" || ms_or_nodes="$ms ms"
+echo "| $(date +%F) | $commit | ${settings:-default} | $rule, $ms_or_nodes, $(basename "$theirs"), -j $jobs | $games | $(pct "$all") | $(elo "$pairs_line" | sed 's/ (95%)//') | $(pct "$set1") / $(pct "$set2") | $minutes min |"

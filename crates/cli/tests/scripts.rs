@@ -159,6 +159,16 @@ fn gate_refuses_what_it_cannot_play_in_one_line_before_building() {
         assert_eq!(run.status.code(), Some(2), "{args:?}");
         assert_eq!(common::stderr(&run), said, "{args:?}");
     }
+    // A node budget (the screen that load cannot change) must be a count.
+    for nodes in ["lots", "0"] {
+        let set = format!("GATE_NODES={nodes}");
+        let run = common::run("env", &[&set, &gate, "/bin/true", "/bin/true", &out], "");
+        assert_eq!(run.status.code(), Some(2), "{nodes}");
+        assert_eq!(
+            common::stderr(&run),
+            format!("gate: GATE_NODES must be a whole number of nodes, not '{nodes}'\n")
+        );
+    }
     std::fs::create_dir(&*out).unwrap();
     let there = common::run(&gate, &["/bin/true", "/bin/true", &out], "");
     assert_eq!(
