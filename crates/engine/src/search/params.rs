@@ -209,15 +209,16 @@ params! {
     lmp_forcing = 0, 0, 1000;
     /// Reverse futility and razoring also at nodes off the principal
     /// variation that must answer an open three or a fork (1; 0: at free
-    /// nodes only), on the parent's static score negated rather than an
-    /// evaluation of their own (a pending threat makes that one unsure),
-    /// as Rapfi's steps 7 and 8 run at its `oppo4` nodes. The null move
-    /// stays at free nodes.
+    /// nodes only), as Rapfi's steps 7 and 8 run at every node but one
+    /// that blocks a five; a node under an open three (Rapfi's `oppo4`)
+    /// then stands on its parent's static score negated, as Rapfi's does,
+    /// rather than on an evaluation of its own that a pending threat makes
+    /// unsure. The null move stays at free nodes.
     threat_prune = 0, 0, 1;
     /// Below this depth (hundredths; 0: never), once a move has not lost,
     /// a move that makes no two or three for either side is pruned at any
-    /// node but the root, and at a node answering a three or a fork a
-    /// move that blocks no four point and lies more than four lines from
+    /// node but the root, and at a node answering an open three a move
+    /// that blocks no four point and lies more than four lines from
     /// both sides' last moves (a distraction), as Rapfi prunes its
     /// trivial and distract moves below 4.3 plies.
     trivial_depth = 0, 0, 1000;
@@ -238,7 +239,7 @@ params! {
     /// cannot improve the root needs less depth (Rapfi's 0.98; 0: none).
     lmr_no_alpha = 0, 0, 300;
     /// More reduction, hundredths, of a move that blocks no four point at
-    /// a node answering a three or a fork, when it lies more than four
+    /// a node answering an open three, when it lies more than four
     /// lines from the opponent's last move; half as much again when more
     /// than four from our own last (Rapfi's 1.93 and 0.96; 0: none).
     lmr_useless_defence = 0, 0, 400;

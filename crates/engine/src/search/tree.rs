@@ -409,10 +409,10 @@ impl<E: Evaluator> Tree<E> {
         let p = self.params;
         let answer = movepick::answer(b, p.defends_three_three());
         let threatened = matches!(answer, Answer::Three | Answer::Fork);
-        // With `threat_prune` a node under a three or a fork stands on its
-        // parent's static score, negated, as Rapfi's does: a pending threat
-        // makes its own evaluation unsure. (The root keeps no static score.)
-        let inherits = p.threat_prune > 0 && threatened && ply >= 2;
+        // With `threat_prune` a node under a three stands on its parent's
+        // static score, negated, as Rapfi's does: a pending threat makes
+        // its own evaluation unsure. (The root keeps no static score.)
+        let inherits = p.threat_prune > 0 && answer == Answer::Three && ply >= 2;
         let eval = if inherits {
             -self.stack[ply - 1].eval
         } else {
@@ -592,7 +592,7 @@ impl<E: Evaluator> Tree<E> {
             if trivial
                 && k > 0
                 && best_score > -DECIDED
-                && (is_trivial(b, m) || (threatened && self.distracts(b, m, ply)))
+                && (is_trivial(b, m) || (answer == Answer::Three && self.distracts(b, m, ply)))
             {
                 continue;
             }
@@ -897,7 +897,10 @@ impl<E: Evaluator> Tree<E> {
         };
         if defending && p.lmr_defence > 0 {
             let mut r = self.reduction(depth, k) * p.lmr_defence / 100 + no_alpha;
-            if p.lmr_useless_defence > 0 && b.threat(m, me.opponent()) < Threat::Block4 {
+            if p.lmr_useless_defence > 0
+                && answer == Answer::Three
+                && b.threat(m, me.opponent()) < Threat::Block4
+            {
                 // A move that blocks no four point is a counter-attack or
                 // a side defence: far from both last moves it rarely holds.
                 if self.previous(ply).is_some_and(|o| lines_apart(m, o) > 4) {
@@ -990,7 +993,7 @@ impl<E: Evaluator> Tree<E> {
     }
 
     /// Step 9a of [`Tree::pvs`] (`trivial_depth`): whether `m`, at a node
-    /// `ply` plies from the root answering a three or a fork, blocks no
+    /// `ply` plies from the root answering a three, blocks no
     /// four point and lies more than four lines from both sides' last
     /// moves: a distraction that most likely only delays the loss.
     #[inline]
