@@ -44,7 +44,13 @@
 //! counter-four, less for an attack that goes on. Issue 55's rules toward
 //! Rapfi's growth per ply are settings too, off: our own threats pruned by
 //! the move count as Rapfi prunes every move (`lmp_forcing`), and plain
-//! fours only early in a leaf line (`vcf_plain`).
+//! fours only early in a leaf line (`vcf_plain`). So are Rapfi's last
+//! rules, off: step 6 at nodes under a threat (`threat_prune`), trivial
+//! moves and distractions pruned at shallow depth (`trivial_depth`), a
+//! deeper re-search of a reduced move that beat alpha well
+//! (`lmr_deeper`), the table move's extension without a singular search
+//! (`tt_extension`), and more reduction where the root cannot gain
+//! (`lmr_no_alpha`) and for far defences (`lmr_useless_defence`).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
