@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 
+mod agree;
 mod args;
 mod bot;
 mod eval;

@@ -158,6 +158,15 @@ enum SelfplayCommand {
     /// pairs and by opening set, leaving void games out (the gate against
     /// Rapfi, `scripts/gate.sh`).
     Score(crate::score::Args),
+    /// Take positions from a match's SGF file (after the opening, up to
+    /// six plies before the end, in a seeded order) and write each with a
+    /// reference brain's move at a node budget, leaving out positions it
+    /// says are decided: the positions file `agree` measures a brain on.
+    Oracle(crate::agree::OracleArgs),
+    /// How often a brain at a node budget chooses the reference's move in
+    /// the positions of an `oracle` file (a fresh brain each position),
+    /// and, against another run's marks, McNemar's test of the difference.
+    Agree(crate::agree::AgreeArgs),
 }
 
 /// Options of `inarow selfplay merge`.
@@ -177,6 +186,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(SelfplayCommand::Merge(merge)) => return run_merge(merge),
         Some(SelfplayCommand::Openings(openings)) => return crate::openings::run(openings),
         Some(SelfplayCommand::Score(score)) => return crate::score::run(score),
+        Some(SelfplayCommand::Oracle(oracle)) => return crate::agree::run_oracle(oracle),
+        Some(SelfplayCommand::Agree(agree)) => return crate::agree::run_agree(agree),
         None => {}
     }
     check(&args)?;

@@ -1329,3 +1329,100 @@ fn a_match_names_its_sides_and_its_openings_first() {
         .unwrap();
     assert!(stones.contains("[default: 5]"), "{stones}");
 }
+
+/// One game as c-gomoku-cli writes it: three opening stones, then 17
+/// moves, none ending the game (the last six plies give no position).
+const ORACLE_GAMES: &str = "\
+(;FF[4]GM[4]GN[1]EV[a x b]RO[1.1]RU[0]SZ[15]PB[a]PW[b]RE[0]TE[Draw by adjudication]
+;B[hh]C[opening move];W[ig]C[opening move];B[gi]C[opening move]
+;W[aa]C[5ms];B[hi]C[5ms];W[ac]C[5ms];B[mc]C[5ms];W[ae]C[5ms];B[cm]C[5ms]
+;W[ag]C[5ms];B[em]C[5ms];W[ai]C[5ms];B[gm]C[5ms];W[ca]C[5ms];B[im]C[5ms]
+;W[ea]C[5ms];B[km]C[5ms];W[ga]C[5ms];B[mm]C[5ms];W[ia]C[5ms])
+";
+
+#[test]
+fn oracle_then_agree_finds_a_brain_agrees_with_itself_at_fixed_nodes() {
+    let dir = common::workspace();
+    let at = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+    fs::write(at("games.sgf"), ORACLE_GAMES).unwrap();
+    let brain = env!("CARGO_BIN_EXE_pbrain-inarow");
+    let oracle = |out: &str| {
+        let said = selfplay(&[
+            "oracle", &at("games.sgf"), "--brain", brain, "--nodes", "300", "--count", "3",
+            "--seed", "5", "--out", out,
+        ]);
+        assert!(said.starts_with(&format!("oracle: 3 positions to {out} (")), "{said}");
+        assert!(said.ends_with(", 11 positions in the games)\n"), "{said}");
+        fs::read_to_string(out).unwrap()
+    };
+    // The same positions and moves on every run: seeded, fixed nodes.
+    let positions = oracle(&at("positions"));
+    assert_eq!(positions, oracle(&at("again")));
+    assert_eq!(positions.lines().count(), 3, "{positions}");
+    for line in positions.lines() {
+        let (moves, best) = line.split_once(" | ").expect("moves | move");
+        assert!(moves.starts_with("7,7 8,6 6,8"), "{line}");
+        assert_eq!(best.split(',').count(), 2, "{line}");
+    }
+    let said = selfplay(&[
+        "agree", &at("positions"), "--brain", brain, "--nodes", "300", "--marks", &at("marks"),
+    ]);
+    assert_eq!(said, "agree: 3 of 3 (100.0%)\n");
+    assert_eq!(fs::read_to_string(at("marks")).unwrap(), "1\n1\n1\n");
+    // Paired with a run that missed the first position.
+    fs::write(at("other"), "0\n1\n1\n").unwrap();
+    let said = selfplay(&[
+        "agree", &at("positions"), "--brain", brain, "--nodes", "300", "--against", &at("other"),
+    ]);
+    assert_eq!(
+        said,
+        format!(
+            "agree: 3 of 3 (100.0%)\nagainst {}: only this brain 1, only the other 0, both 2, neither 0; McNemar p = 1.000 (z = +1.00)\n",
+            at("other")
+        )
+    );
+}
+
+#[test]
+fn oracle_and_agree_refuse_bad_files_in_one_line() {
+    let dir = common::workspace();
+    let at = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+    let brain = env!("CARGO_BIN_EXE_pbrain-inarow");
+    let refused = |args: &[&str]| {
+        let args: Vec<&str> = std::iter::once("selfplay").chain(args.iter().copied()).collect();
+        let out = inarow(&args, "");
+        assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+        stderr(&out)
+    };
+    fs::write(at("positions"), "7,7 8,6 6,8 | 9,5\n7,7 8,6 | 7,7\n").unwrap();
+    assert_eq!(
+        refused(&["agree", &at("positions"), "--brain", brain, "--nodes", "10"]),
+        format!(
+            "inarow: {} is not a positions file: line 2: the move 7,7 is on a stone\n",
+            at("positions")
+        )
+    );
+    fs::write(at("positions"), "7,7 8,6 6,8 | 9,5\n").unwrap();
+    fs::write(at("marks"), "1\nyes\n").unwrap();
+    assert_eq!(
+        refused(&[
+            "agree", &at("positions"), "--brain", brain, "--nodes", "10", "--against", &at("marks"),
+        ]),
+        format!(
+            "inarow: {} is not a marks file of {}: line 2: expected 0 or 1, got \"yes\"\n",
+            at("marks"),
+            at("positions")
+        )
+    );
+    fs::write(at("games.sgf"), "(;GN[1]SZ[15];B[hh];W[zz])").unwrap();
+    assert_eq!(
+        refused(&[
+            "oracle", &at("games.sgf"), "--brain", brain, "--nodes", "10", "--count", "1",
+            "--out", &at("out"),
+        ]),
+        format!(
+            "inarow: {} holds no games to take positions from: game 1: move 2 [zz] is not a point of a 15x15 board\n",
+            at("games.sgf")
+        )
+    );
+}

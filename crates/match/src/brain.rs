@@ -96,6 +96,9 @@ struct Brain {
     /// Whether the brain's messages since its last move was asked for said
     /// it has a forced win.
     proven: bool,
+    /// The last evaluation its messages reported since its last move was
+    /// asked for.
+    eval: Option<Eval>,
 }
 
 impl BrainProcess {
@@ -149,6 +152,7 @@ impl BrainProcess {
                 match_time,
                 used: Duration::ZERO,
                 proven: false,
+                eval: None,
             },
         };
         let ms = turn.as_millis();
@@ -232,6 +236,9 @@ impl Brain {
             match talk.receive(Some(deadline)) {
                 Ok(line) if manager::is_chatter(line.trim()) => {
                     self.proven |= claims_a_win(line.trim());
+                    if let Some(eval) = reported_eval(line.trim()) {
+                        self.eval = Some(eval);
+                    }
                 }
                 Ok(line) => return Ok(line.trim().to_string()),
                 Err(hitch) => return Err(self.silent(hitch, Stage::Asked, wait)),
@@ -296,6 +303,47 @@ impl Brain {
     }
 }
 
+impl BrainProcess {
+    /// The brain's move in the position `history` reached (`game`), on a
+    /// budget of `nodes` and no match clock, with the last evaluation it
+    /// reported: the question `inarow selfplay oracle` and `agree` ask a
+    /// brain started for it alone (so no hash of another position helps).
+    pub fn move_at_nodes(
+        &mut self,
+        game: &Mnk,
+        history: &[Point],
+        nodes: u64,
+    ) -> Result<(Point, Option<Eval>), BrainError> {
+        self.awake(|talk, brain| {
+            if let Some(why) = brain.broken.take() {
+                return Err(why);
+            }
+            brain.send(talk, &manager::info("max_node", nodes))?;
+            brain.send(talk, &manager::info("timeout_match", 0))?;
+            if brain.told > 0 {
+                brain.send(talk, manager::RESTART)?;
+                brain.expect_ok(talk, "RESTART")?;
+            }
+            if history.is_empty() {
+                brain.send(talk, manager::BEGIN)?;
+            } else {
+                for line in manager::board(game, history) {
+                    brain.send(talk, &line)?;
+                }
+            }
+            brain.eval = None;
+            let line = brain.answer(talk, brain.patience)?;
+            let name = brain.name.clone();
+            let p = manager::parse_move(&line, brain.size).map_err(|e| match e {
+                manager::MoveError::Syntax(_) => BrainError::NotAMove { name, line },
+                error => BrainError::OffBoard { name, error },
+            })?;
+            brain.told = history.len() + 1;
+            Ok((p, brain.eval))
+        })
+    }
+}
+
 impl Contender for BrainProcess {
     fn new_game(&mut self) {
         let restarted = self.awake(|talk, brain| {
@@ -355,6 +403,60 @@ pub fn claims_a_win(line: &str) -> bool {
     })
 }
 
+/// A brain's evaluation of its position, from the side to move, as its
+/// `MESSAGE` lines report it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Eval {
+    /// A score in the brain's own units (Rapfi's and this project's: about
+    /// 1500 and more is a won game).
+    Score(i64),
+    /// A forced five in this many plies: positive for the side to move,
+    /// negative against it.
+    Mate(i64),
+}
+
+impl Eval {
+    /// Beyond this score a game is decided: nothing is left to choose.
+    pub const DECIDED: i64 = 1500;
+
+    /// Whether the game is decided (a mate, or a score past
+    /// [`Eval::DECIDED`] either way): its move is no choice to compare.
+    pub fn decided(self) -> bool {
+        match self {
+            Eval::Score(s) => s.abs() > Eval::DECIDED,
+            Eval::Mate(_) => true,
+        }
+    }
+}
+
+/// The evaluation a brain's `MESSAGE` line reports, as Rapfi (`Eval 34`,
+/// `Eval -M7`) and this project's brain (`score 431`, `score +M7`) write
+/// it; `None` for any other line, or a value that is not one.
+pub fn reported_eval(line: &str) -> Option<Eval> {
+    let text = line.strip_prefix("MESSAGE")?;
+    let words: Vec<&str> = text.split_whitespace().collect();
+    words.windows(2).rev().find_map(|w| {
+        if !matches!(w[0], "Eval" | "score") {
+            return None;
+        }
+        let (negative, rest) = match w[1].as_bytes().first()? {
+            b'-' => (true, &w[1][1..]),
+            b'+' => (false, &w[1][1..]),
+            _ => (false, w[1]),
+        };
+        let (mate, digits) = match rest.strip_prefix('M') {
+            Some(d) => (true, d),
+            None => (false, rest),
+        };
+        if digits.is_empty() || digits.len() > 9 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let n: i64 = digits.parse().ok()?;
+        let n = if negative { -n } else { n };
+        Some(if mate { Eval::Mate(n) } else { Eval::Score(n) })
+    })
+}
+
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -389,6 +491,27 @@ mod tests {
         ] {
             assert!(!claims_a_win(no), "{no}");
         }
+    }
+
+    #[test]
+    fn evaluations_are_read_from_either_brains_messages() {
+        for (line, eval) in [
+            ("MESSAGE Speed 1.2M | Depth 9-21 | Eval 34 | Node 3M", Some(Eval::Score(34))),
+            ("MESSAGE Speed 1.2M | Depth 9-21 | Eval -M7 | Node 3M", Some(Eval::Mate(-7))),
+            ("MESSAGE depth 9 score +M13 nodes 1200", Some(Eval::Mate(13))),
+            ("MESSAGE depth 9 score -431 (win rate 20%) nodes 1200", Some(Eval::Score(-431))),
+            ("MESSAGE depth 9 score 12 nodes 5 score 40", Some(Eval::Score(40))),
+            ("MESSAGE Eval +M", None),
+            ("MESSAGE Eval 99999999999999999999", None),
+            ("MESSAGE Eval x12", None),
+            ("DEBUG Eval 12", None),
+            ("MESSAGE Eval", None),
+        ] {
+            assert_eq!(reported_eval(line), eval, "{line}");
+        }
+        assert!(!Eval::Score(1500).decided());
+        assert!(Eval::Score(-1501).decided());
+        assert!(Eval::Mate(-3).decided());
     }
 
     #[test]

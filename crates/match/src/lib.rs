@@ -21,6 +21,7 @@
 //! the sandbox and the match runner, only this crate uses the engine.
 #![deny(missing_docs)]
 
+pub mod agree;
 pub mod brain;
 pub mod game;
 pub mod openings;

@@ -11,7 +11,7 @@
 //! dropped its `START`, see `scripts/sgf-score.sh`): it counts for no one,
 //! and its pair is left out of the pairs.
 
-use inarow_core::{GameResult, Tally};
+use inarow_core::{GameResult, Point, Tally};
 
 use crate::stats::Pairs;
 
@@ -66,6 +66,84 @@ pub enum SgfError {
     /// No game at all.
     #[error("the SGF holds no game")]
     Empty,
+    /// A board side that is no whole number from 5 to 26.
+    #[error("game {game}: SZ[{value}] is not a board side (5 to 26)")]
+    Size {
+        /// The game, counted from 1 in the file.
+        game: usize,
+        /// What stood there.
+        value: String,
+    },
+    /// A move that is not two letters on the board.
+    #[error("game {game}: move {at} [{value}] is not a point of a {size}x{size} board")]
+    Move {
+        /// The game, counted from 1 in the file.
+        game: usize,
+        /// The move, counted from 1.
+        at: usize,
+        /// What stood there.
+        value: String,
+        /// The board's side.
+        size: usize,
+    },
+}
+
+/// The moves of one game of the file, in the order played (black first).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SgfMoves {
+    /// The board's side, `SZ`.
+    pub size: usize,
+    /// Every stone, opening stones first.
+    pub moves: Vec<Point>,
+    /// How many of them are the opening's (`C[opening move]`).
+    pub opening: usize,
+}
+
+/// Reads the moves of every game of an SGF file, in the file's order: the
+/// positions a game went through (`inarow selfplay oracle`).
+pub fn moves(text: &str) -> Result<Vec<SgfMoves>, SgfError> {
+    let mut out = Vec::new();
+    for (i, game) in split_games(text)?.into_iter().enumerate() {
+        let index = i + 1;
+        let sz = game.root("SZ").ok_or(SgfError::Missing {
+            game: index,
+            property: "SZ",
+        })?;
+        let size = match sz.trim().parse::<usize>() {
+            Ok(n) if (5..=26).contains(&n) => n,
+            _ => {
+                return Err(SgfError::Size {
+                    game: index,
+                    value: sz.to_string(),
+                });
+            }
+        };
+        let mut moves = Vec::with_capacity(game.stones.len());
+        for (k, value) in game.stones.iter().enumerate() {
+            let letter = |b: u8| b.checked_sub(b'a').map(usize::from);
+            let point = match value.as_bytes() {
+                &[x, y] => letter(x)
+                    .zip(letter(y))
+                    .and_then(|(x, y)| Point::from_xy(x, y, size)),
+                _ => None,
+            };
+            moves.push(point.ok_or_else(|| SgfError::Move {
+                game: index,
+                at: k + 1,
+                value: value.to_string(),
+                size,
+            })?);
+        }
+        out.push(SgfMoves {
+            size,
+            moves,
+            opening: game.opening_moves,
+        });
+    }
+    if out.is_empty() {
+        return Err(SgfError::Empty);
+    }
+    Ok(out)
 }
 
 /// One game of the file, for the engine scored.
@@ -213,6 +291,8 @@ struct Game<'a> {
     root: Vec<(&'a str, &'a str)>,
     moves: usize,
     opening_moves: usize,
+    /// Each move's point as written (`hh`).
+    stones: Vec<&'a str>,
 }
 
 impl<'a> Game<'a> {
@@ -246,6 +326,7 @@ fn split_games(text: &str) -> Result<Vec<Game<'_>>, SgfError> {
             root: Vec::new(),
             moves: 0,
             opening_moves: 0,
+            stones: Vec::new(),
         };
         let mut nodes = 0;
         let mut name_start = None::<usize>;
@@ -284,7 +365,10 @@ fn split_games(text: &str) -> Result<Vec<Game<'_>>, SgfError> {
                         game.root.push((last_name, value));
                     }
                     match last_name {
-                        "B" | "W" => game.moves += 1,
+                        "B" | "W" => {
+                            game.moves += 1;
+                            game.stones.push(value);
+                        }
                         "C" if value == "opening move" => game.opening_moves += 1,
                         _ => {}
                     }
