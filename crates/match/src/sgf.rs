@@ -419,6 +419,32 @@ mod tests {
 ";
 
     #[test]
+    fn moves_are_read_as_points_with_the_opening_counted() {
+        let games = moves(MATCH).unwrap();
+        assert_eq!(games.len(), 6);
+        let first = &games[0];
+        assert_eq!((first.size, first.opening), (15, 3));
+        let xy: Vec<(usize, usize)> = first.moves.iter().map(|p| p.xy(15)).collect();
+        assert_eq!(xy, [(7, 7), (7, 5), (6, 10), (6, 6), (7, 10)]);
+        assert_eq!(games[2].moves.len(), 3);
+        assert_eq!(
+            moves("(;GN[1]SZ[15];B[hh];W[zz])").unwrap_err().to_string(),
+            "game 1: move 2 [zz] is not a point of a 15x15 board"
+        );
+        assert_eq!(
+            moves("(;GN[1]SZ[x];B[hh])").unwrap_err().to_string(),
+            "game 1: SZ[x] is not a board side (5 to 26)"
+        );
+        assert_eq!(
+            moves("(;GN[1];B[hh])").unwrap_err(),
+            SgfError::Missing {
+                game: 1,
+                property: "SZ"
+            }
+        );
+    }
+
+    #[test]
     fn games_are_read_for_the_engine_named() {
         let games = read(MATCH, "inarow").unwrap();
         let seen: Vec<_> = games
