@@ -1341,7 +1341,7 @@ const ORACLE_GAMES: &str = "\
 ";
 
 #[test]
-fn oracle_then_agree_finds_a_brain_agrees_with_itself_at_fixed_nodes() {
+pub(crate) fn oracle_then_agree_finds_a_brain_agrees_with_itself_at_fixed_nodes() {
     let dir = common::workspace();
     let at = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
     fs::write(at("games.sgf"), ORACLE_GAMES).unwrap();
