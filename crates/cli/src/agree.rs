@@ -152,8 +152,12 @@ impl Asker {
 pub fn run_oracle(args: OracleArgs) -> anyhow::Result<()> {
     let text = std::fs::read(&args.sgf)
         .with_context(|| format!("cannot read the SGF file {}", args.sgf.display()))?;
-    let games = sgf::moves(&String::from_utf8_lossy(&text))
-        .with_context(|| format!("{} holds no games to take positions from", args.sgf.display()))?;
+    let games = sgf::moves(&String::from_utf8_lossy(&text)).with_context(|| {
+        format!(
+            "{} holds no games to take positions from",
+            args.sgf.display()
+        )
+    })?;
     let size = args.common.size;
     if let Some(g) = games.iter().find(|g| g.size != size) {
         bail!(

@@ -176,11 +176,15 @@ const TRIED: &[(&str, Tried)] = &[
     ),
     (
         "inarow selfplay oracle GAMES.sgf --brain REF --nodes N --count K --out POS",
-        Tried::By(crate::selfplay::oracle_then_agree_finds_a_brain_agrees_with_itself_at_fixed_nodes),
+        Tried::By(
+            crate::selfplay::oracle_then_agree_finds_a_brain_agrees_with_itself_at_fixed_nodes,
+        ),
     ),
     (
         "inarow selfplay agree POS --brain B --nodes M",
-        Tried::By(crate::selfplay::oracle_then_agree_finds_a_brain_agrees_with_itself_at_fixed_nodes),
+        Tried::By(
+            crate::selfplay::oracle_then_agree_finds_a_brain_agrees_with_itself_at_fixed_nodes,
+        ),
     ),
     ("inarow eval", Tried::By(eval_games_fit_and_check)),
     ("inarow eval fit", Tried::By(eval_games_fit_and_check)),

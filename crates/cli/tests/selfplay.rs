@@ -1348,10 +1348,23 @@ pub(crate) fn oracle_then_agree_finds_a_brain_agrees_with_itself_at_fixed_nodes(
     let brain = env!("CARGO_BIN_EXE_pbrain-inarow");
     let oracle = |out: &str| {
         let said = selfplay(&[
-            "oracle", &at("games.sgf"), "--brain", brain, "--nodes", "300", "--count", "3",
-            "--seed", "5", "--out", out,
+            "oracle",
+            &at("games.sgf"),
+            "--brain",
+            brain,
+            "--nodes",
+            "300",
+            "--count",
+            "3",
+            "--seed",
+            "5",
+            "--out",
+            out,
         ]);
-        assert!(said.starts_with(&format!("oracle: 3 positions to {out} (")), "{said}");
+        assert!(
+            said.starts_with(&format!("oracle: 3 positions to {out} (")),
+            "{said}"
+        );
         assert!(said.ends_with(", 11 positions in the games)\n"), "{said}");
         fs::read_to_string(out).unwrap()
     };
@@ -1365,14 +1378,28 @@ pub(crate) fn oracle_then_agree_finds_a_brain_agrees_with_itself_at_fixed_nodes(
         assert_eq!(best.split(',').count(), 2, "{line}");
     }
     let said = selfplay(&[
-        "agree", &at("positions"), "--brain", brain, "--nodes", "300", "--marks", &at("marks"),
+        "agree",
+        &at("positions"),
+        "--brain",
+        brain,
+        "--nodes",
+        "300",
+        "--marks",
+        &at("marks"),
     ]);
     assert_eq!(said, "agree: 3 of 3 (100.0%)\n");
     assert_eq!(fs::read_to_string(at("marks")).unwrap(), "1\n1\n1\n");
     // Paired with a run that missed the first position.
     fs::write(at("other"), "0\n1\n1\n").unwrap();
     let said = selfplay(&[
-        "agree", &at("positions"), "--brain", brain, "--nodes", "300", "--against", &at("other"),
+        "agree",
+        &at("positions"),
+        "--brain",
+        brain,
+        "--nodes",
+        "300",
+        "--against",
+        &at("other"),
     ]);
     assert_eq!(
         said,
@@ -1389,7 +1416,9 @@ fn oracle_and_agree_refuse_bad_files_in_one_line() {
     let at = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
     let brain = env!("CARGO_BIN_EXE_pbrain-inarow");
     let refused = |args: &[&str]| {
-        let args: Vec<&str> = std::iter::once("selfplay").chain(args.iter().copied()).collect();
+        let args: Vec<&str> = std::iter::once("selfplay")
+            .chain(args.iter().copied())
+            .collect();
         let out = inarow(&args, "");
         assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
         stderr(&out)
@@ -1406,7 +1435,14 @@ fn oracle_and_agree_refuse_bad_files_in_one_line() {
     fs::write(at("marks"), "1\nyes\n").unwrap();
     assert_eq!(
         refused(&[
-            "agree", &at("positions"), "--brain", brain, "--nodes", "10", "--against", &at("marks"),
+            "agree",
+            &at("positions"),
+            "--brain",
+            brain,
+            "--nodes",
+            "10",
+            "--against",
+            &at("marks"),
         ]),
         format!(
             "inarow: {} is not a marks file of {}: line 2: expected 0 or 1, got \"yes\"\n",
@@ -1417,8 +1453,16 @@ fn oracle_and_agree_refuse_bad_files_in_one_line() {
     fs::write(at("games.sgf"), "(;GN[1]SZ[15];B[hh];W[zz])").unwrap();
     assert_eq!(
         refused(&[
-            "oracle", &at("games.sgf"), "--brain", brain, "--nodes", "10", "--count", "1",
-            "--out", &at("out"),
+            "oracle",
+            &at("games.sgf"),
+            "--brain",
+            brain,
+            "--nodes",
+            "10",
+            "--count",
+            "1",
+            "--out",
+            &at("out"),
         ]),
         format!(
             "inarow: {} holds no games to take positions from: game 1: move 2 [zz] is not a point of a 15x15 board\n",

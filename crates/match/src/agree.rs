@@ -115,7 +115,11 @@ pub fn replay(empty: &Mnk, moves: &[Point]) -> Result<Mnk, String> {
 /// under `rule`; blank lines and `#` comments are skipped. Each position
 /// must be a game still to play and its move an empty point; the error
 /// names the line.
-pub fn read_positions(text: &str, size: usize, rule: Rule) -> Result<Vec<Position>, PositionsError> {
+pub fn read_positions(
+    text: &str,
+    size: usize,
+    rule: Rule,
+) -> Result<Vec<Position>, PositionsError> {
     let empty = Mnk::new(size, size, 5, rule)?;
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
@@ -151,7 +155,10 @@ pub fn read_positions(text: &str, size: usize, rule: Rule) -> Result<Vec<Positio
 /// A marks file: a line each position, `1` where the brain chose the
 /// reference's move, `0` where it did not.
 pub fn marks_text(marks: &[bool]) -> String {
-    marks.iter().map(|&m| if m { "1\n" } else { "0\n" }).collect()
+    marks
+        .iter()
+        .map(|&m| if m { "1\n" } else { "0\n" })
+        .collect()
 }
 
 /// Reads a marks file of `count` positions; the error is one line,
@@ -269,7 +276,8 @@ mod tests {
         };
         let line = line_of(&p, 15);
         assert_eq!(line, "7,7 8,6 6,8 | 9,5");
-        let read = read_positions(&format!("# a comment\n{line}\n\n"), 15, Rule::Freestyle).unwrap();
+        let read =
+            read_positions(&format!("# a comment\n{line}\n\n"), 15, Rule::Freestyle).unwrap();
         assert_eq!(read, [p]);
     }
 
@@ -338,12 +346,20 @@ mod tests {
             only_other: 40,
             ..Paired::default()
         };
-        assert!((close.p_value() - 0.0569).abs() < 0.001, "{}", close.p_value());
+        assert!(
+            (close.p_value() - 0.0569).abs() < 0.001,
+            "{}",
+            close.p_value()
+        );
         let many = Paired {
             only_this: 3000,
             only_other: 2900,
             ..Paired::default()
         };
-        assert!(many.p_value() > 0.1 && many.p_value() < 0.4, "{}", many.p_value());
+        assert!(
+            many.p_value() > 0.1 && many.p_value() < 0.4,
+            "{}",
+            many.p_value()
+        );
     }
 }

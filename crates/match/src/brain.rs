@@ -496,11 +496,26 @@ mod tests {
     #[test]
     fn evaluations_are_read_from_either_brains_messages() {
         for (line, eval) in [
-            ("MESSAGE Speed 1.2M | Depth 9-21 | Eval 34 | Node 3M", Some(Eval::Score(34))),
-            ("MESSAGE Speed 1.2M | Depth 9-21 | Eval -M7 | Node 3M", Some(Eval::Mate(-7))),
-            ("MESSAGE depth 9 score +M13 nodes 1200", Some(Eval::Mate(13))),
-            ("MESSAGE depth 9 score -431 (win rate 20%) nodes 1200", Some(Eval::Score(-431))),
-            ("MESSAGE depth 9 score 12 nodes 5 score 40", Some(Eval::Score(40))),
+            (
+                "MESSAGE Speed 1.2M | Depth 9-21 | Eval 34 | Node 3M",
+                Some(Eval::Score(34)),
+            ),
+            (
+                "MESSAGE Speed 1.2M | Depth 9-21 | Eval -M7 | Node 3M",
+                Some(Eval::Mate(-7)),
+            ),
+            (
+                "MESSAGE depth 9 score +M13 nodes 1200",
+                Some(Eval::Mate(13)),
+            ),
+            (
+                "MESSAGE depth 9 score -431 (win rate 20%) nodes 1200",
+                Some(Eval::Score(-431)),
+            ),
+            (
+                "MESSAGE depth 9 score 12 nodes 5 score 40",
+                Some(Eval::Score(40)),
+            ),
             ("MESSAGE Eval +M", None),
             ("MESSAGE Eval 99999999999999999999", None),
             ("MESSAGE Eval x12", None),
