@@ -149,9 +149,37 @@ struct Sums {
 
 /// The points of a [`PointSet`], in grid order.
 pub struct SetPoints<'a> {
-    set: &'a PointSet,
+    set: SetRef<'a>,
     w: usize,
     word: u64,
+}
+
+/// The set a [`SetPoints`] reads: the board's own, or one made for the
+/// reading (a union).
+enum SetRef<'a> {
+    Borrowed(&'a PointSet),
+    Owned(PointSet),
+}
+
+impl SetPoints<'_> {
+    /// The points of `set`, held by the iterator.
+    #[inline]
+    fn owned(set: PointSet) -> SetPoints<'static> {
+        SetPoints {
+            word: set[0],
+            set: SetRef::Owned(set),
+            w: 0,
+        }
+    }
+}
+
+/// Whether `q` is on one of the four lines through `p` within `reach`
+/// steps (or is `p`): the points whose keys a stone on `p` changes.
+#[inline]
+fn within_lines(p: Pos, q: Pos, reach: usize) -> bool {
+    let ((px, py), (qx, qy)) = (p.xy(), q.xy());
+    let (dx, dy) = (px.abs_diff(qx), py.abs_diff(qy));
+    dx.max(dy) <= reach && (dx == 0 || dy == 0 || dx == dy)
 }
 
 impl Iterator for SetPoints<'_> {
@@ -164,7 +192,10 @@ impl Iterator for SetPoints<'_> {
             if self.w >= WORDS {
                 return None;
             }
-            self.word = self.set[self.w];
+            self.word = match &self.set {
+                SetRef::Borrowed(set) => set[self.w],
+                SetRef::Owned(set) => set[self.w],
+            };
         }
         let b = self.word.trailing_zeros() as usize;
         self.word &= self.word - 1;
@@ -881,10 +912,44 @@ impl Board {
     pub fn four_points(&self, colour: Player) -> SetPoints<'_> {
         let set = &self.fours[colour.index()];
         SetPoints {
-            set,
+            set: SetRef::Borrowed(set),
             w: 0,
             word: set[0],
         }
+    }
+
+    /// The empty points where either colour makes a four or more, in board
+    /// order: the only points that can answer an open three (our four, or
+    /// a stone on a four point of the opponent's), read from the two sets
+    /// where a move generator scanned every point (issue 55).
+    #[inline]
+    pub fn any_four_points(&self) -> SetPoints<'_> {
+        let mut union = [0; WORDS];
+        for (w, u) in union.iter_mut().enumerate() {
+            *u = self.fours[0][w] | self.fours[1][w];
+        }
+        SetPoints::owned(union)
+    }
+
+    /// Whether `colour` still has a flex-four point (as
+    /// [`Board::threat_count`] counts them) after the side to move plays
+    /// empty point `p`: [`Board::threats_after_of`]'s answer, but first
+    /// the flex-four points off `p`'s lines, which the stone leaves as they
+    /// are, so that most tests need no walk of the lines (issue 55).
+    pub fn flex4_after(&self, p: Pos, colour: Player) -> bool {
+        let reach = if self.rule == Rule::Freestyle {
+            HALF
+        } else {
+            REACH
+        };
+        let untouched = self
+            .four_points(colour)
+            .any(|q| self.threat(q, colour) == Threat::Flex4 && !within_lines(p, q, reach));
+        untouched
+            || self
+                .threats_after_of(p, colour)
+                .count(colour, Threat::Flex4)
+                > 0
     }
 
     /// The first empty point (in board order) where `colour` makes at least `t`.

@@ -345,16 +345,14 @@ pub fn generate(b: &Board, answer: Answer, out: &mut MoveList) {
             }
         }
         Answer::Three => {
-            for k in 0..b.points().len() {
-                let i = b.points()[k];
-                if !b.is_empty(i) || !b.is_near(i) || b.is_forbidden_to(i, me) {
+            // Only our fours and the opponent's four points can answer:
+            // read from the board's sets, in board order (issue 55).
+            for i in b.any_four_points() {
+                if !b.is_near(i) || b.is_forbidden_to(i, me) {
                     continue;
                 }
                 let own_four = b.threat(i, me) >= Threat::Block4;
-                if own_four
-                    || (b.threat(i, opp) >= Threat::Block4
-                        && b.threats_after_of(i, opp).count(opp, Threat::Flex4) == 0)
-                {
+                if own_four || !b.flex4_after(i, opp) {
                     out.push(i, 0);
                 }
             }
