@@ -314,7 +314,7 @@ pub fn is_forcing(b: &Board, i: Pos) -> bool {
 /// them by its own numbers. Under renju black's forbidden points are left
 /// out (a five to block on one leaves no move: the node is lost). A
 /// defence is tested on the threat counts a stone would leave
-/// ([`Board::threats_after`]), without playing it.
+/// ([`Board::threat_after`]), without playing it.
 pub fn generate(b: &Board, answer: Answer, out: &mut MoveList) {
     out.clear();
     let me = b.to_move();
@@ -352,7 +352,7 @@ pub fn generate(b: &Board, answer: Answer, out: &mut MoveList) {
                     continue;
                 }
                 let own_four = b.threat(i, me) >= Threat::Block4;
-                if own_four || !b.flex4_after(i, opp) {
+                if own_four || !b.threat_after(i, opp, &[Threat::Flex4]) {
                     out.push(i, 0);
                 }
             }
@@ -368,12 +368,9 @@ pub fn generate(b: &Board, answer: Answer, out: &mut MoveList) {
                 {
                     continue;
                 }
-                // Read off the counts the stone would leave, without playing it.
-                let t = b.threats_after(i);
-                let defends = !t.no_four_to_come(me)
-                    || (t.count(opp, Threat::Flex4) == 0
-                        && t.count(opp, Threat::Four3) == 0
-                        && t.count(opp, Threat::Three3) == 0);
+                // Read off what the stone would leave, without playing it.
+                let defends = b.threat_after(i, me, &Threat::FOURS)
+                    || !b.threat_after(i, opp, &[Threat::Flex4, Threat::Four3, Threat::Three3]);
                 if defends {
                     out.push(i, 0);
                 }
