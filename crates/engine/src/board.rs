@@ -4,9 +4,11 @@
 //! Placing or removing a stone touches only the 32 points within four steps
 //! along its four lines (40 within five under exact five); for each the key
 //! changes by one two-bit field and the pattern tables give the new
-//! patterns. The running sums (hand-set point values, pattern counts,
-//! threat counts) change by the difference, so the search never recounts
-//! the board. An evaluation that keeps sums of its own follows the same
+//! patterns. The running sums (hand-set point values, threat counts)
+//! change by the difference, so the search never recounts the board. The
+//! pattern counts are the pattern evaluation's to keep
+//! ([`crate::eval::PatternEval`]): kept here, they cost every search a
+//! twentieth of its time (issue 55). An evaluation that keeps sums of its own follows the same
 //! pass ([`Watch`], [`Board::play_watched`]): the board holds the position
 //! and its line patterns, never an evaluation's state.
 
@@ -142,7 +144,6 @@ impl<S> Changes<S> {
 #[derive(Clone, Debug)]
 struct Sums {
     value: [i32; 2],
-    counts: [[i32; PATTERNS]; 2],
     threats: [[i32; THREATS]; 2],
     fours: [PointSet; 2],
 }
@@ -382,7 +383,6 @@ pub struct Board {
     /// Each point's combination index ([`combo_index`]), black's and white's.
     combo: Box<[[u16; 2]; CELLS]>,
     value: [i32; 2],
-    counts: [[i32; PATTERNS]; 2],
     threats: [[i32; THREATS]; 2],
     /// Per colour, the empty points where a stone makes a four or more
     /// (a threat of at least [`Threat::Block4`]): the threat searches look
@@ -455,7 +455,6 @@ impl Board {
             pats: Box::new([[0; 4]; CELLS]),
             combo: Box::new([[0; 2]; CELLS]),
             value: [0; 2],
-            counts: [[0; PATTERNS]; 2],
             threats: [[0; THREATS]; 2],
             fours: [[0; WORDS]; 2],
             near: Box::new([0; CELLS]),
@@ -860,9 +859,30 @@ impl Board {
         }
     }
 
-    /// Number of (empty point, direction) pairs where `colour` has pattern `p`.
+    /// Number of (empty point, direction) pairs where `colour` has pattern
+    /// `p`, counted over the kept patterns ([`Board::pattern_counts`]).
     pub fn pattern_count(&self, colour: Player, p: Pattern) -> i32 {
-        self.counts[colour.index()][p as usize]
+        self.pattern_counts()[colour.index()][p as usize]
+    }
+
+    /// Per colour, the number of (empty point, direction) pairs of each
+    /// line pattern, counted over the empty points' kept patterns: the
+    /// board keeps no running counts of them, which the search does not
+    /// read (the pattern evaluation keeps its own).
+    pub fn pattern_counts(&self) -> [[i32; PATTERNS]; 2] {
+        let mut counts = [[0; PATTERNS]; 2];
+        for &p in &self.on_board {
+            let i = p.index();
+            if self.cells[i] != EMPTY {
+                continue;
+            }
+            for (c, counts) in counts.iter_mut().enumerate() {
+                for pair in self.pats[i] {
+                    counts[usize::from(pattern::half(pair, c))] += 1;
+                }
+            }
+        }
+        counts
     }
 
     /// Number of empty points where `colour` would make threat `t`.
@@ -1085,7 +1105,6 @@ impl Board {
         self.touch_near(i, 1);
         self.changes.place(Sums {
             value: self.value,
-            counts: self.counts,
             threats: self.threats,
             fours: self.fours,
         });
@@ -1124,7 +1143,6 @@ impl Board {
                 .take_back(&mut self.pats, &mut self.combo, |_, _| {})
         };
         self.value = before.value;
-        self.counts = before.counts;
         self.threats = before.threats;
         self.fours = before.fours;
     }
@@ -1154,7 +1172,6 @@ impl Board {
             outer: &mut self.outer,
             pats: &mut self.pats,
             combo: &mut self.combo,
-            counts: &mut self.counts,
             threats: &mut self.threats,
             fours: &mut self.fours,
             changes: &mut self.changes,
@@ -1262,9 +1279,6 @@ impl Board {
                 i,
                 sign > 0 && info.threat >= Threat::Block4,
             );
-            for d in 0..4 {
-                self.counts[c][usize::from(pattern::half(self.pats[i][d], c))] += sign;
-            }
         }
     }
 
@@ -1293,9 +1307,10 @@ impl Board {
         (counts, threats, value)
     }
 
-    /// The incrementally kept counts, in the same shape as [`Board::recount`].
+    /// The incrementally kept counts, in the same shape as
+    /// [`Board::recount`]: the pattern counts over the kept patterns.
     pub fn kept_counts(&self) -> ([[i32; PATTERNS]; 2], [[i32; THREATS]; 2], [i32; 2]) {
-        (self.counts, self.threats, self.value)
+        (self.pattern_counts(), self.threats, self.value)
     }
 }
 
@@ -1324,7 +1339,6 @@ struct Lines<'a> {
     outer: &'a mut [[u8; 4]; CELLS],
     pats: &'a mut [[u8; 4]; CELLS],
     combo: &'a mut [[u16; 2]; CELLS],
-    counts: &'a mut [[i32; PATTERNS]; 2],
     threats: &'a mut [[i32; THREATS]; 2],
     fours: &'a mut [PointSet; 2],
     changes: &'a mut Changes<Sums>,
@@ -1381,8 +1395,6 @@ impl Lines<'_> {
             if old == new {
                 continue;
             }
-            self.counts[c][old as usize] -= 1;
-            self.counts[c][new as usize] += 1;
             let before = self.combo[q][c];
             let after = combo_moved(before, d, old, new);
             self.combo[q][c] = after;
