@@ -4,11 +4,11 @@
 //! Placing or removing a stone touches only the 32 points within four steps
 //! along its four lines (40 within five under exact five); for each the key
 //! changes by one two-bit field and the pattern tables give the new
-//! patterns. The running sums (hand-set point values, threat counts)
-//! change by the difference, so the search never recounts the board. The
-//! pattern counts are the pattern evaluation's to keep
-//! ([`crate::eval::PatternEval`]): kept here, they cost every search a
-//! twentieth of its time (issue 55). An evaluation that keeps sums of its own follows the same
+//! patterns. The running threat counts change by the difference, so the
+//! search never recounts the board. The pattern counts are the pattern
+//! evaluation's to keep ([`crate::eval::PatternEval`]), and the sums of
+//! the hand-set point values are counted when asked: kept here, they cost
+//! every search a twentieth of its time and read by none (issue 55). An evaluation that keeps sums of its own follows the same
 //! pass ([`Watch`], [`Board::play_watched`]): the board holds the position
 //! and its line patterns, never an evaluation's state.
 
@@ -143,7 +143,6 @@ impl<S> Changes<S> {
 /// puts back.
 #[derive(Clone, Debug)]
 struct Sums {
-    value: [i32; 2],
     threats: [[i32; THREATS]; 2],
     fours: [PointSet; 2],
 }
@@ -382,7 +381,6 @@ pub struct Board {
     pats: Box<[[u8; 4]; CELLS]>,
     /// Each point's combination index ([`combo_index`]), black's and white's.
     combo: Box<[[u16; 2]; CELLS]>,
-    value: [i32; 2],
     threats: [[i32; THREATS]; 2],
     /// Per colour, the empty points where a stone makes a four or more
     /// (a threat of at least [`Threat::Block4`]): the threat searches look
@@ -454,7 +452,6 @@ impl Board {
             outer: Box::new([[0; 4]; CELLS]),
             pats: Box::new([[0; 4]; CELLS]),
             combo: Box::new([[0; 2]; CELLS]),
-            value: [0; 2],
             threats: [[0; THREATS]; 2],
             fours: [[0; WORDS]; 2],
             near: Box::new([0; CELLS]),
@@ -891,10 +888,21 @@ impl Board {
         self.threats[colour.index()][t as usize]
     }
 
-    /// Sum of `colour`'s point values over the empty points.
-    #[inline]
+    /// Sum of `colour`'s point values over the empty points, counted
+    /// when asked (no search reads it).
     pub fn value(&self, colour: Player) -> i32 {
-        self.value[colour.index()]
+        self.values()[colour.index()]
+    }
+
+    /// Both colours' [`Board::value`]s, counted over the empty points.
+    fn values(&self) -> [i32; 2] {
+        let mut value = [0; 2];
+        for p in self.empty_points() {
+            for (c, v) in value.iter_mut().enumerate() {
+                *v += i32::from(self.info_of[usize::from(self.combo[p.index()][c])].value);
+            }
+        }
+        value
     }
 
     /// The empty points where `colour` makes a four or more (a threat of
@@ -1104,7 +1112,6 @@ impl Board {
         self.history.push(Pos::from_index(i));
         self.touch_near(i, 1);
         self.changes.place(Sums {
-            value: self.value,
             threats: self.threats,
             fours: self.fours,
         });
@@ -1142,7 +1149,6 @@ impl Board {
             self.changes
                 .take_back(&mut self.pats, &mut self.combo, |_, _| {})
         };
-        self.value = before.value;
         self.threats = before.threats;
         self.fours = before.fours;
     }
@@ -1156,9 +1162,8 @@ impl Board {
         v: u8,
         watch: &mut W,
     ) {
-        // The sums move in locals and land once: kept in the board, each
-        // change was a store the next one waited on (a fifth slower).
-        let mut moved = [0i32; 2];
+        // The watcher's sums move in locals and land once: kept in memory,
+        // each change was a store the next one waited on (a fifth slower).
         let mut watched = W::Moved::default();
         let reads = UNDO && watch.reads_lines(i);
         let shapes = UNDO && watch.shapes_back(i);
@@ -1187,12 +1192,12 @@ impl Board {
                 let q = (i as isize - k * step) as usize;
                 at.keys[q][d] ^= v << (2 * (k + 3));
                 if at.cells[q] == EMPTY {
-                    at.changed::<R, UNDO, W>(q, d, &mut moved, watch, &mut watched, reads);
+                    at.changed::<R, UNDO, W>(q, d, watch, &mut watched, reads);
                 }
                 let q = (i as isize + k * step) as usize;
                 at.keys[q][d] ^= v << (2 * (4 - k));
                 if at.cells[q] == EMPTY {
-                    at.changed::<R, UNDO, W>(q, d, &mut moved, watch, &mut watched, reads);
+                    at.changed::<R, UNDO, W>(q, d, watch, &mut watched, reads);
                 }
             }
             if R > HALF as isize {
@@ -1207,17 +1212,13 @@ impl Board {
                     }
                     at.outer[q][d] ^= bits as u8;
                     if at.cells[q] == EMPTY {
-                        at.changed::<R, UNDO, W>(q, d, &mut moved, watch, &mut watched, reads);
+                        at.changed::<R, UNDO, W>(q, d, watch, &mut watched, reads);
                     }
                 }
             }
         }
         if UNDO {
             self.restore(watch, &mut watched, shapes);
-        } else {
-            for (value, moved) in self.value.iter_mut().zip(moved) {
-                *value += moved;
-            }
         }
         watch.land(watched);
     }
@@ -1272,7 +1273,6 @@ impl Board {
         }
         for (c, &combo) in combos.iter().enumerate() {
             let info = self.info_of[usize::from(combo)];
-            self.value[c] += sign * i32::from(info.value);
             self.threats[c][info.threat as usize] += sign;
             mark(
                 &mut self.fours[c],
@@ -1310,7 +1310,7 @@ impl Board {
     /// The incrementally kept counts, in the same shape as
     /// [`Board::recount`]: the pattern counts over the kept patterns.
     pub fn kept_counts(&self) -> ([[i32; PATTERNS]; 2], [[i32; THREATS]; 2], [i32; 2]) {
-        (self.pattern_counts(), self.threats, self.value)
+        (self.pattern_counts(), self.threats, self.values())
     }
 }
 
@@ -1356,13 +1356,12 @@ impl Lines<'_> {
         &mut self,
         q: usize,
         d: usize,
-        moved: &mut [i32; 2],
         watch: &mut W,
         watched: &mut W::Moved,
         reads: bool,
     ) {
         if !UNDO {
-            self.repattern::<R, W>(q, d, moved, watch, watched);
+            self.repattern::<R, W>(q, d, watch, watched);
         } else if reads {
             watch.line(q, d, key_within::<R>(self.keys, self.outer, q, d), watched);
         }
@@ -1377,7 +1376,6 @@ impl Lines<'_> {
         &mut self,
         q: usize,
         d: usize,
-        moved: &mut [i32; 2],
         watch: &mut W,
         watched: &mut W::Moved,
     ) {
@@ -1390,7 +1388,7 @@ impl Lines<'_> {
         }
         self.changes.record(q, d, old, self.combo[q]);
         self.pats[q][d] = fresh;
-        for (c, moved) in moved.iter_mut().enumerate() {
+        for c in 0..2 {
             let (old, new) = (pattern::half(old, c), pattern::half(fresh, c));
             if old == new {
                 continue;
@@ -1399,7 +1397,6 @@ impl Lines<'_> {
             let after = combo_moved(before, d, old, new);
             self.combo[q][c] = after;
             let (was, is) = (self.info_of[before as usize], self.info_of[after as usize]);
-            *moved += i32::from(is.value) - i32::from(was.value);
             watch.shape(c, before, after, watched);
             if was.threat != is.threat {
                 self.threats[c][was.threat as usize] -= 1;
