@@ -242,13 +242,15 @@ pub(crate) fn stone_of(p: Player) -> u8 {
     }
 }
 
-/// What the board keeps sums of for a point with one combination of line
-/// patterns: its hand-set value and its threat ([`pattern::info`]), in
-/// four bytes, so that one look-up serves a changed point.
+/// What the board knows of a point with one combination of line
+/// patterns: its hand-set value and its threat ([`pattern::info`]), and
+/// its class for the move picker ([`crate::movepick::class`]), in four
+/// bytes, so that one look-up serves a changed point or a move to order.
 #[derive(Clone, Copy, Debug)]
 struct PointEntry {
     value: i16,
     threat: Threat,
+    class: u8,
 }
 
 /// [`PointEntry`] by combination index.
@@ -259,6 +261,7 @@ static POINTS: LazyLock<Vec<PointEntry>> = LazyLock::new(|| {
             PointEntry {
                 value: info.value as i16,
                 threat: info.threat,
+                class: crate::movepick::class_of_combo(c),
             }
         })
         .collect()
@@ -664,6 +667,12 @@ impl Board {
     #[inline]
     pub fn combo(&self, p: Pos, colour: Player) -> u16 {
         self.combo[p.index()][colour.index()]
+    }
+
+    /// The class of empty point `p` for `colour` ([`crate::movepick::class`]).
+    #[inline]
+    pub fn class(&self, p: Pos, colour: Player) -> u8 {
+        self.info_of[self.combo[p.index()][colour.index()] as usize].class
     }
 
     /// The evaluation value of empty point `p` for `colour`.

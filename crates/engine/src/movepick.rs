@@ -17,13 +17,12 @@
 //! the counter move and the history of cuts.
 
 use std::num::NonZeroU16;
-use std::sync::LazyLock;
 
 use inarow_core::Player;
 
 use crate::board::{Board, MAX_SIZE};
 use crate::eval::no_four_to_come;
-use crate::pattern::{PATTERNS, Pattern, Threat, threat_of};
+use crate::pattern::{Pattern, Threat, threat_of};
 use crate::pos::Pos;
 
 /// A move the search remembers (a killer, the move of a ply, a line, a
@@ -280,16 +279,18 @@ fn class_of(pats: [Pattern; 4]) -> u8 {
     }
 }
 
-static CLASSES: LazyLock<Vec<u8>> = LazyLock::new(|| {
-    (0..PATTERNS.pow(4))
-        .map(|i| class_of([i % 9, i / 9 % 9, i / 81 % 9, i / 729].map(Pattern::from_index)))
-        .collect()
-});
+/// The class of the point of combination index `combo`
+/// ([`crate::pattern::combo_index`]): the board keeps it beside the
+/// point's threat, one look-up for both.
+pub(crate) fn class_of_combo(combo: u16) -> u8 {
+    let i = usize::from(combo);
+    class_of([i % 9, i / 9 % 9, i / 81 % 9, i / 729].map(Pattern::from_index))
+}
 
 /// The class of empty point `i` for `colour` (see [`mod@class`]).
 #[inline]
 pub fn class(b: &Board, i: Pos, colour: Player) -> u8 {
-    CLASSES[usize::from(b.combo(i, colour))]
+    b.class(i, colour)
 }
 
 /// True if a stone on `i` neither sets up a threat of the side to move nor
