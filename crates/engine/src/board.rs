@@ -778,9 +778,9 @@ impl Board {
     /// changes looked at as [`Board::play_unchecked`] would change them,
     /// nothing written. A move generator's test of a defence (does the
     /// threat survive this stone?) costs a fraction of a play and its
-    /// take-back: one colour, a four point off the stone's lines found in
-    /// the board's set without a walk, and the walk stopped at the first
-    /// point it leaves of those threats (issue 55).
+    /// take-back: one colour, the four points read from the board's set,
+    /// and a walk of the lines only where the stone may raise a threat,
+    /// stopped at the first point it leaves of those threats (issue 55).
     #[inline]
     pub fn threat_after(&self, p: Pos, colour: Player, threats: &[Threat]) -> bool {
         let set = threats.iter().fold(0u8, |m, &t| m | 1 << t as u8);
@@ -790,6 +790,15 @@ impl Board {
             } else {
                 REACH
             };
+            if colour != self.to_move {
+                // A stone raises no pattern of the other colour's, nor so
+                // any threat (a test reads every rule's tables for it): the
+                // four points are the only ones that can end with a four,
+                // each as the stone leaves it.
+                return self.four_points(colour).any(|q| {
+                    q != p && set >> self.threat_left(p, q, colour, reach) as u8 & 1 != 0
+                });
+            }
             // A point off the stone's lines keeps its threat.
             let untouched = self.four_points(colour).any(|q| {
                 set >> self.threat(q, colour) as u8 & 1 != 0 && !within_lines(p, q, reach)
@@ -806,6 +815,40 @@ impl Board {
                 self.threat_after_within::<{ REACH as isize }>(p.index(), colour.index(), set)
             }
         }
+    }
+
+    /// The threat `colour` makes on empty point `q` once the side to move
+    /// has played empty point `p` (another point), the rule reaching
+    /// `reach` points along a line: its own where `p` is off its lines,
+    /// else its key along that line read with the stone in it.
+    #[inline]
+    fn threat_left(&self, p: Pos, q: Pos, colour: Player, reach: usize) -> Threat {
+        let ((px, py), (qx, qy)) = (p.xy(), q.xy());
+        let (dx, dy) = (px.abs_diff(qx), py.abs_diff(qy));
+        let d = if dy == 0 {
+            0
+        } else if dx == 0 {
+            1
+        } else if dx != dy {
+            return self.threat(q, colour);
+        } else if (px > qx) == (py > qy) {
+            2
+        } else {
+            3
+        };
+        let k = dx.max(dy);
+        if k > reach {
+            return self.threat(q, colour);
+        }
+        // Where `p` lies from `q` along the line, in steps.
+        let ahead = p.index() > q.index();
+        let offset = if ahead { k as isize } else { -(k as isize) };
+        let bits = u32::from(stone_of(self.to_move)) << (2 * pattern::slot(offset));
+        let (i, c) = (q.index(), colour.index());
+        let was = pattern::half(self.pats[i][d], c);
+        let is = pattern::half(self.pattern_of[(self.key(i, d) ^ bits) as usize], c);
+        let combo = combo_moved(self.combo[i][c], d, was, is);
+        self.info_of[usize::from(combo)].threat
     }
 
     /// [`Board::threat_after`] for colour `c` and the threats in bit set
@@ -1458,6 +1501,44 @@ mod tests {
         }
         assert!(checked > 5_000, "{checked}");
         assert!(left > 5_000 && left < checked * 20, "{left}");
+    }
+
+    #[test]
+    fn a_stone_never_raises_the_other_colours_patterns_or_threats() {
+        // Every key of every rule's table, a stone of the other colour on
+        // each empty point of it: the pattern never rises.
+        let mut lowered = 0;
+        for rule in [Rule::Freestyle, Rule::Exact, Rule::Renju] {
+            let table = pattern::pattern_table(rule);
+            let slots = 2 * pattern::reach(rule) as u32;
+            for key in 0..table.len() as u32 {
+                for s in (0..slots).filter(|&s| key >> (2 * s) & 3 == u32::from(EMPTY)) {
+                    for (c, other) in [(0, WHITE), (1, BLACK)] {
+                        let after = table[(key | u32::from(other) << (2 * s)) as usize];
+                        let (was, is) = (
+                            pattern::half(table[key as usize], c),
+                            pattern::half(after, c),
+                        );
+                        assert!(
+                            is <= was,
+                            "{rule:?} key {key:#x} slot {s} colour {c}: {was} to {is}"
+                        );
+                        lowered += usize::from(is < was);
+                    }
+                }
+            }
+        }
+        assert!(lowered > 1_000, "{lowered}");
+        // A lower pattern along one line never raises the point's threat.
+        for combo in 0..PATTERNS.pow(4) as u16 {
+            for d in 0..4 {
+                let p = (combo / COMBO_STEP[d] as u16 % PATTERNS as u16) as u8;
+                for lower in 0..p {
+                    let moved = combo_moved(combo, d, p, lower);
+                    assert!(POINTS[usize::from(moved)].threat <= POINTS[usize::from(combo)].threat);
+                }
+            }
+        }
     }
 
     #[test]
