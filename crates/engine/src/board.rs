@@ -1531,8 +1531,8 @@ mod tests {
         assert!(lowered > 1_000, "{lowered}");
         // A lower pattern along one line never raises the point's threat.
         for combo in 0..PATTERNS.pow(4) as u16 {
-            for d in 0..4 {
-                let p = (combo / COMBO_STEP[d] as u16 % PATTERNS as u16) as u8;
+            for (d, &step) in COMBO_STEP.iter().enumerate() {
+                let p = (combo / step as u16 % PATTERNS as u16) as u8;
                 for lower in 0..p {
                     let moved = combo_moved(combo, d, p, lower);
                     assert!(POINTS[usize::from(moved)].threat <= POINTS[usize::from(combo)].threat);
