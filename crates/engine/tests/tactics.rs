@@ -416,6 +416,59 @@ fn each_depth_rule_changes_the_tree() {
     }
 }
 
+/// Rapfi's last search rules (issue 55), each alone at Rapfi's value:
+/// pruning at nodes that answer a threat, trivial moves and distractions
+/// pruned, a deeper re-search after a reduced one, the table move's
+/// extension, and more reduction where the root cannot gain and for far
+/// defences.
+fn rapfis_last_rules() -> Vec<Params> {
+    let d = Params::default;
+    vec![
+        Params {
+            threat_prune: 1,
+            ..d()
+        },
+        Params {
+            trivial_depth: 430,
+            ..d()
+        },
+        Params {
+            lmr_deeper: 34,
+            ..d()
+        },
+        Params {
+            tt_extension: 25,
+            ..d()
+        },
+        Params {
+            lmr_no_alpha: 98,
+            ..d()
+        },
+        Params {
+            lmr_useless_defence: 193,
+            ..d()
+        },
+    ]
+}
+
+#[test]
+fn the_search_with_rapfis_last_rules_announces_the_quick_wins() {
+    for params in rapfis_last_rules() {
+        assert!(
+            quick_wins_are_announced(recorded::FREESTYLE, Rule::Freestyle, 1_000, params) >= 30,
+            "{params:?}"
+        );
+    }
+}
+
+#[test]
+fn each_of_rapfis_last_rules_changes_the_tree() {
+    let plain = middlegame_nodes(Params::default(), 6);
+    for changed in rapfis_last_rules() {
+        assert_ne!(middlegame_nodes(changed, 6), plain, "{changed:?}");
+    }
+}
+
 /// Mate distances on the recorded suite (issue 56): every win the search
 /// announces before any tree (the root's proof by fours) is its line's
 /// plies to the five, counted by the rules on the core's board, and on

@@ -207,6 +207,42 @@ params! {
     /// as Rapfi's move count prunes every move: the leaf VCF still finds
     /// what fours win.
     lmp_forcing = 0, 0, 1000;
+    /// Reverse futility and razoring also at nodes off the principal
+    /// variation that must answer an open three or a fork (1; 0: at free
+    /// nodes only), as Rapfi's steps 7 and 8 run at every node but one
+    /// that blocks a five; a node under an open three (Rapfi's `oppo4`)
+    /// then stands on its parent's static score negated, as Rapfi's does,
+    /// rather than on an evaluation of its own that a pending threat makes
+    /// unsure. The null move stays at free nodes.
+    threat_prune = 0, 0, 1;
+    /// Below this depth (hundredths; 0: never), once a move has not lost,
+    /// a move that makes no two or three for either side is pruned at any
+    /// node but the root, and at a node answering an open three a move
+    /// that blocks no four point and lies more than four lines from
+    /// both sides' last moves (a distraction), as Rapfi prunes its
+    /// trivial and distract moves below 4.3 plies.
+    trivial_depth = 0, 0, 1000;
+    /// When a reduced search beats alpha, the full search goes a ply
+    /// deeper if it beat alpha by this margin plus 11 a ply of the
+    /// reduction, two if by ten times this plus 26 a ply, and a ply
+    /// shallower if it stayed within the depth in plies of the node's best
+    /// so far (Rapfi's `lmrExtension`, margin 34; 0: never). Past five
+    /// plies of such extras in a line, one ply at most.
+    lmr_deeper = 0, 0, 1000;
+    /// Extension of the table move where no singular search ran,
+    /// hundredths, on the principal variation; a third of it elsewhere, and
+    /// as much again for a four within four lines of our last move (a fifth
+    /// within six), as Rapfi's 0.25, 0.08, 0.24 and 0.05 (0: none).
+    tt_extension = 0, 0, 100;
+    /// More reduction, hundredths, at the nodes of the root's opponent
+    /// once their best already refutes the root's alpha: a line that
+    /// cannot improve the root needs less depth (Rapfi's 0.98; 0: none).
+    lmr_no_alpha = 0, 0, 300;
+    /// More reduction, hundredths, of a move that blocks no four point at
+    /// a node answering an open three, when it lies more than four
+    /// lines from the opponent's last move; half as much again when more
+    /// than four from our own last (Rapfi's 1.93 and 0.96; 0: none).
+    lmr_useless_defence = 0, 0, 400;
     /// Fours a leaf VCF plays in a row at most.
     vcf_fours = 10, 0, 40;
     /// Fours of a leaf line after which a plain four (a four that makes

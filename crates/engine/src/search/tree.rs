@@ -44,7 +44,13 @@
 //! counter-four, less for an attack that goes on. Issue 55's rules toward
 //! Rapfi's growth per ply are settings too, off: our own threats pruned by
 //! the move count as Rapfi prunes every move (`lmp_forcing`), and plain
-//! fours only early in a leaf line (`vcf_plain`).
+//! fours only early in a leaf line (`vcf_plain`). So are Rapfi's last
+//! rules, off: step 6 at nodes under a threat (`threat_prune`), trivial
+//! moves and distractions pruned at shallow depth (`trivial_depth`), a
+//! deeper re-search of a reduced move that beat alpha well
+//! (`lmr_deeper`), the table move's extension without a singular search
+//! (`tt_extension`), and more reduction where the root cannot gain
+//! (`lmr_no_alpha`) and for far defences (`lmr_useless_defence`).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -80,6 +86,9 @@ const TRIED_QUIETS: usize = 32;
 const THREAT_LOSS_PLIES: usize = 4;
 /// How late a node that must answer a fork loses (see [`THREAT_LOSS_PLIES`]).
 const FORK_LOSS_PLIES: usize = 6;
+/// Extra depth of a line past which `lmr_deeper` deepens by a ply at most
+/// (Rapfi's five plies), so that its re-searches cannot run away.
+const EXTRA_MAX: i32 = 5 * ONE;
 
 /// What the search keeps about each ply of the line under way.
 #[derive(Clone, Copy, Debug, Default)]
@@ -95,6 +104,11 @@ pub(crate) struct Frame {
     /// Whether the node at this ply had to answer a threat (for the
     /// attack that continues, `lmr_attack`).
     pub answered: bool,
+    /// Depth the line has been extended beyond a ply a move, up to and
+    /// including the move played from this ply (hundredths): a double
+    /// singular extension's second ply, `lmr_deeper`'s second. Past
+    /// [`EXTRA_MAX`] `lmr_deeper` adds a ply at most.
+    pub extra: i32,
 }
 
 /// What the singular search (step 7b) says of the table move.
@@ -135,6 +149,8 @@ pub struct Tree<E: Evaluator> {
     /// Moves before quiet ones are pruned, by improving and depth (plies).
     move_counts: [[usize; 64]; 2],
     root: MoveList,
+    /// The root's alpha in the iteration under way (for `lmr_no_alpha`).
+    root_alpha: i32,
     excluded: Vec<Pos>,
     pub(crate) nodes: u64,
     start: Instant,
@@ -226,6 +242,7 @@ impl<E: Evaluator> Tree<E> {
             reductions,
             move_counts,
             root: MoveList::default(),
+            root_alpha: -INFINITE,
             excluded: Vec::new(),
             nodes: 0,
             start: Instant::now(),
@@ -397,7 +414,16 @@ impl<E: Evaluator> Tree<E> {
         // whether it improves on two plies ago.
         let p = self.params;
         let answer = movepick::answer(b, p.defends_three_three());
-        let eval = hit.map_or_else(|| self.eval.evaluate(b), |h| h.eval);
+        let threatened = matches!(answer, Answer::Three | Answer::Fork);
+        // With `threat_prune` a node under a three stands on its parent's
+        // static score, negated, as Rapfi's does: a pending threat makes
+        // its own evaluation unsure. (The root keeps no static score.)
+        let inherits = p.threat_prune > 0 && answer == Answer::Three && ply >= 2;
+        let eval = if inherits {
+            -self.stack[ply - 1].eval
+        } else {
+            hit.map_or_else(|| self.eval.evaluate(b), |h| h.eval)
+        };
         self.stack[ply].eval = eval;
         self.stack[ply].answered = answer != Answer::Free;
         let improving = ply >= 2 && eval > self.stack[ply - 2].eval;
@@ -420,9 +446,9 @@ impl<E: Evaluator> Tree<E> {
             return self.vcf::<false>(b, ply, alpha, beta, 0);
         }
         if !PV
-            && answer == Answer::Free
+            && (answer == Answer::Free || (threatened && p.threat_prune > 0))
             && excluded.is_none()
-            && let Some(s) = self.prune_node(b, ply, alpha, beta, depth, cut, eval, hit)
+            && let Some(s) = self.prune_node(b, ply, alpha, beta, depth, cut, eval, hit, answer)
         {
             return s;
         }
@@ -471,6 +497,7 @@ impl<E: Evaluator> Tree<E> {
         } else {
             p.se_depth
         };
+        let mut singular_ran = false;
         let extension = match (hit, tt_move) {
             (Some(h), Some(m))
                 if se_depth > 0
@@ -482,6 +509,7 @@ impl<E: Evaluator> Tree<E> {
                     && h.bound != Bound::Upper
                     && !is_decided(h.score) =>
             {
+                singular_ran = true;
                 match self.singular::<PV>(b, ply, m, h.score, depth, beta, cut) {
                     Singular::Extend(e) => e,
                     Singular::Cut(s) => return s,
@@ -534,6 +562,17 @@ impl<E: Evaluator> Tree<E> {
         // Forcing moves are pruned past `lmp_forcing` percent of the move
         // count (never with 0), compared as `k * 100` against this.
         let forcing_count = (p.lmp_forcing > 0).then(|| move_count * p.lmp_forcing as usize);
+        // Below `trivial_depth` moves that make nothing for either side,
+        // and distractions from a three or a fork, are pruned (never with 0).
+        let trivial = depth < p.trivial_depth;
+        // The table move's extension where no singular search weighed it.
+        let tt_extended =
+            if p.tt_extension > 0 && !singular_ran && !matches!(answer, Answer::Five(_)) {
+                tt_move.map_or(0, |m| self.tt_extension::<PV>(b, m, ply))
+            } else {
+                0
+            };
+        let parent_extra = ply.checked_sub(1).map_or(0, |q| self.stack[q].extra);
         // Moves left out so far: a singular search skips the table move,
         // and the move after it is then its first, searched as a first move
         // is (with no reduction and never pruned), not as a late one.
@@ -552,6 +591,14 @@ impl<E: Evaluator> Tree<E> {
             // of the count, a forcing move past its own share
             // (`lmp_forcing`, by default never).
             if !PV && k > 0 && best_score > -DECIDED && defence_count.is_some_and(|n| k * 100 >= n)
+            {
+                continue;
+            }
+            // Rapfi's trivial moves and distractions, at any node.
+            if trivial
+                && k > 0
+                && best_score > -DECIDED
+                && (is_trivial(b, m) || (answer == Answer::Three && self.distracts(b, m, ply)))
             {
                 continue;
             }
@@ -579,7 +626,12 @@ impl<E: Evaluator> Tree<E> {
             }
             // Step 9b. The depth the move costs, and how much a late one
             // is reduced.
-            let extended = if Some(m) == tt_move { extension } else { 0 };
+            let extended = match tt_move {
+                Some(t) if t == m && singular_ran => extension,
+                Some(t) if t == m => tt_extended,
+                _ => 0,
+            };
+            self.stack[ply].extra = parent_extra + (extended - ONE).max(0);
             let mut new_depth = depth - self.cost(b, m, answer) + extended - lowered;
             if fail_high && b.threat(m, b.to_move()) < Threat::Block4 {
                 new_depth -= p.fhr_reduction;
@@ -597,6 +649,7 @@ impl<E: Evaluator> Tree<E> {
                     quiet,
                     top,
                     tt_pv,
+                    best: best_score,
                 };
                 self.late_reduction::<PV>(b, m, facts)
             };
@@ -610,7 +663,12 @@ impl<E: Evaluator> Tree<E> {
                 let reduced = (new_depth - r).max(new_depth.min(ONE));
                 let mut s = -self.pvs::<false>(b, ply + 1, -alpha - 1, -alpha, reduced, true);
                 if s > alpha && reduced < new_depth && !self.stopped {
-                    s = -self.pvs::<false>(b, ply + 1, -alpha - 1, -alpha, new_depth, !cut);
+                    if p.lmr_deeper > 0 {
+                        new_depth += self.deeper(ply, s, alpha, best_score, new_depth, reduced);
+                    }
+                    if reduced < new_depth {
+                        s = -self.pvs::<false>(b, ply + 1, -alpha - 1, -alpha, new_depth, !cut);
+                    }
                 }
                 if PV && s > alpha && s < beta && !self.stopped {
                     s = -self.pvs::<true>(b, ply + 1, -beta, -alpha, new_depth, false);
@@ -740,11 +798,12 @@ impl<E: Evaluator> Tree<E> {
     }
 
     /// Step 6 of [`Tree::pvs`] at a node off the principal variation that
-    /// need answer nothing: the score that settles it before any move is
-    /// tried, if any. Far above beta at shallow depth it stands (reverse
-    /// futility, on the static score or with `rfp_estimate` on the table's
-    /// `hit` where it says more); far below alpha it is what the leaf
-    /// search finds (razoring); above beta even after a pass it is cut
+    /// need answer nothing (or, with `threat_prune`, must answer a three or
+    /// a fork): the score that settles it before any move is tried, if
+    /// any. Far above beta at shallow depth it stands (reverse futility, on
+    /// the static score or with `rfp_estimate` on the table's `hit` where
+    /// it says more); far below alpha it is what the leaf search finds
+    /// (razoring); at a free node, above beta even after a pass it is cut
     /// (null move).
     #[allow(clippy::too_many_arguments)]
     fn prune_node(
@@ -757,6 +816,7 @@ impl<E: Evaluator> Tree<E> {
         cut: bool,
         eval: i32,
         hit: Option<crate::tt::Hit>,
+        answer: Answer,
     ) -> Option<i32> {
         let p = self.params;
         if is_decided(alpha) || is_decided(beta) {
@@ -783,6 +843,7 @@ impl<E: Evaluator> Tree<E> {
         let me = b.to_move();
         let opp = me.opponent();
         if p.nmp_depth > 0
+            && answer == Answer::Free
             && depth >= p.nmp_depth * ONE
             && eval >= beta
             && self.previous(ply).is_some()
@@ -791,6 +852,7 @@ impl<E: Evaluator> Tree<E> {
         {
             let r = p.nmp_base + p.nmp_scale * depth / ONE;
             self.stack[ply].played = None;
+            self.stack[ply].extra = ply.checked_sub(1).map_or(0, |q| self.stack[q].extra);
             self.eval.pass(b);
             let v = -self.pvs::<false>(b, ply + 1, -beta, -beta + 1, depth - r, !cut);
             self.eval.unpass(b);
@@ -823,6 +885,7 @@ impl<E: Evaluator> Tree<E> {
             quiet,
             top,
             tt_pv,
+            best,
         } = facts;
         let p = self.params;
         if depth < 2 * ONE {
@@ -831,8 +894,28 @@ impl<E: Evaluator> Tree<E> {
         let me = b.to_move();
         let history = self.history.score(me, m);
         let defending = matches!(answer, Answer::Three | Answer::Fork);
+        // `lmr_no_alpha`: at the root's opponent's nodes whose best already
+        // holds the root below its alpha.
+        let no_alpha = if p.lmr_no_alpha > 0 && ply % 2 == 1 && best >= -self.root_alpha {
+            p.lmr_no_alpha
+        } else {
+            0
+        };
         if defending && p.lmr_defence > 0 {
-            let mut r = self.reduction(depth, k) * p.lmr_defence / 100;
+            let mut r = self.reduction(depth, k) * p.lmr_defence / 100 + no_alpha;
+            if p.lmr_useless_defence > 0
+                && answer == Answer::Three
+                && b.threat(m, me.opponent()) < Threat::Block4
+            {
+                // A move that blocks no four point is a counter-attack or
+                // a side defence: far from both last moves it rarely holds.
+                if self.previous(ply).is_some_and(|o| lines_apart(m, o) > 4) {
+                    r += p.lmr_useless_defence;
+                }
+                if self.ours_before(ply).is_some_and(|o| lines_apart(m, o) > 4) {
+                    r += p.lmr_useless_defence / 2;
+                }
+            }
             if p.lmr_far_four > 0
                 && b.threat(m, me) >= Threat::Block4
                 && self
@@ -846,7 +929,7 @@ impl<E: Evaluator> Tree<E> {
         if answer != Answer::Free {
             return 0;
         }
-        let mut r = self.reduction(depth, k);
+        let mut r = self.reduction(depth, k) + no_alpha;
         if PV {
             r -= p.lmr_pv;
         }
@@ -913,6 +996,84 @@ impl<E: Evaluator> Tree<E> {
         if let Some(previous) = self.previous(ply) {
             self.history.set_counter(me, previous, m);
         }
+    }
+
+    /// Step 9a of [`Tree::pvs`] (`trivial_depth`): whether `m`, at a node
+    /// `ply` plies from the root answering a three, blocks no
+    /// four point and lies more than four lines from both sides' last
+    /// moves: a distraction that most likely only delays the loss.
+    #[inline]
+    fn distracts(&self, b: &Board, m: Pos, ply: usize) -> bool {
+        b.threat(m, b.to_move().opponent()) < Threat::Block4
+            && self.previous(ply).is_some_and(|o| lines_apart(m, o) > 4)
+            && self.ours_before(ply).is_some_and(|o| lines_apart(m, o) > 4)
+    }
+
+    /// Step 9b of [`Tree::pvs`] (`tt_extension`): the table move `m`'s
+    /// extension at the node `ply` plies from the root where no singular
+    /// search ran: the setting on the principal variation, a third of it
+    /// elsewhere, and for a four near our last move as much again (within
+    /// four lines) or a fifth (within six).
+    #[inline]
+    fn tt_extension<const PV: bool>(&self, b: &Board, m: Pos, ply: usize) -> i32 {
+        let t = self.params.tt_extension;
+        let mut e = if PV { t } else { t / 3 };
+        if b.threat(m, b.to_move()) >= Threat::Block4
+            && let Some(d) = self.ours_before(ply).map(|o| lines_apart(m, o))
+        {
+            e += match d {
+                0..=4 => t,
+                5..=6 => t / 5,
+                _ => 0,
+            };
+        }
+        e
+    }
+
+    /// Step 9c of [`Tree::pvs`] (`lmr_deeper`): the depth to add to the
+    /// full search of the move from `ply` whose reduced search (`reduced`
+    /// deep of `new_depth`) scored `s` above `alpha`, the node's best so
+    /// far being `best`: a ply for a clear margin, two for a wide one, a
+    /// ply less for a score barely above the best, as Rapfi's
+    /// `lmrExtension`; past [`EXTRA_MAX`] of extra depth in the line, a ply
+    /// at most.
+    fn deeper(
+        &mut self,
+        ply: usize,
+        s: i32,
+        alpha: i32,
+        best: i32,
+        new_depth: i32,
+        reduced: i32,
+    ) -> i32 {
+        let margin = self.params.lmr_deeper;
+        let cut = new_depth - reduced;
+        let mut ext = 0;
+        if s > alpha + margin + 11 * cut / ONE {
+            ext += ONE;
+        }
+        if s > alpha + 10 * margin + 26 * cut / ONE {
+            ext += ONE;
+        }
+        if s < best + new_depth / ONE {
+            ext -= ONE;
+        }
+        let extra = &mut self.stack[ply].extra;
+        if *extra >= EXTRA_MAX {
+            ext.min(ONE)
+        } else {
+            *extra += (ext - ONE).max(0);
+            ext
+        }
+    }
+
+    /// Our own last move before the node `ply` plies from the root (none
+    /// near the root, or after a pass).
+    #[inline]
+    fn ours_before(&self, ply: usize) -> Option<Pos> {
+        ply.checked_sub(2)
+            .and_then(|p| self.stack[p].played)
+            .map(Move::pos)
     }
 
     /// The opponent's move that led to the node `ply` plies from the root
@@ -1000,6 +1161,8 @@ struct Late {
     top: i32,
     /// Whether the table remembers the node on a principal variation.
     tt_pv: bool,
+    /// The node's best score before this move.
+    best: i32,
 }
 
 /// Whether the `helper`-th helper of a parallel search (0: the main
@@ -1016,6 +1179,15 @@ pub(crate) fn skips(helper: usize, depth: u32) -> bool {
     }
     let k = (helper - 1) % 20;
     ((depth + PHASE[k]) / SIZE[k]) % 2 != 0
+}
+
+/// Whether `m` makes nothing for either side, not even a flex two or a
+/// block three (Rapfi's trivial move, `trivial_depth`).
+#[inline]
+fn is_trivial(b: &Board, m: Pos) -> bool {
+    let me = b.to_move();
+    movepick::class(b, m, me) <= movepick::class::BLOCK2
+        && movepick::class(b, m, me.opponent()) <= movepick::class::BLOCK2
 }
 
 /// How many lines (rows or columns, whichever more) apart two points are.

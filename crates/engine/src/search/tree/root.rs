@@ -343,6 +343,7 @@ impl<E: Evaluator> Tree<E> {
         let mut best_score = -INFINITE;
         let mut best = None;
         self.pv_len[0] = 0;
+        self.root_alpha = alpha;
         let me = b.to_move();
         for k in 0..root.len() {
             let m = root.get(k);
@@ -376,6 +377,7 @@ impl<E: Evaluator> Tree<E> {
             }
             if score > alpha {
                 alpha = score;
+                self.root_alpha = alpha;
                 best = Some(m);
                 root.set_score(k, INFINITE);
                 self.update_pv(0, m);
