@@ -28,10 +28,11 @@ struct Sample {
 fn features(b: &Board) -> [f64; FEATURES] {
     let mut x = [0.0; FEATURES];
     let me = b.to_move();
+    let counts = b.pattern_counts();
     for (side, colour) in [me, me.opponent()].into_iter().enumerate() {
         let base = side * (PATTERNS + THREATS);
         for k in 0..PATTERNS {
-            x[base + k] = b.pattern_count(colour, Pattern::from_index(k)) as f64;
+            x[base + k] = counts[colour.index()][k] as f64;
         }
         for (k, t) in Threat::ALL.iter().enumerate() {
             x[base + PATTERNS + k] = b.threat_count(colour, *t) as f64;

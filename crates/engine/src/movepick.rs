@@ -17,13 +17,12 @@
 //! the counter move and the history of cuts.
 
 use std::num::NonZeroU16;
-use std::sync::LazyLock;
 
 use inarow_core::Player;
 
 use crate::board::{Board, MAX_SIZE};
 use crate::eval::no_four_to_come;
-use crate::pattern::{PATTERNS, Pattern, Threat, threat_of};
+use crate::pattern::{Pattern, Threat, threat_of};
 use crate::pos::Pos;
 
 /// A move the search remembers (a killer, the move of a ply, a line, a
@@ -280,16 +279,18 @@ fn class_of(pats: [Pattern; 4]) -> u8 {
     }
 }
 
-static CLASSES: LazyLock<Vec<u8>> = LazyLock::new(|| {
-    (0..PATTERNS.pow(4))
-        .map(|i| class_of([i % 9, i / 9 % 9, i / 81 % 9, i / 729].map(Pattern::from_index)))
-        .collect()
-});
+/// The class of the point of combination index `combo`
+/// ([`crate::pattern::combo_index`]): the board keeps it beside the
+/// point's threat, one look-up for both.
+pub(crate) fn class_of_combo(combo: u16) -> u8 {
+    let i = usize::from(combo);
+    class_of([i % 9, i / 9 % 9, i / 81 % 9, i / 729].map(Pattern::from_index))
+}
 
 /// The class of empty point `i` for `colour` (see [`mod@class`]).
 #[inline]
 pub fn class(b: &Board, i: Pos, colour: Player) -> u8 {
-    CLASSES[usize::from(b.combo(i, colour))]
+    b.class(i, colour)
 }
 
 /// True if a stone on `i` neither sets up a threat of the side to move nor
@@ -314,7 +315,7 @@ pub fn is_forcing(b: &Board, i: Pos) -> bool {
 /// them by its own numbers. Under renju black's forbidden points are left
 /// out (a five to block on one leaves no move: the node is lost). A
 /// defence is tested on the threat counts a stone would leave
-/// ([`Board::threats_after`]), without playing it.
+/// ([`Board::threat_after`]), without playing it.
 pub fn generate(b: &Board, answer: Answer, out: &mut MoveList) {
     out.clear();
     let me = b.to_move();
@@ -345,16 +346,14 @@ pub fn generate(b: &Board, answer: Answer, out: &mut MoveList) {
             }
         }
         Answer::Three => {
-            for k in 0..b.points().len() {
-                let i = b.points()[k];
-                if !b.is_empty(i) || !b.is_near(i) || b.is_forbidden_to(i, me) {
+            // Only our fours and the opponent's four points can answer:
+            // read from the board's sets, in board order (issue 55).
+            for i in b.any_four_points() {
+                if !b.is_near(i) || b.is_forbidden_to(i, me) {
                     continue;
                 }
                 let own_four = b.threat(i, me) >= Threat::Block4;
-                if own_four
-                    || (b.threat(i, opp) >= Threat::Block4
-                        && b.threats_after_of(i, opp).count(opp, Threat::Flex4) == 0)
-                {
+                if own_four || !b.threat_after(i, opp, &[Threat::Flex4]) {
                     out.push(i, 0);
                 }
             }
@@ -370,12 +369,9 @@ pub fn generate(b: &Board, answer: Answer, out: &mut MoveList) {
                 {
                     continue;
                 }
-                // Read off the counts the stone would leave, without playing it.
-                let t = b.threats_after(i);
-                let defends = !t.no_four_to_come(me)
-                    || (t.count(opp, Threat::Flex4) == 0
-                        && t.count(opp, Threat::Four3) == 0
-                        && t.count(opp, Threat::Three3) == 0);
+                // Read off what the stone would leave, without playing it.
+                let defends = b.threat_after(i, me, &Threat::FOURS)
+                    || !b.threat_after(i, opp, &[Threat::Flex4, Threat::Four3, Threat::Three3]);
                 if defends {
                     out.push(i, 0);
                 }

@@ -7,8 +7,9 @@
 //! ([`crate::board::Watch`]); the board keeps only the position and its
 //! line patterns. Three kinds, chosen by [`Eval`]:
 //!
-//! * the pattern evaluation ([`Weights`]): weights over the pattern and
-//!   threat counts the board keeps anyway, hand-set or fitted;
+//! * the pattern evaluation ([`Weights`], [`PatternEval`]): weights over
+//!   the pattern counts it keeps and the threat counts the board keeps
+//!   anyway, hand-set or fitted;
 //! * the learned evaluation ([`learned`], the default): per-point values
 //!   by shape for the side to move and the opponent, and a threat-mask
 //!   table, fitted to games;
@@ -34,7 +35,7 @@ use fine_eval::FineEval;
 use fine_tables::FineTables;
 use learned::{Learned, LearnedEval};
 
-pub use weights::{MOVER_WEIGHT, Weights, evaluate};
+pub use weights::{MOVER_WEIGHT, PatternEval, Weights, evaluate};
 
 /// A static evaluation at work on one board: it plays and takes back the
 /// stones, keeping what it reads up to date, and scores the position for
@@ -120,7 +121,7 @@ impl Eval {
     /// The evaluator of this choice, to be started on a board.
     pub fn evaluation(&self) -> Evaluation {
         match *self {
-            Eval::Pattern(w) => Evaluation::Pattern(w),
+            Eval::Pattern(w) => Evaluation::Pattern(PatternEval::new(w)),
             Eval::Learned(tables) => Evaluation::Learned(LearnedEval::new(tables)),
             Eval::Fine(tables, units) => Evaluation::Fine(Box::new(FineEval::new(tables, units))),
         }
@@ -140,8 +141,8 @@ impl Eval {
 /// call (the board's pass over the changed points is each kind's own).
 #[derive(Clone, Debug)]
 pub enum Evaluation {
-    /// The pattern evaluation (it keeps nothing of its own).
-    Pattern(Weights),
+    /// The pattern evaluation and its pattern counts.
+    Pattern(PatternEval),
     /// The learned evaluation and its shape sums.
     Learned(LearnedEval),
     /// Evaluation by fine tables and everything it keeps.
@@ -152,7 +153,7 @@ impl Evaluator for Evaluation {
     #[inline]
     fn start(&mut self, b: &mut Board) {
         match self {
-            Evaluation::Pattern(w) => w.start(b),
+            Evaluation::Pattern(e) => e.start(b),
             Evaluation::Learned(e) => e.start(b),
             Evaluation::Fine(e) => e.start(b),
         }
@@ -161,7 +162,7 @@ impl Evaluator for Evaluation {
     #[inline]
     fn evaluate(&self, b: &Board) -> i32 {
         match self {
-            Evaluation::Pattern(w) => w.evaluate(b),
+            Evaluation::Pattern(e) => e.evaluate(b),
             Evaluation::Learned(e) => e.evaluate(b),
             Evaluation::Fine(e) => e.evaluate(b),
         }
@@ -170,7 +171,7 @@ impl Evaluator for Evaluation {
     #[inline]
     fn play(&mut self, b: &mut Board, p: Pos) {
         match self {
-            Evaluation::Pattern(w) => w.play(b, p),
+            Evaluation::Pattern(e) => e.play(b, p),
             Evaluation::Learned(e) => e.play(b, p),
             Evaluation::Fine(e) => e.play(b, p),
         }
@@ -179,7 +180,7 @@ impl Evaluator for Evaluation {
     #[inline]
     fn undo(&mut self, b: &mut Board) {
         match self {
-            Evaluation::Pattern(w) => w.undo(b),
+            Evaluation::Pattern(e) => e.undo(b),
             Evaluation::Learned(e) => e.undo(b),
             Evaluation::Fine(e) => e.undo(b),
         }

@@ -1,9 +1,9 @@
-//! The pattern evaluation: a weighted sum of the counts the board keeps.
+//! The pattern evaluation: a weighted sum of pattern and threat counts.
 //!
-//! The board keeps, for each colour, how many (empty point, direction)
-//! pairs show each line pattern and how many empty points make each threat
-//! (see [`crate::pattern`]). The evaluation is a weighted sum of those
-//! counts, with separate weights for the side to move (who gets to use a
+//! For each colour, how many (empty point, direction) pairs show each line
+//! pattern (kept by the evaluator, [`PatternEval`], as stones come and go)
+//! and how many empty points make each threat (the board's counts; see
+//! [`crate::pattern`]). The evaluation is a weighted sum of those counts, with separate weights for the side to move (who gets to use a
 //! threat first) and for the opponent. The hand-set weights are the
 //! pattern values of [`crate::pattern::line_value`] and the fork bonuses,
 //! the mover's counted 1.2 times; the tuned weights were fitted to the
@@ -11,7 +11,7 @@
 
 use inarow_core::Player;
 
-use crate::board::Board;
+use crate::board::{Board, Watch};
 use crate::eval::Evaluator;
 use crate::eval::learned::{MASKS, Tables};
 use crate::pattern::{self, PATTERNS, Pattern, SHAPES, THREATS, Threat};
@@ -90,13 +90,19 @@ impl Weights {
     }
 }
 
-/// The features the weights apply to, for `colour`: its pattern counts,
-/// then its threat counts.
+/// The features the weights apply to, for `colour`: its pattern counts
+/// (`pats`, the colour's), then its threat counts.
 #[inline]
-fn dot(b: &Board, colour: Player, pats: &[i32; PATTERNS], threats: &[i32; THREATS]) -> i64 {
+fn dot(
+    b: &Board,
+    colour: Player,
+    pats: &[i32; PATTERNS],
+    counts: &[i32; PATTERNS],
+    threats: &[i32; THREATS],
+) -> i64 {
     let mut s = 0i64;
-    for (k, &w) in pats.iter().enumerate() {
-        s += i64::from(w) * i64::from(b.pattern_count(colour, Pattern::from_index(k)));
+    for (&w, &n) in pats.iter().zip(counts) {
+        s += i64::from(w) * i64::from(n);
     }
     for (k, &w) in threats.iter().enumerate() {
         s += i64::from(w) * i64::from(b.threat_count(colour, Threat::ALL[k]));
@@ -104,37 +110,130 @@ fn dot(b: &Board, colour: Player, pats: &[i32; PATTERNS], threats: &[i32; THREAT
     s
 }
 
-/// The static score of the position for the side to move.
+/// The static score for the side to move, the pattern counts given.
 #[inline]
-pub fn evaluate(b: &Board, w: &Weights) -> i32 {
+fn score(b: &Board, w: &Weights, counts: &[[i32; PATTERNS]; 2]) -> i32 {
     let me = b.to_move();
-    let sum =
-        dot(b, me, &w.mine, &w.mine_threat) - dot(b, me.opponent(), &w.theirs, &w.theirs_threat);
+    let opp = me.opponent();
+    let sum = dot(b, me, &w.mine, &counts[me.index()], &w.mine_threat)
+        - dot(b, opp, &w.theirs, &counts[opp.index()], &w.theirs_threat);
     // Floor division keeps the hand-set weights exactly the old
     // `mine * 1.2 (rounded down) - theirs`.
-    let score = sum.div_euclid(i64::from(w.scale.max(1)));
-    score.clamp(i64::from(-WIN / 2), i64::from(WIN / 2)) as i32
+    let s = sum.div_euclid(i64::from(w.scale.max(1)));
+    s.clamp(i64::from(-WIN / 2), i64::from(WIN / 2)) as i32
 }
 
-/// The pattern evaluation keeps nothing of its own: the board's counts are
-/// all it reads.
-impl Evaluator for Weights {
+/// The static score of the position for the side to move, the pattern
+/// counts counted over the board (for positions scored one by one; a
+/// search keeps them in a [`PatternEval`]).
+#[inline]
+pub fn evaluate(b: &Board, w: &Weights) -> i32 {
+    score(b, w, &b.pattern_counts())
+}
+
+/// Colour `c`'s pattern along each line in combination index `combo`
+/// ([`pattern::combo_index`]).
+#[inline]
+fn patterns_of(combo: u16) -> [usize; 4] {
+    let c = usize::from(combo);
+    [
+        c % PATTERNS,
+        c / PATTERNS % PATTERNS,
+        c / (PATTERNS * PATTERNS) % PATTERNS,
+        c / (PATTERNS * PATTERNS * PATTERNS),
+    ]
+}
+
+/// The pattern evaluation at work on one board: its weights and, per
+/// colour, the pattern counts, kept as stones come and go in the board's
+/// own pass ([`Watch`]), which keeps no pattern counts of its own (the
+/// other evaluations read none: issue 55).
+#[derive(Clone, Debug)]
+pub struct PatternEval {
+    weights: Weights,
+    counts: [[i32; PATTERNS]; 2],
+}
+
+impl PatternEval {
+    /// The evaluation by `weights`, to be started on a board.
+    pub fn new(weights: Weights) -> PatternEval {
+        PatternEval {
+            weights,
+            counts: [[0; PATTERNS]; 2],
+        }
+    }
+
+    /// Its weights.
+    pub fn weights(&self) -> Weights {
+        self.weights
+    }
+
+    /// Adds (`sign` 1) or removes (-1) the patterns of a point of these
+    /// combinations, both colours'.
     #[inline]
-    fn start(&mut self, _b: &mut Board) {}
+    fn add(&mut self, combos: [u16; 2], sign: i32) {
+        for (counts, combo) in self.counts.iter_mut().zip(combos) {
+            for p in patterns_of(combo) {
+                counts[p] += sign;
+            }
+        }
+    }
+}
+
+impl Watch for PatternEval {
+    type Moved = [[i32; PATTERNS]; 2];
+
+    #[inline]
+    fn filled(&mut self, _: usize, combos: [u16; 2]) {
+        self.add(combos, -1);
+    }
+
+    #[inline]
+    fn emptied(&mut self, _: usize, _: [u32; 4], combos: [u16; 2]) {
+        self.add(combos, 1);
+    }
+
+    #[inline]
+    fn line(&mut self, _: usize, _: usize, _: u32, _: &mut Self::Moved) {}
+
+    #[inline]
+    fn shape(&self, c: usize, before: u16, after: u16, moved: &mut Self::Moved) {
+        for (was, is) in patterns_of(before).into_iter().zip(patterns_of(after)) {
+            if was != is {
+                moved[c][was] -= 1;
+                moved[c][is] += 1;
+            }
+        }
+    }
+
+    #[inline]
+    fn land(&mut self, moved: Self::Moved) {
+        for (counts, moved) in self.counts.iter_mut().zip(moved) {
+            for (n, m) in counts.iter_mut().zip(moved) {
+                *n += m;
+            }
+        }
+    }
+}
+
+impl Evaluator for PatternEval {
+    fn start(&mut self, b: &mut Board) {
+        self.counts = b.pattern_counts();
+    }
 
     #[inline]
     fn evaluate(&self, b: &Board) -> i32 {
-        evaluate(b, self)
+        score(b, &self.weights, &self.counts)
     }
 
     #[inline]
     fn play(&mut self, b: &mut Board, p: Pos) {
-        b.play_unchecked(p);
+        b.play_watched(p, self);
     }
 
     #[inline]
     fn undo(&mut self, b: &mut Board) {
-        b.undo();
+        b.undo_watched(self);
     }
 }
 
@@ -185,6 +284,32 @@ mod tests {
     /// the pattern evaluation is exact in whole units.
     fn whole(w: Weights) -> Weights {
         Weights { scale: 1, ..w }
+    }
+
+    #[test]
+    fn the_evaluator_keeps_the_pattern_counts_move_by_move() {
+        let w = Weights::TUNED;
+        let mut e = PatternEval::new(w);
+        for mut b in random_boards(&[Rule::Freestyle, Rule::Exact, Rule::Renju], 11, 60, 50) {
+            e.start(&mut b);
+            // Play on and take back through the evaluator: each step's
+            // counts are those counted over the board.
+            let moves: Vec<Pos> = b.empty_points().step_by(7).take(12).collect();
+            for &p in &moves {
+                e.play(&mut b, p);
+                assert_eq!(e.counts, b.pattern_counts(), "{b:?}");
+                assert_eq!(e.evaluate(&b), evaluate(&b, &w));
+            }
+            for _ in &moves {
+                e.undo(&mut b);
+                assert_eq!(e.counts, b.pattern_counts(), "{b:?}");
+            }
+            // Every stone back, those it did not follow in too.
+            while !b.history().is_empty() {
+                e.undo(&mut b);
+            }
+            assert_eq!(e.counts, b.pattern_counts());
+        }
     }
 
     #[test]

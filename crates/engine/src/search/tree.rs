@@ -1088,7 +1088,9 @@ impl<E: Evaluator> Tree<E> {
     /// The static part of a move's ordering score: what the point is worth
     /// to either side and what its class makes or takes (the "policy" that
     /// [`Tree::late_reduction`] weighs), without history or killers.
-    #[inline]
+    /// Always inline: out of line, its calls from [`Tree::order`] cost
+    /// as much as its look-ups (issue 55).
+    #[inline(always)]
     fn static_score(&self, b: &Board, m: Pos, me: Player) -> i32 {
         let point = if self.params.order_fine > 0
             && let Some(fine) = self.eval.move_score(b, m, me)
