@@ -15,6 +15,8 @@
 //!   their merge (the shares themselves are [`inarow_contest::shard`]'s).
 //! - [`sgf`]: a match c-gomoku-cli played, read back from its SGF file
 //!   and scored by pairs (the gate against Rapfi, `scripts/gate.sh`).
+//! - [`agree`]: positions of such a match with a reference brain's move,
+//!   and how often a brain at a node budget picks it, paired by McNemar.
 //!
 //! The runner prints nothing: the front hears of each game and each pair.
 //! Brains run in `inarow_sandbox`, as the judge's bots do. Of the judge,
