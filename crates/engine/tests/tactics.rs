@@ -251,66 +251,50 @@ fn the_shallow_node_rules_change_the_tree_where_threes_are_answered() {
             .search(&mut b.clone(), &mut Request::new(limits))
             .nodes
     };
-    let plain = nodes(Params::default());
-    for changed in [
-        Params {
-            three_leaf_depth: 260,
-            ..Params::default()
-        },
-        Params {
-            lmp_defence: 100,
-            ..Params::default()
-        },
-        Params {
-            block_cost: -50,
-            ..Params::default()
-        },
+    for changes in [
+        &[("three_leaf_depth", 260)][..],
+        &[("lmp_defence", 100)],
+        &[("block_cost", -50)],
     ] {
-        assert_ne!(nodes(changed), plain, "{changed:?}");
+        let (on, off) = on_and_off(changes);
+        assert_ne!(nodes(on), nodes(off), "{changes:?}");
     }
+}
+
+/// The default with `changes` made, and the default with the same
+/// settings doing something else: their default values, or 0 where the
+/// default already has the value (a rule that became a default is still
+/// seen to act).
+fn on_and_off(changes: &[(&str, i32)]) -> (Params, Params) {
+    let (mut on, mut off) = (Params::default(), Params::default());
+    for &(name, value) in changes {
+        on.set(name, value).unwrap();
+        if off.get(name) == Some(value) {
+            off.set(name, 0).unwrap();
+        }
+    }
+    (on, off)
 }
 
 /// Rapfi's reductions and pruning rules (issue 46, item 3), each alone
 /// changed from the default (reverse futility, on by default at every depth
 /// on the refined estimate, back to shallow nodes on the static score).
-fn rapfis_reductions() -> Vec<Params> {
-    let d = Params::default;
+fn rapfis_reductions() -> Vec<Vec<(&'static str, i32)>> {
     vec![
-        Params {
-            rfp_estimate: 0,
-            rfp_depth: 5,
-            ..d()
-        },
-        Params {
-            lmr_cut_killer: 1,
-            ..d()
-        },
-        Params {
-            lmr_tt_pv: 100,
-            ..d()
-        },
-        Params {
-            lmr_far_four: 100,
-            ..d()
-        },
-        Params {
-            lmr_attack: 100,
-            ..d()
-        },
-        Params {
-            raised_reduction: 100,
-            ..d()
-        },
-        Params {
-            iir_stale: 2,
-            ..d()
-        },
+        vec![("rfp_estimate", 0), ("rfp_depth", 5)],
+        vec![("lmr_cut_killer", 1)],
+        vec![("lmr_tt_pv", 100)],
+        vec![("lmr_far_four", 100)],
+        vec![("lmr_attack", 100)],
+        vec![("raised_reduction", 100)],
+        vec![("iir_stale", 2)],
     ]
 }
 
 #[test]
 fn the_search_with_rapfis_reductions_announces_the_quick_wins() {
-    for params in rapfis_reductions() {
+    for changes in rapfis_reductions() {
+        let params = on_and_off(&changes).0;
         assert!(
             quick_wins_are_announced(recorded::FREESTYLE, Rule::Freestyle, 1_000, params) >= 30,
             "{params:?}"
@@ -351,9 +335,9 @@ fn middlegame_nodes(params: Params, count: usize) -> u64 {
 #[test]
 fn each_of_rapfis_reductions_changes_the_tree() {
     let nodes = |params: Params| middlegame_nodes(params, 12);
-    let plain = nodes(Params::default());
-    for changed in rapfis_reductions() {
-        assert_ne!(nodes(changed), plain, "{changed:?}");
+    for changes in rapfis_reductions() {
+        let (on, off) = on_and_off(&changes);
+        assert_ne!(nodes(on), nodes(off), "{changes:?}");
     }
     let singular = Params {
         se_depth: 3,
@@ -379,17 +363,8 @@ fn each_of_rapfis_reductions_changes_the_tree() {
 /// The rules of issue 55 toward Rapfi's growth per ply, each alone: our
 /// own threats pruned by the move count at free nodes, and plain fours
 /// played only in the leaf line's first two.
-fn depth_rules() -> Vec<Params> {
-    vec![
-        Params {
-            lmp_forcing: 100,
-            ..Params::default()
-        },
-        Params {
-            vcf_plain: 2,
-            ..Params::default()
-        },
-    ]
+fn depth_rules() -> Vec<Vec<(&'static str, i32)>> {
+    vec![vec![("lmp_forcing", 100)], vec![("vcf_plain", 2)]]
 }
 
 #[test]
@@ -400,7 +375,8 @@ fn the_search_with_the_depth_rules_announces_the_quick_wins() {
         lmp_defence: 100,
         ..Params::default()
     };
-    for params in depth_rules().into_iter().chain([both]) {
+    let each = depth_rules().into_iter().map(|c| on_and_off(&c).0);
+    for params in each.chain([both]) {
         assert!(
             quick_wins_are_announced(recorded::FREESTYLE, Rule::Freestyle, 1_000, params) >= 30,
             "{params:?}"
@@ -410,9 +386,13 @@ fn the_search_with_the_depth_rules_announces_the_quick_wins() {
 
 #[test]
 fn each_depth_rule_changes_the_tree() {
-    let plain = middlegame_nodes(Params::default(), 6);
-    for changed in depth_rules() {
-        assert_ne!(middlegame_nodes(changed, 6), plain, "{changed:?}");
+    for changes in depth_rules() {
+        let (on, off) = on_and_off(&changes);
+        assert_ne!(
+            middlegame_nodes(on, 6),
+            middlegame_nodes(off, 6),
+            "{changes:?}"
+        );
     }
 }
 
@@ -421,39 +401,21 @@ fn each_depth_rule_changes_the_tree() {
 /// pruned, a deeper re-search after a reduced one, the table move's
 /// extension, and more reduction where the root cannot gain and for far
 /// defences.
-fn rapfis_last_rules() -> Vec<Params> {
-    let d = Params::default;
+fn rapfis_last_rules() -> Vec<Vec<(&'static str, i32)>> {
     vec![
-        Params {
-            threat_prune: 1,
-            ..d()
-        },
-        Params {
-            trivial_depth: 430,
-            ..d()
-        },
-        Params {
-            lmr_deeper: 34,
-            ..d()
-        },
-        Params {
-            tt_extension: 25,
-            ..d()
-        },
-        Params {
-            lmr_no_alpha: 98,
-            ..d()
-        },
-        Params {
-            lmr_useless_defence: 193,
-            ..d()
-        },
+        vec![("threat_prune", 1)],
+        vec![("trivial_depth", 430)],
+        vec![("lmr_deeper", 34)],
+        vec![("tt_extension", 25)],
+        vec![("lmr_no_alpha", 98)],
+        vec![("lmr_useless_defence", 193)],
     ]
 }
 
 #[test]
 fn the_search_with_rapfis_last_rules_announces_the_quick_wins() {
-    for params in rapfis_last_rules() {
+    for changes in rapfis_last_rules() {
+        let params = on_and_off(&changes).0;
         assert!(
             quick_wins_are_announced(recorded::FREESTYLE, Rule::Freestyle, 1_000, params) >= 30,
             "{params:?}"
@@ -463,9 +425,13 @@ fn the_search_with_rapfis_last_rules_announces_the_quick_wins() {
 
 #[test]
 fn each_of_rapfis_last_rules_changes_the_tree() {
-    let plain = middlegame_nodes(Params::default(), 6);
-    for changed in rapfis_last_rules() {
-        assert_ne!(middlegame_nodes(changed, 6), plain, "{changed:?}");
+    for changes in rapfis_last_rules() {
+        let (on, off) = on_and_off(&changes);
+        assert_ne!(
+            middlegame_nodes(on, 6),
+            middlegame_nodes(off, 6),
+            "{changes:?}"
+        );
     }
 }
 

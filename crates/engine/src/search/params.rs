@@ -54,21 +54,27 @@ macro_rules! params {
 // depth on the table-refined estimate, and the singular extension with its
 // double extension and multi-cut, are on (issue 46: together +16, +56,
 // +82 and +33 Elo by pairs at 6,000 to 15,000 nodes, docs/engine-log.md
-// "Rapfi's reductions"); Rapfi's other reductions are in the table, off.
+// "Rapfi's reductions"). Since issue 55 the defaults are Rapfi's search
+// rules together at Rapfi's values (profile B of docs/engine-log.md
+// "Rapfi's last search rules, as settings": every move counted against
+// the move count, Rapfi's reductions, extensions and margins): alone each
+// was noise in self-play; together they moved the search's own figure
+// against Rapfi from -122 to -83 Elo at equal nodes and the gate from
+// -44 to -1 (docs/engine-log.md "Gate matches"). `threat_prune` stays off.
 params! {
     /// Reduction of every late move, hundredths of a ply.
-    lmr_base = 31, 0, 300;
+    lmr_base = 100, 0, 300;
     /// Reduction per ln(depth)·ln(move number), hundredths of a ply.
-    lmr_scale = 60, 0, 300;
+    lmr_scale = 100, 0, 300;
     /// Less reduction at principal-variation nodes.
-    lmr_pv = 109, 0, 300;
+    lmr_pv = 200, 0, 300;
     /// More reduction at expected cut nodes.
-    lmr_cut = 46, 0, 300;
+    lmr_cut = 180, 0, 300;
     /// Less reduction where the static score improves on two plies ago.
-    lmr_improving = 17, 0, 300;
+    lmr_improving = 100, 0, 300;
     /// Less reduction for moves that make or stop a set-up (a three, a
     /// three with a two, two twos).
-    lmr_setup = 72, 0, 300;
+    lmr_setup = 0, 0, 300;
     /// Less reduction still for moves that make an open three or more
     /// (they force an answer).
     lmr_threat = 0, 0, 300;
@@ -83,7 +89,7 @@ params! {
     /// node's best-scored move that is worth one ply more reduction of a
     /// late move at a free node; moves nearer the best than
     /// `lmr_policy_mid` are reduced less (0: off).
-    lmr_policy = 100, 0, 5000;
+    lmr_policy = 0, 0, 5000;
     /// The gap below the best static ordering score at which the policy
     /// reduction is nothing: wider gaps reduce more, narrower less.
     lmr_policy_mid = 450, 0, 5000;
@@ -91,10 +97,10 @@ params! {
     lmr_policy_max = 200, 0, 400;
     /// Killers are spared the cut nodes' extra reduction (`lmr_cut`) when
     /// 1, as Rapfi's are.
-    lmr_cut_killer = 0, 0, 1;
+    lmr_cut_killer = 1, 0, 1;
     /// Less reduction at a node the table remembers on a principal
     /// variation, hundredths (0: none).
-    lmr_tt_pv = 0, 0, 300;
+    lmr_tt_pv = 97, 0, 300;
     /// More reduction of a counter-four, at a node that must answer a
     /// three or a fork, made farther than four lines from the threat's
     /// stone, hundredths (0: none).
@@ -102,25 +108,25 @@ params! {
     /// Less reduction of a move that continues an attack: it forces an
     /// answer, the opponent's last move had to answer ours, and it lies
     /// within four lines of our last, hundredths (0: none).
-    lmr_attack = 0, 0, 300;
+    lmr_attack = 53, 0, 300;
     /// Once a move raises alpha without a cut, the later moves of the
     /// node are searched this much shallower, hundredths (0: none).
-    raised_reduction = 0, 0, 300;
+    raised_reduction = 100, 0, 300;
     /// A table move stored this many plies shallower than the node is
     /// stale: the node is searched a ply shallower, as without one
     /// (0: never).
     iir_stale = 0, 0, 20;
     /// Moves searched before quiet ones are pruned: base, hundredths.
-    lmp_base = 428, 0, 2000;
+    lmp_base = 300, 0, 2000;
     /// Moves before pruning per depth^(lmp_power/100), hundredths.
-    lmp_scale = 31, 10, 1000;
+    lmp_scale = 100, 10, 1000;
     /// Set-up moves (a three with a two, two twos, a block of an open
     /// three to come) are pruned too once this many percent of the move
     /// count have been searched; moves that force an answer never are
     /// (0: set-ups are never pruned).
     lmp_setup = 100, 0, 1000;
     /// Exponent of the depth in the move count, hundredths.
-    lmp_power = 127, 50, 250;
+    lmp_power = 132, 50, 250;
     /// Deepest remaining depth (plies) for reverse futility pruning.
     rfp_depth = 20, 0, 20;
     /// Reverse futility margin per ply of depth.
@@ -132,11 +138,11 @@ params! {
     /// Deepest remaining depth (plies) for razoring into the leaf VCF.
     razor_depth = 3, 0, 10;
     /// Razoring margin: fixed part.
-    razor_base = 62, 0, 1000;
+    razor_base = 22, 0, 1000;
     /// Razoring margin: per ply of depth.
-    razor_margin = 70, 0, 1000;
+    razor_margin = 16, 0, 1000;
     /// Deepest remaining depth (plies) for futility pruning of quiet moves.
-    futility_depth = 1, 0, 10;
+    futility_depth = 0, 0, 10;
     /// Futility margin per ply of depth.
     futility_margin = 63, 5, 1000;
     /// Fail-high reduction: at an expected cut node off the principal
@@ -144,25 +150,25 @@ params! {
     /// table's score, where its bound says more) stands this much per ply
     /// of depth above beta, every move but a four is searched
     /// `fhr_reduction` shallower.
-    fhr_margin = 15, 0, 500;
+    fhr_margin = 17, 0, 500;
     /// Fail-high reduction, hundredths of a ply (0: off).
-    fhr_reduction = 0, 0, 300;
+    fhr_reduction = 100, 0, 300;
     /// Least depth (plies) for the fail-high reduction.
-    fhr_depth = 2, 1, 20;
+    fhr_depth = 1, 1, 20;
     /// Least depth (plies) for null-move pruning; 0 turns it off.
-    nmp_depth = 2, 0, 20;
+    nmp_depth = 10, 0, 20;
     /// Null-move reduction: fixed part, hundredths of a ply.
-    nmp_base = 364, 100, 800;
+    nmp_base = 367, 100, 800;
     /// Null-move reduction per ply of depth, hundredths.
-    nmp_scale = 26, 0, 100;
+    nmp_scale = 14, 0, 100;
     /// Least depth (plies) for internal iterative reduction without a table move.
     iir_depth = 6, 0, 20;
     /// Least depth (plies) for the singular extension of the table move
     /// (0: none).
-    se_depth = 6, 0, 20;
+    se_depth = 7, 0, 20;
     /// Singular extension's margin below the table's score, per ply of
     /// depth.
-    se_margin = 20, 0, 500;
+    se_margin = 1, 0, 500;
     /// Least depth (plies) for the singular extension of the table move at
     /// a node under threat: one that must answer an open three or a fork,
     /// or where the opponent has a four to make (0: these nodes follow
@@ -171,42 +177,42 @@ params! {
     /// Double singular extension: two plies when the search without the
     /// table move stays this much below the singular bound, in the
     /// evaluation's units (0: never).
-    se_double = 60, 0, 1000;
+    se_double = 28, 0, 1000;
     /// Multi-cut (1): when the search without the table move still
     /// reaches beta, the node is cut with that bound.
     se_multicut = 1, 0, 1;
     /// First aspiration window half-width; 0 searches every iteration with
     /// a full window.
-    aspiration = 169, 0, 2000;
+    aspiration = 18, 0, 2000;
     /// Aspiration half-width past which a failing iteration is searched
     /// again with a full window.
     aspiration_max = 4000, 500, 100000;
     /// Depth a four's forced block costs, hundredths (100: a whole ply);
     /// below zero the block is a net extension, as Rapfi's is.
-    block_cost = 3, -100, 100;
+    block_cost = -30, -100, 100;
     /// Depth a four costs, hundredths.
-    four_cost = 107, 0, 150;
+    four_cost = 100, 0, 150;
     /// Depth a move that makes an open three (or a three-three) costs,
     /// hundredths: threats are followed further than quiet moves.
     three_cost = 100, 0, 150;
     /// Depth a defence against a three or a fork costs, hundredths.
-    defence_cost = 94, 0, 150;
+    defence_cost = 100, 0, 150;
     /// Below this depth (hundredths; 0: never), a node off the principal
     /// variation that must answer an open three does not search its
     /// defences: it drops into the leaf VCF on its static evaluation, as
     /// Rapfi's shallow nodes do (the evaluation's threat mask knows the
     /// three).
-    three_leaf_depth = 0, 0, 1000;
+    three_leaf_depth = 260, 0, 1000;
     /// Late move pruning at nodes that must answer an open three or a
     /// fork, in percent of the free nodes' move count (0: never; a
     /// defence that holds is searched first).
-    lmp_defence = 0, 0, 1000;
+    lmp_defence = 100, 0, 1000;
     /// Late move pruning of our own threats (open threes, fours; a stop
     /// of the opponent's fork point never) at free nodes off the principal
     /// variation, past this percent of the quiet moves' count (0: never),
     /// as Rapfi's move count prunes every move: the leaf VCF still finds
     /// what fours win.
-    lmp_forcing = 0, 0, 1000;
+    lmp_forcing = 100, 0, 1000;
     /// Reverse futility and razoring also at nodes off the principal
     /// variation that must answer an open three or a fork (1; 0: at free
     /// nodes only), as Rapfi's steps 7 and 8 run at every node but one
@@ -221,35 +227,35 @@ params! {
     /// that blocks no four point and lies more than four lines from
     /// both sides' last moves (a distraction), as Rapfi prunes its
     /// trivial and distract moves below 4.3 plies.
-    trivial_depth = 0, 0, 1000;
+    trivial_depth = 430, 0, 1000;
     /// When a reduced search beats alpha, the full search goes a ply
     /// deeper if it beat alpha by this margin plus 11 a ply of the
     /// reduction, two if by ten times this plus 26 a ply, and a ply
     /// shallower if it stayed within the depth in plies of the node's best
     /// so far (Rapfi's `lmrExtension`, margin 34; 0: never). Past five
     /// plies of such extras in a line, one ply at most.
-    lmr_deeper = 0, 0, 1000;
+    lmr_deeper = 38, 0, 1000;
     /// Extension of the table move where no singular search ran,
     /// hundredths, on the principal variation; a third of it elsewhere, and
     /// as much again for a four within four lines of our last move (a fifth
     /// within six), as Rapfi's 0.25, 0.08, 0.24 and 0.05 (0: none).
-    tt_extension = 0, 0, 100;
+    tt_extension = 25, 0, 100;
     /// More reduction, hundredths, at the nodes of the root's opponent
     /// once their best already refutes the root's alpha: a line that
     /// cannot improve the root needs less depth (Rapfi's 0.98; 0: none).
-    lmr_no_alpha = 0, 0, 300;
+    lmr_no_alpha = 98, 0, 300;
     /// More reduction, hundredths, of a move that blocks no four point at
     /// a node answering an open three, when it lies more than four
     /// lines from the opponent's last move; half as much again when more
     /// than four from our own last (Rapfi's 1.93 and 0.96; 0: none).
-    lmr_useless_defence = 0, 0, 400;
+    lmr_useless_defence = 193, 0, 400;
     /// Fours a leaf VCF plays in a row at most.
     vcf_fours = 10, 0, 40;
     /// Fours of a leaf line after which a plain four (a four that makes
     /// nothing else, [`crate::movepick::class::BLOCK4`]) is no longer
     /// played there, only fours with a three or a two (0: every four
     /// always), as Rapfi's leaf plays plain fours in its first two only.
-    vcf_plain = 0, 0, 40;
+    vcf_plain = 2, 0, 40;
     /// Fours after which the leaf VCF keeps only fours near the last one.
     vcf_near = 0, 0, 40;
     /// Node budget of a quick VCF at the root before the tree (0: none): a

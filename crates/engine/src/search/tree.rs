@@ -38,19 +38,20 @@
 //!    the later moves shallower once alpha is raised;
 //! 10. the result, stored with its bound.
 //!
-//! Rapfi's reductions beyond these (issue 46) are settings, off unless a
-//! match put them on: killers spared the cut nodes' extra reduction, less
-//! at nodes the table remembers on a principal variation, more for a far
-//! counter-four, less for an attack that goes on. Issue 55's rules toward
-//! Rapfi's growth per ply are settings too, off: our own threats pruned by
-//! the move count as Rapfi prunes every move (`lmp_forcing`), and plain
-//! fours only early in a leaf line (`vcf_plain`). So are Rapfi's last
-//! rules, off: step 6 at nodes under a threat (`threat_prune`), trivial
-//! moves and distractions pruned at shallow depth (`trivial_depth`), a
-//! deeper re-search of a reduced move that beat alpha well
-//! (`lmr_deeper`), the table move's extension without a singular search
-//! (`tt_extension`), and more reduction where the root cannot gain
-//! (`lmr_no_alpha`) and for far defences (`lmr_useless_defence`).
+//! Rapfi's rules beyond these are settings (issues 46 and 55): killers
+//! spared the cut nodes' extra reduction, less at nodes the table
+//! remembers on a principal variation, more for a far counter-four, less
+//! for an attack that goes on; every move, our own threats and the
+//! defences too, pruned by the move count (`lmp_forcing`, `lmp_defence`);
+//! plain fours only early in a leaf line (`vcf_plain`); step 6 at nodes
+//! under a threat (`threat_prune`); trivial moves and distractions pruned
+//! at shallow depth (`trivial_depth`); a deeper re-search of a reduced
+//! move that beat alpha well (`lmr_deeper`); the table move's extension
+//! without a singular search (`tt_extension`); more reduction where the
+//! root cannot gain (`lmr_no_alpha`) and for far defences
+//! (`lmr_useless_defence`). Since issue 55 the defaults are Rapfi's values
+//! of them all together (all but `threat_prune`, `lmr_far_four` and
+//! `iir_stale`), the first set of them that the gate against Rapfi saw.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
