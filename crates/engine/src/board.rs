@@ -261,7 +261,7 @@ static POINTS: LazyLock<Vec<PointEntry>> = LazyLock::new(|| {
             PointEntry {
                 value: info.value as i16,
                 threat: info.threat,
-                class: crate::movepick::class_of_combo(c),
+                class: crate::pattern::class_of_combo(c),
             }
         })
         .collect()

@@ -507,6 +507,79 @@ pub fn info(combo: u16) -> PointInfo {
     COMBO[combo as usize]
 }
 
+/// A point's class for one colour: what a stone there makes over its four
+/// lines, finer than [`Threat`], weakest first.
+pub mod class {
+    /// No line worth a two.
+    pub const NOTHING: u8 = 1;
+    /// A block two.
+    pub const BLOCK2: u8 = 2;
+    /// A flex two.
+    pub const FLEX2: u8 = 3;
+    /// A flex two with a block two.
+    pub const TWO_BLOCK2: u8 = 4;
+    /// A block three.
+    pub const BLOCK3: u8 = 5;
+    /// Two block threes, or a block three with a block two.
+    pub const BLOCK3_PLUS: u8 = 6;
+    /// Two flex twos, or a block three with a flex two: the set-ups of a
+    /// three-three or four-three.
+    pub const TWO_TWO: u8 = 7;
+    /// A flex (open) three.
+    pub const FLEX3: u8 = 8;
+    /// A block four.
+    pub const BLOCK4: u8 = 9;
+    /// A flex three with a two.
+    pub const THREE_TWO: u8 = 10;
+    /// A block four with a two.
+    pub const FOUR_TWO: u8 = 11;
+    /// Two flex threes.
+    pub const THREE3: u8 = 12;
+    /// A block four and a flex three.
+    pub const FOUR3: u8 = 13;
+    /// A flex four or two fours.
+    pub const FLEX4: u8 = 14;
+    /// A five.
+    pub const FIVE: u8 = 15;
+    /// The least class that sets up a threat: moves of this class or more
+    /// are never pruned as quiet.
+    pub const SETUP: u8 = TWO_TWO;
+}
+
+fn class_of(pats: [Pattern; 4]) -> u8 {
+    use class::*;
+    let count = |p: Pattern| pats.iter().filter(|&&q| q == p).count();
+    let twos = count(Pattern::Flex2);
+    let block2 = count(Pattern::Block2);
+    let block3 = count(Pattern::Block3);
+    match threat_of(pats) {
+        Threat::Five => FIVE,
+        Threat::Flex4 => FLEX4,
+        Threat::Four3 => FOUR3,
+        Threat::Three3 => THREE3,
+        Threat::Block4 if twos + block3 > 0 => FOUR_TWO,
+        Threat::Block4 => BLOCK4,
+        Threat::Flex3 if twos + block3 > 0 => THREE_TWO,
+        Threat::Flex3 => FLEX3,
+        Threat::Block3 if twos > 0 => TWO_TWO,
+        Threat::Block3 if block3 + block2 >= 2 => BLOCK3_PLUS,
+        Threat::Block3 => BLOCK3,
+        _ if twos >= 2 => TWO_TWO,
+        _ if twos == 1 && block2 > 0 => TWO_BLOCK2,
+        _ if twos == 1 => FLEX2,
+        _ if block2 > 0 => BLOCK2,
+        _ => NOTHING,
+    }
+}
+
+/// The class of the point of combination index `combo`
+/// ([`combo_index`]): the board keeps it beside the
+/// point's threat, one look-up for both.
+pub(crate) fn class_of_combo(combo: u16) -> u8 {
+    let i = usize::from(combo);
+    class_of([i % 9, i / 9 % 9, i / 81 % 9, i / 729].map(Pattern::from_index))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -524,6 +597,22 @@ mod tests {
             };
         }
         l
+    }
+
+    #[test]
+    fn classes_are_ordered_like_the_threats_they_refine() {
+        use Pattern::*;
+        let c = |p: [Pattern; 4]| class_of(p);
+        assert_eq!(c([Five, Dead, Dead, Dead]), class::FIVE);
+        assert_eq!(c([Block4, Flex3, Open, Open]), class::FOUR3);
+        assert_eq!(c([Block4, Flex2, Open, Open]), class::FOUR_TWO);
+        assert_eq!(c([Block4, Open, Open, Open]), class::BLOCK4);
+        assert_eq!(c([Flex3, Flex2, Open, Open]), class::THREE_TWO);
+        assert_eq!(c([Flex2, Flex2, Open, Open]), class::TWO_TWO);
+        assert_eq!(c([Block3, Flex2, Open, Open]), class::TWO_TWO);
+        assert_eq!(c([Flex2, Open, Open, Open]), class::FLEX2);
+        assert_eq!(c([Open, Open, Open, Open]), class::NOTHING);
+        const { assert!(class::FOUR_TWO > class::BLOCK4 && class::THREE_TWO > class::FLEX3) };
     }
 
     #[test]

@@ -15,6 +15,7 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
+use crate::openings::content_lines;
 use crate::sgf::SgfMoves;
 
 /// Plies before a game's end that no position is taken from: the end of a
@@ -122,11 +123,7 @@ pub fn read_positions(
 ) -> Result<Vec<Position>, PositionsError> {
     let empty = Mnk::new(size, size, 5, rule)?;
     let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
+    for (n, line) in content_lines(text) {
         let at = |why: String| PositionsError::Line { line: n + 1, why };
         let (moves, best) = line
             .split_once('|')

@@ -25,6 +25,16 @@ pub enum OpeningsFormat {
     Offset,
 }
 
+/// The lines of a text file that say something, numbered from 0: each
+/// without its `#` comment and surrounding blanks, empty ones left out
+/// (openings and positions files alike).
+pub(crate) fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines().enumerate().filter_map(|(n, line)| {
+        let line = line.split('#').next().unwrap_or("").trim();
+        (!line.is_empty()).then_some((n, line))
+    })
+}
+
 /// Reads openings, one a line, in `format`; `#` starts a comment; blank
 /// lines are skipped. Every opening must be playable on a `size` board
 /// under `rule` and leave a game to play: its points on the board, none
@@ -38,11 +48,7 @@ pub fn parse_openings(
 ) -> Result<Vec<Opening>, OpeningsError> {
     let empty = Mnk::new(size, size, 5, rule)?;
     let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
+    for (n, line) in content_lines(text) {
         let stones = match format {
             OpeningsFormat::Points => points_of(line, size),
             OpeningsFormat::Offset => offsets_of(line, size),
