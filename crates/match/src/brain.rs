@@ -292,14 +292,19 @@ impl Brain {
             }
         }
         self.proven = false;
-        let line = self.answer(talk, self.patience)?;
-        let name = self.name.clone();
-        let p = manager::parse_move(&line, self.size).map_err(|e| match e {
-            manager::MoveError::Syntax(_) => BrainError::NotAMove { name, line },
-            error => BrainError::OffBoard { name, error },
-        })?;
+        let p = self.read_move(talk)?;
         self.told = history.len() + 1;
         Ok(p)
+    }
+
+    /// The brain's answer within its patience, read as a move on the board.
+    fn read_move(&mut self, talk: &mut Talk) -> Result<Point, BrainError> {
+        let line = self.answer(talk, self.patience)?;
+        let name = self.name.clone();
+        manager::parse_move(&line, self.size).map_err(|e| match e {
+            manager::MoveError::Syntax(_) => BrainError::NotAMove { name, line },
+            error => BrainError::OffBoard { name, error },
+        })
     }
 }
 
@@ -332,12 +337,7 @@ impl BrainProcess {
                 }
             }
             brain.eval = None;
-            let line = brain.answer(talk, brain.patience)?;
-            let name = brain.name.clone();
-            let p = manager::parse_move(&line, brain.size).map_err(|e| match e {
-                manager::MoveError::Syntax(_) => BrainError::NotAMove { name, line },
-                error => BrainError::OffBoard { name, error },
-            })?;
+            let p = brain.read_move(talk)?;
             brain.told = history.len() + 1;
             Ok((p, brain.eval))
         })
