@@ -4,12 +4,12 @@
 //! budget and paired position by position, it measures a search's choices
 //! far more cheaply than games do.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
 use inarow_core::{Game, Mnk, Point, Rule};
+use inarow_files::{check_writable, write_atomic};
 use inarow_judge::shown::escape;
 use inarow_match::agree::{self, Paired, Position};
 use inarow_match::brain::{self, BrainProcess, Eval, Place};
@@ -169,11 +169,11 @@ pub fn run_oracle(args: OracleArgs) -> anyhow::Result<()> {
         );
     }
     let candidates = agree::candidates(&games, args.seed);
+    // Saved whole at the end, as every file of the project is; checked
+    // first so that a long run does not end unable to save.
+    check_writable(&args.out).with_context(|| format!("cannot write {}", args.out.display()))?;
     let asker = Asker::new(&args.brain, &args.common)?;
-    let mut out = std::io::BufWriter::new(
-        std::fs::File::create(&args.out)
-            .with_context(|| format!("cannot write {}", args.out.display()))?,
-    );
+    let mut out = String::new();
     let (mut kept, mut decided) = (0, 0);
     for moves in &candidates {
         if kept == args.count {
@@ -191,10 +191,11 @@ pub fn run_oracle(args: OracleArgs) -> anyhow::Result<()> {
             },
             size,
         );
-        writeln!(out, "{line}").with_context(|| format!("cannot write {}", args.out.display()))?;
+        out.push_str(&line);
+        out.push('\n');
         kept += 1;
     }
-    out.flush()
+    write_atomic(&args.out, out.as_bytes())
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     println!(
         "oracle: {kept} positions to {} ({decided} decided left out, {} positions in the games)",
@@ -232,6 +233,10 @@ pub fn run_agree(args: AgreeArgs) -> anyhow::Result<()> {
         }
         None => None,
     };
+    if let Some(path) = &args.marks {
+        check_writable(path)
+            .with_context(|| format!("cannot write the marks file {}", path.display()))?;
+    }
     let asker = Asker::new(&args.brain, &args.common)?;
     let mut marks = Vec::with_capacity(positions.len());
     for p in &positions {
@@ -239,7 +244,7 @@ pub fn run_agree(args: AgreeArgs) -> anyhow::Result<()> {
         marks.push(chosen == p.best);
     }
     if let Some(path) = &args.marks {
-        std::fs::write(path, agree::marks_text(&marks))
+        write_atomic(path, agree::marks_text(&marks).as_bytes())
             .with_context(|| format!("cannot write the marks file {}", path.display()))?;
     }
     let hits = marks.iter().filter(|&&m| m).count();

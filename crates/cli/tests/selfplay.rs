@@ -1469,4 +1469,21 @@ fn oracle_and_agree_refuse_bad_files_in_one_line() {
             at("games.sgf")
         )
     );
+    // A file that cannot be saved is refused before any brain runs.
+    let nowhere = at("no/such/folder/marks");
+    let said = refused(&[
+        "agree",
+        &at("positions"),
+        "--brain",
+        brain,
+        "--nodes",
+        "10",
+        "--marks",
+        &nowhere,
+    ]);
+    assert!(
+        said.starts_with(&format!("inarow: cannot write the marks file {nowhere}: "))
+            && said.lines().count() == 1,
+        "{said}"
+    );
 }
