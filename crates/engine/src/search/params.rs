@@ -315,6 +315,19 @@ params! {
     /// Defend against the opponent's three-three as against a four-three
     /// (1) or not (0).
     defend_three_three = 1, 0, 1;
+    /// Rapfi's move count (1): a move is pruned once its number counted
+    /// from one reaches the count, whose parts are whole moves (Rapfi's
+    /// `futilityMoveCount`); 0: once its number from zero does, so a
+    /// node searches one move more.
+    lmp_counted = 0, 0, 1;
+    /// Depth left (hundredths) below which a node drops into the leaf
+    /// search: a ply by default; Rapfi's 1 searches a node with any depth
+    /// left, so that a fraction of a ply plays the node's first move.
+    horizon = 100, 1, 100;
+    /// Late move pruning by the move count at principal-variation nodes
+    /// too (1), as Rapfi prunes every node but the root; 0: off the
+    /// principal variation only.
+    lmp_pv = 0, 0, 1;
 }
 
 /// Nodes between two looks at the clock and the node budget: often enough

@@ -224,7 +224,13 @@ impl<E: Evaluator> Tree<E> {
         for (improving, row) in move_counts.iter_mut().enumerate() {
             for (d, n) in row.iter_mut().enumerate() {
                 let grow = f64::from(p.lmp_scale) * (d as f64).powf(f64::from(p.lmp_power) / 100.0);
-                *n = ((f64::from(p.lmp_base) + grow) / 100.0 / (2 - improving) as f64) as usize;
+                *n = if p.lmp_counted > 0 {
+                    // Rapfi's: whole moves, a move's number from one.
+                    let whole = (p.lmp_base / 100) as usize + (grow / 100.0) as usize;
+                    (whole / (2 - improving)).saturating_sub(1)
+                } else {
+                    ((f64::from(p.lmp_base) + grow) / 100.0 / (2 - improving) as f64) as usize
+                };
             }
         }
         Tree {
@@ -382,7 +388,7 @@ impl<E: Evaluator> Tree<E> {
             self.pv_len[ply] = ply;
         }
         // Step 1. Past the horizon: the leaf search.
-        if depth < ONE {
+        if depth < self.params.horizon {
             return self.vcf::<PV>(b, ply, alpha, beta, 0);
         }
         // Step 2. Count the node, watch the clock, settle what the threats
@@ -591,7 +597,10 @@ impl<E: Evaluator> Tree<E> {
             // past the move count or when futile, a set-up past its share
             // of the count, a forcing move past its own share
             // (`lmp_forcing`, by default never).
-            if !PV && k > 0 && best_score > -DECIDED && defence_count.is_some_and(|n| k * 100 >= n)
+            if (!PV || p.lmp_pv > 0)
+                && k > 0
+                && best_score > -DECIDED
+                && defence_count.is_some_and(|n| k * 100 >= n)
             {
                 continue;
             }
@@ -603,7 +612,8 @@ impl<E: Evaluator> Tree<E> {
             {
                 continue;
             }
-            let late = !PV && answer == Answer::Free && k > 0 && best_score > -DECIDED;
+            let late =
+                (!PV || p.lmp_pv > 0) && answer == Answer::Free && k > 0 && best_score > -DECIDED;
             let past = |count: Option<usize>| count.is_some_and(|n| k * 100 >= n);
             if late
                 && if quiet {
