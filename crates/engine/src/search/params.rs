@@ -328,6 +328,15 @@ params! {
     /// too (1), as Rapfi prunes every node but the root; 0: off the
     /// principal variation only.
     lmp_pv = 0, 0, 1;
+    /// A defence against a three or a fork is reduced by the node's kind
+    /// too (1: more at expected cut nodes, less on the principal
+    /// variation or where the table remembers one), as Rapfi reduces
+    /// every move; 0: by the move number's share and the far terms only.
+    lmr_defence_all = 0, 0, 1;
+    /// The reduction's move number counted from one (1), as Rapfi's
+    /// `ln depth · ln moveCount`; 0: from zero, so the second move is
+    /// reduced by the base alone.
+    lmr_counted = 0, 0, 1;
 }
 
 /// Nodes between two looks at the clock and the node budget: often enough

@@ -902,6 +902,8 @@ impl<E: Evaluator> Tree<E> {
         if depth < 2 * ONE {
             return 0;
         }
+        // Rapfi numbers the moves from one (`lmr_counted`).
+        let k = k + p.lmr_counted as usize;
         let me = b.to_move();
         let history = self.history.score(me, m);
         let defending = matches!(answer, Answer::Three | Answer::Fork);
@@ -914,6 +916,19 @@ impl<E: Evaluator> Tree<E> {
         };
         if defending && p.lmr_defence > 0 {
             let mut r = self.reduction(depth, k) * p.lmr_defence / 100 + no_alpha;
+            if p.lmr_defence_all > 0 {
+                // Rapfi's: a defence is reduced as any move is, by the
+                // node's kind too (killers are no defence).
+                if PV {
+                    r -= p.lmr_pv;
+                }
+                if cut {
+                    r += p.lmr_cut;
+                }
+                if tt_pv {
+                    r -= p.lmr_tt_pv;
+                }
+            }
             if p.lmr_useless_defence > 0
                 && answer == Answer::Three
                 && b.threat(m, me.opponent()) < Threat::Block4
