@@ -400,7 +400,9 @@ fn each_depth_rule_changes_the_tree() {
 /// pruning at nodes that answer a threat, trivial moves and distractions
 /// pruned, a deeper re-search after a reduced one, the table move's
 /// extension, and more reduction where the root cannot gain and for far
-/// defences.
+/// defences; and Rapfi's move count and reductions read exactly (moves
+/// numbered from one, pruned at principal-variation nodes too, a node
+/// with any depth left, a defence reduced by the node's kind).
 fn rapfis_last_rules() -> Vec<Vec<(&'static str, i32)>> {
     vec![
         vec![("threat_prune", 1)],
@@ -409,6 +411,11 @@ fn rapfis_last_rules() -> Vec<Vec<(&'static str, i32)>> {
         vec![("tt_extension", 25)],
         vec![("lmr_no_alpha", 98)],
         vec![("lmr_useless_defence", 193)],
+        vec![("lmp_pv", 1)],
+        vec![("lmp_counted", 1)],
+        vec![("horizon", 1)],
+        vec![("lmr_defence_all", 1)],
+        vec![("lmr_counted", 1)],
     ]
 }
 
