@@ -61,6 +61,11 @@ macro_rules! params {
 // was noise in self-play; together they moved the search's own figure
 // against Rapfi from -122 to -83 Elo at equal nodes and the gate from
 // -44 to -1 (docs/engine-log.md "Gate matches"). `threat_prune` stays off.
+// Rapfi's move count and reductions read exactly (docs/engine-log.md
+// "Where the two searches differ, counted"): moves numbered from one,
+// the count at principal-variation nodes too, defences reduced by the
+// node's kind, history worth about a ply: the search's own figure on the
+// clock from -111 to GATE13 Elo, renju GATE14.
 params! {
     /// Reduction of every late move, hundredths of a ply.
     lmr_base = 100, 0, 300;
@@ -82,8 +87,9 @@ params! {
     /// fork (counter-fours, and defences past the first), as a share of the
     /// free nodes' reduction in percent (0: none).
     lmr_defence = 100, 0, 200;
-    /// History score worth one ply less (or more) reduction.
-    lmr_history = 736, 500, 30000;
+    /// History score worth one ply less (or more) reduction (Rapfi's
+    /// `statScore / 12267`; SPSA's 736 made history worth up to 22 plies).
+    lmr_history = 12000, 500, 30000;
     /// Policy-based reduction: the gap in static ordering score (point
     /// values and class, `movepick::point_score` + `class_bonus`) below the
     /// node's best-scored move that is worth one ply more reduction of a
@@ -327,16 +333,16 @@ params! {
     /// Late move pruning by the move count at principal-variation nodes
     /// too (1), as Rapfi prunes every node but the root; 0: off the
     /// principal variation only.
-    lmp_pv = 0, 0, 1;
+    lmp_pv = 1, 0, 1;
     /// A defence against a three or a fork is reduced by the node's kind
     /// too (1: more at expected cut nodes, less on the principal
     /// variation or where the table remembers one), as Rapfi reduces
     /// every move; 0: by the move number's share and the far terms only.
-    lmr_defence_all = 0, 0, 1;
+    lmr_defence_all = 1, 0, 1;
     /// The reduction's move number counted from one (1), as Rapfi's
     /// `ln depth · ln moveCount`; 0: from zero, so the second move is
     /// reduced by the base alone.
-    lmr_counted = 0, 0, 1;
+    lmr_counted = 1, 0, 1;
 }
 
 /// Nodes between two looks at the clock and the node budget: often enough

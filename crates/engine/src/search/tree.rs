@@ -51,7 +51,11 @@
 //! root cannot gain (`lmr_no_alpha`) and for far defences
 //! (`lmr_useless_defence`). Since issue 55 the defaults are Rapfi's values
 //! of them all together (all but `threat_prune`, `lmr_far_four` and
-//! `iir_stale`), the first set of them that the gate against Rapfi saw.
+//! `iir_stale`), the first set of them that the gate against Rapfi saw;
+//! and Rapfi's move count and reductions read exactly: the count at
+//! principal-variation nodes too (`lmp_pv`), moves numbered from one in
+//! the reduction (`lmr_counted`), defences reduced by the node's kind
+//! (`lmr_defence_all`), history worth about a ply (`lmr_history`).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -601,6 +605,7 @@ impl<E: Evaluator> Tree<E> {
                 && k > 0
                 && best_score > -DECIDED
                 && defence_count.is_some_and(|n| k * 100 >= n)
+                && !(PV && b.threat(m, b.to_move()) >= Threat::Block4)
             {
                 continue;
             }
@@ -628,6 +633,10 @@ impl<E: Evaluator> Tree<E> {
                             past(forcing_count)
                                 && movepick::class(b, m, b.to_move().opponent())
                                     < movepick::class::THREE3
+                                // On the principal variation (`lmp_pv`) our
+                                // fours stay: a win by fours there is the
+                                // line's own, which the leaf would find.
+                                && !(PV && b.threat(m, b.to_move()) >= Threat::Block4)
                         } else {
                             past(setup_count)
                         }

@@ -230,7 +230,12 @@ impl<E: Evaluator> Tree<E> {
             if is_decided(s) && (WIN - s.abs()) as u32 <= depth {
                 break;
             }
-            if soft.is_some_and(|s| self.start.elapsed() >= s) || self.nodes >= self.node_limit {
+            // A stop asked while an iteration ran ends the search at its
+            // end, though the node count has not reached the next check.
+            if soft.is_some_and(|s| self.start.elapsed() >= s)
+                || self.nodes >= self.node_limit
+                || self.stop_asked()
+            {
                 break;
             }
         }
