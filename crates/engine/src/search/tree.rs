@@ -588,6 +588,12 @@ impl<E: Evaluator> Tree<E> {
         // and the move after it is then its first, searched as a first move
         // is (with no reduction and never pruned), not as a late one.
         let mut skipped = 0;
+        // The move count prunes off the principal variation, or at every
+        // node but the root as Rapfi's does (`lmp_pv`); on the principal
+        // variation our own fours stay: a win by fours there is the line's
+        // own, which the leaf would find.
+        let counted_here = !PV || p.lmp_pv > 0;
+        let four_kept = |b: &Board, m: Pos| PV && b.threat(m, b.to_move()) >= Threat::Block4;
         for i in 0..list.len() {
             let m = list.get(i);
             if excluded == Some(Move::at(m)) {
@@ -601,11 +607,11 @@ impl<E: Evaluator> Tree<E> {
             // past the move count or when futile, a set-up past its share
             // of the count, a forcing move past its own share
             // (`lmp_forcing`, by default never).
-            if (!PV || p.lmp_pv > 0)
+            if counted_here
                 && k > 0
                 && best_score > -DECIDED
                 && defence_count.is_some_and(|n| k * 100 >= n)
-                && !(PV && b.threat(m, b.to_move()) >= Threat::Block4)
+                && !four_kept(b, m)
             {
                 continue;
             }
@@ -617,8 +623,7 @@ impl<E: Evaluator> Tree<E> {
             {
                 continue;
             }
-            let late =
-                (!PV || p.lmp_pv > 0) && answer == Answer::Free && k > 0 && best_score > -DECIDED;
+            let late = counted_here && answer == Answer::Free && k > 0 && best_score > -DECIDED;
             let past = |count: Option<usize>| count.is_some_and(|n| k * 100 >= n);
             if late
                 && if quiet {
@@ -633,10 +638,7 @@ impl<E: Evaluator> Tree<E> {
                             past(forcing_count)
                                 && movepick::class(b, m, b.to_move().opponent())
                                     < movepick::class::THREE3
-                                // On the principal variation (`lmp_pv`) our
-                                // fours stay: a win by fours there is the
-                                // line's own, which the leaf would find.
-                                && !(PV && b.threat(m, b.to_move()) >= Threat::Block4)
+                                && !four_kept(b, m)
                         } else {
                             past(setup_count)
                         }
