@@ -416,6 +416,8 @@ fn rapfis_last_rules() -> Vec<Vec<(&'static str, i32)>> {
         vec![("horizon", 1)],
         vec![("lmr_defence_all", 1)],
         vec![("lmr_counted", 1)],
+        vec![("iir_pv", 32)],
+        vec![("iir_pv_stale", 28)],
     ]
 }
 

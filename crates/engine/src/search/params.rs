@@ -344,6 +344,13 @@ params! {
     /// `ln depth · ln moveCount`; 0: from zero, so the second move is
     /// reduced by the base alone.
     lmr_counted = 1, 0, 1;
+    /// Reduction of a principal-variation node without a table move,
+    /// hundredths (Rapfi's 0.32; 0: none). `iir_depth` reduces every node.
+    iir_pv = 0, 0, 200;
+    /// Reduction of a principal-variation node per ply its table move's
+    /// search was shallower, hundredths of a ply, at most 3.6 plies
+    /// (Rapfi's 0.28; 0: none).
+    iir_pv_stale = 0, 0, 100;
 }
 
 /// Nodes between two looks at the clock and the node budget: often enough

@@ -94,6 +94,9 @@ const FORK_LOSS_PLIES: usize = 6;
 /// Extra depth of a line past which `lmr_deeper` deepens by a ply at most
 /// (Rapfi's five plies), so that its re-searches cannot run away.
 const EXTRA_MAX: i32 = 5 * ONE;
+/// Most that `iir_pv_stale` takes off a node, hundredths (Rapfi's
+/// `IIR_REDUCTION_TT_MAX`).
+const IIR_PV_STALE_MAX: i32 = 360;
 
 /// What the search keeps about each ply of the line under way.
 #[derive(Clone, Copy, Debug, Default)]
@@ -493,6 +496,20 @@ impl<E: Evaluator> Tree<E> {
             && hit.is_some_and(|h| h.depth + p.iir_stale * ONE <= depth)
         {
             depth -= ONE;
+        }
+        // Rapfi's reductions of a principal-variation node: a little
+        // without a table move (`iir_pv`), and by how much shallower the
+        // table's search was than this one (`iir_pv_stale` a ply, at most
+        // 3.6 plies): a move the last iterations did not choose again is
+        // no guide for a deeper search.
+        if PV && ply > 0 && excluded.is_none() {
+            match hit.filter(|_| tt_move.is_some()) {
+                None => depth -= p.iir_pv,
+                Some(h) if depth > ONE => {
+                    depth -= ((depth - h.depth) * p.iir_pv_stale / 100).clamp(0, IIR_PV_STALE_MAX);
+                }
+                Some(_) => {}
+            }
         }
         // Step 7b. Singular extension: a table move that stands above
         // every other move by a margin, in a shallower search without it,
