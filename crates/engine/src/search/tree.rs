@@ -503,12 +503,12 @@ impl<E: Evaluator> Tree<E> {
         // 3.6 plies): a move the last iterations did not choose again is
         // no guide for a deeper search.
         if PV && ply > 0 && excluded.is_none() {
-            match hit.filter(|_| tt_move.is_some()) {
-                None => depth -= p.iir_pv,
-                Some(h) if depth > ONE => {
+            match (tt_move, hit) {
+                (None, _) => depth -= p.iir_pv,
+                (Some(_), Some(h)) if depth > ONE => {
                     depth -= ((depth - h.depth) * p.iir_pv_stale / 100).clamp(0, IIR_PV_STALE_MAX);
                 }
-                Some(_) => {}
+                _ => {}
             }
         }
         // Step 7b. Singular extension: a table move that stands above
